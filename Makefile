@@ -1,0 +1,36 @@
+# expense-log: build, test, run, install. Only the Swift toolchain and python3 (for the test server) are needed.
+SWIFT   ?= swift
+PREFIX  ?= /usr/local
+CONFIG  ?= release
+BINDIR   = $(PREFIX)/bin
+SHAREDIR = $(PREFIX)/share/expense-log
+# On Linux, link the Swift runtime and Foundation statically so the installed binary runs without the toolchain.
+STATIC  := $(if $(filter Linux,$(shell uname -s)),--static-swift-stdlib,)
+
+.PHONY: build test run install install-files clean
+
+build:
+	$(SWIFT) build
+
+# Builds everything first, so the CLI tests find the expense-log binary next to the test bundle.
+test:
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+# The main job in the dummy environment: no network, no configuration.
+run: build
+	"$$($(SWIFT) build --show-bin-path)/expense-log" --env dummy fetch --year 2024 --month 1
+
+install:
+	$(SWIFT) build -c $(CONFIG) $(STATIC)
+	$(MAKE) install-files BIN="$$($(SWIFT) build -c $(CONFIG) $(STATIC) --show-bin-path)/expense-log"
+
+# Copies a built binary and the dummy fixtures it finds in ../share/expense-log.
+install-files:
+	@test -n "$(BIN)" || { echo "install-files needs BIN=path/to/expense-log" >&2; exit 64; }
+	install -d "$(BINDIR)" "$(SHAREDIR)"
+	install -m 755 "$(BIN)" "$(BINDIR)/expense-log"
+	install -m 644 Resources/fetch.json Resources/register.json "$(SHAREDIR)/"
+
+clean:
+	rm -rf .build

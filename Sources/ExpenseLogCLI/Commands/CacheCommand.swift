@@ -1,0 +1,42 @@
+import ExpenseLogKit
+import Foundation
+
+/// `cache list|clear|path`: the current environment's cache of fetched months.
+enum CacheCommand {
+    static let spec = CommandSpec(
+        name: "cache",
+        abstract: "Inspect or empty the cache of the current environment.",
+        subcommands: [
+            CommandSpec(name: "list", abstract: "List the cached months with their item counts, totals and fetch times.", run: list),
+            CommandSpec(name: "clear", abstract: "Delete every cached month of the current environment.", run: clear),
+            CommandSpec(name: "path", abstract: "Print the cache folder of the current environment.", run: path),
+        ])
+
+    static func list(_ invocation: Invocation, _ context: Context) async throws {
+        let config = try context.config()
+        let repository = context.repository(config)
+        let months = try await repository.cachedMonths()
+        await context.flushWarnings(repository)
+        guard !months.isEmpty else {
+            context.note("No cached months in \(config.cacheDirectory.path).")
+            return
+        }
+        var rows = [["MONTH", "ITEMS", "TOTAL", "FETCHED (UTC)"]]
+        for cached in months {
+            let fetched = cached.fetchedAt.map { $0.formatted(Date.ISO8601FormatStyle()) } ?? "never (registered items only)"
+            rows.append([cached.month.description, String(cached.items.count),
+                         PriceText.format(cached.items.reduce(0) { $0 + $1.price }), fetched])
+        }
+        context.io.stdout.write(TextTable(rows: rows, rightAligned: [1, 2]).render())
+    }
+
+    static func clear(_ invocation: Invocation, _ context: Context) async throws {
+        let config = try context.config()
+        let removed = try await context.repository(config).clear()
+        context.note("Removed \(removed) cached month\(removed == 1 ? "" : "s") from \(config.cacheDirectory.path).")
+    }
+
+    static func path(_ invocation: Invocation, _ context: Context) async throws {
+        context.io.stdout.write(try context.config().cacheDirectory.path + "\n")
+    }
+}

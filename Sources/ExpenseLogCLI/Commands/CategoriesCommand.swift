@@ -1,0 +1,38 @@
+import ExpenseLogKit
+
+/// `categories`: the catalogue the numbers in `category` and `categorySub` refer to.
+enum CategoriesCommand {
+    static let spec = CommandSpec(
+        name: "categories",
+        abstract: "Print the category catalogue (numbers and names).",
+        options: [.value("format", "format", .choice(["table", "json"]), default: "table", help: "How to print it.")],
+        run: run)
+
+    static func run(_ invocation: Invocation, _ context: Context) async throws {
+        let catalogue = CategoryCatalogue.standard
+        if invocation.value("format") == "json" {
+            let entries = catalogue.categories.map { category in
+                let subs = category.subs.map { sub in
+                    "{\"id\":\(sub.id),\"ja\":\(quoted(sub.japanese)),\"en\":\(quoted(sub.english))}"
+                }
+                return "  {\"id\":\(category.id),\"ja\":\(quoted(category.japanese)),\"en\":\(quoted(category.english)),"
+                    + "\"subs\":[\(subs.joined(separator: ","))]}"
+            }
+            context.io.stdout.write("[\n" + entries.joined(separator: ",\n") + "\n]\n")
+            return
+        }
+        let headings = context.japanese ? ["項目", "サブ項目", "名前", "Name"] : ["CATEGORY", "SUB", "名前", "NAME"]
+        var rows = [headings]
+        for category in catalogue.categories {
+            rows.append([String(category.id), "", category.japanese, category.english])
+            for sub in category.subs { rows.append([String(category.id), String(sub.id), sub.japanese, sub.english]) }
+        }
+        context.io.stdout.write(TextTable(rows: rows).render())
+    }
+
+    static func quoted(_ text: String) -> String {
+        var out = ""
+        ItemJSON.appendString(text, to: &out)
+        return out
+    }
+}

@@ -1,0 +1,35 @@
+import ExpenseLogKit
+
+/// Options several commands share, declared once.
+enum CommonOptions {
+    static let format = OptionSpec.value("format", "format", .choice(OutputFormat.allCases.map(\.rawValue)),
+                                         default: OutputFormat.table.rawValue, help: "How to print the items.")
+    static let year = OptionSpec.value("year", "year", .year, required: true, help: "The year, four digits (2024).")
+    static let month = OptionSpec.value("month", "month", .integer(1...12), required: true, help: "The month, 1 to 12.")
+
+    /// The `--format` value (the parser has checked it).
+    static func outputFormat(_ invocation: Invocation) -> OutputFormat {
+        invocation.value("format").flatMap(OutputFormat.init(rawValue:)) ?? .table
+    }
+
+    /// The `--year`/`--month` pair (both required and range-checked by the parser).
+    static func yearMonth(_ invocation: Invocation) throws -> YearMonth {
+        guard let year = invocation.integer("year"), let month = invocation.integer("month"),
+              let value = YearMonth(year: year, month: month) else {
+            throw UsageError(path: invocation.path, message: "Missing expected argument '--year <year>' or '--month <month>'")
+        }
+        return value
+    }
+}
+
+extension Context {
+    /// Writes items in a format to stdout.
+    func printItems(_ items: [Item], _ format: OutputFormat) {
+        io.stdout.write(ItemWriter(japanese: japanese).render(items, as: format))
+    }
+
+    /// Prints the repository's warnings (corrupt files moved aside).
+    func flushWarnings(_ repository: LocalRepository) async {
+        for warning in await repository.takeWarnings() { warn(warning) }
+    }
+}

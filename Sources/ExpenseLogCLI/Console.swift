@@ -1,0 +1,65 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Somewhere text goes: the process's stdout or stderr, or a buffer in tests.
+public protocol TextSink: Sendable {
+    /// Writes the text as is (callers add newlines).
+    func write(_ text: String)
+}
+
+/// Writes straight to a file descriptor with `write(2)`; no buffering to lose at exit.
+public struct FileDescriptorSink: TextSink {
+    /// The descriptor, 1 for stdout, 2 for stderr.
+    public let descriptor: Int32
+
+    /// A sink over a descriptor.
+    public init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    public func write(_ text: String) {
+        var text = text
+        text.withUTF8 { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                #if canImport(Glibc)
+                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                #else
+                let written = Darwin.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                #endif
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return  // a closed pipe: the reader is gone, nothing useful can be done
+                }
+                offset += written
+            }
+        }
+    }
+}
+
+/// The process's standard streams, injected so tests can run commands in-process.
+public struct ConsoleIO: Sendable {
+    /// Where data goes.
+    public let stdout: any TextSink
+    /// Where diagnostics go.
+    public let stderr: any TextSink
+    /// Reads all of standard input.
+    public let readStdin: @Sendable () throws -> Data
+
+    /// Streams from parts.
+    public init(stdout: any TextSink, stderr: any TextSink, readStdin: @escaping @Sendable () throws -> Data) {
+        self.stdout = stdout
+        self.stderr = stderr
+        self.readStdin = readStdin
+    }
+
+    /// The real process streams.
+    public static var process: ConsoleIO {
+        ConsoleIO(stdout: FileDescriptorSink(descriptor: 1), stderr: FileDescriptorSink(descriptor: 2),
+                  readStdin: { FileHandle.standardInput.readDataToEndOfFile() })
+    }
+}

@@ -1,0 +1,77 @@
+import ExpenseLogKit
+import Foundation
+
+/// Everything a command needs from outside: streams, environment variables, global options, and how to reach the server.
+public struct Context: Sendable {
+    /// The process environment.
+    public let environment: [String: String]
+    /// The streams.
+    public let io: ConsoleIO
+    /// The global options as parsed.
+    public let invocation: Invocation
+    /// Makes the live session; tests may swap it for a fake.
+    public let makeLiveSession: @Sendable () -> any Session
+
+    /// A context over real or test streams.
+    public init(environment: [String: String], io: ConsoleIO, invocation: Invocation,
+                makeLiveSession: @escaping @Sendable () -> any Session = { URLSessionSession() }) {
+        self.environment = environment
+        self.io = io
+        self.invocation = invocation
+        self.makeLiveSession = makeLiveSession
+    }
+
+    /// `--quiet`: only errors on stderr.
+    public var quiet: Bool { invocation.flag("quiet") }
+    /// `--verbose`: requests and timings on stderr.
+    public var verbose: Bool { invocation.flag("verbose") }
+    /// Japanese table headings and category names when the locale is Japanese.
+    public var japanese: Bool {
+        let locale = [environment["LC_ALL"], environment["LC_MESSAGES"], environment["LANG"]]
+            .compactMap { $0 }.first { !$0.isEmpty } ?? ""
+        return locale.hasPrefix("ja")
+    }
+
+    /// Prints a note on stderr unless `--quiet`.
+    public func note(_ text: String) {
+        if !quiet { io.stderr.write(text + "\n") }
+    }
+
+    /// Prints a warning on stderr (even with `--quiet`: warnings change what the data means).
+    public func warn(_ text: String) {
+        io.stderr.write("warning: \(text)\n")
+    }
+
+    /// The effective configuration.
+    public func config() throws -> AppConfig {
+        try AppConfig.load(ConfigOverrides(environment: invocation.value("env"), baseURL: invocation.value("base-url"),
+                                           fixtures: invocation.value("fixtures"), configFile: invocation.value("config"),
+                                           timeout: invocation.seconds("timeout")),
+                           environment: environment)
+    }
+
+    /// The cache of the configured environment.
+    public func repository(_ config: AppConfig) -> LocalRepository {
+        LocalRepository(directory: config.cacheDirectory)
+    }
+
+    /// A client for the configured environment: fixtures for dummy, the live session otherwise.
+    public func client(_ config: AppConfig) throws -> ExpenseLogAPIClient {
+        let session: any Session
+        let baseURL: URL
+        if config.environment.value == .dummy {
+            let directory = config.fixturesDirectory.map { URL(fileURLWithPath: $0.value, isDirectory: true) }
+                ?? FixtureSession.bundledDirectory()
+            guard let directory else {
+                throw APIError.fixtureUnreadable(path: "fetch.json", reason: "the bundled fixtures are not next to the executable or in ../share/expense-log")
+            }
+            session = FixtureSession(directory: directory)
+            baseURL = directory
+        } else {
+            session = makeLiveSession()
+            baseURL = try config.requireBaseURL()
+        }
+        let logged: any Session = verbose ? LoggingSession(wrapped: session, log: io.stderr) : session
+        return ExpenseLogAPIClient(session: logged, baseURL: baseURL, timeout: config.timeout)
+    }
+}

@@ -1,0 +1,52 @@
+import ExpenseLogKit
+
+/// The BSD sysexits codes of the contract.
+public enum ExitCode: Int32, Sendable {
+    case success = 0
+    case failure = 1
+    case usage = 64
+    case dataError = 65
+    case noInput = 66
+    case unavailable = 69
+    case ioError = 74
+    case temporaryFailure = 75
+    case protocolError = 76
+    case noPermission = 77
+    case configuration = 78
+
+    /// The one place where every error becomes an exit code.
+    public init(for error: any Error) {
+        switch error {
+        case let exit as CommandExit: self = exit.code
+        case is UsageError: self = .usage
+        case is ConfigError: self = .configuration
+        case is InputError: self = .noInput
+        case is StoreError: self = .ioError
+        case let error as APIError:
+            switch error {
+            case .network: self = .unavailable
+            case .httpStatus(_, let status, _) where status == 401 || status == 403: self = .noPermission
+            case .httpStatus: self = .unavailable
+            case .invalidResponse: self = .protocolError
+            case .fixtureUnreadable: self = .noInput
+            }
+        default: self = .failure
+        }
+    }
+}
+
+/// Ends a command with a code after it has already said why (for example every invalid item).
+public struct CommandExit: Error, Sendable {
+    /// The code to exit with.
+    public let code: ExitCode
+}
+
+/// An input file that cannot be opened.
+public struct InputError: Error, Sendable, CustomStringConvertible {
+    /// The path as the user gave it.
+    public let path: String
+    /// Why it cannot be read.
+    public let reason: String
+
+    public var description: String { "cannot read \(path): \(reason)" }
+}

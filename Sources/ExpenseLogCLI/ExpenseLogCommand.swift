@@ -1,0 +1,80 @@
+import ExpenseLogKit
+import Foundation
+
+/// The tool's command tree and entry point.
+public enum ExpenseLogCommand {
+    /// The version printed by `--version`.
+    public static let version = "0.1.0"
+
+    /// Options every command accepts, before or after its name.
+    public static let globalOptions: [OptionSpec] = [
+        .value("env", "environment", .choice(Environment.allCases.map(\.rawValue)),
+               help: "The environment; dummy answers from fixtures with no network. Also EXPENSE_LOG_ENV."),
+        .value("base-url", "url", help: "The web app's URL. Also EXPENSE_LOG_BASE_URL or the config file."),
+        .value("fixtures", "dir", .path, help: "A folder with fetch.json and register.json for --env dummy. Also EXPENSE_LOG_FIXTURES."),
+        .value("config", "file", .path, help: "The config file. Also EXPENSE_LOG_CONFIG."),
+        .value("timeout", "seconds", .seconds, help: "Seconds before a request is abandoned (default: 60 for fetch, 30 for register)."),
+        .flag("verbose", help: "Log each request (method, URL, status, size, time) on stderr."),
+        .flag("quiet", help: "Print only errors and warnings on stderr."),
+        .flag("no-color", help: "Never colour the output (also NO_COLOR); the output has no colour yet."),
+    ]
+
+    /// The root of the command tree.
+    public static let root = CommandSpec(
+        name: "expense-log",
+        abstract: "Read and write a household expense log (家計簿) kept in a web app.",
+        discussion: """
+            Data goes to stdout, everything else to stderr. Exit codes follow BSD sysexits \
+            (see the README). Try it offline: expense-log --env dummy fetch --year 2024 --month 1
+            """,
+        subcommands: [FetchCommand.spec, RegisterCommand.spec, CacheCommand.spec, ConfigCommand.spec,
+                      CategoriesCommand.spec, helpSpec])
+
+    static let helpSpec = CommandSpec(
+        name: "help", abstract: "Show help for a command (same as COMMAND --help).",
+        arguments: [ArgumentSpec("command", variadic: true, optional: true, help: "The command to describe.")],
+        run: { _, _ in })
+
+    /// The parser over the tree.
+    public static let parser = Parser(root: root, globals: globalOptions)
+    /// The help renderer over the tree.
+    public static let helpFormatter = HelpFormatter(toolName: "expense-log", parser: parser)
+
+    /// Runs a command line and returns the exit code; nothing here calls `exit`, so tests can run it in-process.
+    public static func main(arguments: [String], environment: [String: String], io: ConsoleIO,
+                            makeLiveSession: (@Sendable () -> any Session)? = nil) async -> Int32 {
+        let result: ParseResult
+        do {
+            result = try parser.parse(arguments)
+        } catch let error as UsageError {
+            io.stderr.write(helpFormatter.usageError(error))
+            return ExitCode.usage.rawValue
+        } catch {
+            io.stderr.write("Error: \(error)\n")
+            return ExitCode.failure.rawValue
+        }
+        switch result {
+        case .help(let path):
+            io.stdout.write(helpFormatter.help(path))
+            return ExitCode.success.rawValue
+        case .version:
+            io.stdout.write("expense-log \(version)\n")
+            return ExitCode.success.rawValue
+        case .run(let invocation, let spec):
+            let context = Context(environment: environment, io: io, invocation: invocation,
+                                  makeLiveSession: makeLiveSession ?? { URLSessionSession() })
+            do {
+                try await spec.run?(invocation, context)
+                return ExitCode.success.rawValue
+            } catch let exit as CommandExit {
+                return exit.code.rawValue
+            } catch let error as UsageError {
+                io.stderr.write(helpFormatter.usageError(error))
+                return ExitCode.usage.rawValue
+            } catch {
+                io.stderr.write("Error: \(error)\n")
+                return ExitCode(for: error).rawValue
+            }
+        }
+    }
+}

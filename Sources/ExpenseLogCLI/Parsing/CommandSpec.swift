@@ -1,0 +1,104 @@
+/// How an option's value is checked before any command runs.
+public enum ValueKind: Sendable, Equatable {
+    /// Any text.
+    case text
+    /// A file or folder path.
+    case path
+    /// A whole number within a range.
+    case integer(ClosedRange<Int>)
+    /// A four-digit year.
+    case year
+    /// Positive seconds, fractions allowed.
+    case seconds
+    /// One of a fixed set of words.
+    case choice([String])
+}
+
+/// One option, declared once: parsing, help, usage lines and errors all come from this.
+public struct OptionSpec: Sendable, Equatable {
+    /// The long name without dashes (`year` for `--year`).
+    public let name: String
+    /// A one-letter alias (`h` for `-h`).
+    public let short: Character?
+    /// The placeholder in help (`<year>`), or nil for a flag that takes no value.
+    public let valueName: String?
+    /// The check applied to the value.
+    public let kind: ValueKind
+    /// Whether the command cannot run without it.
+    public let isRequired: Bool
+    /// The default, shown in help.
+    public let defaultValue: String?
+    /// One line of help.
+    public let help: String
+
+    /// An option that takes a value.
+    public static func value(_ name: String, _ valueName: String, _ kind: ValueKind = .text, required: Bool = false,
+                             default defaultValue: String? = nil, help: String) -> OptionSpec {
+        OptionSpec(name: name, short: nil, valueName: valueName, kind: kind, isRequired: required,
+                   defaultValue: defaultValue, help: help)
+    }
+
+    /// A flag that takes no value.
+    public static func flag(_ name: String, short: Character? = nil, help: String) -> OptionSpec {
+        OptionSpec(name: name, short: short, valueName: nil, kind: .text, isRequired: false, defaultValue: nil, help: help)
+    }
+
+    /// `--year <year>` or `--verbose`.
+    var label: String { "--\(name)" + (valueName.map { " <\($0)>" } ?? "") }
+}
+
+/// One positional argument.
+public struct ArgumentSpec: Sendable, Equatable {
+    /// The placeholder name (`file`).
+    public let name: String
+    /// Whether it may be repeated.
+    public let isVariadic: Bool
+    /// Whether it may be left out.
+    public let isOptional: Bool
+    /// One line of help.
+    public let help: String
+
+    /// A positional argument.
+    public init(_ name: String, variadic: Bool = false, optional: Bool = false, help: String) {
+        self.name = name
+        self.isVariadic = variadic
+        self.isOptional = optional
+        self.help = help
+    }
+
+    var label: String { "<\(name)>" + (isVariadic ? " ..." : "") }
+}
+
+/// A command, declared once: name, help, options, arguments, and either subcommands or the code that runs it.
+public struct CommandSpec: Sendable {
+    /// The word typed on the command line.
+    public let name: String
+    /// One line for the command list and `OVERVIEW:`.
+    public let abstract: String
+    /// More text for the command's own help (examples, notes).
+    public let discussion: String
+    /// The command's own options (global options are added by the parser).
+    public let options: [OptionSpec]
+    /// Its positional arguments.
+    public let arguments: [ArgumentSpec]
+    /// Its subcommands, for a group such as `cache`.
+    public let subcommands: [CommandSpec]
+    /// The code that runs it; nil for a group.
+    public let run: (@Sendable (Invocation, Context) async throws -> Void)?
+
+    /// A command or group.
+    public init(name: String, abstract: String, discussion: String = "", options: [OptionSpec] = [],
+                arguments: [ArgumentSpec] = [], subcommands: [CommandSpec] = [],
+                run: (@Sendable (Invocation, Context) async throws -> Void)? = nil) {
+        self.name = name
+        self.abstract = abstract
+        self.discussion = discussion
+        self.options = options
+        self.arguments = arguments
+        self.subcommands = subcommands
+        self.run = run
+    }
+
+    /// The subcommand with a name.
+    func subcommand(_ name: String) -> CommandSpec? { subcommands.first { $0.name == name } }
+}

@@ -1,0 +1,93 @@
+/// Renders help and usage from the declarations, in swift-argument-parser's layout.
+public struct HelpFormatter: Sendable {
+    /// The tool's name as typed.
+    public let toolName: String
+    /// The parser whose tree is described.
+    public let parser: Parser
+
+    static let labelWidth = 26
+    static let lineWidth = 80
+
+    /// The one-line usage of a command.
+    public func usage(_ path: [String]) -> String {
+        let spec = parser.spec(at: path)
+        var words = [([toolName] + path).joined(separator: " ")]
+        if spec.run == nil {
+            words.append(path.isEmpty ? "[<options>] <subcommand>" : "<subcommand>")
+            return words.joined(separator: " ")
+        }
+        for option in spec.options {
+            words.append(option.isRequired ? option.label : "[\(option.label)]")
+        }
+        words.append(contentsOf: spec.arguments.map { $0.isOptional ? "[\($0.label)]" : $0.label })
+        return words.joined(separator: " ")
+    }
+
+    /// The full help of a command.
+    public func help(_ path: [String]) -> String {
+        let spec = parser.spec(at: path)
+        var out = "OVERVIEW: \(spec.abstract)\n"
+        if !spec.discussion.isEmpty {
+            // Indented lines (examples) keep their layout; prose is wrapped like the option help.
+            let lines = spec.discussion.split(separator: "\n", omittingEmptySubsequences: false).flatMap { line in
+                line.hasPrefix(" ") || line.isEmpty ? [String(line)] : wrap(String(line), width: Self.lineWidth)
+            }
+            out += "\n" + lines.joined(separator: "\n") + "\n"
+        }
+        out += "\nUSAGE: \(usage(path))\n"
+        if !spec.arguments.isEmpty {
+            out += "\nARGUMENTS:\n"
+            for argument in spec.arguments { out += row(argument.label, argument.help) }
+        }
+        let options = spec.run == nil && !path.isEmpty ? [] : spec.options + parser.globals
+        out += "\nOPTIONS:\n"
+        for option in options {
+            var help = option.help
+            if case .choice(let words) = option.kind { help += " (values: \(words.joined(separator: ", ")))" }
+            if let fallback = option.defaultValue { help += " (default: \(fallback))" }
+            let label = (option.short.map { "-\($0), " } ?? "") + option.label
+            out += row(label, help)
+        }
+        out += row("--version", "Show the version.")
+        out += row("-h, --help", "Show help information.")
+        if !spec.subcommands.isEmpty {
+            out += "\nSUBCOMMANDS:\n"
+            for sub in spec.subcommands { out += row(sub.name, sub.abstract) }
+            out += "\n  See '\(toolName) help <subcommand>' for detailed help.\n"
+        }
+        return out
+    }
+
+    /// A usage error as printed on stderr.
+    public func usageError(_ error: UsageError) -> String {
+        let command = error.path.isEmpty ? "<command>" : error.path.joined(separator: " ")
+        return "Error: \(error.message)\nUsage: \(usage(error.path))\n  See '\(toolName) help \(command)' for more information.\n"
+    }
+
+    private func row(_ label: String, _ help: String) -> String {
+        let indent = String(repeating: " ", count: Self.labelWidth)
+        let lines = wrap(help, width: Self.lineWidth - Self.labelWidth)
+        var out = "  " + label
+        if label.count + 2 >= Self.labelWidth - 1 {
+            out += "\n" + indent
+        } else {
+            out += String(repeating: " ", count: Self.labelWidth - 2 - label.count)
+        }
+        out += lines.joined(separator: "\n" + indent) + "\n"
+        return out
+    }
+
+    private func wrap(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var current = ""
+        for word in text.split(separator: " ") {
+            if !current.isEmpty, current.count + 1 + word.count > width {
+                lines.append(current)
+                current = ""
+            }
+            current += (current.isEmpty ? "" : " ") + word
+        }
+        if !current.isEmpty || lines.isEmpty { lines.append(current) }
+        return lines
+    }
+}

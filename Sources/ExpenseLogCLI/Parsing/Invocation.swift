@@ -1,0 +1,40 @@
+/// What the parser found on the command line for one command, with values already checked.
+public struct Invocation: Sendable {
+    /// The command's words after the tool's name (`["cache", "list"]`).
+    public let path: [String]
+    /// Values by long option name; the last occurrence wins.
+    let values: [String: String]
+    /// Flags given.
+    let flags: Set<String>
+    /// Positional arguments in order.
+    public let arguments: [String]
+
+    /// The raw value of an option, or its declared default.
+    public func value(_ name: String) -> String? { values[name] }
+    /// Whether a flag was given.
+    public func flag(_ name: String) -> Bool { flags.contains(name) }
+    /// An integer option's value (already range-checked by the parser).
+    public func integer(_ name: String) -> Int? { values[name].flatMap { Int($0) } }
+    /// A seconds option's value.
+    public func seconds(_ name: String) -> Double? { values[name].flatMap { Double($0) } }
+}
+
+/// A command line the parser rejected; shown with the usage of the command it was for.
+public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The command words the error belongs to (empty for the tool itself).
+    public let path: [String]
+    /// What was wrong, in swift-argument-parser's wording.
+    public let message: String
+
+    public var description: String { message }
+}
+
+/// What the command line asks for.
+public enum ParseResult: Sendable {
+    /// Run a command.
+    case run(Invocation, CommandSpec)
+    /// Print help for a command path.
+    case help([String])
+    /// Print the version.
+    case version
+}

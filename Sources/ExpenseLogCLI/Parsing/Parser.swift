@@ -1,0 +1,167 @@
+/// Parses argv against the command tree; global options are accepted before or after the command name.
+public struct Parser: Sendable {
+    /// The tool's root command, whose subcommands are the commands.
+    public let root: CommandSpec
+    /// Options every command accepts.
+    public let globals: [OptionSpec]
+
+    /// A parser for a command tree.
+    public init(root: CommandSpec, globals: [OptionSpec]) {
+        self.root = root
+        self.globals = globals
+    }
+
+    /// The command line's meaning, or a `UsageError` naming the command it concerns.
+    public func parse(_ arguments: [String]) throws -> ParseResult {
+        var path: [String] = []
+        var spec = root
+        var values: [String: String] = [:]
+        var flags: Set<String> = []
+        var positionals: [String] = []
+        var wantsHelp = false
+        var wantsVersion = false
+        var optionsEnded = false
+        var index = 0
+
+        func fail(_ message: String) -> UsageError { UsageError(path: path, message: message) }
+
+        while index < arguments.count {
+            let token = arguments[index]
+            index += 1
+            if !optionsEnded, token == "--" { optionsEnded = true; continue }
+            if !optionsEnded, token.hasPrefix("-"), token != "-", !Self.isNegativeNumber(token) {
+                let (name, inline) = try Self.split(token, fail: fail)
+                if name == "help" || name == "h" { wantsHelp = true; continue }
+                if name == "version", path.isEmpty || spec.run != nil { wantsVersion = true; continue }
+                guard let option = (spec.options + globals).first(where: { name.count == 1 ? $0.short == name.first : $0.name == name })
+                else { throw fail("Unknown option '\(token.split(separator: "=", maxSplits: 1)[0])'") }
+                guard option.valueName != nil else {
+                    if inline != nil { throw fail("The flag '--\(option.name)' does not take a value") }
+                    flags.insert(option.name)
+                    continue
+                }
+                var value = inline
+                if value == nil, index < arguments.count, !Self.looksLikeOption(arguments[index]) {
+                    value = arguments[index]
+                    index += 1
+                }
+                guard let value else { throw fail("Missing value for '\(option.label)'") }
+                values[option.name] = try Self.check(value, for: option, fail: fail)
+                continue
+            }
+            if positionals.isEmpty, !spec.subcommands.isEmpty, !optionsEnded {
+                if path.isEmpty, token == "help" {
+                    return .help(try helpTarget(Array(arguments[index...]).filter { !$0.hasPrefix("-") }))
+                }
+                guard let next = spec.subcommand(token) else {
+                    let names = spec.subcommands.map(\.name).joined(separator: ", ")
+                    throw fail(path.isEmpty ? "Unknown command '\(token)'; the commands are \(names)"
+                                            : "Unknown subcommand '\(token)'; expected one of \(names)")
+                }
+                path.append(token)
+                spec = next
+                continue
+            }
+            positionals.append(token)
+        }
+
+        if wantsHelp { return .help(path) }
+        if wantsVersion { return .version }
+        guard spec.run != nil else {
+            if path.isEmpty { return .help([]) }
+            throw fail("Missing subcommand; expected one of \(spec.subcommands.map(\.name).joined(separator: ", "))")
+        }
+        for option in spec.options where option.isRequired && values[option.name] == nil {
+            throw fail("Missing expected argument '\(option.label)'")
+        }
+        for option in spec.options + globals where values[option.name] == nil {
+            if let fallback = option.defaultValue { values[option.name] = fallback }
+        }
+        try checkPositionals(positionals, of: spec, fail: fail)
+        return .run(Invocation(path: path, values: values, flags: flags, arguments: positionals), spec)
+    }
+
+    /// The command path `help a b` refers to.
+    func helpTarget(_ words: [String]) throws -> [String] {
+        var spec = root
+        var path: [String] = []
+        for word in words {
+            guard let next = spec.subcommand(word) else {
+                throw UsageError(path: path, message: "Unknown command '\(word)' for help")
+            }
+            spec = next
+            path.append(word)
+        }
+        return path
+    }
+
+    /// The spec at a command path.
+    public func spec(at path: [String]) -> CommandSpec {
+        path.reduce(root) { spec, name in spec.subcommand(name) ?? spec }
+    }
+
+    private func checkPositionals(_ given: [String], of spec: CommandSpec, fail: (String) -> UsageError) throws {
+        var remaining = given[...]
+        for argument in spec.arguments {
+            if argument.isVariadic { remaining.removeAll(); continue }
+            if remaining.isEmpty {
+                if argument.isOptional { continue }
+                throw fail("Missing expected argument '\(argument.label)'")
+            }
+            remaining.removeFirst()
+        }
+        if let extra = remaining.first { throw fail("Unexpected argument '\(extra)'") }
+        if let variadic = spec.arguments.last, variadic.isVariadic, !variadic.isOptional,
+           given.count < spec.arguments.count {
+            throw fail("Missing expected argument '\(variadic.label)'")
+        }
+    }
+
+    static func split(_ token: String, fail: (String) -> UsageError) throws -> (String, String?) {
+        if token.hasPrefix("--") {
+            let body = token.dropFirst(2)
+            guard !body.isEmpty else { throw fail("Unknown option '\(token)'") }
+            if let equals = body.firstIndex(of: "=") {
+                return (String(body[..<equals]), String(body[body.index(after: equals)...]))
+            }
+            return (String(body), nil)
+        }
+        guard token.count == 2 else { throw fail("Unknown option '\(token)'") }
+        return (String(token.dropFirst()), nil)
+    }
+
+    static func looksLikeOption(_ token: String) -> Bool {
+        token.hasPrefix("-") && token != "-" && !isNegativeNumber(token)
+    }
+
+    static func isNegativeNumber(_ token: String) -> Bool {
+        token.count > 1 && token.hasPrefix("-") && Double(token.dropFirst()) != nil
+    }
+
+    static func check(_ value: String, for option: OptionSpec, fail: (String) -> UsageError) throws -> String {
+        let invalid = "The value '\(value)' is invalid for '\(option.label)'"
+        switch option.kind {
+        case .text, .path:
+            if value.isEmpty { throw fail("\(invalid): it is empty") }
+        case .integer(let range):
+            guard let number = Int(value), range.contains(number) else {
+                let upper = range.upperBound == Int.max ? "" : " to \(range.upperBound)"
+                throw fail("\(invalid): expected a whole number from \(range.lowerBound)\(upper)")
+            }
+            return String(number)
+        case .year:
+            guard value.count == 4, value.allSatisfy(\.isASCII), let number = Int(value), number >= 1 else {
+                throw fail("\(invalid): expected a four-digit year such as 2024")
+            }
+        case .seconds:
+            guard let seconds = Double(value), seconds > 0, seconds.isFinite else {
+                throw fail("\(invalid): expected a positive number of seconds")
+            }
+        case .choice(let words):
+            guard words.contains(value) else {
+                throw fail("\(invalid): expected one of \(words.joined(separator: ", "))")
+            }
+        }
+        return value
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+
+/// Why a request never got an answer.
+public enum NetworkFailure: Sendable, Equatable, CustomStringConvertible {
+    /// Nothing listens at the address (connection refused).
+    case refused
+    /// No answer in time.
+    case timedOut
+    /// The host name does not resolve.
+    case hostNotFound
+    /// The machine has no network.
+    case offline
+    /// The connection closed before a whole answer came.
+    case connectionLost
+    /// The TLS handshake failed.
+    case tls(String)
+    /// Redirects looped or led nowhere.
+    case redirect(String)
+    /// Anything else the transport reported.
+    case other(String)
+
+    public var description: String {
+        switch self {
+        case .refused: return "connection refused (is the server running and the URL right?)"
+        case .timedOut: return "no answer before the timeout (try again, or raise --timeout)"
+        case .hostNotFound: return "the host name could not be resolved (check the URL and your DNS)"
+        case .offline: return "this machine is not connected to a network"
+        case .connectionLost: return "the connection was closed before the whole answer arrived"
+        case .tls(let detail): return "the secure connection failed: \(detail)"
+        case .redirect(let detail): return "the redirects could not be followed: \(detail)"
+        case .other(let detail): return detail
+        }
+    }
+}
+
+/// A failed call to the server, saying what to do next.
+public enum APIError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The request got no HTTP answer.
+    case network(url: URL, reason: NetworkFailure)
+    /// The server answered with an error status.
+    case httpStatus(url: URL, status: Int, snippet: String)
+    /// The server answered 2xx, but not with the JSON expected.
+    case invalidResponse(url: URL, status: Int, reason: String, snippet: String)
+    /// A dummy-environment fixture file is missing or unreadable.
+    case fixtureUnreadable(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case let .network(url, reason):
+            return "could not reach \(APIError.redacted(url)): \(reason)"
+        case let .httpStatus(url, status, snippet) where status == 401 || status == 403:
+            return "\(APIError.redacted(url)) answered HTTP \(status) (\(status == 401 ? "unauthorized" : "forbidden")). "
+                + "Check that the web app is deployed for the account you use and that your token is right."
+                + APIError.quote(snippet)
+        case let .httpStatus(url, status, snippet):
+            let hint = status >= 500 ? "The server failed; try again later." : "Check the base URL and the request."
+            return "\(APIError.redacted(url)) answered HTTP \(status). \(hint)" + APIError.quote(snippet)
+        case let .invalidResponse(url, status, reason, snippet):
+            return "\(APIError.redacted(url)) answered HTTP \(status), but \(reason)." + APIError.quote(snippet)
+        case let .fixtureUnreadable(path, reason):
+            return "the dummy fixture \(path) is unavailable (\(reason)). "
+                + "Point --fixtures or EXPENSE_LOG_FIXTURES at a folder holding fetch.json and register.json."
+        }
+    }
+
+    /// The URL without user info or query values that could hold a secret.
+    public static func redacted(_ url: URL) -> String {
+        guard var parts = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.absoluteString }
+        if parts.password != nil { parts.password = "***" }
+        parts.queryItems = parts.queryItems?.map { item in
+            ["year", "month"].contains(item.name) ? item : URLQueryItem(name: item.name, value: "***")
+        }
+        return parts.string ?? url.absoluteString
+    }
+
+    static func quote(_ snippet: String) -> String {
+        snippet.isEmpty ? "" : "\nThe answer began: \(snippet)"
+    }
+
+    /// The start of a body, one line, for error messages.
+    static func snippet(_ body: Data) -> String {
+        let text = String(decoding: body.prefix(160), as: UTF8.self)
+        let oneLine = text.split(whereSeparator: \.isNewline).joined(separator: " ")
+        return oneLine.count < text.count || body.count > 160 ? oneLine + "…" : oneLine
+    }
+}

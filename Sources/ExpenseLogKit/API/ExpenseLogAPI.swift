@@ -1,0 +1,37 @@
+import Foundation
+
+/// The two calls of the web app, turned into requests.
+public enum ExpenseLogAPI: Sendable, Equatable {
+    /// `GET <base>?year=Y&month=M` (no zero padding).
+    case fetch(YearMonth)
+    /// `POST <base>` with a JSON array of items.
+    case register([Item])
+
+    /// The app's timeouts: a month's sheet can be slow to read.
+    public var defaultTimeout: Double {
+        switch self {
+        case .fetch: return 60
+        case .register: return 30
+        }
+    }
+
+    /// The request for this call against a base URL; `timeout` overrides the default.
+    public func request(baseURL: URL, timeout: Double? = nil) -> HTTPRequest {
+        var headers = ["Accept": "application/json"]
+        switch self {
+        case .fetch(let month):
+            var parts = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)
+            let existing = parts?.queryItems ?? []
+            parts?.queryItems = existing + [
+                URLQueryItem(name: "year", value: String(month.year)),
+                URLQueryItem(name: "month", value: String(month.month)),
+            ]
+            return HTTPRequest(method: "GET", url: parts?.url ?? baseURL, headers: headers,
+                               timeout: timeout ?? defaultTimeout)
+        case .register(let items):
+            headers["Content-Type"] = "application/json; charset=utf-8"
+            return HTTPRequest(method: "POST", url: baseURL, headers: headers,
+                               body: Data(ItemJSON.array(items).utf8), timeout: timeout ?? defaultTimeout)
+        }
+    }
+}

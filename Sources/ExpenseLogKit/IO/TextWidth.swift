@@ -1,0 +1,53 @@
+/// Terminal column widths, so tables line up when names are in Japanese (two columns a character).
+public enum TextWidth {
+    /// The number of terminal columns a string takes.
+    public static func of(_ text: String) -> Int {
+        text.reduce(0) { $0 + of($1) }
+    }
+
+    /// The columns one character takes: 2 for East Asian wide and fullwidth, 0 for a lone combining mark.
+    public static func of(_ character: Character) -> Int {
+        guard let scalar = character.unicodeScalars.first else { return 0 }
+        if character.unicodeScalars.contains(where: { $0.properties.isEmojiPresentation }) { return 2 }
+        return isWide(scalar.value) ? 2 : (isZeroWidth(scalar.value) ? 0 : 1)
+    }
+
+    static func isWide(_ v: UInt32) -> Bool {
+        switch v {
+        case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+             0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
+             0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x2FFFD, 0x30000...0x3FFFD:
+            return true
+        default:
+            return false
+        }
+    }
+
+    static func isZeroWidth(_ v: UInt32) -> Bool {
+        (0x0300...0x036F).contains(v) || (0x200B...0x200F).contains(v) || v == 0xFEFF
+    }
+
+    /// Pads on the right to a width in columns.
+    public static func padRight(_ text: String, to width: Int) -> String {
+        text + String(repeating: " ", count: max(0, width - of(text)))
+    }
+
+    /// Pads on the left to a width in columns.
+    public static func padLeft(_ text: String, to width: Int) -> String {
+        String(repeating: " ", count: max(0, width - of(text))) + text
+    }
+}
+
+/// Yen amounts with thousands separators, the way the app shows them.
+public enum PriceText {
+    /// `1500` → `1,500`, `-12000` → `-12,000`.
+    public static func format(_ value: Int) -> String {
+        let digits = String(value.magnitude)
+        var out = ""
+        for (offset, digit) in digits.enumerated() {
+            if offset > 0, (digits.count - offset) % 3 == 0 { out.append(",") }
+            out.append(digit)
+        }
+        return value < 0 ? "-" + out : out
+    }
+}

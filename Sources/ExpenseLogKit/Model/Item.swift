@@ -1,0 +1,76 @@
+/// One expense as the server stores it; the wire keys are exactly the stored property names.
+public struct Item: Sendable, Hashable {
+    /// A non-empty identifier, an uppercase UUID when the client made it.
+    public var id: String
+    /// The day of the purchase.
+    public var date: Day
+    /// What was bought, 1–30 characters.
+    public var name: String
+    /// Yen, never 0; negative for refunds.
+    public var price: Int
+    /// The category number in the catalogue.
+    public var category: Int
+    /// The sub-category number, or nil when the item has none.
+    public var categorySub: Int?
+
+    /// An item from already valid fields; readers go through `ItemDraft.validated()`.
+    public init(id: String, date: Day, name: String, price: Int, category: Int, categorySub: Int?) {
+        self.id = id
+        self.date = date
+        self.name = name
+        self.price = price
+        self.category = category
+        self.categorySub = categorySub
+    }
+}
+
+extension Item: Codable {
+    enum CodingKeys: String, CodingKey { case id, date, name, price, category, categorySub }
+
+    /// Reads leniently, as a spreadsheet may hand back numbers where strings were written and the reverse.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decodeLenientString(.id)
+        let dateText = try c.decodeLenientString(.date)
+        guard let day = Day(parsing: dateText) else {
+            throw DecodingError.dataCorruptedError(forKey: .date, in: c, debugDescription: "not a yyyyMMdd day: \(dateText)")
+        }
+        date = day
+        name = try c.decodeLenientString(.name)
+        price = try c.decodeLenientInt(.price)
+        category = try c.decodeLenientInt(.category)
+        categorySub = try c.decodeLenientOptionalInt(.categorySub)
+    }
+
+    /// Writes every key, `categorySub` as `null` when absent, as the server expects.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(date.compact, forKey: .date)
+        try c.encode(name, forKey: .name)
+        try c.encode(price, forKey: .price)
+        try c.encode(category, forKey: .category)
+        if let categorySub { try c.encode(categorySub, forKey: .categorySub) } else { try c.encodeNil(forKey: .categorySub) }
+    }
+}
+
+extension KeyedDecodingContainer {
+    func decodeLenientString(_ key: Key) throws -> String {
+        if let text = try? decode(String.self, forKey: key) { return text }
+        if let number = try? decode(Int.self, forKey: key) { return String(number) }
+        return try decode(String.self, forKey: key)  // rethrows the precise error
+    }
+
+    func decodeLenientInt(_ key: Key) throws -> Int {
+        if let number = try? decode(Int.self, forKey: key) { return number }
+        if let text = try? decode(String.self, forKey: key), let number = Int(text) { return number }
+        return try decode(Int.self, forKey: key)
+    }
+
+    /// Missing, `null` and `""` all mean "no value" (the contract's lenient categorySub).
+    func decodeLenientOptionalInt(_ key: Key) throws -> Int? {
+        guard contains(key), !(try decodeNil(forKey: key)) else { return nil }
+        if let text = try? decode(String.self, forKey: key), text.isEmpty { return nil }
+        return try decodeLenientInt(key)
+    }
+}

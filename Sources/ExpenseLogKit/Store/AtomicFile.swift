@@ -1,0 +1,67 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Whole-file writes that leave either the old or the new content on disk, never a mix.
+public enum AtomicFile {
+    /// Writes to a temporary file in the same folder, `fsync`s it, renames it over the target and `fsync`s the folder.
+    public static func write(_ data: Data, to url: URL) throws {
+        let directory = url.deletingLastPathComponent()
+        try createDirectory(directory)
+        let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw StoreError.writeFailed(path: url.path, reason: errorText()) }
+        var failure: String?
+        data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count, failure == nil {
+                let written = Glibc_or_Darwin_write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno != EINTR { failure = errorText() }
+                } else {
+                    offset += written
+                }
+            }
+        }
+        if failure == nil, fsync(fd) != 0 { failure = errorText() }
+        if close(fd) != 0, failure == nil { failure = errorText() }
+        if failure == nil, rename(temporary.path, url.path) != 0 { failure = errorText() }
+        if let failure {
+            unlink(temporary.path)
+            throw StoreError.writeFailed(path: url.path, reason: failure)
+        }
+        syncDirectory(directory)
+    }
+
+    /// Creates a folder and its parents, reporting the failing path.
+    public static func createDirectory(_ url: URL) throws {
+        do {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        } catch {
+            throw StoreError.writeFailed(path: url.path, reason: "the folder cannot be created (\(error.localizedDescription))")
+        }
+    }
+
+    /// Makes a rename durable; some file systems refuse to open folders, which only costs durability there.
+    static func syncDirectory(_ url: URL) {
+        let fd = open(url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        fsync(fd)
+        close(fd)
+    }
+
+    static func errorText() -> String { String(cString: strerror(errno)) }
+}
+
+/// `write(2)` under one name on both platforms (Foundation's `write` overloads hide it otherwise).
+@inline(__always)
+func Glibc_or_Darwin_write(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    return Glibc.write(fd, buffer, count)
+    #else
+    return Darwin.write(fd, buffer, count)
+    #endif
+}

@@ -1,0 +1,133 @@
+import Foundation
+
+/// One cached month: what the server had when it was fetched, plus what was registered from here since.
+public struct CachedMonth: Sendable, Equatable {
+    /// The month.
+    public let month: YearMonth
+    /// The items, in the server's order then in registration order.
+    public var items: [Item]
+    /// When the month was last fetched whole; nil when only registered items are known.
+    public var fetchedAt: Date?
+
+    /// Whether the whole month came from the server (not only items registered from here).
+    public var isComplete: Bool { fetchedAt != nil }
+}
+
+/// The per-environment cache of fetched months: one `YYYY-MM.json` per month, written atomically.
+///
+/// Memory only changes after the file is written, so a failed write leaves both as they were.
+public actor LocalRepository {
+    /// The environment's cache folder.
+    public let directory: URL
+    private var months: [YearMonth: CachedMonth] = [:]
+    private var warnings: [String] = []
+
+    /// A repository over a folder, which is created on the first write.
+    public init(directory: URL) {
+        self.directory = directory
+    }
+
+    /// The file of one month.
+    public nonisolated func file(for month: YearMonth) -> URL {
+        directory.appendingPathComponent("\(month).json")
+    }
+
+    /// The cached month, or nil when it is not cached; a corrupt file is moved aside (see `takeWarnings`).
+    public func month(_ month: YearMonth) throws -> CachedMonth? {
+        if let cached = months[month] { return cached }
+        let url = file(for: month)
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            if !FileManager.default.fileExists(atPath: url.path) { return nil }
+            throw StoreError.readFailed(path: url.path, reason: error.localizedDescription)
+        }
+        do {
+            let decoded = try CacheFileFormat.decode(data, month: month)
+            months[month] = decoded
+            return decoded
+        } catch {
+            let aside = url.appendingPathExtension("corrupt")
+            try? FileManager.default.removeItem(at: aside)
+            try? FileManager.default.moveItem(at: url, to: aside)
+            warnings.append("the cache file \(url.path) was unreadable and was moved to \(aside.lastPathComponent); it will be fetched again")
+            return nil
+        }
+    }
+
+    /// Replaces a month with what the server answered.
+    public func replaceMonth(_ month: YearMonth, with items: [Item], fetchedAt: Date) throws {
+        try save(CachedMonth(month: month, items: items, fetchedAt: fetchedAt))
+    }
+
+    /// Adds items the server saved to their months (replacing any with the same id), one write per month.
+    public func add(_ items: [Item]) throws {
+        let byMonth = Dictionary(grouping: items, by: \.date.yearMonth)
+        for (month, newItems) in byMonth.sorted(by: { $0.key < $1.key }) {
+            var cached = try self.month(month) ?? CachedMonth(month: month, items: [], fetchedAt: nil)
+            let newIDs = Set(newItems.map(\.id))
+            cached.items.removeAll { newIDs.contains($0.id) }
+            cached.items.append(contentsOf: newItems)
+            try save(cached)
+        }
+    }
+
+    /// Every cached month on disk, oldest first.
+    public func cachedMonths() throws -> [CachedMonth] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return try names.compactMap { name -> YearMonth? in
+            name.hasSuffix(".json") ? YearMonth(parsing: String(name.dropLast(5))) : nil
+        }.sorted().compactMap { try month($0) }
+    }
+
+    /// Deletes every cached month of this environment and returns how many there were.
+    public func clear() throws -> Int {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        var removed = 0
+        for name in names where name.hasSuffix(".json") || name.hasSuffix(".json.corrupt") {
+            let url = directory.appendingPathComponent(name)
+            do {
+                try FileManager.default.removeItem(at: url)
+            } catch {
+                throw StoreError.writeFailed(path: url.path, reason: "it cannot be removed (\(error.localizedDescription))")
+            }
+            if name.hasSuffix(".json") { removed += 1 }
+        }
+        months.removeAll()
+        return removed
+    }
+
+    /// Warnings gathered since the last call (corrupt files moved aside), for the caller to print.
+    public func takeWarnings() -> [String] {
+        defer { warnings.removeAll() }
+        return warnings
+    }
+
+    private func save(_ cached: CachedMonth) throws {
+        try AtomicFile.write(CacheFileFormat.encode(cached), to: file(for: cached.month))
+        months[cached.month] = cached
+    }
+}
+
+/// The cache file: `{"month":"2024-01","fetchedAt":1705900000.0,"items":[…]}`.
+enum CacheFileFormat {
+    struct File: Decodable {
+        let month: String
+        let fetchedAt: Double?
+        let items: [Item]
+    }
+
+    static func encode(_ cached: CachedMonth) -> Data {
+        let fetched = cached.fetchedAt.map { String($0.timeIntervalSince1970) } ?? "null"
+        return Data("{\"month\":\"\(cached.month)\",\"fetchedAt\":\(fetched),\"items\":\(ItemJSON.array(cached.items))}\n".utf8)
+    }
+
+    static func decode(_ data: Data, month: YearMonth) throws -> CachedMonth {
+        let file = try JSONDecoder().decode(File.self, from: data)
+        guard file.month == month.description else {
+            throw StoreError.readFailed(path: "\(month).json", reason: "it holds \(file.month)")
+        }
+        return CachedMonth(month: month, items: file.items, fetchedAt: file.fetchedAt.map(Date.init(timeIntervalSince1970:)))
+    }
+}

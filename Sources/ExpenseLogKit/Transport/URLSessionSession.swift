@@ -1,0 +1,61 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The live session over Foundation's URLSession, which follows the 302 Apps Script answers with (POST becomes GET).
+public struct URLSessionSession: Session {
+    private let session: URLSession
+
+    /// A session with no cache and no cookies, so each run sees the server as it is.
+    public init() {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.urlCache = nil
+        configuration.httpShouldSetCookies = false
+        session = URLSession(configuration: configuration)
+    }
+
+    /// Sends the request; transport failures come back as `APIError.network`.
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        var urlRequest = URLRequest(url: request.url, cachePolicy: .reloadIgnoringLocalCacheData,
+                                    timeoutInterval: request.timeout)
+        urlRequest.httpMethod = request.method
+        for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
+        urlRequest.httpBody = request.body
+        let (data, response): (Data, URLResponse)
+        do {
+            (data, response) = try await session.data(for: urlRequest)
+        } catch let error as URLError {
+            throw APIError.network(url: request.url, reason: NetworkFailure(error))
+        } catch {
+            throw APIError.network(url: request.url, reason: .other(String(describing: error)))
+        }
+        guard let http = response as? HTTPURLResponse else {
+            throw APIError.invalidResponse(url: request.url, status: 0, reason: "the answer was not HTTP", snippet: "")
+        }
+        var headers: [String: String] = [:]
+        for (name, value) in http.allHeaderFields {
+            if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
+        }
+        return HTTPResponse(status: http.statusCode, headers: headers, body: data, url: http.url ?? request.url)
+    }
+}
+
+extension NetworkFailure {
+    init(_ error: URLError) {
+        switch error.code {
+        case .timedOut: self = .timedOut
+        case .cannotConnectToHost: self = .refused
+        case .cannotFindHost, .dnsLookupFailed: self = .hostNotFound
+        case .notConnectedToInternet: self = .offline
+        case .networkConnectionLost: self = .connectionLost
+        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
+             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
+            self = .tls(error.localizedDescription)
+        case .httpTooManyRedirects, .redirectToNonExistentLocation: self = .redirect(error.localizedDescription)
+        case .badServerResponse, .cannotParseResponse, .zeroByteResource: self = .connectionLost
+        default: self = .other("\(error.localizedDescription) (URLError \(error.code.rawValue))")
+        }
+    }
+}

@@ -1,0 +1,447 @@
+#!/usr/bin/env python3
+"""Reference server for expense-log's socket-level tests (Python 3 stdlib only).
+
+It imitates the Google Apps Script web app the client talks to (one endpoint,
+/exec: GET fetches a month, POST stores items) closely enough to test the real
+HTTP code, and adds a /_control API so tests can inject faults and inspect
+exactly what the client sent.
+
+    python3 server.py [--port 0] [--host 127.0.0.1] [--redirect] [--token T]
+                      [--seed FILE.json] [--verbose]
+
+Prints one line "PORT <n>" once listening. It exits when stdin reaches EOF, so
+a test runner that dies takes the server with it; when running it by hand keep
+stdin open, e.g. `tail -f /dev/null | python3 server.py`.
+"""
+
+import argparse
+import datetime
+import html
+import json
+import os
+import re
+import signal
+import socket
+import sys
+import threading
+import time
+import uuid
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlsplit
+
+JSON_TYPE = "application/json; charset=utf-8"
+HTML_TYPE = "text/html; charset=utf-8"
+TEXT_TYPE = "text/plain; charset=utf-8"
+
+ITEM_KEYS = ("id", "date", "name", "price", "category", "categorySub")
+REQUIRED_KEYS = set(ITEM_KEYS) - {"categorySub"}
+# [0-9], not \d: \d also matches non-ASCII digits, which the real sheet would reject.
+YEAR_RE = re.compile(r"[0-9]{4}")
+MONTH_RE = re.compile(r"[1-9]|1[0-2]")  # the API takes months without zero padding
+DATE_RE = re.compile(r"[0-9]{8}")
+
+FAULT_KINDS = {"html", "truncated", "stall", "execute_then_stall", "drop", "execute_then_drop"}
+TIMED_KINDS = {"stall", "execute_then_stall"}
+
+# What Google serves (with status 200!) when a script deployment is unavailable.
+GOOGLE_ERROR_PAGE = (
+    '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
+    "<title>Google Drive - Page Not Found</title></head><body>"
+    '<div style="margin:50px auto;max-width:600px;text-align:center">'
+    "<p>Sorry, unable to open the file at this time.</p>"
+    "<p>Please check the address and try again.</p></div></body></html>"
+).encode()
+
+
+class BadRequest(Exception):
+    """A client error whose message goes back verbatim as {"error": ...}."""
+
+
+def is_int(value):
+    return isinstance(value, int) and not isinstance(value, bool)  # JSON true is not a price
+
+
+def to_json(value):
+    return json.dumps(value, ensure_ascii=False).encode("utf-8")
+
+
+def parse_json(body):
+    try:
+        return json.loads(body.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise BadRequest("body is not valid UTF-8")
+    except ValueError as e:
+        raise BadRequest(f"body is not valid JSON: {e}")
+
+
+def validate_items(value):
+    """Checks a whole batch before anything is stored, so a bad batch stores nothing."""
+    if not isinstance(value, list):
+        raise BadRequest("body must be a JSON array of items")
+    items = []
+    for i, item in enumerate(value):
+        def fail(problem):
+            raise BadRequest(f"item {i}: {problem}")
+        if not isinstance(item, dict):
+            fail("must be a JSON object")
+        if unknown := sorted(set(item) - set(ITEM_KEYS)):
+            fail(f"unknown key(s): {', '.join(unknown)}")
+        if missing := sorted(REQUIRED_KEYS - set(item)):
+            fail(f"missing key(s): {', '.join(missing)}")
+        if not isinstance(item["id"], str) or not item["id"]:
+            fail("id must be a non-empty string")
+        date = item["date"]
+        if not (isinstance(date, str) and DATE_RE.fullmatch(date)):
+            fail("date must be an 8-digit yyyyMMdd string")
+        try:
+            datetime.date(int(date[:4]), int(date[4:6]), int(date[6:]))
+        except ValueError:
+            fail(f"date {date} is not a calendar date")
+        if not isinstance(item["name"], str):
+            fail("name must be a string")
+        for key in ("price", "category"):
+            if not is_int(item[key]):
+                fail(f"{key} must be an integer")
+        if item.get("categorySub") is not None and not is_int(item["categorySub"]):
+            fail("categorySub must be an integer or null")
+        items.append({key: item.get(key) for key in ITEM_KEYS})  # canonical shape
+    return items
+
+
+def validate_fault(fault):
+    """Rejects malformed faults up front, so a typo in a test fails loudly, not silently."""
+    if not isinstance(fault, dict):
+        raise BadRequest("each fault must be a JSON object")
+    kind, allowed = fault.get("kind"), {"count", "method"}
+    if "status" in fault:
+        allowed |= {"status", "body", "contentType", "headers"}
+        headers = fault.get("headers", {})
+        if not (is_int(fault["status"]) and 100 <= fault["status"] <= 599
+                and isinstance(fault.get("body", ""), str) and isinstance(fault.get("contentType", ""), str)
+                and isinstance(headers, dict) and all(isinstance(v, str) for v in headers.values())):
+            raise BadRequest("status fault needs status 100-599 and string body/contentType/headers")
+    elif kind in FAULT_KINDS:
+        allowed |= {"kind", "seconds"} if kind in TIMED_KINDS else {"kind"}
+        seconds = fault.get("seconds")
+        if kind in TIMED_KINDS and not (isinstance(seconds, (int, float)) and not isinstance(seconds, bool)
+                                        and seconds >= 0):
+            raise BadRequest(f"fault {kind} needs seconds >= 0")
+    else:
+        raise BadRequest(f"fault needs a status or a kind among {sorted(FAULT_KINDS)}")
+    if unknown := sorted(set(fault) - allowed):
+        raise BadRequest(f"unknown fault key(s): {', '.join(unknown)}")
+    count = fault.get("count", 1)
+    if not is_int(count) or not (count == -1 or count >= 1):
+        raise BadRequest("fault count must be -1 (forever) or >= 1")
+    if fault.get("method") not in (None, "GET", "POST"):
+        raise BadRequest('fault method must be "GET" or "POST"')
+    return dict(fault, count=count)
+
+
+class State:
+    """Everything shared between request threads; one lock, never held while sleeping."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.reset()
+
+    def reset(self):
+        with self.lock:
+            self.items, self.faults, self.requests, self.echoes = [], [], [], {}
+
+    def add_items(self, items):
+        with self.lock:
+            self.items.extend(items)  # no de-duplication: tests must see double sends
+        return len(items)
+
+    def items_where(self, prefix=""):
+        with self.lock:
+            return [dict(i) for i in self.items if i["date"].startswith(prefix)]
+
+    def add_faults(self, faults):
+        with self.lock:
+            self.faults.extend(faults)
+            return len(self.faults)
+
+    def take_fault(self, method):
+        """First queued fault that applies to this method; others stay queued."""
+        with self.lock:
+            for index, fault in enumerate(self.faults):
+                if fault.get("method") in (None, method):
+                    if fault["count"] > 0:
+                        fault["count"] -= 1
+                        if fault["count"] == 0:
+                            del self.faults[index]
+                    return dict(fault)
+        return {}
+
+    def log_request(self, entry):
+        with self.lock:
+            self.requests.append(entry)
+        return entry
+
+    def set_status(self, entry, status):
+        with self.lock:
+            entry["status"] = status
+
+    def snapshot(self, name):
+        with self.lock:
+            return [dict(x) for x in getattr(self, name)]
+
+    def put_echo(self, key, status, data):
+        with self.lock:
+            self.echoes[key] = (status, data)
+
+    def get_echo(self, key):
+        with self.lock:
+            return self.echoes.get(key)
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"  # keep-alive, like Google's front end
+    server_version = "ExpenseLogReferenceServer/1"
+
+    def log_message(self, format, *args):
+        if self.server.verbose:
+            sys.stderr.write(f"{self.address_string()} - {format % args}\n")
+
+    def dispatch(self):
+        url = urlsplit(self.path)
+        try:
+            body = self.read_body()
+        except BadRequest as e:
+            self.close_connection = True  # we no longer know where the next request starts
+            return self.send_json(400, {"error": str(e)})
+        if url.path.startswith("/_control/"):
+            return self.control(url.path, body)
+        if url.path in ("/exec", "/echo"):
+            return self.app(url, body)
+        self.send_json(404, {"error": f"no such path: {url.path}"})
+
+    do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = dispatch
+
+    def read_body(self):
+        if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
+            chunks = []
+            while True:
+                line = self.rfile.readline(65537)
+                try:
+                    size = int(line.split(b";", 1)[0].strip(), 16)
+                except ValueError:
+                    raise BadRequest("malformed chunked body")
+                if size == 0:
+                    break
+                chunks.append(self.rfile.read(size))
+                self.rfile.readline()  # the CRLF closing each chunk
+            while self.rfile.readline() not in (b"\r\n", b"\n", b""):
+                pass  # trailer fields, unused
+            return b"".join(chunks)
+        length = self.headers.get("Content-Length")
+        if length is None:
+            return b""
+        if not length.strip().isdigit():
+            raise BadRequest("invalid Content-Length")
+        return self.rfile.read(int(length))
+
+    def send(self, status, data, content_type, headers=None):
+        try:
+            self.send_response(status)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(data)))
+            for name, value in (headers or {}).items():
+                self.send_header(name, value)
+            self.end_headers()
+            self.wfile.write(data)
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True  # the client gave up (e.g. during a stall)
+
+    def send_json(self, status, value, headers=None):
+        self.send(status, to_json(value), JSON_TYPE, headers)
+
+    def answer(self, entry, status, data, content_type, headers=None):
+        self.server.state.set_status(entry, status)
+        self.send(status, data, content_type, headers)
+
+    def drop(self):
+        # No response bytes at all: the client must see the connection just end.
+        self.close_connection = True
+        try:
+            self.connection.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+
+    def authorized(self):
+        token = self.server.token
+        return token is None or self.headers.get("Authorization") == f"Bearer {token}"
+
+    def app(self, url, body):
+        state = self.server.state
+        headers = {}
+        for name, value in self.headers.items():
+            name = name.lower()
+            headers[name] = f"{headers[name]}, {value}" if name in headers else value
+        entry = state.log_request({
+            "method": self.command, "path": url.path, "query": url.query, "headers": headers,
+            "body": body.decode("utf-8", "replace") if body else None, "status": None})
+        if url.path == "/echo":
+            return self.answer(entry, *self.echo(url))
+
+        # Faults stand for Google's front end misbehaving, so they come before auth.
+        fault = state.take_fault(self.command)
+        kind = fault.get("kind")
+        if "status" in fault:
+            return self.answer(entry, fault["status"], fault.get("body", "").encode(),
+                               fault.get("contentType", TEXT_TYPE), fault.get("headers"))
+        if kind == "html":
+            return self.answer(entry, 200, GOOGLE_ERROR_PAGE, HTML_TYPE)
+        if kind == "drop":
+            return self.drop()
+        if kind == "stall":
+            time.sleep(fault["seconds"])
+
+        if not self.authorized():
+            return self.answer(entry, 401, to_json({"error": "unauthorized"}), JSON_TYPE)
+        if self.command == "GET":
+            status, payload = self.fetch(url.query)
+        elif self.command == "POST":
+            status, payload = self.store(body)
+        else:
+            return self.answer(entry, 405, to_json({"error": f"{self.command} not allowed"}),
+                               JSON_TYPE, {"Allow": "GET, POST"})
+        data = to_json(payload)
+
+        if kind == "truncated":
+            data = data[: len(data) // 2]
+        if kind == "execute_then_drop":
+            return self.drop()
+        if kind == "execute_then_stall":
+            time.sleep(fault["seconds"])
+        if self.server.redirect:
+            # Apps Script runs the script, then 302s to a one-off URL holding the output;
+            # the app's status (200 or 400) and body (even if truncated) are replayed there.
+            key = str(uuid.uuid4())
+            state.put_echo(key, status, data)
+            location = f"{self.server.base_url}/echo?user_content_key={key}"
+            page = ("<HTML><HEAD><TITLE>Moved Temporarily</TITLE></HEAD><BODY>"
+                    f'The document has moved <A HREF="{html.escape(location)}">here</A>.'
+                    "</BODY></HTML>").encode()
+            return self.answer(entry, 302, page, HTML_TYPE, {"Location": location})
+        return self.answer(entry, status, data, JSON_TYPE)
+
+    def fetch(self, query):
+        params = parse_qs(query, keep_blank_values=True)
+        year, month = params.get("year", []), params.get("month", [])
+        if len(year) != 1 or not YEAR_RE.fullmatch(year[0]):
+            return 400, {"error": "year must be given once, as 4 digits"}
+        if len(month) != 1 or not MONTH_RE.fullmatch(month[0]):
+            return 400, {"error": "month must be given once, as 1-12 without zero padding"}
+        return 200, self.server.state.items_where(f"{year[0]}{int(month[0]):02d}")
+
+    def store(self, body):
+        try:
+            items = validate_items(parse_json(body))
+        except BadRequest as e:
+            return 400, {"error": str(e)}
+        self.server.state.add_items(items)
+        return 200, items
+
+    def echo(self, url):
+        """Returns (status, data, content type, headers) for the redirect target."""
+        if not self.authorized():
+            return 401, to_json({"error": "unauthorized"}), JSON_TYPE, None
+        if self.command != "GET":
+            return 405, to_json({"error": f"{self.command} not allowed"}), JSON_TYPE, {"Allow": "GET"}
+        keys = parse_qs(url.query).get("user_content_key", [])
+        found = self.server.state.get_echo(keys[0]) if len(keys) == 1 else None
+        if found is None:
+            return 404, to_json({"error": "unknown user_content_key"}), JSON_TYPE, None
+        return found[0], found[1], JSON_TYPE, None
+
+    def control(self, path, body):
+        """Test-only API: never logged, never faulted."""
+        state = self.server.state
+        route = (self.command, path)
+        try:
+            if route == ("GET", "/_control/items"):
+                result = state.snapshot("items")
+            elif route == ("POST", "/_control/items"):
+                result = {"added": state.add_items(validate_items(parse_json(body)))}
+            elif route == ("GET", "/_control/requests"):
+                result = state.snapshot("requests")
+            elif route == ("GET", "/_control/faults"):
+                result = state.snapshot("faults")
+            elif route == ("POST", "/_control/faults"):
+                value = parse_json(body)
+                if not isinstance(value, dict) or not isinstance(value.get("faults"), list):
+                    raise BadRequest('body must be {"faults": [...]}')
+                result = {"queued": state.add_faults([validate_fault(f) for f in value["faults"]])}
+            elif route == ("POST", "/_control/reset"):
+                state.reset()
+                result = {"reset": True}
+            else:
+                return self.send_json(404, {"error": f"no control route {self.command} {path}"})
+        except BadRequest as e:
+            return self.send_json(400, {"error": str(e)})
+        self.send_json(200, result)
+
+
+class Server(ThreadingHTTPServer):
+    daemon_threads = True     # a stalled request must not keep the process alive
+    block_on_close = False
+
+    def handle_error(self, request, client_address):
+        if self.verbose:      # clients hanging up mid-fault are expected; stay quiet
+            super().handle_error(request, client_address)
+
+
+def exit_on_stdin_eof():
+    # The test process holds our stdin pipe; when it goes away, so do we.
+    try:
+        while os.read(0, 4096):
+            pass
+    except OSError:
+        pass
+    os._exit(0)
+
+
+def main():
+    parser = argparse.ArgumentParser(description="Reference server for expense-log tests.")
+    parser.add_argument("--port", type=int, default=0, help="0 = any free port")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--redirect", action="store_true", help="answer /exec with 302 to /echo")
+    parser.add_argument("--token", help="require Authorization: Bearer TOKEN")
+    parser.add_argument("--seed", help="JSON array of items to start with")
+    parser.add_argument("--verbose", action="store_true", help="log requests to stderr")
+    args = parser.parse_args()
+
+    state = State()
+    if args.seed:
+        try:
+            with open(args.seed, "rb") as f:
+                state.add_items(validate_items(parse_json(f.read())))
+        except (OSError, BadRequest) as e:
+            sys.exit(f"server.py: cannot load seed {args.seed}: {e}")
+
+    if ":" in args.host:
+        Server.address_family = socket.AF_INET6
+    server = Server((args.host, args.port), Handler)
+    server.state, server.redirect, server.token, server.verbose = state, args.redirect, args.token, args.verbose
+    port = server.server_address[1]
+    host = f"[{args.host}]" if ":" in args.host else args.host
+    server.base_url = f"http://{host}:{port}"
+
+    def stop(signum, frame):
+        raise SystemExit(0)  # unwinds serve_forever so the socket is closed
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+
+    print(f"PORT {port}", flush=True)
+    threading.Thread(target=exit_on_stdin_eof, daemon=True).start()
+    try:
+        server.serve_forever()
+    finally:
+        server.server_close()
+
+
+if __name__ == "__main__":
+    main()
