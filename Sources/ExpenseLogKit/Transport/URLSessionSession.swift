@@ -17,9 +17,27 @@ public struct URLSessionSession: Session {
     }
 
     /// Sends the request; transport failures come back as `APIError.network`.
+    ///
+    /// The deadline is enforced here too: FoundationNetworking rounds `timeoutInterval` down to whole
+    /// seconds (0.5 becomes "no timeout"), and the contract's `--timeout` takes fractions.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        try await withThrowingTaskGroup(of: HTTPResponse.self) { group in
+            group.addTask { try await perform(request) }
+            group.addTask {
+                try await Task.sleep(for: .seconds(request.timeout))
+                throw APIError.network(url: request.url, reason: .timedOut)
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next() else {
+                throw APIError.network(url: request.url, reason: .other("the request was cancelled"))
+            }
+            return first
+        }
+    }
+
+    private func perform(_ request: HTTPRequest) async throws -> HTTPResponse {
         var urlRequest = URLRequest(url: request.url, cachePolicy: .reloadIgnoringLocalCacheData,
-                                    timeoutInterval: request.timeout)
+                                    timeoutInterval: max(1, request.timeout.rounded(.up)))
         urlRequest.httpMethod = request.method
         for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
         urlRequest.httpBody = request.body
@@ -28,6 +46,8 @@ public struct URLSessionSession: Session {
             (data, response) = try await session.data(for: urlRequest)
         } catch let error as URLError {
             throw APIError.network(url: request.url, reason: NetworkFailure(error))
+        } catch is CancellationError {
+            throw APIError.network(url: request.url, reason: .timedOut)
         } catch {
             throw APIError.network(url: request.url, reason: .other(String(describing: error)))
         }

@@ -1,0 +1,64 @@
+import ExpenseLogKit
+import Foundation
+import Testing
+
+/// The dummy environment: no network, fixtures bundled with the binary, from any directory.
+@Suite struct CLIDummyTests {
+    static let fixtureIDs = ["100000BF-4AAC-48A6-B316-8A533358859B", "200000BF-4AAC-48A6-B316-8A533358859B",
+                             "300000BF-4AAC-48A6-B316-8A533358859B", "400000BF-4AAC-48A6-B316-8A533358859B"]
+
+    @Test func smokeTestFromADirectoryOutsideTheRepository() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let env = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "dummy"])
+        let table = try await CLI.run(["fetch", "--year", "2024", "--month", "1"], environment: env, in: home.url)
+        #expect(table.status == 0, "\(table.stderr)")
+        for name in ["コーヒー", "紅茶", "コーラ", "ラーメン", "2,078", "4 items"] { #expect(table.stdout.contains(name)) }
+
+        let json = try await CLI.run(["fetch", "--year", "2024", "--month", "1", "--format", "json"], environment: env, in: home.url)
+        #expect(try JSONDecoder().decode([Item].self, from: Data(json.stdout.utf8)).map(\.id) == Self.fixtureIDs)
+
+        let items = try home.write("new.json", "[{\"date\":\"20240122\",\"name\":\"コーヒー\",\"price\":178,\"category\":0,\"categorySub\":1}]")
+        let register = try await CLI.run(["register", items, "--format", "ndjson"], environment: env, in: home.url)
+        #expect(register.status == 0)
+        #expect(register.stdout.contains("444444BF-4AAC-48A6-B316-8A533358859B"))
+        #expect(register.stdout.contains("555555BF-4AAC-48A6-B316-8A533358859B"))
+        // Dummy data lives in its own cache, never mixed with a real environment's.
+        #expect(FileManager.default.fileExists(atPath: home.url.appendingPathComponent("expense-log/cache/dummy/2024-02.json").path))
+        #expect(!FileManager.default.fileExists(atPath: home.url.appendingPathComponent("expense-log/cache/release").path))
+    }
+
+    @Test func customFixturesFolderAndAMissingFixture() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        try home.write("fetch.json", "[{\"id\":\"X\",\"date\":\"20250505\",\"name\":\"柏餅\",\"price\":300,\"category\":0,\"categorySub\":2}]")
+        let env = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "dummy"])
+        let custom = try await CLI.run(["fetch", "--year", "2025", "--month", "5", "--fixtures", home.url.path, "--format", "csv"], environment: env)
+        #expect(custom.status == 0)
+        #expect(custom.stdout == "id,date,name,price,category,categorySub\nX,20250505,柏餅,300,0,2\n")
+
+        let items = try home.write("one.csv", Samples.csv(rows: 1))
+        let missing = try await CLI.run(["register", items], environment: env.merging(["EXPENSE_LOG_FIXTURES": home.url.path]) { _, new in new })
+        #expect(missing.status == 66)
+        #expect(missing.stderr.contains(home.url.appendingPathComponent("register.json").path))
+        #expect(missing.stderr.contains("no such file"))
+    }
+
+    @Test func installedLayoutFindsItsFixturesFromAnyDirectory() async throws {
+        let prefix = try TemporaryDirectory()
+        defer { prefix.remove() }
+        // `make install` copies with this same rule; here from the debug build, so the test needs no release build.
+        let make = Process()
+        make.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        make.arguments = ["make", "-s", "-C", CLI.packageRoot.path, "install-files", "PREFIX=\(prefix.url.path)", "BIN=\(try CLI.binary().path)"]
+        make.standardOutput = FileHandle.nullDevice
+        try make.run()
+        make.waitUntilExit()
+        #expect(make.terminationStatus == 0)
+        let installed = prefix.url.appendingPathComponent("bin/expense-log")
+        let result = try await CLI.run(["--env", "dummy", "fetch", "--year", "2024", "--month", "1", "--format", "ndjson"],
+                                       environment: Samples.environment(home: prefix), in: URL(fileURLWithPath: "/"), binary: installed)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.split(separator: "\n").count == 4)
+    }
+}

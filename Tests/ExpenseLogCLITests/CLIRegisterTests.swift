@@ -1,0 +1,97 @@
+import ExpenseLogKit
+import Foundation
+import Testing
+
+/// `register` through the real binary against the reference server.
+@Suite struct CLIRegisterTests {
+    @Test func registersCSVJSONAndNDJSONFromFilesAndStdin() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        try await withServer { server in
+            let env = Samples.environment(home: home, server: server)
+            let csv = try home.write("a.csv", "date,name,price,category\n2024-03-01,\"パン, 牛乳\",350,0\n")
+            let json = try home.write("b.json", "{\"id\":\"J1\",\"date\":\"20240302\",\"name\":\"本\",\"price\":1200,\"category\":1,\"categorySub\":2}")
+            let ndjson = "{\"id\":\"N1\",\"date\":\"20240303\",\"name\":\"水\",\"price\":100,\"category\":0}\n"
+                + "{\"id\":\"N2\",\"date\":\"2024/3/4\",\"name\":\"返品\",\"price\":-500,\"category\":0,\"categorySub\":null}\n"
+            let result = try await CLI.run(["register", csv, json, "-", "--format", "json"], environment: env, stdin: ndjson)
+            #expect(result.status == 0, "\(result.stderr)")
+            let stored = try await server.items()
+            #expect(stored.map(\.name) == ["パン, 牛乳", "本", "水", "返品"])
+            #expect(stored[0].id.count == 36 && stored[0].id == stored[0].id.uppercased())
+            #expect(stored[3].price == -500 && stored[3].date.compact == "20240304")
+            #expect(try JSONDecoder().decode([Item].self, from: Data(result.stdout.utf8)) == stored)
+
+            // What the server saved is in the cache, readable offline.
+            let offline = try await CLI.run(["fetch", "--year", "2024", "--month", "3", "--offline", "--format", "json"], environment: env)
+            #expect(offline.status == 0)
+            #expect(try JSONDecoder().decode([Item].self, from: Data(offline.stdout.utf8)) == stored)
+            #expect(offline.stderr.contains("never fetched whole"))
+        }
+    }
+
+    @Test func invalidItemsAreAllListedAndNothingIsSent() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        try await withServer { server in
+            let csv = try home.write("bad.csv", """
+                date,name,price,category,categorySub
+                20240301,ok,100,0,1
+                20240230,,0,x,1
+                20240302,\(String(repeating: "長", count: 31)),100,0,
+                """)
+            let json = try home.write("bad.json", "[\n  {\"date\":\"20240301\",\"name\":\"a\",\"price\":1.5,\"category\":0}\n]")
+            let result = try await CLI.run(["register", csv, json], environment: Samples.environment(home: home, server: server))
+            #expect(result.status == 65)
+            for expected in ["\(csv):3: date:", "\(csv):3: name:", "\(csv):3: price:", "\(csv):3: category:",
+                             "\(csv):4: name: is 31 characters", "\(json):2: price:"] {
+                #expect(result.stderr.contains(expected), "missing \(expected) in \(result.stderr)")
+            }
+            #expect(result.stderr.contains("nothing was sent"))
+            #expect(try await server.requests().isEmpty)
+        }
+    }
+
+    @Test func dryRunSendsNothingAndBatchSizeSplitsPosts() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        try await withServer { server in
+            let env = Samples.environment(home: home, server: server)
+            let file = try home.write("five.csv", Samples.csv(rows: 5))
+            let dry = try await CLI.run(["register", "--dry-run", file], environment: env)
+            #expect(dry.status == 0)
+            #expect(dry.stderr.contains("5 valid items would be sent in 1 batch"))
+            #expect(try await server.requests().isEmpty)
+
+            let sent = try await CLI.run(["register", "--batch-size", "2", file, "--quiet"], environment: env)
+            #expect(sent.status == 0)
+            #expect(sent.stderr.isEmpty)
+            #expect(try await server.requests().filter { $0.method == "POST" }.count == 3)
+            #expect(try await server.items().map(\.id) == (1...5).map { "C\($0)" })
+        }
+    }
+
+    @Test func aFailedBatchSaysWhatWasRegisteredAndWhatWasNot() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        try await withServer { server in
+            let file = try home.write("five.csv", Samples.csv(rows: 5))
+            // The first POST passes (a zero-second stall), the second gets 500.
+            try await server.addFaults("[{\"kind\": \"stall\", \"seconds\": 0}, {\"status\": 500}]")
+            let env = Samples.environment(home: home, server: server)
+            let result = try await CLI.run(["register", "--batch-size", "2", file, "--format", "csv"], environment: env)
+            #expect(result.status == 69)
+            #expect(try await server.items().map(\.id) == ["C1", "C2"])
+            #expect(result.stderr.contains("HTTP 500"))
+            #expect(result.stderr.contains("2 of 5 items were registered before this error; the items from \(file):4 on (3) were not sent"))
+            #expect(result.stdout.contains("C1,") && result.stdout.contains("C2,") && !result.stdout.contains("C3,"))
+        }
+    }
+
+    @Test func missingInputFileExits66() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let result = try await CLI.run(["register", "--env", "dummy", "/nonexistent/items.csv"], environment: Samples.environment(home: home))
+        #expect(result.status == 66)
+        #expect(result.stderr.contains("/nonexistent/items.csv: no such file"))
+    }
+}

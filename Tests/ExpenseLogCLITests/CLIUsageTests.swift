@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+
+/// Help, usage errors, configuration errors and the small commands, through the real binary.
+@Suite struct CLIUsageTests {
+    func run(_ arguments: [String], _ extra: [String: String] = [:]) async throws -> CLIResult {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        return try await CLI.run(arguments, environment: Samples.environment(home: home, extra))
+    }
+
+    @Test(arguments: [
+        (["fetch", "--year", "2024", "--month", "13"], "The value '13' is invalid for '--month <month>'", "fetch"),
+        (["fetch", "--year", "24", "--month", "1"], "The value '24' is invalid for '--year <year>'", "fetch"),
+        (["fetch", "--month", "1"], "Missing expected argument '--year <year>'", "fetch"),
+        (["fetch", "--year", "2024", "--month", "1", "--colour"], "Unknown option '--colour'", "fetch"),
+        (["fetch", "--year", "2024", "--month", "1", "--format", "xml"], "expected one of table, json, ndjson, csv", "fetch"),
+        (["fecth"], "Unknown command 'fecth'", "<command>"),
+        (["register"], "Missing expected argument '<file> ...'", "register"),
+        (["cache"], "Missing subcommand", "cache"),
+        (["register", "--batch-size", "0", "x.csv"], "expected a whole number from 1 to 10000", "register"),
+    ])
+    func usageErrorsExit64WithUsageOnStderr(arguments: [String], message: String, command: String) async throws {
+        let result = try await run(arguments)
+        #expect(result.status == 64)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.hasPrefix("Error: "))
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+        #expect(result.stderr.contains("\nUsage: expense-log"))
+        #expect(result.stderr.contains("See 'expense-log help \(command)' for more information."))
+    }
+
+    @Test func helpAndVersion() async throws {
+        let root = try await run(["--help"])
+        #expect(root.status == 0)
+        for section in ["OVERVIEW:", "USAGE: expense-log", "OPTIONS:", "SUBCOMMANDS:"] { #expect(root.stdout.contains(section)) }
+        for command in ["fetch", "register", "cache", "config", "categories", "help"] {
+            #expect(root.stdout.contains("\n  \(command) "))
+        }
+        let viaHelp = try await run(["help", "fetch"])
+        let viaFlag = try await run(["fetch", "--help"])
+        #expect(viaHelp.stdout == viaFlag.stdout)
+        #expect(viaHelp.stdout.contains("USAGE: expense-log fetch --year <year> --month <month>"))
+        #expect(try await run(["help", "cache", "list"]).stdout.contains("USAGE: expense-log cache list"))
+        let version = try await run(["--version"])
+        #expect(version.status == 0 && version.stdout.hasPrefix("expense-log "))
+    }
+
+    @Test func globalOptionsAreAcceptedBeforeAndAfterTheCommand() async throws {
+        let before = try await run(["--env", "dummy", "--quiet", "fetch", "--year", "2024", "--month", "1", "--format", "csv"])
+        let after = try await run(["fetch", "--year=2024", "--month=1", "--format=csv", "--env=dummy", "--quiet"])
+        #expect(before.status == 0 && after.status == 0)
+        #expect(before.stdout == after.stdout)
+        #expect(before.stdout.hasPrefix("id,date,name,price,category,categorySub\n"))
+    }
+
+    @Test func releaseWithoutABaseURLExits78AndPointsAtDummy() async throws {
+        let result = try await run(["fetch", "--year", "2024", "--month", "1"])
+        #expect(result.status == 78)
+        #expect(result.stderr.contains("--base-url"))
+        #expect(result.stderr.contains("EXPENSE_LOG_BASE_URL"))
+        #expect(result.stderr.contains("--env dummy"))
+    }
+
+    @Test(arguments: [
+        (["--base-url", "http://example.com/exec"], "plain http://"),
+        (["--base-url", "not a url"], "not an absolute http:// or https:// URL"),
+        (["--config", "/nonexistent/config.json"], "does not exist"),
+        (["--env", "staging"], "The value 'staging' is invalid"),
+    ])
+    func badConfigurationExits78(arguments: [String], message: String) async throws {
+        let result = try await run(["fetch", "--year", "2024", "--month", "1"] + arguments)
+        #expect(result.status == (arguments.first == "--env" ? 64 : 78))
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+    }
+
+    @Test func aBadConfigFileNamesTheFileAndTheKey() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let file = try home.write("config.json", "{\"enviroment\": \"dummy\"}")
+        let result = try await CLI.run(["config", "show", "--config", file], environment: Samples.environment(home: home))
+        #expect(result.status == 78)
+        #expect(result.stderr.contains(file) && result.stderr.contains("unknown key 'enviroment'"))
+    }
+
+    @Test func anUnwritableCacheExits74WithThePath() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        // A regular file where the cache folder should be: no mode bits help here, even as root.
+        let blocker = try home.write("expense-log", "not a folder")
+        let result = try await CLI.run(["--env", "dummy", "fetch", "--year", "2024", "--month", "1"], environment: Samples.environment(home: home))
+        #expect(result.status == 74)
+        #expect(result.stderr.contains(blocker))
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func cacheConfigAndCategoriesCommands() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let env = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "dummy"])
+        let cacheDir = home.url.appendingPathComponent("expense-log/cache/dummy").path
+        #expect(try await CLI.run(["cache", "path"], environment: env).stdout == cacheDir + "\n")
+        #expect(try await CLI.run(["config", "path"], environment: env).stdout
+                == home.url.appendingPathComponent("expense-log/config/config.json").path + "\n")
+        #expect(try await CLI.run(["fetch", "--year", "2024", "--month", "1"], environment: env).status == 0)
+        let list = try await CLI.run(["cache", "list"], environment: env)
+        #expect(list.stdout.contains("2024-01") && list.stdout.contains("2,078"))
+        let clear = try await CLI.run(["cache", "clear"], environment: env)
+        #expect(clear.status == 0 && clear.stderr.contains("Removed 1 cached month"))
+        #expect(try await CLI.run(["cache", "list"], environment: env).stdout.isEmpty)
+
+        let show = try await CLI.run(["config", "show"], environment: env)
+        #expect(show.stdout.contains("environment  dummy") && show.stdout.contains("EXPENSE_LOG_ENV"))
+        let categories = try await CLI.run(["categories"], environment: env.merging(["LANG": "ja_JP.UTF-8"]) { _, new in new })
+        for name in ["食費", "娯楽費", "栄養補助", "交通費"] { #expect(categories.stdout.contains(name)) }
+    }
+}

@@ -1,0 +1,35 @@
+import ExpenseLogKit
+import Foundation
+
+/// Test data and the environment of a user with an empty home.
+enum Samples {
+    static func item(_ id: String, _ date: String, _ name: String, _ price: Int, category: Int = 0, sub: Int? = 1) -> Item {
+        Item(id: id, date: Day(parsing: date)!, name: name, price: price, category: category, categorySub: sub)
+    }
+
+    /// Three January and one February item.
+    static let seed: [Item] = [
+        item("A1", "20240105", "コーヒー", 178),
+        item("A2", "20240115", "ラーメン", 1500, sub: 0),
+        item("A3", "20240131", "映画", 1800, category: 1, sub: nil),
+        item("B1", "20240201", "紅茶", 200),
+    ]
+
+    /// A CSV of `count` valid rows dated in March 2024.
+    static func csv(rows count: Int, prefix: String = "C") -> String {
+        var text = "id,date,name,price,category,categorySub\n"
+        for n in 1...count { text += "\(prefix)\(n),202403\(String(format: "%02d", n % 28 + 1)),item \(n),\(n * 10),0,1\n" }
+        return text
+    }
+
+    /// The variables of a user whose home (and so config, cache, state) is a fresh folder.
+    static func environment(home: TemporaryDirectory, _ extra: [String: String] = [:]) -> [String: String] {
+        ["HOME": home.url.path, "EXPENSE_LOG_HOME": home.url.appendingPathComponent("expense-log").path]
+            .merging(extra) { _, new in new }
+    }
+
+    /// A development-environment user pointed at a server.
+    static func environment(home: TemporaryDirectory, server: ReferenceServer, _ extra: [String: String] = [:]) -> [String: String] {
+        environment(home: home, ["EXPENSE_LOG_ENV": "development", "EXPENSE_LOG_BASE_URL": server.base].merging(extra) { _, new in new })
+    }
+}
