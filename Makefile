@@ -4,8 +4,9 @@ PREFIX  ?= /usr/local
 CONFIG  ?= release
 BINDIR   = $(PREFIX)/bin
 SHAREDIR = $(PREFIX)/share/expense-log
-# On Linux, link the Swift runtime and Foundation statically so the installed binary runs without the toolchain.
-STATIC  := $(if $(filter Linux,$(shell uname -s)),--static-swift-stdlib,)
+# STATIC=1 links the Swift runtime and Foundation into the binary so it runs without the toolchain
+# (on Linux this needs libcurl's headers: apt-get install libcurl4-openssl-dev).
+STATIC_FLAG = $(if $(STATIC),--static-swift-stdlib,)
 
 .PHONY: build test run install install-files clean
 
@@ -22,8 +23,8 @@ run: build
 	"$$($(SWIFT) build --show-bin-path)/expense-log" --env dummy fetch --year 2024 --month 1
 
 install:
-	$(SWIFT) build -c $(CONFIG) $(STATIC)
-	$(MAKE) install-files BIN="$$($(SWIFT) build -c $(CONFIG) $(STATIC) --show-bin-path)/expense-log"
+	$(SWIFT) build -c $(CONFIG) $(STATIC_FLAG)
+	$(MAKE) install-files BIN="$$($(SWIFT) build -c $(CONFIG) $(STATIC_FLAG) --show-bin-path)/expense-log"
 
 # Copies a built binary and the dummy fixtures it finds in ../share/expense-log.
 install-files:

@@ -29,6 +29,7 @@ public enum ExitCode: Int32, Sendable {
             case .httpStatus: self = .unavailable
             case .invalidResponse: self = .protocolError
             case .fixtureUnreadable: self = .noInput
+            case .invalidMonth: self = .usage
             }
         default: self = .failure
         }

@@ -43,6 +43,8 @@ public enum APIError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidResponse(url: URL, status: Int, reason: String, snippet: String)
     /// A dummy-environment fixture file is missing or unreadable.
     case fixtureUnreadable(path: String, reason: String)
+    /// A month that no sheet can hold (month outside 1–12, year outside 1–9999); nothing was sent.
+    case invalidMonth(year: Int, month: Int)
 
     public var description: String {
         switch self {
@@ -60,6 +62,8 @@ public enum APIError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .fixtureUnreadable(path, reason):
             return "the dummy fixture \(path) is unavailable (\(reason)). "
                 + "Point --fixtures or EXPENSE_LOG_FIXTURES at a folder holding fetch.json and register.json."
+        case let .invalidMonth(year, month):
+            return "\(year)-\(month) is not a month (the year has four digits, the month is 1 to 12); nothing was sent."
         }
     }
 

@@ -21,6 +21,12 @@ public struct ExpenseLogAPIClient: Sendable {
         try await send(.fetch(month))
     }
 
+    /// The items of one month given as numbers; an impossible month is an `APIError.invalidMonth`.
+    public func fetch(year: Int, month: Int) async throws -> [Item] {
+        guard let value = YearMonth(year: year, month: month) else { throw APIError.invalidMonth(year: year, month: month) }
+        return try await fetch(value)
+    }
+
     /// Sends items in batches, handing each batch's saved items to `onSaved` before the next is sent.
     ///
     /// A failure stops at the batch that failed: earlier batches are saved on the server (and were handed over).

@@ -36,7 +36,7 @@ public struct ItemWriter: Sendable {
     func csv(_ items: [Item]) -> String {
         var out = InputReader.fields.joined(separator: ",") + "\n"
         for item in items {
-            out += [item.id, item.date.compact, CSV.field(item.name), String(item.price), String(item.category),
+            out += [CSV.field(item.id), item.date.compact, CSV.field(item.name), String(item.price), String(item.category),
                     item.categorySub.map(String.init) ?? ""].joined(separator: ",") + "\n"
         }
         return out

@@ -24,10 +24,10 @@ public struct Item: Sendable, Hashable {
     }
 }
 
-extension Item: Codable {
+extension Item: Decodable {
     enum CodingKeys: String, CodingKey { case id, date, name, price, category, categorySub }
 
-    /// Reads leniently, as a spreadsheet may hand back numbers where strings were written and the reverse.
+    /// Reads leniently (writing is `ItemJSON`, which keeps the contract's key order), as a spreadsheet may hand back numbers where strings were written and the reverse.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         id = try c.decodeLenientString(.id)
@@ -40,17 +40,6 @@ extension Item: Codable {
         price = try c.decodeLenientInt(.price)
         category = try c.decodeLenientInt(.category)
         categorySub = try c.decodeLenientOptionalInt(.categorySub)
-    }
-
-    /// Writes every key, `categorySub` as `null` when absent, as the server expects.
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(date.compact, forKey: .date)
-        try c.encode(name, forKey: .name)
-        try c.encode(price, forKey: .price)
-        try c.encode(category, forKey: .category)
-        if let categorySub { try c.encode(categorySub, forKey: .categorySub) } else { try c.encodeNil(forKey: .categorySub) }
     }
 }
 
