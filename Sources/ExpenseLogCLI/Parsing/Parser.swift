@@ -32,7 +32,7 @@ public struct Parser: Sendable {
             if !optionsEnded, token.hasPrefix("-"), token != "-", !Self.isNegativeNumber(token) {
                 let (name, inline) = try Self.split(token, fail: fail)
                 if name == "help" || name == "h" { wantsHelp = true; continue }
-                if name == "version", path.isEmpty || spec.run != nil { wantsVersion = true; continue }
+                if name == "version" { wantsVersion = true; continue }
                 guard let option = (spec.options + globals).first(where: { name.count == 1 ? $0.short == name.first : $0.name == name })
                 else { throw fail("Unknown option '\(token.split(separator: "=", maxSplits: 1)[0])'") }
                 guard option.valueName != nil else {

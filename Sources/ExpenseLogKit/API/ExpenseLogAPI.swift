@@ -20,12 +20,11 @@ public enum ExpenseLogAPI: Sendable, Equatable {
         var headers = ["Accept": "application/json"]
         switch self {
         case .fetch(let month):
+            // Append to the encoded query as written: re-encoding it would turn a signed `%2B` into `+`.
             var parts = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)
-            let existing = parts?.queryItems ?? []
-            parts?.queryItems = existing + [
-                URLQueryItem(name: "year", value: String(month.year)),
-                URLQueryItem(name: "month", value: String(month.month)),
-            ]
+            let ours = "year=\(month.year)&month=\(month.month)"
+            let existing = parts?.percentEncodedQuery ?? ""
+            parts?.percentEncodedQuery = existing.isEmpty ? ours : existing + "&" + ours
             return HTTPRequest(method: "GET", url: parts?.url ?? baseURL, headers: headers,
                                timeout: timeout ?? defaultTimeout)
         case .register(let items):

@@ -76,16 +76,15 @@ public actor LocalRepository {
     /// Every cached month on disk, oldest first.
     public func cachedMonths() throws -> [CachedMonth] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        return try names.compactMap { name -> YearMonth? in
-            name.hasSuffix(".json") ? YearMonth(parsing: String(name.dropLast(5))) : nil
-        }.sorted().compactMap { try month($0) }
+        return try names.compactMap(Self.month(ofFile:)).sorted().compactMap { try month($0) }
     }
 
     /// Deletes every cached month of this environment and returns how many there were.
     public func clear() throws -> Int {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         var removed = 0
-        for name in names where name.hasSuffix(".json") || name.hasSuffix(".json.corrupt") {
+        // Only month files and their moved-aside copies: anything else in the folder is not ours to delete.
+        for name in names where Self.month(ofFile: name.hasSuffix(".corrupt") ? String(name.dropLast(8)) : name) != nil {
             let url = directory.appendingPathComponent(name)
             do {
                 try FileManager.default.removeItem(at: url)
@@ -96,6 +95,11 @@ public actor LocalRepository {
         }
         months.removeAll()
         return removed
+    }
+
+    /// The month a cache file name (`YYYY-MM.json`) stands for, or nil for any other file.
+    static func month(ofFile name: String) -> YearMonth? {
+        name.hasSuffix(".json") ? YearMonth(parsing: String(name.dropLast(5))) : nil
     }
 
     /// Warnings gathered since the last call (corrupt files moved aside), for the caller to print.

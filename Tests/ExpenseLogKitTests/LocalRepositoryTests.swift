@@ -1,0 +1,214 @@
+import ExpenseLogKit
+import Foundation
+import Testing
+
+/// Two January items and a February one.
+func cacheSamples() throws -> (a: Item, b: Item, february: Item) {
+    (Item(id: "A", date: try day(2024, 1, 22), name: "コーヒー", price: 178, category: 0, categorySub: 1),
+     Item(id: "B", date: try day(2024, 1, 10), name: "紅茶", price: 200, category: 0, categorySub: nil),
+     Item(id: "F", date: try day(2024, 2, 10), name: "本", price: 1500, category: 1, categorySub: 2))
+}
+
+/// A month that must exist.
+func month(_ text: String) throws -> YearMonth {
+    try #require(YearMonth(parsing: text))
+}
+
+/// Names of leftover temporary files in a folder (none is expected after any write).
+func temporaryFiles(in directory: URL) -> [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.hasSuffix(".tmp") }
+}
+
+/// Makes nothing writable at `directory`: read-only for a normal user; root ignores permissions (checked by
+/// actually writing), so for root the folder is replaced by a regular file and nothing can be created under it.
+func makeUnwritable(_ directory: URL) throws {
+    try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: directory.path)
+    let probe = directory.appendingPathComponent("probe")
+    guard FileManager.default.createFile(atPath: probe.path, contents: Data()) else { return }
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory.path)
+    try FileManager.default.removeItem(at: directory)
+    try Data("a file, not a folder".utf8).write(to: directory)
+}
+
+/// Undoes `makeUnwritable` far enough for the temporary folder to be removed.
+func restoreWritable(_ directory: URL) {
+    try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory.path)
+}
+
+@Suite("The local repository (per-month cache)")
+struct LocalRepositoryTests {
+    static let fetchedAt = Date(timeIntervalSince1970: 1_705_900_000.25)
+
+    @Test("a replaced month reads back from disk in a new repository with its items and fetch time")
+    func replaceAndReread() async throws {
+        try await withTemporaryDirectory { root in
+            let directory = root.appendingPathComponent("cache/release")
+            let (a, b, _) = try cacheSamples()
+            try await LocalRepository(directory: directory).replaceMonth(try month("2024-01"), with: [a, b], fetchedAt: Self.fetchedAt)
+            let cached = try #require(try await LocalRepository(directory: directory).month(try month("2024-01")))
+            #expect(cached.month == (try month("2024-01")))
+            #expect(cached.items == [a, b])
+            #expect(cached.fetchedAt == Self.fetchedAt)
+            #expect(cached.isComplete)
+            #expect(temporaryFiles(in: directory).isEmpty)
+        }
+    }
+
+    @Test("the current time as fetch time reads back to well within a millisecond")
+    func fetchTimeNow() async throws {
+        try await withTemporaryDirectory { root in
+            let now = Date()
+            try await LocalRepository(directory: root).replaceMonth(try month("2024-01"), with: [], fetchedAt: now)
+            let cached = try #require(try await LocalRepository(directory: root).month(try month("2024-01")))
+            let fetchedAt = try #require(cached.fetchedAt)
+            #expect(abs(fetchedAt.timeIntervalSince(now)) < 0.001)
+        }
+    }
+
+    @Test("replacing a month drops what it held before")
+    func replaceDropsOld() async throws {
+        try await withTemporaryDirectory { root in
+            let repository = LocalRepository(directory: root)
+            let (a, b, _) = try cacheSamples()
+            try await repository.replaceMonth(try month("2024-01"), with: [a, b], fetchedAt: Self.fetchedAt)
+            try await repository.replaceMonth(try month("2024-01"), with: [b], fetchedAt: Self.fetchedAt.addingTimeInterval(60))
+            let cached = try #require(try await LocalRepository(directory: root).month(try month("2024-01")))
+            #expect(cached.items == [b])
+            #expect(cached.fetchedAt == Self.fetchedAt.addingTimeInterval(60))
+        }
+    }
+
+    @Test("an uncached month is nil")
+    func uncached() async throws {
+        try await withTemporaryDirectory { root throws in
+            #expect(try await LocalRepository(directory: root.appendingPathComponent("none")).month(try month("2024-01")) == nil)
+        }
+    }
+
+    @Test("add replaces items with the same id, appends new ones, and creates an incomplete month when uncached")
+    func addMerges() async throws {
+        try await withTemporaryDirectory { root in
+            let repository = LocalRepository(directory: root)
+            let (a, b, february) = try cacheSamples()
+            try await repository.replaceMonth(try month("2024-01"), with: [a, b], fetchedAt: Self.fetchedAt)
+            var newA = a
+            newA.price = 999
+            let c = Item(id: "C", date: try day(2024, 1, 31), name: "c", price: 1, category: 0, categorySub: nil)
+            try await repository.add([newA, february, c])
+
+            for reader in [repository, LocalRepository(directory: root)] {
+                let january = try #require(try await reader.month(try month("2024-01")))
+                #expect(january.items == [b, newA, c])
+                #expect(january.fetchedAt == Self.fetchedAt)
+                let feb = try #require(try await reader.month(try month("2024-02")))
+                #expect(feb.items == [february])
+                #expect(!feb.isComplete)
+                #expect(feb.fetchedAt == nil)
+            }
+            #expect(temporaryFiles(in: root).isEmpty)
+        }
+    }
+
+    @Test("cachedMonths lists every month on disk, oldest first; clear removes them and says how many")
+    func listAndClear() async throws {
+        try await withTemporaryDirectory { root in
+            let (a, _, february) = try cacheSamples()
+            let writer = LocalRepository(directory: root)
+            try await writer.add([february])
+            try await writer.replaceMonth(try month("2023-12"), with: [], fetchedAt: Self.fetchedAt)
+            try await writer.add([a])
+
+            let repository = LocalRepository(directory: root)
+            #expect(try await repository.cachedMonths().map(\.month.description) == ["2023-12", "2024-01", "2024-02"])
+            #expect(try await repository.cachedMonths().map(\.items.count) == [0, 1, 1])
+            #expect(try await repository.clear() == 3)
+            #expect(try await repository.cachedMonths().isEmpty)
+            #expect(try await repository.month(try month("2024-01")) == nil)
+            #expect(try await writer.clear() == 0)
+            #expect(try await writer.month(try month("2024-02")) == nil)
+        }
+    }
+
+    @Test("clear counts only month files, as cachedMonths lists them")
+    func clearCountsMonths() async throws {
+        try await withTemporaryDirectory { root in
+            let repository = LocalRepository(directory: root)
+            try await repository.add([try cacheSamples().a])
+            try writeText("{}", to: root.appendingPathComponent("notes.json"))
+            #expect(try await repository.cachedMonths().count == 1)
+            #expect(try await repository.clear() == 1)
+        }
+    }
+
+    @Test("a corrupt month file is moved aside to .corrupt and reported once", arguments: [
+        "{not json", #"{"month":"2024-02","fetchedAt":null,"items":[]}"#, #"{"month":"2024-01","items":[{"id":"A"}]}"#,
+    ])
+    func corruptFile(content: String) async throws {
+        try await withTemporaryDirectory { root in
+            let repository = LocalRepository(directory: root)
+            let file = repository.file(for: try month("2024-01"))
+            try writeText(content, to: file)
+
+            #expect(try await repository.month(try month("2024-01")) == nil)
+            let aside = root.appendingPathComponent("2024-01.json.corrupt")
+            #expect(!FileManager.default.fileExists(atPath: file.path))
+            #expect(try String(contentsOf: aside, encoding: .utf8) == content)
+            let warnings = await repository.takeWarnings()
+            #expect(warnings.count == 1)
+            #expect(warnings.first?.contains(file.path) == true)
+            #expect(await repository.takeWarnings().isEmpty)
+            #expect(try await repository.clear() == 0)
+            #expect(!FileManager.default.fileExists(atPath: aside.path))
+        }
+    }
+
+    @Test("a failed write throws writeFailed and keeps the old items in memory", arguments: [false, true])
+    func failedWriteKeepsState(byAdding: Bool) async throws {
+        try await withTemporaryDirectory { root in
+            let directory = root.appendingPathComponent("cache")
+            let repository = LocalRepository(directory: directory)
+            let (a, b, _) = try cacheSamples()
+            try await repository.replaceMonth(try month("2024-01"), with: [a], fetchedAt: Self.fetchedAt)
+            try makeUnwritable(directory)
+            defer { restoreWritable(directory) }
+
+            let error = try await #require(throws: StoreError.self) {
+                if byAdding {
+                    try await repository.add([b])
+                } else {
+                    try await repository.replaceMonth(try month("2024-01"), with: [b], fetchedAt: Date())
+                }
+            }
+            guard case .writeFailed(let path, _) = error else {
+                Issue.record("expected writeFailed, got \(error)")
+                return
+            }
+            #expect(path.hasPrefix(directory.path))
+            let cached = try #require(try await repository.month(try month("2024-01")))
+            #expect(cached.items == [a])
+            #expect(cached.fetchedAt == Self.fetchedAt)
+            restoreWritable(directory)
+            #expect(temporaryFiles(in: directory).isEmpty)
+            #expect(temporaryFiles(in: root).isEmpty)
+        }
+    }
+
+    @Test("a folder that cannot be created (its parent is a file) makes the first write fail with writeFailed")
+    func folderCannotBeCreated() async throws {
+        try await withTemporaryDirectory { root in
+            let parent = root.appendingPathComponent("plain-file")
+            try writeText("x", to: parent)
+            let repository = LocalRepository(directory: parent.appendingPathComponent("cache"))
+            let (a, _, _) = try cacheSamples()
+            let error = try await #require(throws: StoreError.self) {
+                try await repository.replaceMonth(try month("2024-01"), with: [a], fetchedAt: Self.fetchedAt)
+            }
+            guard case .writeFailed = error else {
+                Issue.record("expected writeFailed, got \(error)")
+                return
+            }
+            #expect(try await repository.month(try month("2024-01")) == nil)
+            #expect(try await repository.cachedMonths().isEmpty)
+        }
+    }
+}

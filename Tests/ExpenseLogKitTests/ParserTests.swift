@@ -1,0 +1,201 @@
+import ExpenseLogCLI
+import ExpenseLogKit
+import Foundation
+import Testing
+
+extension ParseResult {
+    /// The invocation when the command line runs a command.
+    var invocation: Invocation? {
+        if case .run(let invocation, _) = self { return invocation }
+        return nil
+    }
+
+    /// The command path when the command line asks for help.
+    var helpPath: [String]? {
+        if case .help(let path) = self { return path }
+        return nil
+    }
+
+    /// Whether the command line asks for the version.
+    var isVersion: Bool {
+        if case .version = self { return true }
+        return false
+    }
+}
+
+/// Parses a command line with the tool's parser.
+func parse(_ arguments: [String]) throws -> ParseResult {
+    try ExpenseLogCommand.parser.parse(arguments)
+}
+
+/// The usage error a command line gives, failing the test when it parses.
+func usageError(_ arguments: [String]) throws -> UsageError {
+    try #require(throws: UsageError.self) { try parse(arguments) }
+}
+
+/// The exit code, stdout and stderr of running the tool in-process.
+func runTool(_ arguments: [String]) async -> (code: Int32, stdout: String, stderr: String) {
+    let stdout = CapturedOutput()
+    let stderr = CapturedOutput()
+    let io = ConsoleIO(stdout: stdout, stderr: stderr, readStdin: { Data() })
+    let code = await ExpenseLogCommand.main(arguments: arguments, environment: [:], io: io)
+    return (code, stdout.text, stderr.text)
+}
+
+@Suite("Parsing the command line")
+struct ParserTests {
+    static let fetchJanuary = ["fetch", "--year", "2024", "--month", "1"]
+
+    @Test("global options are accepted before and after the command, also as --name=value", arguments: [
+        ["--env", "dummy", "--verbose", "fetch", "--year", "2024", "--month", "1"],
+        ["fetch", "--year", "2024", "--month", "1", "--env", "dummy", "--verbose"],
+        ["--verbose", "fetch", "--env=dummy", "--year=2024", "--month=1"],
+        ["fetch", "--month", "1", "--env", "release", "--year", "2024", "--env", "dummy", "--verbose"],
+    ])
+    func globalOptions(arguments: [String]) throws {
+        let invocation = try #require(try parse(arguments).invocation)
+        #expect(invocation.path == ["fetch"])
+        #expect(invocation.value("env") == "dummy")
+        #expect(invocation.value("year") == "2024")
+        #expect(invocation.integer("month") == 1)
+        #expect(invocation.flag("verbose"))
+        #expect(!invocation.flag("quiet"))
+        #expect(invocation.value("format") == "table")
+    }
+
+    @Test("positional arguments are kept in order; -- ends the options and - is a file")
+    func positionals() throws {
+        let invocation = try #require(try parse(["register", "a.csv", "-", "--dry-run", "--", "--odd.json"]).invocation)
+        #expect(invocation.arguments == ["a.csv", "-", "--odd.json"])
+        #expect(invocation.flag("dry-run"))
+    }
+
+    @Test("an unknown option is a usage error naming it and the command", arguments: [
+        (["fetch", "--bogus"], "--bogus", ["fetch"]), (["--bogus=1", "fetch"], "--bogus", []), (["fetch", "-x"], "-x", ["fetch"]),
+    ])
+    func unknownOption(arguments: [String], option: String, path: [String]) throws {
+        let error = try usageError(arguments)
+        #expect(error.message == "Unknown option '\(option)'")
+        #expect(error.path == path)
+    }
+
+    @Test("an unknown command is a usage error listing the commands")
+    func unknownCommand() throws {
+        let error = try usageError(["frobnicate", "--year", "2024"])
+        #expect(error.message.hasPrefix("Unknown command 'frobnicate'"))
+        for name in ["fetch", "register", "cache", "config"] { #expect(error.message.contains(name)) }
+    }
+
+    @Test("a missing required option or argument is a usage error naming it", arguments: [
+        (["fetch", "--year", "2024"], "Missing expected argument '--month <month>'"),
+        (["fetch", "--month", "1"], "Missing expected argument '--year <year>'"),
+        (["fetch", "--year", "2024", "--month"], "Missing value for '--month <month>'"),
+        (["fetch", "--year", "--month", "1"], "Missing value for '--year <year>'"),
+        (["register"], "Missing expected argument '<file> ...'"),
+        (["fetch", "--year", "2024", "--month", "1", "extra"], "Unexpected argument 'extra'"),
+        (["--verbose=yes", "categories"], "The flag '--verbose' does not take a value"),
+    ])
+    func missing(arguments: [String], message: String) throws {
+        #expect(try usageError(arguments).message == message)
+    }
+
+    @Test("a malformed value is a usage error naming the value and the option", arguments: [
+        (["--month", "13"], "'13'", "--month <month>"), (["--month", "0"], "'0'", "--month <month>"),
+        (["--month", "-1"], "'-1'", "--month <month>"), (["--month", "one"], "'one'", "--month <month>"),
+        (["--year", "24"], "'24'", "--year <year>"), (["--year", "２０２４"], "'２０２４'", "--year <year>"),
+        (["--format", "xml"], "'xml'", "--format <format>"), (["--env", "prod"], "'prod'", "--env <environment>"),
+        (["--timeout", "0"], "'0'", "--timeout <seconds>"), (["--timeout", "abc"], "'abc'", "--timeout <seconds>"),
+    ])
+    func badValue(override: [String], value: String, label: String) throws {
+        let error = try usageError(Self.fetchJanuary + override)
+        #expect(error.message.hasPrefix("The value \(value) is invalid for '\(label)'"))
+        #expect(error.path == ["fetch"])
+    }
+
+    @Test("help COMMAND and COMMAND --help ask for the same help", arguments: [
+        (["help", "fetch"], ["fetch"]), (["fetch", "--help"], ["fetch"]), (["fetch", "-h", "--year", "2024"], ["fetch"]),
+        (["help", "cache", "list"], ["cache", "list"]), (["cache", "list", "--help"], ["cache", "list"]),
+        (["help"], []), ([], []), (["--help"], []),
+    ])
+    func helpPaths(arguments: [String], path: [String]) throws {
+        #expect(try parse(arguments).helpPath == path)
+    }
+
+    @Test("help for an unknown command is a usage error")
+    func helpUnknown() throws {
+        #expect(try usageError(["help", "bogus"]).message.contains("'bogus'"))
+    }
+
+    @Test("--version asks for the version", arguments: [["--version"], ["fetch", "--version"], ["--env", "dummy", "--version"]])
+    func version(arguments: [String]) throws {
+        #expect(try parse(arguments).isVersion)
+    }
+
+    @Test("every command accepts --version, as its help lists it", arguments: [["cache"], ["config"], ["cache", "list"]])
+    func versionEverywhere(path: [String]) throws {
+        #expect(ExpenseLogCommand.helpFormatter.help(path).contains("--version"))
+        #expect(try parse(path + ["--version"]).isVersion)
+    }
+
+    @Test("a command group without its subcommand is a usage error listing them", arguments: [["cache"], ["config"]])
+    func groupWithoutSubcommand(path: [String]) throws {
+        let error = try usageError(path)
+        #expect(error.path == path)
+        #expect(error.message.hasPrefix("Missing subcommand"))
+        #expect(try usageError(path + ["bogus"]).message.hasPrefix("Unknown subcommand 'bogus'"))
+    }
+
+    @Test("the tool's help has the sections and lists every command under SUBCOMMANDS")
+    func rootHelp() throws {
+        let help = ExpenseLogCommand.helpFormatter.help([])
+        for section in ["OVERVIEW:", "USAGE:", "OPTIONS:", "SUBCOMMANDS:"] {
+            #expect(help.contains("\n\(section)") || help.hasPrefix(section), "no \(section)")
+        }
+        let subcommands = try #require(help.components(separatedBy: "SUBCOMMANDS:\n").last)
+        let listed = subcommands.split(separator: "\n").compactMap { line -> String? in
+            line.hasPrefix("  ") && !line.hasPrefix("   ") ? line.split(separator: " ").first.map(String.init) : nil
+        }
+        #expect(listed.filter { $0 != "See" } == ExpenseLogCommand.root.subcommands.map(\.name))
+        for name in ["fetch", "register", "cache", "config", "categories", "help"] { #expect(listed.contains(name)) }
+    }
+
+    @Test("a command's help shows its usage line and every option, its own and the global ones")
+    func fetchHelp() {
+        let help = ExpenseLogCommand.helpFormatter.help(["fetch"])
+        #expect(help.hasPrefix("OVERVIEW: "))
+        #expect(help.contains("\nUSAGE: expense-log fetch --year <year> --month <month> [--format <format>]"))
+        let options = ["--year <year>", "--month <month>", "--format <format>", "--offline", "--env <environment>",
+                       "--base-url <url>", "--timeout <seconds>", "--verbose", "--quiet", "--no-color", "--version", "-h, --help"]
+        for option in options { #expect(help.contains("\n  \(option)"), "\(option) missing") }
+        #expect(help.contains("(default: table)"))
+    }
+
+    @Test("a usage error exits 64 with Error:, the usage line and where to find help on stderr")
+    func mainUsageError() async {
+        let result = await runTool(["fetch", "--year", "2024", "--month", "13"])
+        #expect(result.code == 64)
+        #expect(result.stdout.isEmpty)
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3)
+        #expect(lines.first?.hasPrefix("Error: The value '13' is invalid for '--month <month>'") == true)
+        #expect(lines.dropFirst().first?.hasPrefix("Usage: expense-log fetch --year <year> --month <month>") == true)
+        #expect(lines.last?.trimmingCharacters(in: .whitespaces) == "See 'expense-log help fetch' for more information.")
+    }
+
+    @Test("help fetch and fetch --help print the same help on stdout and exit 0")
+    func mainHelp() async {
+        let viaHelp = await runTool(["help", "fetch"])
+        let viaFlag = await runTool(["fetch", "--help"])
+        #expect(viaHelp.code == 0 && viaFlag.code == 0)
+        #expect(viaHelp.stdout == viaFlag.stdout)
+        #expect(viaHelp.stdout.hasPrefix("OVERVIEW: Fetch"))
+        #expect(viaHelp.stderr.isEmpty)
+    }
+
+    @Test("--version prints the tool's name and version on stdout")
+    func mainVersion() async {
+        let result = await runTool(["--version"])
+        #expect(result.code == 0)
+        #expect(result.stdout.wholeMatch(of: /expense-log \d+\.\d+\.\d+\n/) != nil)
+    }
+}
