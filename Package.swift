@@ -17,7 +17,7 @@ let package = Package(
             resources: [.copy("fetch.json"), .copy("register.json")]
         ),
         .target(name: "ExpenseLogKit", dependencies: ["ExpenseLogFixtures"]),
-        .target(name: "ExpenseLogCLI", dependencies: ["ExpenseLogKit"]),
+        .target(name: "ExpenseLogCLI", dependencies: ["ExpenseLogKit", "ExpenseLogFixtures"]),
         .executableTarget(name: "expense-log", dependencies: ["ExpenseLogCLI"]),
         .testTarget(name: "ExpenseLogKitTests", dependencies: ["ExpenseLogKit", "ExpenseLogCLI"]),
         .testTarget(name: "ExpenseLogCLITests", dependencies: ["ExpenseLogKit"]),

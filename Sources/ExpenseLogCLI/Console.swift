@@ -21,6 +21,7 @@ public struct FileDescriptorSink: TextSink {
         self.descriptor = descriptor
     }
 
+    /// Writes all of the text, retrying short writes.
     public func write(_ text: String) {
         var text = text
         text.withUTF8 { buffer in

@@ -1,3 +1,4 @@
+import ExpenseLogFixtures
 import ExpenseLogKit
 import Foundation
 
@@ -63,7 +64,9 @@ public struct Context: Sendable {
             let directory = config.fixturesDirectory.map { URL(fileURLWithPath: $0.value, isDirectory: true) }
                 ?? FixtureSession.bundledDirectory()
             guard let directory else {
-                throw APIError.fixtureUnreadable(path: "fetch.json", reason: "the bundled fixtures are not next to the executable or in ../share/expense-log")
+                let binDir = Bundle.main.executableURL?.deletingLastPathComponent().path ?? "the executable's folder"
+                throw APIError.fixtureUnreadable(path: "\(binDir)/\(FixtureBundle.name).resources or \(binDir)/../share/expense-log",
+                                                 reason: "the bundled fixtures are in neither")
             }
             session = FixtureSession(directory: directory)
             baseURL = directory

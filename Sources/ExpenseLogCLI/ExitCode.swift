@@ -49,5 +49,6 @@ public struct InputError: Error, Sendable, CustomStringConvertible {
     /// Why it cannot be read.
     public let reason: String
 
+    /// The message shown to the user.
     public var description: String { "cannot read \(path): \(reason)" }
 }

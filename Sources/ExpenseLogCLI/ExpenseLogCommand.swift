@@ -13,7 +13,7 @@ public enum ExpenseLogCommand {
         .value("base-url", "url", help: "The web app's URL. Also EXPENSE_LOG_BASE_URL or the config file."),
         .value("fixtures", "dir", .path, help: "A folder with fetch.json and register.json for --env dummy. Also EXPENSE_LOG_FIXTURES."),
         .value("config", "file", .path, help: "The config file. Also EXPENSE_LOG_CONFIG."),
-        .value("timeout", "seconds", .seconds, help: "Seconds before a request is abandoned (default: 60 for fetch, 30 for register)."),
+        .value("timeout", "seconds", .seconds, help: "Seconds before a request is abandoned (default: \(ExpenseLogAPI.defaultTimeoutText))."),
         .flag("verbose", help: "Log each request (method, URL, status, size, time) on stderr."),
         .flag("quiet", help: "Print only errors and warnings on stderr."),
         .flag("no-color", help: "Never colour the output (also NO_COLOR); the output has no colour yet."),

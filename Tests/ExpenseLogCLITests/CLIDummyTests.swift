@@ -28,6 +28,18 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: home.url.appendingPathComponent("expense-log/cache/release").path))
     }
 
+    @Test func aMonthCachesOnlyItsOwnItems() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let env = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "dummy"])
+        let may = try await CLI.run(["fetch", "--year", "2025", "--month", "5", "--format", "ndjson"], environment: env)
+        #expect(may.status == 0)
+        #expect(may.stdout.split(separator: "\n").count == 4)
+        #expect(may.stderr.contains("4 of the 4 items the server returned are dated outside 2025-05"))
+        let offline = try await CLI.run(["fetch", "--year", "2025", "--month", "5", "--offline", "--format", "ndjson"], environment: env)
+        #expect(offline.status == 0 && offline.stdout.isEmpty)
+    }
+
     @Test func customFixturesFolderAndAMissingFixture() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }

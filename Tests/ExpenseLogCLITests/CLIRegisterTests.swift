@@ -87,6 +87,51 @@ import Testing
         }
     }
 
+    @Test func inputFormatFlagIsForStdinAndUnknownExtensionsTheExtensionWins() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let env = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "dummy"])
+        let txt = try home.write("rows.txt", Samples.csv(rows: 2, prefix: "T"))
+        let csv = try home.write("rows.csv", Samples.csv(rows: 2))
+        let flagged = try await CLI.run(["register", "--dry-run", "--format", "ndjson", "--input-format", "csv", txt, csv],
+                                        environment: env)
+        #expect(flagged.status == 0, "\(flagged.stderr)")
+        #expect(flagged.stdout.split(separator: "\n").count == 4)
+        // `--input-format json` does not override the .csv extension (the contract's precedence).
+        let overridden = try await CLI.run(["register", "--dry-run", "--input-format", "json", csv], environment: env)
+        #expect(overridden.status == 0)
+        let ndjson = try await CLI.run(["register", "--dry-run", "--format", "csv", "--input-format", "ndjson", "-"], environment: env,
+                                       stdin: "{\"date\":\"20240101\",\"name\":\"a\",\"price\":1,\"category\":0}\n")
+        #expect(ndjson.status == 0 && ndjson.stdout.hasSuffix(",20240101,a,1,0,\n"))
+    }
+
+    @Test func hugePricesAreTotalledWithoutOverflow() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let file = try home.write("big.csv", "date,name,price,category\n20240101,a,9223372036854775807,0\n20240102,b,1,0\n")
+        let result = try await CLI.run(["register", "--env", "dummy", "--dry-run", file], environment: Samples.environment(home: home))
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("9,223,372,036,854,775,808"))
+    }
+
+    @Test func aCacheThatCannotBeWrittenAfterTheServerSavedExits74AndPrintsTheSavedItems() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        try await withServer { server in
+            let env = Samples.environment(home: home, server: server)
+            let cacheRoot = home.url.appendingPathComponent("expense-log/cache")
+            try FileManager.default.createDirectory(at: cacheRoot, withIntermediateDirectories: true)
+            try home.write("expense-log/cache/development", "a file where the environment's cache folder should be")
+            let file = try home.write("three.csv", Samples.csv(rows: 3))
+            let result = try await CLI.run(["register", "--batch-size", "2", "--format", "csv", file], environment: env)
+            #expect(result.status == 74)
+            #expect(try await server.items().count == 3)  // the cache failure did not stop the second batch
+            #expect(result.stdout.split(separator: "\n").count == 4)
+            #expect(result.stderr.contains("all 3 items were registered on the server, but the cache could not be updated"))
+            #expect(result.stderr.contains(cacheRoot.appendingPathComponent("development").path))
+        }
+    }
+
     @Test func missingInputFileExits66() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }

@@ -14,6 +14,11 @@ func writeConfig(_ json: String, home: URL) throws -> URL {
     return file
 }
 
+/// A source as `AppConfig` reports it: the default config file's source names its path.
+func named(_ source: String, _ home: URL) -> String {
+    source == "config file" ? "config file \(home.appendingPathComponent("config/config.json").standardizedFileURL.path)" : source
+}
+
 /// The configuration error loading gives, failing the test when loading succeeds.
 func configError(home: URL, _ overrides: ConfigOverrides = ConfigOverrides(), env: [String: String] = [:]) throws -> ConfigError {
     try #require(throws: ConfigError.self) { try loadConfig(home: home, overrides, env: env) }
@@ -44,7 +49,7 @@ struct ConfigTests {
             if let file { _ = try writeConfig(#"{"environment":"\#(file)"}"#, home: home) }
             let config = try loadConfig(home: home, ConfigOverrides(environment: flag),
                                         env: variable.map { ["EXPENSE_LOG_ENV": $0] } ?? [:])
-            #expect(shown(config.environment) == "\(expected) (\(source))")
+            #expect(shown(config.environment) == "\(expected) (\(named(source, home)))")
         }
     }
 
@@ -59,7 +64,7 @@ struct ConfigTests {
             _ = try writeConfig(#"{"baseURL":{"release":"https://file.example/exec","development":"http://dev.example/exec"}}"#, home: home)
             let config = try loadConfig(home: home, ConfigOverrides(baseURL: flag),
                                         env: variable.map { ["EXPENSE_LOG_BASE_URL": $0] } ?? [:])
-            #expect(shown(config.baseURL) == "\(expected) (\(source))")
+            #expect(shown(config.baseURL) == "\(expected) (\(named(source, home)))")
         }
     }
 
@@ -149,7 +154,7 @@ struct ConfigTests {
         try await withTemporaryDirectory { home in
             #expect(try configError(home: home, ConfigOverrides(environment: "prod")) == .unknownEnvironment("prod", source: "--env"))
             _ = try writeConfig(#"{"environment":"staging"}"#, home: home)
-            #expect(try configError(home: home) == .unknownEnvironment("staging", source: "config file"))
+            #expect(try configError(home: home) == .unknownEnvironment("staging", source: named("config file", home)))
         }
     }
 
@@ -166,7 +171,7 @@ struct ConfigTests {
             let config = try loadConfig(home: home, ConfigOverrides(configFile: other.path), env: ["EXPENSE_LOG_CONFIG": missing])
             #expect(shown(config.configFile) == "\(other.path) (--config)")
             #expect(config.configFileExists)
-            #expect(shown(config.environment) == "dummy (config file)")
+            #expect(shown(config.environment) == "dummy (config file \(other.path))")
         }
     }
 

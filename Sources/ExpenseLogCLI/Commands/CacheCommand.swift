@@ -25,7 +25,7 @@ enum CacheCommand {
         for cached in months {
             let fetched = cached.fetchedAt.map { $0.formatted(Date.ISO8601FormatStyle()) } ?? "never (registered items only)"
             rows.append([cached.month.description, String(cached.items.count),
-                         PriceText.format(cached.items.reduce(0) { $0 + $1.price }), fetched])
+                         PriceText.format(cached.items.totalPrice), fetched])
         }
         context.io.stdout.write(TextTable(rows: rows, rightAligned: [1, 2]).render())
     }

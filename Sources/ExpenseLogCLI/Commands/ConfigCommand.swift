@@ -24,8 +24,8 @@ enum ConfigCommand {
             rows.append(["fixtures", fixtures, config.fixturesDirectory?.source ?? "bundled"])
         }
         rows.append(["config-file", config.configFile.value + (config.configFileExists ? "" : " (not found)"), config.configFile.source])
-        rows.append(["cache", config.cacheDirectory.path, context.environment["EXPENSE_LOG_HOME"] == nil ? "XDG" : "EXPENSE_LOG_HOME"])
-        rows.append(["timeout", config.timeout.map { "\($0) s" } ?? "60 s fetch, 30 s register", config.timeout == nil ? "default" : "--timeout"])
+        rows.append(["cache", config.cacheDirectory.path, config.paths.origin])
+        rows.append(["timeout", config.timeout.map { "\($0) s" } ?? ExpenseLogAPI.defaultTimeoutText, config.timeout == nil ? "default" : "--timeout"])
         context.io.stdout.write(TextTable(rows: rows).render())
     }
 

@@ -41,7 +41,13 @@ enum FetchCommand {
 
         let client = try context.client(config)
         let items = try await client.fetch(month)
-        try await repository.replaceMonth(month, with: items, fetchedAt: Date())
+        // The cache file of a month holds only that month (the dummy fixtures answer January 2024 for any month).
+        let inMonth = items.filter { $0.date.yearMonth == month }
+        if inMonth.count < items.count {
+            context.warn("\(items.count - inMonth.count) of the \(items.count) items the server returned are dated outside "
+                         + "\(month); they are printed but not cached as \(month)")
+        }
+        try await repository.replaceMonth(month, with: inMonth, fetchedAt: Date())
         await context.flushWarnings(repository)
         context.printItems(items, format)
     }

@@ -20,7 +20,8 @@ enum RegisterCommand {
             .value("input-format", "format", .choice(InputFormat.allCases.map(\.rawValue)),
                    help: "The input format when a file's extension does not tell it."),
             .flag("dry-run", help: "Validate and print what would be sent; send nothing."),
-            .value("batch-size", "n", .integer(1...10_000), default: "100", help: "Items per POST request."),
+            .value("batch-size", "n", .integer(1...10_000), default: String(ExpenseLogAPIClient.defaultBatchSize),
+                   help: "Items per POST request."),
             CommonOptions.format,
         ],
         arguments: [ArgumentSpec("file", variadic: true, help: "Files to read; - reads standard input.")],
@@ -38,7 +39,7 @@ enum RegisterCommand {
             throw CommandExit(code: .dataError)
         }
         let format = CommonOptions.outputFormat(invocation)
-        let batchSize = invocation.integer("batch-size") ?? 100
+        let batchSize = invocation.integer("batch-size") ?? ExpenseLogAPIClient.defaultBatchSize
         guard !items.isEmpty else {
             context.note("No items to register.")
             return
@@ -55,19 +56,29 @@ enum RegisterCommand {
         let repository = context.repository(config)
         var saved: [Item] = []
         var sent = 0
+        var cacheFailure: StoreError?
         do {
             try await client.register(items, batchSize: batchSize) { batch, sentSoFar in
                 saved.append(contentsOf: batch)
                 sent = sentSoFar
-                try await repository.add(batch)
+                // The server has these now: a cache that cannot be written must not stop the remaining batches.
+                if cacheFailure == nil {
+                    do { try await repository.add(batch) } catch let error as StoreError { cacheFailure = error }
+                }
             }
         } catch {
             if sent > 0 {
                 context.printItems(saved, format)
                 context.warn("\(sent) of \(items.count) items were registered before this error; the items from "
-                             + "\(locations[sent]) on (\(items.count - sent)) were not sent")
+                             + "\(locations[min(sent, locations.count - 1)]) on (\(items.count - sent)) were not sent")
             }
             throw error
+        }
+        if let cacheFailure {
+            context.printItems(saved, format)
+            context.warn("all \(items.count) items were registered on the server, but the cache could not be updated; "
+                         + "run fetch for their months to refresh it")
+            throw cacheFailure
         }
         await context.flushWarnings(repository)
         context.printItems(saved, format)

@@ -26,6 +26,7 @@ public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What was wrong, in swift-argument-parser's wording.
     public let message: String
 
+    /// The message shown to the user.
     public var description: String { message }
 }
 

@@ -21,6 +21,7 @@ public struct Parser: Sendable {
         var wantsHelp = false
         var wantsVersion = false
         var optionsEnded = false
+        var helpWords: [String]?  // set by the `help` command: the words naming the command to describe
         var index = 0
 
         func fail(_ message: String) -> UsageError { UsageError(path: path, message: message) }
@@ -49,9 +50,14 @@ public struct Parser: Sendable {
                 values[option.name] = try Self.check(value, for: option, fail: fail)
                 continue
             }
+            if helpWords != nil {
+                helpWords?.append(token)
+                continue
+            }
             if positionals.isEmpty, !spec.subcommands.isEmpty, !optionsEnded {
                 if path.isEmpty, token == "help" {
-                    return .help(try helpTarget(Array(arguments[index...]).filter { !$0.hasPrefix("-") }))
+                    helpWords = []
+                    continue
                 }
                 guard let next = spec.subcommand(token) else {
                     let names = spec.subcommands.map(\.name).joined(separator: ", ")
@@ -65,6 +71,7 @@ public struct Parser: Sendable {
             positionals.append(token)
         }
 
+        if let helpWords { return .help(try helpTarget(helpWords)) }
         if wantsHelp { return .help(path) }
         if wantsVersion { return .version }
         guard spec.run != nil else {
@@ -150,12 +157,12 @@ public struct Parser: Sendable {
             }
             return String(number)
         case .year:
-            guard value.count == 4, value.allSatisfy(\.isASCII), let number = Int(value), number >= 1 else {
+            guard value.count == 4, value.allSatisfy({ ("0"..."9").contains($0) }), let number = Int(value), number >= 1 else {
                 throw fail("\(invalid): expected a four-digit year such as 2024")
             }
         case .seconds:
-            guard let seconds = Double(value), seconds > 0, seconds.isFinite else {
-                throw fail("\(invalid): expected a positive number of seconds")
+            guard let seconds = Double(value), seconds > 0, seconds <= 86_400 else {
+                throw fail("\(invalid): expected a number of seconds above 0 and at most 86400")
             }
         case .choice(let words):
             guard words.contains(value) else {

@@ -19,6 +19,7 @@ public enum NetworkFailure: Sendable, Equatable, CustomStringConvertible {
     /// Anything else the transport reported.
     case other(String)
 
+    /// The message shown to the user.
     public var description: String {
         switch self {
         case .refused: return "connection refused (is the server running and the URL right?)"
@@ -46,6 +47,7 @@ public enum APIError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A month that no sheet can hold (month outside 1–12, year outside 1–9999); nothing was sent.
     case invalidMonth(year: Int, month: Int)
 
+    /// The message shown to the user.
     public var description: String {
         switch self {
         case let .network(url, reason):

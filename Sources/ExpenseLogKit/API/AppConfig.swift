@@ -101,7 +101,7 @@ extension AppConfig {
         } else if let name = env["EXPENSE_LOG_ENV"], !name.isEmpty {
             environment = try parseEnvironment(name, source: "EXPENSE_LOG_ENV")
         } else if let name = file.environment {
-            environment = try parseEnvironment(name, source: "config file")
+            environment = try parseEnvironment(name, source: "config file \(configFile.value)")
         } else {
             environment = Sourced(value: .release, source: "default")
         }
@@ -113,7 +113,7 @@ extension AppConfig {
             } else if let url = env["EXPENSE_LOG_BASE_URL"], !url.isEmpty {
                 baseURL = Sourced(value: url, source: "EXPENSE_LOG_BASE_URL")
             } else if let url = file.baseURLs[environment.value] {
-                baseURL = Sourced(value: url, source: "config file")
+                baseURL = Sourced(value: url, source: "config file \(configFile.value)")
             }
         }
 

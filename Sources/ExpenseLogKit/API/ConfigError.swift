@@ -15,6 +15,7 @@ public enum ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The config file named by `--config` or `EXPENSE_LOG_CONFIG` does not exist.
     case missingConfigFile(path: String, source: String)
 
+    /// The message shown to the user.
     public var description: String {
         switch self {
         case let .missingBaseURL(env, configFile):

@@ -7,12 +7,22 @@ public enum ExpenseLogAPI: Sendable, Equatable {
     /// `POST <base>` with a JSON array of items.
     case register([Item])
 
-    /// The app's timeouts: a month's sheet can be slow to read.
+    /// Seconds a fetch may take by default (the app's value: a month's sheet can be slow to read).
+    public static let fetchTimeout: Double = 60
+    /// Seconds a register POST may take by default (the app's value).
+    public static let registerTimeout: Double = 30
+
+    /// This call's default timeout.
     public var defaultTimeout: Double {
         switch self {
-        case .fetch: return 60
-        case .register: return 30
+        case .fetch: return Self.fetchTimeout
+        case .register: return Self.registerTimeout
         }
+    }
+
+    /// The defaults in words, for help and `config show`.
+    public static var defaultTimeoutText: String {
+        "\(Int(fetchTimeout)) s for fetch, \(Int(registerTimeout)) s for register"
     }
 
     /// The request for this call against a base URL; `timeout` overrides the default.

@@ -8,12 +8,15 @@ public struct Paths: Sendable, Equatable {
     public let cacheRoot: URL
     /// The root of the per-environment state (the outbox).
     public let stateRoot: URL
+    /// What chose these folders: `EXPENSE_LOG_HOME`, `XDG`, or `explicit`.
+    public let origin: String
 
     /// Paths with explicit roots, for tests.
-    public init(configDirectory: URL, cacheRoot: URL, stateRoot: URL) {
+    public init(configDirectory: URL, cacheRoot: URL, stateRoot: URL, origin: String = "explicit") {
         self.configDirectory = configDirectory
         self.cacheRoot = cacheRoot
         self.stateRoot = stateRoot
+        self.origin = origin
     }
 
     /// Paths from the process environment: `EXPENSE_LOG_HOME`, then `XDG_*_HOME`, then the XDG defaults under `HOME`.
@@ -22,7 +25,7 @@ public struct Paths: Sendable, Equatable {
             let root = URL(fileURLWithPath: home, isDirectory: true)
             self.init(configDirectory: root.appendingPathComponent("config", isDirectory: true),
                       cacheRoot: root.appendingPathComponent("cache", isDirectory: true),
-                      stateRoot: root.appendingPathComponent("state", isDirectory: true))
+                      stateRoot: root.appendingPathComponent("state", isDirectory: true), origin: "EXPENSE_LOG_HOME")
             return
         }
         let userHome = env["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
@@ -37,7 +40,7 @@ public struct Paths: Sendable, Equatable {
         }
         self.init(configDirectory: xdg("XDG_CONFIG_HOME", ".config"),
                   cacheRoot: xdg("XDG_CACHE_HOME", ".cache"),
-                  stateRoot: xdg("XDG_STATE_HOME", ".local/state"))
+                  stateRoot: xdg("XDG_STATE_HOME", ".local/state"), origin: "XDG")
     }
 
     /// The default config file.

@@ -4,6 +4,8 @@ import Foundation
 public struct ExpenseLogAPIClient: Sendable {
     /// The transport.
     public let session: any Session
+    /// Items per POST unless `--batch-size` says otherwise.
+    public static let defaultBatchSize = 100
     /// The web app's URL.
     public let baseURL: URL
     /// Overrides the per-call timeouts when set.
@@ -30,7 +32,7 @@ public struct ExpenseLogAPIClient: Sendable {
     /// Sends items in batches, handing each batch's saved items to `onSaved` before the next is sent.
     ///
     /// A failure stops at the batch that failed: earlier batches are saved on the server (and were handed over).
-    public func register(_ items: [Item], batchSize: Int = 100,
+    public func register(_ items: [Item], batchSize: Int = defaultBatchSize,
                          onSaved: (_ saved: [Item], _ sentSoFar: Int) async throws -> Void) async throws {
         let size = max(1, batchSize)
         var start = 0
@@ -64,7 +66,8 @@ public struct ExpenseLogAPIClient: Sendable {
             return try JSONDecoder().decode([Item].self, from: response.body)
         } catch {
             throw APIError.invalidResponse(url: response.url, status: response.status,
-                                           reason: "the body is not a JSON array of items (\(describe(error, bytes: response.body.count)))",
+                                           reason: "the body is not a JSON array of items (\(describe(error, bytes: response.body.count))); "
+                                               + "try again, and if it persists check the web app's deployment and logs",
                                            snippet: APIError.snippet(response.body))
         }
     }

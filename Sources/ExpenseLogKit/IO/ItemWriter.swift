@@ -50,7 +50,7 @@ public struct ItemWriter: Sendable {
                          catalogue.name(of: item.category, japanese: japanese),
                          catalogue.name(ofSub: item.categorySub, in: item.category, japanese: japanese)])
         }
-        let total = items.reduce(0) { $0 + $1.price }
+        let total = items.totalPrice
         let count = japanese ? "\(items.count)件" : "\(items.count) item\(items.count == 1 ? "" : "s")"
         rows.append([japanese ? "合計" : "TOTAL", count, PriceText.format(total), "", ""])
         return TextTable(rows: rows, rightAligned: [2]).render(ruleBeforeLast: true)

@@ -1,11 +1,16 @@
 /// A parsed JSON value that remembers the line it starts on, so input errors can say `FILE:LINE`.
 public indirect enum JSONValue: Sendable, Equatable {
+    /// An object, members in the order written.
     case object([(key: String, value: JSONValue)], line: Int)
+    /// An array.
     case array([JSONValue], line: Int)
+    /// A string.
     case string(String, line: Int)
     /// The number's text as written, so integers stay exact and fractions can be reported as such.
     case number(String, line: Int)
+    /// `true` or `false`.
     case bool(Bool, line: Int)
+    /// `null`.
     case null(line: Int)
 
     /// The 1-based line the value starts on.
@@ -16,6 +21,7 @@ public indirect enum JSONValue: Sendable, Equatable {
         }
     }
 
+    /// Equal values at the same lines.
     public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case let (.object(a, la), .object(b, lb)):

@@ -41,7 +41,7 @@ public enum TextWidth {
 /// Yen amounts with thousands separators, the way the app shows them.
 public enum PriceText {
     /// `1500` → `1,500`, `-12000` → `-12,000`.
-    public static func format(_ value: Int) -> String {
+    public static func format<Value: BinaryInteger>(_ value: Value) -> String {
         let digits = String(value.magnitude)
         var out = ""
         for (offset, digit) in digits.enumerated() {

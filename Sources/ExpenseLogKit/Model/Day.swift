@@ -44,6 +44,7 @@ public struct Day: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The month this day falls in.
     public var yearMonth: YearMonth { YearMonth(uncheckedYear: year, month: month) }
 
+    /// Earlier first.
     public static func < (lhs: Day, rhs: Day) -> Bool {
         (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
     }
@@ -109,6 +110,7 @@ public struct YearMonth: Sendable, Hashable, Comparable, CustomStringConvertible
     /// The `yyyyMM` prefix every wire date of this month starts with.
     public var compactPrefix: String { Day.pad(year, 4) + Day.pad(month, 2) }
 
+    /// Earlier first.
     public static func < (lhs: YearMonth, rhs: YearMonth) -> Bool {
         (lhs.year, lhs.month) < (rhs.year, rhs.month)
     }

@@ -24,6 +24,11 @@ public struct Item: Sendable, Hashable {
     }
 }
 
+extension Sequence where Element == Item {
+    /// The sum of the prices, wide enough that no list of `Int` prices can overflow it.
+    public var totalPrice: Int128 { reduce(0) { $0 + Int128($1.price) } }
+}
+
 extension Item: Decodable {
     enum CodingKeys: String, CodingKey { case id, date, name, price, category, categorySub }
 

@@ -5,12 +5,13 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A file could not be read for a reason other than not existing.
     case readFailed(path: String, reason: String)
 
+    /// The message shown to the user.
     public var description: String {
         switch self {
         case let .writeFailed(path, reason):
-            return "could not write \(path): \(reason). Check the folder's permissions and free space; nothing was changed."
+            return "could not write \(path): \(reason). Check the folder's permissions and free space; that file was left as it was."
         case let .readFailed(path, reason):
-            return "could not read \(path): \(reason)."
+            return "could not read \(path): \(reason). Check its permissions, or delete it to start that file afresh."
         }
     }
 }
