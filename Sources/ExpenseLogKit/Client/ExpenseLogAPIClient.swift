@@ -55,8 +55,7 @@ public struct ExpenseLogAPIClient: Sendable {
         guard (200...299).contains(response.status) else {
             throw APIError.httpStatus(url: response.url, status: response.status, snippet: APIError.snippet(response.body))
         }
-        let firstByte = response.body.first { !Set<UInt8>([0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF]).contains($0) }
-        if firstByte == UInt8(ascii: "<") {
+        if JSONParser.firstSignificantByte(of: response.body) == UInt8(ascii: "<") {
             throw APIError.invalidResponse(
                 url: response.url, status: response.status,
                 reason: "the body is an HTML page, not JSON (is the URL the web app's /exec URL, deployed for your account?)",

@@ -21,12 +21,12 @@ public enum InputFormat: String, Sendable, CaseIterable {
 
     /// Guesses from the content: JSON when it starts with `[` or `{` (NDJSON when each line is a whole object), else CSV.
     public init(sniffing bytes: [UInt8]) {
-        let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        let first = bytes[start...].first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
-        switch first {
+        switch JSONParser.firstSignificantByte(of: bytes) {
         case UInt8(ascii: "["): self = .json
         case UInt8(ascii: "{"):
-            let lines = bytes[start...].split(separator: 0x0A).filter { $0.contains { ![0x20, 0x09, 0x0D].contains($0) } }
+            // Only the first two non-blank lines matter: never split a large input whole just to count them.
+            let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
+            let lines = Array(body.lazy.split(separator: 0x0A).filter { !$0.allSatisfy(JSONParser.isWhitespace) }.prefix(2))
             if lines.count > 1, (try? JSONParser.parse(Array(lines[0]))) != nil { self = .ndjson } else { self = .json }
         default: self = .csv
         }

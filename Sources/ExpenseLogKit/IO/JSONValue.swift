@@ -61,6 +61,16 @@ public struct JSONParser {
         return value
     }
 
+    /// The first byte after a UTF-8 BOM and JSON whitespace, to tell JSON from CSV or HTML without parsing.
+    public static func firstSignificantByte<Bytes: Collection<UInt8>>(of bytes: Bytes) -> UInt8? {
+        let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
+        return body.first { !isWhitespace($0) }
+    }
+
+    static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+
     private init(bytes: [UInt8], line: Int) {
         self.bytes = bytes
         self.line = line
