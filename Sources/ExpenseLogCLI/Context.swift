@@ -47,7 +47,7 @@ public struct Context: Sendable {
     public func config() throws -> AppConfig {
         try AppConfig.load(ConfigOverrides(environment: invocation.value("env"), baseURL: invocation.value("base-url"),
                                            fixtures: invocation.value("fixtures"), configFile: invocation.value("config"),
-                                           timeout: invocation.seconds("timeout")),
+                                           timeout: invocation.seconds("timeout"), retries: invocation.integer("retries")),
                            environment: environment)
     }
 
@@ -56,10 +56,16 @@ public struct Context: Sendable {
         LocalRepository(directory: config.cacheDirectory)
     }
 
-    /// A client for the configured environment: fixtures for dummy, the live session otherwise.
+    /// The outbox of the configured environment.
+    public func outbox(_ config: AppConfig) -> Outbox {
+        Outbox(directory: config.outboxDirectory)
+    }
+
+    /// A client for the configured environment: fixtures for dummy, the live session (with the token) otherwise.
     public func client(_ config: AppConfig) throws -> ExpenseLogAPIClient {
         let session: any Session
         let baseURL: URL
+        var token: String?
         if config.environment.value == .dummy {
             let directory = config.fixturesDirectory.map { URL(fileURLWithPath: $0.value, isDirectory: true) }
                 ?? FixtureSession.bundledDirectory()
@@ -71,10 +77,12 @@ public struct Context: Sendable {
             session = FixtureSession(directory: directory)
             baseURL = directory
         } else {
-            session = makeLiveSession()
             baseURL = try config.requireBaseURL()
+            token = try Token.load(environment: environment, file: config.paths.tokenFile)?.value
+            session = makeLiveSession()
         }
-        let logged: any Session = verbose ? LoggingSession(wrapped: session, log: io.stderr) : session
-        return ExpenseLogAPIClient(session: logged, baseURL: baseURL, timeout: config.timeout)
+        let log = RequestLog(sink: io.stderr, verbose: verbose, quiet: quiet)
+        return ExpenseLogAPIClient(session: session, baseURL: baseURL, timeout: config.timeout, token: token,
+                                   retryPolicy: config.retryPolicy, onEvent: log.record)
     }
 }

@@ -22,6 +22,7 @@ public enum ExitCode: Int32, Sendable {
         case is ConfigError: self = .configuration
         case is InputError: self = .noInput
         case is StoreError: self = .ioError
+        case let failure as BatchFailure: self = ExitCode(for: failure.error)
         case let error as APIError:
             switch error {
             case .network: self = .unavailable

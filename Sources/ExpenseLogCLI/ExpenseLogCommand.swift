@@ -14,7 +14,9 @@ public enum ExpenseLogCommand {
         .value("fixtures", "dir", .path, help: "A folder with fetch.json and register.json for --env dummy. Also EXPENSE_LOG_FIXTURES."),
         .value("config", "file", .path, help: "The config file. Also EXPENSE_LOG_CONFIG."),
         .value("timeout", "seconds", .seconds, help: "Seconds before a request is abandoned (default: \(ExpenseLogAPI.defaultTimeoutText))."),
-        .flag("verbose", help: "Log each request (method, URL, status, size, time) on stderr."),
+        .value("retries", "n", .integer(0...RetryPolicy.maximumRetries),
+               help: "Retries after a connection failure, timeout, 429, 502, 503 or 504 (default: \(RetryPolicy.defaultRetries))."),
+        .flag("verbose", help: "Log each request (method, URL, status, size, time, attempt) on stderr; never the token."),
         .flag("quiet", help: "Print only errors and warnings on stderr."),
         .flag("no-color", help: "Never colour the output (also NO_COLOR); the output has no colour yet."),
     ]
@@ -27,7 +29,7 @@ public enum ExpenseLogCommand {
             Data goes to stdout, everything else to stderr. Exit codes follow BSD sysexits \
             (see the README). Try it offline: expense-log --env dummy fetch --year 2024 --month 1
             """,
-        subcommands: [FetchCommand.spec, RegisterCommand.spec, CacheCommand.spec, ConfigCommand.spec,
+        subcommands: [FetchCommand.spec, RegisterCommand.spec, SyncCommand.spec, PendingCommand.spec, CacheCommand.spec, ConfigCommand.spec,
                       CategoriesCommand.spec, helpSpec])
 
     static let helpSpec = CommandSpec(

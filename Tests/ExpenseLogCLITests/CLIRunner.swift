@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// What one run of the built binary did.
 struct CLIResult: Sendable {
@@ -31,8 +32,13 @@ enum CLI {
     /// Runs the binary with only the given environment (plus PATH), so the developer's own settings never leak in.
     static func run(_ arguments: [String], environment: [String: String], stdin: String? = nil,
                     in directory: URL? = nil, binary: URL? = nil) async throws -> CLIResult {
+        try await start(arguments, environment: environment, stdin: stdin, in: directory, binary: binary).wait()
+    }
+
+    /// Starts the binary without waiting for it, so a test can kill it mid-way.
+    static func start(_ arguments: [String], environment: [String: String], stdin: String? = nil,
+                      in directory: URL? = nil, binary: URL? = nil) throws -> RunningCLI {
         let scratch = try TemporaryDirectory()
-        defer { scratch.remove() }
         let process = Process()
         process.executableURL = try binary ?? self.binary()
         process.arguments = arguments
@@ -41,30 +47,66 @@ enum CLI {
         process.environment = env
         if let directory { process.currentDirectoryURL = directory }
 
-        let outURL = scratch.url.appendingPathComponent("stdout")
-        let errURL = scratch.url.appendingPathComponent("stderr")
-        let inURL = scratch.url.appendingPathComponent("stdin")
         // Files, not pipes: a large output can never fill a pipe and deadlock the test.
-        FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        FileManager.default.createFile(atPath: inURL.path, contents: Data((stdin ?? "").utf8))
-        let out = try FileHandle(forWritingTo: outURL)
-        let err = try FileHandle(forWritingTo: errURL)
-        let input = try FileHandle(forReadingFrom: inURL)
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
-
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do { try process.run() } catch { continuation.resume(throwing: error) }
+        let inURL = scratch.url.appendingPathComponent("stdin")
+        _ = FileManager.default.createFile(atPath: inURL.path, contents: Data((stdin ?? "").utf8))
+        for name in ["stdout", "stderr"] {
+            _ = FileManager.default.createFile(atPath: scratch.url.appendingPathComponent(name).path, contents: nil)
         }
-        try? out.close()
-        try? err.close()
-        try? input.close()
-        return CLIResult(status: status,
-                         stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
-                         stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+        process.standardOutput = try FileHandle(forWritingTo: scratch.url.appendingPathComponent("stdout"))
+        process.standardError = try FileHandle(forWritingTo: scratch.url.appendingPathComponent("stderr"))
+        process.standardInput = try FileHandle(forReadingFrom: inURL)
+        let exited = ExitBox()
+        process.terminationHandler = { exited.finish($0.terminationStatus) }
+        try process.run()
+        return RunningCLI(process: process, scratch: scratch, exited: exited)
+    }
+}
+
+/// A started run of the binary.
+struct RunningCLI: Sendable {
+    let process: Process
+    let scratch: TemporaryDirectory
+    let exited: ExitBox
+
+    /// Sends SIGKILL (kill -9): no handler, no cleanup, exactly like a crash or a power cut.
+    func kill() {
+        Foundation.kill(process.processIdentifier, SIGKILL)
+    }
+
+    /// Waits for the end and returns what it printed.
+    func wait() async throws -> CLIResult {
+        let status = await exited.value()
+        defer { scratch.remove() }
+        func read(_ name: String) throws -> String {
+            String(decoding: try Data(contentsOf: scratch.url.appendingPathComponent(name)), as: UTF8.self)
+        }
+        return CLIResult(status: status, stdout: try read("stdout"), stderr: try read("stderr"))
+    }
+}
+
+/// The exit status of a process, delivered once to whoever waits for it.
+final class ExitBox: Sendable {
+    private let state = Mutex<(status: Int32?, waiters: [CheckedContinuation<Int32, Never>])>((nil, []))
+
+    func finish(_ status: Int32) {
+        let waiters = state.withLock { state in
+            state.status = status
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume(returning: status) }
+    }
+
+    func value() async -> Int32 {
+        await withCheckedContinuation { continuation in
+            let done = state.withLock { state -> Int32? in
+                if let status = state.status { return status }
+                state.waiters.append(continuation)
+                return nil
+            }
+            if let done { continuation.resume(returning: done) }
+        }
     }
 }
 

@@ -4,8 +4,9 @@ import Testing
 
 /// The library's client through the live URLSession transport against the reference server, over real sockets.
 @Suite struct ClientOverHTTPTests {
-    func client(_ server: ReferenceServer, timeout: Double? = nil) -> ExpenseLogAPIClient {
-        ExpenseLogAPIClient(session: URLSessionSession(), baseURL: server.baseURL, timeout: timeout)
+    func client(_ server: ReferenceServer, timeout: Double? = nil, retries: Int = 0) -> ExpenseLogAPIClient {
+        ExpenseLogAPIClient(session: URLSessionSession(), baseURL: server.baseURL, timeout: timeout,
+                            retryPolicy: RetryPolicy(maxRetries: retries))
     }
 
     @Test func fetchReturnsOnlyThatMonthAndSendsTheContractsQuery() async throws {

@@ -12,6 +12,8 @@ struct LoggedRequest: Decodable, Sendable {
     let headers: [String: String]
     let body: String?
     let status: Int?
+    /// When the server received it (seconds since 1970).
+    let time: Double
 }
 
 /// The project's reference server (Tests/ReferenceServer/server.py) on a free loopback port, for one test.

@@ -16,6 +16,7 @@ stdin open, e.g. `tail -f /dev/null | python3 server.py`.
 
 import argparse
 import datetime
+import email.utils
 import html
 import json
 import os
@@ -112,14 +113,16 @@ def validate_fault(fault):
     """Rejects malformed faults up front, so a typo in a test fails loudly, not silently."""
     if not isinstance(fault, dict):
         raise BadRequest("each fault must be a JSON object")
-    kind, allowed = fault.get("kind"), {"count", "method"}
+    kind, allowed = fault.get("kind"), {"count", "method", "path"}
     if "status" in fault:
-        allowed |= {"status", "body", "contentType", "headers"}
+        allowed |= {"status", "body", "contentType", "headers", "retryAfterDate"}
         headers = fault.get("headers", {})
         if not (is_int(fault["status"]) and 100 <= fault["status"] <= 599
                 and isinstance(fault.get("body", ""), str) and isinstance(fault.get("contentType", ""), str)
                 and isinstance(headers, dict) and all(isinstance(v, str) for v in headers.values())):
             raise BadRequest("status fault needs status 100-599 and string body/contentType/headers")
+        if not isinstance(fault.get("retryAfterDate", 0), (int, float)):
+            raise BadRequest("retryAfterDate is seconds from now, sent as an HTTP-date Retry-After")
     elif kind in FAULT_KINDS:
         allowed |= {"kind", "seconds"} if kind in TIMED_KINDS else {"kind"}
         seconds = fault.get("seconds")
@@ -135,6 +138,8 @@ def validate_fault(fault):
         raise BadRequest("fault count must be -1 (forever) or >= 1")
     if fault.get("method") not in (None, "GET", "POST"):
         raise BadRequest('fault method must be "GET" or "POST"')
+    if fault.get("path", "/exec") not in ("/exec", "/echo"):
+        raise BadRequest('fault path must be "/exec" (the default) or "/echo" (the redirect target)')
     return dict(fault, count=count)
 
 
@@ -163,11 +168,11 @@ class State:
             self.faults.extend(faults)
             return len(self.faults)
 
-    def take_fault(self, method):
-        """First queued fault that applies to this method; others stay queued."""
+    def take_fault(self, method, path="/exec"):
+        """First queued fault that applies to this method and path; others stay queued."""
         with self.lock:
             for index, fault in enumerate(self.faults):
-                if fault.get("method") in (None, method):
+                if fault.get("method") in (None, method) and fault.get("path", "/exec") == path:
                     if fault["count"] > 0:
                         fault["count"] -= 1
                         if fault["count"] == 0:
@@ -282,16 +287,24 @@ class Handler(BaseHTTPRequestHandler):
             headers[name] = f"{headers[name]}, {value}" if name in headers else value
         entry = state.log_request({
             "method": self.command, "path": url.path, "query": url.query, "headers": headers,
-            "body": body.decode("utf-8", "replace") if body else None, "status": None})
+            "body": body.decode("utf-8", "replace") if body else None, "status": None,
+            "time": time.time()})
         if url.path == "/echo":
+            fault = state.take_fault(self.command, "/echo")
+            if "status" in fault:  # the script ran; only fetching its output fails
+                return self.answer(entry, fault["status"], fault.get("body", "").encode(),
+                                   fault.get("contentType", TEXT_TYPE), fault.get("headers"))
             return self.answer(entry, *self.echo(url))
 
         # Faults stand for Google's front end misbehaving, so they come before auth.
         fault = state.take_fault(self.command)
         kind = fault.get("kind")
         if "status" in fault:
+            headers = dict(fault.get("headers", {}))
+            if "retryAfterDate" in fault:  # an HTTP date computed now, so the test does not depend on start-up time
+                headers["Retry-After"] = email.utils.formatdate(time.time() + fault["retryAfterDate"], usegmt=True)
             return self.answer(entry, fault["status"], fault.get("body", "").encode(),
-                               fault.get("contentType", TEXT_TYPE), fault.get("headers"))
+                               fault.get("contentType", TEXT_TYPE), headers)
         if kind == "html":
             return self.answer(entry, 200, GOOGLE_ERROR_PAGE, HTML_TYPE)
         if kind == "drop":

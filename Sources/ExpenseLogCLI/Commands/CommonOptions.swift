@@ -28,6 +28,18 @@ extension Context {
         io.stdout.write(ItemWriter(japanese: japanese).render(items, as: format))
     }
 
+    /// Adds items the server saved to the cache; a failed write is returned, not thrown, because the server already has them.
+    func cache(_ items: [Item], in repository: LocalRepository) async -> StoreError? {
+        do {
+            try await repository.add(items)
+            return nil
+        } catch let error as StoreError {
+            return error
+        } catch {
+            return StoreError.writeFailed(path: repository.directory.path, reason: "\(error)")
+        }
+    }
+
     /// Prints the repository's warnings (corrupt files moved aside).
     func flushWarnings(_ repository: LocalRepository) async {
         for warning in await repository.takeWarnings() { warn(warning) }

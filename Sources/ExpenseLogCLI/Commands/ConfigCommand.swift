@@ -1,14 +1,22 @@
 import ExpenseLogKit
 import Foundation
 
-/// `config show|path`: the effective configuration and where each value came from.
+/// `config show|path|set-token|clear-token`: the effective configuration, and the token file.
 enum ConfigCommand {
     static let spec = CommandSpec(
         name: "config",
-        abstract: "Show the effective configuration or the config file's path.",
+        abstract: "Show the effective configuration, or manage the token file.",
         subcommands: [
-            CommandSpec(name: "show", abstract: "Show each setting, its value and where it came from.", run: show),
+            CommandSpec(name: "show", abstract: "Show each setting, its value and where it came from (the token redacted).", run: show),
             CommandSpec(name: "path", abstract: "Print the path of the config file in use.", run: path),
+            CommandSpec(name: "set-token", abstract: "Read a token from standard input into the token file (mode 0600).",
+                        discussion: """
+                            The token is sent as `Authorization: Bearer TOKEN`. It is read from stdin so that it \
+                            never appears in the shell history or the process list. EXAMPLE:
+                              expense-log config set-token < token.txt
+                            """,
+                        run: setToken),
+            CommandSpec(name: "clear-token", abstract: "Delete the token file.", run: clearToken),
         ])
 
     static func show(_ invocation: Invocation, _ context: Context) async throws {
@@ -24,12 +32,46 @@ enum ConfigCommand {
             rows.append(["fixtures", fixtures, config.fixturesDirectory?.source ?? "bundled"])
         }
         rows.append(["config-file", config.configFile.value + (config.configFileExists ? "" : " (not found)"), config.configFile.source])
+        if env.usesNetwork {
+            let token = try Token.load(environment: context.environment, file: config.paths.tokenFile)
+            rows.append(["token", token.map { "(set, \($0.value.count) characters, redacted)" } ?? "(none)",
+                         token?.source ?? "set EXPENSE_LOG_TOKEN or run config set-token"])
+        }
         rows.append(["cache", config.cacheDirectory.path, config.paths.origin])
+        rows.append(["outbox", config.outboxDirectory.path, config.paths.origin])
         rows.append(["timeout", config.timeout.map { "\($0) s" } ?? ExpenseLogAPI.defaultTimeoutText, config.timeout == nil ? "default" : "--timeout"])
+        rows.append(["retries", String(config.retryPolicy.maxRetries), config.retries == nil ? "default" : "--retries"])
         context.io.stdout.write(TextTable(rows: rows).render())
     }
 
     static func path(_ invocation: Invocation, _ context: Context) async throws {
         context.io.stdout.write(try context.config().configFile.value + "\n")
+    }
+
+    static func setToken(_ invocation: Invocation, _ context: Context) async throws {
+        let file = try context.config().paths.tokenFile
+        let input = try context.io.readStdin()
+        try Token.save(String(decoding: input, as: UTF8.self), to: file)
+        context.note("Saved the token to \(file.path) (mode 0600).")
+        if context.environment["EXPENSE_LOG_TOKEN"].map({ !$0.isEmpty }) == true {
+            context.warn("EXPENSE_LOG_TOKEN is set and takes precedence over the file")
+        }
+    }
+
+    static func clearToken(_ invocation: Invocation, _ context: Context) async throws {
+        let file = try context.config().paths.tokenFile
+        if FileManager.default.fileExists(atPath: file.path) {
+            do {
+                try FileManager.default.removeItem(at: file)
+            } catch {
+                throw StoreError.writeFailed(path: file.path, reason: "it cannot be removed (\(error.localizedDescription))")
+            }
+            context.note("Deleted the token file \(file.path).")
+        } else {
+            context.note("There is no token file at \(file.path).")
+        }
+        if context.environment["EXPENSE_LOG_TOKEN"].map({ !$0.isEmpty }) == true {
+            context.warn("EXPENSE_LOG_TOKEN is still set and still provides a token")
+        }
     }
 }

@@ -7,6 +7,10 @@ enum FetchCommand {
         name: "fetch",
         abstract: "Fetch a month's items from the server, cache them and print them.",
         discussion: """
+            When the server cannot be reached (or answers 429 or 5xx after the retries) and the month \
+            is cached, the cached items are printed with a warning saying when they were fetched, and \
+            the exit status is 0.
+
             EXAMPLES:
               expense-log fetch --year 2024 --month 1
               expense-log fetch --year 2024 --month 1 --format csv > 2024-01.csv
@@ -15,12 +19,16 @@ enum FetchCommand {
         options: [
             CommonOptions.year, CommonOptions.month, CommonOptions.format,
             .flag("offline", help: "Read the cache only; never touch the network."),
+            .flag("refresh", help: "Read the server only; fail instead of falling back to the cache."),
         ],
         run: run)
 
     static func run(_ invocation: Invocation, _ context: Context) async throws {
         let month = try CommonOptions.yearMonth(invocation)
         let format = CommonOptions.outputFormat(invocation)
+        if invocation.flag("offline"), invocation.flag("refresh") {
+            throw UsageError(path: invocation.path, message: "--offline and --refresh cannot be used together")
+        }
         let config = try context.config()
         let repository = context.repository(config)
 
@@ -32,15 +40,24 @@ enum FetchCommand {
                                         + "(\(config.cacheDirectory.path)). Run without --offline to fetch it.\n")
                 throw CommandExit(code: .unavailable)
             }
-            if !cached.isComplete {
-                context.warn("\(month) was never fetched whole; only the items registered from here are shown")
-            }
-            context.printItems(cached.items, format)
+            printCached(cached, context, format)
             return
         }
 
         let client = try context.client(config)
-        let items = try await client.fetch(month)
+        let items: [Item]
+        do {
+            items = try await client.fetch(month)
+        } catch let error as APIError where error.isTransient && !invocation.flag("refresh") {
+            let cached = try await repository.month(month)
+            await context.flushWarnings(repository)
+            guard let cached else { throw error }
+            let when = cached.fetchedAt.map { "as fetched \(Self.age(of: $0)) (\($0.formatted(Date.ISO8601FormatStyle())))" }
+                ?? "from the cache"
+            context.warn("\(error)\nShowing \(month) \(when); run again when the server is back (or use --refresh to never fall back)")
+            printCached(cached, context, format)
+            return
+        }
         // The cache file of a month holds only that month (the dummy fixtures answer January 2024 for any month).
         let inMonth = items.filter { $0.date.yearMonth == month }
         if inMonth.count < items.count {
@@ -50,5 +67,20 @@ enum FetchCommand {
         try await repository.replaceMonth(month, with: inMonth, fetchedAt: Date())
         await context.flushWarnings(repository)
         context.printItems(items, format)
+    }
+
+    static func printCached(_ cached: CachedMonth, _ context: Context, _ format: OutputFormat) {
+        if !cached.isComplete {
+            context.warn("\(cached.month) was never fetched whole; only the items registered from here are shown")
+        }
+        context.printItems(cached.items, format)
+    }
+
+    /// "5 minutes ago", "3 hours ago", "2 days ago": how stale the copy is, at a glance.
+    static func age(of date: Date, now: Date = Date()) -> String {
+        let seconds = max(0, Int(now.timeIntervalSince(date)))
+        let (value, unit) = seconds < 120 ? (seconds, "second") : seconds < 7200 ? (seconds / 60, "minute")
+            : seconds < 172_800 ? (seconds / 3600, "hour") : (seconds / 86_400, "day")
+        return "\(value) \(unit)\(value == 1 ? "" : "s") ago"
     }
 }

@@ -44,8 +44,8 @@ enum RegisterCommand {
             context.note("No items to register.")
             return
         }
-        let batches = (items.count + batchSize - 1) / batchSize
         if invocation.flag("dry-run") {
+            let batches = (items.count + batchSize - 1) / batchSize
             context.printItems(items, format)
             context.note("Dry run: \(items.count) valid item\(items.count == 1 ? "" : "s") would be sent in \(batches) "
                          + "batch\(batches == 1 ? "" : "es") to the \(config.environment.value.rawValue) environment; nothing was sent.")
@@ -54,25 +54,31 @@ enum RegisterCommand {
 
         let client = try context.client(config)
         let repository = context.repository(config)
+        let outbox = context.outbox(config)
+        let waiting = outbox.pendingCount()
+        defer {
+            if waiting > 0 {
+                context.note("\(waiting) item\(waiting == 1 ? "" : "s") queued by earlier runs \(waiting == 1 ? "is" : "are") still "
+                             + "waiting in the outbox; `expense-log sync` sends them.")
+            }
+        }
+        let batches = OutboxBatch.split(items, size: batchSize)
         var saved: [Item] = []
         var sent = 0
         var cacheFailure: StoreError?
-        do {
-            try await client.register(items, batchSize: batchSize) { batch, sentSoFar in
-                saved.append(contentsOf: batch)
-                sent = sentSoFar
-                // The server has these now: a cache that cannot be written must not stop the remaining batches.
-                if cacheFailure == nil {
-                    do { try await repository.add(batch) } catch let error as StoreError { cacheFailure = error }
-                }
+        for (index, batch) in batches.enumerated() {
+            let answer: [Item]
+            do {
+                answer = try await client.send(batch)
+            } catch let failure as BatchFailure {
+                if !saved.isEmpty { context.printItems(saved, format) }
+                try queue(failure, unsent: Array(batches[index...]), from: locations[sent], sent: sent, total: items.count,
+                          outbox: outbox, context: context)
             }
-        } catch {
-            if sent > 0 {
-                context.printItems(saved, format)
-                context.warn("\(sent) of \(items.count) items were registered before this error; the items from "
-                             + "\(locations[min(sent, locations.count - 1)]) on (\(items.count - sent)) were not sent")
-            }
-            throw error
+            saved.append(contentsOf: answer)
+            sent += batch.items.count
+            // The server has these now: a cache that cannot be written must not stop the remaining batches.
+            if cacheFailure == nil { cacheFailure = await context.cache(answer, in: repository) }
         }
         if let cacheFailure {
             context.printItems(saved, format)
@@ -82,7 +88,35 @@ enum RegisterCommand {
         }
         await context.flushWarnings(repository)
         context.printItems(saved, format)
-        context.note("Registered \(items.count) item\(items.count == 1 ? "" : "s") in \(batches) batch\(batches == 1 ? "" : "es").")
+        context.note("Registered \(items.count) item\(items.count == 1 ? "" : "s") in \(batches.count) batch\(batches.count == 1 ? "" : "es").")
+    }
+
+    /// After a failed batch: queue it and the rest when the failure may pass or the batch may have been saved,
+    /// otherwise report what was not sent. Always ends the command.
+    static func queue(_ failure: BatchFailure, unsent: [OutboxBatch], from location: SourceLocation, sent: Int, total: Int,
+                      outbox: Outbox, context: Context) throws -> Never {
+        let count = total - sent
+        let rest = "the \(count) item\(count == 1 ? "" : "s") from \(location) on"
+        context.io.stderr.write("Error: \(failure.error)\n")
+        if sent > 0 { context.warn("\(sent) of \(total) items were registered before this error") }
+        guard failure.error.isTransient || failure.mayHaveBeenSaved else {
+            context.io.stderr.write("Nothing was queued: \(rest) were not sent. Fix the cause, then register them again.\n")
+            throw CommandExit(code: ExitCode(for: failure.error))
+        }
+        do {
+            try outbox.enqueue(unsent)
+        } catch let error as StoreError {
+            context.io.stderr.write("Error: \(rest) could not be queued either: \(error)\n")
+            throw CommandExit(code: .ioError)
+        }
+        if failure.mayHaveBeenSaved {
+            context.io.stderr.write("The batch from \(location) may have been saved before the answer was lost; it is queued "
+                                    + "too, and `expense-log sync` checks the server by id before sending anything again.\n")
+        }
+        let batches = "\(unsent.count) batch\(unsent.count == 1 ? "" : "es")"
+        context.io.stderr.write("Queued \(rest), in \(batches), in the outbox (\(outbox.directory.path)). "
+                                + "Run `expense-log sync` to send them; `expense-log pending` lists them.\n")
+        throw CommandExit(code: failure.error.isTransient ? .temporaryFailure : ExitCode(for: failure.error))
     }
 
     /// Reads every named input; unreadable files stop the command (66), syntax problems are collected (65).

@@ -12,15 +12,18 @@ public struct ConfigOverrides: Sendable, Equatable {
     public var configFile: String?
     /// `--timeout`, seconds.
     public var timeout: Double?
+    /// `--retries`.
+    public var retries: Int?
 
     /// Overrides with nothing chosen.
     public init(environment: String? = nil, baseURL: String? = nil, fixtures: String? = nil,
-                configFile: String? = nil, timeout: Double? = nil) {
+                configFile: String? = nil, timeout: Double? = nil, retries: Int? = nil) {
         self.environment = environment
         self.baseURL = baseURL
         self.fixtures = fixtures
         self.configFile = configFile
         self.timeout = timeout
+        self.retries = retries
     }
 }
 
@@ -48,9 +51,15 @@ public struct AppConfig: Sendable, Equatable {
     public let paths: Paths
     /// `--timeout`, overriding the per-request timeouts.
     public let timeout: Double?
+    /// `--retries`, overriding the default count.
+    public let retries: Int?
 
     /// This environment's cache folder.
     public var cacheDirectory: URL { paths.cacheDirectory(environment.value) }
+    /// This environment's outbox folder.
+    public var outboxDirectory: URL { paths.outboxDirectory(environment.value) }
+    /// The retry policy in force.
+    public var retryPolicy: RetryPolicy { RetryPolicy(maxRetries: retries ?? RetryPolicy.defaultRetries) }
 
     /// The base URL, checked: absolute http(s), and not plain http to another host in `release`.
     public func requireBaseURL() throws -> URL {
@@ -126,7 +135,7 @@ extension AppConfig {
 
         return AppConfig(environment: environment, baseURL: baseURL, configFile: configFile,
                          configFileExists: exists, fixturesDirectory: fixtures, paths: paths,
-                         timeout: overrides.timeout)
+                         timeout: overrides.timeout, retries: overrides.retries)
     }
 
     private static func parseEnvironment(_ name: String, source: String) throws -> Sourced<Environment> {

@@ -14,6 +14,10 @@ public enum ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
     case badConfigFile(path: String, reason: String)
     /// The config file named by `--config` or `EXPENSE_LOG_CONFIG` does not exist.
     case missingConfigFile(path: String, source: String)
+    /// The token file can be read by others than its owner.
+    case insecureTokenFile(path: String, mode: String)
+    /// The token (from the variable or the file) cannot be sent.
+    case badToken(source: String, reason: String)
 
     /// The message shown to the user.
     public var description: String {
@@ -38,6 +42,12 @@ public enum ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
             return "the config file \(path) is invalid: \(reason)"
         case let .missingConfigFile(path, source):
             return "the config file \(path) (from \(source)) does not exist. Create it or point \(source) elsewhere."
+        case let .insecureTokenFile(path, mode):
+            return "the token file \(path) has mode \(mode), so others can read it; it must be 600. "
+                + "Run: chmod 600 '\(path)' (and consider the token leaked and renewing it)."
+        case let .badToken(source, reason):
+            return "the token from \(source) cannot be used: \(reason). "
+                + "Save a new one with `expense-log config set-token < FILE`, or remove it with `expense-log config clear-token`."
         }
     }
 }

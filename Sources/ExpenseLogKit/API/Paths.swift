@@ -2,7 +2,7 @@ import Foundation
 
 /// Where the tool keeps its files, following the XDG base directories unless `EXPENSE_LOG_HOME` moves them.
 public struct Paths: Sendable, Equatable {
-    /// The folder holding the config file (and later the token).
+    /// The folder holding the config file and the token file.
     public let configDirectory: URL
     /// The root of the per-environment caches.
     public let cacheRoot: URL
@@ -49,6 +49,14 @@ public struct Paths: Sendable, Equatable {
     /// The cache folder of one environment.
     public func cacheDirectory(_ environment: Environment) -> URL {
         cacheRoot.appendingPathComponent(environment.rawValue, isDirectory: true)
+    }
+
+    /// The token file.
+    public var tokenFile: URL { configDirectory.appendingPathComponent("token") }
+
+    /// The outbox folder of one environment.
+    public func outboxDirectory(_ environment: Environment) -> URL {
+        stateDirectory(environment).appendingPathComponent("outbox", isDirectory: true)
     }
 
     /// The state folder of one environment.

@@ -1,26 +1,42 @@
 import Foundation
 
-/// Fetches and registers items over a `Session`, turning answers into items or `APIError`s.
+/// Fetches and registers items over a `Session`, retrying what the contract allows and turning answers into items or `APIError`s.
 public struct ExpenseLogAPIClient: Sendable {
-    /// The transport.
-    public let session: any Session
     /// Items per POST unless `--batch-size` says otherwise.
     public static let defaultBatchSize = 100
+
+    /// The transport.
+    public let session: any Session
     /// The web app's URL.
     public let baseURL: URL
     /// Overrides the per-call timeouts when set.
     public let timeout: Double?
+    /// Sent as `Authorization: Bearer …` when set; never logged.
+    let token: String?
+    /// When to try again.
+    public let retryPolicy: RetryPolicy
+    /// Told about every attempt and every wait.
+    let onEvent: @Sendable (ClientEvent) -> Void
+    /// Waits between attempts (tests pass one that does not really sleep).
+    let sleep: @Sendable (Double) async throws -> Void
 
     /// A client for one base URL over a session.
-    public init(session: any Session, baseURL: URL, timeout: Double? = nil) {
+    public init(session: any Session, baseURL: URL, timeout: Double? = nil, token: String? = nil,
+                retryPolicy: RetryPolicy = RetryPolicy(), onEvent: @escaping @Sendable (ClientEvent) -> Void = { _ in },
+                sleep: @escaping @Sendable (Double) async throws -> Void = { try await Task.sleep(for: .seconds($0)) }) {
         self.session = session
         self.baseURL = baseURL
         self.timeout = timeout
+        self.token = token
+        self.retryPolicy = retryPolicy
+        self.onEvent = onEvent
+        self.sleep = sleep
     }
 
-    /// The items of one month, as the server has them.
+    /// The items of one month, as the server has them; a GET is retried on every transient failure.
     public func fetch(_ month: YearMonth) async throws -> [Item] {
-        try await send(.fetch(month))
+        let request = authorized(ExpenseLogAPI.fetch(month).request(baseURL: baseURL, timeout: timeout))
+        return try await perform(request, mayRetry: { _ in true })
     }
 
     /// The items of one month given as numbers; an impossible month is an `APIError.invalidMonth`.
@@ -29,58 +45,63 @@ public struct ExpenseLogAPIClient: Sendable {
         return try await fetch(value)
     }
 
+    /// POSTs one batch with its `Idempotency-Key` and returns the items the server saved, or throws a `BatchFailure`.
+    ///
+    /// A POST is retried only when the failure proves the server did not run it; any other failure leaves
+    /// its fate unknown, and re-sending it blindly could register the items twice.
+    public func send(_ batch: OutboxBatch) async throws -> [Item] {
+        var request = authorized(ExpenseLogAPI.register(batch.items).request(baseURL: baseURL, timeout: timeout))
+        request.headers["Idempotency-Key"] = batch.key
+        let url = request.url
+        do {
+            return try await perform(request, mayRetry: { $0.provesNotProcessed(requestURL: url) })
+        } catch let error as APIError {
+            throw BatchFailure(error: error, mayHaveBeenSaved: !error.provesNotProcessed(requestURL: url))
+        }
+    }
+
     /// Sends items in batches, handing each batch's saved items to `onSaved` before the next is sent.
     ///
-    /// A failure stops at the batch that failed: earlier batches are saved on the server (and were handed over).
+    /// A failure stops at the batch that failed (a `BatchFailure`): earlier batches are saved on the server and were handed over.
     public func register(_ items: [Item], batchSize: Int = defaultBatchSize,
                          onSaved: (_ saved: [Item], _ sentSoFar: Int) async throws -> Void) async throws {
-        let size = max(1, batchSize)
-        var start = 0
-        while start < items.count {
-            let end = min(start + size, items.count)
-            let saved = try await send(.register(Array(items[start..<end])))
-            try await onSaved(saved, end)
-            start = end
+        var sent = 0
+        for batch in OutboxBatch.split(items, size: batchSize) {
+            let saved = try await send(batch)
+            sent += batch.items.count
+            try await onSaved(saved, sent)
         }
     }
 
-    private func send(_ call: ExpenseLogAPI) async throws -> [Item] {
-        let request = call.request(baseURL: baseURL, timeout: timeout)
-        let response = try await session.send(request)
-        return try Self.decodeItems(response)
+    private func authorized(_ request: HTTPRequest) -> HTTPRequest {
+        var request = request
+        if let token { request.headers["Authorization"] = "Bearer \(token)" }
+        return request
     }
 
-    /// Checks the status and decodes the JSON array of items, telling an HTML page from broken JSON.
-    static func decodeItems(_ response: HTTPResponse) throws -> [Item] {
-        guard (200...299).contains(response.status) else {
-            throw APIError.httpStatus(url: response.url, status: response.status, snippet: APIError.snippet(response.body))
-        }
-        if JSONParser.firstSignificantByte(of: response.body) == UInt8(ascii: "<") {
-            throw APIError.invalidResponse(
-                url: response.url, status: response.status,
-                reason: "the body is an HTML page, not JSON (is the URL the web app's /exec URL, deployed for your account?)",
-                snippet: APIError.snippet(response.body))
-        }
-        do {
-            return try JSONDecoder().decode([Item].self, from: response.body)
-        } catch {
-            throw APIError.invalidResponse(url: response.url, status: response.status,
-                                           reason: "the body is not a JSON array of items (\(describe(error, bytes: response.body.count))); "
-                                               + "try again, and if it persists check the web app's deployment and logs",
-                                           snippet: APIError.snippet(response.body))
-        }
-    }
-
-    static func describe(_ error: any Error, bytes: Int) -> String {
-        guard let error = error as? DecodingError else { return String(describing: error) }
-        switch error {
-        case .dataCorrupted(let context) where context.codingPath.isEmpty:
-            return "malformed or cut-off JSON in \(bytes) bytes"
-        case .dataCorrupted(let context), .keyNotFound(_, let context), .typeMismatch(_, let context), .valueNotFound(_, let context):
-            let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-            return "at \(path.isEmpty ? "the top" : path): \(context.debugDescription)"
-        @unknown default:
-            return String(describing: error)
+    /// Sends with retries: backoff with full jitter, or the server's `Retry-After`.
+    private func perform(_ request: HTTPRequest, mayRetry: (APIError) -> Bool) async throws -> [Item] {
+        let clock = ContinuousClock()
+        let attempts = retryPolicy.maxRetries + 1
+        var attempt = 1
+        while true {
+            let start = clock.now
+            var retryAfter: Double?
+            let failure: APIError
+            do {
+                let response = try await session.send(request)
+                onEvent(.answered(request, response, elapsed: clock.now - start, attempt: attempt))
+                retryAfter = response.headers["retry-after"].flatMap { RetryAfter.seconds($0, now: Date()) }
+                return try Self.decodeItems(response)
+            } catch let error as APIError {
+                failure = error.redacting(token)
+                if case .network = failure { onEvent(.failed(request, failure, elapsed: clock.now - start, attempt: attempt)) }
+            }
+            guard attempt < attempts, failure.isRetryable, mayRetry(failure),
+                  let delay = retryPolicy.delay(beforeRetry: attempt, retryAfter: retryAfter) else { throw failure }
+            onEvent(.retrying(request, failure, delay: delay, attempt: attempt + 1, of: attempts))
+            try await sleep(delay)
+            attempt += 1
         }
     }
 }

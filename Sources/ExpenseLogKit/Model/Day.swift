@@ -58,6 +58,16 @@ public struct Day: Sendable, Hashable, Comparable, CustomStringConvertible {
         }
     }
 
+    /// Days since 1970-01-01 (negative before it), by Howard Hinnant's days-from-civil algorithm.
+    public var daysSinceEpoch: Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
     static func isLeap(_ year: Int) -> Bool { year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) }
 
     /// ASCII digits only: `Int("+1")` and friends would accept signs.

@@ -8,11 +8,13 @@ import Darwin
 /// Whole-file writes that leave either the old or the new content on disk, never a mix.
 public enum AtomicFile {
     /// Writes to a temporary file in the same folder, `fsync`s it, renames it over the target and `fsync`s the folder.
-    public static func write(_ data: Data, to url: URL) throws {
+    ///
+    /// The temporary file is created with `mode` (0600 for secrets, narrowed by the umask), so a secret is never readable by others, not even briefly.
+    public static func write(_ data: Data, to url: URL, mode: mode_t = 0o644) throws {
         let directory = url.deletingLastPathComponent()
         try createDirectory(directory)
         let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
-        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         guard fd >= 0 else { throw StoreError.writeFailed(path: url.path, reason: errorText()) }
         var failure: String?
         data.withUnsafeBytes { buffer in

@@ -18,7 +18,7 @@ public struct CachedMonth: Sendable, Equatable {
 /// Memory only changes after the file is written, so a failed write leaves both as they were.
 public actor LocalRepository {
     /// The environment's cache folder.
-    public let directory: URL
+    public nonisolated let directory: URL
     private var months: [YearMonth: CachedMonth] = [:]
     private var warnings: [String] = []
 
@@ -26,6 +26,9 @@ public actor LocalRepository {
     public init(directory: URL) {
         self.directory = directory
     }
+
+    /// The lock file that serialises writers across processes.
+    public nonisolated var lockFile: URL { directory.appendingPathComponent(".lock") }
 
     /// The file of one month.
     public nonisolated func file(for month: YearMonth) -> URL {
@@ -35,12 +38,20 @@ public actor LocalRepository {
     /// The cached month, or nil when it is not cached; a corrupt file is moved aside (see `takeWarnings`).
     public func month(_ month: YearMonth) throws -> CachedMonth? {
         if let cached = months[month] { return cached }
+        return try load(month)
+    }
+
+    /// Reads a month's file into memory, ignoring what memory held (another process may have written it since).
+    private func load(_ month: YearMonth) throws -> CachedMonth? {
         let url = file(for: month)
         let data: Data
         do {
             data = try Data(contentsOf: url)
         } catch {
-            if !FileManager.default.fileExists(atPath: url.path) { return nil }
+            if !FileManager.default.fileExists(atPath: url.path) {
+                months[month] = nil
+                return nil
+            }
             throw StoreError.readFailed(path: url.path, reason: error.localizedDescription)
         }
         do {
@@ -51,6 +62,7 @@ public actor LocalRepository {
             let aside = url.appendingPathExtension("corrupt")
             try? FileManager.default.removeItem(at: aside)
             try? FileManager.default.moveItem(at: url, to: aside)
+            months[month] = nil
             warnings.append("the cache file \(url.path) was unreadable and was moved to \(aside.lastPathComponent); it will be fetched again")
             return nil
         }
@@ -58,18 +70,22 @@ public actor LocalRepository {
 
     /// Replaces a month with what the server answered.
     public func replaceMonth(_ month: YearMonth, with items: [Item], fetchedAt: Date) throws {
-        try save(CachedMonth(month: month, items: items, fetchedAt: fetchedAt))
+        try FileLock.withLock(lockFile) { try save(CachedMonth(month: month, items: items, fetchedAt: fetchedAt)) }
     }
 
     /// Adds items the server saved to their months (replacing any with the same id), one write per month.
+    ///
+    /// Each month is re-read under the lock, so items another process added meanwhile are kept.
     public func add(_ items: [Item]) throws {
         let byMonth = Dictionary(grouping: items, by: \.date.yearMonth)
-        for (month, newItems) in byMonth.sorted(by: { $0.key < $1.key }) {
-            var cached = try self.month(month) ?? CachedMonth(month: month, items: [], fetchedAt: nil)
-            let newIDs = Set(newItems.map(\.id))
-            cached.items.removeAll { newIDs.contains($0.id) }
-            cached.items.append(contentsOf: newItems)
-            try save(cached)
+        try FileLock.withLock(lockFile) {
+            for (month, newItems) in byMonth.sorted(by: { $0.key < $1.key }) {
+                var cached = try load(month) ?? CachedMonth(month: month, items: [], fetchedAt: nil)
+                let newIDs = Set(newItems.map(\.id))
+                cached.items.removeAll { newIDs.contains($0.id) }
+                cached.items.append(contentsOf: newItems)
+                try save(cached)
+            }
         }
     }
 

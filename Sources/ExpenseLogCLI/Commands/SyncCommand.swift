@@ -1,0 +1,105 @@
+import ExpenseLogKit
+import Foundation
+
+/// `sync`: sends the outbox, after dropping the items the server already has, so nothing is registered twice.
+enum SyncCommand {
+    static let spec = CommandSpec(
+        name: "sync",
+        abstract: "Send the items waiting in the outbox, skipping those the server already has.",
+        discussion: """
+            First the months the waiting items fall in are fetched, and every item whose id the \\
+            server already has is dropped (a POST whose answer was lost may have been saved). The \\
+            rest is sent batch by batch, each with the Idempotency-Key it was queued with, and a \\
+            batch leaves the outbox only once the server's answer has been read. Exit status 0 when \\
+            the outbox is empty afterwards, 75 when items remain. Running it twice sends nothing twice.
+            """,
+        options: [CommonOptions.format],
+        run: run)
+
+    static func run(_ invocation: Invocation, _ context: Context) async throws {
+        let config = try context.config()
+        let outbox = context.outbox(config)
+        let (entries, problems) = outbox.entries()
+        guard !entries.isEmpty || !problems.isEmpty else {
+            context.note("The outbox of the \(config.environment.value.rawValue) environment is empty; nothing to send.")
+            return
+        }
+        let client = try context.client(config)
+        let finished: Void? = try await FileLock.withLockIfFree(outbox.syncLock) {
+            try await send(outbox: outbox, client: client, repository: context.repository(config), invocation, context)
+        }
+        if finished == nil {
+            context.io.stderr.write("Error: another `expense-log sync` is sending this environment's outbox (it holds "
+                                    + "\(outbox.syncLock.path)). Let it finish, then run `expense-log pending` to see what is left.\n")
+            throw CommandExit(code: .temporaryFailure)
+        }
+    }
+
+    /// The work done under the sync lock; another process may have sent entries meanwhile, so the outbox is read again.
+    static func send(outbox: Outbox, client: ExpenseLogAPIClient, repository: LocalRepository,
+                     _ invocation: Invocation, _ context: Context) async throws {
+        outbox.tidy()
+        let (entries, problems) = outbox.entries()
+        for problem in problems { context.warn(problem) }
+        let format = CommonOptions.outputFormat(invocation)
+        let waiting = entries.reduce(0) { $0 + $1.items.count }
+        func remaining(_ done: Int) -> String { "\(waiting - done) item\(waiting - done == 1 ? "" : "s") remain in the outbox" }
+
+        var known = Set<String>()
+        for month in Set(entries.flatMap(\.items).map(\.date.yearMonth)).sorted() {
+            let items: [Item]
+            do {
+                items = try await client.fetch(month)
+            } catch let error as APIError {
+                context.io.stderr.write("Error: \(error)\nNothing was sent: \(month) must be read from the server first, "
+                                        + "so that no item is registered twice. \(remaining(0)); run sync again later.\n")
+                throw CommandExit(code: error.isTransient ? .temporaryFailure : ExitCode(for: error))
+            }
+            known.formUnion(items.map(\.id))
+            try? await repository.replaceMonth(month, with: items.filter { $0.date.yearMonth == month }, fetchedAt: Date())
+        }
+
+        var saved: [Item] = []
+        var done = 0, skipped = 0, posts = 0
+        var cacheFailure: StoreError?
+        for entry in entries {
+            for batch in entry.batches {
+                let fresh = batch.items.filter { !known.contains($0.id) }
+                if !fresh.isEmpty {
+                    let answer: [Item]
+                    do {
+                        answer = try await client.send(OutboxBatch(key: batch.key, items: fresh))
+                    } catch let failure as BatchFailure {
+                        if !saved.isEmpty { context.printItems(saved, format) }
+                        context.io.stderr.write("Error: \(failure.error)\nThe batch \(batch.key) of \(entry.file.path) was not "
+                                                + "confirmed; \(remaining(done)). Run sync again later"
+                                                + (failure.error.isTransient ? ".\n" : " once the cause is fixed.\n"))
+                        throw CommandExit(code: failure.error.isTransient ? .temporaryFailure : ExitCode(for: failure.error))
+                    }
+                    posts += 1
+                    saved.append(contentsOf: answer)
+                    known.formUnion(fresh.map(\.id))
+                    known.formUnion(answer.map(\.id))
+                    if cacheFailure == nil { cacheFailure = await context.cache(answer, in: repository) }
+                }
+                skipped += batch.items.count - fresh.count
+                do {
+                    try outbox.markSent(batch.key, in: entry)
+                } catch let error as StoreError {
+                    if !saved.isEmpty { context.printItems(saved, format) }
+                    context.io.stderr.write("Error: \(error)\nThe server has the batch \(batch.key), but the outbox could not "
+                                            + "record it; the next sync finds its items on the server and skips them.\n")
+                    throw CommandExit(code: .ioError)
+                }
+                done += batch.items.count
+            }
+        }
+        await context.flushWarnings(repository)
+        if !saved.isEmpty || format != .table { context.printItems(saved, format) }
+        if let cacheFailure { context.warn("the cache could not be updated (\(cacheFailure)); run fetch for those months to refresh it") }
+        context.note("Sent \(saved.count) item\(saved.count == 1 ? "" : "s") in \(posts) request\(posts == 1 ? "" : "s"); "
+                     + "skipped \(skipped) the server already had. "
+                     + (problems.isEmpty ? "The outbox is empty." : "Unreadable outbox entries remain (see the warnings above)."))
+        if !problems.isEmpty { throw CommandExit(code: .temporaryFailure) }
+    }
+}

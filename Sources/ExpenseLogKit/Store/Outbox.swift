@@ -1,0 +1,152 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The batches one run queued, as one file: a crash while queueing leaves all of them or none.
+public struct OutboxEntry: Sendable, Equatable {
+    /// The entry's file.
+    public let file: URL
+    /// When the run queued it.
+    public let queuedAt: Date
+    /// The batches not sent yet, in the order they were queued.
+    public let batches: [OutboxBatch]
+
+    /// The items not sent yet.
+    public var items: [Item] { batches.flatMap(\.items) }
+}
+
+/// The outbox of one environment: items that could not be confirmed as saved, waiting for `sync`.
+///
+/// Each `register` that queues writes one new entry file (write-temp, `fsync`, rename), so concurrent runs never
+/// touch the same file. `sync` appends the key of every batch the server confirmed to the entry's `.sent` log
+/// (one line, `fsync`ed), and deletes both files once every batch is confirmed: no whole-file rewrites per batch.
+public struct Outbox: Sendable {
+    /// The folder holding the entries (`<state>/<env>/outbox`).
+    public let directory: URL
+
+    /// An outbox over a folder, which is created when the first entry is queued.
+    public init(directory: URL) {
+        self.directory = directory
+    }
+
+    /// The lock `sync` holds for its whole run, so two syncs never send the same batch.
+    public var syncLock: URL { directory.deletingLastPathComponent().appendingPathComponent("sync.lock") }
+
+    /// Queues batches as one new entry and returns its file.
+    @discardableResult
+    public func enqueue(_ batches: [OutboxBatch], now: Date = Date()) throws -> URL {
+        // The name sorts by time, so entries are sent in the order they were queued.
+        let stamp = String(UInt64(max(0, now.timeIntervalSince1970) * 1_000_000))
+        let name = String(repeating: "0", count: max(0, 20 - stamp.count)) + stamp + "-\(getpid())-"
+            + UUID().uuidString.prefix(8) + ".json"
+        let file = directory.appendingPathComponent(name)
+        var text = "{\"queuedAt\":\(now.timeIntervalSince1970),\"batches\":["
+        for (index, batch) in batches.enumerated() {
+            text += (index == 0 ? "\n" : ",\n") + "{\"key\":\"\(batch.key)\",\"items\":\(ItemJSON.array(batch.items))}"
+        }
+        text += "\n]}\n"
+        try AtomicFile.write(Data(text.utf8), to: file)
+        return file
+    }
+
+    /// Every entry with batches left, oldest first, and a message for each file that cannot be read (left in place).
+    public func entries() -> (entries: [OutboxEntry], problems: [String]) {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [])
+            .filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
+        var entries: [OutboxEntry] = []
+        var problems: [String] = []
+        for name in names {
+            let file = directory.appendingPathComponent(name)
+            do {
+                let entry = try read(file)
+                if !entry.batches.isEmpty { entries.append(entry) }
+            } catch {
+                let reason = if case StoreError.readFailed(_, let reason) = error { reason } else { error.localizedDescription }
+                problems.append("the outbox entry \(file.path) cannot be read (\(reason)); it was left in place and its items "
+                                + "are not sent until it is fixed or moved away")
+            }
+        }
+        return (entries, problems)
+    }
+
+    /// How many items wait in the outbox.
+    public func pendingCount() -> Int {
+        entries().entries.reduce(0) { $0 + $1.batches.reduce(0) { $0 + $1.items.count } }
+    }
+
+    /// Records that the server confirmed a batch; the entry's files go once every batch is confirmed.
+    public func markSent(_ key: String, in entry: OutboxEntry) throws {
+        let log = sentLog(for: entry.file)
+        let fd = open(log.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw StoreError.writeFailed(path: log.path, reason: AtomicFile.errorText()) }
+        let line = Array((key + "\n").utf8)
+        let written = line.withUnsafeBytes { Glibc_or_Darwin_write(fd, $0.baseAddress!, $0.count) }
+        let failure = written != line.count ? AtomicFile.errorText() : (fsync(fd) != 0 ? AtomicFile.errorText() : nil)
+        close(fd)
+        if let failure { throw StoreError.writeFailed(path: log.path, reason: failure) }
+        if Set(entry.batches.map(\.key)).isSubset(of: sentKeys(of: entry.file)) {
+            // The entry first: a crash between the two leaves only a log that names nothing, which is harmless.
+            for url in [entry.file, log] where unlink(url.path) != 0 && errno != ENOENT {
+                throw StoreError.writeFailed(path: url.path, reason: "it cannot be removed (\(AtomicFile.errorText()))")
+            }
+            AtomicFile.syncDirectory(directory)
+        }
+    }
+
+    /// Deletes what a crash left behind: entries every batch of which was confirmed, logs whose entry is gone,
+    /// and temporary files older than an hour (younger ones may belong to a `register` writing right now).
+    public func tidy(now: Date = Date()) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        for name in names {
+            let url = directory.appendingPathComponent(name)
+            if name.hasSuffix(".json"), !name.hasPrefix("."), (try? read(url))?.batches.isEmpty == true {
+                unlink(url.path)
+                unlink(sentLog(for: url).path)
+            } else if name.hasSuffix(".sent"),
+                      !FileManager.default.fileExists(atPath: url.deletingPathExtension().appendingPathExtension("json").path) {
+                unlink(url.path)
+            } else if name.hasPrefix("."), name.hasSuffix(".tmp"),
+                      let modified = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date,
+                      now.timeIntervalSince(modified) > 3600 {
+                unlink(url.path)
+            }
+        }
+    }
+
+    private func sentLog(for file: URL) -> URL {
+        file.deletingPathExtension().appendingPathExtension("sent")
+    }
+
+    /// The keys in a sent log. A line cut short by a crash is dropped, and a line it merged into matches no key,
+    /// so those batches are only checked again by `sync` (which skips what the server already has).
+    private func sentKeys(of file: URL) -> Set<String> {
+        guard let data = FileManager.default.contents(atPath: sentLog(for: file).path) else { return [] }
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        return Set(lines.dropLast().map(String.init))  // the last piece is "" after a whole line, or a torn line
+    }
+
+    private struct File: Decodable {
+        struct Batch: Decodable {
+            let key: String
+            let items: [Item]
+        }
+        let queuedAt: Double
+        let batches: [Batch]
+    }
+
+    private func read(_ file: URL) throws -> OutboxEntry {
+        let data = try Data(contentsOf: file)
+        let decoded: File
+        do {
+            decoded = try JSONDecoder().decode(File.self, from: data)
+        } catch {
+            throw StoreError.readFailed(path: file.path, reason: ExpenseLogAPIClient.describe(error, bytes: data.count))
+        }
+        let sent = sentKeys(of: file)
+        return OutboxEntry(file: file, queuedAt: Date(timeIntervalSince1970: decoded.queuedAt),
+                           batches: decoded.batches.filter { !sent.contains($0.key) }.map { OutboxBatch(key: $0.key, items: $0.items) })
+    }
+}

@@ -1,0 +1,125 @@
+import ExpenseLogKit
+import Foundation
+import Testing
+
+/// Many processes at once, and `kill -9` at any moment: nothing lost, nothing doubled.
+@Suite struct CLICrashSafetyTests {
+    func offlineUser(_ home: TemporaryDirectory) throws -> [String: String] {
+        Samples.environment(home: home, ["EXPENSE_LOG_ENV": "development",
+                                         "EXPENSE_LOG_BASE_URL": "http://127.0.0.1:\(try closedPort())/exec"])
+    }
+
+    /// The outbox as `pending --format json` reads it; the command itself must succeed.
+    func pendingIDs(_ env: [String: String]) async throws -> [String] {
+        let pending = try await CLI.run(["pending", "--format", "json"], environment: env)
+        try #require(pending.status == 0, "pending failed: \(pending.stderr)")
+        return try JSONDecoder().decode([Item].self, from: Data(pending.stdout.utf8)).map(\.id)
+    }
+
+    @Test func eightConcurrentOfflineRegistersLoseAndDoubleNothing() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let env = try offlineUser(home)
+        let files = try (0..<8).map { try home.write("run\($0).csv", Samples.csv(rows: 40, prefix: "R\($0)-")) }
+        let results = try await withThrowingTaskGroup(of: CLIResult.self) { group in
+            for file in files {
+                group.addTask { try await CLI.run(["register", file, "--batch-size", "7", "--retries", "1"], environment: env) }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(results.map(\.status) == Array(repeating: 75, count: 8), "\(results.map(\.stderr))")
+        let ids = try await pendingIDs(env)
+        let expected = (0..<8).flatMap { run in (1...40).map { "R\(run)-\($0)" } }
+        #expect(ids.count == expected.count, "none doubled")
+        #expect(Set(ids) == Set(expected), "none lost")
+
+        try await withServer { server in
+            let live = Samples.environment(home: home, server: server)
+            #expect(try await CLI.run(["sync"], environment: live).status == 0)
+            let saved = try await server.items().map(\.id)
+            #expect(saved.count == expected.count && Set(saved) == Set(expected))
+        }
+    }
+
+    @Test func concurrentSyncsSendEachItemOnce() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let offline = try offlineUser(home)
+        let file = try home.write("many.csv", Samples.csv(rows: 200))
+        #expect(try await CLI.run(["register", file, "--batch-size", "5", "--retries", "0"], environment: offline).status == 75)
+        try await withServer { server in
+            let env = Samples.environment(home: home, server: server)
+            let statuses = try await withThrowingTaskGroup(of: Int32.self) { group in
+                for _ in 0..<4 { group.addTask { try await CLI.run(["sync"], environment: env).status } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            // The one holding the lock sends; the others say another sync is running (75) — or find nothing left (0).
+            #expect(statuses.allSatisfy { $0 == 0 || $0 == 75 }, "\(statuses)")
+            #expect(try await CLI.run(["sync"], environment: env).status == 0)
+            let saved = try await server.items().map(\.id)
+            #expect(saved.count == 200 && Set(saved).count == 200)
+        }
+    }
+
+    @Test func killNineDuringALargeOfflineRegisterLeavesAReadableOutboxAndSyncDoublesNothing() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let env = try offlineUser(home)
+        // 20,000 rows: reading, validating and queueing them takes long enough to be interrupted at different points.
+        var csv = "id,date,name,price,category,categorySub\n"
+        for n in 1...20_000 { csv += "K\(n),\(String(format: "202404%02d", n % 28 + 1)),item \(n),\(n),0,\n" }
+        let file = try home.write("big.csv", csv)
+        var everything = Set<String>()
+        for delay in [0.0, 0.05, 0.1, 0.2, 0.3, 0.5, 0.8] {
+            let run = try CLI.start(["register", file, "--batch-size", "50", "--retries", "0"], environment: env)
+            try await Task.sleep(for: .seconds(delay))
+            run.kill()
+            let result = try await run.wait()
+            #expect(result.status == 75 || result.status == SIGKILL, "after \(delay) s: \(result.stderr)")
+            let ids = try await pendingIDs(env)
+            // Each run queues all 20,000 or nothing: complete entries only.
+            #expect(ids.count % 20_000 == 0, "after \(delay) s the outbox holds \(ids.count) items")
+            everything.formUnion(ids)
+        }
+        #expect(everything.isSubset(of: Set((1...20_000).map { "K\($0)" })))
+        try #require(!everything.isEmpty, "at least the runs killed late must have queued their items")
+
+        try await withServer { server in
+            let live = Samples.environment(home: home, server: server)
+            let sync = try await CLI.run(["sync", "--format", "ndjson"], environment: live)
+            #expect(sync.status == 0, "\(sync.stderr)")
+            let saved = try await server.items().map(\.id)
+            #expect(saved.count == Set(saved).count, "no item registered twice")
+            #expect(Set(saved) == everything)
+            let left = try FileManager.default.contentsOfDirectory(atPath: home.url.appendingPathComponent(
+                "expense-log/state/development/outbox").path)
+            #expect(!left.contains { $0.hasSuffix(".json") || $0.hasSuffix(".sent") }, "\(left)")
+        }
+    }
+
+    @Test func killNineDuringSyncThenSyncAgainRegistersEachItemExactlyOnce() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let offline = try offlineUser(home)
+        let file = try home.write("many.csv", Samples.csv(rows: 600))
+        #expect(try await CLI.run(["register", file, "--batch-size", "3", "--retries", "0"], environment: offline).status == 75)
+        try await withServer { server in
+            let env = Samples.environment(home: home, server: server)
+            for delay in [0.05, 0.15, 0.3, 0.6] {
+                let run = try CLI.start(["sync"], environment: env)
+                try await Task.sleep(for: .seconds(delay))
+                run.kill()
+                _ = try await run.wait()
+                let saved = try await server.items().map(\.id)
+                #expect(saved.count == Set(saved).count, "after a kill at \(delay) s nothing is doubled")
+                let pending = try await pendingIDs(env)
+                #expect(Set(pending).union(saved) == Set((1...600).map { "C\($0)" }), "after a kill at \(delay) s nothing is lost")
+            }
+            let last = try await CLI.run(["sync"], environment: env)
+            #expect(last.status == 0, "\(last.stderr)")
+            let saved = try await server.items().map(\.id)
+            #expect(saved.count == 600 && Set(saved).count == 600)
+            #expect(try await pendingIDs(env).isEmpty)
+        }
+    }
+}

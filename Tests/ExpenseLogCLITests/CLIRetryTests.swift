@@ -1,0 +1,130 @@
+import ExpenseLogKit
+import Foundation
+import Testing
+
+/// Retries through the real binary: which failures are retried, how long it waits, and what `--verbose` shows.
+@Suite struct CLIRetryTests {
+    /// Seconds between the first two requests the server logged.
+    func gap(_ server: ReferenceServer) async throws -> Double {
+        let requests = try await server.requests()
+        try #require(requests.count >= 2)
+        return requests[1].time - requests[0].time
+    }
+
+    @Test func retryAfterInSecondsIsWaitedForBeforeTheRetry() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        try await withServer { server in
+            try await server.seed(Samples.seed)
+            try await server.addFaults("[{\"status\": 503, \"headers\": {\"Retry-After\": \"2\"}}]")
+            let result = try await CLI.run(["fetch", "--year", "2024", "--month", "1", "--format", "json"],
+                                           environment: Samples.environment(home: home, server: server))
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stderr.contains("HTTP 503; retrying in 2.0 s (attempt 2 of 4)"))
+            // A lower bound only: a busy machine can make the wait longer, never shorter.
+            #expect(try await gap(server) >= 1.9)
+        }
+    }
+
+    @Test func retryAfterAsAnHTTPDateIsWaitedForToo() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        try await withServer { server in
+            // The server writes an IMF-fixdate 3 s after its own now, in whole seconds: the wait is 2 to 3 s.
+            try await server.addFaults("[{\"status\": 429, \"retryAfterDate\": 3}]")
+            let result = try await CLI.run(["fetch", "--year", "2024", "--month", "1"],
+                                           environment: Samples.environment(home: home, server: server))
+            #expect(result.status == 0, "\(result.stderr)")
+            let requests = try await server.requests()
+            try #require(requests.count == 2)
+            #expect(requests[1].time - requests[0].time >= 1.9)
+            #expect(result.stderr.contains("HTTP 429; retrying in "))
+        }
+    }
+
+    @Test func aRetryAfterBeyondTheCapIsNotWaitedFor() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        try await withServer { server in
+            try await server.addFaults("[{\"status\": 503, \"headers\": {\"Retry-After\": \"3600\"}}]")
+            let result = try await CLI.run(["fetch", "--year", "2024", "--month", "1"],
+                                           environment: Samples.environment(home: home, server: server))
+            #expect(result.status == 69)
+            #expect(try await server.requests().count == 1)
+        }
+    }
+
+    @Test func aPostRefusedWith503IsRetriedAndSavedOnce() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        try await withServer { server in
+            let file = try home.write("two.csv", Samples.csv(rows: 2))
+            try await server.addFaults("[{\"status\": 503, \"headers\": {\"Retry-After\": \"0\"}, \"method\": \"POST\", \"count\": 2}]")
+            let result = try await CLI.run(["register", file], environment: Samples.environment(home: home, server: server))
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(try await server.requests().filter { $0.method == "POST" }.count == 3)
+            #expect(try await server.items().map(\.id) == ["C1", "C2"])
+        }
+    }
+
+    @Test(arguments: [502, 504])
+    func aPostAnsweredWithAGatewayErrorIsQueuedNotRetried(status: Int) async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        try await withServer { server in
+            let file = try home.write("two.csv", Samples.csv(rows: 2))
+            try await server.addFaults("[{\"status\": \(status), \"method\": \"POST\"}]")
+            let result = try await CLI.run(["register", file], environment: Samples.environment(home: home, server: server))
+            #expect(result.status == 75)
+            #expect(try await server.requests().filter { $0.method == "POST" }.count == 1)
+        }
+    }
+
+    @Test func a503AfterTheRedirectMeansTheScriptRanSoThePostIsNotRetried() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        try await withServer(["--redirect"]) { server in
+            let file = try home.write("two.csv", Samples.csv(rows: 2))
+            // The script ran and 302'd; the GET of its output then failed.
+            try await server.addFaults("[{\"status\": 503, \"path\": \"/echo\"}]")
+            let env = Samples.environment(home: home, server: server)
+            let result = try await CLI.run(["register", file], environment: env)
+            #expect(result.status == 75, "\(result.stderr)")
+            #expect(try await server.requests().filter { $0.method == "POST" }.count == 1)
+            #expect(try await CLI.run(["sync"], environment: env).status == 0)
+            #expect(try await server.items().map(\.id) == ["C1", "C2"])
+        }
+    }
+
+    @Test func retriesZeroMeansOneAttemptAndVerboseLogsEachAttempt() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        try await withServer { server in
+            try await server.addFaults("[{\"status\": 503, \"headers\": {\"Retry-After\": \"0\"}, \"count\": 2}]")
+            let env = Samples.environment(home: home, server: server)
+            let none = try await CLI.run(["fetch", "--year", "2024", "--month", "1", "--retries", "0"], environment: env)
+            #expect(none.status == 69)
+            let verbose = try await CLI.run(["fetch", "--year", "2024", "--month", "1", "--verbose"], environment: env)
+            #expect(verbose.status == 0)
+            let lines = verbose.stderr.split(separator: "\n").filter { $0.hasPrefix("> GET") }
+            #expect(lines.count == 2)
+            #expect(lines.first?.contains("-> 503") == true)
+            #expect(lines.last?.contains("-> 200") == true && lines.last?.contains("(attempt 2)") == true)
+            #expect(try await server.requests().count == 3)
+        }
+    }
+
+    @Test func aTimedOutGetIsRetried() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        try await withServer { server in
+            try await server.seed(Samples.seed)
+            try await server.addFaults("[{\"kind\": \"stall\", \"seconds\": 3}]")
+            let result = try await CLI.run(["fetch", "--year", "2024", "--month", "1", "--timeout", "0.5", "--format", "json"],
+                                           environment: Samples.environment(home: home, server: server))
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stderr.contains("timed out; retrying"))
+            #expect(try JSONDecoder().decode([Item].self, from: Data(result.stdout.utf8)).count == 3)
+        }
+    }
+}
