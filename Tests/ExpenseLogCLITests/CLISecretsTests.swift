@@ -29,6 +29,22 @@ import Testing
         }
     }
 
+    @Test func aRedirectToAnotherOriginDoesNotCarryTheToken() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        // 127.0.0.1 redirects to localhost: another origin, like script.google.com → script.googleusercontent.com.
+        try await withServer(["--token", Self.token, "--redirect-host", "localhost"]) { server in
+            let env = Samples.environment(home: home, server: server, ["EXPENSE_LOG_TOKEN": Self.token])
+            let result = try await CLI.run(["fetch", "--year", "2024", "--month", "1"], environment: env)
+            #expect(result.status == 0, "\(result.stderr)")
+            let requests = try await server.requests()
+            #expect(requests.map(\.path) == ["/exec", "/echo"])
+            #expect(requests.first?.headers["authorization"] == "Bearer \(Self.token)")
+            #expect(requests.last?.headers["host"]?.hasPrefix("localhost:") == true)
+            #expect(requests.last?.headers["authorization"] == nil)
+        }
+    }
+
     @Test func setTokenWritesAPrivateFileThatIsUsedAndClearTokenRemovesIt() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }

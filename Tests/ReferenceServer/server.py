@@ -6,7 +6,7 @@ It imitates the Google Apps Script web app the client talks to (one endpoint,
 HTTP code, and adds a /_control API so tests can inject faults and inspect
 exactly what the client sent.
 
-    python3 server.py [--port 0] [--host 127.0.0.1] [--redirect] [--token T]
+    python3 server.py [--port 0] [--host 127.0.0.1] [--redirect] [--redirect-host H] [--token T]
                       [--seed FILE.json] [--verbose]
 
 Prints one line "PORT <n>" once listening. It exits when stdin reaches EOF, so
@@ -334,7 +334,7 @@ class Handler(BaseHTTPRequestHandler):
             # the app's status (200 or 400) and body (even if truncated) are replayed there.
             key = str(uuid.uuid4())
             state.put_echo(key, status, data)
-            location = f"{self.server.base_url}/echo?user_content_key={key}"
+            location = f"{self.server.echo_base_url}/echo?user_content_key={key}"
             page = ("<HTML><HEAD><TITLE>Moved Temporarily</TITLE></HEAD><BODY>"
                     f'The document has moved <A HREF="{html.escape(location)}">here</A>.'
                     "</BODY></HTML>").encode()
@@ -360,7 +360,8 @@ class Handler(BaseHTTPRequestHandler):
 
     def echo(self, url):
         """Returns (status, data, content type, headers) for the redirect target."""
-        if not self.authorized():
+        # Another origin (googleusercontent.com in Apps Script) serves the output by its one-off key alone.
+        if self.server.echo_base_url == self.server.base_url and not self.authorized():
             return 401, to_json({"error": "unauthorized"}), JSON_TYPE, None
         if self.command != "GET":
             return 405, to_json({"error": f"{self.command} not allowed"}), JSON_TYPE, {"Allow": "GET"}
@@ -422,6 +423,7 @@ def main():
     parser.add_argument("--port", type=int, default=0, help="0 = any free port")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--redirect", action="store_true", help="answer /exec with 302 to /echo")
+    parser.add_argument("--redirect-host", help="redirect to /echo on this host name (another origin, which needs no token)")
     parser.add_argument("--token", help="require Authorization: Bearer TOKEN")
     parser.add_argument("--seed", help="JSON array of items to start with")
     parser.add_argument("--verbose", action="store_true", help="log requests to stderr")
@@ -442,6 +444,8 @@ def main():
     port = server.server_address[1]
     host = f"[{args.host}]" if ":" in args.host else args.host
     server.base_url = f"http://{host}:{port}"
+    server.echo_base_url = f"http://{args.redirect_host}:{port}" if args.redirect_host else server.base_url
+    server.redirect = args.redirect or bool(args.redirect_host)
 
     def stop(signum, frame):
         raise SystemExit(0)  # unwinds serve_forever so the socket is closed
