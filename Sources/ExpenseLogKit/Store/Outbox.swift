@@ -80,9 +80,13 @@ public struct Outbox: Sendable {
     /// Records that the server confirmed a batch; the entry's files go once every batch is confirmed.
     public func markSent(_ key: String, in entry: OutboxEntry) throws {
         let log = sentLog(for: entry.file)
-        let fd = open(log.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        let fd = open(log.path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw StoreError.writeFailed(path: log.path, reason: AtomicFile.errorText()) }
-        let line = Array((key + "\n").utf8)
+        // After a line torn by a crash, start a new line, so this key is not glued onto the torn one.
+        var last: UInt8 = 0x0A
+        let size = lseek(fd, 0, SEEK_END)
+        if size > 0 { _ = pread(fd, &last, 1, size - 1) }
+        let line = Array(((last == 0x0A ? "" : "\n") + key + "\n").utf8)
         let written = line.withUnsafeBytes { Glibc_or_Darwin_write(fd, $0.baseAddress!, $0.count) }
         let failure = written != line.count ? AtomicFile.errorText() : (fsync(fd) != 0 ? AtomicFile.errorText() : nil)
         close(fd)
@@ -120,8 +124,8 @@ public struct Outbox: Sendable {
         file.deletingPathExtension().appendingPathExtension("sent")
     }
 
-    /// The keys in a sent log. A line cut short by a crash is dropped, and a line it merged into matches no key,
-    /// so those batches are only checked again by `sync` (which skips what the server already has).
+    /// The keys in a sent log. A line cut short by a crash matches no key, so its batch is checked again by the
+    /// next `sync` (which skips what the server already has).
     private func sentKeys(of file: URL) -> Set<String> {
         guard let data = FileManager.default.contents(atPath: sentLog(for: file).path) else { return [] }
         let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)

@@ -1,0 +1,250 @@
+import ExpenseLogKit
+import Foundation
+import Testing
+
+/// The names of the files in a folder, sorted; an absent folder has none.
+func fileNames(in directory: URL) -> [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()
+}
+
+/// The `.sent` log next to an entry file.
+func sentLog(of entry: URL) -> URL {
+    entry.deletingPathExtension().appendingPathExtension("sent")
+}
+
+/// Two batches of numbered items (2 and 1 items).
+func twoBatches() throws -> [OutboxBatch] {
+    OutboxBatch.split(try numberedItems(3), size: 2)
+}
+
+@Suite("The outbox: queued batches waiting for sync")
+struct OutboxTests {
+    static let queuedAt = Date(timeIntervalSince1970: 1_705_900_000.5)
+
+    @Test("enqueue writes one new entry file per call, creating the folder")
+    func oneFilePerEnqueue() async throws {
+        try await withTemporaryDirectory { root in
+            let outbox = Outbox(directory: root.appendingPathComponent("state/release/outbox"))
+            let first = try outbox.enqueue(try twoBatches())
+            let second = try outbox.enqueue(try twoBatches())
+            #expect(first != second)
+            #expect(fileNames(in: outbox.directory) == [first.lastPathComponent, second.lastPathComponent].sorted())
+            #expect(fileNames(in: outbox.directory).allSatisfy { $0.hasSuffix(".json") })
+        }
+    }
+
+    @Test("an entry reads back with its batches, keys, items and queue time")
+    func readsBack() async throws {
+        try await withTemporaryDirectory { root in
+            let outbox = Outbox(directory: root)
+            let awkward = Item(id: "Q", date: try day(2024, 2, 29), name: "珈琲 \"濃いめ\" \\ 1/2", price: -300,
+                               category: 3, categorySub: nil)
+            let batches = try twoBatches() + [OutboxBatch(key: UUID().uuidString, items: [awkward])]
+            let file = try outbox.enqueue(batches, now: Self.queuedAt)
+            let (entries, problems) = Outbox(directory: root).entries()
+            #expect(problems.isEmpty)
+            let entry = try #require(entries.first)
+            #expect(entries.count == 1)
+            #expect(entry.file.lastPathComponent == file.lastPathComponent)
+            #expect(entry.batches == batches)
+            #expect(entry.items == batches.flatMap(\.items))
+            #expect(abs(entry.queuedAt.timeIntervalSince(Self.queuedAt)) < 0.001)
+        }
+    }
+
+    @Test("entries come oldest first by queue time, whatever order they were written in")
+    func oldestFirst() async throws {
+        try await withTemporaryDirectory { root in
+            let outbox = Outbox(directory: root)
+            let late = [OutboxBatch(key: "LATE", items: try numberedItems(1))]
+            let early = [OutboxBatch(key: "EARLY", items: try numberedItems(1))]
+            let earliest = [OutboxBatch(key: "EARLIEST", items: try numberedItems(1))]
+            try outbox.enqueue(late, now: Date(timeIntervalSince1970: 1_800_000_000))
+            try outbox.enqueue(early, now: Date(timeIntervalSince1970: 1_700_000_000))
+            try outbox.enqueue(earliest, now: Date(timeIntervalSince1970: 5))  // fewer digits: must still sort first
+            #expect(outbox.entries().entries.map { $0.batches[0].key } == ["EARLIEST", "EARLY", "LATE"])
+        }
+    }
+
+    @Test("an empty or absent outbox has no entries, no problems and nothing pending")
+    func empty() async throws {
+        try await withTemporaryDirectory { root in
+            let outbox = Outbox(directory: root.appendingPathComponent("never-created"))
+            #expect(outbox.entries().entries.isEmpty)
+            #expect(outbox.entries().problems.isEmpty)
+            #expect(outbox.pendingCount() == 0)
+        }
+    }
+
+    @Test("pendingCount counts the items of every batch of every entry")
+    func pendingCount() async throws {
+        try await withTemporaryDirectory { root in
+            let outbox = Outbox(directory: root)
+            try outbox.enqueue(try twoBatches())  // 3 items
+            try outbox.enqueue(OutboxBatch.split(try numberedItems(5), size: 100))  // 5 items
+            #expect(outbox.pendingCount() == 8)
+        }
+    }
+
+    @Test("markSent drops a confirmed batch from the entry and keeps the rest pending")
+    func markOneOfTwo() async throws {
+        try await withTemporaryDirectory { root in
+            let outbox = Outbox(directory: root)
+            let batches = try twoBatches()
+            let file = try outbox.enqueue(batches)
+            let entry = try #require(outbox.entries().entries.first)
+            try outbox.markSent(batches[0].key, in: entry)
+            let after = try #require(outbox.entries().entries.first)
+            #expect(after.batches == [batches[1]])
+            #expect(outbox.pendingCount() == 1)
+            #expect(FileManager.default.fileExists(atPath: file.path))
+            #expect(FileManager.default.fileExists(atPath: sentLog(of: file).path))
+        }
+    }
+
+    @Test("once every batch of an entry is confirmed both its files are removed")
+    func markAll() async throws {
+        try await withTemporaryDirectory { root in
+            let outbox = Outbox(directory: root)
+            let batches = try twoBatches()
+            let kept = try outbox.enqueue([OutboxBatch(key: "OTHER", items: try numberedItems(1))])
+            let file = try outbox.enqueue(batches, now: Date(timeIntervalSince1970: 1))
+            let entry = try #require(outbox.entries().entries.first { $0.file.lastPathComponent == file.lastPathComponent })
+            try outbox.markSent(batches[1].key, in: entry)
+            try outbox.markSent(batches[0].key, in: entry)
+            #expect(fileNames(in: root) == [kept.lastPathComponent])
+            #expect(outbox.entries().entries.map(\.batches) == [[OutboxBatch(key: "OTHER", items: try numberedItems(1))]])
+        }
+    }
+
+    @Test("the .sent log holds one line per confirmed key")
+    func sentLogLines() async throws {
+        try await withTemporaryDirectory { root in
+            let outbox = Outbox(directory: root)
+            let batches = OutboxBatch.split(try numberedItems(3), size: 1)
+            let file = try outbox.enqueue(batches)
+            let entry = try #require(outbox.entries().entries.first)
+            try outbox.markSent(batches[0].key, in: entry)
+            try outbox.markSent(batches[2].key, in: entry)
+            let log = try String(contentsOf: sentLog(of: file), encoding: .utf8)
+            #expect(log == batches[0].key + "\n" + batches[2].key + "\n")
+        }
+    }
+
+    @Test("a torn last line in the .sent log (no newline) does not count as confirmed")
+    func tornLine() async throws {
+        try await withTemporaryDirectory { root in
+            let outbox = Outbox(directory: root)
+            let batches = OutboxBatch.split(try numberedItems(3), size: 1)
+            let file = try outbox.enqueue(batches)
+            try writeText(batches[0].key + "\n" + batches[1].key, to: sentLog(of: file))
+            let entry = try #require(outbox.entries().entries.first)
+            #expect(entry.batches.map(\.key) == [batches[1].key, batches[2].key])
+            #expect(outbox.pendingCount() == 2)
+        }
+    }
+
+    @Test("a key confirmed after a torn line starts a line of its own and counts")
+    func confirmAfterTornLine() async throws {
+        try await withTemporaryDirectory { root in
+            let outbox = Outbox(directory: root)
+            let batches = OutboxBatch.split(try numberedItems(3), size: 1)
+            let file = try outbox.enqueue(batches)
+            try writeText(batches[0].key + "\n" + String(batches[1].key.prefix(7)), to: sentLog(of: file))
+            let entry = try #require(outbox.entries().entries.first)
+            try outbox.markSent(batches[2].key, in: entry)
+            #expect(outbox.entries().entries.first?.batches.map(\.key) == [batches[1].key])
+        }
+    }
+
+    @Test("a key cut short by a crash confirms nothing")
+    func cutKey() async throws {
+        try await withTemporaryDirectory { root in
+            let outbox = Outbox(directory: root)
+            let batches = try twoBatches()
+            let file = try outbox.enqueue(batches)
+            try writeText(String(batches[0].key.prefix(10)) + "\n", to: sentLog(of: file))
+            #expect(outbox.entries().entries.first?.batches == batches)
+        }
+    }
+
+    @Test("an unreadable entry is reported, naming its file, skipped, and left in place", arguments: [
+        "not json", "{\"queuedAt\":1,\"batches\":[{\"key\":\"K\",\"items\":[{\"id\":\"A\"}]}]}", "",
+    ])
+    func unreadableEntry(content: String) async throws {
+        try await withTemporaryDirectory { root in
+            let outbox = Outbox(directory: root)
+            let good = try outbox.enqueue(try twoBatches())
+            let bad = root.appendingPathComponent("00000000000000000001-1-BAD.json")
+            try writeText(content, to: bad)
+            let (entries, problems) = outbox.entries()
+            #expect(entries.map(\.file.lastPathComponent) == [good.lastPathComponent])
+            #expect(problems.count == 1)
+            #expect(problems.first?.contains(bad.path) == true)
+            #expect(outbox.pendingCount() == 3)
+            outbox.tidy()
+            #expect(FileManager.default.contents(atPath: bad.path) == Data(content.utf8), "never delete what cannot be read")
+        }
+    }
+
+    @Test("hidden files and files that are not .json are not entries")
+    func ignoresOtherFiles() async throws {
+        try await withTemporaryDirectory { root in
+            let outbox = Outbox(directory: root)
+            try writeText("not json", to: root.appendingPathComponent(".00000000000000000001-1-X.json"))
+            try writeText("notes", to: root.appendingPathComponent("README.txt"))
+            #expect(outbox.entries().entries.isEmpty)
+            #expect(outbox.entries().problems.isEmpty)
+        }
+    }
+
+    @Test("tidy removes a fully confirmed entry a crash left behind, with its log")
+    func tidyConfirmedEntry() async throws {
+        try await withTemporaryDirectory { root in
+            let outbox = Outbox(directory: root)
+            let batches = try twoBatches()
+            let file = try outbox.enqueue(batches)
+            try writeText(batches.map { $0.key + "\n" }.joined(), to: sentLog(of: file))  // crashed before unlinking
+            #expect(outbox.entries().entries.isEmpty)
+            outbox.tidy()
+            #expect(fileNames(in: root).isEmpty)
+        }
+    }
+
+    @Test("tidy removes a .sent log whose entry is gone and keeps a pending entry with its log")
+    func tidyOrphanLog() async throws {
+        try await withTemporaryDirectory { root in
+            let outbox = Outbox(directory: root)
+            let batches = try twoBatches()
+            let file = try outbox.enqueue(batches)
+            let entry = try #require(outbox.entries().entries.first)
+            try outbox.markSent(batches[0].key, in: entry)
+            try writeText("GONE\n", to: root.appendingPathComponent("00000000000000000002-1-GONE.sent"))
+            outbox.tidy()
+            #expect(fileNames(in: root) == [file.lastPathComponent, sentLog(of: file).lastPathComponent].sorted())
+            #expect(outbox.entries().entries.first?.batches == [batches[1]])
+        }
+    }
+
+    @Test("tidy removes temporary files older than an hour and keeps younger ones")
+    func tidyTemporaryFiles() async throws {
+        try await withTemporaryDirectory { root in
+            let outbox = Outbox(directory: root)
+            let now = Date()
+            let old = root.appendingPathComponent(".entry.json.1.1.tmp")
+            let young = root.appendingPathComponent(".entry.json.1.2.tmp")
+            try writeText("{", to: old)
+            try writeText("{", to: young)
+            try FileManager.default.setAttributes([.modificationDate: now.addingTimeInterval(-3_601)], ofItemAtPath: old.path)
+            try FileManager.default.setAttributes([.modificationDate: now.addingTimeInterval(-3_500)], ofItemAtPath: young.path)
+            outbox.tidy(now: now)
+            #expect(fileNames(in: root) == [young.lastPathComponent])
+        }
+    }
+
+    @Test("the sync lock lives next to the outbox folder, shared by every sync of the environment")
+    func syncLock() {
+        let outbox = Outbox(directory: URL(fileURLWithPath: "/state/release/outbox"))
+        #expect(outbox.syncLock.path == "/state/release/sync.lock")
+    }
+}
