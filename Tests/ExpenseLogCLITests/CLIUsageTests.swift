@@ -37,8 +37,13 @@ import Testing
         let root = try await run(["--help"])
         #expect(root.status == 0)
         for section in ["OVERVIEW:", "USAGE: expense-log", "OPTIONS:", "SUBCOMMANDS:"] { #expect(root.stdout.contains(section)) }
-        for command in ["fetch", "register", "cache", "config", "categories", "help"] {
+        for command in ["fetch", "register", "sync", "pending", "cache", "config", "categories", "help"] {
             #expect(root.stdout.contains("\n  \(command) "))
+        }
+        for command in [["fetch"], ["register"], ["sync"], ["pending"], ["config", "set-token"], ["config", "clear-token"]] {
+            let help = try await run(command + ["--help"])
+            #expect(help.status == 0 && help.stdout.contains("USAGE: expense-log \(command.joined(separator: " "))"))
+            #expect(!help.stdout.contains("\\"), "no stray line-continuation backslash in \(command) help")
         }
         let viaHelp = try await run(["help", "fetch"])
         let viaFlag = try await run(["fetch", "--help"])

@@ -7,7 +7,7 @@ enum PendingCommand {
         name: "pending",
         abstract: "List the items waiting in the outbox for `sync`.",
         discussion: """
-            Items land in the outbox when register cannot confirm them (the server is down, or the \\
+            Items land in the outbox when register cannot confirm them (the server is down, or the \
             answer was lost). The json, ndjson and csv output can be fed back to register.
             """,
         options: [CommonOptions.format],

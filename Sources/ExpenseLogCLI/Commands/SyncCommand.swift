@@ -7,10 +7,10 @@ enum SyncCommand {
         name: "sync",
         abstract: "Send the items waiting in the outbox, skipping those the server already has.",
         discussion: """
-            First the months the waiting items fall in are fetched, and every item whose id the \\
-            server already has is dropped (a POST whose answer was lost may have been saved). The \\
-            rest is sent batch by batch, each with the Idempotency-Key it was queued with, and a \\
-            batch leaves the outbox only once the server's answer has been read. Exit status 0 when \\
+            First the months the waiting items fall in are fetched, and every item whose id the \
+            server already has is dropped (a POST whose answer was lost may have been saved). The \
+            rest is sent batch by batch, each with the Idempotency-Key it was queued with, and a \
+            batch leaves the outbox only once the server's answer has been read. Exit status 0 when \
             the outbox is empty afterwards, 75 when items remain. Running it twice sends nothing twice.
             """,
         options: [CommonOptions.format],
