@@ -79,6 +79,9 @@ public struct Context: Sendable {
         } else {
             baseURL = try config.requireBaseURL()
             token = try Token.load(environment: environment, file: config.paths.tokenFile)?.value
+            if token != nil, baseURL.scheme?.lowercased() == "http", !AppConfig.isLoopback(baseURL.host ?? "") {
+                warn("the token is sent over plain http:// to \(baseURL.host ?? "the server"), unencrypted; use https://")
+            }
             session = makeLiveSession()
         }
         let log = RequestLog(sink: io.stderr, verbose: verbose, quiet: quiet)

@@ -4,12 +4,6 @@ import Testing
 
 /// `register` that cannot confirm its items queues them; `pending` lists them; `sync` sends each exactly once.
 @Suite struct CLIOutboxTests {
-    /// A user pointed at a port where nothing listens, with no retries (the retries have their own tests).
-    func offlineUser(_ home: TemporaryDirectory) throws -> [String: String] {
-        Samples.environment(home: home, ["EXPENSE_LOG_ENV": "development",
-                                         "EXPENSE_LOG_BASE_URL": "http://127.0.0.1:\(try closedPort())/exec"])
-    }
-
     func ids(_ result: CLIResult) throws -> [String] {
         try JSONDecoder().decode([Item].self, from: Data(result.stdout.utf8)).map(\.id)
     }
@@ -18,7 +12,7 @@ import Testing
         let home = try TemporaryDirectory()
         defer { home.remove() }
         let file = try home.write("five.csv", Samples.csv(rows: 5))
-        let offline = try offlineUser(home)
+        let offline = try Samples.offlineEnvironment(home: home)
         let result = try await CLI.run(["register", file, "--batch-size", "2", "--retries", "0"], environment: offline)
         #expect(result.status == 75)
         #expect(result.stdout.isEmpty)
@@ -57,7 +51,7 @@ import Testing
         let home = try TemporaryDirectory()
         defer { home.remove() }
         let file = try home.write("two.json", ItemJSON.array(Array(Samples.seed.prefix(2))))
-        let offline = try offlineUser(home)
+        let offline = try Samples.offlineEnvironment(home: home)
         #expect(try await CLI.run(["register", file, "--retries", "0"], environment: offline).status == 75)
         let table = try await CLI.run(["pending"], environment: offline)
         #expect(table.stdout.contains("コーヒー") && table.stdout.contains("ラーメン") && table.stdout.contains("1,678"))
@@ -117,7 +111,7 @@ import Testing
     @Test func registerLeavesOlderPendingItemsToSyncAndSaysHowManyWait() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }
-        let offline = try offlineUser(home)
+        let offline = try Samples.offlineEnvironment(home: home)
         let first = try home.write("first.csv", Samples.csv(rows: 3, prefix: "P"))
         #expect(try await CLI.run(["register", first, "--retries", "0"], environment: offline).status == 75)
         try await withServer { server in
@@ -135,7 +129,7 @@ import Testing
     @Test func syncThatCannotReachTheServerSendsNothingAndExits75() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }
-        let offline = try offlineUser(home)
+        let offline = try Samples.offlineEnvironment(home: home)
         let file = try home.write("two.csv", Samples.csv(rows: 2))
         #expect(try await CLI.run(["register", file, "--retries", "0"], environment: offline).status == 75)
         let sync = try await CLI.run(["sync", "--retries", "0"], environment: offline)
@@ -148,7 +142,7 @@ import Testing
     @Test func theDummyEnvironmentHasItsOwnEmptyOutbox() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }
-        let offline = try offlineUser(home)
+        let offline = try Samples.offlineEnvironment(home: home)
         let file = try home.write("one.csv", Samples.csv(rows: 1))
         #expect(try await CLI.run(["register", file, "--retries", "0"], environment: offline).status == 75)
         let dummy = try await CLI.run(["--env", "dummy", "pending", "--format", "json"], environment: offline)

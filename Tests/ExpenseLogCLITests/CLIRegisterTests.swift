@@ -94,7 +94,7 @@ import Testing
         }
     }
 
-    @Test func aBatchRefusedWith400IsNotQueuedAndSaysWhatWasNotSent() async throws {
+    @Test func aBatchRefusedWith400IsSetAsideInAFileAndTheRestStaysQueued() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }
         try await withServer { server in
@@ -103,9 +103,52 @@ import Testing
             let env = Samples.environment(home: home, server: server)
             let result = try await CLI.run(["register", "--batch-size", "2", file], environment: env)
             #expect(result.status == 69)
-            #expect(result.stderr.contains("Nothing was queued: the 3 items from \(file):4 on were not sent"))
+            #expect(result.stderr.contains("The server refused the 2 items from \(file):4 on; they were moved to "))
+            #expect(result.stderr.contains("Queued the 1 item from \(file):6 on, in 1 batch, in the outbox"))
+            let rejected = try #require(result.stderr.split(separator: " ").first { $0.contains("/rejected/") })
+            let path = String(rejected.trimmingCharacters(in: CharacterSet(charactersIn: ".")))
+            #expect(try JSONDecoder().decode([Item].self, from: Data(contentsOf: URL(fileURLWithPath: path))).map(\.id) == ["C3", "C4"])
             let pending = try await CLI.run(["pending", "--format", "json"], environment: env)
-            #expect(pending.stdout == "[]\n")
+            #expect(try JSONDecoder().decode([Item].self, from: Data(pending.stdout.utf8)).map(\.id) == ["C5"])
+
+            // The set-aside file registers as it is once the server accepts it; sync sends the rest.
+            #expect(try await CLI.run(["register", path], environment: env).status == 0)
+            #expect(try await CLI.run(["sync"], environment: env).status == 0)
+            #expect(try await server.items().map(\.id) == ["C1", "C2", "C3", "C4", "C5"])
+        }
+    }
+
+    @Test func a200ThatDoesNotListEveryItemSentIsNotAConfirmation() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        try await withServer { server in
+            let file = try home.write("two.csv", Samples.csv(rows: 2))
+            try await server.addFaults("[{\"status\": 200, \"body\": \"[]\", \"contentType\": \"application/json\", \"method\": \"POST\"}]")
+            let env = Samples.environment(home: home, server: server)
+            let result = try await CLI.run(["register", file], environment: env)
+            #expect(result.status == 76)
+            #expect(result.stderr.contains("lacks 2 of the 2 sent (C1, C2)"))
+            #expect(!result.stderr.contains("Registered"))
+            #expect(try await CLI.run(["sync"], environment: env).status == 0)
+            #expect(try await server.items().map(\.id) == ["C1", "C2"])
+        }
+    }
+
+    @Test func aClosedStdoutDoesNotStopTheRunFromQueueingWhatItCouldNotSend() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        try await withServer { server in
+            let file = try home.write("four.csv", Samples.csv(rows: 4))
+            try await server.addFaults("[{\"kind\": \"stall\", \"seconds\": 0, \"method\": \"POST\"}, "
+                                       + "{\"status\": 503, \"method\": \"POST\", \"count\": -1}]")
+            // `| head -c 0`: the reader is gone before the saved items are printed.
+            let script = "\"$0\" register \"$1\" --batch-size 2 --retries 0 | head -c 0; echo \"status ${PIPESTATUS[0]}\" >&2"
+            let result = try await CLI.run(["-c", script, try CLI.binary().path, file],
+                                           environment: Samples.environment(home: home, server: server),
+                                           binary: URL(fileURLWithPath: "/bin/bash"))
+            #expect(result.stderr.contains("status 75"), "\(result.stderr)")
+            let pending = try await CLI.run(["pending", "--format", "json"], environment: Samples.environment(home: home, server: server))
+            #expect(try JSONDecoder().decode([Item].self, from: Data(pending.stdout.utf8)).map(\.id) == ["C3", "C4"])
         }
     }
 

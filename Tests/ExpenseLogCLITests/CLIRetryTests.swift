@@ -96,6 +96,22 @@ import Testing
         }
     }
 
+    @Test func aRefusedConnectionToTheRedirectTargetIsNotProofThatThePostDidNotRun() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        // The script runs, then redirects to 127.0.0.2, where nothing listens: a DNS or connection failure
+        // on Apps Script's googleusercontent.com hop, after the items were saved.
+        try await withServer(["--redirect-host", "127.0.0.2"]) { server in
+            let file = try home.write("two.csv", Samples.csv(rows: 2))
+            let result = try await CLI.run(["register", file], environment: Samples.environment(home: home, server: server))
+            #expect(result.status == 75, "\(result.stderr)")
+            #expect(result.stderr.contains("could not reach http://127.0.0.2:"))
+            #expect(result.stderr.contains("may have been saved before the answer was lost"))
+            #expect(try await server.requests().filter { $0.method == "POST" }.count == 1, "never re-sent")
+            #expect(try await server.items().map(\.id) == ["C1", "C2"])
+        }
+    }
+
     @Test func retriesZeroMeansOneAttemptAndVerboseLogsEachAttempt() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }

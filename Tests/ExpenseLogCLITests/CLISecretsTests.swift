@@ -91,6 +91,26 @@ import Testing
         }
     }
 
+    @Test(arguments: [String(repeating: "x", count: 140) + " Bearer TOKEN", "{\"error\": \"bad TOKEN\"}"])
+    func noPartOfTheTokenShowsWhereTheQuotedAnswerIsCut(body: String) async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let token = "abc/def+ghi=" + String(repeating: "Z", count: 30)
+        // The JSON form escapes the slash, as a server's JSON encoder may.
+        let echoed = body.contains("{") ? body.replacingOccurrences(of: "TOKEN", with: token.replacingOccurrences(of: "/", with: "\\/"))
+            : body.replacingOccurrences(of: "TOKEN", with: token)
+        try await withServer { server in
+            let fault = try JSONSerialization.data(withJSONObject: [["status": 500, "body": echoed, "count": -1]])
+            try await server.addFaults(String(decoding: fault, as: UTF8.self))
+            let result = try await CLI.run(["fetch", "--year", "2024", "--month", "1", "--retries", "0"],
+                                           environment: Samples.environment(home: home, server: server, ["EXPENSE_LOG_TOKEN": token]))
+            #expect(result.status == 69)
+            #expect(result.stderr.contains("The answer began:"))
+            #expect(!result.stderr.contains("abc/def") && !result.stderr.contains("abc\\/def") && !result.stderr.contains("ZZZZ"),
+                    "\(result.stderr)")
+        }
+    }
+
     @Test func theTokenNeverAppearsInAnyOutput() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }

@@ -26,7 +26,7 @@ import Testing
         try await withServer(redirect ? ["--redirect"] : []) { server in
             let items = (1...5).map { Samples.item("R\($0)", "2024030\($0)", "item \($0)", $0 * 100, sub: $0 == 3 ? nil : 1) }
             var handed: [[Item]] = []
-            try await client(server).register(items, batchSize: 2) { saved, _ in handed.append(saved) }
+            for batch in OutboxBatch.split(items, size: 2) { handed.append(try await client(server).send(batch)) }
             #expect(handed.map(\.count) == [2, 2, 1])
             #expect(try await server.items() == items)
             let posts = try await server.requests().filter { $0.method == "POST" }

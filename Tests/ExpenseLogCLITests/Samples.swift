@@ -28,6 +28,11 @@ enum Samples {
             .merging(extra) { _, new in new }
     }
 
+    /// A development-environment user pointed at a port where nothing listens.
+    static func offlineEnvironment(home: TemporaryDirectory) throws -> [String: String] {
+        environment(home: home, ["EXPENSE_LOG_ENV": "development", "EXPENSE_LOG_BASE_URL": "http://127.0.0.1:\(try closedPort())/exec"])
+    }
+
     /// A development-environment user pointed at a server.
     static func environment(home: TemporaryDirectory, server: ReferenceServer, _ extra: [String: String] = [:]) -> [String: String] {
         environment(home: home, ["EXPENSE_LOG_ENV": "development", "EXPENSE_LOG_BASE_URL": server.base].merging(extra) { _, new in new })

@@ -127,49 +127,62 @@ struct APIClientTests {
         #expect(error == failure)
     }
 
-    @Test("register sends ceil(n / batchSize) POSTs of at most batchSize items, in order, handing each batch over",
+    @Test("an entry's batches go one POST each, at most batchSize items, in order; each leaves the outbox when saved",
           arguments: [(5, 2), (4, 2), (1, 100), (250, 100), (3, 1)])
     func batches(count: Int, batchSize: Int) async throws {
-        let items = try numberedItems(count)
-        let log = RequestLog()
-        var handedOver: [[Item]] = []
-        var progress: [Int] = []
-        try await client(FakeSession.echo.recording(into: log)).register(items, batchSize: batchSize) { saved, sentSoFar in
-            handedOver.append(saved)
-            progress.append(sentSoFar)
+        try await withTemporaryDirectory { root in
+            let items = try numberedItems(count)
+            let outbox = Outbox(directory: root.appendingPathComponent("release/outbox"))
+            let entry = try outbox.enqueue(OutboxBatch.split(items, size: batchSize))
+            let log = RequestLog()
+            let api = try client(FakeSession.echo.recording(into: log))
+            var saved: [Item] = []
+            var pending: [Int] = []
+            for batch in entry.batches {
+                let outcome = try await api.deliver(batch, of: entry, outbox: outbox, verifyAnswer: true)
+                guard case .delivered(let items) = outcome else {
+                    Issue.record("expected delivered, got \(outcome)")
+                    return
+                }
+                saved += items
+                pending.append(try outbox.pendingCount())
+            }
+            let bodies = try await log.requests.map { try bodyObjects($0).compactMap { $0["id"] as? String } }
+            #expect(bodies.count == (count + batchSize - 1) / batchSize)
+            #expect(bodies.allSatisfy { $0.count <= batchSize })
+            #expect(bodies.flatMap { $0 } == items.map(\.id))
+            #expect(saved == items)
+            #expect(pending == bodies.indices.map { count - min(($0 + 1) * batchSize, count) })
+            #expect(fileNames(in: outbox.directory).isEmpty, "a fully delivered entry leaves no file")
         }
-        let bodies = try await log.requests.map { try bodyObjects($0).compactMap { $0["id"] as? String } }
-        #expect(bodies.count == (count + batchSize - 1) / batchSize)
-        #expect(bodies.allSatisfy { $0.count <= batchSize })
-        #expect(bodies.flatMap { $0 } == items.map(\.id))
-        #expect(handedOver.flatMap { $0 } == items)
-        #expect(progress == bodies.indices.map { min(($0 + 1) * batchSize, count) })
     }
 
-    @Test("register with no items sends nothing")
-    func registerNothing() async throws {
-        let log = RequestLog()
-        try await client(FakeSession.echo.recording(into: log)).register([]) { _, _ in Issue.record("nothing was saved") }
-        #expect(await log.requests.isEmpty)
-    }
-
-    @Test("a failure in batch 2 stops there; batch 1 was handed over")
+    @Test("a failure in batch 2 leaves it and the later batches queued; batch 1 left the outbox")
     func failureInSecondBatch() async throws {
-        let log = RequestLog()
-        let failure = APIError.httpStatus(url: try url("https://example.com/exec"), status: 500, snippet: "")
-        let session = FakeSession { request in
-            if await log.record(request) == 2 { throw failure }
-            return try await FakeSession.echo.send(request)
+        try await withTemporaryDirectory { root in
+            let log = RequestLog()
+            let failure = APIError.httpStatus(url: try url("https://example.com/exec"), status: 500, snippet: "")
+            let session = FakeSession { request in
+                if await log.record(request) == 2 { throw failure }
+                return try await FakeSession.echo.send(request)
+            }
+            let items = try numberedItems(5)
+            let outbox = Outbox(directory: root)
+            let entry = try outbox.enqueue(OutboxBatch.split(items, size: 2))
+            let api = try client(session)
+            let first = try await api.deliver(entry.batches[0], of: entry, outbox: outbox, verifyAnswer: true)
+            let second = try await api.deliver(entry.batches[1], of: entry, outbox: outbox, verifyAnswer: true)
+            guard case .delivered(let saved) = first, case let .failed(error, mayHaveBeenSaved) = second else {
+                Issue.record("expected delivered then failed, got \(first) and \(second)")
+                return
+            }
+            #expect(saved == Array(items[0..<2]))
+            #expect(error == failure)
+            #expect(mayHaveBeenSaved, "a 500 may come after the script ran")
+            #expect(await log.requests.count == 2)
+            #expect(try outbox.entries().entries.map(\.batches) == [Array(entry.batches[1...])])
+            #expect(try outbox.pendingCount() == 3)
         }
-        let items = try numberedItems(5)
-        var handedOver: [[Item]] = []
-        let error = try await #require(throws: BatchFailure.self) {
-            try await client(session).register(items, batchSize: 2) { saved, _ in handedOver.append(saved) }
-        }
-        #expect(error.error == failure)
-        #expect(error.mayHaveBeenSaved, "a 500 may come after the script ran")
-        #expect(await log.requests.count == 2)
-        #expect(handedOver == [Array(items[0..<2])])
     }
 
     @Test("every error maps to the contract's exit code", arguments: try exitCases())

@@ -1,13 +1,14 @@
 import ExpenseLogKit
 import Foundation
+import Synchronization
 import Testing
 
 /// What the scripted fake server does on one attempt.
 enum ScriptedAnswer: Sendable {
     /// An HTTP answer; `from` is the URL that gave it (the request's own unless a redirect was followed).
     case status(Int, headers: [String: String] = [:], body: String = "[]", from: URL? = nil)
-    /// No HTTP answer at all.
-    case fail(NetworkFailure)
+    /// No HTTP answer at all; `at` is the URL whose connection failed (the request's own unless a redirect was followed).
+    case fail(NetworkFailure, at: URL? = nil)
     /// 200 with the items the request carried (a POST the server saved).
     case echo
 }
@@ -19,8 +20,8 @@ func scripted(_ answers: [ScriptedAnswer], log: RequestLog) -> FakeSession {
         switch answers[min(attempt, answers.count) - 1] {
         case let .status(status, headers, body, from):
             return HTTPResponse(status: status, headers: headers, body: Data(body.utf8), url: from ?? request.url)
-        case let .fail(reason):
-            throw APIError.network(url: request.url, reason: reason)
+        case let .fail(reason, at):
+            throw APIError.network(url: at ?? request.url, reason: reason)
         case .echo:
             return HTTPResponse(status: 200, body: request.body ?? Data("[]".utf8), url: request.url)
         }
@@ -28,13 +29,12 @@ func scripted(_ answers: [ScriptedAnswer], log: RequestLog) -> FakeSession {
 }
 
 /// The client's events in order, collected from any thread.
-final class EventLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var recorded: [ClientEvent] = []
+final class EventLog: Sendable {
+    private let recorded = Mutex<[ClientEvent]>([])
 
-    func record(_ event: ClientEvent) { lock.withLock { recorded.append(event) } }
+    func record(_ event: ClientEvent) { recorded.withLock { $0.append(event) } }
 
-    var events: [ClientEvent] { lock.withLock { recorded } }
+    var events: [ClientEvent] { recorded.withLock { $0 } }
 
     /// Each event in a few words: `answered 503 #1`, `failed timedOut #1`, `retrying #2/3`.
     var summary: [String] {

@@ -127,14 +127,35 @@ struct ClientSendTests {
         #expect(try bodyObjects(requests[0]).compactMap { $0["id"] as? String } == batch.items.map(\.id))
     }
 
-    @Test("register gives each batch its own Idempotency-Key")
+    @Test("each batch of an entry is delivered with its own Idempotency-Key, the one it was queued with")
     func distinctKeysPerBatch() async throws {
+        try await withTemporaryDirectory { root in
+            let log = RequestLog()
+            let outbox = Outbox(directory: root)
+            let entry = try outbox.enqueue(OutboxBatch.split(try numberedItems(5), size: 2))
+            let api = try client(FakeSession.echo.recording(into: log))
+            for batch in entry.batches { _ = try await api.deliver(batch, of: entry, outbox: outbox, verifyAnswer: true) }
+            let keys = await log.requests.compactMap { $0.headers["Idempotency-Key"] }
+            #expect(keys == entry.batches.map(\.key))
+            #expect(Set(keys).count == 3)
+            #expect(keys.allSatisfy { UUID(uuidString: $0) != nil })
+        }
+    }
+
+    @Test("a connection failure at a redirect's target is not retried and may have been saved: the script already ran",
+          arguments: [NetworkFailure.refused, .hostNotFound, .offline, .tls("expired certificate")])
+    func failureAfterRedirect(reason: NetworkFailure) async throws {
         let log = RequestLog()
-        try await client(FakeSession.echo.recording(into: log)).register(try numberedItems(5), batchSize: 2) { _, _ in }
-        let keys = await log.requests.compactMap { $0.headers["Idempotency-Key"] }
-        #expect(keys.count == 3)
-        #expect(Set(keys).count == 3)
-        #expect(keys.allSatisfy { UUID(uuidString: $0) != nil })
+        let sleeps = Sleeps()
+        let target = try redirectTarget()
+        let session = scripted([.fail(reason, at: target), .echo], log: log)
+        let failure = try await #require(throws: BatchFailure.self) {
+            try await client(session, retries: 3, sleeps: sleeps).send(try oneBatch())
+        }
+        #expect(failure.mayHaveBeenSaved)
+        #expect(failure.error == .network(url: target, reason: reason))
+        #expect(await log.requests.count == 1, "a blind re-send could register the items twice")
+        #expect(await sleeps.delays.isEmpty)
     }
 }
 

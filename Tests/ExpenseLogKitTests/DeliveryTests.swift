@@ -35,6 +35,44 @@ struct DeliveryTests {
         #expect(OutboxBatch.split(items, size: 2).first?.key != OutboxBatch.split(items, size: 2).first?.key)
     }
 
+    @Test("a batch narrowed to fewer items carries exactly those items under a new key, an uppercase UUID")
+    func narrowedItemsAndKey() throws {
+        let batch = try oneBatch(3)
+        let narrowed = batch.narrowed(to: [batch.items[0], batch.items[2]])
+        #expect(narrowed.items == [batch.items[0], batch.items[2]])
+        #expect(narrowed.key != batch.key)
+        #expect(UUID(uuidString: narrowed.key) != nil && narrowed.key == narrowed.key.uppercased(), "\(narrowed.key)")
+    }
+
+    @Test("narrowing is deterministic: the same key and ids give the same key, even from another copy of the batch")
+    func narrowedKeyRepeats() throws {
+        let batch = try oneBatch(3)
+        let copy = OutboxBatch(key: batch.key, items: batch.items)
+        let subset = Array(batch.items.prefix(2))
+        #expect(batch.narrowed(to: subset).key == batch.narrowed(to: subset).key)
+        #expect(copy.narrowed(to: subset) == batch.narrowed(to: subset))
+    }
+
+    @Test("other ids, or another original key, give another narrowed key")
+    func narrowedKeyDiffers() throws {
+        let batch = try oneBatch(3)
+        let keys = [
+            batch.narrowed(to: [batch.items[0]]).key,
+            batch.narrowed(to: [batch.items[1]]).key,
+            batch.narrowed(to: [batch.items[0], batch.items[1]]).key,
+            batch.narrowed(to: [batch.items[1], batch.items[2]]).key,
+            OutboxBatch(key: UUID().uuidString, items: batch.items).narrowed(to: [batch.items[0]]).key,
+        ]
+        #expect(Set(keys).count == keys.count, "\(keys)")
+        #expect(!keys.contains(batch.key))
+    }
+
+    @Test("narrowing to the items a batch already has changes nothing: same batch, same key")
+    func narrowedUnchanged() throws {
+        let batch = try oneBatch(3)
+        #expect(batch.narrowed(to: batch.items) == batch)
+    }
+
     static let base = URL(string: "https://example.com/exec")!
 
     @Test("transient failures may pass by themselves: network failures other than TLS and redirects, 429 and 5xx",

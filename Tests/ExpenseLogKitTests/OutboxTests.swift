@@ -27,8 +27,8 @@ struct OutboxTests {
             let outbox = Outbox(directory: root.appendingPathComponent("state/release/outbox"))
             let first = try outbox.enqueue(try twoBatches())
             let second = try outbox.enqueue(try twoBatches())
-            #expect(first != second)
-            #expect(fileNames(in: outbox.directory) == [first.lastPathComponent, second.lastPathComponent].sorted())
+            #expect(first.file != second.file)
+            #expect(fileNames(in: outbox.directory) == [first.file.lastPathComponent, second.file.lastPathComponent].sorted())
             #expect(fileNames(in: outbox.directory).allSatisfy { $0.hasSuffix(".json") })
         }
     }
@@ -40,12 +40,14 @@ struct OutboxTests {
             let awkward = Item(id: "Q", date: try day(2024, 2, 29), name: "珈琲 \"濃いめ\" \\ 1/2", price: -300,
                                category: 3, categorySub: nil)
             let batches = try twoBatches() + [OutboxBatch(key: UUID().uuidString, items: [awkward])]
-            let file = try outbox.enqueue(batches, now: Self.queuedAt)
-            let (entries, problems) = Outbox(directory: root).entries()
+            let queued = try outbox.enqueue(batches, now: Self.queuedAt)
+            let (entries, problems) = try Outbox(directory: root).entries()
             #expect(problems.isEmpty)
             let entry = try #require(entries.first)
             #expect(entries.count == 1)
-            #expect(entry.file.lastPathComponent == file.lastPathComponent)
+            #expect(entry.file.lastPathComponent == queued.file.lastPathComponent)
+            #expect(queued.batches == batches, "enqueue returns the entry it wrote")
+            #expect(queued.file.deletingLastPathComponent().path == root.path)
             #expect(entry.batches == batches)
             #expect(entry.items == batches.flatMap(\.items))
             #expect(abs(entry.queuedAt.timeIntervalSince(Self.queuedAt)) < 0.001)
@@ -62,7 +64,7 @@ struct OutboxTests {
             try outbox.enqueue(late, now: Date(timeIntervalSince1970: 1_800_000_000))
             try outbox.enqueue(early, now: Date(timeIntervalSince1970: 1_700_000_000))
             try outbox.enqueue(earliest, now: Date(timeIntervalSince1970: 5))  // fewer digits: must still sort first
-            #expect(outbox.entries().entries.map { $0.batches[0].key } == ["EARLIEST", "EARLY", "LATE"])
+            #expect(try outbox.entries().entries.map { $0.batches[0].key } == ["EARLIEST", "EARLY", "LATE"])
         }
     }
 
@@ -70,9 +72,10 @@ struct OutboxTests {
     func empty() async throws {
         try await withTemporaryDirectory { root in
             let outbox = Outbox(directory: root.appendingPathComponent("never-created"))
-            #expect(outbox.entries().entries.isEmpty)
-            #expect(outbox.entries().problems.isEmpty)
-            #expect(outbox.pendingCount() == 0)
+            let (entries, problems) = try outbox.entries()
+            #expect(entries.isEmpty)
+            #expect(problems.isEmpty)
+            #expect(try outbox.pendingCount() == 0)
         }
     }
 
@@ -82,7 +85,7 @@ struct OutboxTests {
             let outbox = Outbox(directory: root)
             try outbox.enqueue(try twoBatches())  // 3 items
             try outbox.enqueue(OutboxBatch.split(try numberedItems(5), size: 100))  // 5 items
-            #expect(outbox.pendingCount() == 8)
+            #expect(try outbox.pendingCount() == 8)
         }
     }
 
@@ -91,12 +94,12 @@ struct OutboxTests {
         try await withTemporaryDirectory { root in
             let outbox = Outbox(directory: root)
             let batches = try twoBatches()
-            let file = try outbox.enqueue(batches)
-            let entry = try #require(outbox.entries().entries.first)
+            let file = try outbox.enqueue(batches).file
+            let entry = try #require(try outbox.entries().entries.first)
             try outbox.markSent(batches[0].key, in: entry)
-            let after = try #require(outbox.entries().entries.first)
+            let after = try #require(try outbox.entries().entries.first)
             #expect(after.batches == [batches[1]])
-            #expect(outbox.pendingCount() == 1)
+            #expect(try outbox.pendingCount() == 1)
             #expect(FileManager.default.fileExists(atPath: file.path))
             #expect(FileManager.default.fileExists(atPath: sentLog(of: file).path))
         }
@@ -107,13 +110,13 @@ struct OutboxTests {
         try await withTemporaryDirectory { root in
             let outbox = Outbox(directory: root)
             let batches = try twoBatches()
-            let kept = try outbox.enqueue([OutboxBatch(key: "OTHER", items: try numberedItems(1))])
-            let file = try outbox.enqueue(batches, now: Date(timeIntervalSince1970: 1))
-            let entry = try #require(outbox.entries().entries.first { $0.file.lastPathComponent == file.lastPathComponent })
+            let kept = try outbox.enqueue([OutboxBatch(key: "OTHER", items: try numberedItems(1))]).file
+            let file = try outbox.enqueue(batches, now: Date(timeIntervalSince1970: 1)).file
+            let entry = try #require(try outbox.entries().entries.first { $0.file.lastPathComponent == file.lastPathComponent })
             try outbox.markSent(batches[1].key, in: entry)
             try outbox.markSent(batches[0].key, in: entry)
             #expect(fileNames(in: root) == [kept.lastPathComponent])
-            #expect(outbox.entries().entries.map(\.batches) == [[OutboxBatch(key: "OTHER", items: try numberedItems(1))]])
+            #expect(try outbox.entries().entries.map(\.batches) == [[OutboxBatch(key: "OTHER", items: try numberedItems(1))]])
         }
     }
 
@@ -122,8 +125,8 @@ struct OutboxTests {
         try await withTemporaryDirectory { root in
             let outbox = Outbox(directory: root)
             let batches = OutboxBatch.split(try numberedItems(3), size: 1)
-            let file = try outbox.enqueue(batches)
-            let entry = try #require(outbox.entries().entries.first)
+            let file = try outbox.enqueue(batches).file
+            let entry = try #require(try outbox.entries().entries.first)
             try outbox.markSent(batches[0].key, in: entry)
             try outbox.markSent(batches[2].key, in: entry)
             let log = try String(contentsOf: sentLog(of: file), encoding: .utf8)
@@ -136,11 +139,11 @@ struct OutboxTests {
         try await withTemporaryDirectory { root in
             let outbox = Outbox(directory: root)
             let batches = OutboxBatch.split(try numberedItems(3), size: 1)
-            let file = try outbox.enqueue(batches)
+            let file = try outbox.enqueue(batches).file
             try writeText(batches[0].key + "\n" + batches[1].key, to: sentLog(of: file))
-            let entry = try #require(outbox.entries().entries.first)
+            let entry = try #require(try outbox.entries().entries.first)
             #expect(entry.batches.map(\.key) == [batches[1].key, batches[2].key])
-            #expect(outbox.pendingCount() == 2)
+            #expect(try outbox.pendingCount() == 2)
         }
     }
 
@@ -149,11 +152,11 @@ struct OutboxTests {
         try await withTemporaryDirectory { root in
             let outbox = Outbox(directory: root)
             let batches = OutboxBatch.split(try numberedItems(3), size: 1)
-            let file = try outbox.enqueue(batches)
+            let file = try outbox.enqueue(batches).file
             try writeText(batches[0].key + "\n" + String(batches[1].key.prefix(7)), to: sentLog(of: file))
-            let entry = try #require(outbox.entries().entries.first)
+            let entry = try #require(try outbox.entries().entries.first)
             try outbox.markSent(batches[2].key, in: entry)
-            #expect(outbox.entries().entries.first?.batches.map(\.key) == [batches[1].key])
+            #expect(try outbox.entries().entries.first?.batches.map(\.key) == [batches[1].key])
         }
     }
 
@@ -162,9 +165,9 @@ struct OutboxTests {
         try await withTemporaryDirectory { root in
             let outbox = Outbox(directory: root)
             let batches = try twoBatches()
-            let file = try outbox.enqueue(batches)
+            let file = try outbox.enqueue(batches).file
             try writeText(String(batches[0].key.prefix(10)) + "\n", to: sentLog(of: file))
-            #expect(outbox.entries().entries.first?.batches == batches)
+            #expect(try outbox.entries().entries.first?.batches == batches)
         }
     }
 
@@ -174,14 +177,14 @@ struct OutboxTests {
     func unreadableEntry(content: String) async throws {
         try await withTemporaryDirectory { root in
             let outbox = Outbox(directory: root)
-            let good = try outbox.enqueue(try twoBatches())
+            let good = try outbox.enqueue(try twoBatches()).file
             let bad = root.appendingPathComponent("00000000000000000001-1-BAD.json")
             try writeText(content, to: bad)
-            let (entries, problems) = outbox.entries()
+            let (entries, problems) = try outbox.entries()
             #expect(entries.map(\.file.lastPathComponent) == [good.lastPathComponent])
             #expect(problems.count == 1)
             #expect(problems.first?.contains(bad.path) == true)
-            #expect(outbox.pendingCount() == 3)
+            #expect(try outbox.pendingCount() == 3)
             outbox.tidy()
             #expect(FileManager.default.contents(atPath: bad.path) == Data(content.utf8), "never delete what cannot be read")
         }
@@ -193,8 +196,8 @@ struct OutboxTests {
             let outbox = Outbox(directory: root)
             try writeText("not json", to: root.appendingPathComponent(".00000000000000000001-1-X.json"))
             try writeText("notes", to: root.appendingPathComponent("README.txt"))
-            #expect(outbox.entries().entries.isEmpty)
-            #expect(outbox.entries().problems.isEmpty)
+            #expect(try outbox.entries().entries.isEmpty)
+            #expect(try outbox.entries().problems.isEmpty)
         }
     }
 
@@ -203,9 +206,9 @@ struct OutboxTests {
         try await withTemporaryDirectory { root in
             let outbox = Outbox(directory: root)
             let batches = try twoBatches()
-            let file = try outbox.enqueue(batches)
+            let file = try outbox.enqueue(batches).file
             try writeText(batches.map { $0.key + "\n" }.joined(), to: sentLog(of: file))  // crashed before unlinking
-            #expect(outbox.entries().entries.isEmpty)
+            #expect(try outbox.entries().entries.isEmpty)
             outbox.tidy()
             #expect(fileNames(in: root).isEmpty)
         }
@@ -216,13 +219,13 @@ struct OutboxTests {
         try await withTemporaryDirectory { root in
             let outbox = Outbox(directory: root)
             let batches = try twoBatches()
-            let file = try outbox.enqueue(batches)
-            let entry = try #require(outbox.entries().entries.first)
+            let file = try outbox.enqueue(batches).file
+            let entry = try #require(try outbox.entries().entries.first)
             try outbox.markSent(batches[0].key, in: entry)
             try writeText("GONE\n", to: root.appendingPathComponent("00000000000000000002-1-GONE.sent"))
             outbox.tidy()
             #expect(fileNames(in: root) == [file.lastPathComponent, sentLog(of: file).lastPathComponent].sorted())
-            #expect(outbox.entries().entries.first?.batches == [batches[1]])
+            #expect(try outbox.entries().entries.first?.batches == [batches[1]])
         }
     }
 

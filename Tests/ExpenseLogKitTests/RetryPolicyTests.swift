@@ -1,5 +1,6 @@
 import ExpenseLogKit
 import Foundation
+import Synchronization
 import Testing
 
 /// An instant in UTC built by Foundation's Gregorian calendar, an independent reference for the HTTP date parser.
@@ -11,18 +12,17 @@ func utcDate(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: I
 }
 
 /// A `random` stand-in that records the range it was asked for and answers a fixed point inside it.
-final class RangeRecorder: @unchecked Sendable {
-    private let lock = NSLock()
-    private var recorded: [ClosedRange<Double>] = []
+final class RangeRecorder: Sendable {
+    private let recorded = Mutex<[ClosedRange<Double>]>([])
     /// Where in the range to answer: 0 is the lower bound, 1 the upper.
     let fraction: Double
 
     init(fraction: Double = 1) { self.fraction = fraction }
 
-    var ranges: [ClosedRange<Double>] { lock.withLock { recorded } }
+    var ranges: [ClosedRange<Double>] { recorded.withLock { $0 } }
 
     func pick(_ range: ClosedRange<Double>) -> Double {
-        lock.withLock { recorded.append(range) }
+        recorded.withLock { $0.append(range) }
         return range.lowerBound + (range.upperBound - range.lowerBound) * fraction
     }
 }

@@ -49,7 +49,13 @@ enum FetchCommand {
         do {
             items = try await client.fetch(month)
         } catch let error as APIError where error.isTransient && !invocation.flag("refresh") {
-            let cached = try await repository.month(month)
+            let cached: CachedMonth?
+            do {
+                cached = try await repository.month(month)
+            } catch {
+                context.warn("the cache cannot serve \(month) either: \(error)")
+                cached = nil
+            }
             await context.flushWarnings(repository)
             guard let cached else { throw error }
             let when = cached.fetchedAt.map { "as fetched \(Self.age(of: $0)) (\($0.formatted(Date.ISO8601FormatStyle())))" }

@@ -16,7 +16,7 @@ enum PendingCommand {
     static func run(_ invocation: Invocation, _ context: Context) async throws {
         let config = try context.config()
         let outbox = context.outbox(config)
-        let (entries, problems) = outbox.entries()
+        let (entries, problems) = try outbox.entries()
         for problem in problems { context.warn(problem) }
         let items = entries.flatMap(\.items)
         let format = CommonOptions.outputFormat(invocation)

@@ -55,7 +55,7 @@ enum RegisterCommand {
         let client = try context.client(config)
         let repository = context.repository(config)
         let outbox = context.outbox(config)
-        let waiting = outbox.pendingCount()
+        let waiting = try outbox.pendingCount()
         defer {
             if waiting > 0 {
                 context.note("\(waiting) item\(waiting == 1 ? "" : "s") queued by earlier runs \(waiting == 1 ? "is" : "are") still "
@@ -63,60 +63,95 @@ enum RegisterCommand {
             }
         }
         let batches = OutboxBatch.split(items, size: batchSize)
-        var saved: [Item] = []
-        var sent = 0
-        var cacheFailure: StoreError?
-        for (index, batch) in batches.enumerated() {
-            let answer: [Item]
-            do {
-                answer = try await client.send(batch)
-            } catch let failure as BatchFailure {
-                if !saved.isEmpty { context.printItems(saved, format) }
-                try queue(failure, unsent: Array(batches[index...]), from: locations[sent], sent: sent, total: items.count,
-                          outbox: outbox, context: context)
-            }
-            saved.append(contentsOf: answer)
-            sent += batch.items.count
-            // The server has these now: a cache that cannot be written must not stop the remaining batches.
-            if cacheFailure == nil { cacheFailure = await context.cache(answer, in: repository) }
+        // Queued before the first POST: whatever happens next (a lost answer, a crash, kill -9), every item the
+        // server has not confirmed is in the outbox for `sync`, and none is sent twice.
+        let entry: OutboxEntry, hold: HeldLock
+        do {
+            (entry, hold) = try outbox.enqueueHeld(batches)
+        } catch let error as StoreError {
+            context.io.stderr.write("Error: \(error)\nNothing was sent: the outbox must be writable, so that no item can be "
+                                    + "lost or sent twice if the run is interrupted.\n")
+            throw CommandExit(code: .ioError)
         }
-        if let cacheFailure {
-            context.printItems(saved, format)
+        defer { hold.release() }
+        var run = Run(total: items.count, locations: locations, format: format, outbox: outbox, context: context)
+        for (index, batch) in batches.enumerated() {
+            let outcome: DeliveryOutcome
+            do {
+                outcome = try await client.deliver(batch, of: entry, outbox: outbox, verifyAnswer: config.environment.value != .dummy)
+            } catch let error as StoreError {
+                run.printSaved()
+                context.io.stderr.write("Error: \(error)\nThe server answered, but the outbox could not record it; "
+                                        + "`expense-log sync` finds those items on the server and does not send them again.\n")
+                throw CommandExit(code: .ioError)
+            }
+            switch outcome {
+            case .delivered(let answer):
+                run.saved.append(contentsOf: answer)
+                run.sent += batch.items.count
+                // The server has these now: a cache that cannot be written must not stop the remaining batches.
+                if run.cacheFailure == nil { run.cacheFailure = await context.cache(answer, in: repository) }
+            case let .failed(error, mayHaveBeenSaved):
+                try run.stop(error, mayHaveBeenSaved: mayHaveBeenSaved, rejected: nil, batchSize: batch.items.count,
+                             batchesLeft: batches.count - index)
+            case let .rejected(error, file):
+                try run.stop(error, mayHaveBeenSaved: false, rejected: file, batchSize: batch.items.count,
+                             batchesLeft: batches.count - index - 1)
+            }
+        }
+        if let cacheFailure = run.cacheFailure {
+            run.printSaved()
             context.warn("all \(items.count) items were registered on the server, but the cache could not be updated; "
                          + "run fetch for their months to refresh it")
             throw cacheFailure
         }
         await context.flushWarnings(repository)
-        context.printItems(saved, format)
+        run.printSaved()
         context.note("Registered \(items.count) item\(items.count == 1 ? "" : "s") in \(batches.count) batch\(batches.count == 1 ? "" : "es").")
     }
 
-    /// After a failed batch: queue it and the rest when the failure may pass or the batch may have been saved,
-    /// otherwise report what was not sent. Always ends the command.
-    static func queue(_ failure: BatchFailure, unsent: [OutboxBatch], from location: SourceLocation, sent: Int, total: Int,
-                      outbox: Outbox, context: Context) throws -> Never {
-        let count = total - sent
-        let rest = "the \(count) item\(count == 1 ? "" : "s") from \(location) on"
-        context.io.stderr.write("Error: \(failure.error)\n")
-        if sent > 0 { context.warn("\(sent) of \(total) items were registered before this error") }
-        guard failure.error.isTransient || failure.mayHaveBeenSaved else {
-            context.io.stderr.write("Nothing was queued: \(rest) were not sent. Fix the cause, then register them again.\n")
-            throw CommandExit(code: ExitCode(for: failure.error))
+    /// The progress of one register run, and how it ends when a batch is not confirmed.
+    struct Run {
+        let total: Int
+        let locations: [SourceLocation]
+        let format: OutputFormat
+        let outbox: Outbox
+        let context: Context
+        var saved: [Item] = []
+        var sent = 0
+        var cacheFailure: StoreError?
+
+        func printSaved() {
+            if !saved.isEmpty { context.printItems(saved, format) }
         }
-        do {
-            try outbox.enqueue(unsent)
-        } catch let error as StoreError {
-            context.io.stderr.write("Error: \(rest) could not be queued either: \(error)\n")
-            throw CommandExit(code: .ioError)
+
+        /// Says what was registered, what stays queued (everything not confirmed, already in the outbox) or was
+        /// set aside as refused, and ends the command with the error's code (75 when the failure may pass).
+        func stop(_ error: APIError, mayHaveBeenSaved: Bool, rejected: URL?, batchSize: Int, batchesLeft: Int) throws -> Never {
+            printSaved()
+            let location = locations[min(sent, locations.count - 1)]
+            context.io.stderr.write("Error: \(error)\n")
+            if sent > 0 { context.warn("\(sent) of \(total) items were registered before this error") }
+            var queued = total - sent
+            if let rejected {
+                queued -= batchSize
+                context.io.stderr.write("The server refused the \(batchSize) item\(batchSize == 1 ? "" : "s") from \(location) on; "
+                                        + "they were moved to \(rejected.path). Fix them there and register that file "
+                                        + "(it keeps their ids).\n")
+            } else if mayHaveBeenSaved {
+                context.io.stderr.write("The batch from \(location) may have been saved before the answer was lost; "
+                                        + "`expense-log sync` checks the server by id before sending anything again.\n")
+            }
+            if queued > 0 {
+                let first = rejected == nil ? location : locations[min(sent + batchSize, locations.count - 1)]
+                context.io.stderr.write("Queued the \(queued) item\(queued == 1 ? "" : "s") from \(first) on, in \(batchesLeft) "
+                                        + "batch\(batchesLeft == 1 ? "" : "es"), in the outbox (\(outbox.directory.path)). "
+                                        + "Run `expense-log sync` to send them\(error.isTransient ? "" : " once the cause is fixed"); "
+                                        + "`expense-log pending` lists them. Do not register the same input again: "
+                                        + "that would send them twice.\n")
+            }
+            throw CommandExit(code: error.isTransient ? .temporaryFailure : ExitCode(for: error))
         }
-        if failure.mayHaveBeenSaved {
-            context.io.stderr.write("The batch from \(location) may have been saved before the answer was lost; it is queued "
-                                    + "too, and `expense-log sync` checks the server by id before sending anything again.\n")
-        }
-        let batches = "\(unsent.count) batch\(unsent.count == 1 ? "" : "es")"
-        context.io.stderr.write("Queued \(rest), in \(batches), in the outbox (\(outbox.directory.path)). "
-                                + "Run `expense-log sync` to send them; `expense-log pending` lists them.\n")
-        throw CommandExit(code: failure.error.isTransient ? .temporaryFailure : ExitCode(for: failure.error))
     }
 
     /// Reads every named input; unreadable files stop the command (66), syntax problems are collected (65).

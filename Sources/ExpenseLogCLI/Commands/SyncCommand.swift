@@ -19,14 +19,15 @@ enum SyncCommand {
     static func run(_ invocation: Invocation, _ context: Context) async throws {
         let config = try context.config()
         let outbox = context.outbox(config)
-        let (entries, problems) = outbox.entries()
+        let (entries, problems) = try outbox.entries()
         guard !entries.isEmpty || !problems.isEmpty else {
             context.note("The outbox of the \(config.environment.value.rawValue) environment is empty; nothing to send.")
             return
         }
         let client = try context.client(config)
         let finished: Void? = try await FileLock.withLockIfFree(outbox.syncLock) {
-            try await send(outbox: outbox, client: client, repository: context.repository(config), invocation, context)
+            try await send(outbox: outbox, client: client, repository: context.repository(config), invocation, context,
+                           verifyAnswers: config.environment.value != .dummy)
         }
         if finished == nil {
             context.io.stderr.write("Error: another `expense-log sync` is sending this environment's outbox (it holds "
@@ -37,9 +38,9 @@ enum SyncCommand {
 
     /// The work done under the sync lock; another process may have sent entries meanwhile, so the outbox is read again.
     static func send(outbox: Outbox, client: ExpenseLogAPIClient, repository: LocalRepository,
-                     _ invocation: Invocation, _ context: Context) async throws {
+                     _ invocation: Invocation, _ context: Context, verifyAnswers: Bool) async throws {
         outbox.tidy()
-        let (entries, problems) = outbox.entries()
+        let (entries, problems) = try outbox.entries()
         for problem in problems { context.warn(problem) }
         let format = CommonOptions.outputFormat(invocation)
         let waiting = entries.reduce(0) { $0 + $1.items.count }
@@ -60,36 +61,40 @@ enum SyncCommand {
         }
 
         var saved: [Item] = []
-        var done = 0, skipped = 0, posts = 0
+        var done = 0, skipped = 0, posts = 0, busy = 0
+        var rejected: [(file: URL, error: APIError)] = []
         var cacheFailure: StoreError?
-        for entry in entries {
+        for listed in entries {
+            // A register run still sending this entry holds its lock; it queues what it cannot send, so leave it be.
+            guard let (entry, hold) = try outbox.hold(listed) else {
+                busy += listed.items.count
+                continue
+            }
+            defer { hold.release() }
+            done += listed.items.count - entry.items.count
             for batch in entry.batches {
                 let fresh = batch.items.filter { !known.contains($0.id) }
-                if !fresh.isEmpty {
-                    let answer: [Item]
-                    do {
-                        answer = try await client.send(OutboxBatch(key: batch.key, items: fresh))
-                    } catch let failure as BatchFailure {
-                        if !saved.isEmpty { context.printItems(saved, format) }
-                        context.io.stderr.write("Error: \(failure.error)\nThe batch \(batch.key) of \(entry.file.path) was not "
-                                                + "confirmed; \(remaining(done)). Run sync again later"
-                                                + (failure.error.isTransient ? ".\n" : " once the cause is fixed.\n"))
-                        throw CommandExit(code: failure.error.isTransient ? .temporaryFailure : ExitCode(for: failure.error))
-                    }
-                    posts += 1
+                skipped += batch.items.count - fresh.count
+                if fresh.isEmpty {
+                    try outbox.markSent(batch.key, in: entry)
+                    done += batch.items.count
+                    continue
+                }
+                posts += 1
+                switch try await client.deliver(batch, of: entry, sending: fresh, outbox: outbox, verifyAnswer: verifyAnswers) {
+                case .delivered(let answer):
                     saved.append(contentsOf: answer)
                     known.formUnion(fresh.map(\.id))
                     known.formUnion(answer.map(\.id))
                     if cacheFailure == nil { cacheFailure = await context.cache(answer, in: repository) }
-                }
-                skipped += batch.items.count - fresh.count
-                do {
-                    try outbox.markSent(batch.key, in: entry)
-                } catch let error as StoreError {
+                case let .rejected(error, file):
+                    rejected.append((file, error))
+                case let .failed(error, _):
                     if !saved.isEmpty { context.printItems(saved, format) }
-                    context.io.stderr.write("Error: \(error)\nThe server has the batch \(batch.key), but the outbox could not "
-                                            + "record it; the next sync finds its items on the server and skips them.\n")
-                    throw CommandExit(code: .ioError)
+                    context.io.stderr.write("Error: \(error)\nThe batch \(batch.key) of \(entry.file.path) was not "
+                                            + "confirmed; \(remaining(done)). Run sync again later"
+                                            + (error.isTransient ? ".\n" : " once the cause is fixed.\n"))
+                    throw CommandExit(code: error.isTransient ? .temporaryFailure : ExitCode(for: error))
                 }
                 done += batch.items.count
             }
@@ -97,9 +102,14 @@ enum SyncCommand {
         await context.flushWarnings(repository)
         if !saved.isEmpty || format != .table { context.printItems(saved, format) }
         if let cacheFailure { context.warn("the cache could not be updated (\(cacheFailure)); run fetch for those months to refresh it") }
+        for (file, error) in rejected {
+            context.io.stderr.write("Error: \(error)\nThe refused items were moved to \(file.path); fix them there and register that file.\n")
+        }
+        let left = busy > 0 ? "\(busy) item\(busy == 1 ? " is" : "s are") being sent by a register run right now."
+            : problems.isEmpty ? "The outbox is empty." : "Unreadable outbox entries remain (see the warnings above)."
         context.note("Sent \(saved.count) item\(saved.count == 1 ? "" : "s") in \(posts) request\(posts == 1 ? "" : "s"); "
-                     + "skipped \(skipped) the server already had. "
-                     + (problems.isEmpty ? "The outbox is empty." : "Unreadable outbox entries remain (see the warnings above)."))
-        if !problems.isEmpty { throw CommandExit(code: .temporaryFailure) }
+                     + "skipped \(skipped) the server already had. " + left)
+        if let first = rejected.first { throw CommandExit(code: ExitCode(for: first.error)) }
+        if !problems.isEmpty || busy > 0 { throw CommandExit(code: .temporaryFailure) }
     }
 }

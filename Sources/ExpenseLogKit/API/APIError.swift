@@ -83,10 +83,31 @@ public enum APIError: Error, Sendable, Equatable, CustomStringConvertible {
         snippet.isEmpty ? "" : "\nThe answer began: \(snippet)"
     }
 
-    /// The start of a body, one line, for error messages.
-    static func snippet(_ body: Data) -> String {
-        let text = String(decoding: body.prefix(160), as: UTF8.self)
+    /// The start of a body, one line, for error messages, with `secret` hidden in every form a server may echo it in
+    /// (raw, JSON-escaped, percent-encoded), across the whole of the first 64 KiB, before the cut: no part of it can
+    /// show at the edge, however often it is repeated.
+    static func snippet(_ body: Data, hiding secret: String? = nil) -> String {
+        var whole = body
+        if let secret, !secret.isEmpty {
+            var text = String(decoding: body.prefix(65_536), as: UTF8.self)
+            for form in escapedForms(of: secret).sorted(by: { $0.count > $1.count }) {
+                text = text.replacingOccurrences(of: form, with: "***")
+            }
+            whole = Data(text.utf8)
+        }
+        let text = String(decoding: whole.prefix(160), as: UTF8.self)
         let oneLine = text.split(whereSeparator: \.isNewline).joined(separator: " ")
-        return oneLine.count < text.count || body.count > 160 ? oneLine + "…" : oneLine
+        return oneLine.count < text.count || whole.count > 160 ? oneLine + "…" : oneLine
+    }
+
+    /// The secret as JSON encoders (with and without `\/`) and URL encoders (RFC 3986's unreserved set, or letters
+    /// and digits only) write it.
+    static func escapedForms(of secret: String) -> Set<String> {
+        let json = secret.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        var unreserved = CharacterSet.alphanumerics
+        unreserved.insert(charactersIn: "-._~")
+        return [secret, json, json.replacingOccurrences(of: "/", with: "\\/"),
+                secret.addingPercentEncoding(withAllowedCharacters: unreserved) ?? secret,
+                secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? secret]
     }
 }

@@ -75,8 +75,8 @@ public struct AppConfig: Sendable, Equatable {
         return url
     }
 
-    /// Only literal loopback addresses and `localhost` count: a name like `127.evil.example` is a remote host.
-    static func isLoopback(_ host: String) -> Bool {
+    /// Whether a host is this machine; only literal loopback addresses and `localhost` count (`127.evil.example` does not).
+    public static func isLoopback(_ host: String) -> Bool {
         let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
         if bare == "localhost" || bare == "::1" { return true }
         let octets = bare.split(separator: ".", omittingEmptySubsequences: false)

@@ -13,12 +13,32 @@ public struct OutboxBatch: Sendable, Equatable {
         self.items = items
     }
 
+    /// The same batch with fewer items. Its key is derived from the original key and the items' ids, so a re-send of
+    /// the same narrowed batch repeats the key, while a server that honours keys never sees one key with two bodies.
+    public func narrowed(to items: [Item]) -> OutboxBatch {
+        guard items.map(\.id) != self.items.map(\.id) else { return self }
+        let text = ([key] + items.map(\.id)).joined(separator: "\u{1F}")
+        func fnv1a(_ seed: UInt64) -> UInt64 {
+            text.utf8.reduce(seed) { ($0 ^ UInt64($1)) &* 0x100_0000_01B3 }
+        }
+        let high = fnv1a(0xCBF2_9CE4_8422_2325), low = fnv1a(0x8422_2325_CBF2_9CE4)
+        let hex = String(high, radix: 16, uppercase: true).leftPadded(16) + String(low, radix: 16, uppercase: true).leftPadded(16)
+        let parts = [hex.prefix(8), hex.dropFirst(8).prefix(4), hex.dropFirst(12).prefix(4), hex.dropFirst(16).prefix(4), hex.dropFirst(20)]
+        return OutboxBatch(key: parts.joined(separator: "-"), items: items)
+    }
+
     /// Splits items into batches of at most `size`, each with a fresh key.
     public static func split(_ items: [Item], size: Int) -> [OutboxBatch] {
         let size = max(1, size)
         return stride(from: 0, to: items.count, by: size).map { start in
             OutboxBatch(key: UUID().uuidString, items: Array(items[start..<min(start + size, items.count)]))
         }
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(_ width: Int) -> String {
+        String(repeating: "0", count: max(0, width - count)) + self
     }
 }
 
@@ -65,13 +85,14 @@ extension APIError {
         }
     }
 
-    /// Whether a POST that failed like this provably never ran: no connection was made, or the endpoint itself
-    /// (before any redirect, which Apps Script sends only after running the script) refused it with a 4xx or 503.
+    /// Whether a POST that failed like this provably never ran: no connection to the endpoint was made, or the endpoint
+    /// itself (not a redirect's target: Apps Script redirects only after running the script) refused it with a 4xx or 503.
     func provesNotProcessed(requestURL: URL) -> Bool {
         switch self {
-        case .network(_, let reason):
+        case let .network(url, reason):
+            // Only a failure reaching the endpoint itself: one on a redirect's target comes after the script ran.
             switch reason {
-            case .refused, .hostNotFound, .offline, .tls: return true
+            case .refused, .hostNotFound, .offline, .tls: return url == requestURL
             case .timedOut, .connectionLost, .redirect, .other: return false
             }
         case let .httpStatus(url, status, _):

@@ -60,19 +60,6 @@ public struct ExpenseLogAPIClient: Sendable {
         }
     }
 
-    /// Sends items in batches, handing each batch's saved items to `onSaved` before the next is sent.
-    ///
-    /// A failure stops at the batch that failed (a `BatchFailure`): earlier batches are saved on the server and were handed over.
-    public func register(_ items: [Item], batchSize: Int = defaultBatchSize,
-                         onSaved: (_ saved: [Item], _ sentSoFar: Int) async throws -> Void) async throws {
-        var sent = 0
-        for batch in OutboxBatch.split(items, size: batchSize) {
-            let saved = try await send(batch)
-            sent += batch.items.count
-            try await onSaved(saved, sent)
-        }
-    }
-
     private func authorized(_ request: HTTPRequest) -> HTTPRequest {
         var request = request
         if let token { request.headers["Authorization"] = "Bearer \(token)" }
@@ -92,7 +79,7 @@ public struct ExpenseLogAPIClient: Sendable {
                 let response = try await session.send(request)
                 onEvent(.answered(request, response, elapsed: clock.now - start, attempt: attempt))
                 retryAfter = response.headers["retry-after"].flatMap { RetryAfter.seconds($0, now: Date()) }
-                return try Self.decodeItems(response)
+                return try Self.decodeItems(response, hiding: token)
             } catch let error as APIError {
                 failure = error.redacting(token)
                 if case .network = failure { onEvent(.failed(request, failure, elapsed: clock.now - start, attempt: attempt)) }

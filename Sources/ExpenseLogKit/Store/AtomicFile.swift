@@ -10,7 +10,8 @@ public enum AtomicFile {
     /// Writes to a temporary file in the same folder, `fsync`s it, renames it over the target and `fsync`s the folder.
     ///
     /// The temporary file is created with `mode` (0600 for secrets, narrowed by the umask), so a secret is never readable by others, not even briefly.
-    public static func write(_ data: Data, to url: URL, mode: mode_t = 0o644) throws {
+    /// `beforeRename` gets the written file's descriptor (to lock it before anyone can see it); if it throws, nothing is renamed.
+    public static func write(_ data: Data, to url: URL, mode: mode_t = 0o644, beforeRename: ((Int32) throws -> Void)? = nil) throws {
         let directory = url.deletingLastPathComponent()
         try createDirectory(directory)
         let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
@@ -29,6 +30,9 @@ public enum AtomicFile {
             }
         }
         if failure == nil, fsync(fd) != 0 { failure = errorText() }
+        if failure == nil, let beforeRename {
+            do { try beforeRename(fd) } catch { failure = "\(error)" }
+        }
         if close(fd) != 0, failure == nil { failure = errorText() }
         if failure == nil, rename(temporary.path, url.path) != 0 { failure = errorText() }
         if let failure {

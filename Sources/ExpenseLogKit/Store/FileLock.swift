@@ -32,6 +32,35 @@ public enum FileLock {
         return try await body()
     }
 
+    /// Locks an open file (non-blocking) on a duplicate of `fd`, so the lock outlives the caller closing `fd`.
+    public static func hold(descriptor fd: Int32, path: String) throws -> HeldLock {
+        let copy = dup(fd)
+        guard copy >= 0, flock(copy, LOCK_EX | LOCK_NB) == 0 else {
+            let reason = AtomicFile.errorText()
+            if copy >= 0 { close(copy) }
+            throw StoreError.writeFailed(path: path, reason: "it cannot be locked (\(reason))")
+        }
+        return HeldLock(descriptor: copy)
+    }
+
+    /// Locks an existing file if no other process holds it; nil when it is held or no longer exists.
+    public static func holdIfFree(_ url: URL) throws -> HeldLock? {
+        #if canImport(Glibc)
+        let fd = Glibc.open(url.path, O_RDONLY | O_CLOEXEC)
+        #else
+        let fd = Darwin.open(url.path, O_RDONLY | O_CLOEXEC)
+        #endif
+        if fd < 0 {
+            if errno == ENOENT { return nil }
+            throw StoreError.readFailed(path: url.path, reason: AtomicFile.errorText())
+        }
+        if flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            close(fd)
+            return nil
+        }
+        return HeldLock(descriptor: fd)
+    }
+
     private static func open(_ url: URL) throws -> Int32 {
         try AtomicFile.createDirectory(url.deletingLastPathComponent())
         #if canImport(Glibc)
@@ -44,4 +73,21 @@ public enum FileLock {
         }
         return fd
     }
+}
+
+/// A `flock` held until `release()` (or until this object goes away, or the process ends).
+public final class HeldLock {
+    private var descriptor: Int32
+
+    init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    /// Releases the lock; later calls do nothing.
+    public func release() {
+        if descriptor >= 0 { close(descriptor) }
+        descriptor = -1
+    }
+
+    deinit { release() }
 }

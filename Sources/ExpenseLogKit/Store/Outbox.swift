@@ -35,9 +35,22 @@ public struct Outbox: Sendable {
     /// The lock `sync` holds for its whole run, so two syncs never send the same batch.
     public var syncLock: URL { directory.deletingLastPathComponent().appendingPathComponent("sync.lock") }
 
-    /// Queues batches as one new entry and returns its file.
+    /// Queues batches as one new entry.
     @discardableResult
-    public func enqueue(_ batches: [OutboxBatch], now: Date = Date()) throws -> URL {
+    public func enqueue(_ batches: [OutboxBatch], now: Date = Date()) throws -> OutboxEntry {
+        try write(batches, now: now, beforeRename: nil)
+    }
+
+    /// Queues batches as one new entry that is locked before it appears, so no `sync` can send its batches while the
+    /// caller is sending them itself; the lock goes with the process, so after a crash `sync` takes over.
+    public func enqueueHeld(_ batches: [OutboxBatch], now: Date = Date()) throws -> (OutboxEntry, HeldLock) {
+        var held: HeldLock?
+        let entry = try write(batches, now: now) { fd in held = try FileLock.hold(descriptor: fd, path: directory.path) }
+        guard let held else { throw StoreError.writeFailed(path: entry.file.path, reason: "it could not be locked") }
+        return (entry, held)
+    }
+
+    private func write(_ batches: [OutboxBatch], now: Date, beforeRename: ((Int32) throws -> Void)?) throws -> OutboxEntry {
         // The name sorts by time, so entries are sent in the order they were queued.
         let stamp = String(UInt64(max(0, now.timeIntervalSince1970) * 1_000_000))
         let name = String(repeating: "0", count: max(0, 20 - stamp.count)) + stamp + "-\(getpid())-"
@@ -48,21 +61,32 @@ public struct Outbox: Sendable {
             text += (index == 0 ? "\n" : ",\n") + "{\"key\":\"\(batch.key)\",\"items\":\(ItemJSON.array(batch.items))}"
         }
         text += "\n]}\n"
-        try AtomicFile.write(Data(text.utf8), to: file)
-        return file
+        try AtomicFile.write(Data(text.utf8), to: file, beforeRename: beforeRename)
+        return OutboxEntry(file: file, queuedAt: now, batches: batches)
     }
 
     /// Every entry with batches left, oldest first, and a message for each file that cannot be read (left in place).
-    public func entries() -> (entries: [OutboxEntry], problems: [String]) {
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [])
-            .filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
+    ///
+    /// A missing folder is an empty outbox; a folder that cannot be listed is an error, never "empty".
+    public func entries() throws -> (entries: [OutboxEntry], problems: [String]) {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        } catch {
+            // Only "no such file" means an empty outbox; "not a folder" or "permission denied" must not look empty.
+            var info = stat()
+            if stat(directory.path, &info) != 0, errno == ENOENT { return ([], []) }
+            throw StoreError.readFailed(path: directory.path, reason: "the outbox folder cannot be listed (\(error.localizedDescription))")
+        }
         var entries: [OutboxEntry] = []
         var problems: [String] = []
-        for name in names {
+        for name in names.filter({ $0.hasSuffix(".json") && !$0.hasPrefix(".") }).sorted() {
             let file = directory.appendingPathComponent(name)
             do {
                 let entry = try read(file)
                 if !entry.batches.isEmpty { entries.append(entry) }
+            } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
+                continue  // sent and removed by another process since the folder was listed
             } catch {
                 let reason = if case StoreError.readFailed(_, let reason) = error { reason } else { error.localizedDescription }
                 problems.append("the outbox entry \(file.path) cannot be read (\(reason)); it was left in place and its items "
@@ -72,9 +96,28 @@ public struct Outbox: Sendable {
         return (entries, problems)
     }
 
+    /// Locks an entry for sending and reads it afresh; nil when another process is sending it or it is gone.
+    public func hold(_ entry: OutboxEntry) throws -> (OutboxEntry, HeldLock)? {
+        guard let lock = try FileLock.holdIfFree(entry.file) else { return nil }
+        guard let fresh = try? read(entry.file), !fresh.batches.isEmpty else { return nil }
+        return (fresh, lock)
+    }
+
+    /// Moves a batch the server refused as invalid out of the outbox into `rejected/`, as a JSON array that
+    /// `register` reads once fixed; returns that file.
+    ///
+    /// `key` is the batch's key in the entry when `batch` is a narrowed copy of it.
+    public func reject(_ batch: OutboxBatch, from entry: OutboxEntry, key: String? = nil) throws -> URL {
+        let file = directory.deletingLastPathComponent().appendingPathComponent("rejected", isDirectory: true)
+            .appendingPathComponent(entry.file.deletingPathExtension().lastPathComponent + "-" + batch.key.prefix(8) + ".json")
+        try AtomicFile.write(Data((ItemJSON.array(batch.items) + "\n").utf8), to: file)
+        try markSent(key ?? batch.key, in: entry)
+        return file
+    }
+
     /// How many items wait in the outbox.
-    public func pendingCount() -> Int {
-        entries().entries.reduce(0) { $0 + $1.batches.reduce(0) { $0 + $1.items.count } }
+    public func pendingCount() throws -> Int {
+        try entries().entries.reduce(0) { $0 + $1.items.count }
     }
 
     /// Records that the server confirmed a batch; the entry's files go once every batch is confirmed.
@@ -147,7 +190,7 @@ public struct Outbox: Sendable {
         do {
             decoded = try JSONDecoder().decode(File.self, from: data)
         } catch {
-            throw StoreError.readFailed(path: file.path, reason: ExpenseLogAPIClient.describe(error, bytes: data.count))
+            throw StoreError.readFailed(path: file.path, reason: DecodingProblem.describe(error, bytes: data.count))
         }
         let sent = sentKeys(of: file)
         return OutboxEntry(file: file, queuedAt: Date(timeIntervalSince1970: decoded.queuedAt),

@@ -11,7 +11,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .writeFailed(path, reason):
             return "could not write \(path): \(reason). Check the folder's permissions and free space; that file was left as it was."
         case let .readFailed(path, reason):
-            return "could not read \(path): \(reason). Check its permissions, or delete it to start that file afresh."
+            return "could not read \(path): \(reason). Check that it is what it should be (a file or a folder) and its permissions; "
+                + "nothing was changed."
         }
     }
 }

@@ -3,8 +3,11 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// The live session over Foundation's URLSession, which follows the 302 Apps Script answers with (POST becomes GET).
+/// The live session over Foundation's URLSession. It follows redirects itself (the 302 Apps Script answers with
+/// turns the POST into a GET), so that a failure says which hop failed: after a redirect, the script has run.
 public struct URLSessionSession: Session {
+    /// Redirects followed before giving up, as browsers and curl do.
+    static let maxRedirects = 10
     private let session: URLSession
 
     /// A session with no cache and no cookies, so each run sees the server as it is.
@@ -22,7 +25,7 @@ public struct URLSessionSession: Session {
     /// seconds (0.5 becomes "no timeout"), and the contract's `--timeout` takes fractions.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         try await withThrowingTaskGroup(of: HTTPResponse.self) { group in
-            group.addTask { try await perform(request) }
+            group.addTask { try await follow(request) }
             group.addTask {
                 try await Task.sleep(for: .seconds(request.timeout))
                 throw APIError.network(url: request.url, reason: .timedOut)
@@ -32,6 +35,39 @@ public struct URLSessionSession: Session {
                 throw APIError.network(url: request.url, reason: .other("the request was cancelled"))
             }
             return first
+        }
+    }
+
+    /// Sends, then follows redirects: 301/302/303 become a GET without body (what Apps Script expects after a POST),
+    /// 307/308 repeat the request; `Authorization` is dropped when the redirect leaves the origin, as curl does.
+    /// A transport failure names the URL of the hop that failed.
+    private func follow(_ request: HTTPRequest) async throws -> HTTPResponse {
+        var current = request
+        for _ in 0...Self.maxRedirects {
+            let response = try await perform(current)
+            guard [301, 302, 303, 307, 308].contains(response.status), let location = response.headers["location"],
+                  let next = URL(string: location, relativeTo: current.url)?.absoluteURL else { return response }
+            if response.status <= 303, current.method != "GET" {
+                current.method = "GET"
+                current.body = nil
+                current.headers["Content-Type"] = nil
+            }
+            if !Self.sameOrigin(current.url, next) { current.headers["Authorization"] = nil }
+            current.url = next
+        }
+        throw APIError.network(url: current.url, reason: .redirect("more than \(Self.maxRedirects) redirects"))
+    }
+
+    static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
+        a.scheme?.lowercased() == b.scheme?.lowercased() && a.host?.lowercased() == b.host?.lowercased()
+            && (a.port ?? defaultPort(a)) == (b.port ?? defaultPort(b))
+    }
+
+    static func defaultPort(_ url: URL) -> Int? {
+        switch url.scheme?.lowercased() {
+        case "http": return 80
+        case "https": return 443
+        default: return nil
         }
     }
 
@@ -62,30 +98,11 @@ public struct URLSessionSession: Session {
     }
 }
 
-/// Drops the `Authorization` header when a redirect leaves the origin (scheme, host, port), as curl does:
-/// FoundationNetworking would otherwise hand the token to whatever host the redirect names.
-/// Apps Script's own redirect goes to script.googleusercontent.com, which serves the output and needs no token.
+/// Stops URLSession from following redirects, so that `URLSessionSession` follows them itself.
 final class RedirectGuard: NSObject, URLSessionTaskDelegate, Sendable {
     func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
                     newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
-        var next = request
-        if let from = response.url, let to = request.url, !Self.sameOrigin(from, to) {
-            next.setValue(nil, forHTTPHeaderField: "Authorization")
-        }
-        completionHandler(next)
-    }
-
-    static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
-        a.scheme?.lowercased() == b.scheme?.lowercased() && a.host?.lowercased() == b.host?.lowercased()
-            && (a.port ?? defaultPort(a)) == (b.port ?? defaultPort(b))
-    }
-
-    static func defaultPort(_ url: URL) -> Int? {
-        switch url.scheme?.lowercased() {
-        case "http": return 80
-        case "https": return 443
-        default: return nil
-        }
+        completionHandler(nil)
     }
 }
 

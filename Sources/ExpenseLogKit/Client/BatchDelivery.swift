@@ -1,0 +1,47 @@
+import Foundation
+
+/// What became of one outbox batch sent to the server.
+public enum DeliveryOutcome: Sendable {
+    /// The server confirmed every item; the batch left the outbox. The items as the server saved them.
+    case delivered([Item])
+    /// Not confirmed; the batch stays in the outbox. `mayHaveBeenSaved` when the server may have run it anyway.
+    case failed(APIError, mayHaveBeenSaved: Bool)
+    /// The server refused the batch's data (400 or 422 before running it); it was moved to `file` for fixing.
+    case rejected(APIError, file: URL)
+}
+
+extension ExpenseLogAPIClient {
+    /// Sends a batch of an entry (or only `items` of it, those the server does not have yet) and records the outcome
+    /// in the outbox: the one path `register` and `sync` share.
+    ///
+    /// The batch leaves the outbox only after the answer was read and, when `verifyAnswer`, names every item sent
+    /// (a 200 that lists fewer items is not a confirmation). The dummy environment's canned answers are not verified.
+    public func deliver(_ batch: OutboxBatch, of entry: OutboxEntry, sending items: [Item]? = nil, outbox: Outbox,
+                        verifyAnswer: Bool) async throws -> DeliveryOutcome {
+        let sent = items.map { batch.narrowed(to: $0) } ?? batch
+        let answer: [Item]
+        do {
+            answer = try await send(sent)
+        } catch let failure as BatchFailure {
+            if case .httpStatus(_, let status, _) = failure.error, status == 400 || status == 422, !failure.mayHaveBeenSaved {
+                return .rejected(failure.error, file: try outbox.reject(sent, from: entry, key: batch.key))
+            }
+            return .failed(failure.error, mayHaveBeenSaved: failure.mayHaveBeenSaved)
+        }
+        if verifyAnswer {
+            let returned = Set(answer.map(\.id))
+            let missing = sent.items.map(\.id).filter { !returned.contains($0) }
+            if !missing.isEmpty {
+                let shown = missing.prefix(5).joined(separator: ", ") + (missing.count > 5 ? ", …" : "")
+                let error = APIError.invalidResponse(
+                    url: baseURL, status: 200,
+                    reason: "its list of saved items lacks \(missing.count) of the \(sent.items.count) sent (\(shown)); "
+                        + "they stay in the outbox, and sync checks the server for them before sending anything again",
+                    snippet: "")
+                return .failed(error, mayHaveBeenSaved: true)
+            }
+        }
+        try outbox.markSent(batch.key, in: entry)
+        return .delivered(answer)
+    }
+}
