@@ -13,7 +13,7 @@ public enum FileLock {
     ///
     /// It blocks the calling thread: hold it only around short file work, never around network calls.
     public static func withLock<T>(_ url: URL, _ body: () throws -> T) throws -> T {
-        let fd = try open(url)
+        let fd = try openLockFile(url)
         defer { close(fd) }
         while flock(fd, LOCK_EX) != 0 {
             if errno != EINTR { throw StoreError.writeFailed(path: url.path, reason: "it cannot be locked (\(AtomicFile.errorText()))") }
@@ -23,7 +23,7 @@ public enum FileLock {
 
     /// Runs `body` while holding an exclusive lock on `url`, or returns nil at once when another process holds it.
     public static func withLockIfFree<T>(_ url: URL, _ body: () async throws -> T) async throws -> T? {
-        let fd = try open(url)
+        let fd = try openLockFile(url)
         defer { close(fd) }
         if flock(fd, LOCK_EX | LOCK_NB) != 0 {
             if errno == EWOULDBLOCK { return nil }
@@ -45,11 +45,7 @@ public enum FileLock {
 
     /// Locks an existing file if no other process holds it; nil when it is held or no longer exists.
     public static func holdIfFree(_ url: URL) throws -> HeldLock? {
-        #if canImport(Glibc)
-        let fd = Glibc.open(url.path, O_RDONLY | O_CLOEXEC)
-        #else
-        let fd = Darwin.open(url.path, O_RDONLY | O_CLOEXEC)
-        #endif
+        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
         if fd < 0 {
             if errno == ENOENT { return nil }
             throw StoreError.readFailed(path: url.path, reason: AtomicFile.errorText())
@@ -61,13 +57,9 @@ public enum FileLock {
         return HeldLock(descriptor: fd)
     }
 
-    private static func open(_ url: URL) throws -> Int32 {
+    private static func openLockFile(_ url: URL) throws -> Int32 {
         try AtomicFile.createDirectory(url.deletingLastPathComponent())
-        #if canImport(Glibc)
-        let fd = Glibc.open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        #else
-        let fd = Darwin.open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        #endif
+        let fd = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             throw StoreError.writeFailed(path: url.path, reason: "the lock file cannot be opened (\(AtomicFile.errorText()))")
         }

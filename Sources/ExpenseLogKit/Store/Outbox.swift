@@ -149,7 +149,9 @@ public struct Outbox: Sendable {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         for name in names {
             let url = directory.appendingPathComponent(name)
-            if name.hasSuffix(".json"), !name.hasPrefix("."), (try? read(url))?.batches.isEmpty == true {
+            // Only an entry with a sent log can be finished, so the others are not read at all.
+            if name.hasSuffix(".json"), !name.hasPrefix("."), FileManager.default.fileExists(atPath: sentLog(for: url).path),
+               (try? read(url))?.batches.isEmpty == true {
                 unlink(url.path)
                 unlink(sentLog(for: url).path)
             } else if name.hasSuffix(".sent"),
