@@ -5,11 +5,15 @@ enum CategoriesCommand {
     static let spec = CommandSpec(
         name: "categories",
         abstract: "Print the category catalogue (numbers and names).",
+        discussion: """
+            The catalogue is the app's unless the config file replaces it with a "categories" array \
+            in the shape --format json prints.
+            """,
         options: [.value("format", "format", .choice(["table", "json"]), default: "table", help: "How to print it.")],
         run: run)
 
     static func run(_ invocation: Invocation, _ context: Context) async throws {
-        let catalogue = CategoryCatalogue.standard
+        let catalogue = try context.config().catalogue.value
         if invocation.value("format") == "json" {
             let entries = catalogue.categories.map { category in
                 let subs = category.subs.map { sub in

@@ -23,9 +23,9 @@ enum CommonOptions {
 }
 
 extension Context {
-    /// Writes items in a format to stdout.
-    func printItems(_ items: [Item], _ format: OutputFormat) {
-        io.stdout.write(ItemWriter(japanese: japanese).render(items, as: format))
+    /// Writes items in a format to stdout, naming categories from the configured catalogue.
+    func printItems(_ items: [Item], _ format: OutputFormat, _ config: AppConfig) {
+        io.stdout.write(ItemWriter(catalogue: config.catalogue.value, japanese: japanese).render(items, as: format))
     }
 
     /// Adds items the server saved to the cache; a failed write is returned, not thrown, because the server already has them.

@@ -41,6 +41,9 @@ enum ConfigCommand {
         rows.append(["outbox", config.outboxDirectory.path, config.paths.origin])
         rows.append(["timeout", config.timeout.map { "\($0) s" } ?? ExpenseLogAPI.defaultTimeoutText, config.timeout == nil ? "default" : "--timeout"])
         rows.append(["retries", String(config.retryPolicy.maxRetries), config.retries == nil ? "default" : "--retries"])
+        let categories = config.catalogue.value.categories
+        rows.append(["categories", "\(categories.count) categories, \(categories.reduce(0) { $0 + $1.subs.count }) subs",
+                     config.catalogue.source])
         context.io.stdout.write(TextTable(rows: rows).render())
     }
 

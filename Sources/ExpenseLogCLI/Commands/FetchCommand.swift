@@ -40,7 +40,7 @@ enum FetchCommand {
                                         + "(\(config.cacheDirectory.path)). Run without --offline to fetch it.\n")
                 throw CommandExit(code: .unavailable)
             }
-            printCached(cached, context, format)
+            printCached(cached, context, format, config)
             return
         }
 
@@ -61,7 +61,7 @@ enum FetchCommand {
             let when = cached.fetchedAt.map { "as fetched \(Self.age(of: $0)) (\($0.formatted(Date.ISO8601FormatStyle())))" }
                 ?? "from the cache"
             context.warn("\(error)\nShowing \(month) \(when); run again when the server is back (or use --refresh to never fall back)")
-            printCached(cached, context, format)
+            printCached(cached, context, format, config)
             return
         }
         // The cache file of a month holds only that month (the dummy fixtures answer January 2024 for any month).
@@ -72,14 +72,14 @@ enum FetchCommand {
         }
         try await repository.replaceMonth(month, with: inMonth, fetchedAt: Date())
         await context.flushWarnings(repository)
-        context.printItems(items, format)
+        context.printItems(items, format, config)
     }
 
-    static func printCached(_ cached: CachedMonth, _ context: Context, _ format: OutputFormat) {
+    static func printCached(_ cached: CachedMonth, _ context: Context, _ format: OutputFormat, _ config: AppConfig) {
         if !cached.isComplete {
             context.warn("\(cached.month) was never fetched whole; only the items registered from here are shown")
         }
-        context.printItems(cached.items, format)
+        context.printItems(cached.items, format, config)
     }
 
     /// "5 minutes ago", "3 hours ago", "2 days ago": how stale the copy is, at a glance.

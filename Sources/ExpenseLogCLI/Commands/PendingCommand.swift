@@ -21,11 +21,11 @@ enum PendingCommand {
         let items = entries.flatMap(\.items)
         let format = CommonOptions.outputFormat(invocation)
         guard let oldest = entries.first else {
-            if format != .table { context.printItems([], format) }
+            if format != .table { context.printItems([], format, config) }
             context.note("The outbox of the \(config.environment.value.rawValue) environment is empty.")
             return
         }
-        context.printItems(items, format)
+        context.printItems(items, format, config)
         let batches = entries.reduce(0) { $0 + $1.batches.count }
         context.note("\(items.count) item\(items.count == 1 ? "" : "s") in \(batches) batch\(batches == 1 ? "" : "es") "
                      + "\(items.count == 1 ? "waits" : "wait") in \(outbox.directory.path), the oldest queued "

@@ -46,7 +46,7 @@ enum RegisterCommand {
         }
         if invocation.flag("dry-run") {
             let batches = (items.count + batchSize - 1) / batchSize
-            context.printItems(items, format)
+            context.printItems(items, format, config)
             context.note("Dry run: \(items.count) valid item\(items.count == 1 ? "" : "s") would be sent in \(batches) "
                          + "batch\(batches == 1 ? "" : "es") to the \(config.environment.value.rawValue) environment; nothing was sent.")
             return
@@ -74,7 +74,7 @@ enum RegisterCommand {
             throw CommandExit(code: .ioError)
         }
         defer { hold.release() }
-        var run = Run(total: items.count, locations: locations, format: format, outbox: outbox, context: context)
+        var run = Run(total: items.count, locations: locations, format: format, config: config, outbox: outbox, context: context)
         for (index, batch) in batches.enumerated() {
             let outcome: DeliveryOutcome
             do {
@@ -115,6 +115,7 @@ enum RegisterCommand {
         let total: Int
         let locations: [SourceLocation]
         let format: OutputFormat
+        let config: AppConfig
         let outbox: Outbox
         let context: Context
         var saved: [Item] = []
@@ -122,7 +123,7 @@ enum RegisterCommand {
         var cacheFailure: StoreError?
 
         func printSaved() {
-            if !saved.isEmpty { context.printItems(saved, format) }
+            if !saved.isEmpty { context.printItems(saved, format, config) }
         }
 
         /// Says what was registered, what stays queued (everything not confirmed, already in the outbox) or was

@@ -27,7 +27,7 @@ enum SyncCommand {
         let client = try context.client(config)
         let finished: Void? = try await FileLock.withLockIfFree(outbox.syncLock) {
             try await send(outbox: outbox, client: client, repository: context.repository(config), invocation, context,
-                           verifyAnswers: config.environment.value != .dummy)
+                           config: config)
         }
         if finished == nil {
             context.io.stderr.write("Error: another `expense-log sync` is sending this environment's outbox (it holds "
@@ -38,7 +38,8 @@ enum SyncCommand {
 
     /// The work done under the sync lock; another process may have sent entries meanwhile, so the outbox is read again.
     static func send(outbox: Outbox, client: ExpenseLogAPIClient, repository: LocalRepository,
-                     _ invocation: Invocation, _ context: Context, verifyAnswers: Bool) async throws {
+                     _ invocation: Invocation, _ context: Context, config: AppConfig) async throws {
+        let verifyAnswers = config.environment.value != .dummy
         outbox.tidy()
         let (entries, problems) = try outbox.entries()
         for problem in problems { context.warn(problem) }
@@ -90,7 +91,7 @@ enum SyncCommand {
                 case let .rejected(error, file):
                     rejected.append((file, error))
                 case let .failed(error, _):
-                    if !saved.isEmpty { context.printItems(saved, format) }
+                    if !saved.isEmpty { context.printItems(saved, format, config) }
                     context.io.stderr.write("Error: \(error)\nThe batch \(batch.key) of \(entry.file.path) was not "
                                             + "confirmed; \(remaining(done)). Run sync again later"
                                             + (error.isTransient ? ".\n" : " once the cause is fixed.\n"))
@@ -100,7 +101,7 @@ enum SyncCommand {
             }
         }
         await context.flushWarnings(repository)
-        if !saved.isEmpty || format != .table { context.printItems(saved, format) }
+        if !saved.isEmpty || format != .table { context.printItems(saved, format, config) }
         if let cacheFailure { context.warn("the cache could not be updated (\(cacheFailure)); run fetch for those months to refresh it") }
         for (file, error) in rejected {
             context.io.stderr.write("Error: \(error)\nThe refused items were moved to \(file.path); fix them there and register that file.\n")

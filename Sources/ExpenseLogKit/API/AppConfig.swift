@@ -53,6 +53,8 @@ public struct AppConfig: Sendable, Equatable {
     public let timeout: Double?
     /// `--retries`, overriding the default count.
     public let retries: Int?
+    /// The category catalogue: the config file's `categories`, else the app's.
+    public let catalogue: Sourced<CategoryCatalogue>
 
     /// This environment's cache folder.
     public var cacheDirectory: URL { paths.cacheDirectory(environment.value) }
@@ -135,7 +137,9 @@ extension AppConfig {
 
         return AppConfig(environment: environment, baseURL: baseURL, configFile: configFile,
                          configFileExists: exists, fixturesDirectory: fixtures, paths: paths,
-                         timeout: overrides.timeout, retries: overrides.retries)
+                         timeout: overrides.timeout, retries: overrides.retries,
+                         catalogue: file.catalogue.map { Sourced(value: $0, source: "config file \(configFile.value)") }
+                            ?? Sourced(value: .standard, source: "default"))
     }
 
     private static func parseEnvironment(_ name: String, source: String) throws -> Sourced<Environment> {

@@ -6,8 +6,10 @@ struct ConfigFile: Equatable {
     var environment: String?
     /// A base URL per environment; a plain string in the file applies to both real environments.
     var baseURLs: [Environment: String] = [:]
+    /// A catalogue replacing the app's, in the shape `categories --format json` prints.
+    var catalogue: CategoryCatalogue?
 
-    static let knownKeys = ["environment", "baseURL"]
+    static let knownKeys = ["environment", "baseURL", "categories"]
 
     /// Reads and checks the file, naming the offending key in every error.
     static func read(path: String) throws -> ConfigFile {
@@ -47,6 +49,48 @@ struct ConfigFile: Equatable {
         default:
             throw ConfigError.badConfigFile(path: path, reason: "'baseURL' must be a URL string or an object of one per environment")
         }
+        if let value = root["categories"] {
+            file.catalogue = try catalogue(from: value, path: path)
+        }
         return file
+    }
+
+    /// `[{"id": 0, "ja": "食費", "en": "Food", "subs": [{"id": 0, "ja": "食品", "en": "Grocery"}]}]`.
+    static func catalogue(from value: Any, path: String) throws -> CategoryCatalogue {
+        func fail(_ reason: String) -> ConfigError { .badConfigFile(path: path, reason: reason) }
+        func entry(_ value: Any, at place: String, allowing keys: Set<String>) throws -> (id: Int, ja: String, en: String, object: [String: Any]) {
+            guard let object = value as? [String: Any] else { throw fail("\(place) must be an object like {\"id\": 0, \"ja\": \"食費\", \"en\": \"Food\"}") }
+            if let unknown = object.keys.sorted().first(where: { !keys.contains($0) }) {
+                throw fail("\(place) has an unknown key '\(unknown)'; the keys are \(keys.sorted().joined(separator: ", "))")
+            }
+            guard let number = object["id"] as? NSNumber, let id = Int(exactly: number.doubleValue), !(object["id"] is Bool) else {
+                throw fail("\(place).id must be a whole number")
+            }
+            let names = try ["ja", "en"].map { key in
+                guard let name = object[key] as? String, !name.trimmingCharacters(in: .whitespaces).isEmpty else {
+                    throw fail("\(place).\(key) must be a non-empty name")
+                }
+                return name
+            }
+            return (id, names[0], names[1], object)
+        }
+        guard let list = value as? [Any], !list.isEmpty else {
+            throw fail("'categories' must be a non-empty array, as printed by `expense-log categories --format json`")
+        }
+        var categories: [Category] = []
+        for (index, element) in list.enumerated() {
+            let place = "categories[\(index)]"
+            let found = try entry(element, at: place, allowing: ["id", "ja", "en", "subs"])
+            if categories.contains(where: { $0.id == found.id }) { throw fail("\(place).id \(found.id) is used twice") }
+            var subs: [SubCategory] = []
+            guard let subList = (found.object["subs"] ?? [Any]()) as? [Any] else { throw fail("\(place).subs must be an array") }
+            for (subIndex, subElement) in subList.enumerated() {
+                let sub = try entry(subElement, at: "\(place).subs[\(subIndex)]", allowing: ["id", "ja", "en"])
+                if subs.contains(where: { $0.id == sub.id }) { throw fail("\(place).subs[\(subIndex)].id \(sub.id) is used twice") }
+                subs.append(SubCategory(id: sub.id, japanese: sub.ja, english: sub.en))
+            }
+            categories.append(Category(id: found.id, japanese: found.ja, english: found.en, subs: subs))
+        }
+        return CategoryCatalogue(categories: categories)
     }
 }

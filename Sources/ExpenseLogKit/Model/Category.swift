@@ -21,7 +21,7 @@ public struct Category: Sendable, Hashable {
 }
 
 /// The categories the log knows, used to name the numbers the server stores.
-public struct CategoryCatalogue: Sendable {
+public struct CategoryCatalogue: Sendable, Equatable {
     /// Every category, in order.
     public let categories: [Category]
 
