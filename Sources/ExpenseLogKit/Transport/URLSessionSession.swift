@@ -12,11 +12,15 @@ public struct URLSessionSession: Session {
 
     /// A session with no cache and no cookies, so each run sees the server as it is.
     public init() {
+        session = Self.makeSession()
+    }
+
+    private static func makeSession() -> URLSession {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
         configuration.httpShouldSetCookies = false
-        session = URLSession(configuration: configuration, delegate: RedirectGuard(), delegateQueue: nil)
+        return URLSession(configuration: configuration, delegate: RedirectGuard(), delegateQueue: nil)
     }
 
     /// Sends the request; transport failures come back as `APIError.network`.
@@ -42,9 +46,14 @@ public struct URLSessionSession: Session {
     /// 307/308 repeat the request; `Authorization` is dropped when the redirect leaves the origin, as curl does.
     /// A transport failure names the URL of the hop that failed.
     private func follow(_ request: HTTPRequest) async throws -> HTTPResponse {
+        // A POST gets a connection of its own. libcurl silently re-sends a request whose reused keep-alive connection
+        // dies before an answer, assuming it never ran; a server that ran the POST and then dropped the line would get
+        // it twice. On a fresh connection libcurl reports the failure instead, and the outbox takes over.
+        let fresh = request.method == "GET" ? nil : Self.makeSession()
+        defer { fresh?.finishTasksAndInvalidate() }
         var current = request
         for _ in 0...Self.maxRedirects {
-            let response = try await perform(current)
+            let response = try await perform(current, on: current.method == "GET" ? session : fresh ?? session)
             guard [301, 302, 303, 307, 308].contains(response.status), let location = response.headers["location"],
                   let next = URL(string: location, relativeTo: current.url)?.absoluteURL else { return response }
             if response.status <= 303, current.method != "GET" {
@@ -71,7 +80,7 @@ public struct URLSessionSession: Session {
         }
     }
 
-    private func perform(_ request: HTTPRequest) async throws -> HTTPResponse {
+    private func perform(_ request: HTTPRequest, on session: URLSession) async throws -> HTTPResponse {
         var urlRequest = URLRequest(url: request.url, cachePolicy: .reloadIgnoringLocalCacheData,
                                     timeoutInterval: max(1, request.timeout.rounded(.up)))
         urlRequest.httpMethod = request.method
