@@ -63,7 +63,8 @@ struct ConfigFile: Equatable {
             if let unknown = object.keys.sorted().first(where: { !keys.contains($0) }) {
                 throw fail("\(place) has an unknown key '\(unknown)'; the keys are \(keys.sorted().joined(separator: ", "))")
             }
-            guard let number = object["id"] as? NSNumber, let id = Int(exactly: number.doubleValue), !(object["id"] is Bool) else {
+            // No `is Bool` check: on Linux every NSNumber, 0 and 1 included, passes it.
+            guard let number = object["id"] as? NSNumber, let id = Int(exactly: number.doubleValue) else {
                 throw fail("\(place).id must be a whole number")
             }
             let names = try ["ja", "en"].map { key in
