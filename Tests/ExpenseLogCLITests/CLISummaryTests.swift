@@ -146,6 +146,27 @@ import Testing
         }
     }
 
+    @Test func aConfiguredCatalogueNamesAndOrdersTheRows() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let config = try home.write("config.json", """
+            {"categories": [{"id": 7, "ja": "寄付", "en": "Donations"},
+                            {"id": 2, "ja": "書籍", "en": "Books", "subs": [{"id": 3, "ja": "小説", "en": "Novels"}]}]}
+            """)
+        try await withSeededServer(home) { _, env in
+            let result = try await CLI.run(["summary", "--year", "2024", "--month", "3", "--by", "sub", "--format", "json", "--config", config],
+                                           environment: env)
+            #expect(result.status == 0, "\(result.stderr)")
+            let rows = try SummaryDocument(result.stdout).categories
+            // The catalogue's order (7, then 2 with its one sub, empty), then category 1, which it lacks, with March's book in sub 2.
+            #expect(rows.map(\.category) == [7, 2, 1])
+            #expect(rows.map(\.name) == ["Donations", "Books", "#1"])
+            #expect(rows.map(\.subName) == [nil, "Novels", "#2"])
+            // March: 1,000 / 2,200 = 45.5 % for the donation, 1,200 / 2,200 = 54.5 % for the book.
+            #expect(rows.map(\.share) == [45.5, 0.0, 54.5])
+        }
+    }
+
     @Test func theDummyEnvironmentAnswersJanuaryFilteredToEachMonth() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }
