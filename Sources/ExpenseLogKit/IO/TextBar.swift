@@ -4,10 +4,9 @@ public enum TextBar {
     static let eighths: [Character] = ["▏", "▎", "▍", "▌", "▋", "▊", "▉"]
 
     /// A bar for `value` where `largest` fills `width` cells; empty when either is 0 or negative.
-    ///
-    /// A positive value too small to round to an eighth still gets the thinnest bar, so no spending looks like none.
     public static func bar(_ value: Int128, largest: Int128, width: Int = 40) -> String {
         guard value > 0, largest > 0, width > 0 else { return "" }
+        // Rounded to the nearest eighth, but at least one: a positive month too small to round up must not look empty.
         let scaled = (2 * min(value, largest) * Int128(width) * 8 + largest) / (2 * largest)
         let total = max(1, Int(scaled))
         let partial = total % 8

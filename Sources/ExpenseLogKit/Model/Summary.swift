@@ -58,9 +58,9 @@ public struct SummaryTotals: Sendable, Equatable {
         self.total = total
     }
 
-    /// A part of a whole in tenths of a percent, rounded half away from zero; nil when the whole is 0 or negative,
-    /// since a share of a negative total (more refunded than spent) has no meaning.
+    /// A part of a whole in tenths of a percent, rounded half away from zero; nil when the whole is 0 or negative.
     public static func shareTenths(of part: Int128, in whole: Int128) -> Int128? {
+        // A share of a negative total (more refunded than spent) has no meaning, and of 0 no value.
         guard whole > 0 else { return nil }
         let tenths = (2 * part.magnitude * 1000 + whole.magnitude) / (2 * whole.magnitude)
         return part < 0 ? -Int128(tenths) : Int128(tenths)
