@@ -29,7 +29,8 @@ public enum ExpenseLogCommand {
             Data goes to stdout, everything else to stderr. Exit codes follow BSD sysexits \
             (see the README). Try it offline: expense-log --env dummy fetch --year 2024 --month 1
             """,
-        subcommands: [FetchCommand.spec, RegisterCommand.spec, SyncCommand.spec, PendingCommand.spec, CacheCommand.spec, ConfigCommand.spec,
+        subcommands: [FetchCommand.spec, RegisterCommand.spec, SyncCommand.spec, PendingCommand.spec, SummaryCommand.spec,
+                      CacheCommand.spec, ConfigCommand.spec,
                       CategoriesCommand.spec, helpSpec])
 
     static let helpSpec = CommandSpec(

@@ -14,6 +14,8 @@ struct LoggedRequest: Decodable, Sendable {
     let status: Int?
     /// When the server received it (seconds since 1970).
     let time: Double
+    /// When the server began its answer (seconds since 1970); nil when it sent none (a dropped connection).
+    let answered: Double?
 }
 
 /// The project's reference server (Tests/ReferenceServer/server.py) on a free loopback port, for one test.

@@ -188,6 +188,8 @@ class State:
     def set_status(self, entry, status):
         with self.lock:
             entry["status"] = status
+            # With "time", how long it was in flight: tests count overlapping requests (a "stall" fault makes them long).
+            entry["answered"] = time.time()
 
     def snapshot(self, name):
         with self.lock:
@@ -288,7 +290,7 @@ class Handler(BaseHTTPRequestHandler):
         entry = state.log_request({
             "method": self.command, "path": url.path, "query": url.query, "headers": headers,
             "body": body.decode("utf-8", "replace") if body else None, "status": None,
-            "time": time.time()})
+            "time": time.time(), "answered": None})
         if url.path == "/echo":
             fault = state.take_fault(self.command, "/echo")
             if "status" in fault:  # the script ran; only fetching its output fails

@@ -1,0 +1,75 @@
+import ExpenseLogKit
+import Foundation
+
+/// `summary`: totals per category for a month or a year, from the cache where a month is whole, else from the server.
+enum SummaryCommand {
+    static let spec = CommandSpec(
+        name: "summary",
+        abstract: "Total a month's or a year's items per category, with counts and shares.",
+        discussion: """
+            Months cached whole (by fetch or an earlier summary) are read from the cache; the others are \
+            fetched, at most three at a time, and cached as fetch does. A month that cannot be fetched \
+            (network, 429, 5xx) is read from the cache if it is there, with a warning; if it is not, the other \
+            months are summarised, the missing ones are named, and the exit status is 69. Refunds (negative \
+            prices) reduce the totals; a share of a total that is 0 or negative is left out.
+
+            EXAMPLES:
+              expense-log summary --year 2024 --month 1
+              expense-log summary --year 2024
+              expense-log summary --year 2024 --month 1 --by sub
+              expense-log summary --year 2024 --format csv > 2024-summary.csv
+              expense-log summary --year 2024 --format json | jq '.months[] | {month, total}'
+              expense-log summary --year 2024 --offline
+            """,
+        options: [
+            CommonOptions.year,
+            .value("month", "month", .integer(1...12), help: "The month, 1 to 12; without it, the whole year month by month."),
+            .value("by", "grouping", .choice(SummaryGrouping.allCases.map(\.rawValue)), default: SummaryGrouping.category.rawValue,
+                   help: "Rows per category, or (sub) per category and sub-category."),
+            .value("format", "format", .choice(SummaryFormat.allCases.map(\.rawValue)), default: SummaryFormat.table.rawValue,
+                   help: "How to print the summary."),
+            .flag("offline", help: "Read the cache only; months not cached are reported missing."),
+            .flag("refresh", help: "Fetch every month again, even those cached, and never fall back to the cache."),
+        ],
+        run: run)
+
+    static func run(_ invocation: Invocation, _ context: Context) async throws {
+        guard let year = invocation.integer("year") else {
+            throw UsageError(path: invocation.path, message: "Missing expected argument '--year <year>'")
+        }
+        if invocation.flag("offline"), invocation.flag("refresh") {
+            throw UsageError(path: invocation.path, message: "--offline and --refresh cannot be used together")
+        }
+        let monthNumber = invocation.integer("month")
+        let months = (monthNumber.map { [$0] } ?? Array(1...12)).compactMap { YearMonth(year: year, month: $0) }
+        let grouping = invocation.value("by").flatMap(SummaryGrouping.init(rawValue:)) ?? .category
+        let format = invocation.value("format").flatMap(SummaryFormat.init(rawValue:)) ?? .table
+        let policy: MonthLoader.Policy = invocation.flag("offline") ? .offline : invocation.flag("refresh") ? .refresh : .preferCache
+
+        let config = try context.config()
+        let repository = context.repository(config)
+        // Offline needs no base URL, as `fetch --offline`.
+        let client = policy == .offline ? nil : try context.client(config)
+        let loaded = await MonthLoader(client: client, repository: repository).load(months, policy: policy)
+        await context.flushWarnings(repository)
+
+        // What waiting will not fix (401/403, 404, a non-JSON answer, an unreadable cache) is never summarised around.
+        if let permanent = loaded.compactMap(\.missing).first(where: { !$0.isTransient }) {
+            switch permanent {
+            case .api(let error): throw error
+            case .store(let error): throw error
+            case .notCached: break
+            }
+        }
+        let missing = loaded.filter { $0.missing != nil }
+        // With every month missing there is nothing to summarise: an all-zero summary would look like a month of no spending.
+        if missing.count < loaded.count {
+            let catalogue = config.catalogue.value
+            let summary = Summary(year: year, month: monthNumber, grouping: grouping, catalogue: catalogue, loaded: loaded)
+            context.io.stdout.write(SummaryWriter(catalogue: catalogue, japanese: context.japanese).render(summary, as: format))
+        }
+        SummarySources.report(loaded, context, config)
+        if !missing.isEmpty { throw CommandExit(code: .unavailable) }
+        if loaded.contains(where: { $0.cacheFailure != nil }) { throw CommandExit(code: .ioError) }
+    }
+}

@@ -1,0 +1,177 @@
+import Foundation
+
+/// Why a month has no items to show, or why its cached copy is shown instead of the server's.
+public enum MonthFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The server could not be asked, or refused.
+    case api(APIError)
+    /// The cache could not be read or written.
+    case store(StoreError)
+    /// Only the cache was to be read, and the month is not in it.
+    case notCached(YearMonth)
+
+    /// Whether waiting may help: a network failure, 429 or 5xx, or a month missing from the cache only.
+    public var isTransient: Bool {
+        switch self {
+        case .api(let error): return error.isTransient
+        case .store: return false
+        case .notCached: return true
+        }
+    }
+
+    /// The message shown to the user.
+    public var description: String {
+        switch self {
+        case .api(let error): return error.description
+        case .store(let error): return error.description
+        case .notCached(let month): return "\(month) is not cached"
+        }
+    }
+}
+
+/// Where a loaded month's items came from.
+public enum MonthSource: Sendable, Equatable {
+    /// Fetched from the server just now.
+    case server
+    /// Read from the cache; `complete` is false when only items registered from here are known.
+    case cache(fetchedAt: Date?, complete: Bool)
+    /// Neither the server nor the cache could give it.
+    case missing(MonthFailure)
+}
+
+/// One month as `MonthLoader` found it.
+public struct LoadedMonth: Sendable, Equatable {
+    /// The month.
+    public let month: YearMonth
+    /// Its items (none when missing), only those dated in the month.
+    public let items: [Item]
+    /// Where the items came from.
+    public let source: MonthSource
+    /// The failure that made it fall back to the cache, if any.
+    public let fallback: MonthFailure?
+    /// How many items the server answered that were dated outside the month, left out (the dummy fixtures do this).
+    public let outsideCount: Int
+    /// The cache write that failed after a successful fetch, if any (the items are still the server's).
+    public let cacheFailure: StoreError?
+
+    /// A loaded month with every part given.
+    public init(month: YearMonth, items: [Item], source: MonthSource, fallback: MonthFailure? = nil,
+                outsideCount: Int = 0, cacheFailure: StoreError? = nil) {
+        self.month = month
+        self.items = items
+        self.source = source
+        self.fallback = fallback
+        self.outsideCount = outsideCount
+        self.cacheFailure = cacheFailure
+    }
+
+    /// The failure when the month is missing, else nil.
+    public var missing: MonthFailure? {
+        if case .missing(let failure) = source { return failure }
+        return nil
+    }
+}
+
+/// Loads several months from the cache or the server, a few requests at a time, caching what it fetches as `fetch` does.
+public struct MonthLoader: Sendable {
+    /// How to choose between the cache and the server.
+    public enum Policy: Sendable, Equatable {
+        /// A month cached whole comes from the cache; others are fetched, falling back to any cached copy on a transient failure.
+        case preferCache
+        /// Every month is fetched, and a failure is never hidden behind the cache (as `fetch --refresh`).
+        case refresh
+        /// Only the cache is read.
+        case offline
+    }
+
+    /// The client that fetches; nil reads only the cache, whatever the policy.
+    public let client: ExpenseLogAPIClient?
+    /// The cache read and written.
+    public let repository: LocalRepository
+    /// The most months loaded at once, so a year never sends twelve requests together.
+    public let maxConcurrent: Int
+
+    /// A loader over a client and a cache.
+    public init(client: ExpenseLogAPIClient?, repository: LocalRepository, maxConcurrent: Int = 3) {
+        self.client = client
+        self.repository = repository
+        self.maxConcurrent = max(1, maxConcurrent)
+    }
+
+    /// Each month, in the order given, with its items and where they came from; failures are in the results, never thrown.
+    public func load(_ months: [YearMonth], policy: Policy) async -> [LoadedMonth] {
+        await withTaskGroup(of: (Int, LoadedMonth).self) { group in
+            var results = [LoadedMonth?](repeating: nil, count: months.count)
+            var next = 0
+            // Start a few, then one more each time one finishes: never more than maxConcurrent in flight.
+            while next < months.count, next < maxConcurrent {
+                let index = next
+                group.addTask { (index, await load(months[index], policy: policy)) }
+                next += 1
+            }
+            while let (index, loaded) = await group.next() {
+                results[index] = loaded
+                if next < months.count {
+                    let index = next
+                    group.addTask { (index, await load(months[index], policy: policy)) }
+                    next += 1
+                }
+            }
+            // Every child returns a value (failures are values too), so every slot is filled.
+            return results.compactMap { $0 }
+        }
+    }
+
+    /// One month under a policy.
+    public func load(_ month: YearMonth, policy: Policy) async -> LoadedMonth {
+        let cached: CachedMonth?
+        let readFailure: StoreError?
+        do {
+            cached = try await repository.month(month)
+            readFailure = nil
+        } catch {
+            cached = nil
+            readFailure = Self.storeError(error, repository, writing: false)
+        }
+        guard let client, policy != .offline else {
+            if let cached { return Self.fromCache(cached) }
+            return LoadedMonth(month: month, items: [], source: .missing(readFailure.map(MonthFailure.store) ?? .notCached(month)))
+        }
+        if policy == .preferCache, let cached, cached.isComplete { return Self.fromCache(cached) }
+
+        let answered: [Item]
+        do {
+            answered = try await client.fetch(month)
+        } catch {
+            let failure = Self.failure(error, client)
+            if policy == .preferCache, failure.isTransient, let cached { return Self.fromCache(cached, fallback: failure) }
+            return LoadedMonth(month: month, items: [], source: .missing(failure))
+        }
+        // The cache file of a month holds only that month (the dummy fixtures answer January 2024 for any month).
+        let items = answered.filter { $0.date.yearMonth == month }
+        var cacheFailure: StoreError?
+        do {
+            try await repository.replaceMonth(month, with: items, fetchedAt: Date())
+        } catch {
+            cacheFailure = Self.storeError(error, repository, writing: true)
+        }
+        return LoadedMonth(month: month, items: items, source: .server, outsideCount: answered.count - items.count,
+                           cacheFailure: cacheFailure)
+    }
+
+    static func fromCache(_ cached: CachedMonth, fallback: MonthFailure? = nil) -> LoadedMonth {
+        LoadedMonth(month: cached.month, items: cached.items,
+                    source: .cache(fetchedAt: cached.fetchedAt, complete: cached.isComplete), fallback: fallback)
+    }
+
+    /// The client throws only `APIError`s, but a cancelled retry wait throws `CancellationError`: the request never finished.
+    static func failure(_ error: any Error, _ client: ExpenseLogAPIClient) -> MonthFailure {
+        (error as? APIError).map(MonthFailure.api) ?? .api(.network(url: client.baseURL, reason: .other("\(error)")))
+    }
+
+    /// The repository throws `StoreError`s; anything else is named after the cache folder.
+    static func storeError(_ error: any Error, _ repository: LocalRepository, writing: Bool) -> StoreError {
+        if let error = error as? StoreError { return error }
+        let path = repository.directory.path
+        return writing ? .writeFailed(path: path, reason: "\(error)") : .readFailed(path: path, reason: "\(error)")
+    }
+}
