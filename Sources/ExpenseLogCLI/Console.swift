@@ -50,17 +50,21 @@ public struct ConsoleIO: Sendable {
     public let stderr: any TextSink
     /// Reads all of standard input.
     public let readStdin: @Sendable () throws -> Data
+    /// Whether stderr is a terminal, where progress may be drawn.
+    public let stderrIsTerminal: Bool
 
     /// Streams from parts.
-    public init(stdout: any TextSink, stderr: any TextSink, readStdin: @escaping @Sendable () throws -> Data) {
+    public init(stdout: any TextSink, stderr: any TextSink, readStdin: @escaping @Sendable () throws -> Data,
+                stderrIsTerminal: Bool = false) {
         self.stdout = stdout
         self.stderr = stderr
         self.readStdin = readStdin
+        self.stderrIsTerminal = stderrIsTerminal
     }
 
     /// The real process streams.
     public static var process: ConsoleIO {
         ConsoleIO(stdout: FileDescriptorSink(descriptor: 1), stderr: FileDescriptorSink(descriptor: 2),
-                  readStdin: { FileHandle.standardInput.readDataToEndOfFile() })
+                  readStdin: { FileHandle.standardInput.readDataToEndOfFile() }, stderrIsTerminal: isatty(2) == 1)
     }
 }

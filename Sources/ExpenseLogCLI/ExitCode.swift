@@ -21,6 +21,7 @@ public enum ExitCode: Int32, Sendable {
         case is UsageError: self = .usage
         case is ConfigError: self = .configuration
         case is InputError: self = .noInput
+        case is ValidationProblem: self = .dataError
         case is StoreError: self = .ioError
         case let failure as BatchFailure: self = ExitCode(for: failure.error)
         case let error as APIError:

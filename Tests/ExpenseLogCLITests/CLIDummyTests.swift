@@ -18,7 +18,7 @@ import Testing
         let json = try await CLI.run(["fetch", "--year", "2024", "--month", "1", "--format", "json"], environment: env, in: home.url)
         #expect(try JSONDecoder().decode([Item].self, from: Data(json.stdout.utf8)).map(\.id) == Self.fixtureIDs)
 
-        let items = try home.write("new.json", "[{\"date\":\"20240122\",\"name\":\"コーヒー\",\"price\":178,\"category\":0,\"categorySub\":1}]")
+        let items = try home.write("new.json", "[{\"date\":\"20240123\",\"name\":\"お茶\",\"price\":150,\"category\":0,\"categorySub\":1}]")
         let register = try await CLI.run(["register", items, "--format", "ndjson"], environment: env, in: home.url)
         #expect(register.status == 0)
         #expect(register.stdout.contains("444444BF-4AAC-48A6-B316-8A533358859B"))

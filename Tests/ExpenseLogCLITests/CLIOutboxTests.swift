@@ -58,7 +58,8 @@ import Testing
         for format in ["json", "ndjson", "csv"] {
             let listed = try await CLI.run(["pending", "--format", format], environment: offline)
             #expect(listed.status == 0)
-            let back = try await CLI.run(["register", "--dry-run", "--input-format", format, "--format", "json", "-"],
+            // Read back in the dummy environment (here the outbox holds these ids); its fixtures hold a ラーメン like A2.
+            let back = try await CLI.run(["register", "--env", "dummy", "--allow-duplicates", "--dry-run", "--input-format", format, "--format", "json", "-"],
                                          environment: offline, stdin: listed.stdout)
             #expect(back.status == 0, "\(format): \(back.stderr)")
             #expect(try JSONDecoder().decode([Item].self, from: Data(back.stdout.utf8)) == Array(Samples.seed.prefix(2)), "\(format)")

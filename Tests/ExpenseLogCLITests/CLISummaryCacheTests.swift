@@ -86,8 +86,9 @@ import Testing
             let env = Samples.environment(home: home, server: server)
             let january = try await CLI.run(["summary", "--year", "2024", "--month", "1"], environment: env)
             let february = try await CLI.run(["summary", "--year", "2024", "--month", "2"], environment: env)
-            // March is known only from an item registered from here: cached, but not whole.
-            let march = try await CLI.run(["register", items], environment: env)
+            // March is known only from an item registered from here: cached, but not whole (register's comparing GET failed).
+            try await server.addFaults("[{\"status\": 503, \"method\": \"GET\"}]")
+            let march = try await CLI.run(["register", items, "--retries", "0"], environment: env)
             #expect([january.status, february.status, march.status] == [0, 0, 0])
         }
         let env = try Samples.offlineEnvironment(home: home)
@@ -137,7 +138,9 @@ import Testing
         let items = try home.write("april.json", ItemJSON.array([Samples.item("R2", "20240410", "電池", 300, category: 1, sub: 2)]))
         try await withServer(try seededServer(home)) { server in
             let env = Samples.environment(home: home, server: server)
-            #expect(try await CLI.run(["register", items], environment: env).status == 0)
+            // April is known only from an item registered from here: register's comparing GET failed, so it is not whole.
+            try await server.addFaults("[{\"status\": 503, \"method\": \"GET\"}]")
+            #expect(try await CLI.run(["register", items, "--retries", "0"], environment: env).status == 0)
             try await server.addFaults("[{\"status\": 503, \"count\": -1, \"method\": \"GET\"}]")
             let before = try await server.requests().filter { $0.method == "GET" }.count
             let result = try await CLI.run(["summary", "--year", "2024", "--month", "4", "--retries", "1", "--format", "json"], environment: env)

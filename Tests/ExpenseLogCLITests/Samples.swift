@@ -18,7 +18,7 @@ enum Samples {
     /// A CSV of `count` valid rows dated in March 2024.
     static func csv(rows count: Int, prefix: String = "C") -> String {
         var text = "id,date,name,price,category,categorySub\n"
-        for n in 1...count { text += "\(prefix)\(n),202403\(String(format: "%02d", n % 28 + 1)),item \(n),\(n * 10),0,1\n" }
+        for n in 1...count { text += "\(prefix)\(n),202403\(String(format: "%02d", n % 28 + 1)),\(prefix) item \(n),\(n * 10),0,1\n" }
         return text
     }
 

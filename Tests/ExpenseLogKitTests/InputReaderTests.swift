@@ -2,7 +2,7 @@ import ExpenseLogKit
 import Testing
 
 /// Reads text as a named input in a format.
-func readInput(_ text: String, format: InputFormat, name: String = "in") -> (drafts: [ItemDraft], problems: [ValidationProblem]) {
+func readInput(_ text: String, format: InputFormat, name: String = "in") -> ReadOutcome {
     InputReader.read(Array(text.utf8), name: name, format: format)
 }
 
@@ -139,12 +139,12 @@ struct InputReaderTests {
         #expect(problem.message.contains("invalid CSV"))
     }
 
-    @Test("CSV that is not UTF-8 (Shift_JIS bytes) is refused with a hint")
-    func csvInvalidUTF8() throws {
-        let bytes = Array("date,name,price,category\n20240122,".utf8) + [0x83, 0x52, 0x81, 0x5B] + Array(",1,0\n".utf8)
-        let problems = InputReader.read(bytes, name: "sjis.csv", format: .csv).problems
-        #expect(problems.map(\.location) == [SourceLocation(file: "sjis.csv", line: 1)])
-        #expect(problems.first?.message.contains("UTF-8") == true)
+    @Test("CSV that is neither UTF-8 nor Shift_JIS is refused at the line of the first bad byte, with a hint")
+    func csvUndecodable() throws {
+        let bytes = Array("date,name,price,category\n20240122,ok,1,0\n20240123,".utf8) + [0xFF, 0xFF] + Array(",1,0\n".utf8)
+        let problems = InputReader.read(bytes, name: "bad.csv", format: .csv).problems
+        #expect(problems.map(\.location) == [SourceLocation(file: "bad.csv", line: 3)])
+        #expect(problems.first?.message.contains("neither UTF-8 nor Shift_JIS") == true)
     }
 
     @Test("an unknown JSON key is reported at its item, naming the key")

@@ -36,17 +36,25 @@ public enum InputFormat: String, Sendable, CaseIterable {
 /// Turns the bytes of one input into drafts; syntax problems come back as `ValidationProblem`s at their lines.
 public enum InputReader {
     /// The wire keys, which are also the native CSV header.
-    public static let fields = ["id", "date", "name", "price", "category", "categorySub"]
-    /// The spreadsheet's Japanese header names, in the same order.
-    static let japaneseFields = ["ID", "日付", "品名", "金額", "項目", "サブ項目"]
+    public static let fields = ItemField.allCases.map(\.rawValue)
 
-    /// Reads drafts in the given format; `name` is how the input is named in messages.
-    public static func read(_ bytes: [UInt8], name: String, format: InputFormat) -> (drafts: [ItemDraft], problems: [ValidationProblem]) {
-        switch format {
-        case .json: return readJSON(bytes, name: name)
-        case .ndjson: return readNDJSON(bytes, name: name)
-        case .csv: return readCSV(bytes, name: name)
+    /// Decodes the input (as declared, else detected) and reads it in a format (else sniffed); CSV goes through the profile.
+    public static func read(_ bytes: [UInt8], name: String, format: InputFormat?, encoding: TextEncoding? = nil,
+                            profile: ImportProfile = .native) -> ReadOutcome {
+        let text: [UInt8]
+        switch TextEncoding.utf8Bytes(of: bytes, declared: encoding ?? profile.encoding, name: name) {
+        case .success(let decoded): text = decoded.bytes
+        case .failure(let problem): return ReadOutcome(problems: [problem])
         }
+        switch format ?? InputFormat(sniffing: text) {
+        case .json: return outcome(readJSON(text, name: name))
+        case .ndjson: return outcome(readNDJSON(text, name: name))
+        case .csv: return profile.readCSV(String(decoding: text, as: UTF8.self), name: name)
+        }
+    }
+
+    private static func outcome(_ read: ([ItemDraft], [ValidationProblem])) -> ReadOutcome {
+        ReadOutcome(drafts: read.0, problems: read.1)
     }
 
     static func readJSON(_ bytes: [UInt8], name: String) -> ([ItemDraft], [ValidationProblem]) {
@@ -141,64 +149,5 @@ public enum InputReader {
         case .bool(let flag, _): return flag ? "true" : "false"
         case .null: return "null"
         }
-    }
-
-    static func readCSV(_ bytes: [UInt8], name: String) -> ([ItemDraft], [ValidationProblem]) {
-        let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
-        func problem(_ line: Int, _ field: String?, _ message: String) -> ValidationProblem {
-            ValidationProblem(location: SourceLocation(file: name, line: line), field: field, message: message)
-        }
-        guard let text = String(validating: body, as: UTF8.self) else {
-            return ([], [problem(1, nil, "the file is not valid UTF-8 text (convert it to UTF-8 first)")])
-        }
-        let records: [CSV.Record]
-        do {
-            records = try CSV.parse(text)
-        } catch let error as CSV.SyntaxError {
-            return ([], [problem(error.line, nil, "invalid CSV: \(error.message)")])
-        } catch {
-            return ([], [problem(1, nil, "\(error)")])
-        }
-        guard let header = records.first else { return ([], []) }
-        var columns: [Int?] = []  // header position → field index
-        var problems: [ValidationProblem] = []
-        for title in header.fields {
-            let trimmed = title.trimmingCharacters(in: .whitespaces)
-            let index = fields.firstIndex { $0.caseInsensitiveCompare(trimmed) == .orderedSame }
-                ?? japaneseFields.firstIndex { $0.caseInsensitiveCompare(trimmed) == .orderedSame }
-            if index == nil {
-                problems.append(problem(header.line, nil, "unknown column '\(trimmed)'; the header names \(fields.joined(separator: ","))"))
-            }
-            columns.append(index)
-        }
-        let required = ["date", "name", "price", "category"]
-        let missing = required.filter { name in !columns.contains { $0.map { fields[$0] } == name } }
-        if !missing.isEmpty {
-            problems.append(problem(header.line, nil, "the header lacks \(missing.joined(separator: ", ")) (expected \(fields.joined(separator: ",")); id and categorySub may be left out)"))
-        }
-        guard problems.isEmpty else { return ([], problems) }
-
-        var drafts: [ItemDraft] = []
-        drafts.reserveCapacity(records.count - 1)
-        for record in records.dropFirst() {
-            guard record.fields.count == columns.count else {
-                problems.append(problem(record.line, nil, "has \(record.fields.count) fields but the header has \(columns.count)"))
-                continue
-            }
-            var draft = ItemDraft(location: SourceLocation(file: name, line: record.line))
-            for (position, value) in record.fields.enumerated() {
-                let raw: RawValue = .text(value)
-                switch columns[position] {
-                case 0: draft.id = raw
-                case 1: draft.date = raw
-                case 2: draft.name = raw
-                case 3: draft.price = raw
-                case 4: draft.category = raw
-                default: draft.categorySub = raw
-                }
-            }
-            drafts.append(draft)
-        }
-        return (drafts, problems)
     }
 }

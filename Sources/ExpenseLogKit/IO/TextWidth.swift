@@ -37,17 +37,3 @@ public enum TextWidth {
         String(repeating: " ", count: max(0, width - of(text))) + text
     }
 }
-
-/// Yen amounts with thousands separators, the way the app shows them.
-public enum PriceText {
-    /// `1500` → `1,500`, `-12000` → `-12,000`.
-    public static func format<Value: BinaryInteger>(_ value: Value) -> String {
-        let digits = String(value.magnitude)
-        var out = ""
-        for (offset, digit) in digits.enumerated() {
-            if offset > 0, (digits.count - offset) % 3 == 0 { out.append(",") }
-            out.append(digit)
-        }
-        return value < 0 ? "-" + out : out
-    }
-}

@@ -42,7 +42,7 @@ extension ItemDraft {
         default: fail("name", "must be a string, got \(name.shown)")
         }
 
-        let itemPrice = integer(price, field: "price", required: true, fail: fail)
+        let itemPrice = integer(price, field: "price", required: true, fail: fail, parse: PriceText.parse)
         if itemPrice == 0 { fail("price", "must not be 0 (use a negative price for a refund)") }
         let itemCategory = integer(category, field: "category", required: true, fail: fail)
         let itemSub = integer(categorySub, field: "categorySub", required: false, fail: fail)
@@ -52,15 +52,16 @@ extension ItemDraft {
                              category: itemCategory, categorySub: itemSub), [])
     }
 
-    private func integer(_ value: RawValue, field: String, required: Bool, fail: (String, String) -> Void) -> Int? {
+    private func integer(_ value: RawValue, field: String, required: Bool, fail: (String, String) -> Void,
+                         parse: (String) -> Int? = { Int($0) }) -> Int? {
         switch value {
         case let value where value.isAbsent:
             if required { fail(field, "is missing (expected a whole number)") }
             return nil
         case .integer(let number): return number
         case .text(let text):
-            if let number = Int(text.trimmingCharacters(in: .whitespaces)) { return number }
-            fail(field, "\(value.shown) is not a whole number")
+            if let number = parse(text.trimmingCharacters(in: .whitespaces)) { return number }
+            fail(field, "\(value.shown) is not a whole number" + (field == "price" ? " of yen (1500, 1,500, ¥1,500 and 1,500円 are read)" : ""))
             return nil
         default:
             fail(field, "must be a whole number, got \(value.shown)")

@@ -1,0 +1,73 @@
+import ExpenseLogKit
+import Foundation
+
+/// What `register` read from all its inputs.
+struct RegisterInputs {
+    /// Every valid item, in input order, with where each was read.
+    var items: [Item] = []
+    var locations: [SourceLocation] = []
+    /// Every problem: syntax, layout and validation.
+    var problems: [ValidationProblem] = []
+    /// Rows the profile left out.
+    var excluded: [ExcludedRow] = []
+    /// How many rows were read in all.
+    var rows: Int { items.count + excluded.count + Set(problems.map(\.location)).count }
+
+    /// Reads every named input; an unreadable file stops the command (66), a bad profile too (64, 65 or 66).
+    static func read(_ invocation: Invocation, _ context: Context, progress: ProgressLine) throws -> RegisterInputs {
+        if invocation.arguments.filter({ $0 == "-" }).count > 1 {
+            throw UsageError(path: invocation.path, message: "Standard input ('-') can be read only once")
+        }
+        let profile = try self.profile(invocation)
+        let encoding = invocation.value("encoding").flatMap(TextEncoding.init(name:))
+        var drafts: [ItemDraft] = []
+        var inputs = RegisterInputs()
+        for path in invocation.arguments {
+            let name = path == "-" ? "<stdin>" : path
+            let bytes = path == "-" ? Array(try context.io.readStdin()) : try readFile(path)
+            let format = (path == "-" ? nil : InputFormat(fileName: path))
+                ?? invocation.value("input-format").flatMap(InputFormat.init(rawValue:))
+            if profile != nil, let format, format != .csv {
+                throw UsageError(path: invocation.path, message: "--profile reads CSV, but \(name) is \(format.rawValue)")
+            }
+            let read = InputReader.read(bytes, name: name, format: format ?? (profile == nil ? nil : .csv), encoding: encoding,
+                                        profile: profile ?? .native)
+            drafts.append(contentsOf: read.drafts)
+            inputs.problems.append(contentsOf: read.problems)
+            inputs.excluded.append(contentsOf: read.excluded)
+            progress.show("Read \(PriceText.format(drafts.count + inputs.excluded.count)) rows")
+        }
+        let validated = drafts.validatedAll()
+        inputs.items = validated.items
+        inputs.locations = validated.locations
+        inputs.problems.append(contentsOf: validated.problems)
+        return inputs
+    }
+
+    /// `--profile NAME|FILE`: a file when one exists at that path (or it looks like a path), else a built-in name.
+    static func profile(_ invocation: Invocation) throws -> ImportProfile? {
+        guard let value = invocation.value("profile") else { return nil }
+        let looksLikePath = value.contains("/") || value.hasSuffix(".json")
+        if looksLikePath || FileManager.default.fileExists(atPath: value) {
+            return try ImportProfile.parse(try readFile(value), name: value, file: value)
+        }
+        guard let builtin = try ImportProfile.builtin(value) else {
+            let names = ImportProfile.builtinSources.keys.sorted().joined(separator: ", ")
+            throw UsageError(path: invocation.path, message: "No profile file '\(value)' and no built-in profile of that name; "
+                             + "the built-in profiles are \(names)")
+        }
+        return builtin
+    }
+
+    static func readFile(_ path: String) throws -> [UInt8] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw InputError(path: path, reason: "no such file")
+        }
+        if isDirectory.boolValue { throw InputError(path: path, reason: "it is a folder, not a file") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw InputError(path: path, reason: "permission denied or unreadable")
+        }
+        return Array(data)
+    }
+}

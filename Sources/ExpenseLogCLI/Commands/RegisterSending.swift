@@ -1,0 +1,125 @@
+import ExpenseLogKit
+import Foundation
+
+/// The sending part of one `register` run: queue every batch, POST them in order, and say how it ended.
+struct Sending {
+    let items: [Item]
+    let locations: [SourceLocation]
+    let batchSize: Int
+    let config: AppConfig
+    let client: ExpenseLogAPIClient
+    let repository: LocalRepository
+    let outbox: Outbox
+    let context: Context
+    let progress: ProgressLine
+
+    /// What the server answered for the confirmed batches (printed as the command's output).
+    private(set) var saved: [Item] = []
+    /// The input items the server confirmed, queued, or refused.
+    private(set) var confirmed: [Item] = []
+    private(set) var queued: [Item] = []
+    private(set) var rejected: [Item] = []
+    private var cacheFailure: StoreError?
+
+    init(items: [Item], locations: [SourceLocation], batchSize: Int, config: AppConfig, client: ExpenseLogAPIClient,
+         repository: LocalRepository, outbox: Outbox, context: Context, progress: ProgressLine) {
+        (self.items, self.locations, self.batchSize, self.config, self.client) = (items, locations, batchSize, config, client)
+        (self.repository, self.outbox, self.context, self.progress) = (repository, outbox, context, progress)
+    }
+
+    /// Sends every batch; returns `.success`, or the code of the failure that stopped it after saying what was queued.
+    mutating func run() async throws -> ExitCode {
+        let waiting = try outbox.pendingCount()
+        let batches = OutboxBatch.split(items, size: batchSize)
+        // Queued before the first POST: whatever happens next (a lost answer, a crash, kill -9), every item the
+        // server has not confirmed is in the outbox for `sync`, and none is sent twice.
+        let entry: OutboxEntry, hold: HeldLock
+        do {
+            (entry, hold) = try outbox.enqueueHeld(batches)
+        } catch let error as StoreError {
+            context.io.stderr.write("Error: \(error)\nNothing was sent: the outbox must be writable, so that no item can be "
+                                    + "lost or sent twice if the run is interrupted.\n")
+            return .ioError
+        }
+        defer { hold.release() }
+        defer {
+            if waiting > 0 {
+                context.note("\(waiting) item\(waiting == 1 ? "" : "s") queued by earlier runs \(waiting == 1 ? "is" : "are") still "
+                             + "waiting in the outbox; `expense-log sync` sends them.")
+            }
+        }
+        let format = CommonOptions.outputFormat(context.invocation)
+        let started = Date()
+        for (index, batch) in batches.enumerated() {
+            let outcome: DeliveryOutcome
+            do {
+                outcome = try await client.deliver(batch, of: entry, outbox: outbox, verifyAnswer: config.environment.value != .dummy)
+            } catch let error as StoreError {
+                printSaved(format)
+                context.io.stderr.write("Error: \(error)\nThe server answered, but the outbox could not record it; "
+                                        + "`expense-log sync` finds those items on the server and does not send them again.\n")
+                queued = Array(items[confirmed.count...])
+                return .ioError
+            }
+            switch outcome {
+            case .delivered(let answer):
+                saved.append(contentsOf: answer)
+                confirmed.append(contentsOf: batch.items)
+                // The server has these now: a cache that cannot be written must not stop the remaining batches.
+                if cacheFailure == nil { cacheFailure = await context.cache(answer, in: repository) }
+                let rate = Double(confirmed.count) / max(Date().timeIntervalSince(started), 0.001)
+                progress.show("Sent \(index + 1)/\(batches.count) batches, \(PriceText.format(confirmed.count)) of "
+                              + "\(PriceText.format(items.count)) items, \(PriceText.format(Int(rate))) items/s")
+            case let .failed(error, mayHaveBeenSaved):
+                return stop(error, mayHaveBeenSaved: mayHaveBeenSaved, refused: nil, batches: batches, at: index, format: format)
+            case let .rejected(error, file):
+                return stop(error, mayHaveBeenSaved: false, refused: file, batches: batches, at: index, format: format)
+            }
+        }
+        progress.clear()
+        printSaved(format)
+        if let cacheFailure {
+            context.warn("all \(items.count) items were registered on the server, but the cache could not be updated "
+                         + "(\(cacheFailure)); run fetch for their months to refresh it")
+            return .ioError
+        }
+        return .success
+    }
+
+    private func printSaved(_ format: OutputFormat) {
+        if !saved.isEmpty { context.printItems(saved, format, config) }
+    }
+
+    /// Says what was registered, what stays queued (everything not confirmed, already in the outbox) or was set aside
+    /// as refused, and returns the error's code (75 when the failure may pass).
+    private mutating func stop(_ error: APIError, mayHaveBeenSaved: Bool, refused file: URL?, batches: [OutboxBatch], at index: Int,
+                               format: OutputFormat) -> ExitCode {
+        progress.clear()
+        printSaved(format)
+        let sent = confirmed.count
+        let location = locations[min(sent, locations.count - 1)]
+        context.io.stderr.write("Error: \(error)\n")
+        if sent > 0 { context.warn("\(sent) of \(items.count) items were registered before this error") }
+        var rest = batches[index...].flatMap(\.items)
+        if let file {
+            rejected = batches[index].items
+            rest.removeFirst(rejected.count)
+            context.io.stderr.write("The server refused the \(rejected.count) item\(rejected.count == 1 ? "" : "s") from \(location) on; "
+                                    + "they were moved to \(file.path). Fix them there and register that file (it keeps their ids).\n")
+        } else if mayHaveBeenSaved {
+            context.io.stderr.write("The batch from \(location) may have been saved before the answer was lost; "
+                                    + "`expense-log sync` checks the server by id before sending anything again.\n")
+        }
+        queued = rest
+        if !rest.isEmpty {
+            let batchesLeft = batches.count - index - (file == nil ? 0 : 1)
+            let first = locations[min(sent + rejected.count, locations.count - 1)]
+            context.io.stderr.write("Queued the \(rest.count) item\(rest.count == 1 ? "" : "s") from \(first) on, in \(batchesLeft) "
+                                    + "batch\(batchesLeft == 1 ? "" : "es"), in the outbox (\(outbox.directory.path)). "
+                                    + "Run `expense-log sync` to send them\(error.isTransient ? "" : " once the cause is fixed"); "
+                                    + "`expense-log pending` lists them. Do not register the same input again: "
+                                    + "that would send them twice.\n")
+        }
+        return error.isTransient ? .temporaryFailure : ExitCode(for: error)
+    }
+}

@@ -1,0 +1,180 @@
+/// A row an import profile leaves out on purpose (a transfer, income), reported but never sent.
+public struct ExcludedRow: Sendable, Equatable {
+    /// Where the row is.
+    public let location: SourceLocation
+    /// Why it is left out.
+    public let reason: String
+}
+
+/// What reading one input gave: drafts to validate, problems found while reading, and rows left out.
+public struct ReadOutcome: Sendable {
+    /// The items as read, in input order.
+    public var drafts: [ItemDraft] = []
+    /// Syntax and layout problems, at their lines.
+    public var problems: [ValidationProblem] = []
+    /// Rows the profile's `skip` rules left out.
+    public var excluded: [ExcludedRow] = []
+}
+
+extension ImportProfile {
+    /// Reads UTF-8 CSV text with this profile: the header names the columns, each later record becomes a draft.
+    public func readCSV(_ text: String, name: String) -> ReadOutcome {
+        var outcome = ReadOutcome()
+        func problem(_ line: Int, _ field: String?, _ message: String) -> ValidationProblem {
+            ValidationProblem(location: SourceLocation(file: name, line: line), field: field, message: message)
+        }
+        let records: [CSV.Record]
+        do {
+            records = try CSV.parse(text)
+        } catch let error as CSV.SyntaxError {
+            outcome.problems.append(problem(error.line, nil, "invalid CSV: \(error.message)"))
+            return outcome
+        } catch {
+            outcome.problems.append(problem(1, nil, "\(error)"))
+            return outcome
+        }
+        guard records.count > skipRows else { return outcome }
+        let header = records[skipRows]
+        let (resolved, messages) = Layout.resolve(header, profile: self)
+        guard let layout = resolved else {
+            outcome.problems = messages.map { problem(header.line, nil, $0) }
+            return outcome
+        }
+        outcome.drafts.reserveCapacity(records.count - skipRows - 1)
+        for record in records.dropFirst(skipRows + 1) {
+            guard let cells = layout.cells(of: record) else {
+                outcome.problems.append(problem(record.line, nil, "has \(record.fields.count) fields but the header has "
+                                                + "\(layout.width) (quote a field that holds a comma)"))
+                continue
+            }
+            if let rule = skip.enumerated().first(where: { $0.element.match.matches(cells[layout.tested[$0.offset]]) }) {
+                outcome.excluded.append(ExcludedRow(location: SourceLocation(file: name, line: record.line), reason: rule.element.reason))
+                continue
+            }
+            switch draft(from: cells, layout: layout, location: SourceLocation(file: name, line: record.line)) {
+            case .success(let draft): outcome.drafts.append(draft)
+            case .failure(let found): outcome.problems.append(found)
+            }
+        }
+        return outcome
+    }
+
+    private func draft(from cells: [String], layout: Layout, location: SourceLocation) -> Result<ItemDraft, ValidationProblem> {
+        func problem(_ field: ItemField, _ message: String) -> Result<ItemDraft, ValidationProblem> {
+            .failure(ValidationProblem(location: location, field: field.rawValue, message: message))
+        }
+        func cell(_ field: ItemField) -> String? { layout.field[field].map { cells[$0] } }
+        var draft = ItemDraft(location: location)
+        draft.id = cell(.id).map(RawValue.text) ?? .missing
+        draft.name = cell(.name).map(RawValue.text) ?? .missing
+        draft.categorySub = cell(.categorySub).map(RawValue.text) ?? .missing
+        draft.category = cell(.category).map(RawValue.text) ?? .missing
+
+        if let text = cell(.date) {
+            if let dateFormat, !text.allSatisfy(\.isWhitespace) {
+                guard let day = dateFormat.day(from: text) else {
+                    return problem(.date, "'\(text)' is not a real day in the profile's layout \(dateFormat)")
+                }
+                draft.date = .text(day.compact)
+            } else {
+                draft.date = .text(text)
+            }
+        }
+        if let text = cell(.price) {
+            draft.price = invertSign ? PriceText.parse(text).map { RawValue.integer(-$0) } ?? .text(text) : .text(text)
+        }
+        if truncateNames, case .text(let text) = draft.name {
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            if trimmed.count > ItemDraft.maxNameLength { draft.name = .text(String(trimmed.prefix(ItemDraft.maxNameLength))) }
+        }
+        if draft.category.isAbsent, !rules.isEmpty || defaultCategory != nil {
+            if let rule = rules.enumerated().first(where: { $0.element.match.matches(cells[layout.ruled[$0.offset]]) }) {
+                draft.category = .integer(rule.element.category)
+                if draft.categorySub.isAbsent { draft.categorySub = rule.element.sub.map(RawValue.integer) ?? .null }
+            } else if let defaultCategory {
+                draft.category = .integer(defaultCategory)
+                if draft.categorySub.isAbsent { draft.categorySub = defaultSub.map(RawValue.integer) ?? .null }
+            } else {
+                let tested = Array(Set(rules.map(\.match.column))).sorted { (layout.index[$0] ?? 0) < (layout.index[$1] ?? 0) }
+                let seen = tested.map { column in "\(column) '\(layout.index[column].map { cells[$0] } ?? "")'" }
+                return problem(.category, "no rule of the \(self.name) profile matches (\(seen.joined(separator: ", "))); "
+                               + "write a profile with a rule or a defaultCategory for it (see the README), or use --skip-invalid")
+            }
+        }
+        return .success(draft)
+    }
+}
+
+/// Where the profile's columns are in one file's header.
+private struct Layout {
+    /// The number of columns in the header.
+    let width: Int
+    /// Header position of each mapped field.
+    let field: [ItemField: Int]
+    /// Header position of each column named in the header.
+    let index: [String: Int]
+    /// Header position tested by each skip rule, and by each category rule.
+    let tested: [Int]
+    let ruled: [Int]
+    /// Where the price is, to mend `1,500` written without quotes.
+    let price: Int?
+
+    static func resolve(_ header: CSV.Record, profile: ImportProfile) -> (Layout?, [String]) {
+        var index: [String: Int] = [:]
+        for (position, title) in header.fields.enumerated() {
+            let trimmed = title.trimmingCharacters(in: .whitespaces)
+            if index[trimmed] == nil { index[trimmed] = position }
+        }
+        func find(_ names: [String]) -> Int? {
+            for name in names {
+                if let exact = index[name] { return exact }
+                if let folded = index.first(where: { $0.key.caseInsensitiveCompare(name) == .orderedSame }) { return folded.value }
+            }
+            return nil
+        }
+        var messages: [String] = []
+        var field: [ItemField: Int] = [:]
+        for (key, names) in profile.columns { field[key] = find(names) }
+        let expected = ItemField.allCases.compactMap { profile.columns[$0]?.first }.joined(separator: ",")
+        if !profile.allowsOtherColumns {
+            let known = Set(field.values)
+            for (position, title) in header.fields.enumerated() where !known.contains(position) {
+                messages.append("unknown column '\(title.trimmingCharacters(in: .whitespaces))'; the header names \(expected)")
+            }
+        }
+        let missing = profile.requiredFields.filter { field[$0] == nil }.map { profile.columns[$0]?.joined(separator: " or ") ?? $0.rawValue }
+        if !missing.isEmpty {
+            let hint = profile.name == ImportProfile.native.name ? " (expected \(expected); id and categorySub may be left out)"
+                : " (the \(profile.name) profile needs them; is this the right profile?)"
+            messages.append("the header lacks \(missing.joined(separator: ", "))" + hint)
+        }
+        func column(_ name: String, _ place: String) -> Int {
+            if let found = find([name]) { return found }
+            messages.append("the header has no column '\(name)', which the \(profile.name) profile's \(place) tests")
+            return 0
+        }
+        let tested = profile.skip.enumerated().map { column($0.element.match.column, "skip[\($0.offset)]") }
+        let ruled = profile.rules.enumerated().map { column($0.element.match.column, "rules[\($0.offset)]") }
+        guard messages.isEmpty else { return (nil, messages) }
+        return (Layout(width: header.fields.count, field: field, index: index, tested: tested, ruled: ruled,
+                               price: field[.price]), [])
+    }
+
+    /// The record's cells by header position, or nil when it has the wrong number of fields.
+    func cells(of record: CSV.Record) -> [String]? {
+        if record.fields.count == width { return record.fields }
+        // `…,1,500,…` without quotes splits the price in two: join it back when the extra fields are three-digit groups.
+        let extra = record.fields.count - width
+        guard extra > 0, let price, price + extra < record.fields.count else { return nil }
+        let groups = record.fields[(price + 1)...(price + extra)]
+        let joined = record.fields[price] + groups.map { "," + $0 }.joined()
+        guard groups.dropLast().allSatisfy(Self.isGroup), let last = groups.last,
+              Self.isGroup(last) || (last.hasSuffix("円") && Self.isGroup(String(last.dropLast()))),
+              record.fields[price].contains(where: \.isNumber), PriceText.parse(joined) != nil else { return nil }
+        var fields = Array(record.fields[..<price]) + [joined]
+        fields += record.fields[(price + extra + 1)...]
+        return fields
+    }
+
+    static func isGroup(_ text: String) -> Bool { text.count == 3 && text.allSatisfy { ("0"..."9").contains($0) } }
+}

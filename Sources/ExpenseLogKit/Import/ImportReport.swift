@@ -1,0 +1,130 @@
+/// What became of each input row of one `register` run, for stderr and for `--report FILE`.
+public struct ImportReport: Sendable {
+    /// The fate of a row.
+    public enum Status: String, Sendable, CaseIterable {
+        /// The server confirmed it.
+        case added
+        /// It waits in the outbox for `sync`.
+        case queued
+        /// The server refused its batch; it was set aside in `rejected/`.
+        case rejected
+        /// Its id is already on the server or in the outbox.
+        case duplicate
+        /// An item with its date, price and name is already there.
+        case likelyDuplicate = "likely-duplicate"
+        /// It cannot be sent as it is.
+        case invalid
+        /// The import profile leaves such rows out (a transfer, income).
+        case excluded
+        /// Valid, but not sent: other rows were invalid, or this was a dry run.
+        case notSent = "not-sent"
+    }
+
+    /// One row's fate.
+    public struct Row: Sendable {
+        /// Where it was read.
+        public let location: SourceLocation
+        /// What became of it.
+        public var status: Status
+        /// The item, when it was valid.
+        public let item: Item?
+        /// Why it was not added (problems, the profile's reason, the matched item).
+        public var reasons: [String]
+        /// The known item a duplicate matched.
+        public var matched: KnownItem?
+
+        /// A row.
+        public init(location: SourceLocation, status: Status, item: Item? = nil, reasons: [String] = [], matched: KnownItem? = nil) {
+            self.location = location
+            self.status = status
+            self.item = item
+            self.reasons = reasons
+            self.matched = matched
+        }
+    }
+
+    /// Every row, in the order added.
+    public private(set) var rows: [Row] = []
+    private var rowOfItem: [String: Int] = [:]
+    /// The inputs in the order read, which orders the rows of the JSON report.
+    public var files: [String]
+
+    /// An empty report over inputs.
+    public init(files: [String] = []) {
+        self.files = files
+    }
+
+    /// Adds a row.
+    public mutating func append(_ row: Row) {
+        if let id = row.item?.id { rowOfItem[id] = rows.count }
+        rows.append(row)
+    }
+
+    /// Adds the problems of invalid rows, one row per location.
+    public mutating func appendInvalid(_ problems: [ValidationProblem]) {
+        var seen: [SourceLocation: Int] = [:]
+        for problem in problems {
+            let reason = (problem.field.map { "\($0): " } ?? "") + problem.message
+            if let index = seen[problem.location] {
+                rows[index].reasons.append(reason)
+            } else {
+                seen[problem.location] = rows.count
+                rows.append(Row(location: problem.location, status: .invalid, reasons: [reason]))
+            }
+        }
+    }
+
+    /// Changes the status of the rows of these items, adding why and what they matched.
+    public mutating func mark(_ items: some Sequence<Item>, _ status: Status, reasons: [String] = [], matched: KnownItem? = nil) {
+        for item in items {
+            guard let index = rowOfItem[item.id] else { continue }
+            rows[index].status = status
+            rows[index].reasons += reasons
+            if let matched { rows[index].matched = matched }
+        }
+    }
+
+    /// How many rows have a status.
+    public func count(_ status: Status) -> Int { rows.reduce(0) { $0 + ($1.status == status ? 1 : 0) } }
+
+    /// "3 added, 1 queued, 2 skipped as duplicates, 1 invalid": the non-zero counts, for the last line on stderr.
+    public var summary: String {
+        let parts: [(Status, String)] = [(.added, "added"), (.queued, "queued in the outbox"), (.rejected, "refused by the server"),
+                                         (.duplicate, "skipped as already there (same id)"),
+                                         (.likelyDuplicate, "skipped as likely duplicates"), (.invalid, "invalid"),
+                                         (.excluded, "left out by the profile"), (.notSent, "valid but not sent")]
+        let shown = parts.compactMap { status, words in count(status) > 0 ? "\(count(status)) \(words)" : nil }
+        return shown.isEmpty ? "no rows" : shown.joined(separator: ", ")
+    }
+
+    /// The report as JSON: counts per status, then every row with its file, line and status, in input order.
+    public func json(exitCode: Int32) -> String {
+        var out = "{\n  \"exitCode\": \(exitCode),\n  \"counts\": {"
+        out += Status.allCases.map { "\"\($0.rawValue)\": \(count($0))" }.joined(separator: ", ") + "},\n  \"rows\": ["
+        let order = Dictionary(files.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        let sorted = rows.enumerated().sorted { a, b in
+            (order[a.element.location.file] ?? files.count, a.element.location.line, a.offset)
+                < (order[b.element.location.file] ?? files.count, b.element.location.line, b.offset)
+        }.map(\.element)
+        for (index, row) in sorted.enumerated() {
+            out += index == 0 ? "\n    {" : ",\n    {"
+            out += "\"file\": "
+            ItemJSON.appendString(row.location.file, to: &out)
+            out += ", \"line\": \(row.location.line), \"status\": \"\(row.status.rawValue)\""
+            if let item = row.item { out += ", \"item\": " + ItemJSON.object(item) }
+            if !row.reasons.isEmpty {
+                out += ", \"reasons\": ["
+                for (position, reason) in row.reasons.enumerated() {
+                    if position > 0 { out += ", " }
+                    ItemJSON.appendString(reason, to: &out)
+                }
+                out += "]"
+            }
+            if let matched = row.matched {
+                out += ", \"matched\": {\"in\": \"\(matched.place.rawValue)\", \"item\": \(ItemJSON.object(matched.item))}"
+            }
+            out += "}"
+        }
+        return out + (rows.isEmpty ? "]\n}\n" : "\n  ]\n}\n")
+    }
+}
