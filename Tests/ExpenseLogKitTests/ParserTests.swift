@@ -152,11 +152,55 @@ struct ParserTests {
             #expect(help.contains("\n\(section)") || help.hasPrefix(section), "no \(section)")
         }
         let subcommands = try #require(help.components(separatedBy: "SUBCOMMANDS:\n").last)
+        // The label column ends at the first double space: `register, import   Register items…`.
         let listed = subcommands.split(separator: "\n").compactMap { line -> String? in
-            line.hasPrefix("  ") && !line.hasPrefix("   ") ? line.split(separator: " ").first.map(String.init) : nil
+            line.hasPrefix("  ") && !line.hasPrefix("   ") ? line.dropFirst(2).components(separatedBy: "  ").first : nil
         }
-        #expect(listed.filter { $0 != "See" } == ExpenseLogCommand.root.subcommands.map(\.name))
-        for name in ["fetch", "register", "cache", "config", "categories", "help"] { #expect(listed.contains(name)) }
+        #expect(listed.filter { !$0.hasPrefix("See ") }
+                == ExpenseLogCommand.root.subcommands.map { ([$0.name] + $0.aliases).joined(separator: ", ") })
+        for name in ["fetch", "register, import", "cache", "config", "categories", "help"] { #expect(listed.contains(name)) }
+    }
+
+    @Test("an alias runs its command under the canonical name, with the command's options and arguments", arguments: [
+        ["import", "--dry-run", "a.csv"], ["--env", "dummy", "import", "a.csv", "--dry-run"], ["register", "--dry-run", "a.csv"],
+    ])
+    func alias(arguments: [String]) throws {
+        let invocation = try #require(try parse(arguments).invocation)
+        #expect(invocation.path == ["register"])
+        #expect(invocation.arguments == ["a.csv"])
+        #expect(invocation.flag("dry-run"))
+    }
+
+    @Test("help accepts an alias wherever it accepts the name, and describes the canonical command", arguments: [
+        (["help", "import"], ["register"]), (["import", "--help"], ["register"]), (["help", "register"], ["register"]),
+    ])
+    func aliasHelp(arguments: [String], path: [String]) throws {
+        #expect(try parse(arguments).helpPath == path)
+        #expect(ExpenseLogCommand.helpFormatter.help(path).contains("\nUSAGE: expense-log register "))
+    }
+
+    @Test("a usage error after an alias names the canonical command")
+    func aliasUsageError() throws {
+        let error = try usageError(["import"])
+        #expect(error.path == ["register"])
+        #expect(error.message == "Missing expected argument '<file> ...'")
+        #expect(ExpenseLogCommand.helpFormatter.usageError(error).contains("See 'expense-log help register'"))
+    }
+
+    @Test("aliases of a group's subcommands resolve at every level, and help lists them after the name")
+    func nestedAlias() throws {
+        let leaf = CommandSpec(name: "list", aliases: ["ls", "l"], abstract: "List.", run: { _, _ in })
+        let group = CommandSpec(name: "cache", aliases: ["c"], abstract: "Cache.", subcommands: [leaf])
+        let parser = Parser(root: CommandSpec(name: "tool", abstract: "Tool.", subcommands: [group]), globals: [])
+        for words in [["cache", "list"], ["c", "ls"], ["c", "l"], ["cache", "ls"]] {
+            #expect(try #require(try parser.parse(words).invocation).path == ["cache", "list"])
+            #expect(try parser.parse(["help"] + words).helpPath == ["cache", "list"])
+        }
+        let error = try #require(throws: UsageError.self) { try parser.parse(["c", "bogus"]) }
+        #expect(error.path == ["cache"])
+        let help = HelpFormatter(toolName: "tool", parser: parser)
+        #expect(help.help([]).contains("\n  cache, c "))
+        #expect(help.help(["cache"]).contains("\n  list, ls, l "))
     }
 
     @Test("a command's help shows its usage line and every option, its own and the global ones")

@@ -5,6 +5,12 @@ public struct HelpFormatter: Sendable {
     /// The parser whose tree is described.
     public let parser: Parser
 
+    /// A renderer for a parser's tree under the tool's name.
+    public init(toolName: String, parser: Parser) {
+        self.toolName = toolName
+        self.parser = parser
+    }
+
     static let labelWidth = 26
     static let lineWidth = 80
 
@@ -52,7 +58,8 @@ public struct HelpFormatter: Sendable {
         out += row("-h, --help", "Show help information.")
         if !spec.subcommands.isEmpty {
             out += "\nSUBCOMMANDS:\n"
-            for sub in spec.subcommands { out += row(sub.name, sub.abstract) }
+            // swift-argument-parser lists aliases after the name: `register, import`.
+            for sub in spec.subcommands { out += row(sub.names.joined(separator: ", "), sub.abstract) }
             out += "\n  See '\(toolName) help <subcommand>' for detailed help.\n"
         }
         return out

@@ -64,7 +64,7 @@ public struct Parser: Sendable {
                     throw fail(path.isEmpty ? "Unknown command '\(token)'; the commands are \(names)"
                                             : "Unknown subcommand '\(token)'; expected one of \(names)")
                 }
-                path.append(token)
+                path.append(next.name)  // an alias runs the command under its canonical name
                 spec = next
                 continue
             }
@@ -97,7 +97,7 @@ public struct Parser: Sendable {
                 throw UsageError(path: path, message: "Unknown command '\(word)' for help")
             }
             spec = next
-            path.append(word)
+            path.append(next.name)
         }
         return path
     }
