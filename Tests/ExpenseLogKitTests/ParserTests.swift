@@ -158,7 +158,7 @@ struct ParserTests {
         }
         #expect(listed.filter { !$0.hasPrefix("See ") }
                 == ExpenseLogCommand.root.subcommands.map { ([$0.name] + $0.aliases).joined(separator: ", ") })
-        for name in ["fetch", "register, import", "cache", "config", "categories", "help"] { #expect(listed.contains(name)) }
+        for name in ["fetch", "register, import", "cache", "config", "categories", "completion", "help"] { #expect(listed.contains(name)) }
     }
 
     @Test("an alias runs its command under the canonical name, with the command's options and arguments", arguments: [
@@ -201,6 +201,17 @@ struct ParserTests {
         let help = HelpFormatter(toolName: "tool", parser: parser)
         #expect(help.help([]).contains("\n  cache, c "))
         #expect(help.help(["cache"]).contains("\n  list, ls, l "))
+    }
+
+    @Test("a positional argument with choices is checked like an option's value", arguments: [
+        (["completion"], "Missing expected argument '<shell>'"),
+        (["completion", "tcsh"], "The value 'tcsh' is invalid for '<shell>': expected one of bash, zsh, fish"),
+        (["completion", "bash", "zsh"], "Unexpected argument 'zsh'"),
+    ])
+    func choiceArgument(arguments: [String], message: String) throws {
+        let error = try usageError(arguments)
+        #expect(error.message == message)
+        #expect(error.path == ["completion"])
     }
 
     @Test("a command's help shows its usage line and every option, its own and the global ones")

@@ -55,12 +55,15 @@ public struct ArgumentSpec: Sendable, Equatable {
     public let isVariadic: Bool
     /// Whether it may be left out.
     public let isOptional: Bool
+    /// The check applied to each value; completion scripts offer `.choice` words and complete paths otherwise.
+    public let kind: ValueKind
     /// One line of help.
     public let help: String
 
     /// A positional argument.
-    public init(_ name: String, variadic: Bool = false, optional: Bool = false, help: String) {
+    public init(_ name: String, kind: ValueKind = .text, variadic: Bool = false, optional: Bool = false, help: String) {
         self.name = name
+        self.kind = kind
         self.isVariadic = variadic
         self.isOptional = optional
         self.help = help
