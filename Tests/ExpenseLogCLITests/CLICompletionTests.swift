@@ -107,10 +107,11 @@ import Testing
         #expect(try complete("fetch", "--year", "2024", "--env", "d") == ["development", "dummy"])
         // Every option fetch accepts: its own, the global ones, --version and --help.
         let fetchOptions = try complete("fetch", "-")
-        for option in ["--year", "--month", "--format", "--offline", "--refresh",
+        for option in ["--year", "--month", "--format", "--offline", "--refresh", "--sort", "--reverse", "--category", "--sub",
                        "--env", "--base-url", "--timeout", "--verbose", "--version", "--help", "-h"] {
             #expect(fetchOptions.contains(option), "\(option)")
         }
+        #expect(try complete("fetch", "--sort", "") == ["date", "price"])
         #expect(try complete("register", "--input-format", "") == InputFormat.allCases.map(\.rawValue).sorted())
         #expect(try complete("completion", "") == Shell.allCases.map(\.rawValue).sorted())
     }

@@ -112,6 +112,17 @@ struct ParserTests {
         #expect(error.path == ["fetch"])
     }
 
+    @Test("fetch's query options parse, a negative category number included; an unbounded number is asked for plainly")
+    func fetchQueryOptions() throws {
+        let invocation = try #require(try parse(Self.fetchJanuary + ["--sort", "price", "--reverse", "--category", "-1", "--sub", "2"]).invocation)
+        #expect(invocation.value("sort") == "price" && invocation.flag("reverse"))
+        #expect(invocation.integer("category") == -1 && invocation.integer("sub") == 2)
+        #expect(try usageError(Self.fetchJanuary + ["--category", "x"]).message
+                == "The value 'x' is invalid for '--category <n>': expected a whole number")
+        #expect(try usageError(Self.fetchJanuary + ["--sort", "name"]).message
+                == "The value 'name' is invalid for '--sort <key>': expected one of date, price")
+    }
+
     @Test("help COMMAND and COMMAND --help ask for the same help", arguments: [
         (["help", "fetch"], ["fetch"]), (["fetch", "--help"], ["fetch"]), (["fetch", "-h", "--year", "2024"], ["fetch"]),
         (["help", "cache", "list"], ["cache", "list"]), (["cache", "list", "--help"], ["cache", "list"]),

@@ -164,8 +164,9 @@ public struct Parser: Sendable {
             if value.isEmpty { throw fail("\(invalid): it is empty") }
         case .integer(let range):
             guard let number = Int(value), range.contains(number) else {
+                let lower = range.lowerBound == Int.min ? "" : " from \(range.lowerBound)"
                 let upper = range.upperBound == Int.max ? "" : " to \(range.upperBound)"
-                throw fail("\(invalid): expected a whole number from \(range.lowerBound)\(upper)")
+                throw fail("\(invalid): expected a whole number\(lower)\(upper)")
             }
             return String(number)
         case .year:
