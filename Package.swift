@@ -20,7 +20,7 @@ let package = Package(
         .target(name: "ExpenseLogCLI", dependencies: ["ExpenseLogKit", "ExpenseLogFixtures"]),
         .executableTarget(name: "expense-log", dependencies: ["ExpenseLogCLI"]),
         .testTarget(name: "ExpenseLogKitTests", dependencies: ["ExpenseLogKit", "ExpenseLogCLI"]),
-        .testTarget(name: "ExpenseLogCLITests", dependencies: ["ExpenseLogKit"]),
+        .testTarget(name: "ExpenseLogCLITests", dependencies: ["ExpenseLogKit", "ExpenseLogCLI"]),
     ],
     swiftLanguageModes: [.v6]
 )

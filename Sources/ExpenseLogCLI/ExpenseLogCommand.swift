@@ -30,8 +30,7 @@ public enum ExpenseLogCommand {
             (see the README). Try it offline: expense-log --env dummy fetch --year 2024 --month 1
             """,
         subcommands: [FetchCommand.spec, RegisterCommand.spec, SyncCommand.spec, PendingCommand.spec, SummaryCommand.spec,
-                      CacheCommand.spec, ConfigCommand.spec,
-                      CategoriesCommand.spec, helpSpec])
+                      CacheCommand.spec, ConfigCommand.spec, CategoriesCommand.spec, CompletionCommand.spec, helpSpec])
 
     static let helpSpec = CommandSpec(
         name: "help", abstract: "Show help for a command (same as COMMAND --help).",

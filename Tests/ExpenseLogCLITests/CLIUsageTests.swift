@@ -37,7 +37,7 @@ import Testing
         let root = try await run(["--help"])
         #expect(root.status == 0)
         for section in ["OVERVIEW:", "USAGE: expense-log", "OPTIONS:", "SUBCOMMANDS:"] { #expect(root.stdout.contains(section)) }
-        for command in ["fetch", "register", "sync", "pending", "cache", "config", "categories", "help"] {
+        for command in ["fetch", "register, import", "sync", "pending", "summary", "cache", "config", "categories", "completion", "help"] {
             #expect(root.stdout.contains("\n  \(command) "))
         }
         for command in [["fetch"], ["register"], ["sync"], ["pending"], ["config", "set-token"], ["config", "clear-token"]] {
@@ -53,6 +53,27 @@ import Testing
         #expect(try await run(["help", "cache", "list"]).stdout.contains("USAGE: expense-log cache list"))
         let version = try await run(["--version"])
         #expect(version.status == 0 && version.stdout.hasPrefix("expense-log "))
+    }
+
+    @Test func importIsAnAliasOfRegister() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let file = try home.write("items.csv", Samples.csv(rows: 3))
+        let env = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "dummy"])
+        let viaAlias = try await CLI.run(["import", "--dry-run", file, "--format", "csv"], environment: env)
+        let viaName = try await CLI.run(["register", "--dry-run", file, "--format", "csv"], environment: env)
+        #expect(viaAlias.status == 0, "\(viaAlias.stderr)")
+        #expect(viaAlias.stdout.split(separator: "\n").count == 4, "a header and the three items")
+        #expect(viaAlias.stdout.contains("\nC1,20240302,C item 1,10,0,1\n"))
+        #expect(viaAlias.stderr.contains("Dry run: 3 items would be sent"))
+        #expect(viaAlias.stdout == viaName.stdout && viaAlias.stderr == viaName.stderr)
+
+        let help = try await run(["help", "import"])
+        let registerHelp = try await run(["register", "--help"])
+        #expect(help.status == 0 && help.stdout == registerHelp.stdout)
+        let missing = try await run(["import"])
+        #expect(missing.status == 64)
+        #expect(missing.stderr.contains("Usage: expense-log register") && missing.stderr.contains("See 'expense-log help register'"))
     }
 
     @Test func globalOptionsAreAcceptedBeforeAndAfterTheCommand() async throws {

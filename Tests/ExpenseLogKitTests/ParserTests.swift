@@ -112,6 +112,17 @@ struct ParserTests {
         #expect(error.path == ["fetch"])
     }
 
+    @Test("fetch's query options parse, a negative category number included; an unbounded number is asked for plainly")
+    func fetchQueryOptions() throws {
+        let invocation = try #require(try parse(Self.fetchJanuary + ["--sort", "price", "--reverse", "--category", "-1", "--sub", "2"]).invocation)
+        #expect(invocation.value("sort") == "price" && invocation.flag("reverse"))
+        #expect(invocation.integer("category") == -1 && invocation.integer("sub") == 2)
+        #expect(try usageError(Self.fetchJanuary + ["--category", "x"]).message
+                == "The value 'x' is invalid for '--category <n>': expected a whole number")
+        #expect(try usageError(Self.fetchJanuary + ["--sort", "name"]).message
+                == "The value 'name' is invalid for '--sort <key>': expected one of date, price")
+    }
+
     @Test("help COMMAND and COMMAND --help ask for the same help", arguments: [
         (["help", "fetch"], ["fetch"]), (["fetch", "--help"], ["fetch"]), (["fetch", "-h", "--year", "2024"], ["fetch"]),
         (["help", "cache", "list"], ["cache", "list"]), (["cache", "list", "--help"], ["cache", "list"]),
@@ -152,11 +163,66 @@ struct ParserTests {
             #expect(help.contains("\n\(section)") || help.hasPrefix(section), "no \(section)")
         }
         let subcommands = try #require(help.components(separatedBy: "SUBCOMMANDS:\n").last)
+        // The label column ends at the first double space: `register, import   Register items…`.
         let listed = subcommands.split(separator: "\n").compactMap { line -> String? in
-            line.hasPrefix("  ") && !line.hasPrefix("   ") ? line.split(separator: " ").first.map(String.init) : nil
+            line.hasPrefix("  ") && !line.hasPrefix("   ") ? line.dropFirst(2).components(separatedBy: "  ").first : nil
         }
-        #expect(listed.filter { $0 != "See" } == ExpenseLogCommand.root.subcommands.map(\.name))
-        for name in ["fetch", "register", "cache", "config", "categories", "help"] { #expect(listed.contains(name)) }
+        #expect(listed.filter { !$0.hasPrefix("See ") }
+                == ExpenseLogCommand.root.subcommands.map { ([$0.name] + $0.aliases).joined(separator: ", ") })
+        for name in ["fetch", "register, import", "summary", "cache", "config", "categories", "completion", "help"] { #expect(listed.contains(name)) }
+    }
+
+    @Test("an alias runs its command under the canonical name, with the command's options and arguments", arguments: [
+        ["import", "--dry-run", "a.csv"], ["--env", "dummy", "import", "a.csv", "--dry-run"], ["register", "--dry-run", "a.csv"],
+    ])
+    func alias(arguments: [String]) throws {
+        let invocation = try #require(try parse(arguments).invocation)
+        #expect(invocation.path == ["register"])
+        #expect(invocation.arguments == ["a.csv"])
+        #expect(invocation.flag("dry-run"))
+    }
+
+    @Test("help accepts an alias wherever it accepts the name, and describes the canonical command", arguments: [
+        (["help", "import"], ["register"]), (["import", "--help"], ["register"]), (["help", "register"], ["register"]),
+    ])
+    func aliasHelp(arguments: [String], path: [String]) throws {
+        #expect(try parse(arguments).helpPath == path)
+        #expect(ExpenseLogCommand.helpFormatter.help(path).contains("\nUSAGE: expense-log register "))
+    }
+
+    @Test("a usage error after an alias names the canonical command")
+    func aliasUsageError() throws {
+        let error = try usageError(["import"])
+        #expect(error.path == ["register"])
+        #expect(error.message == "Missing expected argument '<file> ...'")
+        #expect(ExpenseLogCommand.helpFormatter.usageError(error).contains("See 'expense-log help register'"))
+    }
+
+    @Test("aliases of a group's subcommands resolve at every level, and help lists them after the name")
+    func nestedAlias() throws {
+        let leaf = CommandSpec(name: "list", aliases: ["ls", "l"], abstract: "List.", run: { _, _ in })
+        let group = CommandSpec(name: "cache", aliases: ["c"], abstract: "Cache.", subcommands: [leaf])
+        let parser = Parser(root: CommandSpec(name: "tool", abstract: "Tool.", subcommands: [group]), globals: [])
+        for words in [["cache", "list"], ["c", "ls"], ["c", "l"], ["cache", "ls"]] {
+            #expect(try #require(try parser.parse(words).invocation).path == ["cache", "list"])
+            #expect(try parser.parse(["help"] + words).helpPath == ["cache", "list"])
+        }
+        let error = try #require(throws: UsageError.self) { try parser.parse(["c", "bogus"]) }
+        #expect(error.path == ["cache"])
+        let help = HelpFormatter(toolName: "tool", parser: parser)
+        #expect(help.help([]).contains("\n  cache, c "))
+        #expect(help.help(["cache"]).contains("\n  list, ls, l "))
+    }
+
+    @Test("a positional argument with choices is checked like an option's value", arguments: [
+        (["completion"], "Missing expected argument '<shell>'"),
+        (["completion", "tcsh"], "The value 'tcsh' is invalid for '<shell>': expected one of bash, zsh, fish"),
+        (["completion", "bash", "zsh"], "Unexpected argument 'zsh'"),
+    ])
+    func choiceArgument(arguments: [String], message: String) throws {
+        let error = try usageError(arguments)
+        #expect(error.message == message)
+        #expect(error.path == ["completion"])
     }
 
     @Test("a command's help shows its usage line and every option, its own and the global ones")

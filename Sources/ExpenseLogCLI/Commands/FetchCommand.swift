@@ -11,15 +11,24 @@ enum FetchCommand {
             is cached, the cached items are printed with a warning saying when they were fetched, and \
             the exit status is 0.
 
+            --sort, --reverse, --category and --sub shape only what is printed (and the table's \
+            total): the cache always receives the whole month.
+
             EXAMPLES:
               expense-log fetch --year 2024 --month 1
               expense-log fetch --year 2024 --month 1 --format csv > 2024-01.csv
               expense-log fetch --year 2024 --month 1 --offline
+              expense-log fetch --year 2024 --month 1 --category 0 --sub 1 --sort price --reverse
             """,
         options: [
             CommonOptions.year, CommonOptions.month, CommonOptions.format,
             .flag("offline", help: "Read the cache only; never touch the network."),
             .flag("refresh", help: "Read the server only; fail instead of falling back to the cache."),
+            .value("sort", "key", .choice(ItemSort.allCases.map(\.rawValue)),
+                   help: "Print the items sorted by date or price; ties keep the server's order."),
+            .flag("reverse", help: "Print the items in reverse order (after --sort)."),
+            .value("category", "n", .integer(Int.min...Int.max), help: "Print only the items of this category number (see categories)."),
+            .value("sub", "n", .integer(Int.min...Int.max), help: "Print only the items of this sub-category number; needs --category."),
         ],
         run: run)
 
@@ -29,6 +38,7 @@ enum FetchCommand {
         if invocation.flag("offline"), invocation.flag("refresh") {
             throw UsageError(path: invocation.path, message: "--offline and --refresh cannot be used together")
         }
+        let query = try query(invocation)
         let config = try context.config()
         let repository = context.repository(config)
 
@@ -40,7 +50,7 @@ enum FetchCommand {
                                         + "(\(config.cacheDirectory.path)). Run without --offline to fetch it.\n")
                 throw CommandExit(code: .unavailable)
             }
-            printCached(cached, context, format, config)
+            printCached(cached, context, query, format, config)
             return
         }
 
@@ -61,7 +71,7 @@ enum FetchCommand {
             let when = cached.fetchedAt.map { "as fetched \(Self.age(of: $0)) (\($0.formatted(Date.ISO8601FormatStyle())))" }
                 ?? "from the cache"
             context.warn("\(error)\nShowing \(month) \(when); run again when the server is back (or use --refresh to never fall back)")
-            printCached(cached, context, format, config)
+            printCached(cached, context, query, format, config)
             return
         }
         // The cache file of a month holds only that month (the dummy fixtures answer January 2024 for any month).
@@ -72,14 +82,25 @@ enum FetchCommand {
         }
         try await repository.replaceMonth(month, with: inMonth, fetchedAt: Date())
         await context.flushWarnings(repository)
-        context.printItems(items, format, config)
+        context.printItems(query.apply(items), format, config)
     }
 
-    static func printCached(_ cached: CachedMonth, _ context: Context, _ format: OutputFormat, _ config: AppConfig) {
+    /// The `--sort`/`--reverse`/`--category`/`--sub` query.
+    static func query(_ invocation: Invocation) throws -> ItemQuery {
+        let category = invocation.integer("category"), sub = invocation.integer("sub")
+        // The same sub number names a different thing in each category (1 is Drink in Food, Transportation in Entertainment).
+        if sub != nil, category == nil {
+            throw UsageError(path: invocation.path, message: "--sub needs --category: sub-category numbers mean something only within a category")
+        }
+        return ItemQuery(sort: invocation.value("sort").flatMap(ItemSort.init(rawValue:)), reverse: invocation.flag("reverse"),
+                         category: category, sub: sub)
+    }
+
+    static func printCached(_ cached: CachedMonth, _ context: Context, _ query: ItemQuery, _ format: OutputFormat, _ config: AppConfig) {
         if !cached.isComplete {
             context.warn("\(cached.month) was never fetched whole; only the items registered from here are shown")
         }
-        context.printItems(cached.items, format, config)
+        context.printItems(query.apply(cached.items), format, config)
     }
 
     /// "5 minutes ago", "3 hours ago", "2 days ago": how stale the copy is, at a glance.

@@ -5,6 +5,7 @@ import Foundation
 enum RegisterCommand {
     static let spec = CommandSpec(
         name: "register",
+        aliases: ["import"],
         abstract: "Register items from JSON, NDJSON or CSV files (- for stdin).",
         discussion: """
             Every row is checked before anything is sent: when any is invalid, each problem is listed as \

@@ -55,12 +55,15 @@ public struct ArgumentSpec: Sendable, Equatable {
     public let isVariadic: Bool
     /// Whether it may be left out.
     public let isOptional: Bool
+    /// The check applied to each value; completion scripts offer `.choice` words and complete paths otherwise.
+    public let kind: ValueKind
     /// One line of help.
     public let help: String
 
     /// A positional argument.
-    public init(_ name: String, variadic: Bool = false, optional: Bool = false, help: String) {
+    public init(_ name: String, kind: ValueKind = .text, variadic: Bool = false, optional: Bool = false, help: String) {
         self.name = name
+        self.kind = kind
         self.isVariadic = variadic
         self.isOptional = optional
         self.help = help
@@ -73,6 +76,8 @@ public struct ArgumentSpec: Sendable, Equatable {
 public struct CommandSpec: Sendable {
     /// The word typed on the command line.
     public let name: String
+    /// Other words that run the same command; the invocation's path always holds `name`.
+    public let aliases: [String]
     /// One line for the command list and `OVERVIEW:`.
     public let abstract: String
     /// More text for the command's own help (examples, notes).
@@ -87,10 +92,11 @@ public struct CommandSpec: Sendable {
     public let run: (@Sendable (Invocation, Context) async throws -> Void)?
 
     /// A command or group.
-    public init(name: String, abstract: String, discussion: String = "", options: [OptionSpec] = [],
+    public init(name: String, aliases: [String] = [], abstract: String, discussion: String = "", options: [OptionSpec] = [],
                 arguments: [ArgumentSpec] = [], subcommands: [CommandSpec] = [],
                 run: (@Sendable (Invocation, Context) async throws -> Void)? = nil) {
         self.name = name
+        self.aliases = aliases
         self.abstract = abstract
         self.discussion = discussion
         self.options = options
@@ -99,6 +105,9 @@ public struct CommandSpec: Sendable {
         self.run = run
     }
 
-    /// The subcommand with a name.
-    func subcommand(_ name: String) -> CommandSpec? { subcommands.first { $0.name == name } }
+    /// The subcommand a word names, by its name or one of its aliases.
+    func subcommand(_ word: String) -> CommandSpec? { subcommands.first { $0.name == word || $0.aliases.contains(word) } }
+
+    /// The words that name it: the name, then the aliases.
+    var names: [String] { [name] + aliases }
 }

@@ -5,6 +5,12 @@ public struct HelpFormatter: Sendable {
     /// The parser whose tree is described.
     public let parser: Parser
 
+    /// A renderer for a parser's tree under the tool's name.
+    public init(toolName: String, parser: Parser) {
+        self.toolName = toolName
+        self.parser = parser
+    }
+
     static let labelWidth = 26
     static let lineWidth = 80
 
@@ -37,22 +43,25 @@ public struct HelpFormatter: Sendable {
         out += "\nUSAGE: \(usage(path))\n"
         if !spec.arguments.isEmpty {
             out += "\nARGUMENTS:\n"
-            for argument in spec.arguments { out += row(argument.label, argument.help) }
+            for argument in spec.arguments {
+                var help = argument.help
+                if case .choice(let words) = argument.kind { help += " (values: \(words.joined(separator: ", ")))" }
+                out += row(argument.label, help)
+            }
         }
         let options = spec.run == nil && !path.isEmpty ? [] : spec.options + parser.globals
         out += "\nOPTIONS:\n"
-        for option in options {
+        for option in options + Parser.builtInFlags {
             var help = option.help
             if case .choice(let words) = option.kind { help += " (values: \(words.joined(separator: ", ")))" }
             if let fallback = option.defaultValue { help += " (default: \(fallback))" }
             let label = (option.short.map { "-\($0), " } ?? "") + option.label
             out += row(label, help)
         }
-        out += row("--version", "Show the version.")
-        out += row("-h, --help", "Show help information.")
         if !spec.subcommands.isEmpty {
             out += "\nSUBCOMMANDS:\n"
-            for sub in spec.subcommands { out += row(sub.name, sub.abstract) }
+            // swift-argument-parser lists aliases after the name: `register, import`.
+            for sub in spec.subcommands { out += row(sub.names.joined(separator: ", "), sub.abstract) }
             out += "\n  See '\(toolName) help <subcommand>' for detailed help.\n"
         }
         return out

@@ -1,5 +1,13 @@
 /// Parses argv against the command tree; global options are accepted before or after the command name.
 public struct Parser: Sendable {
+    /// The word that, first on the command line, asks for help on the command words after it.
+    public static let helpWord = "help"
+    /// `--version` and `-h/--help`: every command accepts them and the parser answers them itself.
+    public static let builtInFlags: [OptionSpec] = [
+        .flag("version", help: "Show the version."),
+        .flag("help", short: "h", help: "Show help information."),
+    ]
+
     /// The tool's root command, whose subcommands are the commands.
     public let root: CommandSpec
     /// Options every command accepts.
@@ -47,7 +55,7 @@ public struct Parser: Sendable {
                     index += 1
                 }
                 guard let value else { throw fail("Missing value for '\(option.label)'") }
-                values[option.name] = try Self.check(value, for: option, fail: fail)
+                values[option.name] = try Self.check(value, option.kind, label: option.label, fail: fail)
                 continue
             }
             if helpWords != nil {
@@ -55,7 +63,7 @@ public struct Parser: Sendable {
                 continue
             }
             if positionals.isEmpty, !spec.subcommands.isEmpty, !optionsEnded {
-                if path.isEmpty, token == "help" {
+                if path.isEmpty, token == Self.helpWord {
                     helpWords = []
                     continue
                 }
@@ -64,7 +72,7 @@ public struct Parser: Sendable {
                     throw fail(path.isEmpty ? "Unknown command '\(token)'; the commands are \(names)"
                                             : "Unknown subcommand '\(token)'; expected one of \(names)")
                 }
-                path.append(token)
+                path.append(next.name)  // an alias runs the command under its canonical name
                 spec = next
                 continue
             }
@@ -97,7 +105,7 @@ public struct Parser: Sendable {
                 throw UsageError(path: path, message: "Unknown command '\(word)' for help")
             }
             spec = next
-            path.append(word)
+            path.append(next.name)
         }
         return path
     }
@@ -110,12 +118,16 @@ public struct Parser: Sendable {
     private func checkPositionals(_ given: [String], of spec: CommandSpec, fail: (String) -> UsageError) throws {
         var remaining = given[...]
         for argument in spec.arguments {
-            if argument.isVariadic { remaining.removeAll(); continue }
+            if argument.isVariadic {
+                for value in remaining { _ = try Self.check(value, argument.kind, label: argument.label, fail: fail) }
+                remaining.removeAll()
+                continue
+            }
             if remaining.isEmpty {
                 if argument.isOptional { continue }
                 throw fail("Missing expected argument '\(argument.label)'")
             }
-            remaining.removeFirst()
+            _ = try Self.check(remaining.removeFirst(), argument.kind, label: argument.label, fail: fail)
         }
         if let extra = remaining.first { throw fail("Unexpected argument '\(extra)'") }
         if let variadic = spec.arguments.last, variadic.isVariadic, !variadic.isOptional,
@@ -145,15 +157,16 @@ public struct Parser: Sendable {
         token.count > 1 && token.hasPrefix("-") && Double(token.dropFirst()) != nil
     }
 
-    static func check(_ value: String, for option: OptionSpec, fail: (String) -> UsageError) throws -> String {
-        let invalid = "The value '\(value)' is invalid for '\(option.label)'"
-        switch option.kind {
+    static func check(_ value: String, _ kind: ValueKind, label: String, fail: (String) -> UsageError) throws -> String {
+        let invalid = "The value '\(value)' is invalid for '\(label)'"
+        switch kind {
         case .text, .path:
             if value.isEmpty { throw fail("\(invalid): it is empty") }
         case .integer(let range):
             guard let number = Int(value), range.contains(number) else {
+                let lower = range.lowerBound == Int.min ? "" : " from \(range.lowerBound)"
                 let upper = range.upperBound == Int.max ? "" : " to \(range.upperBound)"
-                throw fail("\(invalid): expected a whole number from \(range.lowerBound)\(upper)")
+                throw fail("\(invalid): expected a whole number\(lower)\(upper)")
             }
             return String(number)
         case .year:
