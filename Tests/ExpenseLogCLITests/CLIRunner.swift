@@ -130,6 +130,14 @@ struct TemporaryDirectory: Sendable {
         try Data(text.utf8).write(to: file)
         return file.path
     }
+
+    /// Writes bytes inside the folder and returns the file's path.
+    @discardableResult
+    func write(_ name: String, bytes: Data) throws -> String {
+        let file = url.appendingPathComponent(name)
+        try bytes.write(to: file)
+        return file.path
+    }
 }
 
 /// A failure of the test harness itself (not of the code under test).

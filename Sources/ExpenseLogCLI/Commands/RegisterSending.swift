@@ -68,8 +68,10 @@ struct Sending {
                 // The server has these now: a cache that cannot be written must not stop the remaining batches.
                 if cacheFailure == nil { cacheFailure = await context.cache(answer, in: repository) }
                 let rate = Double(confirmed.count) / max(Date().timeIntervalSince(started), 0.001)
+                // The first and the last batch are always drawn, so even a quick run shows that sending began and ended.
                 progress.show("Sent \(index + 1)/\(batches.count) batches, \(PriceText.format(confirmed.count)) of "
-                              + "\(PriceText.format(items.count)) items, \(PriceText.format(Int(rate))) items/s")
+                              + "\(PriceText.format(items.count)) items, \(PriceText.format(Int(rate))) items/s",
+                              force: index == 0 || index == batches.count - 1)
             case let .failed(error, mayHaveBeenSaved):
                 return stop(error, mayHaveBeenSaved: mayHaveBeenSaved, refused: nil, batches: batches, at: index, format: format)
             case let .rejected(error, file):

@@ -115,11 +115,15 @@ private struct ProfileReader {
         return try integer(value, at: place, in: 0...Int(Int32.max))
     }
 
-    /// A string or an array of strings.
+    /// A string or an array of strings; an empty string matches an empty cell.
     func strings(_ value: JSONValue, at place: String) throws(ValidationProblem) -> [String] {
-        if case .string = value { return [try string(value, at: place)] }
+        func text(_ value: JSONValue) throws(ValidationProblem) -> String {
+            guard case .string(let text, _) = value else { throw problem(value, place, "must be a string or an array of strings") }
+            return text
+        }
+        if case .string = value { return [try text(value)] }
         var texts: [String] = []
-        for element in try array(value, at: place) { texts.append(try string(element, at: place)) }
+        for element in try array(value, at: place) { texts.append(try text(element)) }
         guard !texts.isEmpty else { throw problem(value, place, "must name at least one value") }
         return texts
     }
@@ -129,6 +133,7 @@ private struct ProfileReader {
         for (key, names) in try object(value, at: "columns", keys: ItemField.allCases.map(\.rawValue)) {
             guard let field = ItemField(rawValue: key) else { continue }
             columns[field] = try strings(names, at: "columns.\(key)")
+            if columns[field]?.contains("") == true { throw problem(names, "columns.\(key)", "must name a header column, not \"\"") }
         }
         return columns
     }

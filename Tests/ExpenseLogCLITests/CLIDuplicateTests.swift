@@ -1,0 +1,142 @@
+import ExpenseLogKit
+import Foundation
+import Testing
+
+/// `register` compares with the server and the outbox before sending, and reports every row.
+@Suite struct CLIDuplicateTests {
+    /// A1 again (same id), a copy of A2 under another id, and one new item, all in January 2024.
+    static let input = """
+        id,date,name,price,category,categorySub
+        A1,20240105,コーヒー,178,0,1
+        X2,20240115,ラーメン,1500,0,0
+        X3,20240120,うどん,600,0,0
+
+        """
+
+    @Test func itemsOnTheServerAreSkippedByIDAndByDatePriceAndName() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let file = try home.write("jan.csv", Self.input)
+        let reportPath = home.url.appendingPathComponent("report.json").path
+        try await withServer { server in
+            try await server.seed(Samples.seed)
+            let env = Samples.environment(home: home, server: server)
+            let result = try await CLI.run(["register", file, "--report", reportPath], environment: env)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(try await server.items().map(\.id) == ["A1", "A2", "A3", "B1", "X3"], "only the new item was sent")
+            #expect(result.stderr.contains("Skipped 2 rows already there; --explain says what each matched"))
+            #expect(result.stderr.contains("Report: 1 added, 1 skipped as already there (same id), 1 skipped as likely duplicates."))
+
+            let report = try ReportDocument(path: reportPath)
+            #expect(report.rows.map(\.status) == ["duplicate", "likely-duplicate", "added"])
+            #expect(report.rows.map(\.line) == [2, 3, 4])
+            #expect(report.rows[1].matched?.item.id == "A2" && report.rows[1].matched?.in == "server")
+
+            // --explain names what each skipped row matched; --allow-duplicates sends the likely one, never the same id.
+            let explained = try await CLI.run(["register", file, "--explain", "--allow-duplicates", "--dry-run"], environment: env)
+            #expect(explained.status == 0)
+            #expect(explained.stderr.contains("\(file):2: skipped, already there: id A1 is already on the server"))
+            #expect(explained.stderr.contains("\(file):4: skipped, already there: id X3 is already on the server"))
+            #expect(explained.stderr.contains("Dry run: 1 item would be sent"))
+            let likely = try await CLI.run(["register", file, "--explain"], environment: env)
+            #expect(likely.stderr.contains("\(file):3: skipped as a likely duplicate: the same date, price and name as "
+                                           + "2024-01-15 ラーメン ¥1,500 (id A2) on the server"))
+        }
+    }
+
+    @Test func aMonthCachedWholeIsComparedWithoutAFetchAndOthersAreFetched() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        try await withServer { server in
+            try await server.seed(Samples.seed)
+            let env = Samples.environment(home: home, server: server)
+            #expect(try await CLI.run(["fetch", "--year", "2024", "--month", "1"], environment: env).status == 0)
+            let before = try await server.requests().count
+            let file = try home.write("two.csv", "date,name,price,category\n20240125,のり,300,0\n20240305,傘,700,1\n")
+            #expect(try await CLI.run(["register", file], environment: env).status == 0)
+            let asked = try await server.requests().dropFirst(before).filter { $0.method == "GET" }.map(\.query)
+            #expect(asked == ["year=2024&month=3"], "January was cached whole; March was not")
+        }
+    }
+
+    @Test func rerunningAnIDlessFileAfterExit75SkipsWhatWaitsInTheOutbox() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let file = try home.write("new.csv", "date,name,price,category\n20240301,パン,250,0\n20240302,水,100,0\n")
+        let offline = try Samples.offlineEnvironment(home: home)
+        let first = try await CLI.run(["register", file, "--retries", "0"], environment: offline)
+        #expect(first.status == 75)
+        #expect(first.stderr.contains("could not compare with 2024-03 on the server"))
+        let again = try await CLI.run(["register", file, "--retries", "0", "--explain"], environment: offline)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stderr.contains("\(file):2: skipped as a likely duplicate") && again.stderr.contains("waiting in the outbox"))
+        #expect(again.stderr.contains("Nothing to send: every valid row is already there."))
+        try await withServer { server async throws in
+            let env = Samples.environment(home: home, server: server)
+            #expect(try await CLI.run(["sync"], environment: env).status == 0)
+            #expect(try await server.items().map(\.name) == ["パン", "水"], "each once")
+        }
+    }
+
+    @Test func withoutSkipInvalidNothingIsSentAndWithItTheValidRowsAreSentAndTheExitIs65() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let file = try home.write("mixed.csv", "date,name,price,category\n20240301,パン,250,0\n20240302,,100,0\n20240303,水,0,0\n20240304,茶,150,0\n")
+        let reportPath = home.url.appendingPathComponent("r.json").path
+        try await withServer { server in
+            let env = Samples.environment(home: home, server: server)
+            let strict = try await CLI.run(["register", file, "--report", reportPath], environment: env)
+            #expect(strict.status == 65)
+            #expect(strict.stderr.contains("\(file):3: name: is empty") && strict.stderr.contains("\(file):4: price: must not be 0"))
+            #expect(strict.stderr.contains("nothing was sent"))
+            #expect(try await server.requests().isEmpty)
+            let held = try ReportDocument(path: reportPath)
+            #expect(held.exitCode == 65 && held.rows.map(\.status) == ["not-sent", "invalid", "invalid", "not-sent"])
+
+            let lenient = try await CLI.run(["register", file, "--skip-invalid", "--report", reportPath], environment: env)
+            #expect(lenient.status == 65)
+            #expect(try await server.items().map(\.name) == ["パン", "茶"])
+            #expect(lenient.stderr.contains("Report: 2 added, 2 invalid."))
+            #expect(try ReportDocument(path: reportPath).rows.map(\.status) == ["added", "invalid", "invalid", "added"])
+        }
+    }
+
+    @Test func inTheDummyEnvironmentTheFixturesAreWhatIsAlreadyThere() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let env = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "dummy"])
+        // Resources/fetch.json has コーヒー 178 on 2024-01-22.
+        let file = try home.write("d.csv", "date,name,price,category,categorySub\n20240122,コーヒー,178,0,1\n20240123,お茶,150,0,1\n")
+        let result = try await CLI.run(["register", file, "--explain", "--format", "csv"], environment: env)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("\(file):2: skipped as a likely duplicate: the same date, price and name as 2024-01-22 コーヒー ¥178"))
+        #expect(result.stderr.contains("Report: 1 added, 1 skipped as likely duplicates."))
+    }
+
+    @Test func progressIsDrawnOnlyWhenStderrIsATerminal() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let file = try home.write("many.csv", Samples.csv(rows: 60))
+        try await withServer { server in
+            let env = Samples.environment(home: home, server: server)
+            let args = ["register", file, "--batch-size", "10"]
+            let piped = try await CLI.run(args, environment: env)
+            #expect(piped.status == 0)
+            #expect(!piped.stderr.contains("\r") && !piped.stderr.contains("items/s"))
+
+            // Under a pseudo-terminal (Python's pty module), the progress line is drawn and cleared.
+            let script = "import os, pty, subprocess, sys\nm, s = pty.openpty()\n"
+                + "p = subprocess.Popen(sys.argv[1:], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=s)\nos.close(s)\nout = b''\n"
+                + "while True:\n    try:\n        d = os.read(m, 65536)\n    except OSError:\n        break\n    if not d:\n        break\n    out += d\n"
+                + "sys.stdout.buffer.write(out)\nsys.exit(p.wait())\n"
+            let other = try home.write("more.csv", Samples.csv(rows: 60, prefix: "T"))
+            let tty = try await CLI.run(["-c", script, try CLI.binary().path, "register", other, "--batch-size", "10"],
+                                        environment: env, binary: URL(fileURLWithPath: "/usr/bin/python3"))
+            #expect(tty.status == 0, "\(tty.stderr)")
+            #expect(tty.stdout.contains("\r\u{1B}[KRead 60 rows"))
+            #expect(tty.stdout.contains("\r\u{1B}[KSent 1/6 batches, 10 of 60 items,"))
+            #expect(tty.stdout.contains("items/s"))
+            #expect(tty.stdout.contains("\r\u{1B}[KReport: 60 added."), "the line is cleared before the report")
+        }
+    }
+}
