@@ -135,6 +135,12 @@ struct ConfigTests {
         (#"{"baseURL": {"dummy": "http://x"}}"#, "'dummy'"),
         (#"{"baseURL": {"release": 1}}"#, "'baseURL.release'"),
         (#"{"environment": 1}"#, "'environment'"),
+        (#"{"categories": []}"#, "non-empty array"),
+        (#"{"categories": [{"id": 0, "ja": "食費"}]}"#, "categories[0].en"),
+        (#"{"categories": [{"id": 0.5, "ja": "a", "en": "b"}]}"#, "categories[0].id"),
+        (#"{"categories": [{"id": 0, "ja": "a", "en": "b"}, {"id": 0, "ja": "c", "en": "d"}]}"#, "categories[1].id 0 is used twice"),
+        (#"{"categories": [{"id": 0, "ja": "a", "en": "b", "subs": [{"id": 1, "ja": "x", "en": "y", "note": 1}]}]}"#,
+         "categories[0].subs[0] has an unknown key 'note'"),
     ])
     func badConfigFile(json: String, mention: String) async throws {
         try await withTemporaryDirectory { home in
@@ -146,6 +152,24 @@ struct ConfigTests {
             }
             #expect(path == file.path)
             #expect(reason.contains(mention))
+        }
+    }
+
+    @Test("the config file's categories replace the catalogue, ids 0 and 1 included; without them it is the app's")
+    func catalogue() async throws {
+        try await withTemporaryDirectory { home in
+            let defaults = try loadConfig(home: home).catalogue
+            #expect(defaults.value == .standard && defaults.source == "default")
+            let file = try writeConfig(#"""
+                {"categories": [{"id": 0, "ja": "住居", "en": "Housing", "subs": [{"id": 0, "ja": "家賃", "en": "Rent"},
+                 {"id": 1, "ja": "光熱費", "en": "Utilities"}]}, {"id": 1, "ja": "食費", "en": "Food"}]}
+                """#, home: home)
+            let config = try loadConfig(home: home)
+            #expect(config.catalogue.source == "config file \(file.path)")
+            let catalogue = config.catalogue.value
+            #expect(catalogue.categories.map(\.english) == ["Housing", "Food"])
+            #expect(catalogue.name(ofSub: 1, in: 0, japanese: true) == "光熱費")
+            #expect(catalogue.name(of: 1, japanese: false) == "Food" && catalogue.category(1)?.subs.isEmpty == true)
         }
     }
 
