@@ -34,8 +34,7 @@ struct DuplicateCheck {
             case .sameID(let match):
                 skipped.append(ImportReport.Row(location: location, status: .duplicate, item: item,
                                                 reasons: ["id \(item.id) is already \(Self.place(match))"], matched: match))
-            case .likely(let match) where allowLikely:
-                _ = match
+            case .likely where allowLikely:
                 kept.append(item)
                 keptLocations.append(location)
             case .likely(let match):

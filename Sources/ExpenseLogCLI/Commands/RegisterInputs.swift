@@ -10,8 +10,6 @@ struct RegisterInputs {
     var problems: [ValidationProblem] = []
     /// Rows the profile left out.
     var excluded: [ExcludedRow] = []
-    /// How many rows were read in all.
-    var rows: Int { items.count + excluded.count + Set(problems.map(\.location)).count }
 
     /// Reads every named input; an unreadable file stops the command (66), a bad profile too (64, 65 or 66).
     static func read(_ invocation: Invocation, _ context: Context, progress: ProgressLine) throws -> RegisterInputs {

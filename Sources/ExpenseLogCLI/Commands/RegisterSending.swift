@@ -119,8 +119,7 @@ struct Sending {
             context.io.stderr.write("Queued the \(rest.count) item\(rest.count == 1 ? "" : "s") from \(first) on, in \(batchesLeft) "
                                     + "batch\(batchesLeft == 1 ? "" : "es"), in the outbox (\(outbox.directory.path)). "
                                     + "Run `expense-log sync` to send them\(error.isTransient ? "" : " once the cause is fixed"); "
-                                    + "`expense-log pending` lists them. Do not register the same input again: "
-                                    + "that would send them twice.\n")
+                                    + "`expense-log pending` lists them (registering the same input again skips them).\n")
         }
         return error.isTransient ? .temporaryFailure : ExitCode(for: error)
     }
