@@ -1,0 +1,157 @@
+import ExpenseLogKit
+import Foundation
+import Testing
+
+/// A valid coffee with an id.
+private func coffee(_ id: String, price: Int = 178) throws -> Item {
+    Item(id: id, date: try day(2024, 1, 22), name: "コーヒー", price: price, category: 0, categorySub: 1)
+}
+
+/// A place in an input.
+private func at(_ file: String, _ line: Int) -> ExpenseLogKit.SourceLocation {
+    ExpenseLogKit.SourceLocation(file: file, line: line)
+}
+
+/// A report row for a valid item.
+private func row(_ file: String, _ line: Int, _ item: Item, _ status: ImportReport.Status = .notSent) -> ImportReport.Row {
+    ImportReport.Row(location: at(file, line), status: status, item: item)
+}
+
+/// The report's JSON decoded, failing the test when it is not a JSON object.
+private func decodedReport(_ report: ImportReport, exitCode: Int32 = 0) throws -> [String: Any] {
+    let json = report.json(exitCode: exitCode)
+    let object = try JSONSerialization.jsonObject(with: Data(json.utf8))
+    return try #require(object as? [String: Any], "not a JSON object: \(json)")
+}
+
+/// The rows of a decoded report.
+private func reportRows(_ object: [String: Any]) throws -> [[String: Any]] {
+    try #require(object["rows"] as? [[String: Any]])
+}
+
+@Suite("The import report: a row per input row")
+struct ImportReportTests {
+    @Test("problems become one invalid row per location, with every reason in order")
+    func appendInvalid() {
+        var report = ImportReport(files: ["a.csv"])
+        report.appendInvalid([
+            ValidationProblem(location: at("a.csv", 2), field: "date", message: "is missing"),
+            ValidationProblem(location: at("a.csv", 2), field: "price", message: "must not be 0"),
+            ValidationProblem(location: at("a.csv", 4), field: nil, message: "has 5 fields but the header has 4"),
+            ValidationProblem(location: at("a.csv", 2), field: "name", message: "is empty"),
+            ValidationProblem(location: at("b.csv", 2), field: nil, message: "invalid JSON"),
+        ])
+        #expect(report.rows.map(\.location) == [at("a.csv", 2), at("a.csv", 4), at("b.csv", 2)])
+        #expect(report.rows.allSatisfy { $0.status == .invalid && $0.item == nil })
+        #expect(report.rows.map(\.reasons) == [
+            ["date: is missing", "price: must not be 0", "name: is empty"], ["has 5 fields but the header has 4"], ["invalid JSON"],
+        ])
+        #expect(report.count(.invalid) == 3)
+    }
+
+    @Test("marking items changes only their rows, adding reasons and what they matched")
+    func mark() throws {
+        var report = ImportReport()
+        let (a, b, c) = (try coffee("A"), try coffee("B"), try coffee("C"))
+        for (line, item) in [a, b, c].enumerated() { report.append(row("in.csv", line + 2, item)) }
+        let known = KnownItem(item: try coffee("S1"), place: .server)
+        report.mark([b], .likelyDuplicate, reasons: ["same date, price and name as S1"], matched: known)
+        report.mark([a, try coffee("UNKNOWN")], .added)
+        #expect(report.rows.map(\.status) == [.added, .likelyDuplicate, .notSent])
+        #expect(report.rows.map(\.reasons) == [[], ["same date, price and name as S1"], []])
+        #expect(report.rows[1].matched == known)
+        #expect(report.rows[0].matched == nil && report.rows[2].matched == nil)
+        #expect(report.rows.count == 3)
+        report.mark([b], .queued, reasons: ["network down"])
+        #expect(report.rows[1].status == .queued)
+        #expect(report.rows[1].reasons == ["same date, price and name as S1", "network down"])
+        #expect(report.rows[1].matched == known)
+    }
+
+    @Test("count gives the rows of each status")
+    func count() throws {
+        var report = ImportReport()
+        report.append(row("in.csv", 2, try coffee("A"), .added))
+        report.append(row("in.csv", 3, try coffee("B"), .added))
+        report.append(ImportReport.Row(location: at("in.csv", 4), status: .excluded, reasons: ["income (収入)"]))
+        #expect(report.count(.added) == 2)
+        #expect(report.count(.excluded) == 1)
+        #expect(report.count(.queued) == 0)
+    }
+
+    @Test("the summary names the non-zero counts in a fixed order", arguments: [
+        ([ImportReport.Status](), "no rows"),
+        ([.invalid, .added, .added], "2 added, 1 invalid"),
+        ([.notSent, .excluded, .invalid, .likelyDuplicate, .duplicate, .duplicate, .rejected, .queued, .added, .added, .added],
+         "3 added, 1 queued in the outbox, 1 refused by the server, 2 skipped as already there (same id), "
+         + "1 skipped as likely duplicates, 1 invalid, 1 left out by the profile, 1 valid but not sent"),
+    ])
+    func summary(statuses: [ImportReport.Status], expected: String) {
+        var report = ImportReport()
+        for (line, status) in statuses.enumerated() { report.append(ImportReport.Row(location: at("in.csv", line + 2), status: status)) }
+        #expect(report.summary == expected)
+    }
+
+    @Test("the JSON report is valid JSON with the exit code and a count for every status")
+    func jsonCounts() throws {
+        var report = ImportReport(files: ["in.csv"])
+        report.append(row("in.csv", 2, try coffee("A"), .added))
+        report.appendInvalid([ValidationProblem(location: at("in.csv", 3), field: "price", message: "is missing")])
+        let object = try decodedReport(report, exitCode: 65)
+        #expect(object["exitCode"] as? Int == 65)
+        let counts = try #require(object["counts"] as? [String: Int])
+        #expect(Set(counts.keys) == Set(ImportReport.Status.allCases.map(\.rawValue)))
+        #expect(counts["added"] == 1 && counts["invalid"] == 1 && counts["likely-duplicate"] == 0 && counts["not-sent"] == 0)
+    }
+
+    @Test("the JSON rows follow the order of the files, then the line, whatever order they were added in")
+    func jsonOrder() throws {
+        var report = ImportReport(files: ["b.csv", "a.csv"])
+        report.append(row("a.csv", 2, try coffee("A2")))
+        report.append(row("b.csv", 5, try coffee("B5")))
+        report.appendInvalid([ValidationProblem(location: at("a.csv", 1), field: nil, message: "unknown column 'memo'")])
+        report.append(row("c.csv", 1, try coffee("C1")))
+        report.append(row("b.csv", 3, try coffee("B3")))
+        let rows = try reportRows(try decodedReport(report))
+        #expect(rows.map { "\($0["file"] as? String ?? "?"):\($0["line"] as? Int ?? 0)" } == ["b.csv:3", "b.csv:5", "a.csv:1", "a.csv:2", "c.csv:1"])
+    }
+
+    @Test("a JSON row holds its status, the item in the wire format, its reasons and the matched item with its place")
+    func jsonRow() throws {
+        var report = ImportReport(files: ["in.csv"])
+        report.append(row("in.csv", 2, try coffee("A")))
+        report.append(row("in.csv", 3, try coffee("B", price: -50)))
+        report.mark([try coffee("B")], .likelyDuplicate, reasons: ["same date, price and name"],
+                    matched: KnownItem(item: try coffee("Q"), place: .outbox))
+        let rows = try reportRows(try decodedReport(report))
+        try #require(rows.count == 2)
+        #expect(rows[0]["status"] as? String == "not-sent")
+        #expect(rows[0]["reasons"] == nil && rows[0]["matched"] == nil)
+        let item = try #require(rows[1]["item"] as? [String: Any])
+        #expect(item["id"] as? String == "B" && item["date"] as? String == "20240122" && item["price"] as? Int == -50)
+        #expect(item["name"] as? String == "コーヒー" && item["category"] as? Int == 0 && item["categorySub"] as? Int == 1)
+        #expect(rows[1]["status"] as? String == "likely-duplicate")
+        #expect(rows[1]["reasons"] as? [String] == ["same date, price and name"])
+        let matched = try #require(rows[1]["matched"] as? [String: Any])
+        #expect(matched["in"] as? String == "outbox")
+        #expect((matched["item"] as? [String: Any])?["id"] as? String == "Q")
+    }
+
+    @Test("the JSON of an empty report is valid, with no rows")
+    func jsonEmpty() throws {
+        let object = try decodedReport(ImportReport(files: ["in.csv"]), exitCode: 0)
+        #expect(try reportRows(object).isEmpty)
+        #expect((object["counts"] as? [String: Int])?.values.allSatisfy { $0 == 0 } == true)
+    }
+
+    @Test("file names and reasons with quotes, backslashes and line breaks stay valid JSON")
+    func jsonEscaping() throws {
+        let file = "C:\\明細\\\"2024\".csv"
+        let reason = "name: 'a\tb\nc' is \"odd\" \u{01}"
+        var report = ImportReport(files: [file])
+        report.appendInvalid([ValidationProblem(location: at(file, 7), field: nil, message: reason)])
+        let rows = try reportRows(try decodedReport(report, exitCode: 65))
+        #expect(rows.first?["file"] as? String == file)
+        #expect(rows.first?["reasons"] as? [String] == [reason])
+    }
+}
