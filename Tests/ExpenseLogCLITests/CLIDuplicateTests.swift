@@ -44,19 +44,49 @@ import Testing
         }
     }
 
-    @Test func aMonthCachedWholeIsComparedWithoutAFetchAndOthersAreFetched() async throws {
+    @Test func theServersCurrentMonthIsComparedNotAnOlderCachedCopy() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }
         try await withServer { server in
             try await server.seed(Samples.seed)
             let env = Samples.environment(home: home, server: server)
             #expect(try await CLI.run(["fetch", "--year", "2024", "--month", "1"], environment: env).status == 0)
+            // Another machine registers an item after this one cached January whole.
+            try await server.seed([Samples.item("M1", "20240125", "のり", 300)])
             let before = try await server.requests().count
-            let file = try home.write("two.csv", "date,name,price,category\n20240125,のり,300,0\n20240305,傘,700,1\n")
-            #expect(try await CLI.run(["register", file], environment: env).status == 0)
+            let file = try home.write("two.csv", "id,date,name,price,category\nM1,20240125,のり,300,0\nM2,20240305,傘,700,1\n")
+            let result = try await CLI.run(["register", file, "--explain"], environment: env)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stderr.contains("\(file):2: skipped, already there: id M1 is already on the server"))
+            #expect(try await server.items().filter { $0.id == "M1" }.count == 1, "never sent twice")
             let asked = try await server.requests().dropFirst(before).filter { $0.method == "GET" }.map(\.query)
-            #expect(asked == ["year=2024&month=3"], "January was cached whole; March was not")
+            #expect(asked.sorted() == ["year=2024&month=1", "year=2024&month=3"])
         }
+    }
+
+    @Test func theReportIsWrittenWhenTheComparisonIsRefusedAndADryRunNeedsNoServer() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let file = try home.write("a.csv", "date,name,price,category\n20240301,パン,250,0\n20240302,,100,0\n")
+        let reportPath = home.url.appendingPathComponent("r.json").path
+        try await withServer { server in
+            try await server.addFaults("[{\"status\": 401, \"count\": -1}]")
+            let env = Samples.environment(home: home, server: server)
+            let result = try await CLI.run(["register", file, "--skip-invalid", "--report", reportPath], environment: env)
+            #expect(result.status == 77)
+            #expect(result.stderr.contains("HTTP 401"))
+            let report = try ReportDocument(path: reportPath)
+            #expect(report.exitCode == 77 && report.rows.map(\.status) == ["not-sent", "invalid"])
+            #expect(try await server.requests().allSatisfy { $0.method == "GET" })
+        }
+        // No base URL at all: a dry run still validates, comparing with the cache and the outbox.
+        let dry = try await CLI.run(["register", "--dry-run", "--skip-invalid", file], environment: Samples.environment(home: home))
+        #expect(dry.status == 65)
+        #expect(dry.stderr.contains("the dry run compares with the cache and the outbox only"))
+        #expect(dry.stderr.contains("Dry run: 1 item would be sent"))
+        let twice = try await CLI.run(["register", "--dry-run", file, file], environment: Samples.environment(home: home))
+        #expect(twice.status == 64)
+        #expect(twice.stderr.contains("is named twice"))
     }
 
     @Test func rerunningAnIDlessFileAfterExit75SkipsWhatWaitsInTheOutbox() async throws {

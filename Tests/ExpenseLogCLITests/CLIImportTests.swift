@@ -36,6 +36,9 @@ import Testing
             #expect(stored.map(\.date.compact) == ["20240301", "20240302", "20240303", "20240304", "20240305"])
             #expect(stored.map(\.categorySub) == [1, 0, nil, 0, 2])
             #expect(result.stderr.contains("Report: 5 added."))
+            // The unquoted ones are read as one price each, with a warning in case a comma meant another column.
+            #expect(result.stderr.contains("warning: \(file):3: price: read the unquoted '￥1,200' as one price"))
+            #expect(result.stderr.contains("warning: \(file):5: price: read the unquoted '\\1,000' as one price"))
         }
     }
 

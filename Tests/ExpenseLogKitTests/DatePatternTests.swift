@@ -21,6 +21,8 @@ struct DatePatternTests {
         ("yyyy年M月d日", "2024年12月25日", 2024, 12, 25),
         ("yyyyMMd", "2024015", 2024, 1, 5),  // a variable field is readable last
         ("yyyy/M/d", " 2024/1/5 ", 2024, 1, 5),
+        ("dd MM yyyy", "22 01 2024", 2024, 1, 22),  // a space is a separator like any other
+        ("yyyy年 M月 d日", "2024年 1月 5日", 2024, 1, 5),
     ])
     func readsDays(pattern: String, text: String, year: Int, month: Int, dayOfMonth: Int) throws {
         let found = try #require(try layout(pattern).day(from: text))

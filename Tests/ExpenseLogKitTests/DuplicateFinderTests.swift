@@ -8,12 +8,27 @@ private func purchase(_ id: String, day dayOfMonth: Int = 22, name: String = "ã‚
 
 /// The verdicts for input items in order, against known items.
 private func verdicts(_ items: [Item], known: [KnownItem]) -> [DuplicateVerdict] {
-    var finder = DuplicateFinder(known: known)
-    return items.map { finder.verdict(for: $0) }
+    DuplicateFinder(known: known).verdicts(for: items)
 }
 
 @Suite("Finding input items already on the server or in the outbox")
 struct DuplicateFinderTests {
+    @Test("the verdicts do not depend on the rows' order: an id match is settled before content matches")
+    func idBeforeContent() throws {
+        let known = [KnownItem(item: try purchase("a1"), place: .server)]
+        let idless = try purchase("new-1"), twin = try purchase("a1")
+        #expect(verdicts([idless, twin], known: known) == [.new, .sameID(known[0])])
+        #expect(verdicts([twin, idless], known: known) == [.sameID(known[0]), .new])
+    }
+
+    @Test("an id on the server and still in the outbox (a lost answer) counts once, as the server's")
+    func serverAndOutboxOnce() throws {
+        let sent = try purchase("lost")
+        let known = [KnownItem(item: sent, place: .outbox), KnownItem(item: sent, place: .server)]
+        let three = [try purchase("x1"), try purchase("x2"), try purchase("x3")]
+        #expect(verdicts(three, known: known) == [.likely(KnownItem(item: sent, place: .server)), .new, .new])
+    }
+
     @Test("with nothing known every item is new")
     func nothingKnown() throws {
         #expect(verdicts([try purchase("A"), try purchase("B")], known: []) == [.new, .new])
@@ -53,10 +68,10 @@ struct DuplicateFinderTests {
         #expect(found == [.likely(onServer), .likely(inOutbox), .new])
     }
 
-    @Test("an id is matched even after a content match used the same known item")
+    @Test("a known item matched by id is not also a likely duplicate of an earlier row")
     func idAfterContentMatch() throws {
         let known = KnownItem(item: try purchase("A"), place: .server)
-        #expect(verdicts([try purchase("B"), try purchase("A")], known: [known]) == [.likely(known), .sameID(known)])
+        #expect(verdicts([try purchase("B"), try purchase("A")], known: [known]) == [.new, .sameID(known)])
     }
 
     @Test("an id match uses up the known item, so an identical item after it is new")

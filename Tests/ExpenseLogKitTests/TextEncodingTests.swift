@@ -81,6 +81,21 @@ struct TextEncodingTests {
         #expect(problem.message.contains("neither UTF-8 nor Shift_JIS"))
     }
 
+    @Test("a bad byte after Shift_JIS text is reported at its own line, not at the first Shift_JIS line")
+    func undecodableAfterShiftJIS() throws {
+        let bytes = try shiftJISBytes("date,name\n20240122,コーヒー\n") + Array("20240123,".utf8) + [0xFF, 0xFF, 0x0A]
+        let problem = try decodingProblem(bytes)
+        #expect(problem.location == SourceLocation(file: "in.csv", line: 3))
+        #expect(problem.message.contains("neither UTF-8 nor Shift_JIS"))
+    }
+
+    @Test("a bad byte in a file that starts with a UTF-8 byte order mark is refused at its line, not passed on")
+    func undecodableAfterBOM() throws {
+        let bytes = [0xEF, 0xBB, 0xBF] + Array("date,name\n20240122,".utf8) + [0xFF, 0xFE, 0x0A]
+        let problem = try decodingProblem(bytes)
+        #expect(problem.location == SourceLocation(file: "in.csv", line: 2))
+    }
+
     @Test("bytes declared as Shift_JIS that are not are refused at the line of the first bad byte, suggesting --encoding utf-8")
     func declaredShiftJISUndecodable() throws {
         let bytes = try shiftJISBytes("date,name\n20240122,コーヒー\n") + Array("20240123,".utf8) + [0xFF, 0xFF, 0x0A]

@@ -46,14 +46,34 @@ enum RegisterCommand {
         run: run)
 
     static func run(_ invocation: Invocation, _ context: Context) async throws {
-        let config = try context.config()
         let progress = ProgressLine(context)
-        let inputs = try RegisterInputs.read(invocation, context, progress: progress)
+        let ending = ReportEnding(invocation: invocation, context: context, progress: progress)
         var report = ImportReport(files: invocation.arguments.map { $0 == "-" ? "<stdin>" : $0 })
+        do {
+            try await register(invocation, context, progress: progress, ending: ending, report: &report)
+        } catch let exit as CommandExit {
+            throw exit
+        } catch let usage as UsageError {
+            throw usage
+        } catch {
+            // Whatever stops the run (a 401 while comparing, an unreadable file), the report says how far it got.
+            progress.clear()
+            context.io.stderr.write("Error: \(error)\n")
+            try ending.finish(report, code: ExitCode(for: error))
+        }
+    }
+
+    /// The run itself; it always ends through `ending.finish`, which writes the report and throws the exit code.
+    static func register(_ invocation: Invocation, _ context: Context, progress: ProgressLine, ending: ReportEnding,
+                         report: inout ImportReport) async throws {
+        let config = try context.config()
+        let inputs = try RegisterInputs.read(invocation, context, progress: progress)
         for (item, location) in zip(inputs.items, inputs.locations) { report.append(.init(location: location, status: .notSent, item: item)) }
         report.appendInvalid(inputs.problems)
         for row in inputs.excluded { report.append(.init(location: row.location, status: .excluded, reasons: [row.reason])) }
-        let ending = ReportEnding(invocation: invocation, context: context, progress: progress)
+        if !inputs.warnings.isEmpty { progress.clear() }
+        for warning in inputs.warnings.prefix(3) { context.warn("\(warning)") }
+        if inputs.warnings.count > 3 { context.warn("\(inputs.warnings.count - 3) more rows like these") }
 
         let invalid = !inputs.problems.isEmpty
         if invalid {
@@ -72,7 +92,14 @@ enum RegisterCommand {
             try ending.finish(report, code: invalid ? .dataError : .success)
         }
 
-        let client = try context.client(config)
+        let client: ExpenseLogAPIClient?
+        do {
+            client = try context.client(config)
+        } catch where invocation.flag("dry-run") {
+            // A dry run still validates with no server configured, as it always did: it compares with what is here.
+            context.warn("\(String(describing: error).prefix { $0 != "\n" }); the dry run compares with the cache and the outbox only")
+            client = nil
+        }
         let repository = context.repository(config)
         let outbox = context.outbox(config)
         let check = DuplicateCheck(context: context, loader: MonthLoader(client: client, repository: repository),
@@ -83,7 +110,7 @@ enum RegisterCommand {
         explain(skipped, invocation, context)
 
         let batchSize = invocation.integer("batch-size") ?? ExpenseLogAPIClient.defaultBatchSize
-        if invocation.flag("dry-run") || items.isEmpty {
+        guard let client, !invocation.flag("dry-run"), !items.isEmpty else {
             if invocation.flag("dry-run") {
                 let batches = (items.count + batchSize - 1) / batchSize
                 context.printItems(items, format, config)
@@ -128,16 +155,17 @@ struct ReportEnding {
 
     func finish(_ report: ImportReport, code: ExitCode) throws -> Never {
         progress.clear()
+        let summary = report.rows.isEmpty && code != .success ? nil : "Report: \(report.summary)."
         if let path = invocation.value("report") {
             do {
                 try AtomicFile.write(Data(report.json(exitCode: code.rawValue).utf8), to: URL(fileURLWithPath: path))
             } catch {
                 context.io.stderr.write("Error: the report could not be written to \(path): \(error)\n")
-                context.note("Report: \(report.summary).")
+                if let summary { context.note(summary) }
                 throw CommandExit(code: code == .success ? .ioError : code)
             }
         }
-        context.note("Report: \(report.summary)." + (invocation.value("report").map { " Every row is in \($0)." } ?? ""))
+        if let summary { context.note(summary + (invocation.value("report").map { " Every row is in \($0)." } ?? "")) }
         throw CommandExit(code: code)
     }
 }

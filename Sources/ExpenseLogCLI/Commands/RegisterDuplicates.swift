@@ -14,20 +14,23 @@ struct DuplicateCheck {
         async throws -> (items: [Item], locations: [SourceLocation], skipped: [ImportReport.Row]) {
         let months = Set(items.map(\.date.yearMonth)).sorted()
         progress.show("Comparing with \(months.count) month\(months.count == 1 ? "" : "s") on the server", force: true)
+        // Always the server's current months: a cached copy may predate items another machine added since.
+        let loaded = await loader.load(months, policy: .preferServer)
+        progress.clear()
         var known: [KnownItem] = []
-        for loaded in await loader.load(months, policy: .preferCache) {
-            try note(loaded)
-            known.append(contentsOf: loaded.items.map { KnownItem(item: $0, place: .server) })
+        for month in loaded {
+            try note(month)
+            known.append(contentsOf: month.items.map { KnownItem(item: $0, place: .server) })
         }
         let (entries, problems) = try outbox.entries()
         for problem in problems { context.warn(problem) }
         known.append(contentsOf: entries.flatMap(\.items).map { KnownItem(item: $0, place: .outbox) })
 
-        var finder = DuplicateFinder(known: known)
         var kept: [Item] = [], keptLocations: [SourceLocation] = [], skipped: [ImportReport.Row] = []
         kept.reserveCapacity(items.count)
-        for (item, location) in zip(items, locations) {
-            switch finder.verdict(for: item) {
+        let verdicts = DuplicateFinder(known: known).verdicts(for: items)
+        for (item, (location, verdict)) in zip(items, zip(locations, verdicts)) {
+            switch verdict {
             case .new:
                 kept.append(item)
                 keptLocations.append(location)
@@ -50,7 +53,8 @@ struct DuplicateCheck {
     private func note(_ loaded: LoadedMonth) throws {
         if let failure = loaded.missing {
             if case .api(let error) = failure, !error.isTransient { throw error }
-            context.warn("could not compare with \(loaded.month) on the server (\(failure)); its duplicates are not "
+            let why = loader.client == nil ? "it is not cached, and the server is not used" : "\(failure)"
+            context.warn("could not compare with \(loaded.month) on the server (\(why)); its duplicates are not "
                          + "checked now (sync still skips ids the server has)")
         } else if let fallback = loaded.fallback {
             context.warn("compared with the cached copy of \(loaded.month), because the server failed: \(fallback)")

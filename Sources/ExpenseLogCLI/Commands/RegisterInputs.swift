@@ -10,11 +10,17 @@ struct RegisterInputs {
     var problems: [ValidationProblem] = []
     /// Rows the profile left out.
     var excluded: [ExcludedRow] = []
+    /// Guesses the readers made, shown as warnings.
+    var warnings: [ValidationProblem] = []
 
     /// Reads every named input; an unreadable file stops the command (66), a bad profile too (64, 65 or 66).
     static func read(_ invocation: Invocation, _ context: Context, progress: ProgressLine) throws -> RegisterInputs {
         if invocation.arguments.filter({ $0 == "-" }).count > 1 {
             throw UsageError(path: invocation.path, message: "Standard input ('-') can be read only once")
+        }
+        let named = invocation.arguments.filter { $0 != "-" }.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        if let twice = named.first(where: { path in named.filter { $0 == path }.count > 1 }) {
+            throw UsageError(path: invocation.path, message: "\(twice) is named twice; each file can be registered only once per run")
         }
         let profile = try self.profile(invocation)
         let encoding = invocation.value("encoding").flatMap(TextEncoding.init(name:))
@@ -33,6 +39,7 @@ struct RegisterInputs {
             drafts.append(contentsOf: read.drafts)
             inputs.problems.append(contentsOf: read.problems)
             inputs.excluded.append(contentsOf: read.excluded)
+            inputs.warnings.append(contentsOf: read.warnings)
             progress.show("Read \(PriceText.format(drafts.count + inputs.excluded.count)) rows")
         }
         let validated = drafts.validatedAll()

@@ -77,6 +77,8 @@ public struct MonthLoader: Sendable {
     public enum Policy: Sendable, Equatable {
         /// A month cached whole comes from the cache; others are fetched, falling back to any cached copy on a transient failure.
         case preferCache
+        /// Every month is fetched, falling back to any cached copy on a transient failure (as `fetch`).
+        case preferServer
         /// Every month is fetched, and a failure is never hidden behind the cache (as `fetch --refresh`).
         case refresh
         /// Only the cache is read.
@@ -143,7 +145,7 @@ public struct MonthLoader: Sendable {
             answered = try await client.fetch(month)
         } catch {
             let failure = Self.failure(error, client)
-            if policy == .preferCache, failure.isTransient, let cached { return Self.fromCache(cached, fallback: failure) }
+            if policy == .preferCache || policy == .preferServer, failure.isTransient, let cached { return Self.fromCache(cached, fallback: failure) }
             return LoadedMonth(month: month, items: [], source: .missing(failure))
         }
         // The cache file of a month holds only that month (the dummy fixtures answer January 2024 for any month).

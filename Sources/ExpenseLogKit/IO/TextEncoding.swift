@@ -40,10 +40,16 @@ public enum TextEncoding: String, Sendable, CaseIterable {
             return problem(firstBadLine(bytes, valid: { decodeShiftJIS($0) != nil }),
                            "the text is not valid Shift_JIS here; if the file is UTF-8, pass --encoding utf-8")
         case nil:
-            if hasBOM || String(validating: body, as: UTF8.self) != nil { return .success((body, .utf8)) }
+            if String(validating: body, as: UTF8.self) != nil { return .success((body, .utf8)) }
+            // A byte order mark settles it: the file is UTF-8, and a bad byte in it is damage, not Shift_JIS.
+            if hasBOM {
+                return problem(firstBadLine(body, valid: isUTF8), "the text is not valid UTF-8 here, though the file starts "
+                               + "with a UTF-8 byte order mark; the file may be damaged")
+            }
             if let decoded = decodeShiftJIS(bytes) { return .success((Array(decoded.utf8), .shiftJIS)) }
-            return problem(firstBadLine(body, valid: isUTF8), "the text is neither UTF-8 nor Shift_JIS; convert it to UTF-8 "
-                           + "(e.g. iconv -f EUC-JP -t UTF-8) or pass --encoding")
+            return problem(firstBadLine(body, valid: { isUTF8($0) || decodeShiftJIS($0) != nil }),
+                           "the text is neither UTF-8 nor Shift_JIS; convert it to UTF-8 (e.g. iconv -f EUC-JP -t UTF-8) "
+                           + "or pass --encoding")
         }
     }
 

@@ -14,6 +14,8 @@ public struct ReadOutcome: Sendable {
     public var problems: [ValidationProblem] = []
     /// Rows the profile's `skip` rules left out.
     public var excluded: [ExcludedRow] = []
+    /// Guesses worth a look, such as an unquoted `1,500` read as one price.
+    public var warnings: [ValidationProblem] = []
 }
 
 extension ImportProfile {
@@ -46,6 +48,10 @@ extension ImportProfile {
                 outcome.problems.append(problem(record.line, nil, "has \(record.fields.count) fields but the header has "
                                                 + "\(layout.width) (quote a field that holds a comma)"))
                 continue
+            }
+            if cells.count != record.fields.count, let price = layout.price {
+                outcome.warnings.append(problem(record.line, ItemField.price.rawValue, "read the unquoted '\(cells[price])' as one "
+                                                + "price; quote the field if a comma belongs to another column"))
             }
             if let rule = skip.enumerated().first(where: { $0.element.match.matches(cells[layout.tested[$0.offset]]) }) {
                 outcome.excluded.append(ExcludedRow(location: SourceLocation(file: name, line: record.line), reason: rule.element.reason))
@@ -95,8 +101,10 @@ extension ImportProfile {
                 draft.category = .integer(defaultCategory)
                 if draft.categorySub.isAbsent { draft.categorySub = defaultSub.map(RawValue.integer) ?? .null }
             } else {
-                let tested = Array(Set(rules.map(\.match.column))).sorted { (layout.index[$0] ?? 0) < (layout.index[$1] ?? 0) }
-                let seen = tested.map { column in "\(column) '\(layout.index[column].map { cells[$0] } ?? "")'" }
+                // Each tested column once, in header order, with the cell the rules saw (found as the rules find it).
+                var positions: [Int: String] = [:]
+                for (rule, position) in zip(rules, layout.ruled) where positions[position] == nil { positions[position] = rule.match.column }
+                let seen = positions.sorted { $0.key < $1.key }.map { position, column in "\(column) '\(cells[position])'" }
                 return problem(.category, "no rule of the \(self.name) profile matches (\(seen.joined(separator: ", "))); "
                                + "write a profile with a rule or a defaultCategory for it (see the README), or use --skip-invalid")
             }
@@ -111,8 +119,6 @@ private struct Layout {
     let width: Int
     /// Header position of each mapped field.
     let field: [ItemField: Int]
-    /// Header position of each column named in the header.
-    let index: [String: Int]
     /// Header position tested by each skip rule, and by each category rule.
     let tested: [Int]
     let ruled: [Int]
@@ -128,7 +134,7 @@ private struct Layout {
         func find(_ names: [String]) -> Int? {
             for name in names {
                 if let exact = index[name] { return exact }
-                if let folded = index.first(where: { $0.key.caseInsensitiveCompare(name) == .orderedSame }) { return folded.value }
+                if let folded = index.filter({ $0.key.caseInsensitiveCompare(name) == .orderedSame }).values.min() { return folded }
             }
             return nil
         }
@@ -156,7 +162,7 @@ private struct Layout {
         let tested = profile.skip.enumerated().map { column($0.element.match.column, "skip[\($0.offset)]") }
         let ruled = profile.rules.enumerated().map { column($0.element.match.column, "rules[\($0.offset)]") }
         guard messages.isEmpty else { return (nil, messages) }
-        return (Layout(width: header.fields.count, field: field, index: index, tested: tested, ruled: ruled,
+        return (Layout(width: header.fields.count, field: field, tested: tested, ruled: ruled,
                                price: field[.price]), [])
     }
 

@@ -35,7 +35,7 @@ public enum DuplicateVerdict: Sendable, Equatable {
 /// Finds input items that are already on the server or in the outbox, by id and by date + price + name.
 ///
 /// Each known item answers for at most one input item, so two identical coffees on one day can both be imported
-/// when the server has only one of them.
+/// when the server has only one of them. Ids are matched first, so the answer never depends on the rows' order.
 public struct DuplicateFinder: Sendable {
     private struct Key: Hashable {
         let date: Day
@@ -43,34 +43,32 @@ public struct DuplicateFinder: Sendable {
         let name: String
     }
 
-    private var byID: [String: KnownItem] = [:]
-    private var byContent: [Key: [KnownItem]] = [:]
+    private let known: [KnownItem]
 
-    /// A finder over known items; the first of several with one id wins.
+    /// A finder over known items; an id known twice (on the server and still in the outbox) counts once, the server's.
     public init(known: [KnownItem]) {
-        for entry in known {
-            if byID[entry.item.id] == nil { byID[entry.item.id] = entry }
-            byContent[Self.key(entry.item), default: []].append(entry)
-        }
+        var seen: Set<String> = []
+        self.known = (known.filter { $0.place == .server } + known.filter { $0.place != .server }).filter { seen.insert($0.item.id).inserted }
     }
 
-    /// The verdict for the next input item; a content match is used up, so it cannot match another input item.
-    public mutating func verdict(for item: Item) -> DuplicateVerdict {
-        // An id is definitive, so it is looked up every time; only the content match is used up.
-        if let known = byID[item.id] {
-            remove(known)
-            return .sameID(known)
+    /// The verdict for each input item, in order.
+    public func verdicts(for items: [Item]) -> [DuplicateVerdict] {
+        let byID = Dictionary(known.map { ($0.item.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var verdicts = items.map { item in byID[item.id].map(DuplicateVerdict.sameID) ?? .new }
+        // A known item matched by id is accounted for; the rest may each answer for one input item of the same content.
+        let claimed = Set(verdicts.compactMap { verdict -> String? in
+            if case .sameID(let known) = verdict { return known.item.id }
+            return nil
+        })
+        var byContent: [Key: [KnownItem]] = [:]
+        for entry in known where !claimed.contains(entry.item.id) { byContent[Self.key(entry.item), default: []].append(entry) }
+        for (index, item) in items.enumerated() where verdicts[index] == .new {
+            let key = Self.key(item)
+            guard var candidates = byContent[key], !candidates.isEmpty else { continue }
+            verdicts[index] = .likely(candidates.removeFirst())
+            byContent[key] = candidates
         }
-        let key = Self.key(item)
-        guard var candidates = byContent[key], !candidates.isEmpty else { return .new }
-        let known = candidates.removeFirst()
-        byContent[key] = candidates
-        return .likely(known)
-    }
-
-    private mutating func remove(_ known: KnownItem) {
-        let key = Self.key(known.item)
-        if let index = byContent[key]?.firstIndex(of: known) { byContent[key]?.remove(at: index) }
+        return verdicts
     }
 
     private static func key(_ item: Item) -> Key {

@@ -82,6 +82,10 @@ private struct ProfileReader {
 
     func object(_ value: JSONValue, at place: String, keys: [String]) throws(ValidationProblem) -> [(key: String, value: JSONValue)] {
         guard case .object(let members, _) = value else { throw problem(value, place, "must be an object {…}") }
+        var seen: Set<String> = []
+        if let repeated = members.first(where: { !seen.insert($0.key).inserted }) {
+            throw problem(repeated.value, place, "'\(repeated.key)' is given twice; give each key once")
+        }
         if let unknown = members.first(where: { !keys.contains($0.key) }) {
             throw problem(unknown.value, place, "unknown key '\(unknown.key)'; the keys are \(keys.joined(separator: ", "))")
         }

@@ -46,7 +46,9 @@ public struct DatePattern: Sendable, Equatable, CustomStringConvertible {
 
     /// The day the text names, or nil when it does not fit the pattern or is not a real day.
     public func day(from text: String) -> Day? {
-        let scalars = Array(text.unicodeScalars.filter { !$0.properties.isWhitespace })
+        // Only the ends are trimmed: a space inside may be one of the layout's separators.
+        let scalars = Array(text.unicodeScalars.drop { $0.properties.isWhitespace }.reversed()
+            .drop { $0.properties.isWhitespace }.reversed())
         var index = 0
         var year = 0, month = 0, day = 0
         func number(min: Int, max: Int) -> Int? {
