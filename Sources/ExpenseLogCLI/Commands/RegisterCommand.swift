@@ -15,9 +15,9 @@ enum RegisterCommand {
             unless --encoding says. CSV headers may be the wire keys or the sheet's ID,日付,品名,金額,項目,サブ項目; \
             other layouts need --profile (built in: \(ImportProfile.builtinSources.keys.sorted().joined(separator: ", "))).
 
-            Before sending, each row is compared with its month on the server (the cache when the month \
-            was fetched whole, else a fetch) and with the outbox: a row whose id is there is skipped, and so \
-            is one with the same date, price and name unless --allow-duplicates. A report of every row ends \
+            Before sending, each row is compared with its month on the server (fetched afresh, the cache \
+            only when the server cannot answer) and with the outbox: a row whose id is there is skipped, and \
+            so is one with the same date, price and name unless --allow-duplicates. A report of every row ends \
             the run on stderr; --report FILE writes it as JSON.
 
             EXAMPLES:
