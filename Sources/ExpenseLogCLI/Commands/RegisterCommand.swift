@@ -104,7 +104,7 @@ enum RegisterCommand {
         let outbox = context.outbox(config)
         let check = DuplicateCheck(context: context, loader: MonthLoader(client: client, repository: repository),
                                    outbox: outbox, allowLikely: invocation.flag("allow-duplicates"))
-        let (items, locations, skipped) = try await check.run(inputs.items, locations: inputs.locations, progress: progress)
+        let (items, locations, skipped, waiting) = try await check.run(inputs.items, locations: inputs.locations, progress: progress)
         for row in skipped { report.mark([row.item].compactMap { $0 }, row.status, reasons: row.reasons, matched: row.matched) }
         progress.clear()
         explain(skipped, invocation, context)
@@ -122,7 +122,7 @@ enum RegisterCommand {
             try ending.finish(report, code: invalid ? .dataError : .success)
         }
 
-        var sending = Sending(items: items, locations: locations, batchSize: batchSize, config: config, client: client,
+        var sending = Sending(items: items, locations: locations, waiting: waiting, batchSize: batchSize, config: config, client: client,
                               repository: repository, outbox: outbox, context: context, progress: progress)
         let code = try await sending.run()
         report.mark(sending.confirmed, .added)

@@ -9,9 +9,9 @@ struct DuplicateCheck {
     /// `--allow-duplicates`: send likely duplicates anyway (an item with a known id is never sent twice).
     let allowLikely: Bool
 
-    /// The items to send (with their locations) and a report row for each one skipped.
+    /// The items to send (with their locations), a report row for each one skipped, and how many items the outbox holds.
     func run(_ items: [Item], locations: [SourceLocation], progress: ProgressLine)
-        async throws -> (items: [Item], locations: [SourceLocation], skipped: [ImportReport.Row]) {
+        async throws -> (items: [Item], locations: [SourceLocation], skipped: [ImportReport.Row], waiting: Int) {
         let months = Set(items.map(\.date.yearMonth)).sorted()
         progress.show("Comparing with \(months.count) month\(months.count == 1 ? "" : "s") on the server", force: true)
         // Always the server's current months: a cached copy may predate items another machine added since.
@@ -24,7 +24,8 @@ struct DuplicateCheck {
         }
         let (entries, problems) = try outbox.entries()
         for problem in problems { context.warn(problem) }
-        known.append(contentsOf: entries.flatMap(\.items).map { KnownItem(item: $0, place: .outbox) })
+        let waiting = entries.flatMap(\.items)
+        known.append(contentsOf: waiting.map { KnownItem(item: $0, place: .outbox) })
 
         var kept: [Item] = [], keptLocations: [SourceLocation] = [], skipped: [ImportReport.Row] = []
         kept.reserveCapacity(items.count)
@@ -46,7 +47,7 @@ struct DuplicateCheck {
                                                           + "\(Self.place(match))"], matched: match))
             }
         }
-        return (kept, keptLocations, skipped)
+        return (kept, keptLocations, skipped, waiting.count)
     }
 
     /// Warns about a month that could not be compared with the server; a permanent error stops the command.

@@ -5,6 +5,8 @@ import Foundation
 struct Sending {
     let items: [Item]
     let locations: [SourceLocation]
+    /// Items earlier runs left in the outbox (counted when the outbox was read to compare).
+    let waiting: Int
     let batchSize: Int
     let config: AppConfig
     let client: ExpenseLogAPIClient
@@ -21,15 +23,15 @@ struct Sending {
     private(set) var rejected: [Item] = []
     private var cacheFailure: StoreError?
 
-    init(items: [Item], locations: [SourceLocation], batchSize: Int, config: AppConfig, client: ExpenseLogAPIClient,
+    init(items: [Item], locations: [SourceLocation], waiting: Int, batchSize: Int, config: AppConfig, client: ExpenseLogAPIClient,
          repository: LocalRepository, outbox: Outbox, context: Context, progress: ProgressLine) {
-        (self.items, self.locations, self.batchSize, self.config, self.client) = (items, locations, batchSize, config, client)
+        (self.items, self.locations, self.waiting, self.batchSize) = (items, locations, waiting, batchSize)
+        (self.config, self.client) = (config, client)
         (self.repository, self.outbox, self.context, self.progress) = (repository, outbox, context, progress)
     }
 
     /// Sends every batch; returns `.success`, or the code of the failure that stopped it after saying what was queued.
     mutating func run() async throws -> ExitCode {
-        let waiting = try outbox.pendingCount()
         let batches = OutboxBatch.split(items, size: batchSize)
         // Queued before the first POST: whatever happens next (a lost answer, a crash, kill -9), every item the
         // server has not confirmed is in the outbox for `sync`, and none is sent twice.
