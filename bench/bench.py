@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""`make bench`: expense-log against the tools a user would otherwise use, side by side in one run.
+
+    python3 bench/bench.py --binary .build/release/expense-log [--rounds 5] [--only NAME] [--quick]
+
+Each scenario runs both sides alternately (which goes first swaps every round) after one warm-up
+run each, and reports the median wall time, the median CPU time (user + system) of the client
+processes, and the median peak RSS, as measured by wait4(2) on each process. A pipeline runs under
+`sh -c`, whose wait4 counts every process of the pipeline: CPU is their sum, RSS the largest one.
+Peak RSS is measured in a second run of each under /usr/bin/time (see `measure`).
+The table goes to stdout and, with the date, CPU and commit, to bench/results.md.
+"""
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+import results
+import scenarios
+
+
+def run(argv, env, cwd):
+    """Runs a command to completion and returns its wait4(2) usage; a failure stops the benchmark."""
+    with tempfile.TemporaryFile() as stderr:
+        process = subprocess.Popen(argv, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=stderr)
+        _, status, usage = os.wait4(process.pid, 0)
+        process.returncode = os.waitstatus_to_exitcode(status)
+        if process.returncode != 0:
+            stderr.seek(0)
+            tail = stderr.read().decode("utf-8", "replace")[-2000:]
+            raise SystemExit(f"bench: {' '.join(argv)} exited {process.returncode}:\n{tail}")
+    return usage
+
+
+def measure(command, cwd, before):
+    """(wall seconds, CPU seconds, peak RSS in KiB) of a command, from two runs.
+
+    Wall and CPU come from a run of its own. Peak RSS comes from a second run under /usr/bin/time:
+    a child forked by this Python process starts with Python's own peak in its ru_maxrss, while one
+    forked by time starts with time's, about 1 MiB; time's fork and exec would add ~1.5 ms to the first.
+    """
+    before()
+    start = time.perf_counter()
+    usage = run(command.argv, command.env, cwd)
+    wall = time.perf_counter() - start
+    before()
+    with tempfile.NamedTemporaryFile("r") as out:
+        run(["/usr/bin/time", "-f", "%M", "-o", out.name, *command.argv], command.env, cwd)
+        rss = int(out.read().split()[-1])
+    return wall, usage.ru_utime + usage.ru_stime, rss
+
+
+def median(values):
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+
+
+def run_scenario(scenario, rounds, cwd):
+    """Warm-up, then `rounds` alternating runs per side: the medians of each side."""
+    sides = {"ours": scenario.ours, "theirs": scenario.theirs}
+    samples = {name: [] for name in sides}
+    for name, command in sides.items():
+        scenario.before(name)
+        run(command.argv, command.env, cwd)
+    for round_number in range(rounds):
+        order = ("ours", "theirs") if round_number % 2 == 0 else ("theirs", "ours")
+        for name in order:
+            samples[name].append(measure(sides[name], cwd, lambda: scenario.before(name)))
+        print(f"  round {round_number + 1}/{rounds}", end="\r", file=sys.stderr, flush=True)
+    print(" " * 20, end="\r", file=sys.stderr)
+    return {name: tuple(median(column) for column in zip(*runs)) for name, runs in samples.items()}
+
+
+def ensure_tools():
+    """curl, jq and GNU time are the other side or the stopwatch; install them from Debian's packages if missing."""
+    packages = {"curl": "curl", "jq": "jq", "/usr/bin/time": "time"}
+    missing = [package for tool, package in packages.items() if shutil.which(tool) is None]
+    if not missing:
+        return
+    if os.geteuid() == 0 and shutil.which("apt-get"):
+        print(f"bench: installing {', '.join(missing)}", file=sys.stderr)
+        subprocess.run(["apt-get", "update", "-qq"], check=True)
+        subprocess.run(["apt-get", "install", "-y", "-qq", *missing], check=True)
+    else:
+        raise SystemExit(f"bench: {', '.join(missing)} not found; install them (apt-get install {' '.join(missing)}) and run again")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--binary", default=os.path.join(scenarios.ROOT, ".build", "release", "expense-log"),
+                        help="the expense-log to measure (a release build)")
+    parser.add_argument("--rounds", type=int, default=5, help="measured runs per side and scenario (default 5)")
+    parser.add_argument("--only", action="append", choices=scenarios.NAMES, help="run only this scenario (repeatable)")
+    parser.add_argument("--quick", action="store_true",
+                        help="small data and 1 round, to check the harness; results.md is not written")
+    parser.add_argument("--results", default=os.path.join(scenarios.ROOT, "bench", "results.md"))
+    parser.add_argument("--keep", action="store_true", help="keep the generated data and print where it is")
+    parser.add_argument("--check", action="store_true", help="exit 1 when a goal is not met")
+    args = parser.parse_args()
+    if not os.access(args.binary, os.X_OK):
+        raise SystemExit(f"bench: no expense-log at {args.binary}; build it with `swift build -c release` (make bench does)")
+    ensure_tools()
+
+    rounds = 1 if args.quick else args.rounds
+    work = tempfile.mkdtemp(prefix="expense-log-bench.")
+    rows = []
+    try:
+        with scenarios.Workbench(args.binary, work, quick=args.quick) as bench:
+            for scenario in bench.scenarios(args.only):
+                print(f"{scenario.name}: preparing", file=sys.stderr)
+                scenario.prepare()
+                medians = run_scenario(scenario, rounds if scenario.rounds is None else min(rounds, scenario.rounds),
+                                       cwd=scenarios.ROOT)
+                rows.append(results.Row(scenario, medians["ours"], medians["theirs"]))
+                print(results.console_line(rows[-1]), file=sys.stderr)
+    finally:
+        if args.keep:
+            print(f"bench: data kept in {work}", file=sys.stderr)
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+
+    print(results.markdown_table(rows))
+    if not args.quick:
+        results.write(args.results, rows, rounds)
+        print(f"\nWritten to {os.path.relpath(args.results)}.", file=sys.stderr)
+    return 1 if args.check and not all(row.met for row in rows) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

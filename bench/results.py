@@ -1,0 +1,94 @@
+"""The benchmark's table: ratios against the goals, on the console and in bench/results.md."""
+
+import datetime
+import os
+import platform
+import subprocess
+from dataclasses import dataclass
+
+METRICS = {"wall": 0, "cpu": 1, "rss": 2}
+MARKER = "<!-- run -->"   # starts each run in results.md; the newest comes first
+KEEP_RUNS = 10
+
+
+@dataclass
+class Row:
+    scenario: object
+    ours: tuple    # median wall s, median CPU s, median peak RSS KiB
+    theirs: tuple
+
+    def ratio(self, metric):
+        i = METRICS[metric]
+        return self.ours[i] / self.theirs[i] if self.theirs[i] else float("inf")
+
+    @property
+    def met(self):
+        return all(self.ratio(goal.metric) <= goal.limit for goal in self.scenario.goals)
+
+    def verdicts(self):
+        return ", ".join(f"{goal.metric} {self.ratio(goal.metric):.2f} ≤ {goal.limit:g} "
+                         + ("met" if self.ratio(goal.metric) <= goal.limit else "**not met**")
+                         for goal in self.scenario.goals)
+
+
+def seconds(value):
+    return f"{value * 1000:.1f} ms" if value < 1 else f"{value:.2f} s"
+
+
+def mebibytes(kib):
+    return f"{kib / 1024:.1f} MiB"
+
+
+def console_line(row):
+    o, t = row.ours, row.theirs
+    return (f"  ours {seconds(o[0])} wall, {seconds(o[1])} CPU, {mebibytes(o[2])}; "
+            f"theirs {seconds(t[0])} wall, {seconds(t[1])} CPU, {mebibytes(t[2])}; {row.verdicts()}")
+
+
+def markdown_table(rows):
+    lines = ["| scenario | ours | theirs | wall ours / theirs | CPU ours / theirs | peak RSS ours / theirs | goal |",
+             "| --- | --- | --- | --- | --- | --- | --- |"]
+    for row in rows:
+        o, t = row.ours, row.theirs
+        ours, theirs = (label.replace("|", "\\|") for label in row.scenario.labels)  # a pipeline's | would split the cell
+        lines.append(f"| {row.scenario.name} | {ours} | {theirs} "
+                     f"| {seconds(o[0])} / {seconds(t[0])} = **{row.ratio('wall'):.2f}** "
+                     f"| {seconds(o[1])} / {seconds(t[1])} = **{row.ratio('cpu'):.2f}** "
+                     f"| {mebibytes(o[2])} / {mebibytes(t[2])} = **{row.ratio('rss'):.2f}** "
+                     f"| {row.verdicts()} |")
+    return "\n".join(lines)
+
+
+def machine():
+    model = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            model = next((line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), model)
+    except OSError:
+        pass
+    return f"{model}, {os.cpu_count()} cores, {platform.system()} {platform.release()}"
+
+
+def commit():
+    def git(*args):
+        return subprocess.run(["git", *args], capture_output=True, text=True).stdout.strip()
+    head = git("rev-parse", "--short", "HEAD") or "unknown"
+    return head + (" with uncommitted changes" if git("status", "--porcelain", "--untracked-files=no") else "")
+
+
+def write(path, rows, rounds):
+    """Puts this run first in results.md and keeps the KEEP_RUNS - 1 runs before it below."""
+    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    run = (f"{MARKER}\n## {now}, commit {commit()}\n\n"
+           f"{machine()}. Medians of {rounds} rounds per side after a warm-up; CPU is user + system time "
+           f"of the client processes; RSS is the peak resident set of the largest of them.\n\n"
+           f"{markdown_table(rows)}\n")
+    earlier = []
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            earlier = f.read().split(MARKER)[1:KEEP_RUNS]
+    header = ("# Benchmark results\n\nWritten by `make bench` (bench/bench.py); the newest run first. "
+              "Ours is expense-log, theirs the tool a user would otherwise use.\n\n")
+    with open(path + ".tmp", "w", encoding="utf-8") as f:
+        f.write(header + "\n".join([run, *(MARKER + e.rstrip("\n") + "\n" for e in earlier)]))
+    os.replace(path + ".tmp", path)
