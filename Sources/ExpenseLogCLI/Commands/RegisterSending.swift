@@ -21,7 +21,6 @@ struct Sending {
     private(set) var confirmed: [Item] = []
     private(set) var queued: [Item] = []
     private(set) var rejected: [Item] = []
-    private var cacheFailure: StoreError?
 
     init(items: [Item], locations: [SourceLocation], waiting: Int, batchSize: Int, config: AppConfig, client: ExpenseLogAPIClient,
          repository: LocalRepository, outbox: Outbox, context: Context, progress: ProgressLine) {
@@ -30,8 +29,22 @@ struct Sending {
         (self.repository, self.outbox, self.context, self.progress) = (repository, outbox, context, progress)
     }
 
-    /// Sends every batch; returns `.success`, or the code of the failure that stopped it after saying what was queued.
+    /// Sends every batch, then caches and prints what the server saved; returns `.success`, or the code of the failure
+    /// that stopped it after saying what was queued.
     mutating func run() async throws -> ExitCode {
+        let code = try await sendAll()
+        // One cache write per month for the whole run: a write per batch re-read and re-wrote each month once per
+        // batch, which made a 100,000-row import quadratic. The cache is only a copy, so a crash that skips this
+        // costs a re-fetch, never an item.
+        let cacheFailure = saved.isEmpty ? nil : await context.cache(saved, in: repository)
+        if !saved.isEmpty { context.printItems(saved, CommonOptions.outputFormat(context.invocation), config) }
+        guard let cacheFailure else { return code }
+        context.warn("\(saved.count) item\(saved.count == 1 ? " was" : "s were") registered on the server, but the cache could not "
+                     + "be updated (\(cacheFailure)); run fetch for their months to refresh it")
+        return code == .success ? .ioError : code
+    }
+
+    private mutating func sendAll() async throws -> ExitCode {
         let batches = OutboxBatch.split(items, size: batchSize)
         // Queued before the first POST: whatever happens next (a lost answer, a crash, kill -9), every item the
         // server has not confirmed is in the outbox for `sync`, and none is sent twice.
@@ -50,14 +63,13 @@ struct Sending {
                              + "waiting in the outbox; `expense-log sync` sends them.")
             }
         }
-        let format = CommonOptions.outputFormat(context.invocation)
         let started = Date()
         for (index, batch) in batches.enumerated() {
             let outcome: DeliveryOutcome
             do {
                 outcome = try await client.deliver(batch, of: entry, outbox: outbox, verifyAnswer: config.environment.value != .dummy)
             } catch let error as StoreError {
-                printSaved(format)
+                progress.clear()
                 context.io.stderr.write("Error: \(error)\nThe server answered, but the outbox could not record it; "
                                         + "`expense-log sync` finds those items on the server and does not send them again.\n")
                 queued = Array(items[confirmed.count...])
@@ -67,39 +79,25 @@ struct Sending {
             case .delivered(let answer):
                 saved.append(contentsOf: answer)
                 confirmed.append(contentsOf: batch.items)
-                // The server has these now: a cache that cannot be written must not stop the remaining batches.
-                if cacheFailure == nil { cacheFailure = await context.cache(answer, in: repository) }
                 let rate = Double(confirmed.count) / max(Date().timeIntervalSince(started), 0.001)
                 // The first and the last batch are always drawn, so even a quick run shows that sending began and ended.
                 progress.show("Sent \(index + 1)/\(batches.count) batches, \(PriceText.format(confirmed.count)) of "
                               + "\(PriceText.format(items.count)) items, \(PriceText.format(Int(rate))) items/s",
                               force: index == 0 || index == batches.count - 1)
             case let .failed(error, mayHaveBeenSaved):
-                return stop(error, mayHaveBeenSaved: mayHaveBeenSaved, refused: nil, batches: batches, at: index, format: format)
+                return stop(error, mayHaveBeenSaved: mayHaveBeenSaved, refused: nil, batches: batches, at: index)
             case let .rejected(error, file):
-                return stop(error, mayHaveBeenSaved: false, refused: file, batches: batches, at: index, format: format)
+                return stop(error, mayHaveBeenSaved: false, refused: file, batches: batches, at: index)
             }
         }
         progress.clear()
-        printSaved(format)
-        if let cacheFailure {
-            context.warn("all \(items.count) items were registered on the server, but the cache could not be updated "
-                         + "(\(cacheFailure)); run fetch for their months to refresh it")
-            return .ioError
-        }
         return .success
-    }
-
-    private func printSaved(_ format: OutputFormat) {
-        if !saved.isEmpty { context.printItems(saved, format, config) }
     }
 
     /// Says what was registered, what stays queued (everything not confirmed, already in the outbox) or was set aside
     /// as refused, and returns the error's code (75 when the failure may pass).
-    private mutating func stop(_ error: APIError, mayHaveBeenSaved: Bool, refused file: URL?, batches: [OutboxBatch], at index: Int,
-                               format: OutputFormat) -> ExitCode {
+    private mutating func stop(_ error: APIError, mayHaveBeenSaved: Bool, refused file: URL?, batches: [OutboxBatch], at index: Int) -> ExitCode {
         progress.clear()
-        printSaved(format)
         let sent = confirmed.count
         let location = locations[min(sent, locations.count - 1)]
         context.io.stderr.write("Error: \(error)\n")

@@ -62,9 +62,13 @@ enum SyncCommand {
         }
 
         var saved: [Item] = []
+        // The saved items are cached once at the end, one write per month: a write per batch re-wrote each month per batch.
+        func cacheSaved() async {
+            guard !saved.isEmpty, let failure = await context.cache(saved, in: repository) else { return }
+            context.warn("the cache could not be updated (\(failure)); run fetch for those months to refresh it")
+        }
         var done = 0, skipped = 0, posts = 0, busy = 0
         var rejected: [(file: URL, error: APIError)] = []
-        var cacheFailure: StoreError?
         for listed in entries {
             // A register run still sending this entry holds its lock; it queues what it cannot send, so leave it be.
             guard let (entry, hold) = try outbox.hold(listed) else {
@@ -87,10 +91,10 @@ enum SyncCommand {
                     saved.append(contentsOf: answer)
                     known.formUnion(fresh.map(\.id))
                     known.formUnion(answer.map(\.id))
-                    if cacheFailure == nil { cacheFailure = await context.cache(answer, in: repository) }
                 case let .rejected(error, file):
                     rejected.append((file, error))
                 case let .failed(error, _):
+                    await cacheSaved()
                     if !saved.isEmpty { context.printItems(saved, format, config) }
                     context.io.stderr.write("Error: \(error)\nThe batch \(batch.key) of \(entry.file.path) was not "
                                             + "confirmed; \(remaining(done)). Run sync again later"
@@ -100,9 +104,9 @@ enum SyncCommand {
                 done += batch.items.count
             }
         }
+        await cacheSaved()
         await context.flushWarnings(repository)
         if !saved.isEmpty || format != .table { context.printItems(saved, format, config) }
-        if let cacheFailure { context.warn("the cache could not be updated (\(cacheFailure)); run fetch for those months to refresh it") }
         for (file, error) in rejected {
             context.io.stderr.write("Error: \(error)\nThe refused items were moved to \(file.path); fix them there and register that file.\n")
         }

@@ -68,7 +68,7 @@ struct ConfigFile: Equatable {
                 throw fail("\(place).id must be a whole number")
             }
             let names = try ["ja", "en"].map { key in
-                guard let name = object[key] as? String, !name.trimmingCharacters(in: .whitespaces).isEmpty else {
+                guard let name = object[key] as? String, !name.trimmingSpaces().isEmpty else {
                     throw fail("\(place).\(key) must be a non-empty name")
                 }
                 return name

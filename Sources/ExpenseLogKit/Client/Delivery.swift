@@ -31,7 +31,7 @@ public struct OutboxBatch: Sendable, Equatable {
     public static func split(_ items: [Item], size: Int) -> [OutboxBatch] {
         let size = max(1, size)
         return stride(from: 0, to: items.count, by: size).map { start in
-            OutboxBatch(key: UUID().uuidString, items: Array(items[start..<min(start + size, items.count)]))
+            OutboxBatch(key: RandomID.make(), items: Array(items[start..<min(start + size, items.count)]))
         }
     }
 }

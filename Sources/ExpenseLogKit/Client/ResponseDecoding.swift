@@ -13,6 +13,7 @@ extension ExpenseLogAPIClient {
                 reason: "the body is an HTML page, not JSON (is the URL the web app's /exec URL, deployed for your account?)",
                 snippet: APIError.snippet(response.body, hiding: secret))
         }
+        if let items = WireItems.items(response.body) { return items }
         do {
             return try JSONDecoder().decode([Item].self, from: response.body)
         } catch {

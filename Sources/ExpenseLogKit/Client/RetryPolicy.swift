@@ -43,7 +43,7 @@ public struct RetryPolicy: Sendable, Equatable {
 public enum RetryAfter {
     /// Seconds to wait from `now`, or nil when the value is neither form.
     public static func seconds(_ value: String, now: Date) -> Double? {
-        let text = value.trimmingCharacters(in: .whitespaces)
+        let text = value.trimmingSpaces()
         if !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }) {
             return Double(text)
         }

@@ -2,13 +2,8 @@
 public enum ItemJSON {
     /// One item as a single-line JSON object.
     public static func object(_ item: Item) -> String {
-        var out = "{\"id\":"
-        appendString(item.id, to: &out)
-        out += ",\"date\":\"" + item.date.compact + "\",\"name\":"
-        appendString(item.name, to: &out)
-        out += ",\"price\":\(item.price),\"category\":\(item.category),\"categorySub\":"
-        out += item.categorySub.map(String.init) ?? "null"
-        out += "}"
+        var out = ""
+        appendObject(item, to: &out)
         return out
     }
 
@@ -18,14 +13,39 @@ public enum ItemJSON {
         var out = "[\n"
         out.reserveCapacity(items.count * 120)
         for (index, item) in items.enumerated() {
-            out += "  " + object(item) + (index + 1 < items.count ? ",\n" : "\n")
+            out += "  "
+            appendObject(item, to: &out)
+            out += index + 1 < items.count ? ",\n" : "\n"
         }
         return out + "]"
+    }
+
+    /// Appends one item's object, with no intermediate strings (this runs once per item of every file and request).
+    static func appendObject(_ item: Item, to out: inout String) {
+        out += "{\"id\":"
+        appendString(item.id, to: &out)
+        out += ",\"date\":\""
+        out += item.date.compact
+        out += "\",\"name\":"
+        appendString(item.name, to: &out)
+        out += ",\"price\":"
+        out += String(item.price)
+        out += ",\"category\":"
+        out += String(item.category)
+        out += ",\"categorySub\":"
+        out += item.categorySub.map(String.init) ?? "null"
+        out += "}"
     }
 
     /// Appends a JSON string literal, escaping only what JSON requires (UTF-8 stays as is).
     public static func appendString(_ text: String, to out: inout String) {
         out += "\""
+        defer { out += "\"" }
+        // Most text needs no escape and is appended whole; the rest goes a scalar at a time.
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+            out += text
+            return
+        }
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""
@@ -39,6 +59,5 @@ public enum ItemJSON {
             default: out.unicodeScalars.append(scalar)
             }
         }
-        out += "\""
     }
 }

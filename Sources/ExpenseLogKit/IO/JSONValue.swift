@@ -46,9 +46,9 @@ public struct JSONSyntaxError: Error, Sendable, Equatable {
 
 /// A strict RFC 8259 parser over UTF-8 bytes; small because it only has to serve input files.
 public struct JSONParser {
-    private let bytes: [UInt8]
-    private var index = 0
-    private var line: Int
+    let bytes: [UInt8]
+    var index = 0
+    var line: Int
 
     /// Parses one whole document (trailing content is an error); `firstLine` offsets line numbers.
     public static func parse(_ bytes: [UInt8], firstLine: Int = 1) throws -> JSONValue {
@@ -71,16 +71,16 @@ public struct JSONParser {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 
-    private init(bytes: [UInt8], line: Int) {
+    init(bytes: [UInt8], line: Int = 1) {
         self.bytes = bytes
         self.line = line
     }
 
-    private mutating func skipBOM() {
+    mutating func skipBOM() {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
     }
 
-    private mutating func skipWhitespace() {
+    mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
             case 0x0A: line += 1
@@ -91,9 +91,9 @@ public struct JSONParser {
         }
     }
 
-    private func error(_ message: String) -> JSONSyntaxError { JSONSyntaxError(line: line, message: message) }
+    func error(_ message: String) -> JSONSyntaxError { JSONSyntaxError(line: line, message: message) }
 
-    private mutating func parseValue(depth: Int) throws -> JSONValue {
+    mutating func parseValue(depth: Int) throws -> JSONValue {
         guard depth < 512 else { throw error("nested too deeply") }
         guard index < bytes.count else { throw error("unexpected end of input (is the file cut off?)") }
         let start = line
@@ -157,7 +157,7 @@ public struct JSONParser {
         }
     }
 
-    private mutating func parseNumber() throws -> String {
+    mutating func parseNumber() throws -> String {
         let start = index
         if bytes[index] == UInt8(ascii: "-") { index += 1 }
         func digits() -> Int {
@@ -180,29 +180,35 @@ public struct JSONParser {
         return String(decoding: bytes[start..<index], as: UTF8.self)
     }
 
-    private mutating func parseString() throws -> String {
+    /// A string at its opening quote. Most have no escapes and become a String in one step; the rest are put
+    /// together as UTF-8 bytes, so no character is appended one at a time.
+    mutating func parseString() throws -> String {
         index += 1
-        var scalars = String.UnicodeScalarView()
+        let start = index
+        var escaped: [UInt8]?
         var runStart = index
-        func flushRun(_ end: Int) throws {
-            guard runStart < end else { return }
-            guard let text = String(validating: bytes[runStart..<end], as: UTF8.self) else {
-                throw error("the string is not valid UTF-8 (is the file in another encoding?)")
-            }
-            scalars.append(contentsOf: text.unicodeScalars)
-        }
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                try flushRun(index)
+                let text: String?
+                if var built = escaped {
+                    built.append(contentsOf: bytes[runStart..<index])
+                    text = String(validating: built, as: UTF8.self)
+                } else {
+                    text = String(validating: bytes[start..<index], as: UTF8.self)
+                }
+                guard let text else { throw error("the string is not valid UTF-8 (is the file in another encoding?)") }
                 index += 1
-                return String(scalars)
+                return text
             }
             if byte < 0x20 { throw error(byte == 0x0A ? "a string is not closed on its line" : "a control character inside a string") }
             if byte == UInt8(ascii: "\\") {
-                try flushRun(index)
+                var built = escaped ?? []
+                escaped = nil  // so the append below does not copy the buffer
+                built.append(contentsOf: bytes[runStart..<index])
                 index += 1
-                scalars.append(try parseEscape())
+                built.append(contentsOf: String(try parseEscape()).utf8)
+                escaped = built
                 runStart = index
                 continue
             }

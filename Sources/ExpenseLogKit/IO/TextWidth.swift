@@ -2,14 +2,18 @@
 public enum TextWidth {
     /// The number of terminal columns a string takes.
     public static func of(_ text: String) -> Int {
-        text.reduce(0) { $0 + of($1) }
+        // Printable ASCII is one column a byte; only other text needs splitting into characters.
+        if text.utf8.allSatisfy({ (0x20..<0x7F).contains($0) }) { return text.utf8.count }
+        return text.reduce(0) { $0 + of($1) }
     }
 
     /// The columns one character takes: 2 for East Asian wide and fullwidth, 0 for a lone combining mark.
     public static func of(_ character: Character) -> Int {
         guard let scalar = character.unicodeScalars.first else { return 0 }
-        if character.unicodeScalars.contains(where: { $0.properties.isEmojiPresentation }) { return 2 }
-        return isWide(scalar.value) ? 2 : (isZeroWidth(scalar.value) ? 0 : 1)
+        if isWide(scalar.value) { return 2 }
+        // No scalar below U+231A has Emoji_Presentation, so most text never asks for the (slow) property.
+        if character.unicodeScalars.contains(where: { $0.value >= 0x231A && $0.properties.isEmojiPresentation }) { return 2 }
+        return isZeroWidth(scalar.value) ? 0 : 1
     }
 
     static func isWide(_ v: UInt32) -> Bool {

@@ -90,7 +90,7 @@ extension ImportProfile {
             draft.price = invertSign ? PriceText.parse(text).map { RawValue.integer(-$0) } ?? .text(text) : .text(text)
         }
         if truncateNames, case .text(let text) = draft.name {
-            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            let trimmed = text.trimmingSpaces()
             if trimmed.count > ItemDraft.maxNameLength { draft.name = .text(String(trimmed.prefix(ItemDraft.maxNameLength))) }
         }
         if draft.category.isAbsent, !rules.isEmpty || defaultCategory != nil {
@@ -128,7 +128,7 @@ private struct Layout {
     static func resolve(_ header: CSV.Record, profile: ImportProfile) -> (Layout?, [String]) {
         var index: [String: Int] = [:]
         for (position, title) in header.fields.enumerated() {
-            let trimmed = title.trimmingCharacters(in: .whitespaces)
+            let trimmed = title.trimmingSpaces()
             if index[trimmed] == nil { index[trimmed] = position }
         }
         func find(_ names: [String]) -> Int? {
@@ -145,7 +145,7 @@ private struct Layout {
         if !profile.allowsOtherColumns {
             let known = Set(field.values)
             for (position, title) in header.fields.enumerated() where !known.contains(position) {
-                messages.append("unknown column '\(title.trimmingCharacters(in: .whitespaces))'; the header names \(expected)")
+                messages.append("unknown column '\(title.trimmingSpaces())'; the header names \(expected)")
             }
         }
         let missing = profile.requiredFields.filter { field[$0] == nil }.map { profile.columns[$0]?.joined(separator: " or ") ?? $0.rawValue }

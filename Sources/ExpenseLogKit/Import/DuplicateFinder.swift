@@ -72,6 +72,6 @@ public struct DuplicateFinder: Sendable {
     }
 
     private static func key(_ item: Item) -> Key {
-        Key(date: item.date, price: item.price, name: item.name.trimmingCharacters(in: .whitespaces))
+        Key(date: item.date, price: item.price, name: item.name.trimmingSpaces())
     }
 }

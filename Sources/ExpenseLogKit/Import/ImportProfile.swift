@@ -40,7 +40,7 @@ public struct ColumnMatch: Sendable, Equatable {
 
     /// Whether a cell matches.
     public func matches(_ cell: String) -> Bool {
-        let trimmed = cell.trimmingCharacters(in: .whitespaces)
+        let trimmed = cell.trimmingSpaces()
         switch kind {
         case .equals: return values.contains(trimmed)
         case .contains: return values.contains { trimmed.contains($0) }

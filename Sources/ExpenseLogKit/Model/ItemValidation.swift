@@ -5,7 +5,7 @@ extension ItemDraft {
     public static let maxNameLength = 30
 
     /// The item when every field is valid, else every problem found (not just the first).
-    public func validated(makeID: () -> String = { UUID().uuidString }) -> (item: Item?, problems: [ValidationProblem]) {
+    public func validated(makeID: () -> String = RandomID.make) -> (item: Item?, problems: [ValidationProblem]) {
         var problems: [ValidationProblem] = []
         func fail(_ field: String, _ message: String) {
             problems.append(ValidationProblem(location: location, field: field, message: message))
@@ -14,7 +14,7 @@ extension ItemDraft {
         var itemID = ""
         switch id {
         case let value where value.isAbsent: itemID = makeID()
-        case .text(let text): itemID = text.trimmingCharacters(in: .whitespaces)
+        case .text(let text): itemID = text.trimmingSpaces()
         case .integer(let number): itemID = String(number)
         default: fail("id", "must be a string, got \(id.shown)")
         }
@@ -23,7 +23,7 @@ extension ItemDraft {
         switch date {
         case let value where value.isAbsent: fail("date", "is missing (expected yyyyMMdd, e.g. 20240122)")
         case .text(let text):
-            day = Day(parsing: text.trimmingCharacters(in: .whitespaces))
+            day = Day(parsing: text.trimmingSpaces())
             if day == nil { fail("date", "\(date.shown) is not a real day (expected yyyyMMdd, yyyy-MM-dd or yyyy/M/d)") }
         case .integer(let number):
             day = Day(parsing: String(number))
@@ -35,7 +35,7 @@ extension ItemDraft {
         switch name {
         case let value where value.isAbsent: fail("name", "is empty (give what was bought)")
         case .text(let text):
-            itemName = text.trimmingCharacters(in: .whitespaces)
+            itemName = text.trimmingSpaces()
             if itemName.count > Self.maxNameLength {
                 fail("name", "is \(itemName.count) characters long; at most \(Self.maxNameLength) are allowed")
             }
@@ -60,7 +60,7 @@ extension ItemDraft {
             return nil
         case .integer(let number): return number
         case .text(let text):
-            if let number = parse(text.trimmingCharacters(in: .whitespaces)) { return number }
+            if let number = parse(text.trimmingSpaces()) { return number }
             fail(field, "\(value.shown) is not a whole number" + (field == "price" ? " of yen (1500, 1,500, ¥1,500 and 1,500円 are read)" : ""))
             return nil
         default:
@@ -72,7 +72,7 @@ extension ItemDraft {
 
 extension Array where Element == ItemDraft {
     /// Validates every draft and also flags an `id` given twice; items (with where each was read) keep input order.
-    public func validatedAll(makeID: () -> String = { UUID().uuidString })
+    public func validatedAll(makeID: () -> String = RandomID.make)
         -> (items: [Item], locations: [SourceLocation], problems: [ValidationProblem]) {
         var items: [Item] = []
         var locations: [SourceLocation] = []

@@ -186,11 +186,40 @@ public struct Outbox: Sendable {
         let batches: [Batch]
     }
 
+    /// The entry through `WireItems`, or nil for `JSONDecoder` to read (and to explain what is wrong).
+    private func fastDecode(_ data: Data) -> File? {
+        WireItems.read(data) { parser in
+            var queuedAt: Double?, batches: [File.Batch]?
+            let complete = try parser.members { parser, key in
+                switch key {
+                case "queuedAt": queuedAt = try WireItems.optionalDouble(&parser) ?? nil; return queuedAt != nil
+                case "batches":
+                    batches = try parser.array { parser in
+                        var key: String?, items: [Item]?
+                        let complete = try parser.members { parser, name in
+                            switch name {
+                            case "key": key = try parser.string(); return key != nil
+                            case "items": items = try parser.itemArray(); return items != nil
+                            default: _ = try parser.parseValue(depth: 1); return true
+                            }
+                        }
+                        guard complete, let key, let items else { return nil }
+                        return File.Batch(key: key, items: items)
+                    }
+                    return batches != nil
+                default: _ = try parser.parseValue(depth: 1); return true
+                }
+            }
+            guard complete, let queuedAt, let batches else { return nil }
+            return File(queuedAt: queuedAt, batches: batches)
+        }
+    }
+
     private func read(_ file: URL) throws -> OutboxEntry {
         let data = try Data(contentsOf: file)
         let decoded: File
         do {
-            decoded = try JSONDecoder().decode(File.self, from: data)
+            decoded = try fastDecode(data) ?? JSONDecoder().decode(File.self, from: data)
         } catch {
             throw StoreError.readFailed(path: file.path, reason: DecodingProblem.describe(error, bytes: data.count))
         }

@@ -1,0 +1,96 @@
+import ExpenseLogKit
+import Foundation
+import Testing
+
+/// The fast paths added for speed must give exactly what the slow, general code they stand in for gives.
+@Suite("Fast paths agree with the general code")
+struct FastPathTests {
+    /// Bodies the fast item reader takes, each also decoded by `JSONDecoder` as the expected answer.
+    static let readableBodies = [
+        #"[]"#,
+        #"[{"id":"A1","date":"20240115","name":"ラーメン","price":1500,"category":0,"categorySub":0}]"#,
+        // Leniency: numbers for strings and strings for numbers, "" or null or nothing for no sub-category.
+        #"[{"id":7,"date":20240102,"name":42,"price":"-300","category":"1","categorySub":""}]"#,
+        #"[{"id":"B","date":"20240103","name":"x","price":1,"category":0,"categorySub":null},{"id":"C","date":"20240104","name":"y","price":2,"category":1}]"#,
+        #"[{"id":"D","date":"20240105","name":"z","price":3,"category":1,"categorySub":"2"}]"#,
+        // Escapes, a surrogate pair, unknown keys (of every kind) and whitespace everywhere.
+        " [ {\"id\" : \"E\\\"1\" , \"date\":\"20240106\",\"name\":\"a\\\\b\\n\\u3042\\ud83c\\udf5c\\/\",\"price\":5,\"category\":0,"
+            + "\"note\":{\"x\":[1,2.5,true,null]},\"extra\":-1.5e3} ] \n",
+    ]
+
+    /// Bodies it must leave to `JSONDecoder`: the outcome (items or an error) must be the decoder's.
+    static let unusualBodies = [
+        #"[{"id":"F","date":"20240107","name":"x","price":1.0,"category":0}]"#,
+        #"[{"id":"G","date":"20240107","name":"x","price":"abc","category":0}]"#,
+        #"[{"id":"H","date":"2024-13-01","name":"x","price":1,"category":0}]"#,
+        #"[{"id":"I","date":"20240107","name":"x","price":1,"category":0,"categorySub":true}]"#,
+        #"[{"id":"J","date":"20240107","name":"x","price":1}]"#,
+        #"[{"id":"K","date":"20240107","name":"x","price":1,"category":0}] trailing"#,
+        #"[{"id":"L","id":"M","date":"20240107","name":"x","price":1,"category":0}]"#,
+        #"{"items":[]}"#,
+    ]
+
+    @Test("the client reads item arrays as JSONDecoder does", arguments: readableBodies + unusualBodies)
+    func clientAnswers(body: String) async throws {
+        let expected = Result { try JSONDecoder().decode([Item].self, from: Data(body.utf8)) }
+        let actual: Result<[Item], any Error>
+        do { actual = .success(try await client(.json(body)).fetch(january())) } catch { actual = .failure(error) }
+        switch (expected, actual) {
+        case let (.success(want), .success(got)): #expect(got == want)
+        case (.failure, .failure): break
+        default: Issue.record("JSONDecoder gave \(expected), the client \(actual)")
+        }
+    }
+
+    @Test("a cache file with lenient values and unknown keys reads as JSONDecoder reads it")
+    func cacheFile() async throws {
+        try await withTemporaryDirectory { folder in
+            let items = #"[{"id":7,"date":"20240102","name":"ざる\"そば\"","price":"800","category":0,"categorySub":""}]"#
+            try writeText(#"{"month":"2024-01","note":"kept by a newer version","fetchedAt":1705900000.25,"items":\#(items)}"#,
+                          to: folder.appendingPathComponent("2024-01.json"))
+            let cached = try #require(try await LocalRepository(directory: folder).month(january()))
+            #expect(cached.items == (try JSONDecoder().decode([Item].self, from: Data(items.utf8))))
+            #expect(cached.fetchedAt == Date(timeIntervalSince1970: 1705900000.25))
+        }
+    }
+
+    @Test("a month written and read back is the same month, null fetchedAt included")
+    func cacheRoundTrip() async throws {
+        try await withTemporaryDirectory { folder in
+            let items = try numberedItems(50) + [Item(id: "Q\"\\", date: try day(2024, 1, 9), name: "tab\there ✈️ 髙", price: -5,
+                                                         category: 1, categorySub: 2)]
+            try await LocalRepository(directory: folder).add(items)
+            let cached = try #require(try await LocalRepository(directory: folder).month(january()))
+            #expect(cached.items == items)
+            #expect(cached.fetchedAt == nil)
+        }
+    }
+
+    @Test("trimmingSpaces trims what trimmingCharacters(in: .whitespaces) trims", arguments: [
+        "", " ", "\t", "a", " a ", "\ta b\t", "\u{3000}全角\u{3000}", "\u{00A0}nbsp\u{00A0}", "x\n", "\n x \n", "  ", "é ", " 🍜",
+    ])
+    func trimming(text: String) {
+        #expect(text.trimmingSpaces() == text.trimmingCharacters(in: .whitespaces))
+        #expect(text[...].trimmingSpaces() == text.trimmingCharacters(in: .whitespaces))
+    }
+
+    @Test("RandomID makes distinct uppercase version-4 UUIDs that Foundation parses")
+    func randomIDs() throws {
+        let ids = (0..<1_000).map { _ in RandomID.make() }
+        #expect(Set(ids).count == ids.count)
+        for id in ids {
+            let uuid = try #require(UUID(uuidString: id))
+            #expect(uuid.uuidString == id)
+            let bytes = Array(id.utf8)
+            #expect(bytes[14] == UInt8(ascii: "4"))
+            #expect("89AB".utf8.contains(bytes[19]))
+        }
+    }
+
+    @Test("the width of text is the sum of its characters' widths", arguments: [
+        "", "plain ASCII text", "コーヒー", "Amazon 日用品", "ｱｲｳ", "e\u{301}", "🍜 ramen", "👍🏽", "☕️", "1\u{20E3}", "tab\there",
+    ])
+    func widths(text: String) {
+        #expect(TextWidth.of(text) == text.reduce(0) { $0 + TextWidth.of($1) })
+    }
+}
