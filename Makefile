@@ -8,7 +8,7 @@ SHAREDIR = $(PREFIX)/share/expense-log
 # (on Linux this needs libcurl's headers: apt-get install libcurl4-openssl-dev).
 STATIC_FLAG = $(if $(STATIC),--static-swift-stdlib,)
 
-.PHONY: build test run install install-files clean
+.PHONY: build test run install install-files bench clean
 
 build:
 	$(SWIFT) build
@@ -32,6 +32,14 @@ install-files:
 	install -d "$(BINDIR)" "$(SHAREDIR)"
 	install -m 755 "$(BIN)" "$(BINDIR)/expense-log"
 	install -m 644 Resources/fetch.json Resources/register.json "$(SHAREDIR)/"
+
+# Benchmarks against curl, jq and a plain Python script; not part of `make test`. Installs curl, jq, GNU time and
+# libcurl's headers if missing, measures the binary `make install STATIC=1` installs, and writes bench/results.md.
+# BENCH_FLAGS="--only import --rounds 3" narrows it; `python3 bench/bench.py --help` lists the flags.
+bench:
+	python3 bench/bench.py --install-tools
+	$(SWIFT) build -c release --static-swift-stdlib
+	python3 bench/bench.py --binary "$$($(SWIFT) build -c release --static-swift-stdlib --show-bin-path)/expense-log" $(BENCH_FLAGS)
 
 clean:
 	rm -rf .build

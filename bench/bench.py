@@ -12,6 +12,7 @@ The table goes to stdout and, with the date, CPU and commit, to bench/results.md
 """
 
 import argparse
+import glob
 import os
 import shutil
 import subprocess
@@ -77,9 +78,12 @@ def run_scenario(scenario, rounds, cwd):
 
 
 def ensure_tools():
-    """curl, jq and GNU time are the other side or the stopwatch; install them from Debian's packages if missing."""
+    """curl, jq and GNU time (the other side and the stopwatch), and libcurl's headers (a static build links libcurl):
+    installed from Debian's packages when missing."""
     packages = {"curl": "curl", "jq": "jq", "/usr/bin/time": "time"}
     missing = [package for tool, package in packages.items() if shutil.which(tool) is None]
+    if not glob.glob("/usr/lib/*/libcurl.so") + glob.glob("/usr/lib/libcurl.so") and sys.platform.startswith("linux"):
+        missing.append("libcurl4-openssl-dev")
     if not missing:
         return
     if os.geteuid() == 0 and shutil.which("apt-get"):
@@ -101,7 +105,11 @@ def main():
     parser.add_argument("--results", default=os.path.join(scenarios.ROOT, "bench", "results.md"))
     parser.add_argument("--keep", action="store_true", help="keep the generated data and print where it is")
     parser.add_argument("--check", action="store_true", help="exit 1 when a goal is not met")
+    parser.add_argument("--install-tools", action="store_true", help="install what the benchmark needs, then exit")
     args = parser.parse_args()
+    if args.install_tools:
+        ensure_tools()
+        return 0
     if not os.access(args.binary, os.X_OK):
         raise SystemExit(f"bench: no expense-log at {args.binary}; build it with `swift build -c release` (make bench does)")
     ensure_tools()

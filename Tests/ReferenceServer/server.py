@@ -206,6 +206,9 @@ class State:
 
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"  # keep-alive, like Google's front end
+    # TCP_NODELAY, as real front ends set: with Nagle on, the body (written after the headers) waited for the
+    # client's delayed ACK, adding 40 ms to most answers on a kept-alive connection.
+    disable_nagle_algorithm = True
     server_version = "ExpenseLogReferenceServer/1"
 
     def log_message(self, format, *args):

@@ -13,6 +13,12 @@ public enum PriceText {
 
     /// Reads `1500`, `1,500`, `¥1,500`, `1,500円`, `-1,500`, `▲1,500` (and full-width forms); nil for fractions or misplaced commas.
     public static func parse(_ text: String) -> Int? {
+        // Plain digits, the usual case, need none of the work below.
+        let utf8 = text.utf8
+        if let first = utf8.first, first == UInt8(ascii: "-") || (0x30...0x39).contains(first),
+           utf8.dropFirst().allSatisfy({ (0x30...0x39).contains($0) }), let value = Int(text) {
+            return value
+        }
         var scalars = Array(text.unicodeScalars.map(halfWidth).drop { $0.properties.isWhitespace })
         while let last = scalars.last, last.properties.isWhitespace { scalars.removeLast() }
         var negative = false

@@ -125,7 +125,8 @@ public actor LocalRepository {
     }
 
     private func save(_ cached: CachedMonth) throws {
-        try AtomicFile.write(CacheFileFormat.encode(cached), to: file(for: cached.month))
+        // Not durable: the cache is a copy of the server, and a lost write costs only a fetch.
+        try AtomicFile.write(CacheFileFormat.encode(cached), to: file(for: cached.month), durable: false)
         months[cached.month] = cached
     }
 }
