@@ -4,10 +4,10 @@
     python3 bench/bench.py --binary .build/release/expense-log [--rounds 5] [--only NAME] [--quick]
 
 Each scenario runs both sides alternately (which goes first swaps every round) after one warm-up
-run each, and reports the median wall time, the median CPU time (user + system) of the client
-processes, and the median peak RSS, as measured by wait4(2) on each process. A pipeline runs under
-`sh -c`, whose wait4 counts every process of the pipeline: CPU is their sum, RSS the largest one.
-Peak RSS is measured in a second run of each under /usr/bin/time (see `measure`).
+run each, and reports the median wall time and the median CPU time (user + system) of the client
+processes, from wait4(2), and the median peak RSS, from a second run under /usr/bin/time (see
+`measure`). A pipeline runs under `sh -c`, whose wait4 counts every process of the pipeline: CPU is
+their sum, RSS the largest one.
 The table goes to stdout and, with the date, CPU and commit, to bench/results.md.
 """
 
@@ -94,11 +94,18 @@ def ensure_tools():
         raise SystemExit(f"bench: {', '.join(missing)} not found; install them (apt-get install {' '.join(missing)}) and run again")
 
 
+def positive(text):
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--binary", default=os.path.join(scenarios.ROOT, ".build", "release", "expense-log"),
                         help="the expense-log to measure (a release build)")
-    parser.add_argument("--rounds", type=int, default=5, help="measured runs per side and scenario (default 5)")
+    parser.add_argument("--rounds", type=positive, default=5, help="measured runs per side and scenario (default 5)")
     parser.add_argument("--only", action="append", choices=scenarios.NAMES, help="run only this scenario (repeatable)")
     parser.add_argument("--quick", action="store_true",
                         help="small data and 1 round, to check the harness; results.md is not written")
@@ -122,9 +129,9 @@ def main():
             for scenario in bench.scenarios(args.only):
                 print(f"{scenario.name}: preparing", file=sys.stderr)
                 scenario.prepare()
-                medians = run_scenario(scenario, rounds if scenario.rounds is None else min(rounds, scenario.rounds),
-                                       cwd=scenarios.ROOT)
-                rows.append(results.Row(scenario, medians["ours"], medians["theirs"]))
+                used = rounds if scenario.rounds is None else min(rounds, scenario.rounds)
+                medians = run_scenario(scenario, used, cwd=scenarios.ROOT)
+                rows.append(results.Row(scenario, medians["ours"], medians["theirs"], used))
                 print(results.console_line(rows[-1]), file=sys.stderr)
     finally:
         if args.keep:
@@ -134,7 +141,7 @@ def main():
 
     print(results.markdown_table(rows))
     if not args.quick:
-        results.write(args.results, rows, rounds)
+        results.write(args.results, rows)
         print(f"\nWritten to {os.path.relpath(args.results)}.", file=sys.stderr)
     return 1 if args.check and not all(row.met for row in rows) else 0
 

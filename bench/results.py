@@ -16,6 +16,7 @@ class Row:
     scenario: object
     ours: tuple    # median wall s, median CPU s, median peak RSS KiB
     theirs: tuple
+    rounds: int    # the measured runs per side behind the medians
 
     def ratio(self, metric):
         i = METRICS[metric]
@@ -46,12 +47,12 @@ def console_line(row):
 
 
 def markdown_table(rows):
-    lines = ["| scenario | ours | theirs | wall ours / theirs | CPU ours / theirs | peak RSS ours / theirs | goal |",
-             "| --- | --- | --- | --- | --- | --- | --- |"]
+    lines = ["| scenario | ours | theirs | rounds | wall ours / theirs | CPU ours / theirs | peak RSS ours / theirs | goal |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- |"]
     for row in rows:
         o, t = row.ours, row.theirs
         ours, theirs = (label.replace("|", "\\|") for label in row.scenario.labels)  # a pipeline's | would split the cell
-        lines.append(f"| {row.scenario.name} | {ours} | {theirs} "
+        lines.append(f"| {row.scenario.name} | {ours} | {theirs} | {row.rounds} "
                      f"| {seconds(o[0])} / {seconds(t[0])} = **{row.ratio('wall'):.2f}** "
                      f"| {seconds(o[1])} / {seconds(t[1])} = **{row.ratio('cpu'):.2f}** "
                      f"| {mebibytes(o[2])} / {mebibytes(t[2])} = **{row.ratio('rss'):.2f}** "
@@ -71,16 +72,19 @@ def machine():
 
 def commit():
     def git(*args):
-        return subprocess.run(["git", *args], capture_output=True, text=True).stdout.strip()
+        try:
+            return subprocess.run(["git", *args], capture_output=True, text=True).stdout.strip()
+        except OSError:  # no git (a tarball, a bare container): the results still get written
+            return ""
     head = git("rev-parse", "--short", "HEAD") or "unknown"
     return head + (" with uncommitted changes" if git("status", "--porcelain", "--untracked-files=no") else "")
 
 
-def write(path, rows, rounds):
+def write(path, rows):
     """Puts this run first in results.md and keeps the KEEP_RUNS - 1 runs before it below."""
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     run = (f"{MARKER}\n## {now}, commit {commit()}\n\n"
-           f"{machine()}. Medians of {rounds} rounds per side after a warm-up; CPU is user + system time "
+           f"{machine()}. Medians of the rounds shown, per side, after a warm-up; CPU is user + system time "
            f"of the client processes; RSS is the peak resident set of the largest of them.\n\n"
            f"{markdown_table(rows)}\n")
     earlier = []

@@ -67,7 +67,7 @@ struct FastPathTests {
     }
 
     @Test("trimmingSpaces trims what trimmingCharacters(in: .whitespaces) trims", arguments: [
-        "", " ", "\t", "a", " a ", "\ta b\t", "\u{3000}全角\u{3000}", "\u{00A0}nbsp\u{00A0}", "x\n", "\n x \n", "  ", "é ", " 🍜",
+        "", " ", "\t", "a", " a ", "\ta b\t", "\u{3000}全角\u{3000}", "\u{00A0}nbsp\u{00A0}", "x\n", "\n x \n", "  ", "é ", " 🍜", "\u{200B}x\u{200B}",
     ])
     func trimming(text: String) {
         #expect(text.trimmingSpaces() == text.trimmingCharacters(in: .whitespaces))
@@ -92,5 +92,13 @@ struct FastPathTests {
     ])
     func widths(text: String) {
         #expect(TextWidth.of(text) == text.reduce(0) { $0 + TextWidth.of($1) })
+    }
+
+    @Test("plain prices read as before, and the one number whose sign cannot be turned is refused", arguments: [
+        ("1500", 1500), ("-300", -300), ("0150", 150), ("-0", 0), ("9223372036854775807", Int.max),
+        ("-9223372036854775808", nil), ("-", nil), ("", nil), ("99999999999999999999", nil), ("1,500", 1500),
+    ] as [(String, Int?)])
+    func prices(text: String, expected: Int?) {
+        #expect(PriceText.parse(text) == expected)
     }
 }

@@ -21,6 +21,8 @@ struct Sending {
     private(set) var confirmed: [Item] = []
     private(set) var queued: [Item] = []
     private(set) var rejected: [Item] = []
+    /// Set once the saved items are cached and printed, which happens before any error is explained.
+    private var finished: StoreError??
 
     init(items: [Item], locations: [SourceLocation], waiting: Int, batchSize: Int, config: AppConfig, client: ExpenseLogAPIClient,
          repository: LocalRepository, outbox: Outbox, context: Context, progress: ProgressLine) {
@@ -32,16 +34,38 @@ struct Sending {
     /// Sends every batch, then caches and prints what the server saved; returns `.success`, or the code of the failure
     /// that stopped it after saying what was queued.
     mutating func run() async throws -> ExitCode {
-        let code = try await sendAll()
-        // One cache write per month for the whole run: a write per batch re-read and re-wrote each month once per
-        // batch, which made a 100,000-row import quadratic. The cache is only a copy, so a crash that skips this
-        // costs a re-fetch, never an item.
-        let cacheFailure = saved.isEmpty ? nil : await context.cache(saved, in: repository)
-        if !saved.isEmpty { context.printItems(saved, CommonOptions.outputFormat(context.invocation), config) }
-        guard let cacheFailure else { return code }
+        defer {
+            if waiting > 0 {
+                context.note("\(waiting) item\(waiting == 1 ? "" : "s") queued by earlier runs \(waiting == 1 ? "is" : "are") still "
+                             + "waiting in the outbox; `expense-log sync` sends them.")
+            }
+        }
+        let code: ExitCode
+        do {
+            code = try await sendAll()
+        } catch {
+            await finishSaved()
+            throw error
+        }
+        guard let failure = await finishSaved() else { return code }
         context.warn("\(saved.count) item\(saved.count == 1 ? " was" : "s were") registered on the server, but the cache could not "
-                     + "be updated (\(cacheFailure)); run fetch for their months to refresh it")
+                     + "be updated (\(failure)); run fetch for their months to refresh it")
         return code == .success ? .ioError : code
+    }
+
+    /// Caches and prints what the server saved, once, before any error is explained (so the explanation is not
+    /// scrolled away by the items); returns a cache failure.
+    ///
+    /// One cache write per month for the whole run: a write per batch re-read and re-wrote each month once per batch,
+    /// which made a 100,000-row import quadratic. The cache is only a copy: a crash that skips this costs a re-fetch.
+    @discardableResult
+    private mutating func finishSaved() async -> StoreError? {
+        if let done = finished { return done }
+        progress.clear()
+        let failure = saved.isEmpty ? nil : await context.cache(saved, in: repository)
+        if !saved.isEmpty { context.printItems(saved, CommonOptions.outputFormat(context.invocation), config) }
+        finished = .some(failure)
+        return failure
     }
 
     private mutating func sendAll() async throws -> ExitCode {
@@ -57,19 +81,13 @@ struct Sending {
             return .ioError
         }
         defer { hold.release() }
-        defer {
-            if waiting > 0 {
-                context.note("\(waiting) item\(waiting == 1 ? "" : "s") queued by earlier runs \(waiting == 1 ? "is" : "are") still "
-                             + "waiting in the outbox; `expense-log sync` sends them.")
-            }
-        }
         let started = Date()
         for (index, batch) in batches.enumerated() {
             let outcome: DeliveryOutcome
             do {
                 outcome = try await client.deliver(batch, of: entry, outbox: outbox, verifyAnswer: config.environment.value != .dummy)
             } catch let error as StoreError {
-                progress.clear()
+                await finishSaved()
                 context.io.stderr.write("Error: \(error)\nThe server answered, but the outbox could not record it; "
                                         + "`expense-log sync` finds those items on the server and does not send them again.\n")
                 queued = Array(items[confirmed.count...])
@@ -85,9 +103,9 @@ struct Sending {
                               + "\(PriceText.format(items.count)) items, \(PriceText.format(Int(rate))) items/s",
                               force: index == 0 || index == batches.count - 1)
             case let .failed(error, mayHaveBeenSaved):
-                return stop(error, mayHaveBeenSaved: mayHaveBeenSaved, refused: nil, batches: batches, at: index)
+                return await stop(error, mayHaveBeenSaved: mayHaveBeenSaved, refused: nil, batches: batches, at: index)
             case let .rejected(error, file):
-                return stop(error, mayHaveBeenSaved: false, refused: file, batches: batches, at: index)
+                return await stop(error, mayHaveBeenSaved: false, refused: file, batches: batches, at: index)
             }
         }
         progress.clear()
@@ -96,8 +114,9 @@ struct Sending {
 
     /// Says what was registered, what stays queued (everything not confirmed, already in the outbox) or was set aside
     /// as refused, and returns the error's code (75 when the failure may pass).
-    private mutating func stop(_ error: APIError, mayHaveBeenSaved: Bool, refused file: URL?, batches: [OutboxBatch], at index: Int) -> ExitCode {
-        progress.clear()
+    private mutating func stop(_ error: APIError, mayHaveBeenSaved: Bool, refused file: URL?, batches: [OutboxBatch],
+                               at index: Int) async -> ExitCode {
+        await finishSaved()
         let sent = confirmed.count
         let location = locations[min(sent, locations.count - 1)]
         context.io.stderr.write("Error: \(error)\n")

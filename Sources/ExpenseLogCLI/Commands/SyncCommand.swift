@@ -69,40 +69,44 @@ enum SyncCommand {
         }
         var done = 0, skipped = 0, posts = 0, busy = 0
         var rejected: [(file: URL, error: APIError)] = []
-        for listed in entries {
-            // A register run still sending this entry holds its lock; it queues what it cannot send, so leave it be.
-            guard let (entry, hold) = try outbox.hold(listed) else {
-                busy += listed.items.count
-                continue
-            }
-            defer { hold.release() }
-            done += listed.items.count - entry.items.count
-            for batch in entry.batches {
-                let fresh = batch.items.filter { !known.contains($0.id) }
-                skipped += batch.items.count - fresh.count
-                if fresh.isEmpty {
-                    try outbox.markSent(batch.key, in: entry)
-                    done += batch.items.count
+        do {
+            for listed in entries {
+                // A register run still sending this entry holds its lock; it queues what it cannot send, so leave it be.
+                guard let (entry, hold) = try outbox.hold(listed) else {
+                    busy += listed.items.count
                     continue
                 }
-                posts += 1
-                switch try await client.deliver(batch, of: entry, sending: fresh, outbox: outbox, verifyAnswer: verifyAnswers) {
-                case .delivered(let answer):
-                    saved.append(contentsOf: answer)
-                    known.formUnion(fresh.map(\.id))
-                    known.formUnion(answer.map(\.id))
-                case let .rejected(error, file):
-                    rejected.append((file, error))
-                case let .failed(error, _):
-                    await cacheSaved()
-                    if !saved.isEmpty { context.printItems(saved, format, config) }
-                    context.io.stderr.write("Error: \(error)\nThe batch \(batch.key) of \(entry.file.path) was not "
-                                            + "confirmed; \(remaining(done)). Run sync again later"
-                                            + (error.isTransient ? ".\n" : " once the cause is fixed.\n"))
-                    throw CommandExit(code: error.isTransient ? .temporaryFailure : ExitCode(for: error))
+                defer { hold.release() }
+                done += listed.items.count - entry.items.count
+                for batch in entry.batches {
+                    let fresh = batch.items.filter { !known.contains($0.id) }
+                    skipped += batch.items.count - fresh.count
+                    if fresh.isEmpty {
+                        try outbox.markSent(batch.key, in: entry)
+                        done += batch.items.count
+                        continue
+                    }
+                    posts += 1
+                    switch try await client.deliver(batch, of: entry, sending: fresh, outbox: outbox, verifyAnswer: verifyAnswers) {
+                    case .delivered(let answer):
+                        saved.append(contentsOf: answer)
+                        known.formUnion(fresh.map(\.id))
+                        known.formUnion(answer.map(\.id))
+                    case let .rejected(error, file):
+                        rejected.append((file, error))
+                    case let .failed(error, _):
+                        if !saved.isEmpty { context.printItems(saved, format, config) }
+                        context.io.stderr.write("Error: \(error)\nThe batch \(batch.key) of \(entry.file.path) was not "
+                                                + "confirmed; \(remaining(done)). Run sync again later"
+                                                + (error.isTransient ? ".\n" : " once the cause is fixed.\n"))
+                        throw CommandExit(code: error.isTransient ? .temporaryFailure : ExitCode(for: error))
+                    }
+                    done += batch.items.count
                 }
-                done += batch.items.count
             }
+        } catch {
+            await cacheSaved()  // an outbox that cannot record a batch still leaves the earlier batches cached
+            throw error
         }
         await cacheSaved()
         await context.flushWarnings(repository)

@@ -40,7 +40,7 @@ public enum ExpenseLogAPI: Sendable, Equatable {
         case .register(let items):
             headers["Content-Type"] = "application/json; charset=utf-8"
             return HTTPRequest(method: "POST", url: baseURL, headers: headers,
-                               body: Data(ItemJSON.array(items).utf8), timeout: timeout ?? defaultTimeout)
+                               body: Data(ItemJSON.arrayBytes(items)), timeout: timeout ?? defaultTimeout)
         }
     }
 }

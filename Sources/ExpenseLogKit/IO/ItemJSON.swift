@@ -2,50 +2,76 @@
 public enum ItemJSON {
     /// One item as a single-line JSON object.
     public static func object(_ item: Item) -> String {
-        var out = ""
+        var out: [UInt8] = []
         appendObject(item, to: &out)
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// A JSON array of items, one per line, so diffs and `grep` stay readable.
     public static func array(_ items: [Item]) -> String {
-        guard !items.isEmpty else { return "[]" }
-        var out = "[\n"
-        out.reserveCapacity(items.count * 120)
-        for (index, item) in items.enumerated() {
-            out += "  "
-            appendObject(item, to: &out)
-            out += index + 1 < items.count ? ",\n" : "\n"
-        }
-        return out + "]"
+        String(decoding: arrayBytes(items), as: UTF8.self)
     }
 
-    /// Appends one item's object, with no intermediate strings (this runs once per item of every file and request).
-    static func appendObject(_ item: Item, to out: inout String) {
-        out += "{\"id\":"
+    /// The same array as UTF-8 bytes, for files and request bodies: appending bytes is several times faster than
+    /// appending to a String, and this runs for every item of every outbox entry, request and cache file.
+    public static func arrayBytes(_ items: [Item]) -> [UInt8] {
+        guard !items.isEmpty else { return Array("[]".utf8) }
+        var out: [UInt8] = []
+        out.reserveCapacity(items.count * 130)
+        out.append(contentsOf: "[\n".utf8)
+        for (index, item) in items.enumerated() {
+            out.append(contentsOf: "  ".utf8)
+            appendObject(item, to: &out)
+            out.append(contentsOf: (index + 1 < items.count ? ",\n" : "\n").utf8)
+        }
+        out.append(UInt8(ascii: "]"))
+        return out
+    }
+
+    /// Appends one item's object as UTF-8, with no intermediate strings.
+    static func appendObject(_ item: Item, to out: inout [UInt8]) {
+        out.append(contentsOf: "{\"id\":".utf8)
         appendString(item.id, to: &out)
-        out += ",\"date\":\""
-        out += item.date.compact
-        out += "\",\"name\":"
+        out.append(contentsOf: ",\"date\":\"".utf8)
+        out.append(contentsOf: item.date.compact.utf8)
+        out.append(contentsOf: "\",\"name\":".utf8)
         appendString(item.name, to: &out)
-        out += ",\"price\":"
-        out += String(item.price)
-        out += ",\"category\":"
-        out += String(item.category)
-        out += ",\"categorySub\":"
-        out += item.categorySub.map(String.init) ?? "null"
-        out += "}"
+        out.append(contentsOf: ",\"price\":".utf8)
+        out.append(contentsOf: String(item.price).utf8)
+        out.append(contentsOf: ",\"category\":".utf8)
+        out.append(contentsOf: String(item.category).utf8)
+        out.append(contentsOf: ",\"categorySub\":".utf8)
+        out.append(contentsOf: (item.categorySub.map(String.init) ?? "null").utf8)
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// Appends a JSON string literal as UTF-8; text needing no escape is copied whole.
+    static func appendString(_ text: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        if text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            var escaped = ""
+            appendEscaped(text, to: &escaped)
+            out.append(contentsOf: escaped.utf8)
+        } else {
+            out.append(contentsOf: text.utf8)
+        }
+        out.append(UInt8(ascii: "\""))
     }
 
     /// Appends a JSON string literal, escaping only what JSON requires (UTF-8 stays as is).
     public static func appendString(_ text: String, to out: inout String) {
         out += "\""
-        defer { out += "\"" }
         // Most text needs no escape and is appended whole; the rest goes a scalar at a time.
-        guard text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+        if text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            appendEscaped(text, to: &out)
+        } else {
             out += text
-            return
         }
+        out += "\""
+    }
+
+    /// The text with JSON's escapes, without quotes.
+    private static func appendEscaped(_ text: String, to out: inout String) {
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""

@@ -55,7 +55,7 @@ public struct TextTable: Sendable {
                 }
                 if !rightAligned.contains(column) { pending += padding }
             }
-            while out.utf8.last == UInt8(ascii: " ") { out.removeLast() }  // a cell's own trailing blanks, as before
+            while out.unicodeScalars.last == " " { out.unicodeScalars.removeLast() }  // a cell's own trailing blanks, as before
             out += "\n"
         }
         return out

@@ -85,7 +85,14 @@ public struct ImportReport: Sendable {
     }
 
     /// How many rows have a status.
-    public func count(_ status: Status) -> Int { rows.reduce(0) { $0 + ($1.status == status ? 1 : 0) } }
+    public func count(_ status: Status) -> Int { counts()[status] ?? 0 }
+
+    /// The rows of every status, in one pass (a pass per status took seconds over 100,000 rows).
+    private func counts() -> [Status: Int] {
+        var counts: [Status: Int] = [:]
+        for index in rows.indices { counts[rows[index].status, default: 0] += 1 }
+        return counts
+    }
 
     /// "3 added, 1 queued, 2 skipped as duplicates, 1 invalid": the non-zero counts, for the last line on stderr.
     public var summary: String {
@@ -93,14 +100,16 @@ public struct ImportReport: Sendable {
                                          (.duplicate, "skipped as already there (same id)"),
                                          (.likelyDuplicate, "skipped as likely duplicates"), (.invalid, "invalid"),
                                          (.excluded, "left out by the profile"), (.notSent, "valid but not sent")]
-        let shown = parts.compactMap { status, words in count(status) > 0 ? "\(count(status)) \(words)" : nil }
+        let tally = counts()
+        let shown = parts.compactMap { status, words in tally[status].map { "\($0) \(words)" } }
         return shown.isEmpty ? "no rows" : shown.joined(separator: ", ")
     }
 
     /// The report as JSON: counts per status, then every row with its file, line and status, in input order.
     public func json(exitCode: Int32) -> String {
         var out = "{\n  \"exitCode\": \(exitCode),\n  \"counts\": {"
-        out += Status.allCases.map { "\"\($0.rawValue)\": \(count($0))" }.joined(separator: ", ") + "},\n  \"rows\": ["
+        let tally = counts()
+        out += Status.allCases.map { "\"\($0.rawValue)\": \(tally[$0] ?? 0)" }.joined(separator: ", ") + "},\n  \"rows\": ["
         let order = Dictionary(files.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         let sorted = rows.enumerated().sorted { a, b in
             (order[a.element.location.file] ?? files.count, a.element.location.line, a.offset)

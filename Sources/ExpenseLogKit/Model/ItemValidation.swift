@@ -82,7 +82,11 @@ extension Array where Element == ItemDraft {
         for draft in self {
             let (validItem, found) = draft.validated(makeID: makeID)
             if let item = validItem {
-                if let earlier = firstSeen[item.id] {
+                // Only ids the input gave can repeat; hashing the ones made here cost a tenth of a large import.
+                if draft.id.isAbsent {
+                    items.append(item)
+                    locations.append(draft.location)
+                } else if let earlier = firstSeen[item.id] {
                     problems.append(ValidationProblem(location: draft.location, field: "id",
                                                       message: "'\(item.id)' is already used by the item at \(earlier)"))
                 } else {

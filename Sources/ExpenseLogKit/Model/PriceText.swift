@@ -16,7 +16,7 @@ public enum PriceText {
         // Plain digits, the usual case, need none of the work below.
         let utf8 = text.utf8
         if let first = utf8.first, first == UInt8(ascii: "-") || (0x30...0x39).contains(first),
-           utf8.dropFirst().allSatisfy({ (0x30...0x39).contains($0) }), let value = Int(text) {
+           utf8.dropFirst().allSatisfy({ (0x30...0x39).contains($0) }), let value = Int(text), value != .min {
             return value
         }
         var scalars = Array(text.unicodeScalars.map(halfWidth).drop { $0.properties.isWhitespace })

@@ -1,5 +1,5 @@
 extension StringProtocol {
-    /// The text without leading and trailing spaces and tabs (Unicode Zs and U+0009): what
+    /// The text without leading and trailing spaces and tabs (Unicode Zs, U+0009 and U+200B): what
     /// `trimmingCharacters(in: .whitespaces)` gives, without its trip through NSString, which took a tenth of
     /// a large import's time. Text with nothing to trim is returned as it is.
     public func trimmingSpaces() -> String {
@@ -12,6 +12,8 @@ extension StringProtocol {
     }
 
     private func isSpace(_ scalar: Unicode.Scalar) -> Bool {
-        scalar == " " || scalar == "\t" || (scalar.value >= 0x80 && scalar.properties.generalCategory == .spaceSeparator)
+        // Foundation's set on Linux also holds U+200B ZERO WIDTH SPACE (common in text pasted from web pages).
+        scalar == " " || scalar == "\t" || scalar == "\u{200B}"
+            || (scalar.value >= 0x80 && scalar.properties.generalCategory == .spaceSeparator)
     }
 }

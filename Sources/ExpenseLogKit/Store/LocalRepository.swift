@@ -141,7 +141,7 @@ enum CacheFileFormat {
 
     static func encode(_ cached: CachedMonth) -> Data {
         let fetched = cached.fetchedAt.map { String($0.timeIntervalSince1970) } ?? "null"
-        return Data("{\"month\":\"\(cached.month)\",\"fetchedAt\":\(fetched),\"items\":\(ItemJSON.array(cached.items))}\n".utf8)
+        return Data("{\"month\":\"\(cached.month)\",\"fetchedAt\":\(fetched),\"items\":".utf8 + ItemJSON.arrayBytes(cached.items) + "}\n".utf8)
     }
 
     static func decode(_ data: Data, month: YearMonth) throws -> CachedMonth {
@@ -158,9 +158,10 @@ enum CacheFileFormat {
             var month: String?, fetchedAt: Double??, items: [Item]?
             let complete = try parser.members { parser, key in
                 switch key {
-                case "month": month = try parser.string(); return month != nil
-                case "fetchedAt": fetchedAt = try WireItems.optionalDouble(&parser); return fetchedAt != nil
-                case "items": items = try parser.itemArray(); return items != nil
+                case "month" where month == nil: month = try parser.string(); return month != nil
+                case "fetchedAt" where fetchedAt == nil: fetchedAt = try WireItems.optionalDouble(&parser); return fetchedAt != nil
+                case "items" where items == nil: items = try parser.itemArray(); return items != nil
+                case "month", "fetchedAt", "items": return false  // a repeated key
                 default: _ = try parser.parseValue(depth: 1); return true
                 }
             }

@@ -56,12 +56,14 @@ public struct Outbox: Sendable {
         let name = String(repeating: "0", count: max(0, 20 - stamp.count)) + stamp + "-\(getpid())-"
             + UUID().uuidString.prefix(8) + ".json"
         let file = directory.appendingPathComponent(name)
-        var text = "{\"queuedAt\":\(now.timeIntervalSince1970),\"batches\":["
+        var text = Array("{\"queuedAt\":\(now.timeIntervalSince1970),\"batches\":[".utf8)
         for (index, batch) in batches.enumerated() {
-            text += (index == 0 ? "\n" : ",\n") + "{\"key\":\"\(batch.key)\",\"items\":\(ItemJSON.array(batch.items))}"
+            text += "\(index == 0 ? "\n" : ",\n"){\"key\":\"\(batch.key)\",\"items\":".utf8
+            text += ItemJSON.arrayBytes(batch.items)
+            text += "}".utf8
         }
-        text += "\n]}\n"
-        try AtomicFile.write(Data(text.utf8), to: file, beforeRename: beforeRename)
+        text += "\n]}\n".utf8
+        try AtomicFile.write(Data(text), to: file, beforeRename: beforeRename)
         return OutboxEntry(file: file, queuedAt: now, batches: batches)
     }
 
@@ -192,14 +194,15 @@ public struct Outbox: Sendable {
             var queuedAt: Double?, batches: [File.Batch]?
             let complete = try parser.members { parser, key in
                 switch key {
-                case "queuedAt": queuedAt = try WireItems.optionalDouble(&parser) ?? nil; return queuedAt != nil
-                case "batches":
+                case "queuedAt" where queuedAt == nil: queuedAt = try WireItems.optionalDouble(&parser) ?? nil; return queuedAt != nil
+                case "batches" where batches == nil:
                     batches = try parser.array { parser in
                         var key: String?, items: [Item]?
                         let complete = try parser.members { parser, name in
                             switch name {
-                            case "key": key = try parser.string(); return key != nil
-                            case "items": items = try parser.itemArray(); return items != nil
+                            case "key" where key == nil: key = try parser.string(); return key != nil
+                            case "items" where items == nil: items = try parser.itemArray(); return items != nil
+                            case "key", "items": return false  // a repeated key
                             default: _ = try parser.parseValue(depth: 1); return true
                             }
                         }
@@ -207,6 +210,7 @@ public struct Outbox: Sendable {
                         return File.Batch(key: key, items: items)
                     }
                     return batches != nil
+                case "queuedAt", "batches": return false  // a repeated key
                 default: _ = try parser.parseValue(depth: 1); return true
                 }
             }
