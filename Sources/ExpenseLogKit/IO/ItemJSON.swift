@@ -45,9 +45,10 @@ public enum ItemJSON {
         out.append(UInt8(ascii: "}"))
     }
 
-    /// Appends a JSON string literal as UTF-8; text needing no escape is copied whole.
+    /// Appends a JSON string literal as UTF-8, escaping only what JSON requires (UTF-8 stays as is).
     static func appendString(_ text: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
+        // Most text needs no escape and is copied whole; the rest goes a scalar at a time.
         if text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
             var escaped = ""
             appendEscaped(text, to: &escaped)
@@ -58,16 +59,11 @@ public enum ItemJSON {
         out.append(UInt8(ascii: "\""))
     }
 
-    /// Appends a JSON string literal, escaping only what JSON requires (UTF-8 stays as is).
+    /// Appends a JSON string literal to text (summaries, reports: not the hot path).
     public static func appendString(_ text: String, to out: inout String) {
-        out += "\""
-        // Most text needs no escape and is appended whole; the rest goes a scalar at a time.
-        if text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            appendEscaped(text, to: &out)
-        } else {
-            out += text
-        }
-        out += "\""
+        var bytes: [UInt8] = []
+        appendString(text, to: &bytes)
+        out += String(decoding: bytes, as: UTF8.self)
     }
 
     /// The text with JSON's escapes, without quotes.

@@ -76,7 +76,7 @@ public struct JSONParser {
         self.line = line
     }
 
-    mutating func skipBOM() {
+    private mutating func skipBOM() {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
     }
 
@@ -91,7 +91,7 @@ public struct JSONParser {
         }
     }
 
-    func error(_ message: String) -> JSONSyntaxError { JSONSyntaxError(line: line, message: message) }
+    private func error(_ message: String) -> JSONSyntaxError { JSONSyntaxError(line: line, message: message) }
 
     mutating func parseValue(depth: Int) throws -> JSONValue {
         guard depth < 512 else { throw error("nested too deeply") }
