@@ -156,13 +156,11 @@ enum CacheFileFormat {
     static func fastDecode(_ data: Data) -> File? {
         WireItems.read(data) { parser in
             var month: String?, fetchedAt: Double??, items: [Item]?
-            let complete = try parser.members { parser, key in
+            let complete = try parser.fields(["month", "fetchedAt", "items"]) { parser, key in
                 switch key {
-                case "month" where month == nil: month = try parser.string(); return month != nil
-                case "fetchedAt" where fetchedAt == nil: fetchedAt = try WireItems.optionalDouble(&parser); return fetchedAt != nil
-                case "items" where items == nil: items = try parser.itemArray(); return items != nil
-                case "month", "fetchedAt", "items": return false  // a repeated key
-                default: _ = try parser.parseValue(depth: 1); return true
+                case "month": month = try parser.string(); return month != nil
+                case "fetchedAt": fetchedAt = try WireItems.optionalDouble(&parser); return fetchedAt != nil
+                default: items = try parser.itemArray(); return items != nil
                 }
             }
             guard complete, let month, let items else { return nil }

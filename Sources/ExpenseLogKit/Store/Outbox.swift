@@ -192,27 +192,23 @@ public struct Outbox: Sendable {
     private func fastDecode(_ data: Data) -> File? {
         WireItems.read(data) { parser in
             var queuedAt: Double?, batches: [File.Batch]?
-            let complete = try parser.members { parser, key in
-                switch key {
-                case "queuedAt" where queuedAt == nil: queuedAt = try WireItems.optionalDouble(&parser) ?? nil; return queuedAt != nil
-                case "batches" where batches == nil:
-                    batches = try parser.array { parser in
-                        var key: String?, items: [Item]?
-                        let complete = try parser.members { parser, name in
-                            switch name {
-                            case "key" where key == nil: key = try parser.string(); return key != nil
-                            case "items" where items == nil: items = try parser.itemArray(); return items != nil
-                            case "key", "items": return false  // a repeated key
-                            default: _ = try parser.parseValue(depth: 1); return true
-                            }
-                        }
-                        guard complete, let key, let items else { return nil }
-                        return File.Batch(key: key, items: items)
-                    }
-                    return batches != nil
-                case "queuedAt", "batches": return false  // a repeated key
-                default: _ = try parser.parseValue(depth: 1); return true
+            let complete = try parser.fields(["queuedAt", "batches"]) { parser, key in
+                if key == "queuedAt" {
+                    queuedAt = try WireItems.optionalDouble(&parser) ?? nil
+                    return queuedAt != nil
                 }
+                batches = try parser.array { parser in
+                    var key: String?, items: [Item]?
+                    let complete = try parser.fields(["key", "items"]) { parser, name in
+                        switch name {
+                        case "key": key = try parser.string(); return key != nil
+                        default: items = try parser.itemArray(); return items != nil
+                        }
+                    }
+                    guard complete, let key, let items else { return nil }
+                    return File.Batch(key: key, items: items)
+                }
+                return batches != nil
             }
             guard complete, let queuedAt, let batches else { return nil }
             return File(queuedAt: queuedAt, batches: batches)
