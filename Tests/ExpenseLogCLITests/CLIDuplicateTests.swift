@@ -89,6 +89,23 @@ import Testing
         #expect(twice.stderr.contains("is named twice"))
     }
 
+    @Test func aFileWithACSVSyntaxErrorIsLeftOutWholeWhileTheOtherFilesValidRowsAreSent() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let good = try home.write("good.csv", "id,date,name,price,category\nG1,20240301,パン,250,0\n")
+        let broken = try home.write("broken.csv", "id,date,name,price,category\nB1,20240302,水,100,0\nB2,20240303,\"open,1,0\n")
+        let reportPath = home.url.appendingPathComponent("r.json").path
+        try await withServer { server in
+            let env = Samples.environment(home: home, server: server)
+            let result = try await CLI.run(["register", good, broken, "--skip-invalid", "--report", reportPath], environment: env)
+            #expect(result.status == 65)
+            #expect(result.stderr.contains("\(broken):3: invalid CSV"))
+            #expect(try await server.items().map(\.id) == ["G1"], "no row of the broken file is sent, not even the one before the error")
+            let report = try ReportDocument(path: reportPath)
+            #expect(report.rows.map(\.status) == ["added", "invalid"])
+        }
+    }
+
     @Test func rerunningAnIDlessFileAfterExit75SkipsWhatWaitsInTheOutbox() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }

@@ -139,6 +139,18 @@ struct InputReaderTests {
         #expect(problem.message.contains("invalid CSV"))
     }
 
+    @Test("a CSV syntax error refuses the whole file, even after rows that were already handed out")
+    func csvSyntaxErrorRefusesTheWholeFile() throws {
+        let bytes = Array("date,name,price,category\n20240122,a,1,0\n20240123,b,2,0\n20240124,\"open,3,0\n".utf8)
+        var handed: [Int] = []
+        let streamed = InputReader.read(bytes, name: "in.csv", format: .csv) { handed.append($0.location.line) }
+        #expect(handed == [2, 3])
+        #expect(streamed.refusedWhole)
+        #expect(streamed.problems.map(\.location.line) == [4])
+        let collected = InputReader.read(bytes, name: "in.csv", format: .csv)
+        #expect(collected.drafts.isEmpty && collected.refusedWhole)
+    }
+
     @Test("CSV that is neither UTF-8 nor Shift_JIS is refused at the line of the first bad byte, with a hint")
     func csvUndecodable() throws {
         let bytes = Array("date,name,price,category\n20240122,ok,1,0\n20240123,".utf8) + [0xFF, 0xFF] + Array(",1,0\n".utf8)

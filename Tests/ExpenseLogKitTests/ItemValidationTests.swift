@@ -149,6 +149,23 @@ struct ItemValidationTests {
         #expect(result.problems.allSatisfy { $0.message.contains("items.json:2") })
     }
 
+    @Test("rolling back forgets the items, problems and ids added since the mark, so a refused file's ids stay free")
+    func rollBack() {
+        var validator = ItemValidator()
+        validator.add(draft(line: 2, id: .text("KEEP")))
+        let mark = validator.mark
+        validator.add(draft(line: 3, id: .text("DROP")))
+        validator.add(draft(line: 4, id: .text("BAD"), price: .integer(0)))
+        validator.rollBack(to: mark)
+        #expect(validator.items.map(\.id) == ["KEEP"])
+        #expect(validator.problems.isEmpty)
+        validator.add(draft(line: 7, id: .text("DROP")))
+        validator.add(draft(line: 8, id: .text("KEEP")))
+        #expect(validator.items.map(\.id) == ["KEEP", "DROP"])
+        #expect(validator.locations.map(\.line) == [2, 7])
+        #expect(validator.problems.map(\.location.line) == [8])
+    }
+
     @Test("generated ids never collide with each other")
     func generatedIDsAreDistinct() {
         let result = (1...50).map { draft(line: $0) }.validatedAll()

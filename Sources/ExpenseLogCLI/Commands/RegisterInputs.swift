@@ -24,8 +24,10 @@ struct RegisterInputs {
         }
         let profile = try self.profile(invocation)
         let encoding = invocation.value("encoding").flatMap(TextEncoding.init(name:))
-        var drafts: [ItemDraft] = []
         var inputs = RegisterInputs()
+        // Each row is validated as it is read: a large input is never held as records or drafts, only as items.
+        var validator = ItemValidator()
+        var rows = 0
         for path in invocation.arguments {
             let name = path == "-" ? "<stdin>" : path
             let bytes = path == "-" ? Array(try context.io.readStdin()) : try readFile(path)
@@ -34,18 +36,18 @@ struct RegisterInputs {
             if profile != nil, let format, format != .csv {
                 throw UsageError(path: invocation.path, message: "--profile reads CSV, but \(name) is \(format.rawValue)")
             }
+            let mark = validator.mark
             let read = InputReader.read(bytes, name: name, format: format ?? (profile == nil ? nil : .csv), encoding: encoding,
-                                        profile: profile ?? .native)
-            drafts.append(contentsOf: read.drafts)
+                                        profile: profile ?? .native) { rows += 1; validator.add($0) }
+            if read.refusedWhole { validator.rollBack(to: mark) }
             inputs.problems.append(contentsOf: read.problems)
             inputs.excluded.append(contentsOf: read.excluded)
             inputs.warnings.append(contentsOf: read.warnings)
-            progress.show("Read \(PriceText.format(drafts.count + inputs.excluded.count)) rows")
+            progress.show("Read \(PriceText.format(rows + inputs.excluded.count)) rows")
         }
-        let validated = drafts.validatedAll()
-        inputs.items = validated.items
-        inputs.locations = validated.locations
-        inputs.problems.append(contentsOf: validated.problems)
+        inputs.items = validator.items
+        inputs.locations = validator.locations
+        inputs.problems.append(contentsOf: validator.problems)
         return inputs
     }
 

@@ -20,64 +20,110 @@ public enum CSV {
 
     /// Splits UTF-8 text into records; blank lines are skipped.
     public static func parse(_ text: String) throws -> [Record] {
+        var reader = Reader(Array(text.utf8))
         var records: [Record] = []
-        var fields: [String] = []
-        var field = String.UnicodeScalarView()
-        var line = 1
-        var recordLine = 1
-        var inQuotes = false
-        var quotedFieldLine = 1
-        var afterQuote = false  // just closed a quoted field: only a separator may follow
-        var scalars = text.unicodeScalars.makeIterator()
-        var pending: Unicode.Scalar? = nil
-
-        func endField() {
-            fields.append(String(field))
-            field = String.UnicodeScalarView()
-            afterQuote = false
-        }
-        func endRecord() {
-            endField()
-            if !(fields.count == 1 && fields[0].isEmpty) { records.append(Record(line: recordLine, fields: fields)) }
-            fields = []
-        }
-
-        while let scalar = pending ?? scalars.next() {
-            pending = nil
-            if inQuotes {
-                if scalar == "\"" {
-                    let next = scalars.next()
-                    if next == "\"" { field.append("\"") } else { inQuotes = false; afterQuote = true; pending = next }
-                } else {
-                    if scalar == "\n" { line += 1 }
-                    field.append(scalar)
-                }
-                continue
-            }
-            switch scalar {
-            case ",": endField()
-            case "\r":
-                let next = scalars.next()
-                if next != "\n" { pending = next }
-                endRecord(); line += 1; recordLine = line
-            case "\n":
-                endRecord(); line += 1; recordLine = line
-            case "\"" where field.isEmpty && !afterQuote:
-                inQuotes = true
-                quotedFieldLine = line
-            default:
-                if afterQuote {
-                    throw SyntaxError(line: line, message: "text after a closing quote (a quote inside a field must be doubled: \"\")")
-                }
-                if scalar == "\"" {
-                    throw SyntaxError(line: line, message: "a quote in the middle of an unquoted field (quote the whole field and double the quote)")
-                }
-                field.append(scalar)
-            }
-        }
-        if inQuotes { throw SyntaxError(line: quotedFieldLine, message: "a quoted field is never closed") }
-        if !field.isEmpty || !fields.isEmpty || afterQuote { endRecord() }
+        while let record = try reader.next() { records.append(record) }
         return records
+    }
+
+    /// Reads records one at a time from UTF-8 bytes, so a large file is never held as records.
+    ///
+    /// It works on bytes, not characters: every byte that matters (quote, comma, CR, LF) is ASCII, and UTF-8 never
+    /// uses an ASCII byte inside a character; a field becomes a String only once it is complete.
+    public struct Reader {
+        private let bytes: [UInt8]
+        private var index: Int
+        private var line = 1
+        /// A field with doubled quotes, unquoted; reused so that such fields cost no allocation each.
+        private var scratch: [UInt8] = []
+
+        /// A reader over text that is already valid UTF-8 (without a byte order mark).
+        public init(_ bytes: [UInt8]) {
+            self.bytes = bytes
+            index = 0
+        }
+
+        /// The next record that is not blank, or nil at the end.
+        public mutating func next() throws -> Record? {
+            while index < bytes.count {
+                let recordLine = line
+                var fields: [String] = []
+                var ended = false
+                while !ended {
+                    fields.append(try field())
+                    // `field()` stops at a separator, a line break or the end.
+                    if index == bytes.count {
+                        ended = true
+                    } else {
+                        let byte = bytes[index]
+                        index += 1
+                        if byte == UInt8(ascii: "\r") {
+                            if index < bytes.count, bytes[index] == UInt8(ascii: "\n") { index += 1 }
+                            line += 1
+                            ended = true
+                        } else if byte == UInt8(ascii: "\n") {
+                            line += 1
+                            ended = true
+                        }
+                    }
+                }
+                if fields.count == 1 && fields[0].isEmpty { continue }  // a blank line
+                return Record(line: recordLine, fields: fields)
+            }
+            return nil
+        }
+
+        /// One field, leaving `index` on the byte after it (a comma, CR, LF) or at the end.
+        private mutating func field() throws -> String {
+            let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ","), cr = UInt8(ascii: "\r"), lf = UInt8(ascii: "\n")
+            let start = index
+            guard index < bytes.count, bytes[index] == quote else {
+                while index < bytes.count {
+                    let byte = bytes[index]
+                    if byte == comma || byte == cr || byte == lf { break }
+                    if byte == quote {
+                        throw SyntaxError(line: line, message: "a quote in the middle of an unquoted field (quote the whole field and double the quote)")
+                    }
+                    index += 1
+                }
+                return String(decoding: bytes[start..<index], as: UTF8.self)
+            }
+            let openedOn = line
+            index += 1
+            var segment = index
+            var doubled = false
+            while true {
+                guard index < bytes.count else { throw SyntaxError(line: openedOn, message: "a quoted field is never closed") }
+                let byte = bytes[index]
+                if byte == lf {
+                    line += 1
+                } else if byte == quote {
+                    if index + 1 < bytes.count, bytes[index + 1] == quote {
+                        // `""` is one quote: keep the text so far with it, and go on after the pair.
+                        if !doubled { scratch.removeAll(keepingCapacity: true) }
+                        doubled = true
+                        scratch.append(contentsOf: bytes[segment...index])
+                        index += 2
+                        segment = index
+                        continue
+                    }
+                    break
+                }
+                index += 1
+            }
+            let text: String
+            if doubled {
+                scratch.append(contentsOf: bytes[segment..<index])
+                text = String(decoding: scratch, as: UTF8.self)
+            } else {
+                text = String(decoding: bytes[segment..<index], as: UTF8.self)
+            }
+            index += 1  // the closing quote
+            if index < bytes.count, bytes[index] != comma, bytes[index] != cr, bytes[index] != lf {
+                throw SyntaxError(line: line, message: "text after a closing quote (a quote inside a field must be doubled: \"\")")
+            }
+            return text
+        }
     }
 
     /// One field, quoted when it holds a separator, a quote or a line break.

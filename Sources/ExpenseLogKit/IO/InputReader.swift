@@ -41,20 +41,29 @@ public enum InputReader {
     /// Decodes the input (as declared, else detected) and reads it in a format (else sniffed); CSV goes through the profile.
     public static func read(_ bytes: [UInt8], name: String, format: InputFormat?, encoding: TextEncoding? = nil,
                             profile: ImportProfile = .native) -> ReadOutcome {
+        var drafts: [ItemDraft] = []
+        var outcome = read(bytes, name: name, format: format, encoding: encoding, profile: profile) { drafts.append($0) }
+        if !outcome.refusedWhole { outcome.drafts = drafts }
+        return outcome
+    }
+
+    /// As `read`, handing each draft to `each` as it is read (CSV is never held as records or drafts); the outcome
+    /// carries no drafts, and when it is `refusedWhole` the drafts already handed out must be dropped.
+    public static func read(_ bytes: [UInt8], name: String, format: InputFormat?, encoding: TextEncoding? = nil,
+                            profile: ImportProfile = .native, each: (ItemDraft) -> Void) -> ReadOutcome {
         let text: [UInt8]
         switch TextEncoding.utf8Bytes(of: bytes, declared: encoding ?? profile.encoding, name: name) {
         case .success(let decoded): text = decoded.bytes
-        case .failure(let problem): return ReadOutcome(problems: [problem])
+        case .failure(let problem): return ReadOutcome(problems: [problem], refusedWhole: true)
         }
+        let read: ([ItemDraft], [ValidationProblem])
         switch format ?? InputFormat(sniffing: text) {
-        case .json: return outcome(readJSON(text, name: name))
-        case .ndjson: return outcome(readNDJSON(text, name: name))
-        case .csv: return profile.readCSV(String(decoding: text, as: UTF8.self), name: name)
+        case .json: read = readJSON(text, name: name)
+        case .ndjson: read = readNDJSON(text, name: name)
+        case .csv: return profile.readCSV(text, name: name, each: each)
         }
-    }
-
-    private static func outcome(_ read: ([ItemDraft], [ValidationProblem])) -> ReadOutcome {
-        ReadOutcome(drafts: read.0, problems: read.1)
+        read.0.forEach(each)
+        return ReadOutcome(problems: read.1)
     }
 
     static func readJSON(_ bytes: [UInt8], name: String) -> ([ItemDraft], [ValidationProblem]) {

@@ -16,53 +16,69 @@ public struct ReadOutcome: Sendable {
     public var excluded: [ExcludedRow] = []
     /// Guesses worth a look, such as an unquoted `1,500` read as one price.
     public var warnings: [ValidationProblem] = []
+    /// A syntax error made the whole input unreadable: its only problem says where, and any drafts already handed
+    /// out must be dropped (a broken file is refused whole, never sent in part).
+    public var refusedWhole = false
 }
 
 extension ImportProfile {
     /// Reads UTF-8 CSV text with this profile: the header names the columns, each later record becomes a draft.
     public func readCSV(_ text: String, name: String) -> ReadOutcome {
+        var drafts: [ItemDraft] = []
+        var outcome = readCSV(Array(text.utf8), name: name) { drafts.append($0) }
+        if !outcome.refusedWhole { outcome.drafts = drafts }
+        return outcome
+    }
+
+    /// Reads UTF-8 CSV bytes with this profile, handing each draft to `each` as soon as its record is read, so the
+    /// drafts of a large file are never all held; the outcome carries no drafts.
+    public func readCSV(_ bytes: [UInt8], name: String, each: (ItemDraft) -> Void) -> ReadOutcome {
         var outcome = ReadOutcome()
         func problem(_ line: Int, _ field: String?, _ message: String) -> ValidationProblem {
             ValidationProblem(location: SourceLocation(file: name, line: line), field: field, message: message)
         }
-        let records: [CSV.Record]
+        var reader = CSV.Reader(bytes)
         do {
-            records = try CSV.parse(text)
+            for _ in 0..<skipRows { _ = try reader.next() }
+            guard let header = try reader.next() else { return outcome }
+            let (resolved, messages) = Layout.resolve(header, profile: self)
+            guard let layout = resolved else {
+                outcome.problems = messages.map { problem(header.line, nil, $0) }
+                return outcome
+            }
+            while let record = try reader.next() {
+                read(record, layout: layout, name: name, into: &outcome, each: each)
+            }
         } catch let error as CSV.SyntaxError {
-            outcome.problems.append(problem(error.line, nil, "invalid CSV: \(error.message)"))
-            return outcome
+            return ReadOutcome(problems: [problem(error.line, nil, "invalid CSV: \(error.message)")], refusedWhole: true)
         } catch {
-            outcome.problems.append(problem(1, nil, "\(error)"))
-            return outcome
-        }
-        guard records.count > skipRows else { return outcome }
-        let header = records[skipRows]
-        let (resolved, messages) = Layout.resolve(header, profile: self)
-        guard let layout = resolved else {
-            outcome.problems = messages.map { problem(header.line, nil, $0) }
-            return outcome
-        }
-        outcome.drafts.reserveCapacity(records.count - skipRows - 1)
-        for record in records.dropFirst(skipRows + 1) {
-            guard let cells = layout.cells(of: record) else {
-                outcome.problems.append(problem(record.line, nil, "has \(record.fields.count) fields but the header has "
-                                                + "\(layout.width) (quote a field that holds a comma)"))
-                continue
-            }
-            if cells.count != record.fields.count, let price = layout.price {
-                outcome.warnings.append(problem(record.line, ItemField.price.rawValue, "read the unquoted '\(cells[price])' as one "
-                                                + "price; quote the field if a comma belongs to another column"))
-            }
-            if let rule = skip.enumerated().first(where: { $0.element.match.matches(cells[layout.tested[$0.offset]]) }) {
-                outcome.excluded.append(ExcludedRow(location: SourceLocation(file: name, line: record.line), reason: rule.element.reason))
-                continue
-            }
-            switch draft(from: cells, layout: layout, location: SourceLocation(file: name, line: record.line)) {
-            case .success(let draft): outcome.drafts.append(draft)
-            case .failure(let found): outcome.problems.append(found)
-            }
+            return ReadOutcome(problems: [problem(1, nil, "\(error)")], refusedWhole: true)
         }
         return outcome
+    }
+
+    /// One record after the header: a draft, a problem, or a row the profile leaves out.
+    private func read(_ record: CSV.Record, layout: Layout, name: String, into outcome: inout ReadOutcome,
+                      each: (ItemDraft) -> Void) {
+        let location = SourceLocation(file: name, line: record.line)
+        guard let cells = layout.cells(of: record) else {
+            outcome.problems.append(ValidationProblem(location: location, field: nil, message: "has \(record.fields.count) fields "
+                                                      + "but the header has \(layout.width) (quote a field that holds a comma)"))
+            return
+        }
+        if cells.count != record.fields.count, let price = layout.price {
+            outcome.warnings.append(ValidationProblem(location: location, field: ItemField.price.rawValue,
+                                                      message: "read the unquoted '\(cells[price])' as one price; quote the "
+                                                        + "field if a comma belongs to another column"))
+        }
+        if let rule = skip.enumerated().first(where: { $0.element.match.matches(cells[layout.tested[$0.offset]]) }) {
+            outcome.excluded.append(ExcludedRow(location: location, reason: rule.element.reason))
+            return
+        }
+        switch draft(from: cells, layout: layout, location: location) {
+        case .success(let draft): each(draft)
+        case .failure(let found): outcome.problems.append(found)
+        }
     }
 
     private func draft(from cells: [String], layout: Layout, location: SourceLocation) -> Result<ItemDraft, ValidationProblem> {

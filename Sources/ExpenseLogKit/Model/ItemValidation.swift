@@ -72,32 +72,67 @@ extension ItemDraft {
 
 extension Array where Element == ItemDraft {
     /// Validates every draft and also flags an `id` given twice; items (with where each was read) keep input order.
-    public func validatedAll(makeID: () -> String = RandomID.make)
+    public func validatedAll(makeID: @escaping () -> String = RandomID.make)
         -> (items: [Item], locations: [SourceLocation], problems: [ValidationProblem]) {
-        var items: [Item] = []
-        var locations: [SourceLocation] = []
-        var problems: [ValidationProblem] = []
-        var firstSeen: [String: SourceLocation] = [:]
-        items.reserveCapacity(count)
-        for draft in self {
-            let (validItem, found) = draft.validated(makeID: makeID)
-            if let item = validItem {
-                // Only ids the input gave can repeat; hashing the ones made here cost a tenth of a large import.
-                if draft.id.isAbsent {
-                    items.append(item)
-                    locations.append(draft.location)
-                } else if let earlier = firstSeen[item.id] {
-                    problems.append(ValidationProblem(location: draft.location, field: "id",
-                                                      message: "'\(item.id)' is already used by the item at \(earlier)"))
-                } else {
-                    firstSeen[item.id] = draft.location
-                    items.append(item)
-                    locations.append(draft.location)
-                }
-            } else {
-                problems.append(contentsOf: found)
-            }
+        var validator = ItemValidator(makeID: makeID)
+        validator.items.reserveCapacity(count)
+        forEach { validator.add($0) }
+        return (validator.items, validator.locations, validator.problems)
+    }
+}
+
+/// Validates drafts one at a time as they are read, so no input is held as drafts, and flags an `id` given twice.
+public struct ItemValidator {
+    /// The valid items, in input order.
+    public fileprivate(set) var items: [Item] = []
+    /// Where each item was read.
+    public private(set) var locations: [SourceLocation] = []
+    /// Every problem of the invalid drafts, and each repeated id.
+    public private(set) var problems: [ValidationProblem] = []
+    private var firstSeen: [String: SourceLocation] = [:]
+    private let makeID: () -> String
+
+    /// How far validation got, to go back to when an input is refused whole after some of its drafts were added.
+    public struct Mark: Sendable {
+        fileprivate let items: Int
+        fileprivate let problems: Int
+    }
+
+    /// A validator that makes ids with `makeID` for drafts without one.
+    public init(makeID: @escaping () -> String = RandomID.make) {
+        self.makeID = makeID
+    }
+
+    /// Validates one draft: a valid item is kept, else its problems are.
+    public mutating func add(_ draft: ItemDraft) {
+        let (validItem, found) = draft.validated(makeID: makeID)
+        guard let item = validItem else {
+            problems.append(contentsOf: found)
+            return
         }
-        return (items, locations, problems)
+        // Only ids the input gave can repeat; hashing the ones made here cost a tenth of a large import.
+        if !draft.id.isAbsent {
+            if let earlier = firstSeen[item.id] {
+                problems.append(ValidationProblem(location: draft.location, field: "id",
+                                                  message: "'\(item.id)' is already used by the item at \(earlier)"))
+                return
+            }
+            firstSeen[item.id] = draft.location
+        }
+        items.append(item)
+        locations.append(draft.location)
+    }
+
+    /// Where validation is now.
+    public var mark: Mark { Mark(items: items.count, problems: problems.count) }
+
+    /// Forgets what was added since `mark`, ids included.
+    public mutating func rollBack(to mark: Mark) {
+        for (item, location) in zip(items[mark.items...], locations[mark.items...]) where firstSeen[item.id] == location {
+            firstSeen[item.id] = nil
+        }
+        items.removeSubrange(mark.items...)
+        locations.removeSubrange(mark.items...)
+        problems.removeSubrange(mark.problems...)
     }
 }
