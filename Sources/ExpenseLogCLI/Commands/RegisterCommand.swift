@@ -68,7 +68,7 @@ enum RegisterCommand {
                          report: inout ImportReport) async throws {
         let config = try context.config()
         let inputs = try RegisterInputs.read(invocation, context, progress: progress)
-        for (item, location) in zip(inputs.items, inputs.locations) { report.append(.init(location: location, status: .notSent, item: item)) }
+        report.appendItems(inputs.items, at: inputs.locations)
         report.appendInvalid(inputs.problems)
         for row in inputs.excluded { report.append(.init(location: row.location, status: .excluded, reasons: [row.reason])) }
         if !inputs.warnings.isEmpty { progress.clear() }
@@ -155,7 +155,7 @@ struct ReportEnding {
 
     func finish(_ report: ImportReport, code: ExitCode) throws -> Never {
         progress.clear()
-        let summary = report.rows.isEmpty && code != .success ? nil : "Report: \(report.summary)."
+        let summary = report.isEmpty && code != .success ? nil : "Report: \(report.summary)."
         if let path = invocation.value("report") {
             do {
                 try AtomicFile.write(Data(report.json(exitCode: code.rawValue).utf8), to: URL(fileURLWithPath: path))

@@ -27,11 +27,13 @@ struct DuplicateCheck {
         let waiting = entries.flatMap(\.items)
         known.append(contentsOf: waiting.map { KnownItem(item: $0, place: .outbox) })
 
+        let matches = DuplicateFinder(known: known).matches(for: items)
+        // Nothing matched (the usual import of new rows): the items go on as they are, not copied.
+        guard !matches.isEmpty else { return (items, locations, [], waiting.count) }
         var kept: [Item] = [], keptLocations: [SourceLocation] = [], skipped: [ImportReport.Row] = []
         kept.reserveCapacity(items.count)
-        let verdicts = DuplicateFinder(known: known).verdicts(for: items)
-        for (item, (location, verdict)) in zip(items, zip(locations, verdicts)) {
-            switch verdict {
+        for (index, (item, location)) in zip(items, locations).enumerated() {
+            switch matches[index] ?? .new {
             case .new:
                 kept.append(item)
                 keptLocations.append(location)

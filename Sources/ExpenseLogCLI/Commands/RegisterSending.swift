@@ -17,8 +17,10 @@ struct Sending {
 
     /// What the server answered for the confirmed batches (printed as the command's output).
     private(set) var saved: [Item] = []
+    /// How many input items (from the first) the server confirmed.
+    private var confirmedCount = 0
     /// The input items the server confirmed, queued, or refused.
-    private(set) var confirmed: [Item] = []
+    var confirmed: ArraySlice<Item> { items[..<confirmedCount] }
     private(set) var queued: [Item] = []
     private(set) var rejected: [Item] = []
     /// Set once the saved items are cached and printed, which happens before any error is explained.
@@ -90,16 +92,18 @@ struct Sending {
                 await finishSaved()
                 context.io.stderr.write("Error: \(error)\nThe server answered, but the outbox could not record it; "
                                         + "`expense-log sync` finds those items on the server and does not send them again.\n")
-                queued = Array(items[confirmed.count...])
+                queued = Array(items[confirmedCount...])
                 return .ioError
             }
             switch outcome {
             case .delivered(let answer):
-                saved.append(contentsOf: answer)
-                confirmed.append(contentsOf: batch.items)
-                let rate = Double(confirmed.count) / max(Date().timeIntervalSince(started), 0.001)
+                // The server usually answers with just what was sent: the sent values are kept then, so that the
+                // text of 100,000 items is held once, not twice.
+                saved.append(contentsOf: answer == batch.items ? batch.items : answer)
+                confirmedCount += batch.items.count
+                let rate = Double(confirmedCount) / max(Date().timeIntervalSince(started), 0.001)
                 // The first and the last batch are always drawn, so even a quick run shows that sending began and ended.
-                progress.show("Sent \(index + 1)/\(batches.count) batches, \(PriceText.format(confirmed.count)) of "
+                progress.show("Sent \(index + 1)/\(batches.count) batches, \(PriceText.format(confirmedCount)) of "
                               + "\(PriceText.format(items.count)) items, \(PriceText.format(Int(rate))) items/s",
                               force: index == 0 || index == batches.count - 1)
             case let .failed(error, mayHaveBeenSaved):
@@ -117,7 +121,7 @@ struct Sending {
     private mutating func stop(_ error: APIError, mayHaveBeenSaved: Bool, refused file: URL?, batches: [OutboxBatch],
                                at index: Int) async -> ExitCode {
         await finishSaved()
-        let sent = confirmed.count
+        let sent = confirmedCount
         let location = locations[min(sent, locations.count - 1)]
         context.io.stderr.write("Error: \(error)\n")
         if sent > 0 { context.warn("\(sent) of \(items.count) items were registered before this error") }

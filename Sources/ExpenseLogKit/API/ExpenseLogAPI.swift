@@ -27,7 +27,6 @@ public enum ExpenseLogAPI: Sendable, Equatable {
 
     /// The request for this call against a base URL; `timeout` overrides the default.
     public func request(baseURL: URL, timeout: Double? = nil) -> HTTPRequest {
-        var headers = ["Accept": "application/json"]
         switch self {
         case .fetch(let month):
             // Append to the encoded query as written: re-encoding it would turn a signed `%2B` into `+`.
@@ -35,12 +34,17 @@ public enum ExpenseLogAPI: Sendable, Equatable {
             let ours = "year=\(month.year)&month=\(month.month)"
             let existing = parts?.percentEncodedQuery ?? ""
             parts?.percentEncodedQuery = existing.isEmpty ? ours : existing + "&" + ours
-            return HTTPRequest(method: "GET", url: parts?.url ?? baseURL, headers: headers,
+            return HTTPRequest(method: "GET", url: parts?.url ?? baseURL, headers: ["Accept": "application/json"],
                                timeout: timeout ?? defaultTimeout)
         case .register(let items):
-            headers["Content-Type"] = "application/json; charset=utf-8"
-            return HTTPRequest(method: "POST", url: baseURL, headers: headers,
-                               body: Data(ItemJSON.arrayBytes(items)), timeout: timeout ?? defaultTimeout)
+            return Self.register(body: Data(ItemJSON.arrayBytes(items)), baseURL: baseURL, timeout: timeout)
         }
+    }
+
+    /// The register POST of a body already encoded (a batch's), so that a batch is encoded once.
+    public static func register(body: Data, baseURL: URL, timeout: Double? = nil) -> HTTPRequest {
+        HTTPRequest(method: "POST", url: baseURL,
+                    headers: ["Accept": "application/json", "Content-Type": "application/json; charset=utf-8"],
+                    body: body, timeout: timeout ?? registerTimeout)
     }
 }

@@ -6,11 +6,14 @@ public struct OutboxBatch: Sendable, Equatable {
     public let key: String
     /// The items, in input order.
     public let items: [Item]
+    /// The items as the JSON array that is POSTed and queued: encoded once, here, for both.
+    public let body: Data
 
     /// A batch with a given key.
     public init(key: String, items: [Item]) {
         self.key = key
         self.items = items
+        body = Data(ItemJSON.arrayBytes(items))
     }
 
     /// The same batch with fewer items. Its key is derived from the original key and the items' ids, so a re-send of

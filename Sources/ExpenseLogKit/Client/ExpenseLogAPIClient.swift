@@ -50,7 +50,7 @@ public struct ExpenseLogAPIClient: Sendable {
     /// A POST is retried only when the failure proves the server did not run it; any other failure leaves
     /// its fate unknown, and re-sending it blindly could register the items twice.
     public func send(_ batch: OutboxBatch) async throws -> [Item] {
-        var request = authorized(ExpenseLogAPI.register(batch.items).request(baseURL: baseURL, timeout: timeout))
+        var request = authorized(ExpenseLogAPI.register(body: batch.body, baseURL: baseURL, timeout: timeout))
         request.headers["Idempotency-Key"] = batch.key
         let url = request.url
         do {

@@ -53,22 +53,32 @@ public struct DuplicateFinder: Sendable {
 
     /// The verdict for each input item, in order.
     public func verdicts(for items: [Item]) -> [DuplicateVerdict] {
+        let found = matches(for: items)
+        return items.indices.map { found[$0] ?? .new }
+    }
+
+    /// The verdicts that are not `.new`, by the input item's index: a large import of new items costs no verdict each.
+    public func matches(for items: [Item]) -> [Int: DuplicateVerdict] {
+        guard !known.isEmpty else { return [:] }
         let byID = Dictionary(known.map { ($0.item.id, $0) }, uniquingKeysWith: { first, _ in first })
-        var verdicts = items.map { item in byID[item.id].map(DuplicateVerdict.sameID) ?? .new }
+        var found: [Int: DuplicateVerdict] = [:]
         // A known item matched by id is accounted for; the rest may each answer for one input item of the same content.
-        let claimed = Set(verdicts.compactMap { verdict -> String? in
-            if case .sameID(let known) = verdict { return known.item.id }
-            return nil
-        })
+        var claimed: Set<String> = []
+        for (index, item) in items.enumerated() {
+            guard let match = byID[item.id] else { continue }
+            found[index] = .sameID(match)
+            claimed.insert(match.item.id)
+        }
         var byContent: [Key: [KnownItem]] = [:]
         for entry in known where !claimed.contains(entry.item.id) { byContent[Self.key(entry.item), default: []].append(entry) }
-        for (index, item) in items.enumerated() where verdicts[index] == .new {
+        guard !byContent.isEmpty else { return found }
+        for (index, item) in items.enumerated() where found[index] == nil {
             let key = Self.key(item)
             guard var candidates = byContent[key], !candidates.isEmpty else { continue }
-            verdicts[index] = .likely(candidates.removeFirst())
+            found[index] = .likely(candidates.removeFirst())
             byContent[key] = candidates
         }
-        return verdicts
+        return found
     }
 
     private static func key(_ item: Item) -> Key {

@@ -43,8 +43,19 @@ public struct ImportReport: Sendable {
         }
     }
 
-    /// Every row, in the order added.
-    public private(set) var rows: [Row] = []
+    /// One row as stored: a few bytes, with its item in `items` and its rarer parts in `reasons` and `matched`, so
+    /// that the report of a 100,000-row import costs a few megabytes, not a copy of every item.
+    private struct Stored: Sendable {
+        let location: SourceLocation
+        var status: Status
+        /// The item's index in `items`, or -1.
+        let item: Int32
+    }
+
+    private var stored: [Stored] = []
+    private var items: [Item] = []
+    private var reasons: [Int: [String]] = [:]
+    private var matched: [Int: KnownItem] = [:]
     private var rowOfItem: [String: Int] = [:]
     /// The inputs in the order read, which orders the rows of the JSON report.
     public var files: [String]
@@ -54,10 +65,40 @@ public struct ImportReport: Sendable {
         self.files = files
     }
 
+    /// Every row, in the order added.
+    public var rows: [Row] { stored.indices.map(row(at:)) }
+    /// Whether no row was added.
+    public var isEmpty: Bool { stored.isEmpty }
+
+    private func row(at index: Int) -> Row {
+        let entry = stored[index]
+        return Row(location: entry.location, status: entry.status, item: entry.item < 0 ? nil : items[Int(entry.item)],
+                   reasons: reasons[index] ?? [], matched: matched[index])
+    }
+
     /// Adds a row.
     public mutating func append(_ row: Row) {
-        if let id = row.item?.id { rowOfItem[id] = rows.count }
-        rows.append(row)
+        var itemIndex: Int32 = -1
+        if let item = row.item {
+            rowOfItem[item.id] = stored.count
+            itemIndex = Int32(items.count)
+            items.append(item)
+        }
+        if !row.reasons.isEmpty { reasons[stored.count] = row.reasons }
+        if let match = row.matched { matched[stored.count] = match }
+        stored.append(Stored(location: row.location, status: row.status, item: itemIndex))
+    }
+
+    /// Adds a row of status `notSent` for each item, sharing the array rather than copying it.
+    public mutating func appendItems(_ newItems: [Item], at locations: [SourceLocation]) {
+        let base = Int32(items.count)
+        if items.isEmpty { items = newItems } else { items.append(contentsOf: newItems) }
+        stored.reserveCapacity(stored.count + newItems.count)
+        rowOfItem.reserveCapacity(rowOfItem.count + newItems.count)
+        for (offset, (item, location)) in zip(newItems, locations).enumerated() {
+            rowOfItem[item.id] = stored.count
+            stored.append(Stored(location: location, status: .notSent, item: base + Int32(offset)))
+        }
     }
 
     /// Adds the problems of invalid rows, one row per location.
@@ -66,10 +107,10 @@ public struct ImportReport: Sendable {
         for problem in problems {
             let reason = (problem.field.map { "\($0): " } ?? "") + problem.message
             if let index = seen[problem.location] {
-                rows[index].reasons.append(reason)
+                reasons[index, default: []].append(reason)
             } else {
-                seen[problem.location] = rows.count
-                rows.append(Row(location: problem.location, status: .invalid, reasons: [reason]))
+                seen[problem.location] = stored.count
+                append(Row(location: problem.location, status: .invalid, reasons: [reason]))
             }
         }
     }
@@ -78,9 +119,9 @@ public struct ImportReport: Sendable {
     public mutating func mark(_ items: some Sequence<Item>, _ status: Status, reasons: [String] = [], matched: KnownItem? = nil) {
         for item in items {
             guard let index = rowOfItem[item.id] else { continue }
-            rows[index].status = status
-            rows[index].reasons += reasons
-            if let matched { rows[index].matched = matched }
+            stored[index].status = status
+            if !reasons.isEmpty { self.reasons[index, default: []] += reasons }
+            if let matched { self.matched[index] = matched }
         }
     }
 
@@ -90,7 +131,7 @@ public struct ImportReport: Sendable {
     /// The rows of every status, in one pass (a pass per status took seconds over 100,000 rows).
     private func counts() -> [Status: Int] {
         var counts: [Status: Int] = [:]
-        for index in rows.indices { counts[rows[index].status, default: 0] += 1 }
+        for index in stored.indices { counts[stored[index].status, default: 0] += 1 }
         return counts
     }
 
@@ -111,11 +152,11 @@ public struct ImportReport: Sendable {
         let tally = counts()
         out += Status.allCases.map { "\"\($0.rawValue)\": \(tally[$0] ?? 0)" }.joined(separator: ", ") + "},\n  \"rows\": ["
         let order = Dictionary(files.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-        let sorted = rows.enumerated().sorted { a, b in
-            (order[a.element.location.file] ?? files.count, a.element.location.line, a.offset)
-                < (order[b.element.location.file] ?? files.count, b.element.location.line, b.offset)
-        }.map(\.element)
-        for (index, row) in sorted.enumerated() {
+        func place(_ index: Int) -> (Int, Int, Int) {
+            (order[stored[index].location.file] ?? files.count, stored[index].location.line, index)
+        }
+        let sorted = stored.indices.sorted { place($0) < place($1) }
+        for (index, row) in sorted.lazy.map(row(at:)).enumerated() {
             out += index == 0 ? "\n    {" : ",\n    {"
             out += "\"file\": "
             ItemJSON.appendString(row.location.file, to: &out)
@@ -134,6 +175,6 @@ public struct ImportReport: Sendable {
             }
             out += "}"
         }
-        return out + (rows.isEmpty ? "]\n}\n" : "\n  ]\n}\n")
+        return out + (stored.isEmpty ? "]\n}\n" : "\n  ]\n}\n")
     }
 }

@@ -56,14 +56,15 @@ public struct Outbox: Sendable {
         let name = String(repeating: "0", count: max(0, 20 - stamp.count)) + stamp + "-\(getpid())-"
             + UUID().uuidString.prefix(8) + ".json"
         let file = directory.appendingPathComponent(name)
-        var text = Array("{\"queuedAt\":\(now.timeIntervalSince1970),\"batches\":[".utf8)
+        var text = Data("{\"queuedAt\":\(now.timeIntervalSince1970),\"batches\":[".utf8)
+        text.reserveCapacity(batches.reduce(text.count + 16) { $0 + $1.body.count + 60 })
         for (index, batch) in batches.enumerated() {
-            text += "\(index == 0 ? "\n" : ",\n"){\"key\":\"\(batch.key)\",\"items\":".utf8
-            text += ItemJSON.arrayBytes(batch.items)
-            text += "}".utf8
+            text.append(contentsOf: "\(index == 0 ? "\n" : ",\n"){\"key\":\"\(batch.key)\",\"items\":".utf8)
+            text.append(batch.body)
+            text.append(contentsOf: "}".utf8)
         }
-        text += "\n]}\n".utf8
-        try AtomicFile.write(Data(text), to: file, beforeRename: beforeRename)
+        text.append(contentsOf: "\n]}\n".utf8)
+        try AtomicFile.write(text, to: file, beforeRename: beforeRename)
         return OutboxEntry(file: file, queuedAt: now, batches: batches)
     }
 
