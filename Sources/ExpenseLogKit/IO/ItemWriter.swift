@@ -44,15 +44,15 @@ public struct ItemWriter: Sendable {
 
     func table(_ items: [Item]) -> String {
         let headings = japanese ? ["日付", "品名", "金額", "項目", "サブ項目"] : ["DATE", "NAME", "PRICE", "CATEGORY", "SUB"]
-        var rows = [headings]
-        for item in items {
-            rows.append([item.date.description, item.name, PriceText.format(item.price),
-                         catalogue.name(of: item.category, japanese: japanese),
-                         catalogue.name(ofSub: item.categorySub, in: item.category, japanese: japanese)])
-        }
-        let total = items.totalPrice
         let count = japanese ? "\(items.count)件" : "\(items.count) item\(items.count == 1 ? "" : "s")"
-        rows.append([japanese ? "合計" : "TOTAL", count, PriceText.format(total), "", ""])
-        return TextTable(rows: rows, rightAligned: [2]).render(ruleBeforeLast: true)
+        let totals = [japanese ? "合計" : "TOTAL", count, PriceText.format(items.totalPrice), "", ""]
+        // Each row's cells are made when the table asks for them, so the items are never all held again as text.
+        return TextTable.render(items.count + 2, rightAligned: [2], ruleBeforeLast: true) { index in
+            if index == 0 { return headings }
+            if index == items.count + 1 { return totals }
+            let item = items[index - 1]
+            return [item.date.description, item.name, PriceText.format(item.price), catalogue.name(of: item.category, japanese: japanese),
+                    catalogue.name(ofSub: item.categorySub, in: item.category, japanese: japanese)]
+        }
     }
 }

@@ -13,43 +13,43 @@ public struct TextTable: Sendable {
 
     /// The widest cell of each column.
     public var widths: [Int] {
-        measured().widths
+        Self.widths(rows.count) { rows[$0] }
     }
 
-    /// The width of every cell (row by row) and the widest of each column, so no cell is measured twice.
-    private func measured() -> (cells: [Int], widths: [Int]) {
-        var cells: [Int] = []
-        cells.reserveCapacity(rows.reduce(0) { $0 + $1.count })
+    private static func widths(_ count: Int, _ row: (Int) -> [String]) -> [Int] {
         var widths: [Int] = []
-        for row in rows {
-            for (column, cell) in row.enumerated() {
-                let width = TextWidth.of(cell)
-                cells.append(width)
+        for index in 0..<count {
+            for (column, cell) in row(index).enumerated() {
                 if column >= widths.count { widths.append(0) }
-                widths[column] = max(widths[column], width)
+                widths[column] = max(widths[column], TextWidth.of(cell))
             }
         }
-        return (cells, widths)
+        return widths
     }
 
     /// The rows, two spaces between columns, no trailing blanks; `ruleBeforeLast` draws a line above the last row.
     public func render(ruleBeforeLast: Bool = false) -> String {
-        let (cellWidths, widths) = measured()
+        Self.render(rows.count, rightAligned: rightAligned, ruleBeforeLast: ruleBeforeLast) { rows[$0] }
+    }
+
+    /// As `render`, with the rows made on demand by `row` (asked twice for each: once to measure, once to write), so a
+    /// table of 100,000 items is never held as cells.
+    public static func render(_ count: Int, rightAligned: Set<Int> = [], ruleBeforeLast: Bool = false,
+                              row: (Int) -> [String]) -> String {
+        let widths = widths(count, row)
         var out = ""
-        var next = 0
-        for (index, row) in rows.enumerated() {
-            if ruleBeforeLast, index == rows.count - 1 {
+        for index in 0..<count {
+            if ruleBeforeLast, index == count - 1 {
                 out += String(repeating: "-", count: widths.reduce(0, +) + 2 * max(0, widths.count - 1)) + "\n"
             }
             // Padding is appended as it is needed and trailing blanks are dropped, with no string per cell.
             var pending = 0
-            for (column, cell) in row.enumerated() {
-                let padding = widths[column] - cellWidths[next]
-                next += 1
+            for (column, cell) in row(index).enumerated() {
+                let padding = widths[column] - TextWidth.of(cell)
                 if column > 0 { pending += 2 }
                 if rightAligned.contains(column) { pending += padding }
                 if !cell.isEmpty {
-                    Self.appendSpaces(pending, to: &out)
+                    appendSpaces(pending, to: &out)
                     out += cell
                     pending = 0
                 }
