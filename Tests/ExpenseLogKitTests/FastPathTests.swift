@@ -89,6 +89,7 @@ struct FastPathTests {
 
     @Test("the width of text is the sum of its characters' widths", arguments: [
         "", "plain ASCII text", "コーヒー", "Amazon 日用品", "ｱｲｳ", "e\u{301}", "🍜 ramen", "👍🏽", "☕️", "1\u{20E3}", "tab\there",
+        "ランチ, 定食 853832590", "か\u{3099}", "〇〆〜「」、。", "ｶﾞ", "Ａ１！", "漢字\u{FE0F}",
     ])
     func widths(text: String) {
         #expect(TextWidth.of(text) == text.reduce(0) { $0 + TextWidth.of($1) })

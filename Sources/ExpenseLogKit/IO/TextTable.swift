@@ -13,18 +13,22 @@ public struct TextTable: Sendable {
 
     /// The widest cell of each column.
     public var widths: [Int] {
-        Self.widths(rows.count) { rows[$0] }
+        Self.measure(rows.count) { rows[$0] }.widths
     }
 
-    private static func widths(_ count: Int, _ row: (Int) -> [String]) -> [Int] {
+    /// The widest cell of each column, and every cell's width row by row (4 bytes each), so none is measured twice.
+    private static func measure(_ count: Int, _ row: (Int) -> [String]) -> (widths: [Int], cells: [Int32]) {
         var widths: [Int] = []
+        var cells: [Int32] = []
         for index in 0..<count {
             for (column, cell) in row(index).enumerated() {
+                let width = TextWidth.of(cell)
+                cells.append(Int32(clamping: width))
                 if column >= widths.count { widths.append(0) }
-                widths[column] = max(widths[column], TextWidth.of(cell))
+                widths[column] = max(widths[column], width)
             }
         }
-        return widths
+        return (widths, cells)
     }
 
     /// The rows, two spaces between columns, no trailing blanks; `ruleBeforeLast` draws a line above the last row.
@@ -36,8 +40,9 @@ public struct TextTable: Sendable {
     /// table of 100,000 items is never held as cells.
     public static func render(_ count: Int, rightAligned: Set<Int> = [], ruleBeforeLast: Bool = false,
                               row: (Int) -> [String]) -> String {
-        let widths = widths(count, row)
+        let (widths, cellWidths) = measure(count, row)
         var out = ""
+        var next = 0
         for index in 0..<count {
             if ruleBeforeLast, index == count - 1 {
                 out += String(repeating: "-", count: widths.reduce(0, +) + 2 * max(0, widths.count - 1)) + "\n"
@@ -45,7 +50,8 @@ public struct TextTable: Sendable {
             // Padding is appended as it is needed and trailing blanks are dropped, with no string per cell.
             var pending = 0
             for (column, cell) in row(index).enumerated() {
-                let padding = widths[column] - TextWidth.of(cell)
+                let padding = widths[column] - Int(cellWidths[next])
+                next += 1
                 if column > 0 { pending += 2 }
                 if rightAligned.contains(column) { pending += padding }
                 if !cell.isEmpty {

@@ -4,7 +4,23 @@ public enum TextWidth {
     public static func of(_ text: String) -> Int {
         // Printable ASCII is one column a byte; only other text needs splitting into characters.
         if text.utf8.allSatisfy({ (0x20..<0x7F).contains($0) }) { return text.utf8.count }
-        return text.reduce(0) { $0 + of($1) }
+        return simpleWidth(text) ?? text.reduce(0) { $0 + of($1) }
+    }
+
+    /// The width of text made only of printable ASCII, kana, CJK ideographs, CJK punctuation and fullwidth forms,
+    /// where each scalar is a character of its own; nil for anything else. Splitting into characters was most of
+    /// drawing a table of Japanese names.
+    static func simpleWidth(_ text: String) -> Int? {
+        var width = 0
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x20..<0x7F: width += 1
+            // Not U+302A–U+302F or U+3099–U+309A: those combine with the character before them.
+            case 0x3000...0x3029, 0x3030...0x303E, 0x3041...0x3096, 0x309B...0x30FF, 0x4E00...0x9FFF, 0xFF01...0xFF60: width += 2
+            default: return nil
+            }
+        }
+        return width
     }
 
     /// The columns one character takes: 2 for East Asian wide and fullwidth, 0 for a lone combining mark.
