@@ -102,4 +102,18 @@ struct FastPathTests {
     func prices(text: String, expected: Int?) {
         #expect(PriceText.parse(text) == expected)
     }
+
+    @Test("an answer is the sent items only byte for byte: another Unicode form of a name is what the server saved")
+    func byteForByte() throws {
+        let day = try #require(Day(parsing: "20240122"))
+        let sent = [Item(id: "A", date: day, name: "か\u{3099}", price: 178, category: 0, categorySub: nil)]
+        var composed = sent
+        composed[0].name = "が"
+        #expect(composed == sent, "Swift's == treats the two forms as equal")
+        #expect(!composed.isByteForByte(sent))
+        #expect(sent.isByteForByte(sent))
+        var cheaper = sent
+        cheaper[0].price = 100
+        #expect(!cheaper.isByteForByte(sent) && !Array(sent.prefix(0)).isByteForByte(sent))
+    }
 }

@@ -36,10 +36,13 @@ struct RegisterInputs {
             if profile != nil, let format, format != .csv {
                 throw UsageError(path: invocation.path, message: "--profile reads CSV, but \(name) is \(format.rawValue)")
             }
-            let mark = validator.mark
+            let mark = validator.mark, rowsBefore = rows
             let read = InputReader.read(bytes, name: name, format: format ?? (profile == nil ? nil : .csv), encoding: encoding,
                                         profile: profile ?? .native) { rows += 1; validator.add($0) }
-            if read.refusedWhole { validator.rollBack(to: mark) }
+            if read.refusedWhole {
+                validator.rollBack(to: mark)
+                rows = rowsBefore
+            }
             inputs.problems.append(contentsOf: read.problems)
             inputs.excluded.append(contentsOf: read.excluded)
             inputs.warnings.append(contentsOf: read.warnings)

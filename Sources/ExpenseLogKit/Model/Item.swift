@@ -29,6 +29,17 @@ extension Sequence where Element == Item {
     public var totalPrice: Int128 { reduce(0) { $0 + Int128($1.price) } }
 }
 
+extension Array where Element == Item {
+    /// Whether both hold the same items with the same bytes: `==` on strings also matches another Unicode
+    /// normalisation of a name, and what the server saved must be shown as it saved it.
+    public func isByteForByte(_ other: [Item]) -> Bool {
+        count == other.count && zip(self, other).allSatisfy { a, b in
+            a.id.utf8.elementsEqual(b.id.utf8) && a.name.utf8.elementsEqual(b.name.utf8) && a.date == b.date
+                && a.price == b.price && a.category == b.category && a.categorySub == b.categorySub
+        }
+    }
+}
+
 extension Item: Decodable {
     enum CodingKeys: String, CodingKey { case id, date, name, price, category, categorySub }
 
