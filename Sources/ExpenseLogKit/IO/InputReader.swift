@@ -41,10 +41,7 @@ public enum InputReader {
     /// Decodes the input (as declared, else detected) and reads it in a format (else sniffed); CSV goes through the profile.
     public static func read(_ bytes: [UInt8], name: String, format: InputFormat?, encoding: TextEncoding? = nil,
                             profile: ImportProfile = .native) -> ReadOutcome {
-        var drafts: [ItemDraft] = []
-        var outcome = read(bytes, name: name, format: format, encoding: encoding, profile: profile) { drafts.append($0) }
-        if !outcome.refusedWhole { outcome.drafts = drafts }
-        return outcome
+        ReadOutcome.collecting { read(bytes, name: name, format: format, encoding: encoding, profile: profile, each: $0) }
     }
 
     /// As `read`, handing each draft to `each` as it is read (CSV is never held as records or drafts); the outcome

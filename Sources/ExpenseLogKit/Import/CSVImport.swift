@@ -19,15 +19,20 @@ public struct ReadOutcome: Sendable {
     /// A syntax error made the whole input unreadable: its only problem says where, and any drafts already handed
     /// out must be dropped (a broken file is refused whole, never sent in part).
     public var refusedWhole = false
+
+    /// Runs a streaming read and keeps its drafts in the outcome (none when the input was refused whole).
+    static func collecting(_ read: ((ItemDraft) -> Void) -> ReadOutcome) -> ReadOutcome {
+        var drafts: [ItemDraft] = []
+        var outcome = read { drafts.append($0) }
+        if !outcome.refusedWhole { outcome.drafts = drafts }
+        return outcome
+    }
 }
 
 extension ImportProfile {
     /// Reads UTF-8 CSV text with this profile: the header names the columns, each later record becomes a draft.
     public func readCSV(_ text: String, name: String) -> ReadOutcome {
-        var drafts: [ItemDraft] = []
-        var outcome = readCSV(Array(text.utf8), name: name) { drafts.append($0) }
-        if !outcome.refusedWhole { outcome.drafts = drafts }
-        return outcome
+        ReadOutcome.collecting { readCSV(Array(text.utf8), name: name, each: $0) }
     }
 
     /// Reads UTF-8 CSV bytes with this profile, handing each draft to `each` as soon as its record is read, so the
