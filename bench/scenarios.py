@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from workload import ROOT, ReferenceServer, month_items, write_import_csv
 
-NAMES = ["start-up", "dummy-fetch", "loopback-fetch", "offline-read", "import", "year-summary"]
+NAMES = ["start-up", "dummy-fetch", "loopback-fetch", "offline-read", "import", "import-memory", "year-summary"]
 
 YEAR = 2030          # the fetched, cached and summarised year
 IMPORT_YEAR = 2031   # the imported rows' year: nothing else is ever there
@@ -90,7 +90,7 @@ class Workbench:
 
     def scenarios(self, only=None):
         made = [self.startup(), self.dummy_fetch(), self.loopback_fetch(), self.offline_read(),
-                self.import_rows(), self.year_summary()]
+                self.import_rows(), self.import_memory(), self.year_summary()]
         return [s for s in made if not only or s.name in only]
 
     # -- the scenarios ------------------------------------------------------------------------
@@ -138,6 +138,11 @@ class Workbench:
                         [Goal("wall", 1.1)], prepare=prepare,
                         labels=(f"fetch --offline, cache of {len(months)} months", "the same, cache of that month only"))
 
+    def empty_import(self, side):
+        """Every import run starts from an empty server and an empty home: nothing is a duplicate of the last run."""
+        self.server.reset()
+        shutil.rmtree(os.path.join(self.work, "import"), ignore_errors=True)
+
     def import_rows(self):
         rows, batch = self.sizes["rows"], "500"
         csv_path = os.path.join(self.work, "rows.csv")
@@ -146,17 +151,29 @@ class Workbench:
             write_import_csv(csv_path, rows, IMPORT_YEAR)
             self.url()
 
-        def before_each(side):
-            # Every run starts from an empty server and an empty home: nothing is a duplicate of the last run.
-            self.server.reset()
-            shutil.rmtree(os.path.join(self.work, "import"), ignore_errors=True)
         plain = os.path.join(ROOT, "bench", "plain_import.py")
         return Scenario("import", self.ours("import", "register", "--batch-size", batch, csv_path),
                         Command(["python3", plain, csv_path, self.url(), batch], self.env("none")),
                         [Goal("cpu", 0.5), Goal("wall", 1.0), Goal("rss", 1.0)], prepare=prepare,
-                        before_each=before_each, rounds=3,
+                        before_each=self.empty_import, rounds=3,
                         labels=(f"expense-log register ({rows:,} CSV rows, batches of {batch})",
                                 "Python: csv → JSON → urllib POST"))
+
+    def import_memory(self):
+        """The design's "memory for a large import stays flat": ours against ourselves, 10× the rows."""
+        rows, batch = self.sizes["rows"], "500"
+        big, small = os.path.join(self.work, "rows.csv"), os.path.join(self.work, "rows-tenth.csv")
+
+        def prepare():
+            if not os.path.exists(big):
+                write_import_csv(big, rows, IMPORT_YEAR)
+            write_import_csv(small, rows // 10, IMPORT_YEAR)
+            self.url()
+
+        return Scenario("import-memory", self.ours("import", "register", "--batch-size", batch, big),
+                        self.ours("import", "register", "--batch-size", batch, small),
+                        [Goal("rss", 1.1)], prepare=prepare, before_each=self.empty_import, rounds=3,
+                        labels=(f"expense-log register, {rows:,} rows", f"the same, {rows // 10:,} rows"))
 
     def year_summary(self):
         theirs = Command([], self.env("none"))

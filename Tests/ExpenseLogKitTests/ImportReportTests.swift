@@ -18,8 +18,8 @@ private func row(_ file: String, _ line: Int, _ item: Item, _ status: ImportRepo
 }
 
 /// The report's JSON decoded, failing the test when it is not a JSON object.
-private func decodedReport(_ report: ImportReport, exitCode: Int32 = 0) throws -> [String: Any] {
-    let json = report.json(exitCode: exitCode)
+private func decodedReport(_ report: ImportReport, exitCode: Int32 = 0, spool: ItemSpool? = nil) throws -> [String: Any] {
+    let json = try report.json(exitCode: exitCode, spool: spool)
     let object = try JSONSerialization.jsonObject(with: Data(json.utf8))
     return try #require(object as? [String: Any], "not a JSON object: \(json)")
 }
@@ -153,5 +153,26 @@ struct ImportReportTests {
         let rows = try reportRows(try decodedReport(report, exitCode: 65))
         #expect(rows.first?["file"] as? String == file)
         #expect(rows.first?["reasons"] as? [String] == [reason])
+    }
+
+    @Test("a spooled row's item is read back from the spool into the JSON, and truncating forgets rows and their reasons")
+    func spooledRows() throws {
+        let spool = try ItemSpool()
+        var report = ImportReport(files: ["in.csv"])
+        let (a, b, c) = (try coffee("A"), try coffee("B", price: 200), try coffee("C"))
+        for (line, item) in [a, b].enumerated() {
+            report.appendSpooled(at: at("in.csv", line + 2), offset: try spool.append(item, tag: Int32(report.count)))
+        }
+        let mark = report.count
+        report.appendSpooled(at: at("in.csv", 9), offset: try spool.append(c, tag: Int32(report.count)))
+        report.mark(row: 2, .duplicate, reasons: ["dropped"])
+        report.truncate(to: mark)
+        report.mark(row: 1, .added)
+        #expect(report.location(ofRow: 1) == at("in.csv", 3))
+        let rows = try reportRows(try decodedReport(report, spool: spool))
+        #expect(rows.map { $0["status"] as? String } == ["not-sent", "added"])
+        #expect(rows.map { ($0["item"] as? [String: Any])?["id"] as? String } == ["A", "B"])
+        #expect(rows.map { ($0["item"] as? [String: Any])?["price"] as? Int } == [178, 200])
+        #expect(rows.allSatisfy { $0["reasons"] == nil })
     }
 }

@@ -35,6 +35,46 @@ struct OutboxHoldTests {
         }
     }
 
+    @Test("an entry written a batch at a time is locked, reads back like one written whole, and gives each body back")
+    func enqueueHeldWriting() async throws {
+        try await withTemporaryDirectory { root in
+            let outbox = Outbox(directory: root.appendingPathComponent("release/outbox"))
+            let batches = try twoBatches()
+            let (entry, queued, lock) = try outbox.enqueueHeld { add in
+                for batch in batches { try add(batch.key, batch.body) }
+            }
+            #expect(entry.batches.isEmpty)
+            #expect(entry.keys == batches.map(\.key))
+            #expect(queued.map(\.key) == batches.map(\.key))
+            for (batch, place) in zip(batches, queued) { #expect(try outbox.body(of: place, in: entry) == batch.body) }
+            #expect(try !lockableElsewhere(entry.file))
+            lock.release()
+            let (fresh, again) = try #require(try outbox.hold(entry))
+            #expect(fresh.batches == batches)
+            again.release()
+            // Confirming every key of the written entry removes it, as for an entry read back.
+            for key in entry.keys { try outbox.markSent(key, in: entry) }
+            #expect(try outbox.entries().entries.isEmpty)
+        }
+    }
+
+    @Test("a writer that fails part way leaves no entry and no temporary file")
+    func enqueueHeldWritingFails() async throws {
+        struct Stop: Error {}
+        try await withTemporaryDirectory { root in
+            let folder = root.appendingPathComponent("release/outbox")
+            let outbox = Outbox(directory: folder)
+            let batches = try twoBatches()
+            #expect(throws: Stop.self) {
+                _ = try outbox.enqueueHeld { add in
+                    try add(batches[0].key, batches[0].body)
+                    throw Stop()
+                }
+            }
+            #expect(fileNames(in: folder).isEmpty)
+        }
+    }
+
     @Test("while one holder has an entry, hold answers nil; after release it succeeds")
     func holdIsExclusive() async throws {
         try await withTemporaryDirectory { root in

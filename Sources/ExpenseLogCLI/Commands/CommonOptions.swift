@@ -28,6 +28,15 @@ extension Context {
         io.stdout.write(ItemWriter(catalogue: config.catalogue.value, japanese: japanese).render(items, as: format))
     }
 
+    /// Writes a spool's items in a format to stdout, in pieces; a spool that cannot be read back is warned about.
+    func printItems(_ spool: ItemSpool, _ format: OutputFormat, _ config: AppConfig) {
+        do {
+            try ItemWriter(catalogue: config.catalogue.value, japanese: japanese).write(spool, as: format) { io.stdout.write($0) }
+        } catch {
+            warn("the items could not all be printed (\(error)); `expense-log fetch` shows what the server has")
+        }
+    }
+
     /// Adds items the server saved to the cache; a failed write is returned, not thrown, because the server already has them.
     func cache(_ items: [Item], in repository: LocalRepository) async -> StoreError? {
         do {

@@ -47,7 +47,15 @@ enum RegisterCommand {
 
     static func run(_ invocation: Invocation, _ context: Context) async throws {
         let progress = ProgressLine(context)
-        let ending = ReportEnding(invocation: invocation, context: context, progress: progress)
+        // The valid items wait on disk, not in memory, from reading to sending; the report reads them back from it.
+        let spool: ItemSpool
+        do {
+            spool = try ItemSpool()
+        } catch {
+            context.io.stderr.write("Error: \(error)\n")
+            throw CommandExit(code: ExitCode(for: error))
+        }
+        let ending = ReportEnding(invocation: invocation, context: context, progress: progress, spool: spool)
         var report = ImportReport(files: invocation.arguments.map { $0 == "-" ? "<stdin>" : $0 })
         do {
             try await register(invocation, context, progress: progress, ending: ending, report: &report)
@@ -67,8 +75,7 @@ enum RegisterCommand {
     static func register(_ invocation: Invocation, _ context: Context, progress: ProgressLine, ending: ReportEnding,
                          report: inout ImportReport) async throws {
         let config = try context.config()
-        let inputs = try RegisterInputs.read(invocation, context, progress: progress)
-        report.appendItems(inputs.items, at: inputs.locations)
+        let inputs = try RegisterInputs.read(invocation, context, into: ending.spool, progress: progress, report: &report)
         report.appendInvalid(inputs.problems)
         for row in inputs.excluded { report.append(.init(location: row.location, status: .excluded, reasons: [row.reason])) }
         if !inputs.warnings.isEmpty { progress.clear() }
@@ -87,7 +94,7 @@ enum RegisterCommand {
             }
         }
         let format = CommonOptions.outputFormat(invocation)
-        guard !inputs.items.isEmpty else {
+        guard inputs.spool.count > 0 else {
             context.note("No items to register.")
             try ending.finish(report, code: invalid ? .dataError : .success)
         }
@@ -104,13 +111,12 @@ enum RegisterCommand {
         let outbox = context.outbox(config)
         let check = DuplicateCheck(context: context, loader: MonthLoader(client: client, repository: repository),
                                    outbox: outbox, allowLikely: invocation.flag("allow-duplicates"))
-        let (items, locations, skipped, waiting) = try await check.run(inputs.items, locations: inputs.locations, progress: progress)
-        for row in skipped { report.mark([row.item].compactMap { $0 }, row.status, reasons: row.reasons, matched: row.matched) }
+        let (items, skipped, waiting) = try await check.run(inputs, report: &report, progress: progress)
         progress.clear()
         explain(skipped, invocation, context)
 
         let batchSize = invocation.integer("batch-size") ?? ExpenseLogAPIClient.defaultBatchSize
-        guard let client, !invocation.flag("dry-run"), !items.isEmpty else {
+        guard let client, !invocation.flag("dry-run"), items.count > 0 else {
             if invocation.flag("dry-run") {
                 let batches = (items.count + batchSize - 1) / batchSize
                 context.printItems(items, format, config)
@@ -122,12 +128,9 @@ enum RegisterCommand {
             try ending.finish(report, code: invalid ? .dataError : .success)
         }
 
-        var sending = Sending(items: items, locations: locations, waiting: waiting, batchSize: batchSize, config: config, client: client,
-                              repository: repository, outbox: outbox, context: context, progress: progress)
-        let code = try await sending.run()
-        report.mark(sending.confirmed, .added)
-        report.mark(sending.queued, .queued)
-        report.mark(sending.rejected, .rejected)
+        var sending = try Sending(items: items, waiting: waiting, batchSize: batchSize, config: config, client: client,
+                                  repository: repository, outbox: outbox, context: context, progress: progress)
+        let code = try await sending.run(report: &report)
         await context.flushWarnings(repository)
         try ending.finish(report, code: code != .success ? code : invalid ? .dataError : .success)
     }
@@ -152,13 +155,20 @@ struct ReportEnding {
     let invocation: Invocation
     let context: Context
     let progress: ProgressLine
+    /// The run's valid items, which the report's rows name.
+    let spool: ItemSpool
 
     func finish(_ report: ImportReport, code: ExitCode) throws -> Never {
         progress.clear()
         let summary = report.isEmpty && code != .success ? nil : "Report: \(report.summary)."
         if let path = invocation.value("report") {
             do {
-                try AtomicFile.write(Data(report.json(exitCode: code.rawValue).utf8), to: URL(fileURLWithPath: path))
+                try AtomicFile.write(to: URL(fileURLWithPath: path)) { emit in
+                    try report.write(exitCode: code.rawValue, spool: spool) { text in
+                        var text = text
+                        try text.withUTF8 { try emit(UnsafeRawBufferPointer($0)) }
+                    }
+                }
             } catch {
                 context.io.stderr.write("Error: the report could not be written to \(path): \(error)\n")
                 if let summary { context.note(summary) }

@@ -9,10 +9,11 @@ struct DuplicateCheck {
     /// `--allow-duplicates`: send likely duplicates anyway (an item with a known id is never sent twice).
     let allowLikely: Bool
 
-    /// The items to send (with their locations), a report row for each one skipped, and how many items the outbox holds.
-    func run(_ items: [Item], locations: [SourceLocation], progress: ProgressLine)
-        async throws -> (items: [Item], locations: [SourceLocation], skipped: [ImportReport.Row], waiting: Int) {
-        let months = Set(items.map(\.date.yearMonth)).sorted()
+    /// The items to send (the input's spool when nothing is known, else a new one), a report row for each one skipped
+    /// (also marked in `report`), and how many items the outbox holds.
+    func run(_ inputs: RegisterInputs, report: inout ImportReport, progress: ProgressLine)
+        async throws -> (items: ItemSpool, skipped: [ImportReport.Row], waiting: Int) {
+        let months = inputs.months.sorted()
         progress.show("Comparing with \(months.count) month\(months.count == 1 ? "" : "s") on the server", force: true)
         // Always the server's current months: a cached copy may predate items another machine added since.
         let loaded = await loader.load(months, policy: .preferServer)
@@ -24,32 +25,34 @@ struct DuplicateCheck {
         }
         let (entries, problems) = try outbox.entries()
         for problem in problems { context.warn(problem) }
-        let waiting = entries.flatMap(\.items)
-        known.append(contentsOf: waiting.map { KnownItem(item: $0, place: .outbox) })
+        let waiting = entries.reduce(0) { $0 + $1.items.count }
+        for entry in entries { known.append(contentsOf: entry.items.map { KnownItem(item: $0, place: .outbox) }) }
 
-        let matches = DuplicateFinder(known: known).matches(for: items)
-        // Nothing matched (the usual import of new rows): the items go on as they are, not copied.
-        guard !matches.isEmpty else { return (items, locations, [], waiting.count) }
-        var kept: [Item] = [], keptLocations: [SourceLocation] = [], skipped: [ImportReport.Row] = []
-        kept.reserveCapacity(items.count)
-        for (index, (item, location)) in zip(items, locations).enumerated() {
-            switch matches[index] ?? .new {
-            case .new:
-                kept.append(item)
-                keptLocations.append(location)
+        let finder = DuplicateFinder(known: known)
+        // Nothing known (the usual import into new months): the items go on as they are, not copied.
+        guard !finder.isEmpty else { return (inputs.spool, [], waiting) }
+        var matcher = finder.matcher(inputIDs: inputs.inputIDs)
+        let kept = try ItemSpool()
+        var skipped: [ImportReport.Row] = []
+        var reader = try inputs.spool.reader()
+        while let (item, row) = try reader.next() {
+            let skip: ImportReport.Row
+            switch matcher.verdict(for: item) {
+            case .new, .likely where allowLikely:
+                try kept.append(item, tag: row)
+                continue
             case .sameID(let match):
-                skipped.append(ImportReport.Row(location: location, status: .duplicate, item: item,
-                                                reasons: ["id \(item.id) is already \(Self.place(match))"], matched: match))
-            case .likely where allowLikely:
-                kept.append(item)
-                keptLocations.append(location)
+                skip = ImportReport.Row(location: report.location(ofRow: Int(row)), status: .duplicate, item: item,
+                                        reasons: ["id \(item.id) is already \(Self.place(match))"], matched: match)
             case .likely(let match):
-                skipped.append(ImportReport.Row(location: location, status: .likelyDuplicate, item: item,
-                                                reasons: ["the same date, price and name as \(Self.describe(match.item)) "
-                                                          + "\(Self.place(match))"], matched: match))
+                skip = ImportReport.Row(location: report.location(ofRow: Int(row)), status: .likelyDuplicate, item: item,
+                                        reasons: ["the same date, price and name as \(Self.describe(match.item)) "
+                                                  + "\(Self.place(match))"], matched: match)
             }
+            skipped.append(skip)
+            report.mark(row: Int(row), skip.status, reasons: skip.reasons, matched: skip.matched)
         }
-        return (kept, keptLocations, skipped, waiting.count)
+        return (kept, skipped, waiting)
     }
 
     /// Warns about a month that could not be compared with the server; a permanent error stops the command.

@@ -3,9 +3,13 @@ import Foundation
 
 /// What `register` read from all its inputs.
 struct RegisterInputs {
-    /// Every valid item, in input order, with where each was read.
-    var items: [Item] = []
-    var locations: [SourceLocation] = []
+    /// Every valid item, in input order, on disk (a large import is never held in memory); each record's tag is its
+    /// row in the report, which holds where it was read.
+    let spool: ItemSpool
+    /// The months of the valid items.
+    var months: Set<YearMonth> = []
+    /// The ids the input gave (the others were made here and match nothing known).
+    var inputIDs: Set<String> = []
     /// Every problem: syntax, layout and validation.
     var problems: [ValidationProblem] = []
     /// Rows the profile left out.
@@ -13,8 +17,10 @@ struct RegisterInputs {
     /// Guesses the readers made, shown as warnings.
     var warnings: [ValidationProblem] = []
 
-    /// Reads every named input; an unreadable file stops the command (66), a bad profile too (64, 65 or 66).
-    static func read(_ invocation: Invocation, _ context: Context, progress: ProgressLine) throws -> RegisterInputs {
+    /// Reads every named input, adding a report row for each valid item; an unreadable file stops the command (66), a
+    /// bad profile too (64, 65 or 66).
+    static func read(_ invocation: Invocation, _ context: Context, into spool: ItemSpool, progress: ProgressLine,
+                     report: inout ImportReport) throws -> RegisterInputs {
         if invocation.arguments.filter({ $0 == "-" }).count > 1 {
             throw UsageError(path: invocation.path, message: "Standard input ('-') can be read only once")
         }
@@ -24,10 +30,12 @@ struct RegisterInputs {
         }
         let profile = try self.profile(invocation)
         let encoding = invocation.value("encoding").flatMap(TextEncoding.init(name:))
-        var inputs = RegisterInputs()
-        // Each row is validated as it is read: a large input is never held as records or drafts, only as items.
+        var inputs = RegisterInputs(spool: spool)
+        // Each row is validated as it is read and a valid one goes to the spool: the input is never held as
+        // records, drafts or items.
         var validator = ItemValidator()
         var rows = 0
+        var failure: (any Error)?
         for path in invocation.arguments {
             let name = path == "-" ? "<stdin>" : path
             let bytes = path == "-" ? Array(try context.io.readStdin()) : try readFile(path)
@@ -36,20 +44,39 @@ struct RegisterInputs {
             if profile != nil, let format, format != .csv {
                 throw UsageError(path: invocation.path, message: "--profile reads CSV, but \(name) is \(format.rawValue)")
             }
-            let mark = validator.mark, rowsBefore = rows
+            let mark = (validator.mark, inputs.spool.mark, report.count, rows)
+            var months: Set<YearMonth> = []
             let read = InputReader.read(bytes, name: name, format: format ?? (profile == nil ? nil : .csv), encoding: encoding,
-                                        profile: profile ?? .native) { rows += 1; validator.add($0) }
+                                        profile: profile ?? .native) { draft in
+                rows += 1
+                guard failure == nil, let item = validator.check(draft) else { return }
+                guard report.count < Int(Int32.max) else {
+                    failure = InputError(path: name, reason: "it has more rows than one run can register (2,147,483,647); split it")
+                    return
+                }
+                do {
+                    let offset = try inputs.spool.append(item, tag: Int32(report.count))
+                    report.appendSpooled(at: draft.location, offset: offset)
+                    months.insert(item.date.yearMonth)
+                } catch {
+                    failure = error
+                }
+            }
+            if let failure { throw failure }
             if read.refusedWhole {
-                validator.rollBack(to: mark)
-                rows = rowsBefore
+                validator.rollBack(to: mark.0)
+                try inputs.spool.truncate(to: mark.1)
+                report.truncate(to: mark.2)
+                rows = mark.3
+            } else {
+                inputs.months.formUnion(months)
             }
             inputs.problems.append(contentsOf: read.problems)
             inputs.excluded.append(contentsOf: read.excluded)
             inputs.warnings.append(contentsOf: read.warnings)
             progress.show("Read \(PriceText.format(rows + inputs.excluded.count)) rows")
         }
-        inputs.items = validator.items
-        inputs.locations = validator.locations
+        inputs.inputIDs = Set(validator.inputIDs)
         inputs.problems.append(contentsOf: validator.problems)
         return inputs
     }
@@ -75,9 +102,19 @@ struct RegisterInputs {
             throw InputError(path: path, reason: "no such file")
         }
         if isDirectory.boolValue { throw InputError(path: path, reason: "it is a folder, not a file") }
-        guard let data = FileManager.default.contents(atPath: path) else {
+        // Read straight into the array the readers take: going through Data held a large input twice.
+        guard let handle = FileHandle(forReadingAtPath: path) else {
             throw InputError(path: path, reason: "permission denied or unreadable")
         }
-        return Array(data)
+        defer { try? handle.close() }
+        var bytes: [UInt8] = []
+        do {
+            bytes.reserveCapacity(Int(try handle.seekToEnd()) + 1)
+            try handle.seek(toOffset: 0)
+            while let chunk = try handle.read(upToCount: 1 << 16), !chunk.isEmpty { bytes.append(contentsOf: chunk) }
+        } catch {
+            throw InputError(path: path, reason: "it cannot be read (\(error.localizedDescription))")
+        }
+        return bytes
     }
 }

@@ -16,6 +16,11 @@ public struct OutboxBatch: Sendable, Equatable {
         body = Data(ItemJSON.arrayBytes(items))
     }
 
+    /// A batch whose body was already encoded from these items (and queued), so it is not encoded again.
+    public init(key: String, items: [Item], body: Data) {
+        (self.key, self.items, self.body) = (key, items, body)
+    }
+
     /// The same batch with fewer items. Its key is derived from the original key and the items' ids, so a re-send of
     /// the same narrowed batch repeats the key, while a server that honours keys never sees one key with two bodies.
     public func narrowed(to items: [Item]) -> OutboxBatch {

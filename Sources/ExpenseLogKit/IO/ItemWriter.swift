@@ -33,26 +33,75 @@ public struct ItemWriter: Sendable {
         }
     }
 
-    func csv(_ items: [Item]) -> String {
-        var out = InputReader.fields.joined(separator: ",") + "\n"
-        for item in items {
-            out += [CSV.field(item.id), item.date.compact, CSV.field(item.name), String(item.price), String(item.category),
-                    item.categorySub.map(String.init) ?? ""].joined(separator: ",") + "\n"
+    /// Writes a spool's items in a format to `emit`, in pieces, reading them back from disk as it goes (twice for a
+    /// table, whose widths come first), so a large import's output is never held whole.
+    public func write(_ spool: ItemSpool, as format: OutputFormat, to emit: (String) -> Void) throws {
+        var reader = try spool.reader()
+        var out = format == .csv ? csvHeader : format == .json ? (spool.count == 0 ? "[]\n" : "[\n") : ""
+        func flush(_ force: Bool = false) {
+            guard force || out.utf8.count >= 1 << 16 else { return }
+            emit(out)
+            out = ""
         }
-        return out
+        switch format {
+        case .json, .ndjson, .csv:
+            var index = 0
+            while let (item, _) = try reader.next() {
+                index += 1
+                switch format {
+                case .json: out += "  " + ItemJSON.object(item) + (index < spool.count ? ",\n" : "\n")
+                case .ndjson: out += ItemJSON.object(item) + "\n"
+                default: out += csvLine(item)
+                }
+                flush()
+            }
+            if format == .json, spool.count > 0 { out += "]\n" }
+            flush(true)
+        case .table:
+            var failure: (any Error)?
+            writeTable(spool.count, total: spool.totalPrice, item: { index in
+                do {
+                    if index == 0 { reader = try spool.reader() }
+                    return try reader.next()?.item
+                } catch {
+                    failure = failure ?? error
+                    return nil
+                }
+            }, to: emit)
+            if let failure { throw failure }
+        }
+    }
+
+    private var csvHeader: String { InputReader.fields.joined(separator: ",") + "\n" }
+
+    private func csvLine(_ item: Item) -> String {
+        [CSV.field(item.id), item.date.compact, CSV.field(item.name), String(item.price), String(item.category),
+         item.categorySub.map(String.init) ?? ""].joined(separator: ",") + "\n"
+    }
+
+    func csv(_ items: [Item]) -> String {
+        items.reduce(into: csvHeader) { $0 += csvLine($1) }
     }
 
     func table(_ items: [Item]) -> String {
+        var out = ""
+        writeTable(items.count, total: items.totalPrice, item: { items[$0] }) { out += $0 }
+        return out
+    }
+
+    /// A table of `count` items with their `total`; `item` is asked for items 0 to `count - 1` in order, twice (nil
+    /// when it cannot be read: an empty row, the caller reports why).
+    private func writeTable(_ count: Int, total: Int128, item: (Int) -> Item?, to emit: (String) -> Void) {
         let headings = japanese ? ["日付", "品名", "金額", "項目", "サブ項目"] : ["DATE", "NAME", "PRICE", "CATEGORY", "SUB"]
-        let count = japanese ? "\(items.count)件" : "\(items.count) item\(items.count == 1 ? "" : "s")"
-        let totals = [japanese ? "合計" : "TOTAL", count, PriceText.format(items.totalPrice), "", ""]
+        let counted = japanese ? "\(count)件" : "\(count) item\(count == 1 ? "" : "s")"
+        let totals = [japanese ? "合計" : "TOTAL", counted, PriceText.format(total), "", ""]
         // Each row's cells are made when the table asks for them, so the items are never all held again as text.
-        return TextTable.render(items.count + 2, rightAligned: [2], ruleBeforeLast: true) { index in
+        TextTable.write(count + 2, rightAligned: [2], ruleBeforeLast: true, row: { index in
             if index == 0 { return headings }
-            if index == items.count + 1 { return totals }
-            let item = items[index - 1]
+            if index == count + 1 { return totals }
+            guard let item = item(index - 1) else { return ["", "", "", "", ""] }
             return [item.date.description, item.name, PriceText.format(item.price), catalogue.name(of: item.category, japanese: japanese),
                     catalogue.name(ofSub: item.categorySub, in: item.category, japanese: japanese)]
-        }
+        }, to: emit)
     }
 }

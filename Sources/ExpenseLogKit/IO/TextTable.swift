@@ -40,6 +40,15 @@ public struct TextTable: Sendable {
     /// table of 100,000 items is never held as cells.
     public static func render(_ count: Int, rightAligned: Set<Int> = [], ruleBeforeLast: Bool = false,
                               row: (Int) -> [String]) -> String {
+        var out = ""
+        write(count, rightAligned: rightAligned, ruleBeforeLast: ruleBeforeLast, row: row) { out += $0 }
+        return out
+    }
+
+    /// As `render`, handing the text to `emit` in pieces of about 64 KiB. `row` is asked for rows 0 to `count - 1` in
+    /// order, twice, so it may read them from a file as it goes.
+    public static func write(_ count: Int, rightAligned: Set<Int> = [], ruleBeforeLast: Bool = false,
+                             row: (Int) -> [String], to emit: (String) -> Void) {
         let (widths, cellWidths) = measure(count, row)
         var out = ""
         var next = 0
@@ -63,8 +72,12 @@ public struct TextTable: Sendable {
             }
             while out.unicodeScalars.last == " " { out.unicodeScalars.removeLast() }  // a cell's own trailing blanks, as before
             out += "\n"
+            if out.utf8.count >= 1 << 16 {
+                emit(out)
+                out = ""
+            }
         }
-        return out
+        emit(out)
     }
 
     private static let spaces = String(repeating: " ", count: 64)

@@ -37,7 +37,7 @@ public enum DuplicateVerdict: Sendable, Equatable {
 /// Each known item answers for at most one input item, so two identical coffees on one day can both be imported
 /// when the server has only one of them. Ids are matched first, so the answer never depends on the rows' order.
 public struct DuplicateFinder: Sendable {
-    private struct Key: Hashable {
+    fileprivate struct Key: Hashable, Sendable {
         let date: Day
         let price: Int
         let name: String
@@ -57,31 +57,50 @@ public struct DuplicateFinder: Sendable {
         return items.indices.map { found[$0] ?? .new }
     }
 
+    /// Whether nothing is known, so every input item is new.
+    public var isEmpty: Bool { known.isEmpty }
+
     /// The verdicts that are not `.new`, by the input item's index: a large import of new items costs no verdict each.
     public func matches(for items: [Item]) -> [Int: DuplicateVerdict] {
         guard !known.isEmpty else { return [:] }
-        let byID = Dictionary(known.map { ($0.item.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var matcher = matcher(inputIDs: items.map(\.id))
         var found: [Int: DuplicateVerdict] = [:]
-        // A known item matched by id is accounted for; the rest may each answer for one input item of the same content.
-        var claimed: Set<String> = []
         for (index, item) in items.enumerated() {
-            guard let match = byID[item.id] else { continue }
-            found[index] = .sameID(match)
-            claimed.insert(match.item.id)
-        }
-        var byContent: [Key: [KnownItem]] = [:]
-        for entry in known where !claimed.contains(entry.item.id) { byContent[Self.key(entry.item), default: []].append(entry) }
-        guard !byContent.isEmpty else { return found }
-        for (index, item) in items.enumerated() where found[index] == nil {
-            let key = Self.key(item)
-            guard var candidates = byContent[key], !candidates.isEmpty else { continue }
-            found[index] = .likely(candidates.removeFirst())
-            byContent[key] = candidates
+            let verdict = matcher.verdict(for: item)
+            if verdict != .new { found[index] = verdict }
         }
         return found
     }
 
-    private static func key(_ item: Item) -> Key {
+    /// A matcher that takes the input one item at a time, for inputs too large to hold; `inputIDs` are every id the
+    /// input gave, so the known items they match are set aside first and the answer does not depend on the order.
+    public func matcher(inputIDs: some Sequence<String>) -> Matcher {
+        let byID = Dictionary(known.map { ($0.item.id, $0) }, uniquingKeysWith: { first, _ in first })
+        // A known item matched by id is accounted for; the rest may each answer for one input item of the same content.
+        let claimed = Set(inputIDs.lazy.filter { byID[$0] != nil })
+        var byContent: [Key: [KnownItem]] = [:]
+        for entry in known where !claimed.contains(entry.item.id) { byContent[Self.key(entry.item), default: []].append(entry) }
+        return Matcher(byID: byID, byContent: byContent)
+    }
+
+    /// Verdicts for input items in input order, each known item answering for at most one of them.
+    public struct Matcher: Sendable {
+        fileprivate let byID: [String: KnownItem]
+        fileprivate var byContent: [Key: [KnownItem]]
+
+        /// The verdict for the next input item.
+        public mutating func verdict(for item: Item) -> DuplicateVerdict {
+            if let match = byID[item.id] { return .sameID(match) }
+            guard !byContent.isEmpty else { return .new }
+            let key = DuplicateFinder.key(item)
+            guard var candidates = byContent[key], !candidates.isEmpty else { return .new }
+            let match = candidates.removeFirst()
+            byContent[key] = candidates
+            return .likely(match)
+        }
+    }
+
+    fileprivate static func key(_ item: Item) -> Key {
         Key(date: item.date, price: item.price, name: item.name.trimmingSpaces())
     }
 }

@@ -50,6 +50,8 @@ public struct ImportReport: Sendable {
         var status: Status
         /// The item's index in `items`, or -1.
         let item: Int32
+        /// Where the item's record starts in the run's `ItemSpool`, or -1.
+        var spooled: Int64 = -1
     }
 
     private var stored: [Stored] = []
@@ -65,15 +67,42 @@ public struct ImportReport: Sendable {
         self.files = files
     }
 
-    /// Every row, in the order added.
-    public var rows: [Row] { stored.indices.map(row(at:)) }
+    /// Every row, in the order added (a spooled row's item is in the spool: see `json(exitCode:spool:)`).
+    public var rows: [Row] { stored.indices.map { row(at: $0, spooled: nil) } }
     /// Whether no row was added.
     public var isEmpty: Bool { stored.isEmpty }
+    /// How many rows there are: a row's number, and a mark for `truncate(to:)`.
+    public var count: Int { stored.count }
 
-    private func row(at index: Int) -> Row {
+    private func row(at index: Int, spooled: Item?) -> Row {
         let entry = stored[index]
-        return Row(location: entry.location, status: entry.status, item: entry.item < 0 ? nil : items[Int(entry.item)],
+        return Row(location: entry.location, status: entry.status, item: spooled ?? (entry.item < 0 ? nil : items[Int(entry.item)]),
                    reasons: reasons[index] ?? [], matched: matched[index])
+    }
+
+    /// Where row number `index` was read.
+    public func location(ofRow index: Int) -> SourceLocation { stored[index].location }
+
+    /// Adds a row of status `notSent` for an item kept in a spool at `offset`; returns the row's number.
+    @discardableResult
+    public mutating func appendSpooled(at location: SourceLocation, offset: Int64) -> Int {
+        stored.append(Stored(location: location, status: .notSent, item: -1, spooled: offset))
+        return stored.count - 1
+    }
+
+    /// Forgets the rows from number `mark` on.
+    public mutating func truncate(to mark: Int) {
+        stored.removeSubrange(mark...)
+        reasons = reasons.filter { $0.key < mark }
+        matched = matched.filter { $0.key < mark }
+    }
+
+    /// Changes the status of row number `index`, adding why and what it matched.
+    public mutating func mark(row index: Int, _ status: Status, reasons: [String] = [], matched: KnownItem? = nil) {
+        guard stored.indices.contains(index) else { return }
+        stored[index].status = status
+        if !reasons.isEmpty { self.reasons[index, default: []] += reasons }
+        if let matched { self.matched[index] = matched }
     }
 
     /// Adds a row.
@@ -147,7 +176,15 @@ public struct ImportReport: Sendable {
     }
 
     /// The report as JSON: counts per status, then every row with its file, line and status, in input order.
-    public func json(exitCode: Int32) -> String {
+    public func json(exitCode: Int32, spool: ItemSpool? = nil) throws -> String {
+        var out = ""
+        try write(exitCode: exitCode, spool: spool) { out += $0 }
+        return out
+    }
+
+    /// The same JSON, handed to `emit` in pieces of a few hundred rows, so a large report is never held whole; items
+    /// of spooled rows are read back from `spool`.
+    public func write(exitCode: Int32, spool: ItemSpool?, to emit: (String) throws -> Void) throws {
         var out = "{\n  \"exitCode\": \(exitCode),\n  \"counts\": {"
         let tally = counts()
         out += Status.allCases.map { "\"\($0.rawValue)\": \(tally[$0] ?? 0)" }.joined(separator: ", ") + "},\n  \"rows\": ["
@@ -156,16 +193,20 @@ public struct ImportReport: Sendable {
             (order[stored[index].location.file] ?? files.count, stored[index].location.line, index)
         }
         let sorted = stored.indices.sorted { place($0) < place($1) }
-        for (index, row) in sorted.lazy.map(row(at:)).enumerated() {
-            out += index == 0 ? "\n    {" : ",\n    {"
+        var reader = try spool?.reader()
+        for (position, index) in sorted.enumerated() {
+            let offset = stored[index].spooled
+            let spooledItem = offset < 0 ? nil : try reader?.record(at: offset).item
+            let row = row(at: index, spooled: spooledItem)
+            out += position == 0 ? "\n    {" : ",\n    {"
             out += "\"file\": "
             ItemJSON.appendString(row.location.file, to: &out)
             out += ", \"line\": \(row.location.line), \"status\": \"\(row.status.rawValue)\""
             if let item = row.item { out += ", \"item\": " + ItemJSON.object(item) }
             if !row.reasons.isEmpty {
                 out += ", \"reasons\": ["
-                for (position, reason) in row.reasons.enumerated() {
-                    if position > 0 { out += ", " }
+                for (number, reason) in row.reasons.enumerated() {
+                    if number > 0 { out += ", " }
                     ItemJSON.appendString(reason, to: &out)
                 }
                 out += "]"
@@ -174,7 +215,11 @@ public struct ImportReport: Sendable {
                 out += ", \"matched\": {\"in\": \"\(matched.place.rawValue)\", \"item\": \(ItemJSON.object(matched.item))}"
             }
             out += "}"
+            if out.utf8.count >= 1 << 16 {
+                try emit(out)
+                out = ""
+            }
         }
-        return out + (stored.isEmpty ? "]\n}\n" : "\n  ]\n}\n")
+        try emit(out + (stored.isEmpty ? "]\n}\n" : "\n  ]\n}\n"))
     }
 }

@@ -90,12 +90,15 @@ public struct ItemValidator {
     /// Every problem of the invalid drafts, and each repeated id.
     public private(set) var problems: [ValidationProblem] = []
     private var firstSeen: [String: SourceLocation] = [:]
+    /// The ids the input gave, in order, so a rollback can forget them.
+    private var givenIDs: [String] = []
     private let makeID: () -> String
 
     /// How far validation got, to go back to when an input is refused whole after some of its drafts were added.
     public struct Mark: Sendable {
         fileprivate let items: Int
         fileprivate let problems: Int
+        fileprivate let ids: Int
     }
 
     /// A validator that makes ids with `makeID` for drafts without one.
@@ -103,34 +106,43 @@ public struct ItemValidator {
         self.makeID = makeID
     }
 
+    /// The ids the input gave (not the ones made here): the only ones that can match an existing item's.
+    public var inputIDs: some Collection<String> { firstSeen.keys }
+
     /// Validates one draft: a valid item is kept, else its problems are.
     public mutating func add(_ draft: ItemDraft) {
+        guard let item = check(draft) else { return }
+        items.append(item)
+        locations.append(draft.location)
+    }
+
+    /// Validates one draft and returns its item, without keeping it (the caller does); else keeps its problems.
+    public mutating func check(_ draft: ItemDraft) -> Item? {
         let (validItem, found) = draft.validated(makeID: makeID)
         guard let item = validItem else {
             problems.append(contentsOf: found)
-            return
+            return nil
         }
         // Only ids the input gave can repeat; hashing the ones made here cost a tenth of a large import.
         if !draft.id.isAbsent {
             if let earlier = firstSeen[item.id] {
                 problems.append(ValidationProblem(location: draft.location, field: "id",
                                                   message: "'\(item.id)' is already used by the item at \(earlier)"))
-                return
+                return nil
             }
             firstSeen[item.id] = draft.location
+            givenIDs.append(item.id)
         }
-        items.append(item)
-        locations.append(draft.location)
+        return item
     }
 
     /// Where validation is now.
-    public var mark: Mark { Mark(items: items.count, problems: problems.count) }
+    public var mark: Mark { Mark(items: items.count, problems: problems.count, ids: givenIDs.count) }
 
     /// Forgets what was added since `mark`, ids included.
     public mutating func rollBack(to mark: Mark) {
-        for (item, location) in zip(items[mark.items...], locations[mark.items...]) where firstSeen[item.id] == location {
-            firstSeen[item.id] = nil
-        }
+        for id in givenIDs[mark.ids...] { firstSeen[id] = nil }
+        givenIDs.removeSubrange(mark.ids...)
         items.removeSubrange(mark.items...)
         locations.removeSubrange(mark.items...)
         problems.removeSubrange(mark.problems...)

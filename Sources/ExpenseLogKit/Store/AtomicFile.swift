@@ -17,22 +17,37 @@ public enum AtomicFile {
     /// `beforeRename` gets the written file's descriptor (to lock it before anyone can see it); if it throws, nothing is renamed.
     public static func write(_ data: Data, to url: URL, mode: mode_t = 0o644, durable: Bool = true,
                              beforeRename: ((Int32) throws -> Void)? = nil) throws {
+        try write(to: url, mode: mode, durable: durable, beforeRename: beforeRename) { emit in
+            try data.withUnsafeBytes { try emit($0) }
+        }
+    }
+
+    /// As `write(_:to:)`, with the content handed over in pieces by `contents` (through the function it is given), so a
+    /// large file is never held whole; if `contents` throws, nothing is renamed and its error is rethrown.
+    public static func write(to url: URL, mode: mode_t = 0o644, durable: Bool = true, beforeRename: ((Int32) throws -> Void)? = nil,
+                             contents: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
         let directory = url.deletingLastPathComponent()
         try createDirectory(directory)
         let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
         let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         guard fd >= 0 else { throw StoreError.writeFailed(path: url.path, reason: errorText()) }
         var failure: String?
-        data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count, failure == nil {
-                let written = Glibc_or_Darwin_write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno != EINTR { failure = errorText() }
-                } else {
-                    offset += written
+        var thrown: (any Error)?
+        do {
+            try contents { buffer in
+                var offset = 0
+                while offset < buffer.count {
+                    let written = Glibc_or_Darwin_write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                    if written < 0 {
+                        if errno != EINTR { throw StoreError.writeFailed(path: url.path, reason: errorText()) }
+                    } else {
+                        offset += written
+                    }
                 }
             }
+        } catch {
+            thrown = error
+            failure = "\(error)"
         }
         if failure == nil, durable, fsync(fd) != 0 { failure = errorText() }
         if failure == nil, let beforeRename {
@@ -42,7 +57,7 @@ public enum AtomicFile {
         if failure == nil, rename(temporary.path, url.path) != 0 { failure = errorText() }
         if let failure {
             unlink(temporary.path)
-            throw StoreError.writeFailed(path: url.path, reason: failure)
+            throw thrown ?? StoreError.writeFailed(path: url.path, reason: failure)
         }
         if durable { syncDirectory(directory) }
     }

@@ -85,6 +85,8 @@ public actor LocalRepository {
                 cached.items.removeAll { newIDs.contains($0.id) }
                 cached.items.append(contentsOf: newItems)
                 try save(cached)
+                // Not kept in memory: an import adds whole months that this run does not read again.
+                months[month] = nil
             }
         }
     }

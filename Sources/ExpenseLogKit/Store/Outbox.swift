@@ -11,11 +11,32 @@ public struct OutboxEntry: Sendable, Equatable {
     public let file: URL
     /// When the run queued it.
     public let queuedAt: Date
-    /// The batches not sent yet, in the order they were queued.
+    /// The batches not sent yet, in the order they were queued; empty for an entry the run that wrote it is sending
+    /// (it reads each batch back as it goes, so that a large import is not held in memory).
     public let batches: [OutboxBatch]
+    /// The keys of the batches not sent yet.
+    public let keys: [String]
+
+    /// An entry of batches read from its file.
+    init(file: URL, queuedAt: Date, batches: [OutboxBatch]) {
+        (self.file, self.queuedAt, self.batches, keys) = (file, queuedAt, batches, batches.map(\.key))
+    }
+
+    /// An entry just written, known by its keys.
+    init(file: URL, queuedAt: Date, keys: [String]) {
+        (self.file, self.queuedAt, batches, self.keys) = (file, queuedAt, [], keys)
+    }
 
     /// The items not sent yet.
     public var items: [Item] { batches.flatMap(\.items) }
+}
+
+/// A batch an `OutboxWriter` wrote: its key, and where its body lies in the entry's file.
+public struct QueuedBatch: Sendable, Equatable {
+    /// The batch's `Idempotency-Key`.
+    public let key: String
+    /// The bytes of its JSON array in the entry's file.
+    public let body: Range<Int64>
 }
 
 /// The outbox of one environment: items that could not be confirmed as saved, waiting for `sync`.
@@ -51,21 +72,65 @@ public struct Outbox: Sendable {
     }
 
     private func write(_ batches: [OutboxBatch], now: Date, beforeRename: ((Int32) throws -> Void)?) throws -> OutboxEntry {
+        let (file, _) = try write(now: now, beforeRename: beforeRename) { add in
+            for batch in batches { try add(batch.key, batch.body) }
+        }
+        return OutboxEntry(file: file, queuedAt: now, batches: batches)
+    }
+
+    /// Queues the batches `batches` hands to the function it gets (a key and its JSON body each) as one new entry,
+    /// written a batch at a time and locked before it appears, so a large import is never held whole in memory; see
+    /// `enqueueHeld(_:)`. Returns each batch's key and where its body lies, to read back with `body(of:in:)`.
+    public func enqueueHeld(now: Date = Date(), writing batches: ((String, Data) throws -> Void) throws -> Void)
+        throws -> (OutboxEntry, [QueuedBatch], HeldLock) {
+        var held: HeldLock?
+        let (file, queued) = try write(now: now, beforeRename: { fd in held = try FileLock.hold(descriptor: fd, path: directory.path) },
+                                       batches: batches)
+        guard let held else { throw StoreError.writeFailed(path: file.path, reason: "it could not be locked") }
+        return (OutboxEntry(file: file, queuedAt: now, keys: queued.map(\.key)), queued, held)
+    }
+
+    private func write(now: Date, beforeRename: ((Int32) throws -> Void)?,
+                       batches: ((String, Data) throws -> Void) throws -> Void) throws -> (URL, [QueuedBatch]) {
         // The name sorts by time, so entries are sent in the order they were queued.
         let stamp = String(UInt64(max(0, now.timeIntervalSince1970) * 1_000_000))
         let name = String(repeating: "0", count: max(0, 20 - stamp.count)) + stamp + "-\(getpid())-"
             + UUID().uuidString.prefix(8) + ".json"
         let file = directory.appendingPathComponent(name)
-        var text = Data("{\"queuedAt\":\(now.timeIntervalSince1970),\"batches\":[".utf8)
-        text.reserveCapacity(batches.reduce(text.count + 16) { $0 + $1.body.count + 60 })
-        for (index, batch) in batches.enumerated() {
-            text.append(contentsOf: "\(index == 0 ? "\n" : ",\n"){\"key\":\"\(batch.key)\",\"items\":".utf8)
-            text.append(batch.body)
-            text.append(contentsOf: "}".utf8)
+        var queued: [QueuedBatch] = []
+        try AtomicFile.write(to: file, beforeRename: beforeRename) { emit in
+            // `batches` calls back into `emit`; both are non-escaping, which Swift allows only through this.
+            try withoutActuallyEscaping(emit) { emit in
+                var offset: Int64 = 0
+                func put(_ data: Data) throws {
+                    try data.withUnsafeBytes { try emit($0) }
+                    offset += Int64(data.count)
+                }
+                try put(Data("{\"queuedAt\":\(now.timeIntervalSince1970),\"batches\":[".utf8))
+                try batches { key, body in
+                    try put(Data("\(queued.isEmpty ? "\n" : ",\n"){\"key\":\"\(key)\",\"items\":".utf8))
+                    queued.append(QueuedBatch(key: key, body: offset..<(offset + Int64(body.count))))
+                    try put(body)
+                    try put(Data("}".utf8))
+                }
+                try put(Data("\n]}\n".utf8))
+            }
         }
-        text.append(contentsOf: "\n]}\n".utf8)
-        try AtomicFile.write(text, to: file, beforeRename: beforeRename)
-        return OutboxEntry(file: file, queuedAt: now, batches: batches)
+        return (file, queued)
+    }
+
+    /// The body of a batch an `enqueueHeld(writing:)` wrote, read back from the entry's file.
+    public func body(of batch: QueuedBatch, in entry: OutboxEntry) throws -> Data {
+        do {
+            let handle = try FileHandle(forReadingFrom: entry.file)
+            defer { try? handle.close() }
+            try handle.seek(toOffset: UInt64(batch.body.lowerBound))
+            let data = try handle.read(upToCount: batch.body.count) ?? Data()
+            guard data.count == batch.body.count else { throw CocoaError(.fileReadCorruptFile) }
+            return data
+        } catch {
+            throw StoreError.readFailed(path: entry.file.path, reason: "the queued batch \(batch.key) cannot be read back (\(error.localizedDescription))")
+        }
     }
 
     /// Every entry with batches left, oldest first, and a message for each file that cannot be read (left in place).
@@ -137,7 +202,7 @@ public struct Outbox: Sendable {
         let failure = written != line.count ? AtomicFile.errorText() : (fsync(fd) != 0 ? AtomicFile.errorText() : nil)
         close(fd)
         if let failure { throw StoreError.writeFailed(path: log.path, reason: failure) }
-        if Set(entry.batches.map(\.key)).isSubset(of: sentKeys(of: entry.file)) {
+        if Set(entry.keys).isSubset(of: sentKeys(of: entry.file)) {
             // The entry first: a crash between the two leaves only a log that names nothing, which is harmless.
             for url in [entry.file, log] where unlink(url.path) != 0 && errno != ENOENT {
                 throw StoreError.writeFailed(path: url.path, reason: "it cannot be removed (\(AtomicFile.errorText()))")
