@@ -49,20 +49,21 @@ struct ImportReportTests {
         #expect(report.count(.invalid) == 3)
     }
 
-    @Test("marking items changes only their rows, adding reasons and what they matched")
+    @Test("marking rows changes only those rows, adding reasons and what they matched; a row number not there is ignored")
     func mark() throws {
         var report = ImportReport()
         let (a, b, c) = (try coffee("A"), try coffee("B"), try coffee("C"))
         for (line, item) in [a, b, c].enumerated() { report.append(row("in.csv", line + 2, item)) }
         let known = KnownItem(item: try coffee("S1"), place: .server)
-        report.mark([b], .likelyDuplicate, reasons: ["same date, price and name as S1"], matched: known)
-        report.mark([a, try coffee("UNKNOWN")], .added)
+        report.mark(row: 1, .likelyDuplicate, reasons: ["same date, price and name as S1"], matched: known)
+        report.mark(row: 0, .added)
+        report.mark(row: 3, .added)
         #expect(report.rows.map(\.status) == [.added, .likelyDuplicate, .notSent])
         #expect(report.rows.map(\.reasons) == [[], ["same date, price and name as S1"], []])
         #expect(report.rows[1].matched == known)
         #expect(report.rows[0].matched == nil && report.rows[2].matched == nil)
         #expect(report.rows.count == 3)
-        report.mark([b], .queued, reasons: ["network down"])
+        report.mark(row: 1, .queued, reasons: ["network down"])
         #expect(report.rows[1].status == .queued)
         #expect(report.rows[1].reasons == ["same date, price and name as S1", "network down"])
         #expect(report.rows[1].matched == known)
@@ -121,7 +122,7 @@ struct ImportReportTests {
         var report = ImportReport(files: ["in.csv"])
         report.append(row("in.csv", 2, try coffee("A")))
         report.append(row("in.csv", 3, try coffee("B", price: -50)))
-        report.mark([try coffee("B")], .likelyDuplicate, reasons: ["same date, price and name"],
+        report.mark(row: 1, .likelyDuplicate, reasons: ["same date, price and name"],
                     matched: KnownItem(item: try coffee("Q"), place: .outbox))
         let rows = try reportRows(try decodedReport(report))
         try #require(rows.count == 2)

@@ -18,7 +18,8 @@ enum RegisterCommand {
             Before sending, each row is compared with its month on the server (fetched afresh, the cache \
             only when the server cannot answer) and with the outbox: a row whose id is there is skipped, and \
             so is one with the same date, price and name unless --allow-duplicates. A report of every row ends \
-            the run on stderr; --report FILE writes it as JSON.
+            the run on stderr; --report FILE writes it as JSON. Valid rows wait in an unlinked temporary file in \
+            $TMPDIR, not in memory, so a large import needs little of it.
 
             EXAMPLES:
               expense-log register items.csv

@@ -109,8 +109,11 @@ struct RegisterInputs {
         defer { try? handle.close() }
         var bytes: [UInt8] = []
         do {
-            bytes.reserveCapacity(Int(try handle.seekToEnd()) + 1)
-            try handle.seek(toOffset: 0)
+            // The size only reserves room: a pipe (`register <(iconv …)`) has none and is read all the same.
+            if let size = try? handle.seekToEnd() {
+                bytes.reserveCapacity(Int(size) + 1)
+                try handle.seek(toOffset: 0)
+            }
             while let chunk = try handle.read(upToCount: 1 << 16), !chunk.isEmpty { bytes.append(contentsOf: chunk) }
         } catch {
             throw InputError(path: path, reason: "it cannot be read (\(error.localizedDescription))")

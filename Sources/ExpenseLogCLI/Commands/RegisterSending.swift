@@ -18,6 +18,8 @@ struct Sending {
     /// What the server answered for the confirmed batches (printed as the command's output, and cached).
     private let saved: ItemSpool
     private var savedMonths: Set<YearMonth> = []
+    /// Why the saved items could not all be kept to cache and print.
+    private var keepFailure: StoreError?
     /// How many input items (from the first) the server confirmed.
     private var confirmedCount = 0
     /// Set once the saved items are cached and printed, which happens before any error is explained.
@@ -48,8 +50,9 @@ struct Sending {
             throw error
         }
         guard let failure = await finishSaved() else { return code }
-        context.warn("\(saved.count) item\(saved.count == 1 ? " was" : "s were") registered on the server, but the cache could not "
-                     + "be updated (\(failure)); run fetch for their months to refresh it")
+        let what = keepFailure == nil ? "the cache could not be updated" : "they could not be kept to cache and print"
+        context.warn("\(confirmedCount) item\(confirmedCount == 1 ? " was" : "s were") registered on the server, but \(what) "
+                     + "(\(failure)); run fetch for their months to refresh the cache and see them")
         return code == .success ? .ioError : code
     }
 
@@ -64,6 +67,10 @@ struct Sending {
         if let done = finished { return done }
         progress.clear()
         var failure: StoreError?
+        if let keepFailure {
+            finished = .some(keepFailure)
+            return keepFailure
+        }
         if saved.count > 0 {
             do {
                 for month in savedMonths.sorted() {
@@ -93,19 +100,20 @@ struct Sending {
         do {
             var reader = try items.reader()
             (entry, queued, hold) = try outbox.enqueueHeld { add in
-                while case let (batch, _) = try next(from: &reader), !batch.isEmpty {
+                while case let (batch, rows) = try next(from: &reader), !batch.isEmpty {
                     let encoded = OutboxBatch(key: RandomID.make(), items: batch)
                     try add(encoded.key, encoded.body)
+                    for row in rows { report.mark(row: row, .queued) }
                 }
             }
         } catch let error as StoreError {
+            // No entry was made: the rows marked as queued were not.
+            report.replaceStatus(.queued, with: .notSent)
             context.io.stderr.write("Error: \(error)\nNothing was sent: the outbox must be writable, so that no item can be "
                                     + "lost or sent twice if the run is interrupted.\n")
             return .ioError
         }
         defer { hold.release() }
-        var tags = try items.reader()
-        while let row = try tags.nextTag() { report.mark(row: Int(row), .queued) }
         var reader = try items.reader()
         let started = Date()
         for (index, queuedBatch) in queued.enumerated() {
@@ -114,22 +122,25 @@ struct Sending {
                 let (batchItems, batchRows) = try next(from: &reader)
                 (batch, rows) = (OutboxBatch(key: queuedBatch.key, items: batchItems, body: try outbox.body(of: queuedBatch, in: entry)),
                                  batchRows)
+            } catch let error as StoreError {
+                await finishSaved()
+                context.io.stderr.write("Error: \(error)\nThe items not sent yet stay in the outbox; `expense-log sync` sends them.\n")
+                return .ioError
+            }
+            do {
                 outcome = try await client.deliver(batch, of: entry, outbox: outbox, verifyAnswer: config.environment.value != .dummy)
             } catch let error as StoreError {
                 await finishSaved()
-                context.io.stderr.write("Error: \(error)\nThe items not confirmed by the server stay in the outbox; "
-                                        + "`expense-log sync` finds those it already has and sends the rest.\n")
+                context.io.stderr.write("Error: \(error)\nThe server answered, but the outbox could not record it; "
+                                        + "`expense-log sync` finds those items on the server and does not send them again.\n")
                 return .ioError
             }
             switch outcome {
             case .delivered(let answer):
                 // The server usually answers with just what was sent: the sent values are kept then, as they were sent.
-                for item in answer.isByteForByte(batch.items) ? batch.items : answer {
-                    try saved.append(item, tag: 0)
-                    savedMonths.insert(item.date.yearMonth)
-                }
                 for row in rows { report.mark(row: row, .added) }
                 confirmedCount += batch.items.count
+                keep(answer.isByteForByte(batch.items) ? batch.items : answer)
                 let rate = Double(confirmedCount) / max(Date().timeIntervalSince(started), 0.001)
                 // The first and the last batch are always drawn, so even a quick run shows that sending began and ended.
                 progress.show("Sent \(index + 1)/\(batchCount) batches, \(PriceText.format(confirmedCount)) of "
@@ -146,6 +157,20 @@ struct Sending {
         }
         progress.clear()
         return .success
+    }
+
+    /// Keeps saved items to cache and print at the end. The server has them already, so a temporary file that cannot
+    /// be written stops only this (they are neither cached nor printed, and a warning says so), never the sending.
+    private mutating func keep(_ answer: [Item]) {
+        guard keepFailure == nil else { return }
+        do {
+            for item in answer {
+                try saved.append(item, tag: 0)
+                savedMonths.insert(item.date.yearMonth)
+            }
+        } catch {
+            keepFailure = error as? StoreError ?? .writeFailed(path: NSTemporaryDirectory(), reason: "\(error)")
+        }
     }
 
     /// The next batch's items and report rows from the spool (empty at its end).

@@ -43,8 +43,8 @@ public struct ImportReport: Sendable {
         }
     }
 
-    /// One row as stored: a few bytes, with its item in `items` and its rarer parts in `reasons` and `matched`, so
-    /// that the report of a 100,000-row import costs a few megabytes, not a copy of every item.
+    /// One row as stored: a few bytes, with its item in the run's spool (or, for a row appended whole, in `items`) and
+    /// its rarer parts in `reasons` and `matched`, so that the report of a 100,000-row import costs a few megabytes.
     private struct Stored: Sendable {
         let location: SourceLocation
         var status: Status
@@ -58,7 +58,6 @@ public struct ImportReport: Sendable {
     private var items: [Item] = []
     private var reasons: [Int: [String]] = [:]
     private var matched: [Int: KnownItem] = [:]
-    private var rowOfItem: [String: Int] = [:]
     /// The inputs in the order read, which orders the rows of the JSON report.
     public var files: [String]
 
@@ -97,6 +96,11 @@ public struct ImportReport: Sendable {
         matched = matched.filter { $0.key < mark }
     }
 
+    /// Gives every row of one status another (rows marked ahead of a step that then failed).
+    public mutating func replaceStatus(_ old: Status, with new: Status) {
+        for index in stored.indices where stored[index].status == old { stored[index].status = new }
+    }
+
     /// Changes the status of row number `index`, adding why and what it matched.
     public mutating func mark(row index: Int, _ status: Status, reasons: [String] = [], matched: KnownItem? = nil) {
         guard stored.indices.contains(index) else { return }
@@ -109,25 +113,12 @@ public struct ImportReport: Sendable {
     public mutating func append(_ row: Row) {
         var itemIndex: Int32 = -1
         if let item = row.item {
-            rowOfItem[item.id] = stored.count
             itemIndex = Int32(items.count)
             items.append(item)
         }
         if !row.reasons.isEmpty { reasons[stored.count] = row.reasons }
         if let match = row.matched { matched[stored.count] = match }
         stored.append(Stored(location: row.location, status: row.status, item: itemIndex))
-    }
-
-    /// Adds a row of status `notSent` for each item, sharing the array rather than copying it.
-    public mutating func appendItems(_ newItems: [Item], at locations: [SourceLocation]) {
-        let base = Int32(items.count)
-        if items.isEmpty { items = newItems } else { items.append(contentsOf: newItems) }
-        stored.reserveCapacity(stored.count + newItems.count)
-        rowOfItem.reserveCapacity(rowOfItem.count + newItems.count)
-        for (offset, (item, location)) in zip(newItems, locations).enumerated() {
-            rowOfItem[item.id] = stored.count
-            stored.append(Stored(location: location, status: .notSent, item: base + Int32(offset)))
-        }
     }
 
     /// Adds the problems of invalid rows, one row per location.
@@ -141,16 +132,6 @@ public struct ImportReport: Sendable {
                 seen[problem.location] = stored.count
                 append(Row(location: problem.location, status: .invalid, reasons: [reason]))
             }
-        }
-    }
-
-    /// Changes the status of the rows of these items, adding why and what they matched.
-    public mutating func mark(_ items: some Sequence<Item>, _ status: Status, reasons: [String] = [], matched: KnownItem? = nil) {
-        for item in items {
-            guard let index = rowOfItem[item.id] else { continue }
-            stored[index].status = status
-            if !reasons.isEmpty { self.reasons[index, default: []] += reasons }
-            if let matched { self.matched[index] = matched }
         }
     }
 
@@ -182,7 +163,7 @@ public struct ImportReport: Sendable {
         return out
     }
 
-    /// The same JSON, handed to `emit` in pieces of a few hundred rows, so a large report is never held whole; items
+    /// The same JSON, handed to `emit` in pieces of about 64 KiB, so a large report is never held whole; items
     /// of spooled rows are read back from `spool`.
     public func write(exitCode: Int32, spool: ItemSpool?, to emit: (String) throws -> Void) throws {
         var out = "{\n  \"exitCode\": \(exitCode),\n  \"counts\": {"

@@ -116,7 +116,8 @@ public struct ItemValidator {
         locations.append(draft.location)
     }
 
-    /// Validates one draft and returns its item, without keeping it (the caller does); else keeps its problems.
+    /// Validates one draft and returns its item without keeping it (the caller does; an id the input gave is
+    /// remembered, to flag a repeat); else keeps its problems.
     public mutating func check(_ draft: ItemDraft) -> Item? {
         let (validItem, found) = draft.validated(makeID: makeID)
         guard let item = validItem else {

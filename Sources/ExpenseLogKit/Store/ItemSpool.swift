@@ -23,7 +23,8 @@ public final class ItemSpool {
     public private(set) var totalPrice: Int128 = 0
 
     private static let bufferSize = 1 << 16
-    private static let noSub = Int64.min
+    /// The fixed part of a record after its length: tag, day, price, category, sub-category and whether there is one.
+    private static let fixedSize = 33
 
     /// A new empty spool in the temporary folder.
     public init() throws {
@@ -64,7 +65,8 @@ public final class ItemSpool {
         put(UInt16(item.date.year)); buffer.append(UInt8(item.date.month)); buffer.append(UInt8(item.date.day))
         put(UInt64(bitPattern: Int64(item.price)))
         put(UInt64(bitPattern: Int64(item.category)))
-        put(UInt64(bitPattern: item.categorySub.map(Int64.init) ?? Self.noSub))
+        put(UInt64(bitPattern: Int64(item.categorySub ?? 0)))
+        buffer.append(item.categorySub == nil ? 0 : 1)
         for text in [item.id, item.name] {
             put(UInt32(text.utf8.count))
             buffer.append(contentsOf: text.utf8)
@@ -119,11 +121,8 @@ public final class ItemSpool {
 
         /// The next record's tag alone (its item is skipped), or nil at the end.
         public mutating func nextTag() throws -> Int32? {
-            guard try fill(4) else { return nil }
-            let length = Int(word(UInt32.self, at: index))
-            guard try fill(4 + length), length >= 40 else { throw spool.corrupt() }
-            defer { index += 4 + length }
-            return Int32(bitPattern: word(UInt32.self, at: index + 4))
+            guard let base = try nextRecord() else { return nil }
+            return Int32(bitPattern: word(UInt32.self, at: base))
         }
 
         /// The next record, or nil at the end.
@@ -133,31 +132,38 @@ public final class ItemSpool {
 
         /// The next record whose day passes `keep` (the others are skipped without decoding their text), or nil at the end.
         public mutating func next(where keep: ((Int, Int) -> Bool)?) throws -> (item: Item, tag: Int32)? {
-            while true {
-                guard try fill(4) else { return nil }
-                let length = Int(word(UInt32.self, at: index))
-                guard try fill(4 + length), length >= 40 else { throw spool.corrupt() }
-                let base = index + 4
-                index = base + length
+            while let base = try nextRecord() {
                 let year = Int(word(UInt16.self, at: base + 4)), month = Int(chunk[base + 6]), day = Int(chunk[base + 7])
                 if let keep, !keep(year, month) { continue }
                 let tag = Int32(bitPattern: word(UInt32.self, at: base))
                 let price = Int(Int64(bitPattern: word(UInt64.self, at: base + 8)))
                 let category = Int(Int64(bitPattern: word(UInt64.self, at: base + 16)))
-                let sub = Int64(bitPattern: word(UInt64.self, at: base + 24))
-                var at = base + 32
+                let sub = chunk[base + 32] == 0 ? nil : Int(Int64(bitPattern: word(UInt64.self, at: base + 24)))
+                var at = base + ItemSpool.fixedSize
                 var texts: [String] = []
                 for _ in 0..<2 {
+                    guard at + 4 <= index else { throw spool.corrupt() }
                     let size = Int(word(UInt32.self, at: at))
-                    guard at + 4 + size <= base + length else { throw spool.corrupt() }
+                    guard size <= index - at - 4 else { throw spool.corrupt() }
                     texts.append(String(decoding: chunk[(at + 4)..<(at + 4 + size)], as: UTF8.self))
                     at += 4 + size
                 }
                 guard let date = Day(year: year, month: month, day: day) else { throw spool.corrupt() }
-                let item = Item(id: texts[0], date: date, name: texts[1], price: price, category: category,
-                                categorySub: sub == ItemSpool.noSub ? nil : Int(sub))
-                return (item, tag)
+                return (Item(id: texts[0], date: date, name: texts[1], price: price, category: category, categorySub: sub), tag)
             }
+            return nil
+        }
+
+        /// Steps over the next record and returns where its body (after the length) starts in `chunk`, or nil at the end.
+        private mutating func nextRecord() throws -> Int? {
+            guard try fill(4) else { return nil }
+            let length = Int(word(UInt32.self, at: index))
+            // Two texts of at most 2 GiB each would never be written; a length outside this is a damaged file.
+            guard length >= ItemSpool.fixedSize + 8, length < 1 << 31 else { throw spool.corrupt() }
+            guard try fill(4 + length) else { throw spool.corrupt() }
+            let base = index + 4
+            index = base + length
+            return base
         }
 
         private func word<T: FixedWidthInteger>(_: T.Type, at offset: Int) -> T {
@@ -198,6 +204,8 @@ public final class ItemSpool {
 
     private func flush() throws {
         var offset = 0
+        // After a failed write, what was written is dropped from the buffer, so the next flush goes on from there.
+        defer { buffer.removeFirst(offset) }
         while offset < buffer.count {
             let written = buffer.withUnsafeBytes { pwrite(fd, $0.baseAddress! + offset, buffer.count - offset, off_t(flushed)) }
             if written < 0 {
@@ -207,7 +215,6 @@ public final class ItemSpool {
             offset += written
             flushed += Int64(written)
         }
-        buffer.removeAll(keepingCapacity: true)
     }
 
     private func failure(writing: Bool) -> StoreError {

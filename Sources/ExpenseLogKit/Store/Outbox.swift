@@ -14,7 +14,7 @@ public struct OutboxEntry: Sendable, Equatable {
     /// The batches not sent yet, in the order they were queued; empty for an entry the run that wrote it is sending
     /// (it reads each batch back as it goes, so that a large import is not held in memory).
     public let batches: [OutboxBatch]
-    /// The keys of the batches not sent yet.
+    /// The keys of its batches: those not sent yet when read from the file, every one for an entry just written.
     public let keys: [String]
 
     /// An entry of batches read from its file.
@@ -27,7 +27,7 @@ public struct OutboxEntry: Sendable, Equatable {
         (self.file, self.queuedAt, batches, self.keys) = (file, queuedAt, [], keys)
     }
 
-    /// The items not sent yet.
+    /// The items not sent yet (none for an entry just written, whose batches are not held).
     public var items: [Item] { batches.flatMap(\.items) }
 }
 
