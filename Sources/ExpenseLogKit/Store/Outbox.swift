@@ -65,10 +65,10 @@ public struct Outbox: Sendable {
     /// Queues batches as one new entry that is locked before it appears, so no `sync` can send its batches while the
     /// caller is sending them itself; the lock goes with the process, so after a crash `sync` takes over.
     public func enqueueHeld(_ batches: [OutboxBatch], now: Date = Date()) throws -> (OutboxEntry, HeldLock) {
-        var held: HeldLock?
-        let entry = try write(batches, now: now) { fd in held = try FileLock.hold(descriptor: fd, path: directory.path) }
-        guard let held else { throw StoreError.writeFailed(path: entry.file.path, reason: "it could not be locked") }
-        return (entry, held)
+        let (written, _, held) = try enqueueHeld(now: now) { add in
+            for batch in batches { try add(batch.key, batch.body) }
+        }
+        return (OutboxEntry(file: written.file, queuedAt: now, batches: batches), held)
     }
 
     private func write(_ batches: [OutboxBatch], now: Date, beforeRename: ((Int32) throws -> Void)?) throws -> OutboxEntry {
