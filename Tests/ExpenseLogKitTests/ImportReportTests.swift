@@ -176,4 +176,19 @@ struct ImportReportTests {
         #expect(rows.map { ($0["item"] as? [String: Any])?["price"] as? Int } == [178, 200])
         #expect(rows.allSatisfy { $0["reasons"] == nil })
     }
+
+    @Test("a line too far to pack keeps its place, in the rows, the order of the JSON and after truncating")
+    func farPlaces() throws {
+        var report = ImportReport(files: ["in.csv"])
+        let far = 1 << 45
+        report.append(row("in.csv", far, try coffee("F")))
+        report.append(row("in.csv", 2, try coffee("A")))
+        report.append(row("in.csv", far + 1, try coffee("G")))
+        #expect(report.rows.map(\.location) == [at("in.csv", far), at("in.csv", 2), at("in.csv", far + 1)])
+        let rows = try reportRows(try decodedReport(report))
+        #expect(rows.map { $0["line"] as? Int } == [2, far, far + 1])
+        report.truncate(to: 1)
+        report.append(row("in.csv", 3, try coffee("B")))
+        #expect(report.rows.map(\.location) == [at("in.csv", far), at("in.csv", 3)])
+    }
 }
