@@ -109,6 +109,36 @@ struct LocalRepositoryTests {
         }
     }
 
+    @Test("adding a month from a spool writes the same file as adding its items, and touches no other month")
+    func addFromSpool() async throws {
+        try await withTemporaryDirectory { root in
+            let (a, b, february) = try cacheSamples()
+            var newA = a
+            newA.price = 999
+            let c = Item(id: "C", date: try day(2024, 1, 31), name: "c \"quoted\"", price: 1, category: 0, categorySub: nil)
+            let spool = try ItemSpool()
+            for item in [newA, february, c] { try spool.append(item, tag: 0) }
+            let (byItems, bySpool) = (LocalRepository(directory: root.appendingPathComponent("items")),
+                                      LocalRepository(directory: root.appendingPathComponent("spool")))
+            for repository in [byItems, bySpool] {
+                try await repository.replaceMonth(try month("2024-01"), with: [a, b], fetchedAt: Self.fetchedAt)
+            }
+            try await byItems.add([newA, february, c])
+            try await bySpool.add(try month("2024-01"), from: try spool.reader())
+            #expect(try await bySpool.month(try month("2024-02")) == nil, "only the month asked for is written")
+            try await bySpool.add(try month("2024-02"), from: try spool.reader())
+
+            let reread = LocalRepository(directory: bySpool.directory)
+            #expect(try await reread.month(try month("2024-01"))?.items == [b, newA, c])
+            #expect(try await reread.month(try month("2024-01"))?.fetchedAt == Self.fetchedAt)
+            for name in ["2024-01.json", "2024-02.json"] {
+                let expected = try Data(contentsOf: byItems.directory.appendingPathComponent(name))
+                #expect(try Data(contentsOf: bySpool.directory.appendingPathComponent(name)) == expected, "\(name)")
+            }
+            #expect(temporaryFiles(in: bySpool.directory).isEmpty)
+        }
+    }
+
     @Test("cachedMonths lists every month on disk, oldest first; clear removes them and says how many")
     func listAndClear() async throws {
         try await withTemporaryDirectory { root in
@@ -162,8 +192,8 @@ struct LocalRepositoryTests {
         }
     }
 
-    @Test("a failed write throws writeFailed and keeps the old items in memory", arguments: [false, true])
-    func failedWriteKeepsState(byAdding: Bool) async throws {
+    @Test("a failed write throws writeFailed and keeps the old items in memory", arguments: ["add", "add from a spool", "replace"])
+    func failedWriteKeepsState(way: String) async throws {
         try await withTemporaryDirectory { root in
             let directory = root.appendingPathComponent("cache")
             let repository = LocalRepository(directory: directory)
@@ -173,10 +203,13 @@ struct LocalRepositoryTests {
             defer { restoreWritable(directory) }
 
             let error = try await #require(throws: StoreError.self) {
-                if byAdding {
-                    try await repository.add([b])
-                } else {
-                    try await repository.replaceMonth(try month("2024-01"), with: [b], fetchedAt: Date())
+                switch way {
+                case "add": try await repository.add([b])
+                case "add from a spool":
+                    let spool = try ItemSpool()
+                    try spool.append(b, tag: 0)
+                    try await repository.add(try month("2024-01"), from: try spool.reader())
+                default: try await repository.replaceMonth(try month("2024-01"), with: [b], fetchedAt: Date())
                 }
             }
             guard case .writeFailed(let path, _) = error else {

@@ -59,8 +59,8 @@ struct Sending {
     /// Caches and prints what the server saved, once, before any error is explained (so the explanation is not
     /// scrolled away by the items); returns a cache failure.
     ///
-    /// One cache write per month for the whole run, a month at a time: a write per batch re-read and re-wrote each
-    /// month once per batch, which made a 100,000-row import quadratic. The cache is only a copy: a crash that skips
+    /// One cache write per month for the whole run, straight from the spool: a write per batch re-read and re-wrote
+    /// each month once per batch, which made a 100,000-row import quadratic. The cache is only a copy: a crash that skips
     /// this costs a re-fetch.
     @discardableResult
     private mutating func finishSaved() async -> StoreError? {
@@ -73,17 +73,9 @@ struct Sending {
         }
         if saved.count > 0 {
             do {
-                for month in savedMonths.sorted() {
-                    var reader = try saved.reader()
-                    var monthItems: [Item] = []
-                    while let (item, _) = try reader.next(where: { $0 == month.year && $1 == month.month }) { monthItems.append(item) }
-                    if let error = await context.cache(monthItems, in: repository) {
-                        failure = error
-                        break
-                    }
-                }
+                for month in savedMonths.sorted() { try await repository.add(month, from: saved.reader()) }
             } catch {
-                failure = error as? StoreError ?? StoreError.readFailed(path: repository.directory.path, reason: "\(error)")
+                failure = error as? StoreError ?? StoreError.writeFailed(path: repository.directory.path, reason: "\(error)")
             }
             context.printItems(saved, CommonOptions.outputFormat(context.invocation), config)
         }

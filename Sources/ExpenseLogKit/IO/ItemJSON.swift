@@ -15,17 +15,39 @@ public enum ItemJSON {
     /// The same array as UTF-8 bytes, for files and request bodies: appending bytes is several times faster than
     /// appending to a String, and this runs for every item of every outbox entry, request and cache file.
     public static func arrayBytes(_ items: [Item]) -> [UInt8] {
-        guard !items.isEmpty else { return Array("[]".utf8) }
-        var out: [UInt8] = []
-        out.reserveCapacity(items.count * 130)
-        out.append(contentsOf: "[\n".utf8)
-        for (index, item) in items.enumerated() {
-            out.append(contentsOf: "  ".utf8)
-            appendObject(item, to: &out)
-            out.append(contentsOf: (index + 1 < items.count ? ",\n" : "\n").utf8)
+        var array = ArrayBytes(reserving: items.count)
+        items.forEach { array.append($0) }
+        array.close()
+        return array.bytes
+    }
+
+    /// The array of `arrayBytes` built an item at a time, so that a caller can write it out in pieces as it grows.
+    struct ArrayBytes {
+        /// The bytes so far (what `take` has not taken).
+        private(set) var bytes: [UInt8] = []
+        private var isEmpty = true
+
+        init(reserving expected: Int = 0) {
+            bytes.reserveCapacity(expected * 130 + 8)
         }
-        out.append(UInt8(ascii: "]"))
-        return out
+
+        /// Adds an item.
+        mutating func append(_ item: Item) {
+            bytes.append(contentsOf: (isEmpty ? "[\n  " : ",\n  ").utf8)
+            isEmpty = false
+            appendObject(item, to: &bytes)
+        }
+
+        /// Ends the array.
+        mutating func close() {
+            bytes.append(contentsOf: (isEmpty ? "[]" : "\n]").utf8)
+        }
+
+        /// Hands the bytes so far to `emit`, then forgets them.
+        mutating func drain(to emit: (UnsafeRawBufferPointer) throws -> Void) rethrows {
+            try bytes.withUnsafeBytes(emit)
+            bytes.removeAll(keepingCapacity: true)
+        }
     }
 
     /// Appends one item's object as UTF-8, with no intermediate strings.

@@ -11,9 +11,7 @@ import Darwin
 /// crash or kill leaves nothing behind. Each record is an item in a compact binary form with a number the caller
 /// chooses (a report row); appending is buffered, and reading goes record by record in the order written.
 public final class ItemSpool {
-    private let fd: Int32
-    /// Where the file was made, for messages.
-    private let place: String
+    private let file: SpoolFile
     private var buffer: [UInt8] = []
     /// Bytes on disk (not counting `buffer`).
     private var flushed: Int64 = 0
@@ -28,19 +26,9 @@ public final class ItemSpool {
 
     /// A new empty spool in the temporary folder.
     public init() throws {
-        let folder = FileManager.default.temporaryDirectory.path
-        place = folder
-        let path = (folder as NSString).appendingPathComponent("expense-log-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).spool")
-        fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else {
-            throw StoreError.writeFailed(path: folder, reason: "no temporary file for the import can be made there (\(AtomicFile.errorText())); "
-                                         + "set TMPDIR to a writable folder")
-        }
-        unlink(path)
+        file = try SpoolFile()
         buffer.reserveCapacity(Self.bufferSize + 512)
     }
-
-    deinit { close(fd) }
 
     /// Where the next record will start.
     public var end: Int64 { flushed + Int64(buffer.count) }
@@ -84,25 +72,26 @@ public final class ItemSpool {
     /// Forgets every record appended since `mark`.
     public func truncate(to mark: Mark) throws {
         try flush()
-        guard ftruncate(fd, off_t(mark.end)) == 0 else { throw failure(writing: true) }
+        guard ftruncate(file.fd, off_t(mark.end)) == 0 else { throw file.failure(writing: true) }
         (flushed, count, totalPrice) = (mark.end, mark.count, mark.total)
     }
 
     /// Reads the records in the order written, from the first.
     public func reader() throws -> Reader {
         try flush()
-        return Reader(spool: self, from: 0)
+        return Reader(file: file, from: 0)
     }
 
-    /// Record by record from the file, through a buffer of its own.
-    public struct Reader {
-        private let spool: ItemSpool
+    /// Record by record from the file, through a buffer of its own. It reads only what was written before it was made,
+    /// and may be handed to another task (an actor that caches what it reads).
+    public struct Reader: Sendable {
+        private let file: SpoolFile
         private var position: Int64
         private var chunk: [UInt8] = []
         private var index = 0
 
-        fileprivate init(spool: ItemSpool, from offset: Int64) {
-            self.spool = spool
+        fileprivate init(file: SpoolFile, from offset: Int64) {
+            self.file = file
             position = offset
         }
 
@@ -115,7 +104,7 @@ public final class ItemSpool {
             } else {
                 (chunk, index, position) = ([], 0, offset)
             }
-            guard let record = try next() else { throw spool.corrupt() }
+            guard let record = try next() else { throw file.corrupt() }
             return record
         }
 
@@ -142,13 +131,13 @@ public final class ItemSpool {
                 var at = base + ItemSpool.fixedSize
                 var texts: [String] = []
                 for _ in 0..<2 {
-                    guard at + 4 <= index else { throw spool.corrupt() }
+                    guard at + 4 <= index else { throw file.corrupt() }
                     let size = Int(word(UInt32.self, at: at))
-                    guard size <= index - at - 4 else { throw spool.corrupt() }
+                    guard size <= index - at - 4 else { throw file.corrupt() }
                     texts.append(String(decoding: chunk[(at + 4)..<(at + 4 + size)], as: UTF8.self))
                     at += 4 + size
                 }
-                guard let date = Day(year: year, month: month, day: day) else { throw spool.corrupt() }
+                guard let date = Day(year: year, month: month, day: day) else { throw file.corrupt() }
                 return (Item(id: texts[0], date: date, name: texts[1], price: price, category: category, categorySub: sub), tag)
             }
             return nil
@@ -159,8 +148,8 @@ public final class ItemSpool {
             guard try fill(4) else { return nil }
             let length = Int(word(UInt32.self, at: index))
             // Two texts of at most 2 GiB each would never be written; a length outside this is a damaged file.
-            guard length >= ItemSpool.fixedSize + 8, length < 1 << 31 else { throw spool.corrupt() }
-            guard try fill(4 + length) else { throw spool.corrupt() }
+            guard length >= ItemSpool.fixedSize + 8, length < 1 << 31 else { throw file.corrupt() }
+            guard try fill(4 + length) else { throw file.corrupt() }
             let base = index + 4
             index = base + length
             return base
@@ -182,14 +171,14 @@ public final class ItemSpool {
             while chunk.count < needed {
                 let want = max(needed - chunk.count, ItemSpool.bufferSize)
                 var more = [UInt8](repeating: 0, count: want)
-                let got = more.withUnsafeMutableBytes { pread(spool.fd, $0.baseAddress!, want, off_t(position)) }
+                let got = more.withUnsafeMutableBytes { pread(file.fd, $0.baseAddress!, want, off_t(position)) }
                 if got < 0 {
                     if errno == EINTR { continue }
-                    throw spool.failure(writing: false)
+                    throw file.failure(writing: false)
                 }
                 if got == 0 {
                     if chunk.isEmpty { return false }
-                    throw spool.corrupt()
+                    throw file.corrupt()
                 }
                 chunk.append(contentsOf: more[..<got])
                 position += Int64(got)
@@ -207,23 +196,44 @@ public final class ItemSpool {
         // After a failed write, what was written is dropped from the buffer, so the next flush goes on from there.
         defer { buffer.removeFirst(offset) }
         while offset < buffer.count {
-            let written = buffer.withUnsafeBytes { pwrite(fd, $0.baseAddress! + offset, buffer.count - offset, off_t(flushed)) }
+            let written = buffer.withUnsafeBytes { pwrite(file.fd, $0.baseAddress! + offset, buffer.count - offset, off_t(flushed)) }
             if written < 0 {
                 if errno == EINTR { continue }
-                throw failure(writing: true)
+                throw file.failure(writing: true)
             }
             offset += written
             flushed += Int64(written)
         }
     }
+}
 
-    private func failure(writing: Bool) -> StoreError {
+/// The spool's unlinked file, closed when the spool and its last reader are gone.
+private final class SpoolFile: Sendable {
+    let fd: Int32
+    /// Where the file was made, for messages.
+    let place: String
+
+    init() throws {
+        let folder = FileManager.default.temporaryDirectory.path
+        place = folder
+        let path = (folder as NSString).appendingPathComponent("expense-log-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).spool")
+        fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            throw StoreError.writeFailed(path: folder, reason: "no temporary file for the import can be made there (\(AtomicFile.errorText())); "
+                                         + "set TMPDIR to a writable folder")
+        }
+        unlink(path)
+    }
+
+    deinit { close(fd) }
+
+    func failure(writing: Bool) -> StoreError {
         let reason = "the import's temporary file \(writing ? "cannot be written" : "cannot be read") (\(AtomicFile.errorText())); "
             + "free some space or set TMPDIR to another folder"
         return writing ? .writeFailed(path: place, reason: reason) : .readFailed(path: place, reason: reason)
     }
 
-    private func corrupt() -> StoreError {
+    func corrupt() -> StoreError {
         .readFailed(path: place, reason: "the import's temporary file was changed while it was in use")
     }
 }

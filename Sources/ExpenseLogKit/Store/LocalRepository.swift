@@ -80,15 +80,47 @@ public actor LocalRepository {
         let byMonth = Dictionary(grouping: items, by: \.date.yearMonth)
         try FileLock.withLock(lockFile) {
             for (month, newItems) in byMonth.sorted(by: { $0.key < $1.key }) {
-                var cached = try load(month) ?? CachedMonth(month: month, items: [], fetchedAt: nil)
-                let newIDs = Set(newItems.map(\.id))
-                cached.items.removeAll { newIDs.contains($0.id) }
-                cached.items.append(contentsOf: newItems)
-                try save(cached)
-                // Not kept in memory: an import adds whole months that this run does not read again.
-                months[month] = nil
+                try merge(month) { add in try newItems.forEach(add) }
             }
         }
+    }
+
+    /// Adds the items of one month that a spool holds, as `add(_:)` does, writing them straight from the spool to
+    /// the month's file: an import's items are never all held in memory, not even a month of them.
+    public func add(_ month: YearMonth, from spool: ItemSpool.Reader) throws {
+        try FileLock.withLock(lockFile) {
+            try merge(month) { add in
+                var reader = spool
+                while let (item, _) = try reader.next(where: { $0 == month.year && $1 == month.month }) { try add(item) }
+            }
+        }
+    }
+
+    /// Writes a month (under the lock): its items on file, less those an added item replaces (same id), then the added
+    /// items, which `eachAdded` hands over in order (twice when the file has items: the first pass finds the replaced).
+    private func merge(_ month: YearMonth, eachAdded: ((Item) throws -> Void) throws -> Void) throws {
+        let cached = try load(month)
+        var replaced: Set<String> = []
+        if let cached, !cached.items.isEmpty {
+            let known = Set(cached.items.map(\.id))
+            try eachAdded { if known.contains($0.id) { replaced.insert($0.id) } }
+        }
+        // `emit` is captured by `add`, which `eachAdded` calls: allowed only once it is known not to escape.
+        try AtomicFile.write(to: file(for: month), durable: false) { emit in try withoutActuallyEscaping(emit) { emit in
+            try CacheFileFormat.header(month: month, fetchedAt: cached?.fetchedAt).withUnsafeBytes(emit)
+            var array = ItemJSON.ArrayBytes()
+            func add(_ item: Item) throws {
+                array.append(item)
+                if array.bytes.count >= 1 << 16 { try array.drain(to: emit) }
+            }
+            for item in cached?.items ?? [] where !replaced.contains(item.id) { try add(item) }
+            try eachAdded(add)
+            array.close()
+            try array.drain(to: emit)
+            try CacheFileFormat.trailer.withUnsafeBytes(emit)
+        } }
+        // Not kept in memory: an import adds whole months that this run does not read again.
+        months[month] = nil
     }
 
     /// Every cached month on disk, oldest first.
@@ -142,9 +174,17 @@ enum CacheFileFormat {
     }
 
     static func encode(_ cached: CachedMonth) -> Data {
-        let fetched = cached.fetchedAt.map { String($0.timeIntervalSince1970) } ?? "null"
-        return Data("{\"month\":\"\(cached.month)\",\"fetchedAt\":\(fetched),\"items\":".utf8 + ItemJSON.arrayBytes(cached.items) + "}\n".utf8)
+        Data(header(month: cached.month, fetchedAt: cached.fetchedAt) + ItemJSON.arrayBytes(cached.items) + trailer)
     }
+
+    /// What comes before the items' array.
+    static func header(month: YearMonth, fetchedAt: Date?) -> [UInt8] {
+        let fetched = fetchedAt.map { String($0.timeIntervalSince1970) } ?? "null"
+        return Array("{\"month\":\"\(month)\",\"fetchedAt\":\(fetched),\"items\":".utf8)
+    }
+
+    /// What comes after it.
+    static let trailer = Array("}\n".utf8)
 
     static func decode(_ data: Data, month: YearMonth) throws -> CachedMonth {
         let file = try fastDecode(data) ?? JSONDecoder().decode(File.self, from: data)
