@@ -122,6 +122,16 @@ struct ItemWriterTests {
         #expect(output.allSatisfy { !$0.hasSuffix(" ") })
     }
 
+    @Test("a cell of 255 columns or more still lines up the next column", arguments: [254, 255, 300])
+    func wideCell(columns: Int) {
+        let wide = String(repeating: "表", count: columns / 2) + String(repeating: "x", count: columns % 2)
+        let output = lines(TextTable(rows: [["a", wide, "end"], [wide, "b", "end"]]).render())
+        #expect(output == [
+            "a" + String(repeating: " ", count: columns + 1) + wide + "  end",
+            wide + "  b" + String(repeating: " ", count: columns + 1) + "end",
+        ])
+    }
+
     @Test("an empty table still shows the headings and a zero total")
     func emptyTable() {
         let output = lines(ItemWriter().render([], as: .table))

@@ -16,14 +16,15 @@ public struct TextTable: Sendable {
         Self.measure(rows.count) { rows[$0] }.widths
     }
 
-    /// The widest cell of each column, and every cell's width row by row (4 bytes each), so none is measured twice.
-    private static func measure(_ count: Int, _ row: (Int) -> [String]) -> (widths: [Int], cells: [Int32]) {
+    /// The widest cell of each column, and every cell's width row by row, so none is measured twice: a byte each, so
+    /// that 100,000 rows cost half a megabyte (a cell of 255 columns or more is measured again).
+    private static func measure(_ count: Int, _ row: (Int) -> [String]) -> (widths: [Int], cells: [UInt8]) {
         var widths: [Int] = []
-        var cells: [Int32] = []
+        var cells: [UInt8] = []
         for index in 0..<count {
             for (column, cell) in row(index).enumerated() {
                 let width = TextWidth.of(cell)
-                cells.append(Int32(clamping: width))
+                cells.append(UInt8(clamping: width))
                 if column >= widths.count { widths.append(0) }
                 widths[column] = max(widths[column], width)
             }
@@ -59,7 +60,7 @@ public struct TextTable: Sendable {
             // Padding is appended as it is needed and trailing blanks are dropped, with no string per cell.
             var pending = 0
             for (column, cell) in row(index).enumerated() {
-                let padding = widths[column] - Int(cellWidths[next])
+                let padding = widths[column] - (cellWidths[next] == .max ? TextWidth.of(cell) : Int(cellWidths[next]))
                 next += 1
                 if column > 0 { pending += 2 }
                 if rightAligned.contains(column) { pending += padding }
