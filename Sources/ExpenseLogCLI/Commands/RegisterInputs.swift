@@ -38,7 +38,7 @@ struct RegisterInputs {
         var failure: (any Error)?
         for path in invocation.arguments {
             let name = path == "-" ? "<stdin>" : path
-            let bytes = path == "-" ? Array(try context.io.readStdin()) : try readFile(path)
+            let input = try InputFile.chunked(path, context)
             let format = (path == "-" ? nil : InputFormat(fileName: path))
                 ?? invocation.value("input-format").flatMap(InputFormat.init(rawValue:))
             if profile != nil, let format, format != .csv {
@@ -46,7 +46,7 @@ struct RegisterInputs {
             }
             let mark = (validator.mark, inputs.spool.mark, report.count, rows)
             var months: Set<YearMonth> = []
-            let read = InputReader.read(bytes, name: name, format: format ?? (profile == nil ? nil : .csv), encoding: encoding,
+            let read = try InputReader.read(input, name: name, format: format ?? (profile == nil ? nil : .csv), encoding: encoding,
                                         profile: profile ?? .native) { draft in
                 rows += 1
                 guard failure == nil, let item = validator.check(draft) else { return }
@@ -86,7 +86,7 @@ struct RegisterInputs {
         guard let value = invocation.value("profile") else { return nil }
         let looksLikePath = value.contains("/") || value.hasSuffix(".json")
         if looksLikePath || FileManager.default.fileExists(atPath: value) {
-            return try ImportProfile.parse(try readFile(value), name: value, file: value)
+            return try ImportProfile.parse(try InputFile.read(value), name: value, file: value)
         }
         guard let builtin = try ImportProfile.builtin(value) else {
             let names = ImportProfile.builtinSources.keys.sorted().joined(separator: ", ")
@@ -94,30 +94,5 @@ struct RegisterInputs {
                              + "the built-in profiles are \(names)")
         }
         return builtin
-    }
-
-    static func readFile(_ path: String) throws -> [UInt8] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw InputError(path: path, reason: "no such file")
-        }
-        if isDirectory.boolValue { throw InputError(path: path, reason: "it is a folder, not a file") }
-        // Read straight into the array the readers take: going through Data held a large input twice.
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw InputError(path: path, reason: "permission denied or unreadable")
-        }
-        defer { try? handle.close() }
-        var bytes: [UInt8] = []
-        do {
-            // The size only reserves room: a pipe (`register <(iconv …)`) has none and is read all the same.
-            if let size = try? handle.seekToEnd() {
-                bytes.reserveCapacity(Int(size) + 1)
-                try handle.seek(toOffset: 0)
-            }
-            while let chunk = try handle.read(upToCount: 1 << 16), !chunk.isEmpty { bytes.append(contentsOf: chunk) }
-        } catch {
-            throw InputError(path: path, reason: "it cannot be read (\(error.localizedDescription))")
-        }
-        return bytes
     }
 }

@@ -31,34 +31,85 @@ public enum CSV {
     /// It works on bytes, not characters: every byte that matters (quote, comma, CR, LF) is ASCII, and UTF-8 never
     /// uses an ASCII byte inside a character; a field becomes a String only once it is complete.
     public struct Reader {
-        private let bytes: [UInt8]
-        private var index: Int
+        private var bytes: [UInt8]
+        private var index = 0
         private var line = 1
         /// A field with doubled quotes, unquoted; reused so that such fields cost no allocation each.
         private var scratch: [UInt8] = []
+        /// Gives the input's next bytes (nil at its end), when it is read a chunk at a time.
+        private let more: (() throws -> [UInt8]?)?
+        private var isComplete: Bool
 
         /// A reader over text that is already valid UTF-8 (without a byte order mark).
         public init(_ bytes: [UInt8]) {
             self.bytes = bytes
-            index = 0
+            more = nil
+            isComplete = true
         }
 
-        /// The next record that is not blank, or nil at the end.
+        /// A reader over text that `more` hands over a chunk at a time (nil at the end), already valid UTF-8 without a
+        /// byte order mark; a chunk may end anywhere, even inside a character. Only about a chunk is held at once.
+        public init(chunks more: @escaping () throws -> [UInt8]?) {
+            bytes = []
+            self.more = more
+            isComplete = false
+        }
+
+        /// Thrown where the bytes held run out before the input does: the record is read again with more bytes.
+        private struct NeedMore: Error {}
+
+        /// The next record that is not blank, or nil at the end; rethrows what `more` throws.
         public mutating func next() throws -> Record? {
-            while index < bytes.count {
+            while true {
+                let (start, startLine) = (index, line)
+                do {
+                    return try nextHeld()
+                } catch is NeedMore {
+                    (index, line) = (start, startLine)
+                    try readMore()
+                }
+            }
+        }
+
+        /// Drops the bytes already read and adds a chunk, or as many bytes as are left if that is more (so a record
+        /// longer than a chunk is read again a few times, not once per chunk), or marks the end.
+        private mutating func readMore() throws {
+            guard let more else { return }
+            bytes.removeSubrange(..<index)
+            index = 0
+            let wanted = bytes.count + max(bytes.count, 1)
+            while bytes.count < wanted {
+                guard let chunk = try more() else {
+                    isComplete = true
+                    return
+                }
+                bytes.append(contentsOf: chunk)
+            }
+        }
+
+        /// Whether a byte is held at `position`: false at the input's end, NeedMore where only the bytes held end.
+        @inline(__always)
+        private func has(_ position: Int) throws -> Bool {
+            if position < bytes.count { return true }
+            if isComplete { return false }
+            throw NeedMore()
+        }
+
+        private mutating func nextHeld() throws -> Record? {
+            while try has(index) {
                 let recordLine = line
                 var fields: [String] = []
                 var ended = false
                 while !ended {
                     fields.append(try field())
                     // `field()` stops at a separator, a line break or the end.
-                    if index == bytes.count {
+                    if try !has(index) {
                         ended = true
                     } else {
                         let byte = bytes[index]
                         index += 1
                         if byte == UInt8(ascii: "\r") {
-                            if index < bytes.count, bytes[index] == UInt8(ascii: "\n") { index += 1 }
+                            if try has(index), bytes[index] == UInt8(ascii: "\n") { index += 1 }
                             line += 1
                             ended = true
                         } else if byte == UInt8(ascii: "\n") {
@@ -77,8 +128,8 @@ public enum CSV {
         private mutating func field() throws -> String {
             let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ","), cr = UInt8(ascii: "\r"), lf = UInt8(ascii: "\n")
             let start = index
-            guard index < bytes.count, bytes[index] == quote else {
-                while index < bytes.count {
+            guard try has(index), bytes[index] == quote else {
+                while try has(index) {
                     let byte = bytes[index]
                     if byte == comma || byte == cr || byte == lf { break }
                     if byte == quote {
@@ -93,12 +144,12 @@ public enum CSV {
             var segment = index
             var doubled = false
             while true {
-                guard index < bytes.count else { throw SyntaxError(line: openedOn, message: "a quoted field is never closed") }
+                guard try has(index) else { throw SyntaxError(line: openedOn, message: "a quoted field is never closed") }
                 let byte = bytes[index]
                 if byte == lf {
                     line += 1
                 } else if byte == quote {
-                    if index + 1 < bytes.count, bytes[index + 1] == quote {
+                    if try has(index + 1), bytes[index + 1] == quote {
                         // `""` is one quote: keep the text so far with it, and go on after the pair.
                         if !doubled { scratch.removeAll(keepingCapacity: true) }
                         doubled = true
@@ -119,7 +170,7 @@ public enum CSV {
                 text = String(decoding: bytes[segment..<index], as: UTF8.self)
             }
             index += 1  // the closing quote
-            if index < bytes.count, bytes[index] != comma, bytes[index] != cr, bytes[index] != lf {
+            if try has(index), bytes[index] != comma, bytes[index] != cr, bytes[index] != lf {
                 throw SyntaxError(line: line, message: "text after a closing quote (a quote inside a field must be doubled: \"\")")
             }
             return text

@@ -38,11 +38,21 @@ extension ImportProfile {
     /// Reads UTF-8 CSV bytes with this profile, handing each draft to `each` as soon as its record is read, so the
     /// drafts of a large file are never all held; the outcome carries no drafts.
     public func readCSV(_ bytes: [UInt8], name: String, each: (ItemDraft) -> Void) -> ReadOutcome {
+        var reader = CSV.Reader(bytes)
+        do {
+            return try readCSV(&reader, name: name, each: each)
+        } catch {
+            return ReadOutcome(problems: [ValidationProblem(location: SourceLocation(file: name, line: 1), field: nil, message: "\(error)")],
+                               refusedWhole: true)
+        }
+    }
+
+    /// As `readCSV(_:name:each:)`, from a reader; rethrows what the reader's source throws.
+    public func readCSV(_ reader: inout CSV.Reader, name: String, each: (ItemDraft) -> Void) throws -> ReadOutcome {
         var outcome = ReadOutcome()
         func problem(_ line: Int, _ field: String?, _ message: String) -> ValidationProblem {
             ValidationProblem(location: SourceLocation(file: name, line: line), field: field, message: message)
         }
-        var reader = CSV.Reader(bytes)
         do {
             for _ in 0..<skipRows { _ = try reader.next() }
             guard let header = try reader.next() else { return outcome }
@@ -56,8 +66,6 @@ extension ImportProfile {
             }
         } catch let error as CSV.SyntaxError {
             return ReadOutcome(problems: [problem(error.line, nil, "invalid CSV: \(error.message)")], refusedWhole: true)
-        } catch {
-            return ReadOutcome(problems: [problem(1, nil, "\(error)")], refusedWhole: true)
         }
         return outcome
     }
