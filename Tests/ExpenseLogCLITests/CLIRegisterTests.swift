@@ -197,6 +197,40 @@ import Testing
         }
     }
 
+    @Test func aCSVFileOfManyChunksAndTheSameThroughANamedPipeRegisterEveryRowAsWritten() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        try await withServer { server in
+            let env = Samples.environment(home: home, server: server)
+            // Over 64 KiB, so the file is read in several chunks, with three-byte characters and quoted commas and
+            // CRLFs wherever a chunk happens to end.
+            func rows(_ prefix: String) -> String {
+                (1...5_000).reduce("\u{FEFF}id,date,name,price,category\r\n") { text, n in
+                    text + "\(prefix)\(n),202403\(String(format: "%02d", n % 28 + 1)),\"\(prefix)品名 \(n), 多め\",\(n),0\r\n"
+                }
+            }
+            let text = rows("R")
+            #expect(text.utf8.count > 3 << 16)
+            let sent = try await CLI.run(["register", try home.write("many.csv", text), "--quiet"], environment: env)
+            #expect(sent.status == 0, "\(sent.stderr)")
+            let stored = try await server.items()
+            #expect(stored.map(\.id) == (1...5_000).map { "R\($0)" })
+            #expect(stored.map(\.name) == (1...5_000).map { "R品名 \($0), 多め" })
+
+            // A pipe can be read only once: it is read whole, and gives its items all the same.
+            let fifo = home.url.appendingPathComponent("piped.csv").path
+            try #require(mkfifo(fifo, 0o600) == 0)
+            let writer = Process()
+            writer.executableURL = URL(fileURLWithPath: "/bin/sh")
+            writer.arguments = ["-c", "cat \"$0\" > \"$1\"", try home.write("other.csv", rows("P")), fifo]
+            try writer.run()
+            let piped = try await CLI.run(["register", fifo, "--quiet"], environment: env)
+            writer.waitUntilExit()
+            #expect(piped.status == 0, "\(piped.stderr)")
+            #expect(try await server.items().dropFirst(5_000).map(\.name) == (1...5_000).map { "P品名 \($0), 多め" })
+        }
+    }
+
     @Test func missingInputFileExits66() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }
