@@ -206,7 +206,7 @@ import Testing
             // CRLFs wherever a chunk happens to end.
             func rows(_ prefix: String) -> String {
                 (1...5_000).reduce("\u{FEFF}id,date,name,price,category\r\n") { text, n in
-                    text + "\(prefix)\(n),202403\(String(format: "%02d", n % 28 + 1)),\"\(prefix)品名 \(n), 多め\",\(n),0\r\n"
+                    text + "\(prefix)\(n),20240\(n % 3 + 1)\(String(format: "%02d", n % 28 + 1)),\"\(prefix)品名 \(n), 多め\",\(n),0\r\n"
                 }
             }
             let text = rows("R")
@@ -216,6 +216,13 @@ import Testing
             let stored = try await server.items()
             #expect(stored.map(\.id) == (1...5_000).map { "R\($0)" })
             #expect(stored.map(\.name) == (1...5_000).map { "R品名 \($0), 多め" })
+            // Each month's cache holds that month's rows, though they were interleaved in the file.
+            for month in 1...3 {
+                let offline = try await CLI.run(["fetch", "--year", "2024", "--month", "\(month)", "--offline", "--format", "json"],
+                                                environment: env)
+                #expect(try JSONDecoder().decode([Item].self, from: Data(offline.stdout.utf8))
+                        == stored.filter { $0.date.month == month }, "month \(month)")
+            }
 
             // A pipe can be read only once: it is read whole, and gives its items all the same.
             let fifo = home.url.appendingPathComponent("piped.csv").path

@@ -132,12 +132,33 @@ struct ChunkedInputTests {
         #expect(try readChunked(sjis, size: size, encoding: .shiftJIS).0 == readWhole(sjis, encoding: .shiftJIS), "Shift_JIS, declared")
     }
 
-    @Test("UTF-8 CSV is checked in one pass and parsed in a second; other inputs are read whole once checked")
+    @Test("UTF-8 CSV is checked in one pass and parsed in a second; other inputs are read whole, once known")
     func passes() throws {
         let csv = Array("date,name,price,category\n20240122,茶,1,0\n".utf8)
         #expect(try readChunked(csv, size: 4).opened == 2)
-        #expect(try readChunked(Array("[]".utf8), size: 4).opened == 2)
-        #expect(try readChunked(try shiftJISBytes("date,name\n20240122,茶\n"), size: 4).opened == 2)
+        #expect(try readChunked(Array("[]".utf8), size: 4).opened == 2, "JSON found by its first byte")
+        #expect(try readChunked(try shiftJISBytes("date,name\n20240122,茶\n"), size: 4).opened == 2, "Shift_JIS found by checking")
+        #expect(try readChunked(Array("[]".utf8), size: 4, format: .json).opened == 1)
+        #expect(try readChunked(try shiftJISBytes("date,name\n20240122,茶\n"), size: 4, encoding: .shiftJIS).opened == 1)
+    }
+
+    @Test("a file that changes between the two passes is refused whole", arguments: ["20240122,茶,2,0\n", "", "20240122,茶,1,0\nX"])
+    func changedBetweenPasses(change: String) throws {
+        let first = Array("date,name,price,category\n20240122,茶,1,0\n".utf8)
+        var opened = 0
+        let input: ChunkedInput = {
+            opened += 1
+            let bytes = opened == 1 ? first : Array("date,name,price,category\n".utf8) + Array(change.utf8)
+            var given = false
+            return {
+                defer { given = true }
+                return given ? nil : bytes
+            }
+        }
+        var drafts = 0
+        let outcome = try InputReader.read(input, name: "in.csv", format: nil) { _ in drafts += 1 }
+        #expect(outcome.refusedWhole)
+        #expect(outcome.problems.map(\.description) == ["in.csv:1: the file changed while it was read; register it again once nothing is writing to it"])
     }
 
     @Test("a character split between chunks is valid UTF-8; one cut off at the end is not")

@@ -81,6 +81,24 @@ struct ItemSpoolTests {
         #expect(found.isByteForByte(items.filter { $0.date.month == 2 }))
     }
 
+    @Test("a reader reads what was there when it was made, and a stretch from one record to the end of another")
+    func stretches() throws {
+        let items = try manyItems(3_000)
+        let spool = try ItemSpool()
+        var starts: [Int64] = []
+        for item in items.prefix(2_000) { starts.append(try spool.append(item, tag: 0)) }
+        var early = try spool.reader()
+        for item in items.dropFirst(2_000) { starts.append(try spool.append(item, tag: 0)) }
+        var count = 0
+        while try early.next() != nil { count += 1 }
+        #expect(count == 2_000, "records appended after the reader was made are not read")
+
+        var stretch = try spool.reader(from: starts[1_500], to: starts[2_500])
+        var read: [Item] = []
+        while let (item, _) = try stretch.next() { read.append(item) }
+        #expect(read.isByteForByte(Array(items[1_500..<2_500])))
+    }
+
     @Test("an empty spool reads as empty")
     func empty() throws {
         let spool = try ItemSpool()

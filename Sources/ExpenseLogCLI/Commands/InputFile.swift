@@ -24,9 +24,11 @@ enum InputFile {
             let handle = try open(path)
             var status = stat()
             if fstat(handle.fileDescriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG {
+                // Every pass reads the one descriptor from its start: opening the path again could give another file
+                // (one put in its place), or share an offset already at the end (`/dev/stdin` on macOS).
                 return {
-                    let reading = try open(path)
-                    return { try nextChunk(reading, path) }
+                    var offset: off_t = 0
+                    return { try chunk(of: handle, at: &offset, path) }
                 }
             }
             held = try readAll(handle, path)
@@ -62,6 +64,22 @@ enum InputFile {
             return Array(chunk)
         } catch {
             throw InputError(path: path, reason: "it cannot be read (\(error.localizedDescription))")
+        }
+    }
+
+    /// The 64 KiB or less at `offset`, which moves past them, or nil at the end.
+    private static func chunk(of handle: FileHandle, at offset: inout off_t, _ path: String) throws -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let got = bytes.withUnsafeMutableBytes { pread(handle.fileDescriptor, $0.baseAddress, $0.count, offset) }
+            if got < 0, errno == EINTR { continue }
+            guard got >= 0 else {
+                throw InputError(path: path, reason: "it cannot be read (\(String(cString: strerror(errno))))")
+            }
+            guard got > 0 else { return nil }
+            offset += off_t(got)
+            bytes.removeSubrange(got...)
+            return bytes
         }
     }
 

@@ -17,7 +17,8 @@ struct Sending {
 
     /// What the server answered for the confirmed batches (printed as the command's output, and cached).
     private let saved: ItemSpool
-    private var savedMonths: Set<YearMonth> = []
+    /// Where each month's saved items lie in `saved`, so that caching a month reads only that stretch of it.
+    private var savedMonths: [YearMonth: Range<Int64>] = [:]
     /// Why the saved items could not all be kept to cache and print.
     private var keepFailure: StoreError?
     /// How many input items (from the first) the server confirmed.
@@ -73,7 +74,9 @@ struct Sending {
         }
         if saved.count > 0 {
             do {
-                for month in savedMonths.sorted() { try await repository.add(month, from: saved.reader()) }
+                for (month, stretch) in savedMonths.sorted(by: { $0.key < $1.key }) {
+                    try await repository.add(month, from: saved.reader(from: stretch.lowerBound, to: stretch.upperBound))
+                }
             } catch {
                 failure = error as? StoreError ?? StoreError.writeFailed(path: repository.directory.path, reason: "\(error)")
             }
@@ -157,8 +160,9 @@ struct Sending {
         guard keepFailure == nil else { return }
         do {
             for item in answer {
-                try saved.append(item, tag: 0)
-                savedMonths.insert(item.date.yearMonth)
+                let start = try saved.append(item, tag: 0)
+                let month = item.date.yearMonth
+                savedMonths[month] = (savedMonths[month]?.lowerBound ?? start)..<saved.end
             }
         } catch {
             keepFailure = error as? StoreError ?? .writeFailed(path: NSTemporaryDirectory(), reason: "\(error)")

@@ -39,6 +39,8 @@ public enum CSV {
         /// Gives the input's next bytes (nil at its end), when it is read a chunk at a time.
         private let more: (() throws -> [UInt8]?)?
         private var isComplete: Bool
+        /// Bytes at the start still to skip (a byte order mark).
+        private var toSkip = 0
 
         /// A reader over text that is already valid UTF-8 (without a byte order mark).
         public init(_ bytes: [UInt8]) {
@@ -47,12 +49,13 @@ public enum CSV {
             isComplete = true
         }
 
-        /// A reader over text that `more` hands over a chunk at a time (nil at the end), already valid UTF-8 without a
-        /// byte order mark; a chunk may end anywhere, even inside a character. Only about a chunk is held at once.
-        public init(chunks more: @escaping () throws -> [UInt8]?) {
+        /// A reader over valid UTF-8 handed over by `more` a chunk at a time (nil at the end), less its first `skipping` bytes.
+        public init(chunks more: @escaping () throws -> [UInt8]?, skipping: Int = 0) {
+            // A chunk may end anywhere, even inside a character; only about a chunk is held at once.
             bytes = []
             self.more = more
             isComplete = false
+            toSkip = skipping
         }
 
         /// Thrown where the bytes held run out before the input does: the record is read again with more bytes.
@@ -63,7 +66,9 @@ public enum CSV {
             while true {
                 let (start, startLine) = (index, line)
                 do {
-                    return try nextHeld()
+                    guard let record = try nextLine() else { return nil }
+                    if record.fields.count == 1 && record.fields[0].isEmpty { continue }  // a blank line
+                    return record
                 } catch is NeedMore {
                     (index, line) = (start, startLine)
                     try readMore()
@@ -83,7 +88,11 @@ public enum CSV {
                     isComplete = true
                     return
                 }
-                bytes.append(contentsOf: chunk)
+                // A first chunk is taken as it is: a whole input handed over at once is then not copied.
+                if bytes.isEmpty { bytes = chunk } else { bytes.append(contentsOf: chunk) }
+                let skipped = min(toSkip, bytes.count - index)
+                index += skipped
+                toSkip -= skipped
             }
         }
 
@@ -95,33 +104,31 @@ public enum CSV {
             throw NeedMore()
         }
 
-        private mutating func nextHeld() throws -> Record? {
-            while try has(index) {
-                let recordLine = line
-                var fields: [String] = []
-                var ended = false
-                while !ended {
-                    fields.append(try field())
-                    // `field()` stops at a separator, a line break or the end.
-                    if try !has(index) {
+        /// The record (perhaps a blank line) at `index`, or nil at the end.
+        private mutating func nextLine() throws -> Record? {
+            guard try has(index) else { return nil }
+            let recordLine = line
+            var fields: [String] = []
+            var ended = false
+            while !ended {
+                fields.append(try field())
+                // `field()` stops at a separator, a line break or the end.
+                if try !has(index) {
+                    ended = true
+                } else {
+                    let byte = bytes[index]
+                    index += 1
+                    if byte == UInt8(ascii: "\r") {
+                        if try has(index), bytes[index] == UInt8(ascii: "\n") { index += 1 }
+                        line += 1
                         ended = true
-                    } else {
-                        let byte = bytes[index]
-                        index += 1
-                        if byte == UInt8(ascii: "\r") {
-                            if try has(index), bytes[index] == UInt8(ascii: "\n") { index += 1 }
-                            line += 1
-                            ended = true
-                        } else if byte == UInt8(ascii: "\n") {
-                            line += 1
-                            ended = true
-                        }
+                    } else if byte == UInt8(ascii: "\n") {
+                        line += 1
+                        ended = true
                     }
                 }
-                if fields.count == 1 && fields[0].isEmpty { continue }  // a blank line
-                return Record(line: recordLine, fields: fields)
             }
-            return nil
+            return Record(line: recordLine, fields: fields)
         }
 
         /// One field, leaving `index` on the byte after it (a comma, CR, LF) or at the end.

@@ -23,7 +23,7 @@ public enum ItemJSON {
 
     /// The array of `arrayBytes` built an item at a time, so that a caller can write it out in pieces as it grows.
     struct ArrayBytes {
-        /// The bytes so far (what `take` has not taken).
+        /// The bytes so far (since the last `drain`).
         private(set) var bytes: [UInt8] = []
         private var isEmpty = true
 

@@ -112,7 +112,8 @@ public struct ImportReport: Sendable {
             fileNames.append(location.file)
             fileIndex[location.file] = file
         }
-        if file < 1 << 24, location.line >= 0, location.line < 1 << Self.lineBits {
+        // The largest file and line that fit are left out too: packed, they would read as the `far` marker.
+        if file < 1 << 24 - 1, location.line >= 0, location.line < Self.lineMask {
             places.append(UInt64(file) << Self.lineBits | UInt64(location.line))
         } else {
             places.append(Self.far)

@@ -76,23 +76,25 @@ public final class ItemSpool {
         (flushed, count, totalPrice) = (mark.end, mark.count, mark.total)
     }
 
-    /// Reads the records in the order written, from the first.
-    public func reader() throws -> Reader {
+    /// Reads the records in the order written, from the one at `start` (the first unless given) to those before `end`.
+    public func reader(from start: Int64 = 0, to end: Int64? = nil) throws -> Reader {
         try flush()
-        return Reader(file: file, from: 0)
+        return Reader(file: file, from: start, to: min(end ?? flushed, flushed))
     }
 
-    /// Record by record from the file, through a buffer of its own. It reads only what was written before it was made,
-    /// and may be handed to another task (an actor that caches what it reads).
+    /// Record by record from the file, through a buffer of its own; Sendable, to hand to an actor that caches them.
     public struct Reader: Sendable {
         private let file: SpoolFile
         private var position: Int64
+        /// Where it stops: records appended after it was made are not read, so two readers made together agree.
+        private let end: Int64
         private var chunk: [UInt8] = []
         private var index = 0
 
-        fileprivate init(file: SpoolFile, from offset: Int64) {
+        fileprivate init(file: SpoolFile, from offset: Int64, to end: Int64) {
             self.file = file
             position = offset
+            self.end = end
         }
 
         /// The record that starts at `offset` (from `append`); reading on goes from there. Records near the last
@@ -169,7 +171,11 @@ public final class ItemSpool {
             chunk.removeSubrange(..<index)
             index = 0
             while chunk.count < needed {
-                let want = max(needed - chunk.count, ItemSpool.bufferSize)
+                let want = min(max(needed - chunk.count, ItemSpool.bufferSize), Int(max(end - position, 0)))
+                guard want > 0 else {
+                    if chunk.isEmpty { return false }
+                    throw file.corrupt()
+                }
                 var more = [UInt8](repeating: 0, count: want)
                 let got = more.withUnsafeMutableBytes { pread(file.fd, $0.baseAddress!, want, off_t(position)) }
                 if got < 0 {

@@ -85,9 +85,9 @@ public actor LocalRepository {
         }
     }
 
-    /// Adds the items of one month that a spool holds, as `add(_:)` does, writing them straight from the spool to
-    /// the month's file: an import's items are never all held in memory, not even a month of them.
+    /// Adds the items of one month that a spool reader gives, as `add(_:)` does, straight from the spool to the file.
     public func add(_ month: YearMonth, from spool: ItemSpool.Reader) throws {
+        // An import's items are never all held in memory, not even a month of them.
         try FileLock.withLock(lockFile) {
             try merge(month) { add in
                 var reader = spool
