@@ -8,33 +8,37 @@ import Testing
         ["--seed", try home.write("seed.json", ItemJSON.array(SummarySamples.items))]
     }
 
-    @Test func aSecondRunReadsTheCacheSaysSoAndRefreshFetchesAgain() async throws {
+    @Test func aSecondRunAsksTheServerAgainAndCountsWhatAnotherDeviceAdded() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }
         try await withServer(try seededServer(home)) { server in
             let env = Samples.environment(home: home, server: server)
-            let first = try await CLI.run(["summary", "--year", "2024"], environment: env)
+            let first = try await CLI.run(["summary", "--year", "2024", "--format", "json"], environment: env)
             #expect(first.status == 0, "\(first.stderr)")
             #expect(!first.stderr.contains("came from the cache"))
-            let fetched = try await server.requests().count
-            #expect(fetched == 12)
+            #expect(try await server.requests().count == 12)
 
-            let second = try await CLI.run(["summary", "--year", "2024"], environment: env)
-            #expect(second.status == 0)
-            #expect(second.stdout == first.stdout)
-            #expect(try await server.requests().count == fetched, "everything was cached whole: no GET")
+            // Another device (the iOS app, a second shell) adds an item to March.
+            try await server.seed([Item(id: "OTHER-DEVICE", date: try #require(Day(year: 2024, month: 3, day: 9)), name: "パン",
+                                        price: 480, category: 0, categorySub: 0)])
+            let second = try await CLI.run(["summary", "--year", "2024", "--format", "json"], environment: env)
+            #expect(second.status == 0, "\(second.stderr)")
+            #expect(try await server.requests().count == 24, "every month is asked for again")
+            let before = try SummaryDocument(first.stdout), after = try SummaryDocument(second.stdout)
+            #expect(after.total == before.total + 480, "the new item is counted")
+            #expect(after.count == before.count + 1)
+            #expect(after.sources.allSatisfy { $0.source == "server" })
+            #expect(!second.stderr.contains("came from the cache"))
+
+            let offline = try await CLI.run(["summary", "--year", "2024", "--offline"], environment: env)
+            #expect(offline.status == 0)
+            #expect(try await server.requests().count == 24, "--offline asks nothing")
             let all = (1...12).map { String(format: "2024-%02d", $0) }.joined(separator: ", ")
-            #expect(second.stderr.contains("\(all) came from the cache, the oldest fetched "), "\(second.stderr)")
-            #expect(second.stderr.contains(" ago (20"))
+            #expect(offline.stderr.contains("\(all) came from the cache, the oldest fetched "), "\(offline.stderr)")
+            #expect(offline.stderr.contains(" ago (20"))
 
             let quiet = try await CLI.run(["summary", "--year", "2024", "--month", "3", "--quiet"], environment: env)
             #expect(quiet.status == 0 && quiet.stderr.isEmpty)
-
-            let refresh = try await CLI.run(["summary", "--year", "2024", "--refresh", "--format", "json"], environment: env)
-            #expect(refresh.status == 0)
-            #expect(try await server.requests().count == fetched + 12)
-            #expect(try SummaryDocument(refresh.stdout).sources.allSatisfy { $0.source == "server" })
-            #expect(!refresh.stderr.contains("came from the cache"))
         }
     }
 
@@ -95,15 +99,17 @@ import Testing
         let result = try await CLI.run(["summary", "--year", "2024", "--retries", "0", "--format", "json"], environment: env)
         #expect(result.status == 69)
         let doc = try SummaryDocument(result.stdout)
-        // January 3,478 + February 450 (cached whole) + March's registered 700 = 4,628 in 3 + 3 + 1 = 7 items.
+        // January 3,478 + February 450 (cached whole) + March's registered 700 = 4,628 in 3 + 3 + 1 = 7 items: each
+        // month was asked for first (network-first), and each fell back to its cached copy.
         #expect(doc.total == 4628 && doc.count == 7)
         #expect(doc.sources.prefix(3).map(\.source) == ["cache", "cache", "cache"])
-        #expect(doc.sources[2].complete == false && doc.sources[2].error?.contains("connection refused") == true)
+        #expect(doc.sources.prefix(3).allSatisfy { $0.error?.contains("connection refused") == true })
+        #expect(doc.sources.prefix(3).map(\.complete) == [true, true, false])
         #expect(doc.sources.dropFirst(3).allSatisfy { $0.source == "missing" && $0.error?.contains("connection refused") == true })
 
         let url = env["EXPENSE_LOG_BASE_URL"]!
-        #expect(result.stderr.contains("could not reach \(url)?year=2024&month=3: connection refused"))
-        #expect(result.stderr.contains("2024-03 could not be fetched; the cached copy is used instead"))
+        #expect(result.stderr.contains("could not reach \(url)?year=2024&month=1: connection refused"))
+        #expect(result.stderr.contains("2024-01, 2024-02, 2024-03 could not be fetched; the cached copies are used instead"))
         #expect(result.stderr.contains("2024-03 was never fetched whole; only the items registered from here are counted"))
         let missing = (4...12).map { String(format: "2024-%02d", $0) }.joined(separator: ", ")
         #expect(result.stderr.contains("warning: \(missing) are missing from the summary: could not reach \(url)?year=2024&month="))

@@ -12,7 +12,7 @@ import Testing
     @Test func fetchReturnsOnlyThatMonthAndSendsTheContractsQuery() async throws {
         try await withServer { server in
             try await server.seed(Samples.seed)
-            let items = try await client(server).fetch(YearMonth(year: 2024, month: 1)!)
+            let items = try await client(server).fetch(YearMonth(year: 2024, month: 1)!).items
             #expect(items == Array(Samples.seed.prefix(3)))
             let request = try #require(try await server.requests().first)
             #expect(request.method == "GET")
@@ -26,7 +26,7 @@ import Testing
         try await withServer(redirect ? ["--redirect"] : []) { server in
             let items = (1...5).map { Samples.item("R\($0)", "2024030\($0)", "item \($0)", $0 * 100, sub: $0 == 3 ? nil : 1) }
             var handed: [[Item]] = []
-            for batch in OutboxBatch.split(items, size: 2) { handed.append(try await client(server).send(batch)) }
+            for batch in OutboxBatch.split(items, size: 2) { handed.append(try await client(server).send(batch).items) }
             #expect(handed.map(\.count) == [2, 2, 1])
             #expect(try await server.items() == items)
             let posts = try await server.requests().filter { $0.method == "POST" }
@@ -43,7 +43,7 @@ import Testing
     @Test func fetchFollowsTheAppsScriptRedirect() async throws {
         try await withServer(["--redirect"]) { server in
             try await server.seed(Samples.seed)
-            let items = try await client(server).fetch(YearMonth(year: 2024, month: 2)!)
+            let items = try await client(server).fetch(YearMonth(year: 2024, month: 2)!).items
             #expect(items.map(\.id) == ["B1"])
         }
     }
@@ -53,7 +53,7 @@ import Testing
         try await withServer { server in
             try await server.addFaults("[{\"status\": \(status)}]")
             do {
-                _ = try await client(server).fetch(YearMonth(year: 2024, month: 1)!)
+                _ = try await client(server).fetch(YearMonth(year: 2024, month: 1)!).items
                 Issue.record("expected HTTP \(status) to fail")
             } catch let APIError.httpStatus(url, code, _) {
                 #expect(code == status)
@@ -68,7 +68,7 @@ import Testing
             try await server.seed(Samples.seed)
             try await server.addFaults("[{\"kind\": \"\(kind)\"}]")
             do {
-                _ = try await client(server).fetch(YearMonth(year: 2024, month: 1)!)
+                _ = try await client(server).fetch(YearMonth(year: 2024, month: 1)!).items
                 Issue.record("expected a protocol error")
             } catch let error as APIError {
                 guard case .invalidResponse(_, let status, let reason, _) = error else {
@@ -85,7 +85,7 @@ import Testing
         let port = try closedPort()
         let client = ExpenseLogAPIClient(session: URLSessionSession(), baseURL: URL(string: "http://127.0.0.1:\(port)/exec")!)
         await #expect(throws: APIError.network(url: URL(string: "http://127.0.0.1:\(port)/exec?year=2024&month=1")!, reason: .refused)) {
-            _ = try await client.fetch(YearMonth(year: 2024, month: 1)!)
+            _ = try await client.fetch(YearMonth(year: 2024, month: 1)!).items
         }
     }
 
@@ -93,7 +93,7 @@ import Testing
         try await withServer { server in
             try await server.addFaults("[{\"kind\": \"stall\", \"seconds\": 3}]")
             do {
-                _ = try await client(server, timeout: 0.5).fetch(YearMonth(year: 2024, month: 1)!)
+                _ = try await client(server, timeout: 0.5).fetch(YearMonth(year: 2024, month: 1)!).items
                 Issue.record("expected a timeout")
             } catch let APIError.network(_, reason) {
                 #expect(reason == .timedOut)

@@ -15,7 +15,7 @@ func quotedSnippet(_ error: APIError) throws -> String {
 /// The error a fetch with `token` fails with when the server answers `body` with `status`.
 func fetchError(body: String, status: Int, token: String) async throws -> APIError {
     try await #require(throws: APIError.self) {
-        try await client(.json(body, status: status), token: token).fetch(january())
+        try await client(.json(body, status: status), token: token).fetch(january()).items
     }
 }
 
@@ -40,7 +40,7 @@ struct ClientRedactionTests {
         let token = Self.longToken
         let body = String(repeating: "y", count: 140) + token
         let failure = try await #require(throws: BatchFailure.self) {
-            try await client(.json(body, status: 500), token: token).send(try oneBatch())
+            try await client(.json(body, status: 500), token: token).send(try oneBatch()).items
         }
         #expect(try quotedSnippet(failure.error).hasPrefix(String(repeating: "y", count: 140) + "***"))
         #expect(!failure.description.contains(String(token.prefix(4))))
@@ -107,7 +107,7 @@ struct ClientRedactionTests {
     @Test("without a token the snippet is the first 160 bytes, marked as cut")
     func noTokenCutsAt160() async throws {
         let body = String(repeating: "z", count: 200)
-        let error = try await #require(throws: APIError.self) { try await client(.json(body, status: 500)).fetch(january()) }
+        let error = try await #require(throws: APIError.self) { try await client(.json(body, status: 500)).fetch(january()).items }
         #expect(try quotedSnippet(error) == String(repeating: "z", count: 160) + "…")
     }
 }

@@ -84,7 +84,7 @@ struct ClientRetryTests {
         let log = RequestLog()
         let sleeps = Sleeps()
         let items = try await client(scripted([failure, .status(200, body: Self.items)], log: log), retries: 3, sleeps: sleeps)
-            .fetch(january())
+            .fetch(january()).items
         #expect(items.map(\.id) == ["A"])
         #expect(await log.requests.count == 2)
         #expect(await sleeps.delays.count == 1)
@@ -95,7 +95,7 @@ struct ClientRetryTests {
         let log = RequestLog()
         let sleeps = Sleeps()
         let error = try await #require(throws: APIError.self) {
-            try await client(scripted([.status(503, body: "down")], log: log), retries: 2, sleeps: sleeps).fetch(january())
+            try await client(scripted([.status(503, body: "down")], log: log), retries: 2, sleeps: sleeps).fetch(january()).items
         }
         guard case .httpStatus(_, 503, _) = error else {
             Issue.record("expected the 503, got \(error)")
@@ -108,7 +108,7 @@ struct ClientRetryTests {
     @Test("the backoff waits stay under the doubling ceilings 0.5, 1, 2 s")
     func backoffCeilings() async throws {
         let sleeps = Sleeps()
-        _ = try? await client(scripted([.fail(.timedOut)], log: RequestLog()), retries: 3, sleeps: sleeps).fetch(january())
+        _ = try? await client(scripted([.fail(.timedOut)], log: RequestLog()), retries: 3, sleeps: sleeps).fetch(january()).items
         let delays = await sleeps.delays
         try #require(delays.count == 3)
         #expect((0...0.5).contains(delays[0]))
@@ -120,7 +120,7 @@ struct ClientRetryTests {
     func noRetries() async throws {
         let log = RequestLog()
         let sleeps = Sleeps()
-        _ = try? await client(scripted([.status(503)], log: log), retries: 0, sleeps: sleeps).fetch(january())
+        _ = try? await client(scripted([.status(503)], log: log), retries: 0, sleeps: sleeps).fetch(january()).items
         #expect(await log.requests.count == 1)
         #expect(await sleeps.delays.isEmpty)
     }
@@ -134,7 +134,7 @@ struct ClientRetryTests {
         let log = RequestLog()
         let sleeps = Sleeps()
         await #expect(throws: APIError.self) {
-            try await client(scripted([failure, .status(200)], log: log), retries: 3, sleeps: sleeps).fetch(january())
+            try await client(scripted([failure, .status(200)], log: log), retries: 3, sleeps: sleeps).fetch(january()).items
         }
         #expect(await log.requests.count == 1)
         #expect(await sleeps.delays.isEmpty)
@@ -143,7 +143,7 @@ struct ClientRetryTests {
     @Test("every attempt sends the same request")
     func sameRequest() async throws {
         let log = RequestLog()
-        _ = try await client(scripted([.status(503), .fail(.timedOut), .status(200)], log: log), retries: 3).fetch(january())
+        _ = try await client(scripted([.status(503), .fail(.timedOut), .status(200)], log: log), retries: 3).fetch(january()).items
         let requests = await log.requests
         #expect(requests.count == 3)
         #expect(Set(requests.map(\.url)).count == 1)
@@ -154,7 +154,7 @@ struct ClientRetryTests {
     func retryAfterSeconds(status: Int, header: String, seconds: Double) async throws {
         let sleeps = Sleeps()
         let session = scripted([.status(status, headers: ["retry-after": header]), .status(200)], log: RequestLog())
-        _ = try await client(session, retries: 3, sleeps: sleeps).fetch(january())
+        _ = try await client(session, retries: 3, sleeps: sleeps).fetch(january()).items
         #expect(await sleeps.delays == [seconds])
     }
 
@@ -163,7 +163,7 @@ struct ClientRetryTests {
         let sleeps = Sleeps()
         let target = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down) + 31)
         let session = scripted([.status(503, headers: ["retry-after": imfFixdate(target)]), .status(200)], log: RequestLog())
-        _ = try await client(session, retries: 1, sleeps: sleeps).fetch(january())
+        _ = try await client(session, retries: 1, sleeps: sleeps).fetch(january()).items
         let delays = await sleeps.delays
         try #require(delays.count == 1)
         #expect(delays[0] > 29 && delays[0] <= 31, "waited \(delays[0]) s")
@@ -175,7 +175,7 @@ struct ClientRetryTests {
         let sleeps = Sleeps()
         let error = try await #require(throws: APIError.self) {
             try await client(scripted([.status(503, headers: ["retry-after": header]), .status(200)], log: log),
-                             retries: 3, sleeps: sleeps).fetch(january())
+                             retries: 3, sleeps: sleeps).fetch(january()).items
         }
         guard case .httpStatus(_, 503, _) = error else {
             Issue.record("expected the 503, got \(error)")
@@ -189,7 +189,7 @@ struct ClientRetryTests {
     func retryAfterGarbage() async throws {
         let sleeps = Sleeps()
         let session = scripted([.status(503, headers: ["retry-after": "soon"]), .status(200)], log: RequestLog())
-        _ = try await client(session, retries: 1, sleeps: sleeps).fetch(january())
+        _ = try await client(session, retries: 1, sleeps: sleeps).fetch(january()).items
         let delays = await sleeps.delays
         try #require(delays.count == 1)
         #expect((0...0.5).contains(delays[0]))
@@ -200,7 +200,7 @@ struct ClientRetryTests {
         let events = EventLog()
         let sleeps = Sleeps()
         let session = scripted([.fail(.timedOut), .status(503), .status(200)], log: RequestLog())
-        _ = try await observedClient(session, retries: 2, events: events, sleeps: sleeps).fetch(january())
+        _ = try await observedClient(session, retries: 2, events: events, sleeps: sleeps).fetch(january()).items
         #expect(events.summary == [
             "failed \(NetworkFailure.timedOut) #1", "retrying #2/3",
             "answered 503 #2", "retrying #3/3",
@@ -215,7 +215,7 @@ struct ClientRetryTests {
     func retryingCarriesFailure() async throws {
         let events = EventLog()
         let session = scripted([.status(429, headers: ["retry-after": "3"]), .status(200)], log: RequestLog())
-        _ = try await observedClient(session, retries: 1, events: events, sleeps: Sleeps()).fetch(january())
+        _ = try await observedClient(session, retries: 1, events: events, sleeps: Sleeps()).fetch(january()).items
         let retrying = events.events.compactMap { event -> (APIError, Double)? in
             if case let .retrying(_, error, delay, _, _) = event { return (error, delay) } else { return nil }
         }
@@ -231,7 +231,7 @@ struct ClientRetryTests {
     func noNoticeWhenFinal() async throws {
         let events = EventLog()
         _ = try? await observedClient(scripted([.status(503)], log: RequestLog()), retries: 1, events: events, sleeps: Sleeps())
-            .fetch(january())
+            .fetch(january()).items
         #expect(events.summary == ["answered 503 #1", "retrying #2/2", "answered 503 #2"])
     }
 }

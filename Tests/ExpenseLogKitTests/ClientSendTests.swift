@@ -21,7 +21,7 @@ struct ClientSendTests {
         let log = RequestLog()
         let sleeps = Sleeps()
         let batch = try oneBatch()
-        let saved = try await client(scripted([.fail(reason), .echo], log: log), retries: 3, sleeps: sleeps).send(batch)
+        let saved = try await client(scripted([.fail(reason), .echo], log: log), retries: 3, sleeps: sleeps).send(batch).items
         #expect(saved == batch.items)
         #expect(await log.requests.count == 2)
         #expect(await sleeps.delays.count == 1)
@@ -31,7 +31,7 @@ struct ClientSendTests {
     func retriedWhenRefusedByStatus(status: Int) async throws {
         let log = RequestLog()
         let batch = try oneBatch()
-        let saved = try await client(scripted([.status(status), .echo], log: log), retries: 3).send(batch)
+        let saved = try await client(scripted([.status(status), .echo], log: log), retries: 3).send(batch).items
         #expect(saved == batch.items)
         #expect(await log.requests.count == 2)
     }
@@ -52,7 +52,7 @@ struct ClientSendTests {
         let log = RequestLog()
         let sleeps = Sleeps()
         let failure = try await #require(throws: BatchFailure.self) {
-            try await client(scripted([answer, .echo], log: log), retries: 3, sleeps: sleeps).send(try oneBatch())
+            try await client(scripted([answer, .echo], log: log), retries: 3, sleeps: sleeps).send(try oneBatch()).items
         }
         #expect(failure.mayHaveBeenSaved)
         #expect(await log.requests.count == 1, "a blind re-send could register the items twice")
@@ -64,7 +64,7 @@ struct ClientSendTests {
     func refusedByClientError(status: Int) async throws {
         let log = RequestLog()
         let failure = try await #require(throws: BatchFailure.self) {
-            try await client(scripted([.status(status, body: "no"), .echo], log: log), retries: 3).send(try oneBatch())
+            try await client(scripted([.status(status, body: "no"), .echo], log: log), retries: 3).send(try oneBatch()).items
         }
         #expect(!failure.mayHaveBeenSaved)
         #expect(failure.error == .httpStatus(url: try url("https://example.com/exec"), status: status, snippet: "no"))
@@ -75,7 +75,7 @@ struct ClientSendTests {
     func tlsFailure() async throws {
         let log = RequestLog()
         let failure = try await #require(throws: BatchFailure.self) {
-            try await client(scripted([.fail(.tls("expired certificate")), .echo], log: log), retries: 3).send(try oneBatch())
+            try await client(scripted([.fail(.tls("expired certificate")), .echo], log: log), retries: 3).send(try oneBatch()).items
         }
         #expect(!failure.mayHaveBeenSaved)
         #expect(await log.requests.count == 1)
@@ -87,7 +87,7 @@ struct ClientSendTests {
         let log = RequestLog()
         let sleeps = Sleeps()
         let failure = try await #require(throws: BatchFailure.self) {
-            try await client(scripted([answer], log: log), retries: 2, sleeps: sleeps).send(try oneBatch())
+            try await client(scripted([answer], log: log), retries: 2, sleeps: sleeps).send(try oneBatch()).items
         }
         #expect(!failure.mayHaveBeenSaved)
         #expect(await log.requests.count == 3)
@@ -100,7 +100,7 @@ struct ClientSendTests {
         let sleeps = Sleeps()
         let batch = try oneBatch()
         let session = scripted([.status(503, headers: ["retry-after": "12"]), .echo], log: RequestLog())
-        #expect(try await client(session, retries: 1, sleeps: sleeps).send(batch) == batch.items)
+        #expect(try await client(session, retries: 1, sleeps: sleeps).send(batch).items == batch.items)
         #expect(await sleeps.delays == [12])
     }
 
@@ -109,7 +109,7 @@ struct ClientSendTests {
         let log = RequestLog()
         let session = scripted([.status(503, headers: ["retry-after": "120"]), .echo], log: log)
         let failure = try await #require(throws: BatchFailure.self) {
-            try await client(session, retries: 3).send(try oneBatch())
+            try await client(session, retries: 3).send(try oneBatch()).items
         }
         #expect(!failure.mayHaveBeenSaved)
         #expect(await log.requests.count == 1)
@@ -119,7 +119,7 @@ struct ClientSendTests {
     func idempotencyKey() async throws {
         let log = RequestLog()
         let batch = try oneBatch(3)
-        _ = try await client(scripted([.fail(.refused), .status(503), .echo], log: log), retries: 3).send(batch)
+        _ = try await client(scripted([.fail(.refused), .status(503), .echo], log: log), retries: 3).send(batch).items
         let requests = await log.requests
         #expect(requests.count == 3)
         #expect(requests.map { $0.headers["Idempotency-Key"] } == Array(repeating: batch.key, count: 3))
@@ -150,7 +150,7 @@ struct ClientSendTests {
         let target = try redirectTarget()
         let session = scripted([.fail(reason, at: target), .echo], log: log)
         let failure = try await #require(throws: BatchFailure.self) {
-            try await client(session, retries: 3, sleeps: sleeps).send(try oneBatch())
+            try await client(session, retries: 3, sleeps: sleeps).send(try oneBatch()).items
         }
         #expect(failure.mayHaveBeenSaved)
         #expect(failure.error == .network(url: target, reason: reason))
@@ -167,8 +167,8 @@ struct ClientTokenTests {
     func bearerHeader() async throws {
         let getLog = RequestLog()
         let postLog = RequestLog()
-        _ = try await client(scripted([.status(200)], log: getLog), token: Self.token).fetch(january())
-        _ = try await client(scripted([.fail(.refused), .echo], log: postLog), retries: 1, token: Self.token).send(try oneBatch())
+        _ = try await client(scripted([.status(200)], log: getLog), token: Self.token).fetch(january()).items
+        _ = try await client(scripted([.fail(.refused), .echo], log: postLog), retries: 1, token: Self.token).send(try oneBatch()).items
         let requests = await getLog.requests + postLog.requests
         #expect(requests.map(\.method) == ["GET", "POST", "POST"])
         #expect(requests.allSatisfy { $0.headers["Authorization"] == "Bearer \(Self.token)" })
@@ -177,8 +177,8 @@ struct ClientTokenTests {
     @Test("without a token no Authorization header is sent")
     func noToken() async throws {
         let log = RequestLog()
-        _ = try await client(FakeSession.json("[]").recording(into: log)).fetch(january())
-        _ = try await client(FakeSession.echo.recording(into: log)).send(try oneBatch())
+        _ = try await client(FakeSession.json("[]").recording(into: log)).fetch(january()).items
+        _ = try await client(FakeSession.echo.recording(into: log)).send(try oneBatch()).items
         let requests = await log.requests
         #expect(requests.count == 2)
         #expect(requests.allSatisfy { $0.headers["Authorization"] == nil })
@@ -188,7 +188,7 @@ struct ClientTokenTests {
     func scrubbedFromStatus(status: Int) async throws {
         let body = #"{"error":"invalid token \#(Self.token) for this deployment"}"#
         let error = try await #require(throws: APIError.self) {
-            try await client(.json(body, status: status), token: Self.token).fetch(january())
+            try await client(.json(body, status: status), token: Self.token).fetch(january()).items
         }
         guard case .httpStatus(_, status, let snippet) = error else {
             Issue.record("expected httpStatus, got \(error)")
@@ -203,7 +203,7 @@ struct ClientTokenTests {
           arguments: ["<html>Bearer \(ClientTokenTests.token)</html>", "[{\"id\":\"\(ClientTokenTests.token)\""])
     func scrubbedFromInvalidResponse(body: String) async throws {
         let error = try await #require(throws: APIError.self) {
-            try await client(.json(body), token: Self.token).fetch(january())
+            try await client(.json(body), token: Self.token).fetch(january()).items
         }
         guard case .invalidResponse = error else {
             Issue.record("expected invalidResponse, got \(error)")
@@ -217,7 +217,7 @@ struct ClientTokenTests {
     func scrubbedFromBatchFailure() async throws {
         let body = "forbidden: \(Self.token)"
         let failure = try await #require(throws: BatchFailure.self) {
-            try await client(.json(body, status: 403), token: Self.token).send(try oneBatch())
+            try await client(.json(body, status: 403), token: Self.token).send(try oneBatch()).items
         }
         #expect(!failure.description.contains(Self.token))
         #expect(!"\(failure.error)".contains(Self.token))
@@ -228,7 +228,7 @@ struct ClientTokenTests {
     func scrubbedFromRetryNotice() async throws {
         let events = EventLog()
         let session = scripted([.status(503, body: "overloaded, token=\(Self.token)"), .status(200)], log: RequestLog())
-        _ = try await observedClient(session, retries: 1, token: Self.token, events: events, sleeps: Sleeps()).fetch(january())
+        _ = try await observedClient(session, retries: 1, token: Self.token, events: events, sleeps: Sleeps()).fetch(january()).items
         let notices = events.events.compactMap { event -> APIError? in
             if case let .retrying(_, error, _, _, _) = event { return error } else { return nil }
         }
@@ -241,7 +241,7 @@ struct ClientTokenTests {
         let events = EventLog()
         let session = scripted([.fail(.other("proxy refused header Bearer \(Self.token)"))], log: RequestLog())
         let error = try await #require(throws: APIError.self) {
-            try await observedClient(session, retries: 0, token: Self.token, events: events, sleeps: Sleeps()).fetch(january())
+            try await observedClient(session, retries: 0, token: Self.token, events: events, sleeps: Sleeps()).fetch(january()).items
         }
         #expect(!error.description.contains(Self.token))
         let failed = events.events.compactMap { event -> APIError? in

@@ -6,6 +6,7 @@ enum CommonOptions {
                                          default: OutputFormat.table.rawValue, help: "How to print the items.")
     static let year = OptionSpec.value("year", "year", .year, required: true, help: "The year, four digits (2024).")
     static let month = OptionSpec.value("month", "month", .integer(1...12), required: true, help: "The month, 1 to 12.")
+    static let strict = OptionSpec.flag("strict", help: "Refuse a month whole (exit 76) when a row of the server's answer cannot be read.")
 
     /// The `--format` value (the parser has checked it).
     static func outputFormat(_ invocation: Invocation) -> OutputFormat {
@@ -46,6 +47,18 @@ extension Context {
             return error
         } catch {
             return StoreError.writeFailed(path: repository.directory.path, reason: "\(error)")
+        }
+    }
+
+    /// Names on stderr each row of a month's answer that was left out or read with a guess; `readingCommand` (fetch,
+    /// summary) adds what that means for its exit status.
+    func report(_ answer: SheetAnswer, of month: YearMonth?, readingCommand: Bool = false) {
+        for row in answer.retyped { warn(row.describe(in: month)) }
+        for row in answer.unreadable { warn("left out \(row.describe(in: month))") }
+        let count = answer.unreadable.count
+        if readingCommand, count > 0 {
+            warn("\(count) row\(count == 1 ? "" : "s") of the server's answer could not be read as items and \(count == 1 ? "was" : "were") "
+                 + "left out; fix \(count == 1 ? "it" : "them") in the sheet (exit status 65; --strict refuses such a month whole)")
         }
     }
 

@@ -11,6 +11,12 @@ enum FetchCommand {
             is cached, the cached items are printed with a warning saying when they were fetched, and \
             the exit status is 0.
 
+            A row of the server's answer that cannot be read as an item (a price typed as text in the \
+            sheet, a date that is no day) is left out and named on stderr with its position and raw value; \
+            the readable items are printed and cached, and the exit status is 65. With --strict such an \
+            answer is refused whole: nothing is printed or cached, and the exit status is 76. Blank rows \
+            (cleared by hand) are skipped without a word.
+
             --sort, --reverse, --category and --sub shape only what is printed (and the table's \
             total): the cache always receives the whole month.
 
@@ -24,6 +30,7 @@ enum FetchCommand {
             CommonOptions.year, CommonOptions.month, CommonOptions.format,
             .flag("offline", help: "Read the cache only; never touch the network."),
             .flag("refresh", help: "Read the server only; fail instead of falling back to the cache."),
+            CommonOptions.strict,
             .value("sort", "key", .choice(ItemSort.allCases.map(\.rawValue)),
                    help: "Print the items sorted by date or price; ties keep the server's order."),
             .flag("reverse", help: "Print the items in reverse order (after --sort)."),
@@ -55,9 +62,9 @@ enum FetchCommand {
         }
 
         let client = try context.client(config)
-        let items: [Item]
+        let answer: SheetAnswer
         do {
-            items = try await client.fetch(month)
+            answer = try await client.fetch(month)
         } catch let error as APIError where error.isTransient && !invocation.flag("refresh") {
             let cached: CachedMonth?
             do {
@@ -74,15 +81,19 @@ enum FetchCommand {
             printCached(cached, context, query, format, config)
             return
         }
+        if invocation.flag("strict"), let failure = answer.strictFailure(url: client.baseURL, month: month) { throw failure }
+        context.report(answer, of: month, readingCommand: true)
+        let items = answer.items
         // The cache file of a month holds only that month (the dummy fixtures answer January 2024 for any month).
         let inMonth = items.filter { $0.date.yearMonth == month }
         if inMonth.count < items.count {
             context.warn("\(items.count - inMonth.count) of the \(items.count) items the server returned are dated outside "
-                         + "\(month); they are printed but not cached as \(month)")
+                         + "\(month); they are printed but not cached (the cache of \(month) keeps only its own items)")
         }
         try await repository.replaceMonth(month, with: inMonth, fetchedAt: Date())
         await context.flushWarnings(repository)
         context.printItems(query.apply(items), format, config)
+        if !answer.unreadable.isEmpty { throw CommandExit(code: .dataError) }
     }
 
     /// The `--sort`/`--reverse`/`--category`/`--sub` query.

@@ -21,6 +21,7 @@ struct DuplicateCheck {
         var known: [KnownItem] = []
         for month in loaded {
             try note(month)
+            if let rows = month.rows { context.report(rows, of: month.month) }
             known.append(contentsOf: month.items.map { KnownItem(item: $0, place: .server) })
         }
         let (entries, problems) = try outbox.entries()

@@ -1,17 +1,19 @@
 import ExpenseLogKit
 import Foundation
 
-/// `summary`: totals per category for a month or a year, from the cache where a month is whole, else from the server.
+/// `summary`: totals per category for a month or a year, from the server first (as `fetch`), else from the cache.
 enum SummaryCommand {
     static let spec = CommandSpec(
         name: "summary",
         abstract: "Total a month's or a year's items per category, with counts and shares.",
         discussion: """
-            Months cached whole (by fetch or an earlier summary) are read from the cache; the others are \
-            fetched, at most three at a time, and cached as fetch does. A month that cannot be fetched \
-            (network, 429, 5xx) is read from the cache if it is there, with a warning; if it is not, the other \
-            months are summarised, the missing ones are named, and the exit status is 69. Refunds (negative \
-            prices) reduce the totals; a share of a total that is 0 or negative is left out.
+            Every month is fetched from the server, as fetch does (a year's twelve months at once), and \
+            cached, so items another device added are counted. A month that cannot be fetched (network, \
+            429, 5xx) is read from the cache if it is there, with a warning (and "source": "cache" in \
+            JSON); if it is not, the other months are summarised, the missing ones are named, and the exit \
+            status is 69. --offline reads the cache only. Rows of the server's answer that cannot be read \
+            are left out and named, and the exit status is 65 (--strict: the month is refused, 76). \
+            Refunds (negative prices) reduce the totals; a share of a total that is 0 or negative is left out.
 
             EXAMPLES:
               expense-log summary --year 2024 --month 1
@@ -29,7 +31,8 @@ enum SummaryCommand {
             .value("format", "format", .choice(SummaryFormat.allCases.map(\.rawValue)), default: SummaryFormat.table.rawValue,
                    help: "How to print the summary."),
             .flag("offline", help: "Read the cache only; months not cached are reported missing."),
-            .flag("refresh", help: "Fetch every month again, even those cached, and never fall back to the cache."),
+            .flag("refresh", help: "Never fall back to the cache: a month that cannot be fetched is missing."),
+            CommonOptions.strict,
         ],
         run: run)
 
@@ -44,13 +47,14 @@ enum SummaryCommand {
         let months = (monthNumber.map { [$0] } ?? Array(1...12)).compactMap { YearMonth(year: year, month: $0) }
         let grouping = invocation.value("by").flatMap(SummaryGrouping.init(rawValue:)) ?? .category
         let format = invocation.value("format").flatMap(SummaryFormat.init(rawValue:)) ?? .table
-        let policy: MonthLoader.Policy = invocation.flag("offline") ? .offline : invocation.flag("refresh") ? .refresh : .preferCache
+        let policy: MonthLoader.Policy = invocation.flag("offline") ? .offline : invocation.flag("refresh") ? .refresh : .preferServer
 
         let config = try context.config()
         let repository = context.repository(config)
         // Offline needs no base URL, as `fetch --offline`.
         let client = policy == .offline ? nil : try context.client(config)
-        let loaded = await MonthLoader(client: client, repository: repository).load(months, policy: policy)
+        let loaded = await MonthLoader(client: client, repository: repository, strict: invocation.flag("strict"))
+            .load(months, policy: policy)
         await context.flushWarnings(repository)
 
         // What waiting will not fix (401/403, 404, a non-JSON answer, an unreadable cache) is never summarised around.
@@ -69,7 +73,9 @@ enum SummaryCommand {
             context.io.stdout.write(SummaryWriter(catalogue: catalogue, japanese: context.japanese).render(summary, as: format))
         }
         SummarySources.report(loaded, context, config)
+        for month in loaded { if let rows = month.rows { context.report(rows, of: month.month, readingCommand: true) } }
         if !missing.isEmpty { throw CommandExit(code: .unavailable) }
+        if loaded.contains(where: { !$0.unreadable.isEmpty }) { throw CommandExit(code: .dataError) }
         if loaded.contains(where: { $0.cacheFailure != nil }) { throw CommandExit(code: .ioError) }
     }
 }

@@ -49,16 +49,18 @@ enum SyncCommand {
 
         var known = Set<String>()
         for month in Set(entries.flatMap(\.items).map(\.date.yearMonth)).sorted() {
-            let items: [Item]
+            let answer: SheetAnswer
             do {
-                items = try await client.fetch(month)
+                answer = try await client.fetch(month)
             } catch let error as APIError {
                 context.io.stderr.write("Error: \(error)\nNothing was sent: \(month) must be read from the server first, "
                                         + "so that no item is registered twice. \(remaining(0)); run sync again later.\n")
                 throw CommandExit(code: error.isTransient ? .temporaryFailure : ExitCode(for: error))
             }
-            known.formUnion(items.map(\.id))
-            try? await repository.replaceMonth(month, with: items.filter { $0.date.yearMonth == month }, fetchedAt: Date())
+            context.report(answer, of: month)
+            // Sheet keys, also of rows that cannot be read: an item whose id the sheet shows in any form is not sent again.
+            known.formUnion(answer.idKeys)
+            try? await repository.replaceMonth(month, with: answer.items.filter { $0.date.yearMonth == month }, fetchedAt: Date())
         }
 
         var saved: [Item] = []
@@ -79,7 +81,7 @@ enum SyncCommand {
                 defer { hold.release() }
                 done += listed.items.count - entry.items.count
                 for batch in entry.batches {
-                    let fresh = batch.items.filter { !known.contains($0.id) }
+                    let fresh = batch.items.filter { !known.contains(SheetText.key($0.id)) }
                     skipped += batch.items.count - fresh.count
                     if fresh.isEmpty {
                         try outbox.markSent(batch.key, in: entry)
@@ -90,8 +92,8 @@ enum SyncCommand {
                     switch try await client.deliver(batch, of: entry, sending: fresh, outbox: outbox, verifyAnswer: verifyAnswers) {
                     case .delivered(let answer):
                         saved.append(contentsOf: answer)
-                        known.formUnion(fresh.map(\.id))
-                        known.formUnion(answer.map(\.id))
+                        known.formUnion(fresh.map { SheetText.key($0.id) })
+                        known.formUnion(answer.map { SheetText.key($0.id) })
                     case let .rejected(error, file):
                         rejected.append((file, error))
                     case let .failed(error, _):

@@ -19,7 +19,7 @@ extension ExpenseLogAPIClient {
     public func deliver(_ batch: OutboxBatch, of entry: OutboxEntry, sending items: [Item]? = nil, outbox: Outbox,
                         verifyAnswer: Bool) async throws -> DeliveryOutcome {
         let sent = items.map { batch.narrowed(to: $0) } ?? batch
-        let answer: [Item]
+        let answer: SheetAnswer
         do {
             answer = try await send(sent)
         } catch let failure as BatchFailure {
@@ -29,8 +29,9 @@ extension ExpenseLogAPIClient {
             return .failed(failure.error, mayHaveBeenSaved: failure.mayHaveBeenSaved)
         }
         if verifyAnswer {
-            let returned = Set(answer.map(\.id))
-            let missing = sent.items.map(\.id).filter { !returned.contains($0) }
+            // By Sheet key: a server over a spreadsheet answers the id `00123` as 123, and it is still ours.
+            let returned = answer.idKeys
+            let missing = sent.items.map(\.id).filter { !returned.contains(SheetText.key($0)) }
             if !missing.isEmpty {
                 let shown = missing.prefix(5).joined(separator: ", ") + (missing.count > 5 ? ", …" : "")
                 let error = APIError.invalidResponse(
@@ -42,6 +43,6 @@ extension ExpenseLogAPIClient {
             }
         }
         try outbox.markSent(batch.key, in: entry)
-        return .delivered(answer)
+        return .delivered(answer.items)
     }
 }

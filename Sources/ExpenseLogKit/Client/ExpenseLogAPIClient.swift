@@ -19,10 +19,13 @@ public struct ExpenseLogAPIClient: Sendable {
     let onEvent: @Sendable (ClientEvent) -> Void
     /// Waits between attempts (tests pass one that does not really sleep).
     let sleep: @Sendable (Double) async throws -> Void
+    /// Reads answers as the spreadsheet behind the server retypes them.
+    public let rows: SheetRows
 
     /// A client for one base URL over a session.
     public init(session: any Session, baseURL: URL, timeout: Double? = nil, token: String? = nil,
-                retryPolicy: RetryPolicy = RetryPolicy(), onEvent: @escaping @Sendable (ClientEvent) -> Void = { _ in },
+                retryPolicy: RetryPolicy = RetryPolicy(), serverTimeZone: TimeZone = SheetRows.defaultTimeZone,
+                onEvent: @escaping @Sendable (ClientEvent) -> Void = { _ in },
                 sleep: @escaping @Sendable (Double) async throws -> Void = { try await Task.sleep(for: .seconds($0)) }) {
         self.session = session
         self.baseURL = baseURL
@@ -31,16 +34,18 @@ public struct ExpenseLogAPIClient: Sendable {
         self.retryPolicy = retryPolicy
         self.onEvent = onEvent
         self.sleep = sleep
+        rows = SheetRows(timeZone: serverTimeZone)
     }
 
-    /// The items of one month, as the server has them; a GET is retried on every transient failure.
-    public func fetch(_ month: YearMonth) async throws -> [Item] {
+    /// The items of one month, as the server has them (with the rows it could not read); a GET is retried on every
+    /// transient failure.
+    public func fetch(_ month: YearMonth) async throws -> SheetAnswer {
         let request = authorized(ExpenseLogAPI.fetch(month).request(baseURL: baseURL, timeout: timeout))
         return try await perform(request, mayRetry: { _ in true })
     }
 
     /// The items of one month given as numbers; an impossible month is an `APIError.invalidMonth`.
-    public func fetch(year: Int, month: Int) async throws -> [Item] {
+    public func fetch(year: Int, month: Int) async throws -> SheetAnswer {
         guard let value = YearMonth(year: year, month: month) else { throw APIError.invalidMonth(year: year, month: month) }
         return try await fetch(value)
     }
@@ -49,7 +54,7 @@ public struct ExpenseLogAPIClient: Sendable {
     ///
     /// A POST is retried only when the failure proves the server did not run it; any other failure leaves
     /// its fate unknown, and re-sending it blindly could register the items twice.
-    public func send(_ batch: OutboxBatch) async throws -> [Item] {
+    public func send(_ batch: OutboxBatch) async throws -> SheetAnswer {
         var request = authorized(ExpenseLogAPI.register(body: batch.body, baseURL: baseURL, timeout: timeout))
         request.headers["Idempotency-Key"] = batch.key
         let url = request.url
@@ -67,7 +72,7 @@ public struct ExpenseLogAPIClient: Sendable {
     }
 
     /// Sends with retries: backoff with full jitter, or the server's `Retry-After`.
-    private func perform(_ request: HTTPRequest, mayRetry: (APIError) -> Bool) async throws -> [Item] {
+    private func perform(_ request: HTTPRequest, mayRetry: (APIError) -> Bool) async throws -> SheetAnswer {
         let clock = ContinuousClock()
         let attempts = retryPolicy.maxRetries + 1
         var attempt = 1
@@ -79,7 +84,7 @@ public struct ExpenseLogAPIClient: Sendable {
                 let response = try await session.send(request)
                 onEvent(.answered(request, response, elapsed: clock.now - start, attempt: attempt))
                 retryAfter = response.headers["retry-after"].flatMap { RetryAfter.seconds($0, now: Date()) }
-                return try Self.decodeItems(response, hiding: token)
+                return try Self.decodeAnswer(response, rows: rows, hiding: token)
             } catch let error as APIError {
                 failure = error.redacting(token)
                 if case .network = failure { onEvent(.failed(request, failure, elapsed: clock.now - start, attempt: attempt)) }

@@ -52,17 +52,23 @@ public struct LoadedMonth: Sendable, Equatable {
     public let outsideCount: Int
     /// The cache write that failed after a successful fetch, if any (the items are still the server's).
     public let cacheFailure: StoreError?
+    /// The rows of the server's answer left out or read with a guess, without its items; nil when every row was read.
+    public let rows: SheetAnswer?
 
     /// A loaded month with every part given.
     public init(month: YearMonth, items: [Item], source: MonthSource, fallback: MonthFailure? = nil,
-                outsideCount: Int = 0, cacheFailure: StoreError? = nil) {
+                outsideCount: Int = 0, cacheFailure: StoreError? = nil, rows: SheetAnswer? = nil) {
         self.month = month
         self.items = items
         self.source = source
         self.fallback = fallback
         self.outsideCount = outsideCount
         self.cacheFailure = cacheFailure
+        self.rows = rows
     }
+
+    /// The rows of the server's answer that could not be read as items.
+    public var unreadable: [SheetRowProblem] { rows?.unreadable ?? [] }
 
     /// The failure when the month is missing, else nil.
     public var missing: MonthFailure? {
@@ -89,14 +95,22 @@ public struct MonthLoader: Sendable {
     public let client: ExpenseLogAPIClient?
     /// The cache read and written.
     public let repository: LocalRepository
-    /// The most months loaded at once, so a year never sends twelve requests together.
+    /// The most months loaded at once.
     public let maxConcurrent: Int
+    /// Whether a month with rows that cannot be read is refused whole (`--strict`) instead of loaded without them.
+    public let strict: Bool
+
+    /// A year's twelve months at once: Apps Script runs 30 executions of one user at a time, which leaves room for
+    /// another device, and a year then takes one round trip instead of four.
+    public static let defaultConcurrency = 12
 
     /// A loader over a client and a cache.
-    public init(client: ExpenseLogAPIClient?, repository: LocalRepository, maxConcurrent: Int = 3) {
+    public init(client: ExpenseLogAPIClient?, repository: LocalRepository, maxConcurrent: Int = MonthLoader.defaultConcurrency,
+                strict: Bool = false) {
         self.client = client
         self.repository = repository
         self.maxConcurrent = max(1, maxConcurrent)
+        self.strict = strict
     }
 
     /// Each month, in the order given, with its items and where they came from; failures are in the results, never thrown.
@@ -140,15 +154,17 @@ public struct MonthLoader: Sendable {
         }
         if policy == .preferCache, let cached, cached.isComplete { return Self.fromCache(cached) }
 
-        let answered: [Item]
+        let answer: SheetAnswer
         do {
-            answered = try await client.fetch(month)
+            answer = try await client.fetch(month)
+            if strict, let failure = answer.strictFailure(url: client.baseURL, month: month) { throw failure }
         } catch {
             let failure = Self.failure(error, client)
             if policy == .preferCache || policy == .preferServer, failure.isTransient, let cached { return Self.fromCache(cached, fallback: failure) }
             return LoadedMonth(month: month, items: [], source: .missing(failure))
         }
         // The cache file of a month holds only that month (the dummy fixtures answer January 2024 for any month).
+        let answered = answer.items
         let items = answered.filter { $0.date.yearMonth == month }
         var cacheFailure: StoreError?
         do {
@@ -157,7 +173,7 @@ public struct MonthLoader: Sendable {
             cacheFailure = Self.storeError(error, repository, writing: true)
         }
         return LoadedMonth(month: month, items: items, source: .server, outsideCount: answered.count - items.count,
-                           cacheFailure: cacheFailure)
+                           cacheFailure: cacheFailure, rows: answer.problemsOnly)
     }
 
     static func fromCache(_ cached: CachedMonth, fallback: MonthFailure? = nil) -> LoadedMonth {

@@ -1,26 +1,77 @@
 import Foundation
 
 extension ExpenseLogAPIClient {
-    /// Checks the status and decodes the JSON array of items, telling an HTML page from broken JSON;
-    /// `secret` is hidden in the quoted start of the body.
-    static func decodeItems(_ response: HTTPResponse, hiding secret: String? = nil) throws -> [Item] {
+    /// Checks the status and reads the JSON array of items as a Sheet-backed server gives it, telling a script's error
+    /// page and other HTML pages from broken JSON; `secret` is hidden in the quoted start of the body.
+    static func decodeAnswer(_ response: HTTPResponse, rows: SheetRows, hiding secret: String? = nil) throws -> SheetAnswer {
         guard (200...299).contains(response.status) else {
             throw APIError.httpStatus(url: response.url, status: response.status, snippet: APIError.snippet(response.body, hiding: secret))
         }
         if JSONParser.firstSignificantByte(of: response.body) == UInt8(ascii: "<") {
-            throw APIError.invalidResponse(
-                url: response.url, status: response.status,
-                reason: "the body is an HTML page, not JSON (is the URL the web app's /exec URL, deployed for your account?)",
-                snippet: APIError.snippet(response.body, hiding: secret))
-        }
-        if let items = WireItems.items(response.body) { return items }
-        do {
-            return try JSONDecoder().decode([Item].self, from: response.body)
-        } catch {
-            throw APIError.invalidResponse(url: response.url, status: response.status,
-                                           reason: "the body is not a JSON array of items (\(DecodingProblem.describe(error, bytes: response.body.count))); "
-                                               + "try again, and if it persists check the web app's deployment and logs",
+            let reason: String
+            if let message = AppsScriptPage.errorMessage(response.body) {
+                let shown = secret.map { message.replacingOccurrences(of: $0, with: "***") } ?? message
+                reason = "the web app's script failed: \(shown) (the script's executions in the Apps Script editor show more; "
+                    + "fix the script or the sheet it names, then try again)"
+            } else {
+                reason = "the body is an HTML page, not JSON (is the URL the web app's /exec URL, deployed for your account?)"
+            }
+            throw APIError.invalidResponse(url: response.url, status: response.status, reason: reason,
                                            snippet: APIError.snippet(response.body, hiding: secret))
         }
+        // Plainly typed answers (every value of the expected type) take the fast path; anything a Sheet retyped takes the other.
+        if let items = WireItems.items(response.body), items.allSatisfy({ !$0.id.isEmpty && !$0.name.isEmpty }) {
+            return SheetAnswer(items: items)
+        }
+        if let answer = rows.read(response.body) { return answer }
+        throw APIError.invalidResponse(url: response.url, status: response.status,
+                                       reason: "the body is not a JSON array of items; "
+                                           + "try again, and if it persists check the web app's deployment and logs",
+                                       snippet: APIError.snippet(response.body, hiding: secret))
+    }
+}
+
+/// The page Apps Script serves (with status 200) when the script throws: its monospace `<div>` holds the message.
+enum AppsScriptPage {
+    /// The first line of the script's error message, unescaped, or nil when the page is not a script error page.
+    static func errorMessage(_ body: Data) -> String? {
+        let page = String(decoding: body.prefix(65_536), as: UTF8.self)
+        guard page.contains("Google Apps Script"), let style = page.range(of: "font-family:monospace"),
+              let open = page[style.upperBound...].firstIndex(of: ">") else { return nil }
+        let rest = page[page.index(after: open)...]
+        let inner = rest[..<(rest.range(of: "</div>")?.lowerBound ?? rest.endIndex)]
+        let lines = unescape(String(inner).replacingOccurrences(of: "<br>", with: "\n"))
+            .split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+        return lines.first { !$0.isEmpty }
+    }
+
+    /// HTML's character references (`&quot;`, `&#39;`, `&#x27;`…); tags are dropped.
+    static func unescape(_ html: String) -> String {
+        var out = "", index = html.startIndex
+        let named = ["quot": "\"", "amp": "&", "lt": "<", "gt": ">", "apos": "'", "nbsp": " "]
+        while index < html.endIndex {
+            let character = html[index]
+            if character == "<", let close = html[index...].firstIndex(of: ">") {
+                index = html.index(after: close)
+                continue
+            }
+            if character == "&", let semicolon = html[index...].prefix(10).firstIndex(of: ";") {
+                let name = html[html.index(after: index)..<semicolon]
+                var scalar: Unicode.Scalar?
+                if name.hasPrefix("#x") || name.hasPrefix("#X") {
+                    scalar = UInt32(name.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init)
+                } else if name.hasPrefix("#") {
+                    scalar = UInt32(name.dropFirst()).flatMap(Unicode.Scalar.init)
+                }
+                if let replacement = scalar.map({ String(Character($0)) }) ?? named[String(name)] {
+                    out += replacement
+                    index = html.index(after: semicolon)
+                    continue
+                }
+            }
+            out.append(character)
+            index = html.index(after: index)
+        }
+        return out
     }
 }

@@ -46,9 +46,10 @@ public struct DuplicateFinder: Sendable {
     private let known: [KnownItem]
 
     /// A finder over known items; an id known twice (on the server and still in the outbox) counts once, the server's.
+    /// Ids are compared as a Sheet shows them (`SheetText.key`).
     public init(known: [KnownItem]) {
         var seen: Set<String> = []
-        self.known = (known.filter { $0.place == .server } + known.filter { $0.place != .server }).filter { seen.insert($0.item.id).inserted }
+        self.known = (known.filter { $0.place == .server } + known.filter { $0.place != .server }).filter { seen.insert(SheetText.key($0.item.id)).inserted }
     }
 
     /// The verdict for each input item, in order.
@@ -75,11 +76,12 @@ public struct DuplicateFinder: Sendable {
     /// A matcher that takes the input one item at a time, for inputs too large to hold; `inputIDs` are every id the
     /// input gave, so the known items they match are set aside first and the answer does not depend on the order.
     public func matcher(inputIDs: some Sequence<String>) -> Matcher {
-        let byID = Dictionary(known.map { ($0.item.id, $0) }, uniquingKeysWith: { first, _ in first })
+        // Ids by Sheet key: the server's spreadsheet shows the id `00123` as 123, and it is the same item.
+        let byID = Dictionary(known.map { (SheetText.key($0.item.id), $0) }, uniquingKeysWith: { first, _ in first })
         // A known item matched by id is accounted for; the rest may each answer for one input item of the same content.
-        let claimed = Set(inputIDs.lazy.filter { byID[$0] != nil })
+        let claimed = Set(inputIDs.lazy.map(SheetText.key).filter { byID[$0] != nil })
         var byContent: [Key: [KnownItem]] = [:]
-        for entry in known where !claimed.contains(entry.item.id) { byContent[Self.key(entry.item), default: []].append(entry) }
+        for entry in known where !claimed.contains(SheetText.key(entry.item.id)) { byContent[Self.key(entry.item), default: []].append(entry) }
         return Matcher(byID: byID, byContent: byContent)
     }
 
@@ -90,7 +92,7 @@ public struct DuplicateFinder: Sendable {
 
         /// The verdict for the next input item.
         public mutating func verdict(for item: Item) -> DuplicateVerdict {
-            if let match = byID[item.id] { return .sameID(match) }
+            if let match = byID[SheetText.key(item.id)] { return .sameID(match) }
             guard !byContent.isEmpty else { return .new }
             let key = DuplicateFinder.key(item)
             guard var candidates = byContent[key], !candidates.isEmpty else { return .new }

@@ -20,6 +20,8 @@ public struct URLSessionSession: Session {
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
         configuration.httpShouldSetCookies = false
+        // FoundationNetworking's default is 6, which would make a year's twelve GETs two round trips.
+        configuration.httpMaximumConnectionsPerHost = MonthLoader.defaultConcurrency
         return URLSession(configuration: configuration, delegate: RedirectGuard(), delegateQueue: nil)
     }
 
