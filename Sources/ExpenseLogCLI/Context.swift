@@ -51,9 +51,19 @@ public struct Context: Sendable {
                            environment: environment)
     }
 
-    /// The cache of the configured environment.
+    /// The cache of the configured environment and server; months cached before the cache was kept per server are
+    /// moved aside once, with a note, since nobody knows which server they came from.
     public func repository(_ config: AppConfig) -> LocalRepository {
-        LocalRepository(directory: config.cacheDirectory)
+        let environmentFolder = config.paths.cacheDirectory(config.environment.value)
+        if config.cacheDirectory != environmentFolder {
+            let (moved, legacy) = CacheFolder.moveLegacyMonths(in: environmentFolder)
+            if moved > 0 {
+                note("The cache is now kept per server (\(config.cacheDirectory.path)). \(moved) month\(moved == 1 ? "" : "s") "
+                     + "cached before, from an unknown server, \(moved == 1 ? "was" : "were") moved to \(legacy.path) and "
+                     + "\(moved == 1 ? "is" : "are") not used; delete that folder when you like. The outbox is untouched.")
+            }
+        }
+        return LocalRepository(directory: config.cacheDirectory)
     }
 
     /// The outbox of the configured environment.
@@ -86,6 +96,6 @@ public struct Context: Sendable {
         }
         let log = RequestLog(sink: io.stderr, verbose: verbose, quiet: quiet)
         return ExpenseLogAPIClient(session: session, baseURL: baseURL, timeout: config.timeout, token: token,
-                                   retryPolicy: config.retryPolicy, onEvent: log.record)
+                                   retryPolicy: config.retryPolicy, serverTimeZone: config.serverTimeZone.value, onEvent: log.record)
     }
 }

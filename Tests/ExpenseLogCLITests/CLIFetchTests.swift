@@ -46,7 +46,7 @@ import Testing
         let offline = try await CLI.run(["fetch", "--year", "2024", "--month", "2", "--offline", "--format", "ndjson"], environment: env)
         #expect(offline.status == 0)
         #expect(offline.stdout == ItemJSON.object(Samples.seed[3]) + "\n")
-        let file = home.url.appendingPathComponent("expense-log/cache/development/2024-02.json")
+        let file = try Samples.cacheFolder(home: home, env).appendingPathComponent("2024-02.json")
         #expect(FileManager.default.fileExists(atPath: file.path))
 
         let uncached = try await CLI.run(["fetch", "--year", "2024", "--month", "3", "--offline"], environment: env)

@@ -90,7 +90,7 @@ import Testing
         let home = try TemporaryDirectory()
         defer { home.remove() }
         let env = try await cachedJanuary(home)
-        let file = home.url.appendingPathComponent("expense-log/cache/development/2024-01.json")
+        let file = try Samples.cacheFolder(home: home, env).appendingPathComponent("2024-01.json")
         try Data("{\"month\":\"2024-01\",\"items\":[{\"id\":".utf8).write(to: file)
 
         let down = try await CLI.run(["fetch", "--year", "2024", "--month", "1", "--retries", "0"], environment: env)

@@ -94,31 +94,41 @@ import Testing
             try await server.addFaults("[{\"status\": 503, \"method\": \"GET\"}]")
             let march = try await CLI.run(["register", items, "--retries", "0"], environment: env)
             #expect([january.status, february.status, march.status] == [0, 0, 0])
+
+            // The same server now drops every connection: the cache of that server is all there is.
+            try await server.addFaults("[{\"kind\": \"drop\", \"count\": -1}]")
+            let result = try await CLI.run(["summary", "--year", "2024", "--retries", "0", "--format", "json"], environment: env)
+            #expect(result.status == 69)
+            let doc = try SummaryDocument(result.stdout)
+            // January 3,478 + February 450 (cached whole) + March's registered 700 = 4,628 in 3 + 3 + 1 = 7 items: each
+            // month was asked for first (network-first), and each fell back to its cached copy.
+            #expect(doc.total == 4628 && doc.count == 7)
+            let lost = "the connection was closed before the whole answer arrived"
+            #expect(doc.sources.prefix(3).map(\.source) == ["cache", "cache", "cache"])
+            #expect(doc.sources.prefix(3).allSatisfy { $0.error?.contains(lost) == true })
+            #expect(doc.sources.prefix(3).map(\.complete) == [true, true, false])
+            #expect(doc.sources.dropFirst(3).allSatisfy { $0.source == "missing" && $0.error?.contains(lost) == true })
+
+            let url = server.base
+            #expect(result.stderr.contains("could not reach \(url)?year=2024&month=1: \(lost)"))
+            #expect(result.stderr.contains("2024-01, 2024-02, 2024-03 could not be fetched; the cached copies are used instead"))
+            #expect(result.stderr.contains("2024-03 was never fetched whole; only the items registered from here are counted"))
+            let missing = (4...12).map { String(format: "2024-%02d", $0) }.joined(separator: ", ")
+            #expect(result.stderr.contains("warning: \(missing) are missing from the summary: could not reach \(url)?year=2024&month="))
+            #expect(result.stderr.contains("2024-01, 2024-02, 2024-03 came from the cache"))
+
+            let table = try await CLI.run(["summary", "--year", "2024", "--retries", "0"], environment: env)
+            #expect(table.status == 69)
+            #expect(table.stdout.contains("\n2024-04                (missing)\n"))
+            #expect(table.stdout.contains("\nTOTAL        7  4,628\n"))
+
+            // Another server (a new deployment, a typo) never gets this server's months.
+            let other = env.merging(["EXPENSE_LOG_BASE_URL": url.replacingOccurrences(of: "/exec", with: "/other/exec")]) { _, new in new }
+            let elsewhere = try await CLI.run(["summary", "--year", "2024", "--month", "1", "--offline"], environment: other)
+            #expect(elsewhere.status == 69)
+            #expect(elsewhere.stdout.isEmpty)
+            #expect(elsewhere.stderr.contains("2024-01 is missing from the summary"))
         }
-        let env = try Samples.offlineEnvironment(home: home)
-        let result = try await CLI.run(["summary", "--year", "2024", "--retries", "0", "--format", "json"], environment: env)
-        #expect(result.status == 69)
-        let doc = try SummaryDocument(result.stdout)
-        // January 3,478 + February 450 (cached whole) + March's registered 700 = 4,628 in 3 + 3 + 1 = 7 items: each
-        // month was asked for first (network-first), and each fell back to its cached copy.
-        #expect(doc.total == 4628 && doc.count == 7)
-        #expect(doc.sources.prefix(3).map(\.source) == ["cache", "cache", "cache"])
-        #expect(doc.sources.prefix(3).allSatisfy { $0.error?.contains("connection refused") == true })
-        #expect(doc.sources.prefix(3).map(\.complete) == [true, true, false])
-        #expect(doc.sources.dropFirst(3).allSatisfy { $0.source == "missing" && $0.error?.contains("connection refused") == true })
-
-        let url = env["EXPENSE_LOG_BASE_URL"]!
-        #expect(result.stderr.contains("could not reach \(url)?year=2024&month=1: connection refused"))
-        #expect(result.stderr.contains("2024-01, 2024-02, 2024-03 could not be fetched; the cached copies are used instead"))
-        #expect(result.stderr.contains("2024-03 was never fetched whole; only the items registered from here are counted"))
-        let missing = (4...12).map { String(format: "2024-%02d", $0) }.joined(separator: ", ")
-        #expect(result.stderr.contains("warning: \(missing) are missing from the summary: could not reach \(url)?year=2024&month="))
-        #expect(result.stderr.contains("2024-01, 2024-02, 2024-03 came from the cache"))
-
-        let table = try await CLI.run(["summary", "--year", "2024", "--retries", "0"], environment: env)
-        #expect(table.status == 69)
-        #expect(table.stdout.contains("\n2024-04                (missing)\n"))
-        #expect(table.stdout.contains("\nTOTAL        7  4,628\n"))
     }
 
     @Test(arguments: [("{\"status\": 401, \"count\": -1}", Int32(77)), ("{\"status\": 404, \"count\": -1}", 69),

@@ -143,7 +143,9 @@ import Testing
         #expect(try await CLI.run(["cache", "list"], environment: env).stdout.isEmpty)
 
         let show = try await CLI.run(["config", "show"], environment: env)
-        #expect(show.stdout.contains("environment  dummy") && show.stdout.contains("EXPENSE_LOG_ENV"))
+        let environmentRow = show.stdout.split(separator: "\n").first { $0.hasPrefix("environment ") }
+        #expect(environmentRow?.split(separator: " ").map(String.init) == ["environment", "dummy", "EXPENSE_LOG_ENV"])
+        #expect(show.stdout.contains("\nserver-time-zone ") && show.stdout.contains(" Asia/Tokyo "))
         let categories = try await CLI.run(["categories"], environment: env.merging(["LANG": "ja_JP.UTF-8"]) { _, new in new })
         for name in ["食費", "娯楽費", "栄養補助", "交通費"] { #expect(categories.stdout.contains(name)) }
     }

@@ -71,6 +71,11 @@ struct ReferenceServer {
         _ = try await control("POST", "/_control/items", body: ItemJSON.array(items))
     }
 
+    /// Rows typed into a month's sheet by hand (`month` is `yyyyMM`), answered exactly as given (a `--sheet` server).
+    func addRows(month: String, _ rows: String) async throws {
+        _ = try await control("POST", "/_control/rows", body: "{\"month\": \"\(month)\", \"rows\": \(rows)}")
+    }
+
     /// Every item the server holds, in order.
     func items() async throws -> [Item] {
         try JSONDecoder().decode([Item].self, from: try await control("GET", "/_control/items"))

@@ -1,5 +1,6 @@
 import ExpenseLogKit
 import Foundation
+import Testing
 
 /// Test data and the environment of a user with an empty home.
 enum Samples {
@@ -31,6 +32,12 @@ enum Samples {
     /// A development-environment user pointed at a port where nothing listens.
     static func offlineEnvironment(home: TemporaryDirectory) throws -> [String: String] {
         environment(home: home, ["EXPENSE_LOG_ENV": "development", "EXPENSE_LOG_BASE_URL": "http://127.0.0.1:\(try closedPort())/exec"])
+    }
+
+    /// The cache folder of the server an environment points at (the cache is kept per server).
+    static func cacheFolder(home: TemporaryDirectory, _ env: [String: String]) throws -> URL {
+        let base = try #require(env["EXPENSE_LOG_BASE_URL"].flatMap(URL.init(string:)))
+        return home.url.appendingPathComponent("expense-log/cache/development/\(CacheFolder.name(for: base))")
     }
 
     /// A development-environment user pointed at a server.

@@ -7,7 +7,13 @@ HTTP code, and adds a /_control API so tests can inject faults and inspect
 exactly what the client sent.
 
     python3 server.py [--port 0] [--host 127.0.0.1] [--redirect] [--redirect-host H] [--token T]
-                      [--seed FILE.json] [--verbose]
+                      [--seed FILE.json] [--sheet [--sheet-zone Asia/Tokyo]] [--verbose]
+
+With --sheet it stores items as a Google Sheet left at its default formats
+does, and answers as Apps Script's getValues() + JSON.stringify then do:
+typed text becomes a number, a boolean or a date (`0120` -> 120, `TRUE` ->
+true, `7-11` -> "2026-07-10T15:00:00.000Z"), an empty cell is "", and rows
+typed by hand (POST /_control/rows) come back exactly as given.
 
 Prints one line "PORT <n>" once listening. It exits when stdin reaches EOF, so
 a test runner that dies takes the server with it; when running it by hand keep
@@ -27,6 +33,7 @@ import sys
 import threading
 import time
 import uuid
+import zoneinfo
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
@@ -41,7 +48,7 @@ YEAR_RE = re.compile(r"[0-9]{4}")
 MONTH_RE = re.compile(r"[1-9]|1[0-2]")  # the API takes months without zero padding
 DATE_RE = re.compile(r"[0-9]{8}")
 
-FAULT_KINDS = {"html", "truncated", "stall", "execute_then_stall", "drop", "execute_then_drop"}
+FAULT_KINDS = {"html", "signin", "script_error", "truncated", "stall", "execute_then_stall", "drop", "execute_then_drop"}
 TIMED_KINDS = {"stall", "execute_then_stall"}
 
 # What Google serves (with status 200!) when a script deployment is unavailable.
@@ -52,6 +59,71 @@ GOOGLE_ERROR_PAGE = (
     "<p>Sorry, unable to open the file at this time.</p>"
     "<p>Please check the address and try again.</p></div></body></html>"
 ).encode()
+
+# What Apps Script serves (with status 200) when doGet/doPost throws: the message sits, HTML-escaped, in the
+# monospace <div> (the shape collected from pages people have quoted; the title is localised, "Error" here).
+SCRIPT_ERROR_PAGE = (
+    '<!DOCTYPE html><html><head><link rel="shortcut icon" href="//ssl.gstatic.com/docs/script/images/favicon.ico">'
+    '<title>Error</title><style type="text/css" nonce="Xq2aBcDeFgHiJkLmNoPqRs">body {background-color: #fff; margin: 0; '
+    "padding: 0;}.errorMessage {font-family: Arial,sans-serif; font-size: 12pt; font-weight: bold; line-height: 150%; "
+    'padding-top: 25px;}</style></head><body style="margin:20px"><div><img alt="Google Apps Script" '
+    'src="//ssl.gstatic.com/docs/script/images/logo.png"></div><div style="text-align:center;font-family:monospace;'
+    'margin:50px auto 0;max-width:600px">{message}</div></body></html>'
+)
+
+# Google's sign-in interstitial, served with 200 when the web app is deployed for "only myself" or a domain.
+SIGNIN_PAGE = (
+    '<!doctype html><html lang="en" dir="ltr"><head><meta charset="utf-8"><title>Sign in - Google Accounts</title>'
+    '<meta name="viewport" content="width=device-width, initial-scale=1"></head><body><div id="initialView">'
+    '<h1 id="headingText"><span>Sign in</span></h1><div id="headingSubtext"><span>to continue to Google Drive</span>'
+    '</div><form method="post" action="https://accounts.google.com/v3/signin/_/AccountsSignInUi/data">'
+    '<input type="email" name="identifier" aria-label="Email or phone"></form></div></body></html>'
+).encode()
+
+# The year Sheets puts on a typed day without one (`7-11`), fixed so that answers do not depend on the clock.
+SHEET_YEAR = 2026
+SHEET_NUMBER_RE = re.compile(r"[+-]?([0-9]{1,3}(,[0-9]{3})+|[0-9]+)?(\.[0-9]+)?([eE][+-]?[0-9]+)?")
+SHEET_DATE_RES = [
+    (re.compile(r"([0-9]{4})[/-]([0-9]{1,2})[/-]([0-9]{1,2})"), lambda m: (int(m[1]), int(m[2]), int(m[3]))),
+    (re.compile(r"([0-9]{1,2})[/-]([0-9]{1,2})"), lambda m: (SHEET_YEAR, int(m[1]), int(m[2]))),
+]
+SHEET_TIME_RE = re.compile(r"([0-9]{1,2}):([0-9]{2})(:([0-9]{2}))?")
+
+
+def js_instant(moment):
+    """A datetime as JSON.stringify writes a Date: UTC with milliseconds and Z."""
+    utc = moment.astimezone(datetime.timezone.utc)
+    return utc.strftime("%Y-%m-%dT%H:%M:%S.") + f"{utc.microsecond // 1000:03d}Z"
+
+
+def sheet_cell(text, zone):
+    """What getValues() hands back for text typed into a cell of Automatic format, as JSON would carry it."""
+    if not isinstance(text, str):
+        return "" if text is None else text
+    if text.upper() in ("TRUE", "FALSE"):
+        return text.upper() == "TRUE"
+    if SHEET_NUMBER_RE.fullmatch(text) and any(c.isdigit() for c in text):
+        number = float(text.replace(",", ""))
+        return int(number) if number.is_integer() and abs(number) < 2 ** 53 else number
+    for pattern, parts in SHEET_DATE_RES:
+        if match := pattern.fullmatch(text):
+            try:
+                return js_instant(datetime.datetime(*parts(match), tzinfo=zone))
+            except ValueError:
+                return text
+    if match := SHEET_TIME_RE.fullmatch(text):
+        hour, minute, second = int(match[1]), int(match[2]), int(match[4] or 0)
+        if hour < 24 and minute < 60 and second < 60:
+            # A time alone is a Date on Sheets' day zero, 1899-12-30, in the sheet's zone.
+            return js_instant(datetime.datetime(1899, 12, 30, hour, minute, second, tzinfo=zone))
+    return text
+
+
+def sheet_row(item, zone):
+    """An item as the sheet row getValues() returns once it was written with appendRow."""
+    return {key: sheet_cell(item.get(key), zone) if key in ("id", "name") else
+            int(item["date"]) if key == "date" else ("" if item.get(key) is None else item[key])
+            for key in ITEM_KEYS}
 
 
 class BadRequest(Exception):
@@ -124,7 +196,9 @@ def validate_fault(fault):
         if not isinstance(fault.get("retryAfterDate", 0), (int, float)):
             raise BadRequest("retryAfterDate is seconds from now, sent as an HTTP-date Retry-After")
     elif kind in FAULT_KINDS:
-        allowed |= {"kind", "seconds"} if kind in TIMED_KINDS else {"kind"}
+        allowed |= {"kind", "seconds"} if kind in TIMED_KINDS else {"kind", "message"} if kind == "script_error" else {"kind"}
+        if kind == "script_error" and not isinstance(fault.get("message"), str):
+            raise BadRequest("fault script_error needs a message (the exception the script threw)")
         seconds = fault.get("seconds")
         if kind in TIMED_KINDS and not (isinstance(seconds, (int, float)) and not isinstance(seconds, bool)
                                         and seconds >= 0):
@@ -152,7 +226,7 @@ class State:
 
     def reset(self):
         with self.lock:
-            self.items, self.faults, self.requests, self.echoes = [], [], [], {}
+            self.items, self.faults, self.requests, self.echoes, self.rows = [], [], [], {}, []
 
     def add_items(self, items):
         with self.lock:
@@ -162,6 +236,16 @@ class State:
     def items_where(self, prefix=""):
         with self.lock:
             return [dict(i) for i in self.items if i["date"].startswith(prefix)]
+
+    def add_rows(self, month, rows):
+        """Rows typed into a month's sheet by hand, kept exactly as getValues() would return them."""
+        with self.lock:
+            self.rows.extend((month, dict(row)) for row in rows)
+        return len(rows)
+
+    def rows_where(self, prefix):
+        with self.lock:
+            return [dict(row) for month, row in self.rows if month == prefix]
 
     def add_faults(self, faults):
         with self.lock:
@@ -312,6 +396,11 @@ class Handler(BaseHTTPRequestHandler):
                                fault.get("contentType", TEXT_TYPE), headers)
         if kind == "html":
             return self.answer(entry, 200, GOOGLE_ERROR_PAGE, HTML_TYPE)
+        if kind == "signin":
+            return self.answer(entry, 200, SIGNIN_PAGE, HTML_TYPE)
+        if kind == "script_error":
+            page = SCRIPT_ERROR_PAGE.replace("{message}", html.escape(fault["message"]))
+            return self.answer(entry, 200, page.encode(), HTML_TYPE)
         if kind == "drop":
             return self.drop()
         if kind == "stall":
@@ -353,7 +442,11 @@ class Handler(BaseHTTPRequestHandler):
             return 400, {"error": "year must be given once, as 4 digits"}
         if len(month) != 1 or not MONTH_RE.fullmatch(month[0]):
             return 400, {"error": "month must be given once, as 1-12 without zero padding"}
-        return 200, self.server.state.items_where(f"{year[0]}{int(month[0]):02d}")
+        prefix = f"{year[0]}{int(month[0]):02d}"
+        items = self.server.state.items_where(prefix)
+        if self.server.sheet_zone is None:
+            return 200, items
+        return 200, [sheet_row(item, self.server.sheet_zone) for item in items] + self.server.state.rows_where(prefix)
 
     def store(self, body):
         try:
@@ -361,7 +454,10 @@ class Handler(BaseHTTPRequestHandler):
         except BadRequest as e:
             return 400, {"error": str(e)}
         self.server.state.add_items(items)
-        return 200, items
+        if self.server.sheet_zone is None:
+            return 200, items
+        # The original script answers the rows it wrote, read back: retyped as the sheet retypes them.
+        return 200, [sheet_row(item, self.server.sheet_zone) for item in items]
 
     def echo(self, url):
         """Returns (status, data, content type, headers) for the redirect target."""
@@ -385,6 +481,11 @@ class Handler(BaseHTTPRequestHandler):
                 result = state.snapshot("items")
             elif route == ("POST", "/_control/items"):
                 result = {"added": state.add_items(validate_items(parse_json(body)))}
+            elif route == ("POST", "/_control/rows"):
+                value = parse_json(body)
+                if not (isinstance(value, dict) and isinstance(value.get("month"), str) and isinstance(value.get("rows"), list)):
+                    raise BadRequest('body must be {"month": "yyyyMM", "rows": [{...}, ...]}')
+                result = {"added": state.add_rows(value["month"], value["rows"])}
             elif route == ("GET", "/_control/requests"):
                 result = state.snapshot("requests")
             elif route == ("GET", "/_control/faults"):
@@ -431,6 +532,8 @@ def main():
     parser.add_argument("--redirect-host", help="redirect to /echo on this host name (another origin, which needs no token)")
     parser.add_argument("--token", help="require Authorization: Bearer TOKEN")
     parser.add_argument("--seed", help="JSON array of items to start with")
+    parser.add_argument("--sheet", action="store_true", help="store and answer as a Google Sheet retypes cells")
+    parser.add_argument("--sheet-zone", default="Asia/Tokyo", help="the spreadsheet's time zone (with --sheet)")
     parser.add_argument("--verbose", action="store_true", help="log requests to stderr")
     args = parser.parse_args()
 
@@ -446,6 +549,7 @@ def main():
         Server.address_family = socket.AF_INET6
     server = Server((args.host, args.port), Handler)
     server.state, server.redirect, server.token, server.verbose = state, args.redirect, args.token, args.verbose
+    server.sheet_zone = zoneinfo.ZoneInfo(args.sheet_zone) if args.sheet else None
     port = server.server_address[1]
     host = f"[{args.host}]" if ":" in args.host else args.host
     server.base_url = f"http://{host}:{port}"

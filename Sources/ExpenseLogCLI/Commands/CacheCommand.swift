@@ -1,15 +1,15 @@
 import ExpenseLogKit
 import Foundation
 
-/// `cache list|clear|path`: the current environment's cache of fetched months.
+/// `cache list|clear|path`: the cache of fetched months of the current environment and server.
 enum CacheCommand {
     static let spec = CommandSpec(
         name: "cache",
-        abstract: "Inspect or empty the cache of the current environment.",
+        abstract: "Inspect or empty the cache of the current environment and server.",
         subcommands: [
             CommandSpec(name: "list", abstract: "List the cached months with their item counts, totals and fetch times.", run: list),
-            CommandSpec(name: "clear", abstract: "Delete every cached month of the current environment.", run: clear),
-            CommandSpec(name: "path", abstract: "Print the cache folder of the current environment.", run: path),
+            CommandSpec(name: "clear", abstract: "Delete every cached month of the current environment and server.", run: clear),
+            CommandSpec(name: "path", abstract: "Print the cache folder of the current environment and server (a folder per base URL).", run: path),
         ])
 
     static func list(_ invocation: Invocation, _ context: Context) async throws {

@@ -37,7 +37,8 @@ enum ConfigCommand {
             rows.append(["token", token.map { "(set, \($0.value.count) characters, redacted)" } ?? "(none)",
                          token?.source ?? "set EXPENSE_LOG_TOKEN or run config set-token"])
         }
-        rows.append(["cache", config.cacheDirectory.path, config.paths.origin])
+        rows.append(["server-time-zone", config.serverTimeZone.value.identifier, config.serverTimeZone.source])
+        rows.append(["cache", config.cacheDirectory.path, config.paths.origin + (env.usesNetwork ? ", a folder per base URL" : "")])
         rows.append(["outbox", config.outboxDirectory.path, config.paths.origin])
         rows.append(["timeout", config.timeout.map { "\($0) s" } ?? ExpenseLogAPI.defaultTimeoutText, config.timeout == nil ? "default" : "--timeout"])
         rows.append(["retries", String(config.retryPolicy.maxRetries), config.retries == nil ? "default" : "--retries"])

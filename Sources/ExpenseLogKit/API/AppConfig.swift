@@ -55,9 +55,11 @@ public struct AppConfig: Sendable, Equatable {
     public let retries: Int?
     /// The category catalogue: the config file's `categories`, else the app's.
     public let catalogue: Sourced<CategoryCatalogue>
+    /// The spreadsheet's time zone: the config file's `serverTimeZone`, else Asia/Tokyo.
+    public let serverTimeZone: Sourced<TimeZone>
 
-    /// This environment's cache folder.
-    public var cacheDirectory: URL { paths.cacheDirectory(environment.value) }
+    /// This environment's cache folder for the configured server (the environment's own when none is configured).
+    public var cacheDirectory: URL { paths.cacheDirectory(environment.value, server: try? requireBaseURL()) }
     /// This environment's outbox folder.
     public var outboxDirectory: URL { paths.outboxDirectory(environment.value) }
     /// The retry policy in force.
@@ -139,7 +141,9 @@ extension AppConfig {
                          configFileExists: exists, fixturesDirectory: fixtures, paths: paths,
                          timeout: overrides.timeout, retries: overrides.retries,
                          catalogue: file.catalogue.map { Sourced(value: $0, source: "config file \(configFile.value)") }
-                            ?? Sourced(value: .standard, source: "default"))
+                            ?? Sourced(value: .standard, source: "default"),
+                         serverTimeZone: file.serverTimeZone.map { Sourced(value: $0, source: "config file \(configFile.value)") }
+                            ?? Sourced(value: SheetRows.defaultTimeZone, source: "default"))
     }
 
     private static func parseEnvironment(_ name: String, source: String) throws -> Sourced<Environment> {

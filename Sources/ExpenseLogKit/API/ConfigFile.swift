@@ -8,8 +8,10 @@ struct ConfigFile: Equatable {
     var baseURLs: [Environment: String] = [:]
     /// A catalogue replacing the app's, in the shape `categories --format json` prints.
     var catalogue: CategoryCatalogue?
+    /// The spreadsheet's time zone (an IANA name), for date cells the server hands back as instants.
+    var serverTimeZone: TimeZone?
 
-    static let knownKeys = ["environment", "baseURL", "categories"]
+    static let knownKeys = ["environment", "baseURL", "categories", "serverTimeZone"]
 
     /// Reads and checks the file, naming the offending key in every error.
     static func read(path: String) throws -> ConfigFile {
@@ -48,6 +50,13 @@ struct ConfigFile: Equatable {
             }
         default:
             throw ConfigError.badConfigFile(path: path, reason: "'baseURL' must be a URL string or an object of one per environment")
+        }
+        if let value = root["serverTimeZone"] {
+            guard let name = value as? String, let zone = TimeZone(identifier: name) else {
+                throw ConfigError.badConfigFile(path: path, reason: "'serverTimeZone' must be a time zone name such as \"Asia/Tokyo\" "
+                                                + "(the spreadsheet's File > Settings > Time zone)")
+            }
+            file.serverTimeZone = zone
         }
         if let value = root["categories"] {
             file.catalogue = try catalogue(from: value, path: path)

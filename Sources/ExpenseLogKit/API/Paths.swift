@@ -46,9 +46,16 @@ public struct Paths: Sendable, Equatable {
     /// The default config file.
     public var configFile: URL { configDirectory.appendingPathComponent("config.json") }
 
-    /// The cache folder of one environment.
+    /// The cache folder of one environment, holding a folder per server.
     public func cacheDirectory(_ environment: Environment) -> URL {
         cacheRoot.appendingPathComponent(environment.rawValue, isDirectory: true)
+    }
+
+    /// The cache folder of one server of an environment (`<env>/<host>-<hash>/`); the dummy environment has one
+    /// server, its fixtures, and keeps its months in the environment's folder.
+    public func cacheDirectory(_ environment: Environment, server: URL?) -> URL {
+        guard environment.usesNetwork, let server else { return cacheDirectory(environment) }
+        return cacheDirectory(environment).appendingPathComponent(CacheFolder.name(for: server), isDirectory: true)
     }
 
     /// The token file.

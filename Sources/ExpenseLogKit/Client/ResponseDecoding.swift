@@ -20,7 +20,8 @@ extension ExpenseLogAPIClient {
                                            snippet: APIError.snippet(response.body, hiding: secret))
         }
         // Plainly typed answers (every value of the expected type) take the fast path; anything a Sheet retyped takes the other.
-        if let items = WireItems.items(response.body), items.allSatisfy({ !$0.id.isEmpty && !$0.name.isEmpty }) {
+        if let items = WireItems.items(response.body),
+           items.allSatisfy({ !$0.id.isEmpty && !$0.name.isEmpty && !SheetRows.mayBeInstant($0.name) }) {
             return SheetAnswer(items: items)
         }
         if let answer = rows.read(response.body) { return answer }

@@ -101,7 +101,7 @@ public struct SheetRows: Sendable {
         var guess: String?
         // A name like `7-11` or `2024/2/3` became a date cell: what was typed is gone; the day is the best reading left.
         if case .string(let text, _) = nameValue, let instant = Self.instant(text) {
-            name = localDay(instant).map { "\($0.year)/\($0.month)/\($0.day)" } ?? text
+            name = displayed(instant) ?? text
             guess = "its name \(text) is a date Sheets made of what was typed; it is shown as \(name) (format the sheet's "
                 + "name column as plain text to keep names like 7-11)"
         }
@@ -137,6 +137,27 @@ public struct SheetRows: Sendable {
         let parts = calendar.dateComponents([.year, .month, .day], from: instant)
         guard let year = parts.year, let month = parts.month, let day = parts.day else { return nil }
         return Day(year: year, month: month, day: day)
+    }
+
+    /// A date cell as a Japanese sheet shows it: `2026/7/11`, a time alone (a date on Sheets' day zero, 1899-12-30) as
+    /// `12:30`, both as `2026/7/11 12:30:00`.
+    func displayed(_ instant: Date) -> String? {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let p = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: instant)
+        guard let year = p.year, let month = p.month, let day = p.day, let hour = p.hour, let minute = p.minute,
+              let second = p.second else { return nil }
+        let date = "\(year)/\(month)/\(day)"
+        let time = "\(hour):" + Day.pad(minute, 2) + (second == 0 ? "" : ":" + Day.pad(second, 2))
+        if (year, month, day) == (1899, 12, 30) { return time }
+        return hour == 0 && minute == 0 && second == 0 ? date : "\(date) \(time)"
+    }
+
+    /// Whether text has the shape of an instant (`yyyy-MM-ddT…`), checked without copying it: most names are not.
+    static func mayBeInstant(_ text: String) -> Bool {
+        let utf8 = text.utf8
+        guard utf8.count >= 20, utf8.count <= 29 else { return false }
+        return utf8[utf8.index(utf8.startIndex, offsetBy: 10)] == UInt8(ascii: "T")
     }
 
     /// An ISO 8601 instant as `JSON.stringify` writes a Date (`2024-02-02T15:00:00.000Z`), or with an offset.
