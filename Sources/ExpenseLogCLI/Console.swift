@@ -52,19 +52,34 @@ public struct ConsoleIO: Sendable {
     public let readStdin: @Sendable () throws -> Data
     /// Whether stderr is a terminal, where progress may be drawn.
     public let stderrIsTerminal: Bool
+    /// Whether stdout is a terminal, where a table is fitted to the width.
+    public let stdoutIsTerminal: Bool
+    /// The width in columns that stdout's terminal reports; nil when it reports none.
+    public let stdoutColumns: Int?
 
     /// Streams from parts.
     public init(stdout: any TextSink, stderr: any TextSink, readStdin: @escaping @Sendable () throws -> Data,
-                stderrIsTerminal: Bool = false) {
+                stderrIsTerminal: Bool = false, stdoutIsTerminal: Bool = false, stdoutColumns: Int? = nil) {
         self.stdout = stdout
         self.stderr = stderr
         self.readStdin = readStdin
         self.stderrIsTerminal = stderrIsTerminal
+        self.stdoutIsTerminal = stdoutIsTerminal
+        self.stdoutColumns = stdoutColumns
     }
 
     /// The real process streams.
     public static var process: ConsoleIO {
         ConsoleIO(stdout: FileDescriptorSink(descriptor: 1), stderr: FileDescriptorSink(descriptor: 2),
-                  readStdin: { FileHandle.standardInput.readDataToEndOfFile() }, stderrIsTerminal: isatty(2) == 1)
+                  readStdin: { FileHandle.standardInput.readDataToEndOfFile() }, stderrIsTerminal: isatty(2) == 1,
+                  stdoutIsTerminal: isatty(1) == 1, stdoutColumns: terminalColumns(of: 1))
+    }
+
+    /// The columns of the terminal on a descriptor, from TIOCGWINSZ; nil for no terminal, or one never given a size
+    /// (a pty that `script` opens without a terminal of its own reports 0).
+    static func terminalColumns(of descriptor: Int32) -> Int? {
+        var size = winsize()
+        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
     }
 }

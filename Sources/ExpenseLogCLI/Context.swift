@@ -33,6 +33,14 @@ public struct Context: Sendable {
         return locale.hasPrefix("ja")
     }
 
+    /// The width a table on stdout fits: `COLUMNS` when a positive integer (as `ls` reads it), else the terminal's own;
+    /// nil when stdout is not a terminal, so piped or redirected output keeps every name whole.
+    public var terminalWidth: Int? {
+        guard io.stdoutIsTerminal else { return nil }
+        if let columns = environment["COLUMNS"].flatMap({ Int($0) }), columns > 0 { return columns }
+        return io.stdoutColumns
+    }
+
     /// Prints a note on stderr unless `--quiet`.
     public func note(_ text: String) {
         if !quiet { io.stderr.write(text + "\n") }

@@ -102,9 +102,18 @@ struct FastPathTests {
     @Test("the width of text is the sum of its characters' widths", arguments: [
         "", "plain ASCII text", "コーヒー", "Amazon 日用品", "ｱｲｳ", "e\u{301}", "🍜 ramen", "👍🏽", "☕️", "1\u{20E3}", "tab\there",
         "ランチ, 定食 853832590", "か\u{3099}", "〇〆〜「」、。", "ｶﾞ", "Ａ１！", "漢字\u{FE0F}",
+        "ｽﾀｰﾊﾞｯｸｽ ｼﾌﾞﾔ", "Café ｶﾌｪ", "\u{00A0}©®\u{00AD}", "1\u{3099}", "©\u{FE0F}", "〰\u{FE0F}", "ﾊﾞ\u{FE0F}",
     ])
     func widths(text: String) {
         #expect(TextWidth.of(text) == text.reduce(0) { $0 + TextWidth.of($1) })
+    }
+
+    @Test("each scalar measures the same through the fast paths as through the general code")
+    func everyScalar() {
+        // Up to the end of the ideographs' planes: the fast paths take nothing above them.
+        let scalars = (0x20...0x3FFFF).lazy.compactMap(Unicode.Scalar.init(_:))
+        let differing = scalars.filter { TextWidth.of(String($0)) != TextWidth.of(Character($0)) }
+        #expect(Array(differing.prefix(5)) == [])
     }
 
     @Test("plain prices read as before, and the one number whose sign cannot be turned is refused", arguments: [

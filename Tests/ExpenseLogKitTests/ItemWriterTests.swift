@@ -163,6 +163,15 @@ struct ItemWriterTests {
     @Test("text width counts wide characters as two columns", arguments: [
         ("abc", 3), ("", 0), ("コーヒー", 8), ("ｺｰﾋｰ", 4), ("漢字", 4), ("ＡＢＣ", 6), ("A漢b", 4),
         ("、。", 4), ("e\u{301}", 1), ("가", 2), ("1,234", 5),
+        // Each half-width scalar is a column, the voicing marks ﾞ and ﾟ too, though Swift joins ﾊﾞ into one character.
+        ("ｽﾀｰﾊﾞｯｸｽ ｼﾌﾞﾔ", 13), ("ﾊﾟﾝ", 3), ("ﾊﾞ", 2),
+        // Combining marks take no column of their own: é, が written as か + U+3099, a Hangul syllable from its jamo.
+        ("Cafe\u{301}", 4), ("か\u{3099}", 2), ("\u{1100}\u{1161}\u{11A8}", 2), ("a\u{200B}b", 2),
+        // An emoji is two columns however many scalars draw it: ZWJ family, flag, VS16, skin tone, keycap.
+        ("🍜", 2), ("👨\u{200D}👩\u{200D}👧", 2), ("🇯🇵", 2), ("❤\u{FE0F}", 2), ("👍🏽", 2), ("1\u{FE0F}\u{20E3}", 2),
+        ("🇯🇵 ramen 👨\u{200D}👩\u{200D}👧", 11),
+        // Text that is not drawn as an emoji stays one column: a heart or a digit without VS16, ambiguous …, ±, é.
+        ("❤", 1), ("1\u{20E3}", 1), ("…±é", 3), ("Ｃafé ｶﾌｪ", 9),
     ])
     func textWidth(text: String, width: Int) {
         #expect(TextWidth.of(text) == width)

@@ -26,13 +26,18 @@ enum CommonOptions {
 extension Context {
     /// Writes items in a format to stdout, naming categories from the configured catalogue.
     func printItems(_ items: [Item], _ format: OutputFormat, _ config: AppConfig) {
-        io.stdout.write(ItemWriter(catalogue: config.catalogue.value, japanese: japanese).render(items, as: format))
+        io.stdout.write(itemWriter(config).render(items, as: format))
+    }
+
+    /// A writer naming categories from the configured catalogue, in the locale's language, fitting tables to the terminal.
+    private func itemWriter(_ config: AppConfig) -> ItemWriter {
+        ItemWriter(catalogue: config.catalogue.value, japanese: japanese, terminalWidth: terminalWidth)
     }
 
     /// Writes a spool's items in a format to stdout, in pieces; a spool that cannot be read back is warned about.
     func printItems(_ spool: ItemSpool, _ format: OutputFormat, _ config: AppConfig) {
         do {
-            try ItemWriter(catalogue: config.catalogue.value, japanese: japanese).write(spool, as: format) { io.stdout.write($0) }
+            try itemWriter(config).write(spool, as: format) { io.stdout.write($0) }
         } catch {
             warn("the items could not all be printed (\(error)); `expense-log fetch` shows what the server has")
         }

@@ -16,12 +16,19 @@ public struct ItemWriter: Sendable {
     public var catalogue: CategoryCatalogue
     /// Whether tables use Japanese headings and names.
     public var japanese: Bool
+    /// The width of the terminal a table goes to, so long names are shortened to fit; nil keeps every name whole.
+    public var terminalWidth: Int?
 
-    /// A writer with a catalogue and a language.
-    public init(catalogue: CategoryCatalogue = .standard, japanese: Bool = false) {
+    /// A writer with a catalogue, a language and the terminal's width, if a table goes to one.
+    public init(catalogue: CategoryCatalogue = .standard, japanese: Bool = false, terminalWidth: Int? = nil) {
         self.catalogue = catalogue
         self.japanese = japanese
+        self.terminalWidth = terminalWidth
     }
+
+    /// The narrowest a shortened name column gets: as `gh` keeps a title readable, and never narrower than the
+    /// heading or the total's count, so those are never cut.
+    static let minimumNameWidth = 8
 
     /// The whole output, ending in a newline unless empty.
     public func render(_ items: [Item], as format: OutputFormat) -> String {
@@ -95,8 +102,12 @@ public struct ItemWriter: Sendable {
         let headings = japanese ? ["日付", "品名", "金額", "項目", "サブ項目"] : ["DATE", "NAME", "PRICE", "CATEGORY", "SUB"]
         let counted = japanese ? "\(count)件" : "\(count) item\(count == 1 ? "" : "s")"
         let totals = [japanese ? "合計" : "TOTAL", counted, PriceText.format(total), "", ""]
+        let fit = terminalWidth.map { width in
+            TableFit(width: width, column: 1,
+                     minimum: max(Self.minimumNameWidth, TextWidth.of(headings[1]), TextWidth.of(counted)))
+        }
         // Each row's cells are made when the table asks for them, so the items are never all held again as text.
-        TextTable.write(count + 2, rightAligned: [2], ruleBeforeLast: true, row: { index in
+        TextTable.write(count + 2, rightAligned: [2], ruleBeforeLast: true, fit: fit, row: { index in
             if index == 0 { return headings }
             if index == count + 1 { return totals }
             guard let item = item(index - 1) else { return ["", "", "", "", ""] }

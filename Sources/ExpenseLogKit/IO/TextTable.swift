@@ -47,10 +47,13 @@ public struct TextTable: Sendable {
     }
 
     /// As `render`, handing the text to `emit` in pieces of about 64 KiB. `row` is asked for rows 0 to `count - 1` in
-    /// order, twice, so it may read them from a file as it goes.
-    public static func write(_ count: Int, rightAligned: Set<Int> = [], ruleBeforeLast: Bool = false,
+    /// order, twice, so it may read them from a file as it goes. With a `fit`, the cells of its column that are wider
+    /// than the terminal leaves room for are shortened with "…".
+    public static func write(_ count: Int, rightAligned: Set<Int> = [], ruleBeforeLast: Bool = false, fit: TableFit? = nil,
                              row: (Int) -> [String], to emit: (String) -> Void) {
-        let (widths, cellWidths) = measure(count, row)
+        let (measured, cellWidths) = measure(count, row)
+        var widths = measured
+        if let fit, widths.indices.contains(fit.column) { widths[fit.column] = fit.columnWidth(widths) }
         var out = ""
         var next = 0
         for index in 0..<count {
@@ -59,9 +62,13 @@ public struct TextTable: Sendable {
             }
             // Padding is appended as it is needed and trailing blanks are dropped, with no string per cell.
             var pending = 0
-            for (column, cell) in row(index).enumerated() {
-                let padding = widths[column] - (cellWidths[next] == .max ? TextWidth.of(cell) : Int(cellWidths[next]))
+            for (column, whole) in row(index).enumerated() {
+                var cell = whole
+                var width = cellWidths[next] == .max ? TextWidth.of(cell) : Int(cellWidths[next])
                 next += 1
+                // Only a fitted column can hold a cell wider than itself.
+                if width > widths[column] { (cell, width) = TableFit.cut(cell, to: widths[column]) }
+                let padding = widths[column] - width
                 if column > 0 { pending += 2 }
                 if rightAligned.contains(column) { pending += padding }
                 if !cell.isEmpty {
