@@ -4,7 +4,7 @@ import Foundation
 /// The tool's command tree and entry point.
 public enum ExpenseLogCommand {
     /// The version printed by `--version`.
-    public static let version = "0.1.0"
+    public static let version = ExpenseLogAPI.version
 
     /// Options every command accepts, before or after its name.
     public static let globalOptions: [OptionSpec] = [

@@ -23,11 +23,13 @@ struct LoggedRequest: Decodable, Sendable {
 /// It exits when its stdin closes, so a crashed test run leaves no server behind.
 struct ReferenceServer {
     let port: Int
+    /// The name the tests reach it by: `localhost` for a server on ::1 (FoundationNetworking cannot reach `[::1]`).
+    let host: String
     private let process: Process
     private let stdin: Pipe
 
     /// The `/exec` URL the client is pointed at.
-    var baseURL: URL { URL(string: "http://127.0.0.1:\(port)/exec")! }
+    var baseURL: URL { URL(string: "http://\(host):\(port)/exec")! }
     var base: String { baseURL.absoluteString }
 
     /// Starts a server with extra command-line options (`--redirect`, `--token T`…) and waits for its port.
@@ -52,6 +54,7 @@ struct ReferenceServer {
             throw TestFailure("the reference server printed \(text)")
         }
         self.port = port
+        host = options.contains("::1") ? "localhost" : "127.0.0.1"
     }
 
     /// Stops the server.
@@ -87,7 +90,7 @@ struct ReferenceServer {
     }
 
     private func control(_ method: String, _ path: String, body: String? = nil) async throws -> Data {
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+        var request = URLRequest(url: URL(string: "http://\(host):\(port)\(path)")!)
         request.httpMethod = method
         request.httpBody = body.map { Data($0.utf8) }
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")

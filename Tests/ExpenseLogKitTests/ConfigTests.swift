@@ -224,12 +224,24 @@ struct ConfigTests {
     }
 
     @Test("plain http is allowed to loopback in release, anywhere in development, and https always", arguments: [
-        ("release", "http://127.0.0.1:8080/exec"), ("release", "http://localhost/exec"), ("release", "http://[::1]:9000/exec"),
+        ("release", "http://127.0.0.1:8080/exec"), ("release", "http://localhost/exec"),
         ("release", "https://script.google.com/macros/s/X/exec"), ("development", "http://example.com/exec"),
     ])
     func allowedBaseURL(env: String, text: String) async throws {
         try await withTemporaryDirectory { home throws in
             #expect(try requireBaseURL(env: env, url: text, home: home).absoluteString == text)
+        }
+    }
+
+    @Test("an IPv6 literal is refused where FoundationNetworking cannot reach it, and counts as loopback elsewhere")
+    func ipv6Literal() async throws {
+        try await withTemporaryDirectory { home throws in
+            let text = "http://[::1]:9000/exec"
+            #if canImport(FoundationNetworking)
+            #expect(throws: ConfigError.ipv6LiteralBaseURL(text, source: "--base-url")) { try requireBaseURL(env: "release", url: text, home: home) }
+            #else
+            #expect(try requireBaseURL(env: "release", url: text, home: home).absoluteString == text)
+            #endif
         }
     }
 }

@@ -73,6 +73,11 @@ public struct AppConfig: Sendable, Equatable {
         guard let url = URL(string: baseURL.value), let scheme = url.scheme?.lowercased(),
               scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty
         else { throw ConfigError.invalidBaseURL(baseURL.value, source: baseURL.source) }
+        #if canImport(FoundationNetworking)
+        // libcurl names the host without brackets and URL with them; FoundationNetworking then refuses every request
+        // with NSURLErrorBadURL (swift-corelibs-foundation #5496). Better said now than as a network failure.
+        if host.hasPrefix("[") || host.contains(":") { throw ConfigError.ipv6LiteralBaseURL(baseURL.value, source: baseURL.source) }
+        #endif
         if environment.value == .release, scheme == "http", !Self.isLoopback(host) {
             throw ConfigError.insecureBaseURL(baseURL.value, source: baseURL.source)
         }

@@ -7,6 +7,11 @@ public enum ExpenseLogAPI: Sendable, Equatable {
     /// `POST <base>` with a JSON array of items.
     case register([Item])
 
+    /// This tool's version, for `--version` and the User-Agent.
+    public static let version = "0.1.0"
+    /// Sent on every request, so a server's logs can tell this client from a browser or curl.
+    public static let userAgent = "expense-log/\(version)"
+
     /// Seconds a fetch may take by default (the app's value: a month's sheet can be slow to read).
     public static let fetchTimeout: Double = 60
     /// Seconds a register POST may take by default (the app's value).
@@ -34,8 +39,8 @@ public enum ExpenseLogAPI: Sendable, Equatable {
             let ours = "year=\(month.year)&month=\(month.month)"
             let existing = parts?.percentEncodedQuery ?? ""
             parts?.percentEncodedQuery = existing.isEmpty ? ours : existing + "&" + ours
-            return HTTPRequest(method: "GET", url: parts?.url ?? baseURL, headers: ["Accept": "application/json"],
-                               timeout: timeout ?? defaultTimeout)
+            return HTTPRequest(method: "GET", url: parts?.url ?? baseURL,
+                               headers: ["Accept": "application/json", "User-Agent": Self.userAgent], timeout: timeout ?? defaultTimeout)
         case .register(let items):
             return Self.register(body: Data(ItemJSON.arrayBytes(items)), baseURL: baseURL, timeout: timeout)
         }
@@ -44,7 +49,7 @@ public enum ExpenseLogAPI: Sendable, Equatable {
     /// The register POST of a body already encoded (a batch's), so that a batch is encoded once.
     public static func register(body: Data, baseURL: URL, timeout: Double? = nil) -> HTTPRequest {
         HTTPRequest(method: "POST", url: baseURL,
-                    headers: ["Accept": "application/json", "Content-Type": "application/json; charset=utf-8"],
+                    headers: ["Accept": "application/json", "Content-Type": "application/json; charset=utf-8", "User-Agent": userAgent],
                     body: body, timeout: timeout ?? registerTimeout)
     }
 }

@@ -1,0 +1,43 @@
+import ExpenseLogKit
+import Foundation
+import Testing
+
+/// How the client presents itself to a server, and which server addresses it can reach.
+@Suite struct CLIServerAddressTests {
+    @Test func everyRequestSaysItIsExpenseLog() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        try await withServer(["--redirect"]) { server in
+            let env = Samples.environment(home: home, server: server)
+            let file = try home.write("one.json", ItemJSON.array([Samples.item("U1", "20240110", "コーヒー", 178)]))
+            #expect(try await CLI.run(["register", file], environment: env).status == 0)
+            let requests = try await server.requests()
+            // The comparing GET and the POST, each with the GET of its redirect.
+            #expect(requests.map { "\($0.method) \($0.path)" } == ["GET /exec", "GET /echo", "POST /exec", "GET /echo"])
+            #expect(requests.allSatisfy { $0.headers["user-agent"] == "expense-log/\(ExpenseLogAPI.version)" },
+                    "\(requests.map { $0.headers["user-agent"] ?? "none" })")
+        }
+    }
+
+    #if canImport(FoundationNetworking)
+    @Test func anIPv6LiteralIsRefusedWithTheNameToUseInstead() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        try await withServer(["--host", "::1"]) { server in
+            let literal = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "development",
+                                                           "EXPENSE_LOG_BASE_URL": "http://[::1]:\(server.port)/exec"])
+            let refused = try await CLI.run(["fetch", "--year", "2024", "--month", "1"], environment: literal)
+            #expect(refused.status == 78)
+            #expect(refused.stderr.contains("has an IPv6 address as its host"))
+            #expect(refused.stderr.contains("localhost for [::1]"))
+            #expect(try await server.requests().isEmpty)
+
+            // What the message suggests works: localhost reaches the server that listens on ::1 only.
+            let named = literal.merging(["EXPENSE_LOG_BASE_URL": "http://localhost:\(server.port)/exec"]) { _, new in new }
+            let fetched = try await CLI.run(["fetch", "--year", "2024", "--month", "1"], environment: named)
+            #expect(fetched.status == 0, "\(fetched.stderr)")
+            #expect(try await server.requests().count == 1)
+        }
+    }
+    #endif
+}
