@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -11,10 +12,31 @@ public protocol TextSink: Sendable {
     func write(_ text: String)
 }
 
+/// The first error a sink met, kept so the run can end by saying its output was lost instead of exiting 0.
+public final class WriteErrors: Sendable {
+    private let first = Atomic<Int32>(0)
+
+    /// An empty record.
+    public init() {}
+
+    /// Keeps `code` unless an error was kept already.
+    func record(_ code: Int32) {
+        _ = first.compareExchange(expected: 0, desired: code, ordering: .relaxed)
+    }
+
+    /// The errno of the first failed write, nil when every write succeeded.
+    public var errno: Int32? {
+        let code = first.load(ordering: .relaxed)
+        return code == 0 ? nil : code
+    }
+}
+
 /// Writes straight to a file descriptor with `write(2)`; no buffering to lose at exit.
 public struct FileDescriptorSink: TextSink {
     /// The descriptor, 1 for stdout, 2 for stderr.
     public let descriptor: Int32
+    /// Failed writes, for the end of the run.
+    public let errors = WriteErrors()
 
     /// A sink over a descriptor.
     public init(descriptor: Int32) {
@@ -34,7 +56,9 @@ public struct FileDescriptorSink: TextSink {
                 #endif
                 if written < 0 {
                     if errno == EINTR { continue }
-                    return  // a closed pipe: the reader is gone, nothing useful can be done
+                    // The rest of the run goes on (records and caches must still be written); main reports it.
+                    errors.record(errno)
+                    return
                 }
                 offset += written
             }

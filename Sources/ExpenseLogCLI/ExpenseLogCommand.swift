@@ -58,25 +58,36 @@ public enum ExpenseLogCommand {
         switch result {
         case .help(let path):
             io.stdout.write(helpFormatter.help(path))
-            return ExitCode.success.rawValue
+            return outputLost(io) ? ExitCode.ioError.rawValue : ExitCode.success.rawValue
         case .version:
             io.stdout.write("expense-log \(version)\n")
-            return ExitCode.success.rawValue
+            return outputLost(io) ? ExitCode.ioError.rawValue : ExitCode.success.rawValue
         case .run(let invocation, let spec):
             let context = Context(environment: environment, io: io, invocation: invocation,
                                   makeLiveSession: makeLiveSession ?? { URLSessionSession() })
+            let code: Int32
             do {
                 try await spec.run?(invocation, context)
-                return ExitCode.success.rawValue
+                code = ExitCode.success.rawValue
             } catch let exit as CommandExit {
-                return exit.code.rawValue
+                code = exit.code.rawValue
             } catch let error as UsageError {
                 io.stderr.write(helpFormatter.usageError(error))
-                return ExitCode.usage.rawValue
+                code = ExitCode.usage.rawValue
             } catch {
                 io.stderr.write("Error: \(error)\n")
-                return ExitCode(for: error).rawValue
+                code = ExitCode(for: error).rawValue
             }
+            return outputLost(io) && code == ExitCode.success.rawValue ? ExitCode.ioError.rawValue : code
         }
+    }
+
+    /// Says so when stdout could not be written (a full disk, a closed file), so that lost output never exits 0. A
+    /// reader that went away (`| head -1`, EPIPE) is not an error: it chose to read no more, as with git or curl.
+    static func outputLost(_ io: ConsoleIO) -> Bool {
+        guard let sink = io.stdout as? FileDescriptorSink, let code = sink.errors.errno, code != EPIPE else { return false }
+        io.stderr.write("Error: the output could not be written to stdout: \(StoreError.posix(code)). Whatever the command "
+                        + "sent, queued or cached is done and recorded; run it again with stdout going somewhere with room.\n")
+        return true
     }
 }

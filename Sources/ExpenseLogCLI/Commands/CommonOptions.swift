@@ -1,4 +1,5 @@
 import ExpenseLogKit
+import Foundation
 
 /// Options several commands share, declared once.
 enum CommonOptions {
@@ -51,7 +52,17 @@ extension Context {
         } catch let error as StoreError {
             return error
         } catch {
-            return StoreError.writeFailed(path: repository.directory.path, reason: "\(error)")
+            return StoreError.writeFailed(path: repository.directory.path, reason: StoreError.reason(of: error))
+        }
+    }
+
+    /// Replaces a month in the cache with what the server answered; a failed write is returned, not thrown.
+    func replace(_ month: YearMonth, with items: [Item], in repository: LocalRepository) async -> StoreError? {
+        do {
+            try await repository.replaceMonth(month, with: items, fetchedAt: Date())
+            return nil
+        } catch {
+            return error as? StoreError ?? StoreError.writeFailed(path: repository.directory.path, reason: StoreError.reason(of: error))
         }
     }
 

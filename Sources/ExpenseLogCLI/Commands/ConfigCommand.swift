@@ -68,7 +68,7 @@ enum ConfigCommand {
             do {
                 try FileManager.default.removeItem(at: file)
             } catch {
-                throw StoreError.writeFailed(path: file.path, reason: "it cannot be removed (\(error.localizedDescription))")
+                throw StoreError.writeFailed(path: file.path, reason: "it cannot be removed (\(StoreError.reason(of: error)))")
             }
             context.note("Deleted the token file \(file.path).")
         } else {

@@ -90,10 +90,15 @@ enum FetchCommand {
             context.warn("\(items.count - inMonth.count) of the \(items.count) items the server returned are dated outside "
                          + "\(month); they are printed but not cached (the cache of \(month) keeps only its own items)")
         }
-        try await repository.replaceMonth(month, with: inMonth, fetchedAt: Date())
+        // The server's answer is printed whatever happens to the cache: a disk problem must not hide the data.
+        let cacheFailure = await context.replace(month, with: inMonth, in: repository)
         await context.flushWarnings(repository)
         context.printItems(query.apply(items), format, config)
+        if let cacheFailure {
+            context.warn("\(month) was fetched and printed, but not cached: \(cacheFailure) (exit status 74; --offline will not have it)")
+        }
         if !answer.unreadable.isEmpty { throw CommandExit(code: .dataError) }
+        if cacheFailure != nil { throw CommandExit(code: .ioError) }
     }
 
     /// The `--sort`/`--reverse`/`--category`/`--sub` query.

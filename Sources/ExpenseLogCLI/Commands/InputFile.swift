@@ -63,7 +63,7 @@ enum InputFile {
             }
             return Array(chunk)
         } catch {
-            throw InputError(path: path, reason: "it cannot be read (\(error.localizedDescription))")
+            throw InputError(path: path, reason: "it cannot be read (\(StoreError.reason(of: error)))")
         }
     }
 

@@ -19,7 +19,7 @@ struct ConfigFile: Equatable {
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw ConfigError.badConfigFile(path: path, reason: "it cannot be read (\(error.localizedDescription))")
+            throw ConfigError.badConfigFile(path: path, reason: "it cannot be read (\(StoreError.reason(of: error)))")
         }
         guard let object = try? JSONSerialization.jsonObject(with: data), let root = object as? [String: Any] else {
             throw ConfigError.badConfigFile(path: path, reason: "it is not a JSON object, e.g. {\"environment\": \"release\"}")

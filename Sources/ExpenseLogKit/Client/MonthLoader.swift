@@ -190,6 +190,6 @@ public struct MonthLoader: Sendable {
     static func storeError(_ error: any Error, _ repository: LocalRepository, writing: Bool) -> StoreError {
         if let error = error as? StoreError { return error }
         let path = repository.directory.path
-        return writing ? .writeFailed(path: path, reason: "\(error)") : .readFailed(path: path, reason: "\(error)")
+        return writing ? .writeFailed(path: path, reason: StoreError.reason(of: error)) : .readFailed(path: path, reason: StoreError.reason(of: error))
     }
 }

@@ -120,7 +120,13 @@ public enum InputReader {
                                               message: "expected an item object like {\"date\":\"20240122\",\"name\":…}, found \(describe(value))"))
         }
         var draft = ItemDraft(location: location)
+        var seen: Set<String> = []
         for (key, member) in members {
+            // Parsers disagree on which of two values wins (the last, the first, an error): the user must say.
+            guard seen.insert(key).inserted else {
+                return .failure(ValidationProblem(location: SourceLocation(file: file, line: member.line), field: key,
+                                                  message: "given twice in one item; keep one"))
+            }
             let raw = rawValue(member)
             switch key {
             case "id": draft.id = raw

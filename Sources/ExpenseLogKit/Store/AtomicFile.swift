@@ -67,7 +67,7 @@ public enum AtomicFile {
         do {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         } catch {
-            throw StoreError.writeFailed(path: url.path, reason: "the folder cannot be created (\(error.localizedDescription))")
+            throw StoreError.writeFailed(path: url.path, reason: "the folder cannot be created (\(StoreError.reason(of: error)))")
         }
     }
 

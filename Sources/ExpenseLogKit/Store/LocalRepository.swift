@@ -52,7 +52,7 @@ public actor LocalRepository {
                 months[month] = nil
                 return nil
             }
-            throw StoreError.readFailed(path: url.path, reason: error.localizedDescription)
+            throw StoreError.readFailed(path: url.path, reason: StoreError.reason(of: error))
         }
         do {
             let decoded = try CacheFileFormat.decode(data, month: month)
@@ -139,7 +139,7 @@ public actor LocalRepository {
             do {
                 try FileManager.default.removeItem(at: url)
             } catch {
-                throw StoreError.writeFailed(path: url.path, reason: "it cannot be removed (\(error.localizedDescription))")
+                throw StoreError.writeFailed(path: url.path, reason: "it cannot be removed (\(StoreError.reason(of: error)))")
             }
             if name.hasSuffix(".json") { removed += 1 }
         }

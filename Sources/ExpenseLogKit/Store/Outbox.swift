@@ -129,7 +129,7 @@ public struct Outbox: Sendable {
             guard data.count == batch.body.count else { throw CocoaError(.fileReadCorruptFile) }
             return data
         } catch {
-            throw StoreError.readFailed(path: entry.file.path, reason: "the queued batch \(batch.key) cannot be read back (\(error.localizedDescription))")
+            throw StoreError.readFailed(path: entry.file.path, reason: "the queued batch \(batch.key) cannot be read back (\(StoreError.reason(of: error)))")
         }
     }
 
@@ -144,7 +144,7 @@ public struct Outbox: Sendable {
             // Only "no such file" means an empty outbox; "not a folder" or "permission denied" must not look empty.
             var info = stat()
             if stat(directory.path, &info) != 0, errno == ENOENT { return ([], []) }
-            throw StoreError.readFailed(path: directory.path, reason: "the outbox folder cannot be listed (\(error.localizedDescription))")
+            throw StoreError.readFailed(path: directory.path, reason: "the outbox folder cannot be listed (\(StoreError.reason(of: error)))")
         }
         var entries: [OutboxEntry] = []
         var problems: [String] = []
@@ -156,7 +156,7 @@ public struct Outbox: Sendable {
             } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
                 continue  // sent and removed by another process since the folder was listed
             } catch {
-                let reason = if case StoreError.readFailed(_, let reason) = error { reason } else { error.localizedDescription }
+                let reason = if case StoreError.readFailed(_, let reason) = error { reason } else { StoreError.reason(of: error) }
                 problems.append("the outbox entry \(file.path) cannot be read (\(reason)); it was left in place and its items "
                                 + "are not sent until it is fixed or moved away")
             }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A local file problem, naming the path and what to do.
 public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A file or folder could not be written.
@@ -14,5 +16,43 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             return "could not read \(path): \(reason). Check that it is what it should be (a file or a folder) and its permissions; "
                 + "nothing was changed."
         }
+    }
+}
+
+extension StoreError {
+    /// What a Foundation or system error means, in words: Foundation's own text on Linux is often only
+    /// "The operation could not be completed. (NSCocoaErrorDomain error 256.)".
+    public static func reason(of error: any Error) -> String {
+        if let store = error as? StoreError {
+            switch store {
+            case .writeFailed(_, let reason), .readFailed(_, let reason): return reason
+            }
+        }
+        let ns = error as NSError
+        if ns.domain == NSPOSIXErrorDomain { return posix(Int32(ns.code)) }
+        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return posix(Int32(underlying.code))
+        }
+        if ns.domain == NSCocoaErrorDomain {
+            switch CocoaError.Code(rawValue: ns.code) {
+            case .fileNoSuchFile, .fileReadNoSuchFile: return "it does not exist"
+            case .fileReadNoPermission, .fileWriteNoPermission: return "permission denied"
+            case .fileWriteOutOfSpace: return "no space left on the device"
+            case .fileWriteVolumeReadOnly: return "the file system is read-only"
+            case .fileReadCorruptFile: return "it is not in the expected format"
+            case .fileReadInapplicableStringEncoding: return "it is not text in the expected encoding"
+            default: break
+            }
+        }
+        return ns.localizedDescription
+    }
+
+    /// `strerror` in lower case, with the errno's name for searching (`no space left on device (ENOSPC)`).
+    public static func posix(_ code: Int32) -> String {
+        let names: [Int32: String] = [ENOENT: "ENOENT", EACCES: "EACCES", EPERM: "EPERM", ENOSPC: "ENOSPC", EROFS: "EROFS",
+                                      EISDIR: "EISDIR", ENOTDIR: "ENOTDIR", EEXIST: "EEXIST", EIO: "EIO", EDQUOT: "EDQUOT"]
+        let text = String(cString: strerror(code))
+        let lowered = text.prefix(1).lowercased() + text.dropFirst()
+        return names[code].map { "\(lowered) (\($0))" } ?? lowered
     }
 }
