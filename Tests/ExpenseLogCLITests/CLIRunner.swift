@@ -31,13 +31,14 @@ enum CLI {
 
     /// Runs the binary with only the given environment (plus PATH), so the developer's own settings never leak in.
     static func run(_ arguments: [String], environment: [String: String], stdin: String? = nil,
-                    in directory: URL? = nil, binary: URL? = nil) async throws -> CLIResult {
-        try await start(arguments, environment: environment, stdin: stdin, in: directory, binary: binary).wait()
+                    in directory: URL? = nil, binary: URL? = nil, stdoutTo device: String? = nil) async throws -> CLIResult {
+        try await start(arguments, environment: environment, stdin: stdin, in: directory, binary: binary, stdoutTo: device).wait()
     }
 
     /// Starts the binary without waiting for it, so a test can kill it mid-way.
+    /// `stdoutTo` sends stdout to a file of the test's choosing (`/dev/full`) instead of one the result reads.
     static func start(_ arguments: [String], environment: [String: String], stdin: String? = nil,
-                      in directory: URL? = nil, binary: URL? = nil) throws -> RunningCLI {
+                      in directory: URL? = nil, binary: URL? = nil, stdoutTo device: String? = nil) throws -> RunningCLI {
         let scratch = try TemporaryDirectory()
         let process = Process()
         process.executableURL = try binary ?? self.binary()
@@ -53,7 +54,7 @@ enum CLI {
         for name in ["stdout", "stderr"] {
             _ = FileManager.default.createFile(atPath: scratch.url.appendingPathComponent(name).path, contents: nil)
         }
-        process.standardOutput = try FileHandle(forWritingTo: scratch.url.appendingPathComponent("stdout"))
+        process.standardOutput = try FileHandle(forWritingTo: device.map(URL.init(fileURLWithPath:)) ?? scratch.url.appendingPathComponent("stdout"))
         process.standardError = try FileHandle(forWritingTo: scratch.url.appendingPathComponent("stderr"))
         process.standardInput = try FileHandle(forReadingFrom: inURL)
         let exited = ExitBox()

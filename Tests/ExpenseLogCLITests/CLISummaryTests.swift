@@ -52,9 +52,9 @@ import Testing
         let home = try TemporaryDirectory()
         defer { home.remove() }
         try await withSeededServer(home) { server, env in
-            // Every answer takes 0.6 s, so requests sent together overlap on the server.
-            try await server.addFaults("[{\"kind\": \"stall\", \"seconds\": 0.6, \"count\": -1, \"method\": \"GET\"}]")
-            let result = try await CLI.run(["summary", "--year", "2024"], environment: env)
+            // Every GET is held until twelve are held together (30 s at most, only if the client sends fewer at once).
+            try await server.addFaults("[{\"kind\": \"gather\", \"size\": 12, \"seconds\": 30, \"count\": -1, \"method\": \"GET\"}]")
+            let result = try await CLI.run(["summary", "--year", "2024", "--timeout", "60"], environment: env)
             #expect(result.status == 0, "\(result.stderr)")
             let requests = try await server.requests()
             #expect(requests.filter { $0.method == "GET" }.count == 12)

@@ -48,7 +48,8 @@ YEAR_RE = re.compile(r"[0-9]{4}")
 MONTH_RE = re.compile(r"[1-9]|1[0-2]")  # the API takes months without zero padding
 DATE_RE = re.compile(r"[0-9]{8}")
 
-FAULT_KINDS = {"html", "signin", "script_error", "truncated", "stall", "execute_then_stall", "drop", "execute_then_drop"}
+FAULT_KINDS = {"html", "signin", "script_error", "truncated", "stall", "execute_then_stall", "drop", "execute_then_drop",
+               "gather"}
 TIMED_KINDS = {"stall", "execute_then_stall"}
 
 # What Google serves (with status 200!) when a script deployment is unavailable.
@@ -196,7 +197,11 @@ def validate_fault(fault):
         if not isinstance(fault.get("retryAfterDate", 0), (int, float)):
             raise BadRequest("retryAfterDate is seconds from now, sent as an HTTP-date Retry-After")
     elif kind in FAULT_KINDS:
-        allowed |= {"kind", "seconds"} if kind in TIMED_KINDS else {"kind", "message"} if kind == "script_error" else {"kind"}
+        allowed |= {"kind", "seconds"} if kind in TIMED_KINDS else {"kind", "message"} if kind == "script_error" else \
+            {"kind", "size", "seconds"} if kind == "gather" else {"kind"}
+        if kind == "gather" and not (is_int(fault.get("size")) and fault["size"] >= 1
+                                     and isinstance(fault.get("seconds"), (int, float)) and fault["seconds"] > 0):
+            raise BadRequest("fault gather needs size >= 1 (requests to hold together) and seconds > 0 (the most to wait)")
         if kind == "script_error" and not isinstance(fault.get("message"), str):
             raise BadRequest("fault script_error needs a message (the exception the script threw)")
         seconds = fault.get("seconds")
@@ -222,11 +227,13 @@ class State:
 
     def __init__(self):
         self.lock = threading.Lock()
+        self.gathered = threading.Condition(self.lock)
         self.reset()
 
     def reset(self):
         with self.lock:
             self.items, self.faults, self.requests, self.echoes, self.rows = [], [], [], {}, []
+            self.waiting = 0
 
     def add_items(self, items):
         with self.lock:
@@ -263,6 +270,14 @@ class State:
                             del self.faults[index]
                     return dict(fault)
         return {}
+
+    def gather(self, size, seconds):
+        """Holds a request until `size` requests are held together (or `seconds` pass), then lets them all go: a test
+        learns how many requests a client has in flight at once without depending on how fast anything is."""
+        with self.gathered:
+            self.waiting += 1
+            self.gathered.notify_all()
+            self.gathered.wait_for(lambda: self.waiting >= size, timeout=seconds)
 
     def log_request(self, entry):
         with self.lock:
@@ -405,6 +420,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.drop()
         if kind == "stall":
             time.sleep(fault["seconds"])
+        if kind == "gather":
+            state.gather(fault["size"], fault["seconds"])
 
         if not self.authorized():
             return self.answer(entry, 401, to_json({"error": "unauthorized"}), JSON_TYPE)

@@ -52,7 +52,7 @@ public actor LocalRepository {
                 months[month] = nil
                 return nil
             }
-            throw StoreError.readFailed(path: url.path, reason: StoreError.reason(of: error))
+            throw StoreError.readFailed(path: url.path, reason: StoreError.reason(of: error, at: url.path))
         }
         do {
             let decoded = try CacheFileFormat.decode(data, month: month)

@@ -47,6 +47,19 @@ extension StoreError {
         return ns.localizedDescription
     }
 
+    /// As `reason(of:)`, asking the file system itself when Foundation gave no cause (reading a folder as a file
+    /// gives only "NSCocoaErrorDomain error 256").
+    public static func reason(of error: any Error, at path: String) -> String {
+        let said = reason(of: error)
+        guard said == (error as NSError).localizedDescription else { return said }
+        var status = stat()
+        if stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR { return posix(EISDIR) }
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { return posix(errno) }
+        close(descriptor)
+        return said
+    }
+
     /// `strerror` in lower case, with the errno's name for searching (`no space left on device (ENOSPC)`).
     public static func posix(_ code: Int32) -> String {
         let names: [Int32: String] = [ENOENT: "ENOENT", EACCES: "EACCES", EPERM: "EPERM", ENOSPC: "ENOSPC", EROFS: "EROFS",
