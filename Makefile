@@ -1,20 +1,33 @@
-# expense-log: build, test, run, install. Only the Swift toolchain and python3 (for the test server) are needed.
+# expense-log: build, test, run, install. The Swift toolchain, libcurl's headers (installed here when missing) and
+# python3 (for the test server) are needed.
 SWIFT   ?= swift
 PREFIX  ?= /usr/local
 CONFIG  ?= release
 BINDIR   = $(PREFIX)/bin
 SHAREDIR = $(PREFIX)/share/expense-log
-# STATIC=1 links the Swift runtime and Foundation into the binary so it runs without the toolchain
-# (on Linux this needs libcurl's headers: apt-get install libcurl4-openssl-dev).
+# STATIC=1 links the Swift runtime and Foundation into the binary so it runs without the toolchain.
 STATIC_FLAG = $(if $(STATIC),--static-swift-stdlib,)
 
-.PHONY: build test run install install-files bench clean
+.PHONY: build test run install install-files bench clean deps
 
-build:
+# libcurl's headers: the Linux transport is built on libcurl (which FoundationNetworking links already), and a static
+# build links libcurl itself. Installed with apt-get when missing; elsewhere, say what to install.
+deps:
+	@if [ "$$(uname -s)" = Linux ] && ! pkg-config --exists libcurl 2>/dev/null; then \
+		if command -v apt-get >/dev/null; then \
+			echo "Installing libcurl's headers (libcurl4-openssl-dev) and pkg-config, which the build needs…"; \
+			{ apt-get update -qq && apt-get install -y -qq libcurl4-openssl-dev pkg-config >/dev/null; } || \
+				{ echo "error: could not install libcurl4-openssl-dev; install it (as root) and run make again" >&2; exit 1; }; \
+		else \
+			echo "error: libcurl's headers are missing: install your system's libcurl development package (libcurl-devel, libcurl4-openssl-dev) and pkg-config" >&2; exit 1; \
+		fi; \
+	fi
+
+build: deps
 	$(SWIFT) build
 
 # Builds everything first, so the CLI tests find the expense-log binary next to the test bundle.
-test:
+test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
@@ -22,7 +35,7 @@ test:
 run: build
 	"$$($(SWIFT) build --show-bin-path)/expense-log" --env dummy fetch --year 2024 --month 1
 
-install:
+install: deps
 	$(SWIFT) build -c $(CONFIG) $(STATIC_FLAG)
 	$(MAKE) install-files BIN="$$($(SWIFT) build -c $(CONFIG) $(STATIC_FLAG) --show-bin-path)/expense-log"
 
@@ -36,7 +49,7 @@ install-files:
 # Benchmarks against curl, jq and a plain Python script; not part of `make test`. Installs curl, jq, GNU time and
 # libcurl's headers if missing, measures the binary `make install STATIC=1` installs, and writes bench/results.md.
 # BENCH_FLAGS="--only import --rounds 3" narrows it; `python3 bench/bench.py --help` lists the flags.
-bench:
+bench: deps
 	python3 bench/bench.py --install-tools
 	$(SWIFT) build -c release --static-swift-stdlib
 	python3 bench/bench.py --binary "$$($(SWIFT) build -c release --static-swift-stdlib --show-bin-path)/expense-log" $(BENCH_FLAGS)

@@ -16,7 +16,11 @@ let package = Package(
             exclude: ["README.md"],
             resources: [.copy("fetch.json"), .copy("register.json")]
         ),
-        .target(name: "ExpenseLogKit", dependencies: ["ExpenseLogFixtures"]),
+        // libcurl, which FoundationNetworking already links on Linux: the live transport there (see CurlSession).
+        // Its headers come from libcurl4-openssl-dev, which the Makefile installs when missing.
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
+                       providers: [.apt(["libcurl4-openssl-dev"])]),
+        .target(name: "ExpenseLogKit", dependencies: ["ExpenseLogFixtures", .target(name: "CCurl", condition: .when(platforms: [.linux]))]),
         .target(name: "ExpenseLogCLI", dependencies: ["ExpenseLogKit", "ExpenseLogFixtures"]),
         .executableTarget(name: "expense-log", dependencies: ["ExpenseLogCLI"]),
         .testTarget(name: "ExpenseLogKitTests", dependencies: ["ExpenseLogKit", "ExpenseLogCLI"]),

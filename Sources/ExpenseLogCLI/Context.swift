@@ -10,12 +10,12 @@ public struct Context: Sendable {
     public let io: ConsoleIO
     /// The global options as parsed.
     public let invocation: Invocation
-    /// Makes the live session; tests may swap it for a fake.
-    public let makeLiveSession: @Sendable () -> any Session
+    /// Makes the live session; tests may swap it for a fake. Nil: the configured transport's.
+    public let makeLiveSession: (@Sendable () -> any Session)?
 
     /// A context over real or test streams.
     public init(environment: [String: String], io: ConsoleIO, invocation: Invocation,
-                makeLiveSession: @escaping @Sendable () -> any Session = { URLSessionSession() }) {
+                makeLiveSession: (@Sendable () -> any Session)? = nil) {
         self.environment = environment
         self.io = io
         self.invocation = invocation
@@ -100,10 +100,11 @@ public struct Context: Sendable {
             if token != nil, baseURL.scheme?.lowercased() == "http", !AppConfig.isLoopback(baseURL.host ?? "") {
                 warn("the token is sent over plain http:// to \(baseURL.host ?? "the server"), unencrypted; use https://")
             }
-            session = makeLiveSession()
+            session = makeLiveSession?() ?? config.transport.value.makeSession()
         }
         let log = RequestLog(sink: io.stderr, verbose: verbose, quiet: quiet)
         return ExpenseLogAPIClient(session: session, baseURL: baseURL, timeout: config.timeout, token: token,
-                                   retryPolicy: config.retryPolicy, serverTimeZone: config.serverTimeZone.value, onEvent: log.record)
+                                   retryPolicy: config.retryPolicy, serverTimeZone: config.serverTimeZone.value,
+                                   maxAnswerBytes: config.maxAnswerBytes.value, onEvent: log.record)
     }
 }

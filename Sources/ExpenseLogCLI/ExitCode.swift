@@ -29,7 +29,7 @@ public enum ExitCode: Int32, Sendable {
             case .network: self = .unavailable
             case .httpStatus(_, let status, _) where status == 401 || status == 403: self = .noPermission
             case .httpStatus: self = .unavailable
-            case .invalidResponse: self = .protocolError
+            case .invalidResponse, .answerTooLarge: self = .protocolError
             case .fixtureUnreadable: self = .noInput
             case .invalidMonth: self = .usage
             }

@@ -64,7 +64,7 @@ public enum ExpenseLogCommand {
             return outputLost(io) ? ExitCode.ioError.rawValue : ExitCode.success.rawValue
         case .run(let invocation, let spec):
             let context = Context(environment: environment, io: io, invocation: invocation,
-                                  makeLiveSession: makeLiveSession ?? { URLSessionSession() })
+                                  makeLiveSession: makeLiveSession)
             let code: Int32
             do {
                 try await spec.run?(invocation, context)

@@ -2,17 +2,22 @@ import ExpenseLogKit
 import Foundation
 import Testing
 
-/// The library's client through the live URLSession transport against the reference server, over real sockets.
+/// The library's client through each live transport (curl and URLSession on Linux) against the reference server, over
+/// real sockets: the contract every transport keeps.
 @Suite struct ClientOverHTTPTests {
-    func client(_ server: ReferenceServer, timeout: Double? = nil, retries: Int = 0) -> ExpenseLogAPIClient {
-        ExpenseLogAPIClient(session: URLSessionSession(), baseURL: server.baseURL, timeout: timeout,
-                            retryPolicy: RetryPolicy(maxRetries: retries))
+    static let transports = Transport.allCases.filter(\.isAvailable)
+
+    func client(_ server: ReferenceServer, _ transport: Transport, timeout: Double? = nil, retries: Int = 0,
+                maxAnswerBytes: Int = HTTPRequest.defaultMaxAnswerBytes) -> ExpenseLogAPIClient {
+        ExpenseLogAPIClient(session: transport.makeSession(), baseURL: server.baseURL, timeout: timeout,
+                            retryPolicy: RetryPolicy(maxRetries: retries), maxAnswerBytes: maxAnswerBytes)
     }
 
-    @Test func fetchReturnsOnlyThatMonthAndSendsTheContractsQuery() async throws {
+    @Test(arguments: transports)
+    func fetchReturnsOnlyThatMonthAndSendsTheContractsQuery(transport: Transport) async throws {
         try await withServer { server in
             try await server.seed(Samples.seed)
-            let items = try await client(server).fetch(YearMonth(year: 2024, month: 1)!).items
+            let items = try await client(server, transport).fetch(YearMonth(year: 2024, month: 1)!).items
             #expect(items == Array(Samples.seed.prefix(3)))
             let request = try #require(try await server.requests().first)
             #expect(request.method == "GET")
@@ -21,12 +26,12 @@ import Testing
         }
     }
 
-    @Test(arguments: [false, true])
-    func registerStoresEachItemOnceInBatches(redirect: Bool) async throws {
+    @Test(arguments: transports, [false, true])
+    func registerStoresEachItemOnceInBatches(transport: Transport, redirect: Bool) async throws {
         try await withServer(redirect ? ["--redirect"] : []) { server in
             let items = (1...5).map { Samples.item("R\($0)", "2024030\($0)", "item \($0)", $0 * 100, sub: $0 == 3 ? nil : 1) }
             var handed: [[Item]] = []
-            for batch in OutboxBatch.split(items, size: 2) { handed.append(try await client(server).send(batch).items) }
+            for batch in OutboxBatch.split(items, size: 2) { handed.append(try await client(server, transport).send(batch).items) }
             #expect(handed.map(\.count) == [2, 2, 1])
             #expect(try await server.items() == items)
             let posts = try await server.requests().filter { $0.method == "POST" }
@@ -40,20 +45,21 @@ import Testing
         }
     }
 
-    @Test func fetchFollowsTheAppsScriptRedirect() async throws {
+    @Test(arguments: transports)
+    func fetchFollowsTheAppsScriptRedirect(transport: Transport) async throws {
         try await withServer(["--redirect"]) { server in
             try await server.seed(Samples.seed)
-            let items = try await client(server).fetch(YearMonth(year: 2024, month: 2)!).items
+            let items = try await client(server, transport).fetch(YearMonth(year: 2024, month: 2)!).items
             #expect(items.map(\.id) == ["B1"])
         }
     }
 
-    @Test(arguments: [401, 403, 500, 404])
-    func errorStatusesKeepTheirCode(status: Int) async throws {
+    @Test(arguments: transports, [401, 403, 500, 404])
+    func errorStatusesKeepTheirCode(transport: Transport, status: Int) async throws {
         try await withServer { server in
             try await server.addFaults("[{\"status\": \(status)}]")
             do {
-                _ = try await client(server).fetch(YearMonth(year: 2024, month: 1)!).items
+                _ = try await client(server, transport).fetch(YearMonth(year: 2024, month: 1)!).items
                 Issue.record("expected HTTP \(status) to fail")
             } catch let APIError.httpStatus(url, code, _) {
                 #expect(code == status)
@@ -62,13 +68,13 @@ import Testing
         }
     }
 
-    @Test(arguments: ["html", "truncated"])
-    func a200ThatIsNotJSONIsAProtocolError(kind: String) async throws {
+    @Test(arguments: transports, ["html", "truncated"])
+    func a200ThatIsNotJSONIsAProtocolError(transport: Transport, kind: String) async throws {
         try await withServer { server in
             try await server.seed(Samples.seed)
             try await server.addFaults("[{\"kind\": \"\(kind)\"}]")
             do {
-                _ = try await client(server).fetch(YearMonth(year: 2024, month: 1)!).items
+                _ = try await client(server, transport).fetch(YearMonth(year: 2024, month: 1)!).items
                 Issue.record("expected a protocol error")
             } catch let error as APIError {
                 guard case .invalidResponse(_, let status, let reason, _) = error else {
@@ -81,22 +87,45 @@ import Testing
         }
     }
 
-    @Test func refusedConnectionIsANetworkError() async throws {
+    @Test(arguments: transports)
+    func refusedConnectionIsANetworkError(transport: Transport) async throws {
         let port = try closedPort()
-        let client = ExpenseLogAPIClient(session: URLSessionSession(), baseURL: URL(string: "http://127.0.0.1:\(port)/exec")!)
+        let client = ExpenseLogAPIClient(session: transport.makeSession(), baseURL: URL(string: "http://127.0.0.1:\(port)/exec")!)
         await #expect(throws: APIError.network(url: URL(string: "http://127.0.0.1:\(port)/exec?year=2024&month=1")!, reason: .refused)) {
             _ = try await client.fetch(YearMonth(year: 2024, month: 1)!).items
         }
     }
 
-    @Test func aStalledServerTimesOut() async throws {
+    @Test(arguments: transports)
+    func aStalledServerTimesOut(transport: Transport) async throws {
         try await withServer { server in
-            try await server.addFaults("[{\"kind\": \"stall\", \"seconds\": 3}]")
+            // Far longer than the timeout, so a busy machine's slow scheduling cannot let the answer win.
+            try await server.addFaults("[{\"kind\": \"stall\", \"seconds\": 10}]")
             do {
-                _ = try await client(server, timeout: 0.5).fetch(YearMonth(year: 2024, month: 1)!).items
+                _ = try await client(server, transport, timeout: 0.5).fetch(YearMonth(year: 2024, month: 1)!).items
                 Issue.record("expected a timeout")
             } catch let APIError.network(_, reason) {
                 #expect(reason == .timedOut)
+            }
+        }
+    }
+
+    @Test(arguments: transports)
+    func anAnswerPastTheSizeLimitIsCutOff(transport: Transport) async throws {
+        try await withServer { server in
+            try await server.addFaults("[{\"kind\": \"endless\", \"seconds\": 30}]")
+            await #expect(throws: APIError.answerTooLarge(url: URL(string: server.base + "?year=2024&month=1")!, limit: 1 << 20)) {
+                _ = try await client(server, transport, maxAnswerBytes: 1 << 20).fetch(YearMonth(year: 2024, month: 1)!)
+            }
+        }
+    }
+
+    @Test(arguments: transports)
+    func theDeadlineHoldsWhileBytesKeepArriving(transport: Transport) async throws {
+        try await withServer { server in
+            try await server.addFaults("[{\"kind\": \"trickle\", \"seconds\": 30}]")
+            await #expect(throws: APIError.network(url: URL(string: server.base + "?year=2024&month=1")!, reason: .timedOut)) {
+                _ = try await client(server, transport, timeout: 1).fetch(YearMonth(year: 2024, month: 1)!)
             }
         }
     }

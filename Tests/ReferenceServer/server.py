@@ -49,8 +49,9 @@ MONTH_RE = re.compile(r"[1-9]|1[0-2]")  # the API takes months without zero padd
 DATE_RE = re.compile(r"[0-9]{8}")
 
 FAULT_KINDS = {"html", "signin", "script_error", "truncated", "stall", "execute_then_stall", "drop", "execute_then_drop",
-               "gather"}
-TIMED_KINDS = {"stall", "execute_then_stall"}
+               "gather", "endless", "trickle"}
+# endless: a 200 whose chunked body never ends, at full speed; trickle: one byte every 0.1 s. Both stop after "seconds".
+TIMED_KINDS = {"stall", "execute_then_stall", "endless", "trickle"}
 
 # What Google serves (with status 200!) when a script deployment is unavailable.
 GOOGLE_ERROR_PAGE = (
@@ -371,6 +372,27 @@ class Handler(BaseHTTPRequestHandler):
         self.server.state.set_status(entry, status)
         self.send(status, data, content_type, headers)
 
+    def stream_forever(self, entry, seconds, slowly):
+        """A 200 JSON answer whose chunked body goes on until the client hangs up or `seconds` pass."""
+        self.server.state.set_status(entry, 200)
+        item = to_json({"id": "X", "date": "20240101", "name": "x" * 20, "price": 1, "category": 0, "categorySub": None})
+        chunk = b"[" + b",".join([item] * 512) + b","
+        end = time.time() + seconds
+        self.close_connection = True
+        try:
+            self.send_response(200)
+            self.send_header("Content-Type", JSON_TYPE)
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            while time.time() < end:
+                piece = b" " if slowly else chunk
+                self.wfile.write(b"%x\r\n%s\r\n" % (len(piece), piece))
+                self.wfile.flush()
+                if slowly:
+                    time.sleep(0.1)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
     def drop(self):
         # No response bytes at all: the client must see the connection just end.
         self.close_connection = True
@@ -422,6 +444,8 @@ class Handler(BaseHTTPRequestHandler):
             time.sleep(fault["seconds"])
         if kind == "gather":
             state.gather(fault["size"], fault["seconds"])
+        if kind in ("endless", "trickle"):
+            return self.stream_forever(entry, fault["seconds"], kind == "trickle")
 
         if not self.authorized():
             return self.answer(entry, 401, to_json({"error": "unauthorized"}), JSON_TYPE)

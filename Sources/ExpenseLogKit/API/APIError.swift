@@ -42,6 +42,8 @@ public enum APIError: Error, Sendable, Equatable, CustomStringConvertible {
     case httpStatus(url: URL, status: Int, snippet: String)
     /// The server answered 2xx, but not with the JSON expected.
     case invalidResponse(url: URL, status: Int, reason: String, snippet: String)
+    /// The answer's body passed the size limit and was cut off.
+    case answerTooLarge(url: URL, limit: Int)
     /// A dummy-environment fixture file is missing or unreadable.
     case fixtureUnreadable(path: String, reason: String)
     /// A month that no sheet can hold (month outside 1–12, year outside 1–9999); nothing was sent.
@@ -61,6 +63,10 @@ public enum APIError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(APIError.redacted(url)) answered HTTP \(status). \(hint)" + APIError.quote(snippet)
         case let .invalidResponse(url, status, reason, snippet):
             return "\(APIError.redacted(url)) answered HTTP \(status), but \(reason)." + APIError.quote(snippet)
+        case let .answerTooLarge(url, limit):
+            return "\(APIError.redacted(url)) sent an answer larger than \(limit >> 20) MiB, and it was cut off there: a "
+                + "month of items is far smaller, so this is not the web app's answer (check the URL). If it really is, raise "
+                + "\"maxAnswerMiB\" in the config file."
         case let .fixtureUnreadable(path, reason):
             return "the dummy fixture \(path) is unavailable (\(reason)). "
                 + "Point --fixtures or EXPENSE_LOG_FIXTURES at a folder holding fetch.json and register.json."

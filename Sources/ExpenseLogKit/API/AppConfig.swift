@@ -57,6 +57,10 @@ public struct AppConfig: Sendable, Equatable {
     public let catalogue: Sourced<CategoryCatalogue>
     /// The spreadsheet's time zone: the config file's `serverTimeZone`, else Asia/Tokyo.
     public let serverTimeZone: Sourced<TimeZone>
+    /// The largest answer accepted, in bytes: the config file's `maxAnswerMiB`, else 64 MiB.
+    public let maxAnswerBytes: Sourced<Int>
+    /// The live session's kind: the config file's `transport`, else curl on Linux and URLSession elsewhere.
+    public let transport: Sourced<Transport>
 
     /// This environment's cache folder for the configured server (the environment's own when none is configured).
     public var cacheDirectory: URL { paths.cacheDirectory(environment.value, server: try? requireBaseURL()) }
@@ -148,7 +152,11 @@ extension AppConfig {
                          catalogue: file.catalogue.map { Sourced(value: $0, source: "config file \(configFile.value)") }
                             ?? Sourced(value: .standard, source: "default"),
                          serverTimeZone: file.serverTimeZone.map { Sourced(value: $0, source: "config file \(configFile.value)") }
-                            ?? Sourced(value: SheetRows.defaultTimeZone, source: "default"))
+                            ?? Sourced(value: SheetRows.defaultTimeZone, source: "default"),
+                         maxAnswerBytes: file.maxAnswerMiB.map { Sourced(value: $0 << 20, source: "config file \(configFile.value)") }
+                            ?? Sourced(value: HTTPRequest.defaultMaxAnswerBytes, source: "default"),
+                         transport: file.transport.map { Sourced(value: $0, source: "config file \(configFile.value)") }
+                            ?? Sourced(value: .standard, source: "default"))
     }
 
     private static func parseEnvironment(_ name: String, source: String) throws -> Sourced<Environment> {

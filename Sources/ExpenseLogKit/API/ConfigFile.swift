@@ -10,8 +10,12 @@ struct ConfigFile: Equatable {
     var catalogue: CategoryCatalogue?
     /// The spreadsheet's time zone (an IANA name), for date cells the server hands back as instants.
     var serverTimeZone: TimeZone?
+    /// The largest answer accepted from the server, in MiB.
+    var maxAnswerMiB: Int?
+    /// The live session's kind.
+    var transport: Transport?
 
-    static let knownKeys = ["environment", "baseURL", "categories", "serverTimeZone"]
+    static let knownKeys = ["environment", "baseURL", "categories", "serverTimeZone", "maxAnswerMiB", "transport"]
 
     /// Reads and checks the file, naming the offending key in every error.
     static func read(path: String) throws -> ConfigFile {
@@ -57,6 +61,20 @@ struct ConfigFile: Equatable {
                                                 + "(the spreadsheet's File > Settings > Time zone)")
             }
             file.serverTimeZone = zone
+        }
+        if let value = root["maxAnswerMiB"] {
+            guard let number = value as? NSNumber, let mib = Int(exactly: number.doubleValue), (1...4096).contains(mib) else {
+                throw ConfigError.badConfigFile(path: path, reason: "'maxAnswerMiB' must be a whole number of MiB from 1 to 4096 "
+                                                + "(the default is \(HTTPRequest.defaultMaxAnswerBytes >> 20))")
+            }
+            file.maxAnswerMiB = mib
+        }
+        if let value = root["transport"] {
+            let names = Transport.allCases.filter(\.isAvailable).map(\.rawValue)
+            guard let name = value as? String, let transport = Transport(rawValue: name), transport.isAvailable else {
+                throw ConfigError.badConfigFile(path: path, reason: "'transport' must be one of \(names.joined(separator: ", ")) here")
+            }
+            file.transport = transport
         }
         if let value = root["categories"] {
             file.catalogue = try catalogue(from: value, path: path)

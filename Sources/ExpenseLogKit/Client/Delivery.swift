@@ -80,7 +80,7 @@ extension APIError {
             if case .redirect = reason { return false }
             return true
         case .httpStatus(_, let status, _): return status == 429 || (500...599).contains(status)
-        case .invalidResponse, .fixtureUnreadable, .invalidMonth: return false
+        case .invalidResponse, .answerTooLarge, .fixtureUnreadable, .invalidMonth: return false
         }
     }
 
@@ -89,7 +89,7 @@ extension APIError {
         switch self {
         case .network: return isTransient
         case .httpStatus(_, let status, _): return [429, 502, 503, 504].contains(status)
-        case .invalidResponse, .fixtureUnreadable, .invalidMonth: return false
+        case .invalidResponse, .answerTooLarge, .fixtureUnreadable, .invalidMonth: return false
         }
     }
 
@@ -105,7 +105,7 @@ extension APIError {
             }
         case let .httpStatus(url, status, _):
             return url == requestURL && ((400...499).contains(status) || status == 503)
-        case .invalidResponse: return false
+        case .invalidResponse, .answerTooLarge: return false
         case .fixtureUnreadable, .invalidMonth: return true
         }
     }

@@ -21,10 +21,13 @@ public struct ExpenseLogAPIClient: Sendable {
     let sleep: @Sendable (Double) async throws -> Void
     /// Reads answers as the spreadsheet behind the server retypes them.
     public let rows: SheetRows
+    /// The largest answer accepted, in bytes.
+    public let maxAnswerBytes: Int
 
     /// A client for one base URL over a session.
     public init(session: any Session, baseURL: URL, timeout: Double? = nil, token: String? = nil,
                 retryPolicy: RetryPolicy = RetryPolicy(), serverTimeZone: TimeZone = SheetRows.defaultTimeZone,
+                maxAnswerBytes: Int = HTTPRequest.defaultMaxAnswerBytes,
                 onEvent: @escaping @Sendable (ClientEvent) -> Void = { _ in },
                 sleep: @escaping @Sendable (Double) async throws -> Void = { try await Task.sleep(for: .seconds($0)) }) {
         self.session = session
@@ -35,6 +38,7 @@ public struct ExpenseLogAPIClient: Sendable {
         self.onEvent = onEvent
         self.sleep = sleep
         rows = SheetRows(timeZone: serverTimeZone)
+        self.maxAnswerBytes = maxAnswerBytes
     }
 
     /// The items of one month, as the server has them (with the rows it could not read); a GET is retried on every
@@ -65,8 +69,10 @@ public struct ExpenseLogAPIClient: Sendable {
         }
     }
 
+    /// The request with the token and the answer size limit.
     private func authorized(_ request: HTTPRequest) -> HTTPRequest {
         var request = request
+        request.maxAnswerBytes = maxAnswerBytes
         if let token { request.headers["Authorization"] = "Bearer \(token)" }
         return request
     }

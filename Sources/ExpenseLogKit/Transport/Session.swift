@@ -12,14 +12,21 @@ public struct HTTPRequest: Sendable, Equatable {
     public var body: Data?
     /// Seconds before the request is abandoned.
     public var timeout: Double
+    /// The largest answer body accepted; a larger one is cut off and refused.
+    public var maxAnswerBytes: Int
+
+    /// 64 MiB: a year of a busy household's items is a few MiB, and an endless answer must not fill memory.
+    public static let defaultMaxAnswerBytes = 64 << 20
 
     /// A request with every part given.
-    public init(method: String, url: URL, headers: [String: String] = [:], body: Data? = nil, timeout: Double) {
+    public init(method: String, url: URL, headers: [String: String] = [:], body: Data? = nil, timeout: Double,
+                maxAnswerBytes: Int = HTTPRequest.defaultMaxAnswerBytes) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
         self.timeout = timeout
+        self.maxAnswerBytes = maxAnswerBytes
     }
 }
 

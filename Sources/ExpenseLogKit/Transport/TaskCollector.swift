@@ -1,0 +1,95 @@
+import Foundation
+import Synchronization
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The URLSession delegate of `URLSessionSession`: it stops URLSession from following redirects (the session
+/// follows them itself), and gathers each task's answer with a cap on its size, so an endless answer is cut off
+/// at the cap instead of filling memory.
+final class TaskCollector: NSObject, URLSessionDataDelegate, Sendable {
+    /// How a task ended.
+    enum Outcome: Sendable {
+        case answered(HTTPURLResponse, Data)
+        case failed(any Error)
+        case tooLarge(limit: Int)
+        case timedOut
+    }
+
+    private struct Pending {
+        var limit: Int
+        var response: HTTPURLResponse?
+        var body = Data()
+        var finish: CheckedContinuation<Outcome, Never>?
+    }
+
+    /// The tasks in flight, by identifier: delegate calls arrive on URLSession's queue, not in any task of ours.
+    private let pending = Mutex<[Int: Pending]>([:])
+
+    /// Runs a task and returns how it ended; the task is cancelled at the deadline, or once its body passes `limit`.
+    ///
+    /// The size is watched here as well as in `didReceive`: FoundationNetworking queues every piece libcurl reads for
+    /// the delegate with no back-pressure, so a fast endless answer piles up gigabytes in that queue before the
+    /// delegate sees them. `countOfBytesReceived` is counted before the queue, so checking it every 20 ms keeps what
+    /// can pile up to about the limit.
+    func run(_ task: URLSessionDataTask, limit: Int, deadline: Duration) async -> Outcome {
+        let timer = Task {
+            let end = ContinuousClock.now + deadline
+            while ContinuousClock.now < end {
+                try await Task.sleep(for: min(.milliseconds(20), end - ContinuousClock.now))
+                if task.countOfBytesReceived > Int64(limit) {
+                    return finish(task.taskIdentifier, .tooLarge(limit: limit), cancelling: task)
+                }
+            }
+            finish(task.taskIdentifier, .timedOut, cancelling: task)
+        }
+        defer { timer.cancel() }
+        return await withCheckedContinuation { continuation in
+            pending.withLock { $0[task.taskIdentifier] = Pending(limit: limit, finish: continuation) }
+            task.resume()
+        }
+    }
+
+    /// Ends a task once: the first of completion, timeout and overflow wins.
+    private func finish(_ identifier: Int, _ outcome: Outcome, cancelling task: URLSessionTask? = nil) {
+        let continuation = pending.withLock { $0.removeValue(forKey: identifier)?.finish }
+        guard let continuation else { return }
+        task?.cancel()
+        continuation.resume(returning: outcome)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+        completionHandler(nil)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
+        pending.withLock { $0[dataTask.taskIdentifier]?.response = response as? HTTPURLResponse }
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let identifier = dataTask.taskIdentifier
+        let over = pending.withLock { tasks -> Int? in
+            // Appended in place, never through a copy of the entry: a copy would copy the body with every piece.
+            guard let limit = tasks[identifier]?.limit, let count = tasks[identifier]?.body.count else { return nil }
+            guard count + data.count <= limit else { return limit }
+            tasks[identifier]?.body.append(data)
+            return nil
+        }
+        if let over { finish(dataTask.taskIdentifier, .tooLarge(limit: over), cancelling: dataTask) }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        let entry = pending.withLock { $0[task.taskIdentifier] }
+        guard let entry else { return }
+        if let error {
+            finish(task.taskIdentifier, .failed(error))
+        } else if let response = entry.response {
+            finish(task.taskIdentifier, .answered(response, entry.body))
+        } else {
+            finish(task.taskIdentifier, .failed(URLError(.badServerResponse)))
+        }
+    }
+}

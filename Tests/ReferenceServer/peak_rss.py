@@ -1,0 +1,18 @@
+#!/usr/bin/env python3
+"""Runs a command and reports its peak resident memory, read by the kernel (wait4's rusage), not by timing.
+
+    python3 peak_rss.py OUT_FILE COMMAND [ARG...]
+
+Passes stdin, stdout and stderr through, exits with the command's status, and writes the peak in KiB to OUT_FILE.
+"""
+import os
+import sys
+
+out, command = sys.argv[1], sys.argv[2:]
+pid = os.fork()
+if pid == 0:
+    os.execvp(command[0], command)
+_, status, usage = os.wait4(pid, 0)
+with open(out, "w") as f:
+    f.write(str(usage.ru_maxrss))
+sys.exit(os.waitstatus_to_exitcode(status) & 0xFF)
