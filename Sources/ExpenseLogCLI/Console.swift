@@ -72,8 +72,8 @@ public struct ConsoleIO: Sendable {
     public let stdout: any TextSink
     /// Where diagnostics go.
     public let stderr: any TextSink
-    /// Reads all of standard input.
-    public let readStdin: @Sendable () throws -> Data
+    /// Reads standard input to its end, or to one byte past the limit given (so the caller can tell it was too long).
+    public let readStdin: @Sendable (Int) throws -> Data
     /// Whether stderr is a terminal, where progress may be drawn.
     public let stderrIsTerminal: Bool
     /// Whether stdout is a terminal, where a table is fitted to the width.
@@ -82,7 +82,7 @@ public struct ConsoleIO: Sendable {
     public let stdoutColumns: Int?
 
     /// Streams from parts.
-    public init(stdout: any TextSink, stderr: any TextSink, readStdin: @escaping @Sendable () throws -> Data,
+    public init(stdout: any TextSink, stderr: any TextSink, readStdin: @escaping @Sendable (Int) throws -> Data,
                 stderrIsTerminal: Bool = false, stdoutIsTerminal: Bool = false, stdoutColumns: Int? = nil) {
         self.stdout = stdout
         self.stderr = stderr
@@ -95,7 +95,8 @@ public struct ConsoleIO: Sendable {
     /// The real process streams.
     public static var process: ConsoleIO {
         ConsoleIO(stdout: FileDescriptorSink(descriptor: 1), stderr: FileDescriptorSink(descriptor: 2),
-                  readStdin: { FileHandle.standardInput.readDataToEndOfFile() }, stderrIsTerminal: isatty(2) == 1,
+                  readStdin: { limit in try FileHandle.standardInput.read(upToCount: limit + 1) ?? Data() },
+                  stderrIsTerminal: isatty(2) == 1,
                   stdoutIsTerminal: isatty(1) == 1, stdoutColumns: terminalColumns(of: 1))
     }
 

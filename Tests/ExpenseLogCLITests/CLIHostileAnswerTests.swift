@@ -5,16 +5,6 @@ import Testing
 /// Answers that never end, at full speed or a byte at a time: memory stays bounded (measured by the kernel from
 /// outside the process) and the deadline holds while bytes arrive.
 @Suite struct CLIHostileAnswerTests {
-    /// Runs the built binary under `peak_rss.py`; returns the result and the peak resident memory in MiB.
-    func measured(_ arguments: [String], environment: [String: String], home: TemporaryDirectory) async throws -> (CLIResult, Int) {
-        let script = CLI.packageRoot.appendingPathComponent("Tests/ReferenceServer/peak_rss.py").path
-        let report = home.url.appendingPathComponent("peak.txt").path
-        let result = try await CLI.run(["python3", script, report, try CLI.binary().path] + arguments, environment: environment,
-                                       binary: URL(fileURLWithPath: "/usr/bin/env"))
-        let kib = try #require(Int(try String(contentsOfFile: report, encoding: .utf8)))
-        return (result, kib / 1024)
-    }
-
     @Test(arguments: [(8, 150), (64, 400)])
     func anEndlessAnswerIsCutOffAtTheLimit(limitMiB: Int, ceilingMiB: Int) async throws {
         let home = try TemporaryDirectory()
@@ -23,8 +13,8 @@ import Testing
             let config = try home.write("config.json", limitMiB == 64 ? "{}" : "{\"maxAnswerMiB\": \(limitMiB)}")
             let env = Samples.environment(home: home, server: server, ["EXPENSE_LOG_CONFIG": config])
             try await server.addFaults("[{\"kind\": \"endless\", \"seconds\": 60}]")
-            let (result, peak) = try await measured(["fetch", "--year", "2024", "--month", "1", "--retries", "0"],
-                                                    environment: env, home: home)
+            let (result, peak) = try await CLI.runMeasured(["fetch", "--year", "2024", "--month", "1", "--retries", "0"],
+                                                           environment: env)
             #expect(result.status == 76, "\(result.stderr)")
             #expect(result.stderr.contains("sent an answer larger than \(limitMiB) MiB, and it was cut off there"))
             #expect(result.stderr.contains("\"maxAnswerMiB\""))

@@ -31,14 +31,32 @@ enum CLI {
 
     /// Runs the binary with only the given environment (plus PATH), so the developer's own settings never leak in.
     static func run(_ arguments: [String], environment: [String: String], stdin: String? = nil,
-                    in directory: URL? = nil, binary: URL? = nil, stdoutTo device: String? = nil) async throws -> CLIResult {
-        try await start(arguments, environment: environment, stdin: stdin, in: directory, binary: binary, stdoutTo: device).wait()
+                    in directory: URL? = nil, binary: URL? = nil, stdoutTo device: String? = nil,
+                    stdinFrom source: String? = nil) async throws -> CLIResult {
+        try await start(arguments, environment: environment, stdin: stdin, in: directory, binary: binary, stdoutTo: device,
+                        stdinFrom: source).wait()
+    }
+
+    /// Runs the binary under `peak_rss.py`, which reads its peak resident memory from the kernel (wait4) once it has
+    /// exited; returns the result and that peak in MiB. Memory is measured from outside, never by timing.
+    static func runMeasured(_ arguments: [String], environment: [String: String], stdinFrom source: String? = nil)
+        async throws -> (CLIResult, Int) {
+        let scratch = try TemporaryDirectory()
+        defer { scratch.remove() }
+        let script = packageRoot.appendingPathComponent("Tests/ReferenceServer/peak_rss.py").path
+        let report = scratch.url.appendingPathComponent("peak").path
+        let result = try await run(["python3", script, report, try binary().path] + arguments, environment: environment,
+                                   binary: URL(fileURLWithPath: "/usr/bin/env"), stdinFrom: source)
+        guard let kib = Int(try String(contentsOfFile: report, encoding: .utf8)) else { throw TestFailure("no peak RSS reported") }
+        return (result, kib / 1024)
     }
 
     /// Starts the binary without waiting for it, so a test can kill it mid-way.
     /// `stdoutTo` sends stdout to a file of the test's choosing (`/dev/full`) instead of one the result reads.
+    /// `stdinFrom` reads stdin from a file of the test's choosing (`/dev/zero`) instead of `stdin`'s text.
     static func start(_ arguments: [String], environment: [String: String], stdin: String? = nil,
-                      in directory: URL? = nil, binary: URL? = nil, stdoutTo device: String? = nil) throws -> RunningCLI {
+                      in directory: URL? = nil, binary: URL? = nil, stdoutTo device: String? = nil,
+                      stdinFrom source: String? = nil) throws -> RunningCLI {
         let scratch = try TemporaryDirectory()
         let process = Process()
         process.executableURL = try binary ?? self.binary()
@@ -56,7 +74,7 @@ enum CLI {
         }
         process.standardOutput = try FileHandle(forWritingTo: device.map(URL.init(fileURLWithPath:)) ?? scratch.url.appendingPathComponent("stdout"))
         process.standardError = try FileHandle(forWritingTo: scratch.url.appendingPathComponent("stderr"))
-        process.standardInput = try FileHandle(forReadingFrom: inURL)
+        process.standardInput = try FileHandle(forReadingFrom: source.map(URL.init(fileURLWithPath:)) ?? inURL)
         let exited = ExitBox()
         process.terminationHandler = { exited.finish($0.terminationStatus) }
         try process.run()

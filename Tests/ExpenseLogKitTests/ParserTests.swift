@@ -37,7 +37,7 @@ func usageError(_ arguments: [String]) throws -> UsageError {
 func runTool(_ arguments: [String]) async -> (code: Int32, stdout: String, stderr: String) {
     let stdout = CapturedOutput()
     let stderr = CapturedOutput()
-    let io = ConsoleIO(stdout: stdout, stderr: stderr, readStdin: { Data() })
+    let io = ConsoleIO(stdout: stdout, stderr: stderr, readStdin: { _ in Data() })
     let code = await ExpenseLogCommand.main(arguments: arguments, environment: [:], io: io)
     return (code, stdout.text, stderr.text)
 }

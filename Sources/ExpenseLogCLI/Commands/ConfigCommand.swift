@@ -56,7 +56,11 @@ enum ConfigCommand {
 
     static func setToken(_ invocation: Invocation, _ context: Context) async throws {
         let file = try context.config().paths.tokenFile
-        let input = try context.io.readStdin()
+        let input = try context.io.readStdin(InputLimits.tokenBytes)
+        if input.count > InputLimits.tokenBytes {
+            throw ConfigError.badToken(source: "standard input", reason: "it is longer than \(InputLimits.tokenBytes >> 10) KiB, "
+                                       + "which no real token is (was the wrong file given?); nothing was saved")
+        }
         try Token.save(String(decoding: input, as: UTF8.self), to: file)
         context.note("Saved the token to \(file.path) (mode 0600).")
         if context.environment["EXPENSE_LOG_TOKEN"].map({ !$0.isEmpty }) == true {

@@ -19,7 +19,9 @@ enum InputFile {
     static func chunked(_ path: String, _ context: Context) throws -> ChunkedInput {
         let held: [UInt8]
         if path == "-" {
-            held = Array(try context.io.readStdin())
+            let data = try context.io.readStdin(InputLimits.wholeBytes)
+            if data.count > InputLimits.wholeBytes { throw tooLarge(path) }
+            held = Array(data)
         } else {
             let handle = try open(path)
             var status = stat()
@@ -85,7 +87,16 @@ enum InputFile {
 
     private static func readAll(_ handle: FileHandle, _ path: String) throws -> [UInt8] {
         var bytes: [UInt8] = []
-        while let chunk = try nextChunk(handle, path) { bytes.append(contentsOf: chunk) }
+        while let chunk = try nextChunk(handle, path) {
+            bytes.append(contentsOf: chunk)
+            if bytes.count > InputLimits.wholeBytes { throw tooLarge(path) }
+        }
         return bytes
+    }
+
+    /// An input held whole that passed the limit: refused before it fills memory (`register /dev/zero`).
+    private static func tooLarge(_ path: String) -> ValidationProblem {
+        ValidationProblem(location: SourceLocation(file: path == "-" ? "(standard input)" : path, line: 1), field: nil,
+                          message: InputLimits.wholeMessage)
     }
 }

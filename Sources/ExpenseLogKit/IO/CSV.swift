@@ -82,6 +82,11 @@ public enum CSV {
             guard let more else { return }
             bytes.removeSubrange(..<index)
             index = 0
+            // What is held now is one record: past the limit, this is no CSV of expenses (a binary file, /dev/zero).
+            if bytes.count >= InputLimits.recordBytes {
+                throw SyntaxError(line: line, message: "a record longer than \(InputLimits.recordBytes >> 20) MiB; "
+                                  + "is this a CSV file of items? (an unclosed quote also makes one record of the rest)")
+            }
             let wanted = bytes.count + max(bytes.count, 1)
             while bytes.count < wanted {
                 guard let chunk = try more() else {

@@ -11,7 +11,13 @@ extension InputReader {
             var bytes: [UInt8] = []
             let next = try input()
             // The first chunk is taken as it is: an input held whole (a pipe) is then not copied.
-            while let chunk = try next() { if bytes.isEmpty { bytes = chunk } else { bytes.append(contentsOf: chunk) } }
+            while let chunk = try next() {
+                if bytes.isEmpty { bytes = chunk } else { bytes.append(contentsOf: chunk) }
+                if bytes.count > InputLimits.wholeBytes {
+                    return ReadOutcome(problems: [ValidationProblem(location: SourceLocation(file: name, line: 1), field: nil,
+                                                                    message: InputLimits.wholeMessage)], refusedWhole: true)
+                }
+            }
             return read(bytes, name: name, format: format, encoding: encoding, profile: profile, each: each)
         }
         if (encoding ?? profile.encoding) == .shiftJIS || (format != nil && format != .csv) { return try whole() }
