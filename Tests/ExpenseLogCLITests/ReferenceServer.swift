@@ -69,6 +69,11 @@ struct ReferenceServer {
         _ = try await control("POST", "/_control/faults", body: "{\"faults\": \(json)}")
     }
 
+    /// Lets every request held by a `hold` fault go on.
+    func release() async throws {
+        _ = try await control("POST", "/_control/release")
+    }
+
     /// Seeds items on the server.
     func seed(_ items: [Item]) async throws {
         _ = try await control("POST", "/_control/items", body: ItemJSON.array(items))

@@ -49,9 +49,10 @@ MONTH_RE = re.compile(r"[1-9]|1[0-2]")  # the API takes months without zero padd
 DATE_RE = re.compile(r"[0-9]{8}")
 
 FAULT_KINDS = {"html", "signin", "script_error", "truncated", "stall", "execute_then_stall", "drop", "execute_then_drop",
-               "gather", "endless", "trickle"}
+               "gather", "endless", "trickle", "hold"}
 # endless: a 200 whose chunked body never ends, at full speed; trickle: one byte every 0.1 s. Both stop after "seconds".
-TIMED_KINDS = {"stall", "execute_then_stall", "endless", "trickle"}
+# hold: the request waits (before it is run) until POST /_control/release, or "seconds" pass.
+TIMED_KINDS = {"stall", "execute_then_stall", "endless", "trickle", "hold"}
 
 # What Google serves (with status 200!) when a script deployment is unavailable.
 GOOGLE_ERROR_PAGE = (
@@ -234,7 +235,7 @@ class State:
     def reset(self):
         with self.lock:
             self.items, self.faults, self.requests, self.echoes, self.rows = [], [], [], {}, []
-            self.waiting = 0
+            self.waiting, self.released = 0, False
 
     def add_items(self, items):
         with self.lock:
@@ -271,6 +272,16 @@ class State:
                             del self.faults[index]
                     return dict(fault)
         return {}
+
+    def hold(self, seconds):
+        """Holds a request until a test releases it: a request the server runs late, at a moment the test chooses."""
+        with self.gathered:
+            self.gathered.wait_for(lambda: self.released, timeout=seconds)
+
+    def release(self):
+        with self.gathered:
+            self.released = True
+            self.gathered.notify_all()
 
     def gather(self, size, seconds):
         """Holds a request until `size` requests are held together (or `seconds` pass), then lets them all go: a test
@@ -444,6 +455,8 @@ class Handler(BaseHTTPRequestHandler):
             time.sleep(fault["seconds"])
         if kind == "gather":
             state.gather(fault["size"], fault["seconds"])
+        if kind == "hold":
+            state.hold(fault["seconds"])
         if kind in ("endless", "trickle"):
             return self.stream_forever(entry, fault["seconds"], kind == "trickle")
 
@@ -522,6 +535,9 @@ class Handler(BaseHTTPRequestHandler):
                 result = state.snapshot("items")
             elif route == ("POST", "/_control/items"):
                 result = {"added": state.add_items(validate_items(parse_json(body)))}
+            elif route == ("POST", "/_control/release"):
+                state.release()
+                result = {"released": True}
             elif route == ("POST", "/_control/rows"):
                 value = parse_json(body)
                 if not (isinstance(value, dict) and isinstance(value.get("month"), str) and isinstance(value.get("rows"), list)):
@@ -589,6 +605,19 @@ def main():
     if ":" in args.host:
         Server.address_family = socket.AF_INET6
     server = Server((args.host, args.port), Handler)
+    if args.host == "::1" and args.port == 0:
+        # Tests reach a server on ::1 as `localhost`, which is tried on 127.0.0.1 first: hold the same port there
+        # (bound, never listening, so refused) so that no other test's server can answer in its place.
+        while True:
+            guard = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            try:
+                guard.bind(("127.0.0.1", server.server_address[1]))
+                break
+            except OSError:
+                guard.close()
+                server.server_close()
+                server = Server((args.host, 0), Handler)
+        server.v4_guard = guard
     server.state, server.redirect, server.token, server.verbose = state, args.redirect, args.token, args.verbose
     server.sheet_zone = zoneinfo.ZoneInfo(args.sheet_zone) if args.sheet else None
     port = server.server_address[1]

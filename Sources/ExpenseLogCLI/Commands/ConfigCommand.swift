@@ -39,7 +39,10 @@ enum ConfigCommand {
         }
         rows.append(["server-time-zone", config.serverTimeZone.value.identifier, config.serverTimeZone.source])
         rows.append(["max-answer", "\(config.maxAnswerBytes.value >> 20) MiB", config.maxAnswerBytes.source])
-        if env.usesNetwork { rows.append(["transport", config.transport.value.rawValue, config.transport.source]) }
+        if env.usesNetwork {
+            rows.append(["transport", config.transport.value.rawValue, config.transport.source])
+            rows.append(["server-max-execution", "\(Int(config.resendWait.value.seconds)) s", config.resendWait.source])
+        }
         rows.append(["cache", config.cacheDirectory.path, config.paths.origin + (env.usesNetwork ? ", a folder per base URL" : "")])
         rows.append(["outbox", config.outboxDirectory.path, config.paths.origin])
         rows.append(["timeout", config.timeout.map { "\($0) s" } ?? ExpenseLogAPI.defaultTimeoutText, config.timeout == nil ? "default" : "--timeout"])

@@ -195,8 +195,12 @@ struct Sending {
             context.io.stderr.write("The server refused the \(rows.count) item\(rows.count == 1 ? "" : "s") from \(location) on; "
                                     + "they were moved to \(file.path). Fix them there and register that file (it keeps their ids).\n")
         } else if mayHaveBeenSaved {
-            context.io.stderr.write("The batch from \(location) may have been saved before the answer was lost; "
-                                    + "`expense-log sync` checks the server by id before sending anything again.\n")
+            let wait = Int(config.resendWait.value.seconds)
+            context.io.stderr.write("The batch from \(location) may have been saved before the answer was lost, or the server may "
+                                    + "still be saving it: `expense-log sync` checks the server by id before sending anything again, "
+                                    + (wait > 0 ? "and sends this batch again only \(wait) s after its POST (at "
+                                       + "\(SyncCommand.time(Date().addingTimeInterval(Double(wait))))), unless the server shows it by then.\n"
+                                       : "and sends what the server does not show.\n"))
         }
         if rest > 0 {
             // After a refused batch, the rest starts with the next batch's first row.

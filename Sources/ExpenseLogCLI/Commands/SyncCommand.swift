@@ -12,8 +12,15 @@ enum SyncCommand {
             rest is sent batch by batch, each with the Idempotency-Key it was queued with, and a \
             batch leaves the outbox only once the server's answer has been read. Exit status 0 when \
             the outbox is empty afterwards, 75 when items remain. Running it twice sends nothing twice.
+
+            A batch whose POST got no answer (a timeout, a lost connection) may still be running on the \
+            server: an Apps Script execution lasts up to 6 minutes, and the script cannot see the \
+            Idempotency-Key. Unless the server already shows its items, such a batch is sent again only \
+            once that time has passed since its POST (serverMaxExecutionSeconds in the config file); until \
+            then sync says when it becomes safe and exits 75. --force sends it at once.
             """,
-        options: [CommonOptions.format],
+        options: [CommonOptions.format,
+                  .flag("force", help: "Send batches whose last POST may still be running on the server now (they may be registered twice).")],
         run: run)
 
     static func run(_ invocation: Invocation, _ context: Context) async throws {
@@ -71,6 +78,8 @@ enum SyncCommand {
         }
         var done = 0, skipped = 0, posts = 0, busy = 0
         var rejected: [(file: URL, error: APIError)] = []
+        var unsafe: [(key: String, count: Int, sent: Date, safe: Date)] = []
+        let wait = config.resendWait.value, force = invocation.flag("force"), now = Date()
         do {
             for listed in entries {
                 // A register run still sending this entry holds its lock; it queues what it cannot send, so leave it be.
@@ -80,6 +89,7 @@ enum SyncCommand {
                 }
                 defer { hold.release() }
                 done += listed.items.count - entry.items.count
+                let tried = outbox.attempts(in: entry)
                 for batch in entry.batches {
                     let fresh = batch.items.filter { !known.contains(SheetText.key($0.id)) }
                     skipped += batch.items.count - fresh.count
@@ -87,6 +97,14 @@ enum SyncCommand {
                         try outbox.markSent(batch.key, in: entry)
                         done += batch.items.count
                         continue
+                    }
+                    if let sent = tried[batch.key], now < wait.safe(after: sent) {
+                        guard force else {
+                            unsafe.append((batch.key, fresh.count, sent, wait.safe(after: sent)))
+                            continue
+                        }
+                        context.warn("sending the batch \(batch.key) again although its POST at \(Self.time(sent)) may still be "
+                                     + "running on the server (--force); if it is, its items will be registered twice")
                     }
                     posts += 1
                     switch try await client.deliver(batch, of: entry, sending: fresh, outbox: outbox, verifyAnswer: verifyAnswers) {
@@ -116,11 +134,23 @@ enum SyncCommand {
         for (file, error) in rejected {
             context.io.stderr.write("Error: \(error)\nThe refused items were moved to \(file.path); fix them there and register that file.\n")
         }
-        let left = busy > 0 ? "\(busy) item\(busy == 1 ? " is" : "s are") being sent by a register run right now."
+        for batch in unsafe {
+            context.note("The batch \(batch.key) (\(batch.count) item\(batch.count == 1 ? "" : "s")) was sent at \(Self.time(batch.sent)) "
+                         + "and its answer never came: the server may still be running it (up to \(Int(wait.seconds)) s), so it is "
+                         + "sent again only from \(Self.time(batch.safe)), unless the server shows it by then. Run sync again "
+                         + "then; --force sends it now, at the risk of registering it twice.")
+        }
+        let left = !unsafe.isEmpty ? "\(unsafe.reduce(0) { $0 + $1.count }) item\(unsafe.count == 1 && unsafe[0].count == 1 ? " waits" : "s wait") until the server cannot still be running them."
+            : busy > 0 ? "\(busy) item\(busy == 1 ? " is" : "s are") being sent by a register run right now."
             : problems.isEmpty ? "The outbox is empty." : "Unreadable outbox entries remain (see the warnings above)."
         context.note("Sent \(saved.count) item\(saved.count == 1 ? "" : "s") in \(posts) request\(posts == 1 ? "" : "s"); "
                      + "skipped \(skipped) the server already had. " + left)
         if let first = rejected.first { throw CommandExit(code: ExitCode(for: first.error)) }
-        if !problems.isEmpty || busy > 0 { throw CommandExit(code: .temporaryFailure) }
+        if !problems.isEmpty || busy > 0 || !unsafe.isEmpty { throw CommandExit(code: .temporaryFailure) }
+    }
+
+    /// `2026-11-23T11:52:08Z`: when a batch was sent, or becomes safe to send again.
+    static func time(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle())
     }
 }

@@ -61,6 +61,8 @@ public struct AppConfig: Sendable, Equatable {
     public let maxAnswerBytes: Sourced<Int>
     /// The live session's kind: the config file's `transport`, else curl on Linux and URLSession elsewhere.
     public let transport: Sourced<Transport>
+    /// How long an unanswered POST may still run on the server: `serverMaxExecutionSeconds`, else Apps Script's 6 minutes.
+    public let resendWait: Sourced<ResendWait>
 
     /// This environment's cache folder for the configured server (the environment's own when none is configured).
     public var cacheDirectory: URL { paths.cacheDirectory(environment.value, server: try? requireBaseURL()) }
@@ -156,7 +158,10 @@ extension AppConfig {
                          maxAnswerBytes: file.maxAnswerMiB.map { Sourced(value: $0 << 20, source: "config file \(configFile.value)") }
                             ?? Sourced(value: HTTPRequest.defaultMaxAnswerBytes, source: "default"),
                          transport: file.transport.map { Sourced(value: $0, source: "config file \(configFile.value)") }
-                            ?? Sourced(value: .standard, source: "default"))
+                            ?? Sourced(value: .standard, source: "default"),
+                         resendWait: file.serverMaxExecutionSeconds.map {
+                             Sourced(value: ResendWait(seconds: $0), source: "config file \(configFile.value)")
+                         } ?? Sourced(value: .appsScript, source: "default"))
     }
 
     private static func parseEnvironment(_ name: String, source: String) throws -> Sourced<Environment> {

@@ -14,8 +14,11 @@ struct ConfigFile: Equatable {
     var maxAnswerMiB: Int?
     /// The live session's kind.
     var transport: Transport?
+    /// The server's longest execution, after which an unanswered POST can no longer be running.
+    var serverMaxExecutionSeconds: Double?
 
-    static let knownKeys = ["environment", "baseURL", "categories", "serverTimeZone", "maxAnswerMiB", "transport"]
+    static let knownKeys = ["environment", "baseURL", "categories", "serverTimeZone", "maxAnswerMiB", "transport",
+                            "serverMaxExecutionSeconds"]
 
     /// Reads and checks the file, naming the offending key in every error.
     static func read(path: String) throws -> ConfigFile {
@@ -68,6 +71,13 @@ struct ConfigFile: Equatable {
                                                 + "(the default is \(HTTPRequest.defaultMaxAnswerBytes >> 20))")
             }
             file.maxAnswerMiB = mib
+        }
+        if let value = root["serverMaxExecutionSeconds"] {
+            guard let number = value as? NSNumber, number.doubleValue >= 0, number.doubleValue <= 86_400 else {
+                throw ConfigError.badConfigFile(path: path, reason: "'serverMaxExecutionSeconds' must be a number of seconds "
+                                                + "from 0 (a server that skips ids it has) to 86400; Apps Script's is 360")
+            }
+            file.serverMaxExecutionSeconds = number.doubleValue
         }
         if let value = root["transport"] {
             let names = Transport.allCases.filter(\.isAvailable).map(\.rawValue)

@@ -20,9 +20,12 @@ extension ExpenseLogAPIClient {
                         verifyAnswer: Bool) async throws -> DeliveryOutcome {
         let sent = items.map { batch.narrowed(to: $0) } ?? batch
         let answer: SheetAnswer
+        // Written before the POST: whatever happens next (a lost answer, kill -9), sync knows the server may be running it.
+        try outbox.markAttempt(batch.key, in: entry, at: Date())
         do {
             answer = try await send(sent)
         } catch let failure as BatchFailure {
+            if !failure.mayHaveBeenSaved { try? outbox.markAttempt(batch.key, in: entry, at: nil) }
             if case .httpStatus(_, let status, _) = failure.error, status == 400 || status == 422, !failure.mayHaveBeenSaved {
                 return .rejected(failure.error, file: try outbox.reject(sent, from: entry, key: batch.key))
             }

@@ -191,20 +191,10 @@ public struct Outbox: Sendable {
     /// Records that the server confirmed a batch; the entry's files go once every batch is confirmed.
     public func markSent(_ key: String, in entry: OutboxEntry) throws {
         let log = sentLog(for: entry.file)
-        let fd = open(log.path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw StoreError.writeFailed(path: log.path, reason: AtomicFile.errorText()) }
-        // After a line torn by a crash, start a new line, so this key is not glued onto the torn one.
-        var last: UInt8 = 0x0A
-        let size = lseek(fd, 0, SEEK_END)
-        if size > 0 { _ = pread(fd, &last, 1, size - 1) }
-        let line = Array(((last == 0x0A ? "" : "\n") + key + "\n").utf8)
-        let written = line.withUnsafeBytes { Glibc_or_Darwin_write(fd, $0.baseAddress!, $0.count) }
-        let failure = written != line.count ? AtomicFile.errorText() : (fsync(fd) != 0 ? AtomicFile.errorText() : nil)
-        close(fd)
-        if let failure { throw StoreError.writeFailed(path: log.path, reason: failure) }
+        try appendLine(key, to: log)
         if Set(entry.keys).isSubset(of: sentKeys(of: entry.file)) {
-            // The entry first: a crash between the two leaves only a log that names nothing, which is harmless.
-            for url in [entry.file, log] where unlink(url.path) != 0 && errno != ENOENT {
+            // The entry first: a crash between the two leaves only logs that name nothing, which is harmless.
+            for url in [entry.file, log, attemptLog(for: entry.file)] where unlink(url.path) != 0 && errno != ENOENT {
                 throw StoreError.writeFailed(path: url.path, reason: "it cannot be removed (\(AtomicFile.errorText()))")
             }
             AtomicFile.syncDirectory(directory)
@@ -222,7 +212,7 @@ public struct Outbox: Sendable {
                (try? read(url))?.batches.isEmpty == true {
                 unlink(url.path)
                 unlink(sentLog(for: url).path)
-            } else if name.hasSuffix(".sent"),
+            } else if name.hasSuffix(".sent") || name.hasSuffix(".tried"),
                       !FileManager.default.fileExists(atPath: url.deletingPathExtension().appendingPathExtension("json").path) {
                 unlink(url.path)
             } else if name.hasPrefix("."), name.hasSuffix(".tmp"),
@@ -231,6 +221,21 @@ public struct Outbox: Sendable {
                 unlink(url.path)
             }
         }
+    }
+
+    /// Appends a line to a log and `fsync`s it; after a line torn by a crash, starts a new line, so this one is not
+    /// glued onto it.
+    func appendLine(_ text: String, to log: URL) throws {
+        let fd = open(log.path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw StoreError.writeFailed(path: log.path, reason: AtomicFile.errorText()) }
+        var last: UInt8 = 0x0A
+        let size = lseek(fd, 0, SEEK_END)
+        if size > 0 { _ = pread(fd, &last, 1, size - 1) }
+        let line = Array(((last == 0x0A ? "" : "\n") + text + "\n").utf8)
+        let written = line.withUnsafeBytes { Glibc_or_Darwin_write(fd, $0.baseAddress!, $0.count) }
+        let failure = written != line.count ? AtomicFile.errorText() : (fsync(fd) != 0 ? AtomicFile.errorText() : nil)
+        close(fd)
+        if let failure { throw StoreError.writeFailed(path: log.path, reason: failure) }
     }
 
     private func sentLog(for file: URL) -> URL {
