@@ -6,6 +6,6 @@ import Foundation
 signal(SIGPIPE, SIG_IGN)
 
 // The executable only wires the process to the library, so every behaviour is testable in-process too.
-let code = await ExpenseLogCommand.main(arguments: Array(CommandLine.arguments.dropFirst()),
+let code = await ExpenseLogCommand.main(arguments: ArgumentBytes.processArguments(),
                                         environment: ProcessInfo.processInfo.environment, io: .process)
 exit(code)

@@ -6,6 +6,15 @@ import Glibc
 import Darwin
 #endif
 
+/// open(2) for reading (`open` alone would name `InputFile.open`).
+private func openForReading(_ path: UnsafePointer<CChar>) -> Int32 {
+    #if canImport(Glibc)
+    Glibc.open(path, O_RDONLY | O_CLOEXEC)
+    #else
+    Darwin.open(path, O_RDONLY | O_CLOEXEC)
+    #endif
+}
+
 /// Reading the files named on the command line; a file that cannot be read is an `InputError` (exit 66).
 enum InputFile {
     /// The whole file.
@@ -44,16 +53,22 @@ enum InputFile {
         }
     }
 
+    /// Opens a path by its bytes, as given on the command line (a name that is not UTF-8 included; see `ArgumentBytes`).
     private static func open(_ path: String) throws -> FileHandle {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw InputError(path: path, reason: "no such file")
+        let shown = ArgumentBytes.display(path)
+        let descriptor = (ArgumentBytes.encode(path) + [0]).withUnsafeBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { $0.baseAddress.map(openForReading) ?? -1 }
         }
-        if isDirectory.boolValue { throw InputError(path: path, reason: "it is a folder, not a file") }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw InputError(path: path, reason: "permission denied or unreadable")
+        guard descriptor >= 0 else {
+            throw InputError(path: shown, reason: errno == ENOENT ? "no such file" : errno == EACCES ? "permission denied"
+                                : "it cannot be opened (\(StoreError.posix(errno)))")
         }
-        return handle
+        var status = stat()
+        if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+            close(descriptor)
+            throw InputError(path: shown, reason: "it is a folder, not a file")
+        }
+        return FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
     }
 
     /// The next 64 KiB or less, or nil at the end (the handle is then closed).
@@ -65,7 +80,7 @@ enum InputFile {
             }
             return Array(chunk)
         } catch {
-            throw InputError(path: path, reason: "it cannot be read (\(StoreError.reason(of: error)))")
+            throw InputError(path: ArgumentBytes.display(path), reason: "it cannot be read (\(StoreError.reason(of: error)))")
         }
     }
 
@@ -76,7 +91,7 @@ enum InputFile {
             let got = bytes.withUnsafeMutableBytes { pread(handle.fileDescriptor, $0.baseAddress, $0.count, offset) }
             if got < 0, errno == EINTR { continue }
             guard got >= 0 else {
-                throw InputError(path: path, reason: "it cannot be read (\(String(cString: strerror(errno))))")
+                throw InputError(path: ArgumentBytes.display(path), reason: "it cannot be read (\(StoreError.posix(errno)))")
             }
             guard got > 0 else { return nil }
             offset += off_t(got)
@@ -96,7 +111,7 @@ enum InputFile {
 
     /// An input held whole that passed the limit: refused before it fills memory (`register /dev/zero`).
     private static func tooLarge(_ path: String) -> ValidationProblem {
-        ValidationProblem(location: SourceLocation(file: path == "-" ? "(standard input)" : path, line: 1), field: nil,
+        ValidationProblem(location: SourceLocation(file: path == "-" ? "(standard input)" : ArgumentBytes.display(path), line: 1), field: nil,
                           message: InputLimits.wholeMessage)
     }
 }

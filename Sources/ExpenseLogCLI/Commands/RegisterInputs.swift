@@ -37,7 +37,7 @@ struct RegisterInputs {
         var rows = 0
         var failure: (any Error)?
         for path in invocation.arguments {
-            let name = path == "-" ? "<stdin>" : path
+            let name = path == "-" ? "<stdin>" : ArgumentBytes.display(path)
             let input = try InputFile.chunked(path, context)
             let format = (path == "-" ? nil : InputFormat(fileName: path))
                 ?? invocation.value("input-format").flatMap(InputFormat.init(rawValue:))
