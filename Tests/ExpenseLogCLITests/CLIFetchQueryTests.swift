@@ -70,7 +70,7 @@ import Testing
             let fetched = try await CLI.run(Self.january + ["--category", "1", "--format", "ndjson"], environment: env)
             #expect(fetched.status == 0, "\(fetched.stderr)")
             #expect(try Self.ids(fetched) == ["A3"])
-            return env
+            return try Samples.afterTheServer(env)
         }
         let fallback = try await CLI.run(Self.january + ["--retries", "0", "--format", "ndjson", "--sort", "price", "--reverse"],
                                          environment: env)

@@ -40,7 +40,7 @@ import Testing
             try await server.seed(Samples.seed)
             let env = Samples.environment(home: home, server: server)
             #expect(try await CLI.run(["fetch", "--year", "2024", "--month", "2"], environment: env).status == 0)
-            return env
+            return try Samples.afterTheServer(env)
         }
         // The server is gone now: only the cache can answer.
         let offline = try await CLI.run(["fetch", "--year", "2024", "--month", "2", "--offline", "--format", "ndjson"], environment: env)
@@ -87,7 +87,7 @@ import Testing
     @Test func refusedConnectionExits69NamingTheURL() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }
-        let url = "http://127.0.0.1:\(try closedPort())/exec"
+        let url = try Samples.refusedBaseURL()
         let result = try await CLI.run(["fetch", "--year", "2024", "--month", "1", "--env", "development", "--base-url", url],
                                        environment: Samples.environment(home: home))
         #expect(result.status == 69)

@@ -4,14 +4,14 @@ import Testing
 
 /// `fetch` when the server is down or failing: the cached copy with a warning, or 69 naming the URL and the cause.
 @Suite struct CLIOfflineFetchTests {
-    /// Fetches January with the seed into the cache, then returns the variables of that user (the server is gone afterwards).
+    /// Fetches January with the seed into the cache, then returns the variables of that user, pointed at the refused port.
     func cachedJanuary(_ home: TemporaryDirectory) async throws -> [String: String] {
         try await withServer { server in
             try await server.seed(Samples.seed)
             let env = Samples.environment(home: home, server: server)
             let fetched = try await CLI.run(["fetch", "--year", "2024", "--month", "1"], environment: env)
             #expect(fetched.status == 0, "\(fetched.stderr)")
-            return env
+            return try Samples.afterTheServer(env)
         }
     }
 

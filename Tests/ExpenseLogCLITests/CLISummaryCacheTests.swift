@@ -58,7 +58,7 @@ import Testing
             let env = Samples.environment(home: home, server: server)
             let january = try await CLI.run(["summary", "--year", "2024", "--month", "1"], environment: env)
             #expect(january.status == 0)
-            return env
+            return try Samples.afterTheServer(env)
         }
         // The server is gone; --offline never tries it.
         let result = try await CLI.run(["summary", "--year", "2024", "--offline", "--format", "json"], environment: env)

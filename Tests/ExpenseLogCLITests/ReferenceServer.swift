@@ -106,10 +106,3 @@ func withServer<T>(_ options: [String] = [], _ body: (ReferenceServer) async thr
         throw error
     }
 }
-
-/// A port on loopback where nothing listens (bound, read, closed), for connection-refused tests.
-func closedPort() throws -> Int {
-    let server = try ReferenceServer()
-    server.stop()
-    return server.port
-}

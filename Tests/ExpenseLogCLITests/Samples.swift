@@ -28,9 +28,20 @@ enum Samples {
             .merging(extra) { _, new in new }
     }
 
+    /// A base URL on loopback where every connection is refused for the whole test run.
+    static func refusedBaseURL() throws -> String {
+        "http://127.0.0.1:\(try closedPort())/exec"
+    }
+
     /// A development-environment user pointed at a port where nothing listens.
     static func offlineEnvironment(home: TemporaryDirectory) throws -> [String: String] {
-        environment(home: home, ["EXPENSE_LOG_ENV": "development", "EXPENSE_LOG_BASE_URL": "http://127.0.0.1:\(try closedPort())/exec"])
+        environment(home: home, ["EXPENSE_LOG_ENV": "development", "EXPENSE_LOG_BASE_URL": try refusedBaseURL()])
+    }
+
+    /// The same user once their server is gone: a stopped server's port may be taken by a parallel test's server,
+    /// so the base URL moves to the refused port (the cache is per environment, not per URL, so it stays).
+    static func afterTheServer(_ env: [String: String]) throws -> [String: String] {
+        env.merging(["EXPENSE_LOG_BASE_URL": try refusedBaseURL()]) { _, new in new }
     }
 
     /// A development-environment user pointed at a server.
