@@ -60,7 +60,9 @@ import Testing
         defer { home.remove() }
         try await withServer { server in
             try await server.addFaults("[{\"status\": \(status), \"count\": -1}]")
-            let result = try await CLI.run(["fetch", "--year", "2024", "--month", "1"], environment: Samples.environment(home: home, server: server))
+            // --retries 0: the exit code is the point here, not the back-off before 503's retries (CLIRetryTests).
+            let result = try await CLI.run(["fetch", "--year", "2024", "--month", "1", "--retries", "0"],
+                                           environment: Samples.environment(home: home, server: server))
             #expect(result.status == code)
             #expect(result.stderr.contains("HTTP \(status)"))
             #expect(result.stderr.contains("127.0.0.1:\(server.port)"))
@@ -88,8 +90,8 @@ import Testing
         let home = try TemporaryDirectory()
         defer { home.remove() }
         let url = try Samples.refusedBaseURL()
-        let result = try await CLI.run(["fetch", "--year", "2024", "--month", "1", "--env", "development", "--base-url", url],
-                                       environment: Samples.environment(home: home))
+        let result = try await CLI.run(["fetch", "--year", "2024", "--month", "1", "--env", "development", "--base-url", url,
+                                        "--retries", "0"], environment: Samples.environment(home: home))
         #expect(result.status == 69)
         #expect(result.stderr.contains("\(url)?year=2024&month=1"))
         #expect(result.stderr.contains("connection refused"))

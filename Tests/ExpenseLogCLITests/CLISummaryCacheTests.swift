@@ -141,7 +141,7 @@ import Testing
             // April is known only from an item registered from here: register's comparing GET failed, so it is not whole.
             try await server.addFaults("[{\"status\": 503, \"method\": \"GET\"}]")
             #expect(try await CLI.run(["register", items, "--retries", "0"], environment: env).status == 0)
-            try await server.addFaults("[{\"status\": 503, \"count\": -1, \"method\": \"GET\"}]")
+            try await server.addFaults("[{\"status\": 503, \"count\": -1, \"method\": \"GET\", \"headers\": {\"Retry-After\": \"0\"}}]")
             let before = try await server.requests().filter { $0.method == "GET" }.count
             let result = try await CLI.run(["summary", "--year", "2024", "--month", "4", "--retries", "1", "--format", "json"], environment: env)
             #expect(result.status == 0, "\(result.stderr)")
