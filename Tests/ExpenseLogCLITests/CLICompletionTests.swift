@@ -3,7 +3,8 @@ import ExpenseLogKit
 import Foundation
 import Testing
 
-/// `completion bash|zsh|fish` through the real binary; the bash script is also run by bash itself.
+/// `completion bash|zsh|fish` through the real binary; each script is also run by its shell (zsh and fish must be
+/// installed under CI; .ci/run installs them).
 @Suite struct CLICompletionTests {
     static let root = ExpenseLogCommand.root
 
@@ -70,8 +71,7 @@ import Testing
         case .fish: "\ncomplete -c expense-log "
         }
         #expect(text.contains(marker))
-        // bash is always here; zsh and fish check their script too where they are installed.
-        guard let binary = Self.installed(shell.rawValue) else { return }
+        guard let binary = try Self.checkingShell(shell) else { return }
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
         let file = try folder.write("script", text)
@@ -133,6 +133,35 @@ import Testing
         #expect(try complete("register", "") == ["items.csv", "more.json"])
         #expect(try complete("import", "--dry-run", "items.csv", "m") == ["more.json"])
         #expect(try complete("fetch", "--config", "i") == ["items.csv"])
+    }
+
+    @Test(arguments: [Shell.zsh, Shell.fish])
+    func zshAndFishCompleteCommandsOptionsValuesAndFiles(shell: Shell) async throws {
+        let text = try await script(shell.rawValue)
+        guard let binary = try Self.checkingShell(shell) else { return }
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        try folder.write("items.csv", "id\n")
+        try folder.write("more.json", "[]\n")
+        let commands = Self.root.subcommands.flatMap { [$0.name] + $0.aliases }
+        let cases: [(words: [String], offered: [String])] = [
+            ([""], commands),
+            (["co"], commands.filter { $0.hasPrefix("co") }),
+            (["fetch", "--f"], ["--fixtures", "--format"]),
+            (["fetch", "--year", "2024", "--format", ""], OutputFormat.allCases.map(\.rawValue)),
+            (["--env", "d"], ["development", "dummy"]),
+            (["fetch", "--sort", ""], ["date", "price"]),
+            (["--env", "dummy", "cache", ""], try Self.subcommands(of: "cache")),
+            (["help", "config", ""], try Self.subcommands(of: "config")),
+            (["completion", ""], Shell.allCases.map(\.rawValue)),
+            (["register", ""], ["items.csv", "more.json"]),
+            (["import", "--dry-run", "items.csv", "m"], ["more.json"]),
+        ]
+        for (words, offered) in cases {
+            let got = shell == .zsh ? try Self.zshComplete(binary, text, words, in: folder)
+                : try Self.fishComplete(binary, text, words, in: folder)
+            #expect(got.sorted() == offered.sorted(), "\(shell): expense-log \(words.joined(separator: " "))")
+        }
     }
 
     @Test(arguments: [Shell.zsh, Shell.fish])

@@ -64,7 +64,7 @@ import Testing
         let home = try TemporaryDirectory()
         defer { home.remove() }
         // A filtered fetch from the server, which then goes away.
-        let env = try await withServer { server in
+        let (env, gone) = try await withServerGoingDown { server in
             try await server.seed(Samples.seed)
             let env = Samples.environment(home: home, server: server)
             let fetched = try await CLI.run(Self.january + ["--category", "1", "--format", "ndjson"], environment: env)
@@ -72,6 +72,7 @@ import Testing
             #expect(try Self.ids(fetched) == ["A3"])
             return env
         }
+        defer { gone.stop() }
         let fallback = try await CLI.run(Self.january + ["--retries", "0", "--format", "ndjson", "--sort", "price", "--reverse"],
                                          environment: env)
         #expect(fallback.status == 0, "\(fallback.stderr)")

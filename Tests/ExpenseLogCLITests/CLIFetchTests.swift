@@ -36,12 +36,13 @@ import Testing
     @Test func cachesTheMonthForOfflineReads() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }
-        let env = try await withServer { server in
+        let (env, gone) = try await withServerGoingDown { server in
             try await server.seed(Samples.seed)
             let env = Samples.environment(home: home, server: server)
             #expect(try await CLI.run(["fetch", "--year", "2024", "--month", "2"], environment: env).status == 0)
             return env
         }
+        defer { gone.stop() }
         // The server is gone now: only the cache can answer.
         let offline = try await CLI.run(["fetch", "--year", "2024", "--month", "2", "--offline", "--format", "ndjson"], environment: env)
         #expect(offline.status == 0)
@@ -60,7 +61,9 @@ import Testing
         defer { home.remove() }
         try await withServer { server in
             try await server.addFaults("[{\"status\": \(status), \"count\": -1}]")
-            let result = try await CLI.run(["fetch", "--year", "2024", "--month", "1"], environment: Samples.environment(home: home, server: server))
+            // --retries 0: the exit code is the point here, not the back-off before 503's retries (CLIRetryTests).
+            let result = try await CLI.run(["fetch", "--year", "2024", "--month", "1", "--retries", "0"],
+                                           environment: Samples.environment(home: home, server: server))
             #expect(result.status == code)
             #expect(result.stderr.contains("HTTP \(status)"))
             #expect(result.stderr.contains("127.0.0.1:\(server.port)"))
@@ -87,9 +90,9 @@ import Testing
     @Test func refusedConnectionExits69NamingTheURL() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }
-        let url = "http://127.0.0.1:\(try closedPort())/exec"
-        let result = try await CLI.run(["fetch", "--year", "2024", "--month", "1", "--env", "development", "--base-url", url],
-                                       environment: Samples.environment(home: home))
+        let url = try Samples.refusedBaseURL()
+        let result = try await CLI.run(["fetch", "--year", "2024", "--month", "1", "--env", "development", "--base-url", url,
+                                        "--retries", "0"], environment: Samples.environment(home: home))
         #expect(result.status == 69)
         #expect(result.stderr.contains("\(url)?year=2024&month=1"))
         #expect(result.stderr.contains("connection refused"))

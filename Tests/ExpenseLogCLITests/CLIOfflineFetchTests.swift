@@ -4,9 +4,10 @@ import Testing
 
 /// `fetch` when the server is down or failing: the cached copy with a warning, or 69 naming the URL and the cause.
 @Suite struct CLIOfflineFetchTests {
-    /// Fetches January with the seed into the cache, then returns the variables of that user (the server is gone afterwards).
-    func cachedJanuary(_ home: TemporaryDirectory) async throws -> [String: String] {
-        try await withServer { server in
+    /// Fetches January with the seed into the cache, then takes the server down (refusing connections at the same
+    /// URL); returns the variables of that user and the server, to stop when the test ends.
+    func cachedJanuary(_ home: TemporaryDirectory) async throws -> ([String: String], ReferenceServer) {
+        try await withServerGoingDown { server in
             try await server.seed(Samples.seed)
             let env = Samples.environment(home: home, server: server)
             let fetched = try await CLI.run(["fetch", "--year", "2024", "--month", "1"], environment: env)
@@ -18,7 +19,8 @@ import Testing
     @Test func aRefusedConnectionServesTheCachedMonthWithItsFetchTime() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }
-        let env = try await cachedJanuary(home)
+        let (env, gone) = try await cachedJanuary(home)
+        defer { gone.stop() }
         let result = try await CLI.run(["fetch", "--year", "2024", "--month", "1", "--format", "ndjson", "--retries", "0"],
                                        environment: env)
         #expect(result.status == 0)
@@ -31,7 +33,8 @@ import Testing
     @Test func aMonthThatIsNotCachedExits69NamingTheURLAndTheCause() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }
-        let env = try await cachedJanuary(home)
+        let (env, gone) = try await cachedJanuary(home)
+        defer { gone.stop() }
         let result = try await CLI.run(["fetch", "--year", "2024", "--month", "2", "--retries", "0"], environment: env)
         #expect(result.status == 69)
         #expect(result.stdout.isEmpty)
@@ -41,7 +44,8 @@ import Testing
     @Test func refreshNeverFallsBackAndOfflineWithRefreshIsAUsageError() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }
-        let env = try await cachedJanuary(home)
+        let (env, gone) = try await cachedJanuary(home)
+        defer { gone.stop() }
         let refresh = try await CLI.run(["fetch", "--year", "2024", "--month", "1", "--refresh", "--retries", "0"], environment: env)
         #expect(refresh.status == 69)
         #expect(refresh.stdout.isEmpty)
@@ -60,7 +64,8 @@ import Testing
             try await server.seed(Samples.seed)
             let env = Samples.environment(home: home, server: server)
             #expect(try await CLI.run(["fetch", "--year", "2024", "--month", "1"], environment: env).status == 0)
-            try await server.addFaults("[{\"status\": \(status), \"count\": -1}]")
+            // Retry-After: 0, so the one retry costs no back-off (500 is not retried at all).
+            try await server.addFaults("[{\"status\": \(status), \"count\": -1, \"headers\": {\"Retry-After\": \"0\"}}]")
             let result = try await CLI.run(["fetch", "--year", "2024", "--month", "1", "--format", "json", "--retries", "1"],
                                            environment: env)
             #expect(result.status == 0)
@@ -89,7 +94,8 @@ import Testing
     @Test func aCorruptCacheFileIsReportedMovedAsideAndFetchedAgain() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }
-        let env = try await cachedJanuary(home)
+        let (env, gone) = try await cachedJanuary(home)
+        defer { gone.stop() }
         let file = try Samples.cacheFolder(home: home, env).appendingPathComponent("2024-01.json")
         try Data("{\"month\":\"2024-01\",\"items\":[{\"id\":".utf8).write(to: file)
 
@@ -115,8 +121,9 @@ import Testing
             try await server.seed(Samples.seed)
             let env = Samples.environment(home: home, server: server)
             #expect(try await CLI.run(["fetch", "--year", "2024", "--month", "1"], environment: env).status == 0)
-            try await server.addFaults("[{\"kind\": \"stall\", \"seconds\": 3, \"count\": 2}]")
-            let result = try await CLI.run(["fetch", "--year", "2024", "--month", "1", "--timeout", "0.5", "--retries", "1"],
+            // One attempt: the timeout and the fallback are the point here; CLIRetryTests retries a timed-out GET.
+            try await server.addFaults("[{\"kind\": \"stall\", \"seconds\": 3}]")
+            let result = try await CLI.run(["fetch", "--year", "2024", "--month", "1", "--timeout", "0.5", "--retries", "0"],
                                            environment: env)
             #expect(result.status == 0)
             #expect(result.stderr.contains("no answer before the timeout"))

@@ -66,7 +66,7 @@ import Testing
     @Test func setTokenRefusesAnEmptyOrMultiWordToken() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }
-        let env = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "development", "EXPENSE_LOG_BASE_URL": "http://127.0.0.1:9/exec"])
+        let env = try Samples.offlineEnvironment(home: home)
         for input in ["", "\n", "two words\n", "line\nbreak\n"] {
             let result = try await CLI.run(["config", "set-token"], environment: env, stdin: input)
             #expect(result.status == 78, "\(input.debugDescription)")
@@ -81,7 +81,7 @@ import Testing
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data((Self.token + "\n").utf8).write(to: file)
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file.path)
-        let env = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "development", "EXPENSE_LOG_BASE_URL": "http://127.0.0.1:9/exec"])
+        let env = try Samples.offlineEnvironment(home: home)
         for command in [["fetch", "--year", "2024", "--month", "1"], ["config", "show"]] {
             let result = try await CLI.run(command, environment: env)
             #expect(result.status == 78)

@@ -58,12 +58,13 @@ import Testing
     @Test func offlineSummarisesTheCachedMonthsAndNamesTheOthers() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }
-        let env = try await withServer(try seededServer(home)) { server in
+        let (env, gone) = try await withServerGoingDown(try seededServer(home)) { server in
             let env = Samples.environment(home: home, server: server)
             let january = try await CLI.run(["summary", "--year", "2024", "--month", "1"], environment: env)
             #expect(january.status == 0)
             return env
         }
+        defer { gone.stop() }
         // The server is gone; --offline never tries it.
         let result = try await CLI.run(["summary", "--year", "2024", "--offline", "--format", "json"], environment: env)
         #expect(result.status == 69)
@@ -157,7 +158,7 @@ import Testing
             // April is known only from an item registered from here: register's comparing GET failed, so it is not whole.
             try await server.addFaults("[{\"status\": 503, \"method\": \"GET\"}]")
             #expect(try await CLI.run(["register", items, "--retries", "0"], environment: env).status == 0)
-            try await server.addFaults("[{\"status\": 503, \"count\": -1, \"method\": \"GET\"}]")
+            try await server.addFaults("[{\"status\": 503, \"count\": -1, \"method\": \"GET\", \"headers\": {\"Retry-After\": \"0\"}}]")
             let before = try await server.requests().filter { $0.method == "GET" }.count
             let result = try await CLI.run(["summary", "--year", "2024", "--month", "4", "--retries", "1", "--format", "json"], environment: env)
             #expect(result.status == 0, "\(result.stderr)")

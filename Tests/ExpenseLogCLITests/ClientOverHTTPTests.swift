@@ -90,7 +90,8 @@ import Testing
     @Test(arguments: transports)
     func refusedConnectionIsANetworkError(transport: Transport) async throws {
         let port = try closedPort()
-        let client = ExpenseLogAPIClient(session: transport.makeSession(), baseURL: URL(string: "http://127.0.0.1:\(port)/exec")!)
+        let client = ExpenseLogAPIClient(session: transport.makeSession(), baseURL: URL(string: "http://127.0.0.1:\(port)/exec")!,
+                                         retryPolicy: RetryPolicy(maxRetries: 0))
         await #expect(throws: APIError.network(url: URL(string: "http://127.0.0.1:\(port)/exec?year=2024&month=1")!, reason: .refused)) {
             _ = try await client.fetch(YearMonth(year: 2024, month: 1)!).items
         }

@@ -3,6 +3,11 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// One request as the reference server logged it.
 struct LoggedRequest: Decodable, Sendable {
@@ -69,6 +74,19 @@ struct ReferenceServer {
         _ = try await control("POST", "/_control/faults", body: "{\"faults\": \(json)}")
     }
 
+    /// Stops answering for good while keeping the port: every connection is refused from now on, and no other
+    /// server can take the port, so a test can go on with the same base URL (and so the same cache) safely.
+    func goDown() async throws {
+        _ = try await control("POST", "/_control/down")
+        // The server stops listening just after answering; wait until a new connection is refused (a kept-alive
+        // one, as the control requests use, is still served).
+        for _ in 0..<500 {
+            if connectionRefused(port: port) { return }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        throw TestFailure("the reference server did not go down")
+    }
+
     /// Lets every request held by a `hold` fault go on.
     func release() async throws {
         _ = try await control("POST", "/_control/release")
@@ -107,6 +125,21 @@ struct ReferenceServer {
     }
 }
 
+/// Runs a body with a fresh server, then takes the server down (connections refused, its port held), and returns the
+/// body's result with the server, which the caller stops when its test ends: the test goes on with the same base URL,
+/// so with the same cache, and no other server can answer there meanwhile.
+func withServerGoingDown<T>(_ options: [String] = [], _ body: (ReferenceServer) async throws -> T) async throws -> (T, ReferenceServer) {
+    let server = try ReferenceServer(options)
+    do {
+        let result = try await body(server)
+        try await server.goDown()
+        return (result, server)
+    } catch {
+        server.stop()
+        throw error
+    }
+}
+
 /// Runs a body with a fresh server and stops it afterwards, whatever happens.
 func withServer<T>(_ options: [String] = [], _ body: (ReferenceServer) async throws -> T) async throws -> T {
     let server = try ReferenceServer(options)
@@ -120,9 +153,21 @@ func withServer<T>(_ options: [String] = [], _ body: (ReferenceServer) async thr
     }
 }
 
-/// A port on loopback where nothing listens (bound, read, closed), for connection-refused tests.
-func closedPort() throws -> Int {
-    let server = try ReferenceServer()
-    server.stop()
-    return server.port
+/// Whether a new TCP connection to 127.0.0.1 at `port` is refused.
+func connectionRefused(port: Int) -> Bool {
+    #if canImport(Glibc)
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    #else
+    let fd = socket(AF_INET, SOCK_STREAM, 0)
+    #endif
+    guard fd >= 0 else { return false }
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = UInt16(port).bigEndian
+    address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+    let result = withUnsafePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    return result != 0 && errno == ECONNREFUSED
 }

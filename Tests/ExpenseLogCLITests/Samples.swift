@@ -29,9 +29,14 @@ enum Samples {
             .merging(extra) { _, new in new }
     }
 
+    /// A base URL on loopback where every connection is refused for the whole test run.
+    static func refusedBaseURL() throws -> String {
+        "http://127.0.0.1:\(try closedPort())/exec"
+    }
+
     /// A development-environment user pointed at a port where nothing listens.
     static func offlineEnvironment(home: TemporaryDirectory) throws -> [String: String] {
-        environment(home: home, ["EXPENSE_LOG_ENV": "development", "EXPENSE_LOG_BASE_URL": "http://127.0.0.1:\(try closedPort())/exec"])
+        environment(home: home, ["EXPENSE_LOG_ENV": "development", "EXPENSE_LOG_BASE_URL": try refusedBaseURL()])
     }
 
     /// The cache folder of the server an environment points at (the cache is kept per server).

@@ -3,29 +3,53 @@ import Foundation
 import Testing
 
 /// Counts the requests being answered at once, and the most there ever were.
+///
+/// With `holdUntil: n`, requests wait until n have been in flight at once (or 10 s have passed), so a loader able to
+/// reach its limit is always seen to, however late a busy machine runs its tasks: a fixed delay cannot promise that.
 actor InFlight {
     private var now = 0
     private(set) var most = 0
     private(set) var started: [String] = []
+    private let holdUntil: Int
+    private var held: [CheckedContinuation<Void, Never>] = []
+    private var deadline: Task<Void, Never>?
+    private var open = false
 
-    func enter(_ url: URL) {
+    init(holdUntil: Int = 0) {
+        self.holdUntil = holdUntil
+    }
+
+    func enter(_ url: URL) async {
         now += 1
         most = max(most, now)
         started.append(url.query ?? "")
+        guard !open, most < holdUntil else { return release() }
+        // A loader that never reaches the limit must fail the test's expectation, not hang it.
+        if deadline == nil { deadline = Task { try? await Task.sleep(for: .seconds(10)); self.release() } }
+        await withCheckedContinuation { held.append($0) }
     }
 
     func leave() { now -= 1 }
+
+    /// Lets every held request go, and every later one through.
+    private func release() {
+        open = true
+        deadline?.cancel()
+        let waiting = held
+        held = []
+        for request in waiting { request.resume() }
+    }
 }
 
-/// A fake server holding `items`, answering each GET with its month's items after `delay` (plus `extraDelay` per month).
-func monthServer(_ items: [Item], delay: Duration = .zero, inFlight: InFlight = InFlight(),
+/// A fake server holding `items`, answering each GET with its month's items after `extraDelay` for that month.
+func monthServer(_ items: [Item], inFlight: InFlight = InFlight(),
                  extraDelay: @escaping @Sendable (Int) -> Duration = { _ in .zero }) -> FakeSession {
     FakeSession { request in
         let query = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems ?? []
         let year = query.first { $0.name == "year" }?.value.flatMap { Int($0) } ?? 0
         let month = query.first { $0.name == "month" }?.value.flatMap { Int($0) } ?? 0
         await inFlight.enter(request.url)
-        try? await Task.sleep(for: delay + extraDelay(month))
+        try? await Task.sleep(for: extraDelay(month))
         await inFlight.leave()
         let body = ItemJSON.array(items.filter { $0.date.year == year && $0.date.month == month })
         return HTTPResponse(status: 200, headers: ["content-type": "application/json"], body: Data(body.utf8), url: request.url)
@@ -44,13 +68,13 @@ struct MonthLoaderTests {
     @Test("a year is fetched a few months at a time, never more than the limit in flight", arguments: [1, 3, 5])
     func boundedConcurrency(limit: Int) async throws {
         try await withTemporaryDirectory { folder in
-            let inFlight = InFlight()
-            let session = monthServer([], delay: .milliseconds(40), inFlight: inFlight)
+            let inFlight = InFlight(holdUntil: limit)
+            let session = monthServer([], inFlight: inFlight)
             let loader = MonthLoader(client: try client(session), repository: LocalRepository(directory: folder), maxConcurrent: limit)
             let loaded = await loader.load(try months2024(), policy: .preferCache)
             #expect(loaded.map(\.source) == Array(repeating: .server, count: 12))
             #expect(await inFlight.started.count == 12)
-            // Each answer takes 40 ms, so the loader does reach its limit, and never passes it.
+            // No answer comes before `limit` requests are in flight, so the loader does reach its limit; it never passes it.
             #expect(await inFlight.most == limit)
         }
     }
@@ -58,8 +82,8 @@ struct MonthLoaderTests {
     @Test("by default a year's twelve months are asked for at once (Apps Script runs 30 executions of a user at a time)")
     func defaultLimit() async throws {
         try await withTemporaryDirectory { folder in
-            let inFlight = InFlight()
-            let loader = MonthLoader(client: try client(monthServer([], delay: .milliseconds(40), inFlight: inFlight)),
+            let inFlight = InFlight(holdUntil: 3)
+            let loader = MonthLoader(client: try client(monthServer([], inFlight: inFlight)),
                                      repository: LocalRepository(directory: folder))
             _ = await loader.load(try months2024(), policy: .preferCache)
             #expect(loader.maxConcurrent == 12)

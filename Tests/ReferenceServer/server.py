@@ -535,6 +535,11 @@ class Handler(BaseHTTPRequestHandler):
                 result = state.snapshot("items")
             elif route == ("POST", "/_control/items"):
                 result = {"added": state.add_items(validate_items(parse_json(body)))}
+            elif route == ("POST", "/_control/down"):
+                # The server goes away for good, keeping its port: connections are refused from now on, and no
+                # other server can take the port (a test that goes on with the same URL must not reach another).
+                threading.Thread(target=self.server.go_down, daemon=True).start()
+                result = {"down": True}
             elif route == ("POST", "/_control/release"):
                 state.release()
                 result = {"released": True}
@@ -565,6 +570,21 @@ class Handler(BaseHTTPRequestHandler):
 class Server(ThreadingHTTPServer):
     daemon_threads = True     # a stalled request must not keep the process alive
     block_on_close = False
+    down = False
+
+    def go_down(self):
+        """Stops listening, and holds the port with a socket bound but never listening, so connects are refused.
+
+        The guard binds right after the listener closes; bind(0) never hands out a port a bound socket holds, so no
+        reference server started meanwhile can take it."""
+        self.down = True  # before serve_forever returns, so that main keeps the process (and the port) alive
+        self.shutdown()
+        guard = socket.socket(self.address_family, socket.SOCK_STREAM)
+        guard.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # past connections' TIME_WAIT
+        address = self.server_address[:2]
+        self.socket.close()
+        guard.bind(address)
+        self.guard = guard
 
     def handle_error(self, request, client_address):
         if self.verbose:      # clients hanging up mid-fault are expected; stay quiet
@@ -635,6 +655,8 @@ def main():
     threading.Thread(target=exit_on_stdin_eof, daemon=True).start()
     try:
         server.serve_forever()
+        while server.down:  # gone down: keep the port held until stdin closes
+            time.sleep(3600)
     finally:
         server.server_close()
 

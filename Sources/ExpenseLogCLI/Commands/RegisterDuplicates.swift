@@ -39,7 +39,10 @@ struct DuplicateCheck {
         while let (item, row) = try reader.next() {
             let skip: ImportReport.Row
             switch matcher.verdict(for: item) {
-            case .new, .likely where allowLikely:
+            case .new:
+                try kept.append(item, tag: row)
+                continue
+            case .likely where allowLikely:  // --allow-duplicates: only a known id is never sent twice
                 try kept.append(item, tag: row)
                 continue
             case .sameID(let match):
