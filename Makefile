@@ -13,7 +13,8 @@ STATIC_FLAG = $(if $(STATIC),--static-swift-stdlib,)
 # libcurl's headers: the Linux transport is built on libcurl (which FoundationNetworking links already), and a static
 # build links libcurl itself. Installed with apt-get when missing; elsewhere, say what to install.
 deps:
-	@if [ "$$(uname -s)" = Linux ] && ! pkg-config --exists libcurl 2>/dev/null; then \
+	@if [ "$$(uname -s)" = Linux ] && ! pkg-config --exists libcurl 2>/dev/null && \
+		! ls /usr/include/curl/curl.h /usr/include/*/curl/curl.h >/dev/null 2>&1; then \
 		if command -v apt-get >/dev/null; then \
 			echo "Installing libcurl's headers (libcurl4-openssl-dev) and pkg-config, which the build needs…"; \
 			{ apt-get update -qq && apt-get install -y -qq libcurl4-openssl-dev pkg-config >/dev/null; } || \

@@ -28,6 +28,15 @@ static inline CURLcode el_setopt_progress_callback(CURL *handle, el_progress_cal
     return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, callback);
 }
 
+// Only http and https, whatever a URL says: libcurl also speaks file, gopher, dict and more.
+static inline CURLcode el_allow_web_only(CURL *handle) {
+#if LIBCURL_VERSION_NUM >= 0x075500
+    return curl_easy_setopt(handle, CURLOPT_PROTOCOLS_STR, "http,https");
+#else
+    return curl_easy_setopt(handle, CURLOPT_PROTOCOLS, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
+#endif
+}
+
 static inline long el_response_code(CURL *handle) {
     long code = 0;
     curl_easy_getinfo(handle, CURLINFO_RESPONSE_CODE, &code);

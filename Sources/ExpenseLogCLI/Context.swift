@@ -63,7 +63,7 @@ public struct Context: Sendable {
     /// moved aside once, with a note, since nobody knows which server they came from.
     public func repository(_ config: AppConfig) -> LocalRepository {
         let environmentFolder = config.paths.cacheDirectory(config.environment.value)
-        if config.cacheDirectory != environmentFolder {
+        if config.environment.value.usesNetwork {
             let (moved, legacy) = CacheFolder.moveLegacyMonths(in: environmentFolder)
             if moved > 0 {
                 note("The cache is now kept per server (\(config.cacheDirectory.path)). \(moved) month\(moved == 1 ? "" : "s") "

@@ -107,8 +107,9 @@ import Testing
             let env = Samples.environment(home: home, server: server)
             // Batch 1 is saved, batch 2 runs on the server and then hangs: the process dies before any answer.
             try await server.addFaults("[{\"kind\": \"stall\", \"seconds\": 0, \"method\": \"POST\"}, "
-                                       + "{\"kind\": \"execute_then_stall\", \"seconds\": 30, \"method\": \"POST\"}]")
-            let run = try CLI.start(["register", file, "--batch-size", "10"], environment: env)
+                                       + "{\"kind\": \"execute_then_stall\", \"seconds\": 600, \"method\": \"POST\"}]")
+            // A timeout far past any machine's slowness: the kill must find the POST in flight, never timed out.
+            let run = try CLI.start(["register", file, "--batch-size", "10", "--timeout", "600"], environment: env)
             var posts = 0
             for _ in 0..<500 where posts < 2 {
                 try await Task.sleep(for: .milliseconds(20))

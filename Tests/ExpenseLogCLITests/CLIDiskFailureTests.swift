@@ -52,7 +52,7 @@ import Testing
                                                  ["register", file, "--retries", "0"], environment: env)
         #expect(result.status == 74, "\(result.stderr)")
         #expect(result.stderr.contains("could not write \(state.path)/outbox/"))
-        #expect(result.stderr.contains("No space left on device"))
+        #expect(result.stderr.contains("no space left on device (ENOSPC)"))
         #expect(result.stderr.contains("Nothing was sent"))
         #expect(result.stderr.hasSuffix("LEFT:"), "the temporary file was removed")
     }

@@ -203,3 +203,28 @@ import Testing
         }
     }
 }
+
+/// The cache kept per server: months cached by an older version, of an unknown server, are moved aside once.
+@Suite struct CLICacheLayoutTests {
+    @Test func monthsCachedBeforeThePerServerLayoutAreMovedAsideOnceAndNeverServed() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let env = try Samples.offlineEnvironment(home: home)
+        // An older version kept every server's months in one folder per environment.
+        let old = home.url.appendingPathComponent("expense-log/cache/development")
+        try FileManager.default.createDirectory(at: old, withIntermediateDirectories: true)
+        try Data(#"{"month":"2024-01","fetchedAt":1705900000,"items":[]}"#.utf8).write(to: old.appendingPathComponent("2024-01.json"))
+
+        let first = try await CLI.run(["fetch", "--year", "2024", "--month", "1", "--offline"], environment: env)
+        #expect(first.status == 69, "a month of an unknown server is never served")
+        #expect(first.stderr.contains("The cache is now kept per server"))
+        #expect(first.stderr.contains("1 month cached before, from an unknown server, was moved to \(old.path)/legacy"))
+        #expect(FileManager.default.fileExists(atPath: old.appendingPathComponent("legacy/2024-01.json").path))
+        #expect(!FileManager.default.fileExists(atPath: old.appendingPathComponent("2024-01.json").path))
+
+        let second = try await CLI.run(["fetch", "--year", "2024", "--month", "1", "--offline"], environment: env)
+        #expect(!second.stderr.contains("The cache is now kept per server"), "the note is said once")
+        let path = try await CLI.run(["cache", "path"], environment: env)
+        #expect(path.stdout == (try Samples.cacheFolder(home: home, env)).path + "\n")
+    }
+}

@@ -62,11 +62,24 @@ struct ReferenceServer {
         host = options.contains("::1") ? "localhost" : "127.0.0.1"
     }
 
-    /// Stops the server.
+    /// Starts a server as `init` does, on a thread of its own: waiting for the port blocks, and a blocked thread of the
+    /// tests' cooperative pool (two here) would stall every timer of the other tests running meanwhile.
+    static func start(_ options: [String] = []) async throws -> ReferenceServer {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                do {
+                    continuation.resume(returning: try ReferenceServer(options))
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }.start()
+        }
+    }
+
+    /// Stops the server without waiting for it to exit (it exits as its stdin closes; Foundation reaps it).
     func stop() {
         try? stdin.fileHandleForWriting.close()
         process.terminate()
-        process.waitUntilExit()
     }
 
     /// Queues faults for the next requests to /exec (see server.py for the forms).
@@ -129,7 +142,7 @@ struct ReferenceServer {
 /// body's result with the server, which the caller stops when its test ends: the test goes on with the same base URL,
 /// so with the same cache, and no other server can answer there meanwhile.
 func withServerGoingDown<T>(_ options: [String] = [], _ body: (ReferenceServer) async throws -> T) async throws -> (T, ReferenceServer) {
-    let server = try ReferenceServer(options)
+    let server = try await ReferenceServer.start(options)
     do {
         let result = try await body(server)
         try await server.goDown()
@@ -142,7 +155,7 @@ func withServerGoingDown<T>(_ options: [String] = [], _ body: (ReferenceServer) 
 
 /// Runs a body with a fresh server and stops it afterwards, whatever happens.
 func withServer<T>(_ options: [String] = [], _ body: (ReferenceServer) async throws -> T) async throws -> T {
-    let server = try ReferenceServer(options)
+    let server = try await ReferenceServer.start(options)
     do {
         let result = try await body(server)
         server.stop()

@@ -68,9 +68,11 @@ extension Context {
 
     /// Names on stderr each row of a month's answer that was left out or read with a guess; `readingCommand` (fetch,
     /// summary) adds what that means for its exit status.
-    func report(_ answer: SheetAnswer, of month: YearMonth?, readingCommand: Bool = false) {
-        for row in answer.retyped { warn(row.describe(in: month)) }
-        for row in answer.unreadable { warn("left out \(row.describe(in: month))") }
+    func report(_ answer: SheetAnswer, of month: YearMonth?, readingCommand: Bool = false, rowsNamed: Bool = false) {
+        if !rowsNamed {
+            for row in answer.retyped { warn(row.describe(in: month)) }
+            for row in answer.unreadable { warn("left out \(row.describe(in: month))") }
+        }
         let count = answer.unreadable.count
         if readingCommand, count > 0 {
             warn("\(count) row\(count == 1 ? "" : "s") of the server's answer could not be read as items and \(count == 1 ? "was" : "were") "

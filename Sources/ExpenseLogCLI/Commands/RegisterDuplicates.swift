@@ -21,7 +21,11 @@ struct DuplicateCheck {
         var known: [KnownItem] = []
         for month in loaded {
             try note(month)
-            if let rows = month.rows { context.report(rows, of: month.month) }
+            if let rows = month.rows {
+                context.report(rows, of: month.month)
+                // A row that cannot be read still shows its id: an input item with that id is on the server already.
+                known.append(contentsOf: rows.unreadable.compactMap { row in row.id.map { KnownItem.unreadableRow(id: $0, in: month.month) } })
+            }
             known.append(contentsOf: month.items.map { KnownItem(item: $0, place: .server) })
         }
         let (entries, problems) = try outbox.entries()

@@ -198,8 +198,8 @@ struct Sending {
             let wait = Int(config.resendWait.value.seconds)
             context.io.stderr.write("The batch from \(location) may have been saved before the answer was lost, or the server may "
                                     + "still be saving it: `expense-log sync` checks the server by id before sending anything again, "
-                                    + (wait > 0 ? "and sends this batch again only \(wait) s after its POST (at "
-                                       + "\(SyncCommand.time(Date().addingTimeInterval(Double(wait))))), unless the server shows it by then.\n"
+                                    + (wait > 0 ? "and sends this batch again only \(wait) s after its POST, unless the server "
+                                       + "shows it by then (`expense-log sync` says when).\n"
                                        : "and sends what the server does not show.\n"))
         }
         if rest > 0 {

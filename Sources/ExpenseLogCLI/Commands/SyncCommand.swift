@@ -135,7 +135,7 @@ enum SyncCommand {
             context.io.stderr.write("Error: \(error)\nThe refused items were moved to \(file.path); fix them there and register that file.\n")
         }
         for batch in unsafe {
-            context.note("The batch \(batch.key) (\(batch.count) item\(batch.count == 1 ? "" : "s")) was sent at \(Self.time(batch.sent)) "
+            context.warn("The batch \(batch.key) (\(batch.count) item\(batch.count == 1 ? "" : "s")) was sent at \(Self.time(batch.sent)) "
                          + "and its answer never came: the server may still be running it (up to \(Int(wait.seconds)) s), so it is "
                          + "sent again only from \(Self.time(batch.safe)), unless the server shows it by then. Run sync again "
                          + "then; --force sends it now, at the risk of registering it twice.")

@@ -64,8 +64,9 @@ public struct AppConfig: Sendable, Equatable {
     /// How long an unanswered POST may still run on the server: `serverMaxExecutionSeconds`, else Apps Script's 6 minutes.
     public let resendWait: Sourced<ResendWait>
 
-    /// This environment's cache folder for the configured server (the environment's own when none is configured).
-    public var cacheDirectory: URL { paths.cacheDirectory(environment.value, server: try? requireBaseURL()) }
+    /// This environment's cache folder for the configured server (the environment's own when none is configured). The
+    /// URL as written names it, checked or not: a URL the checks refuse must still never share another server's months.
+    public var cacheDirectory: URL { paths.cacheDirectory(environment.value, server: baseURL.flatMap { URL(string: $0.value) }) }
     /// This environment's outbox folder.
     public var outboxDirectory: URL { paths.outboxDirectory(environment.value) }
     /// The retry policy in force.
@@ -80,9 +81,11 @@ public struct AppConfig: Sendable, Equatable {
               scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty
         else { throw ConfigError.invalidBaseURL(baseURL.value, source: baseURL.source) }
         #if canImport(FoundationNetworking)
-        // libcurl names the host without brackets and URL with them; FoundationNetworking then refuses every request
-        // with NSURLErrorBadURL (swift-corelibs-foundation #5496). Better said now than as a network failure.
-        if host.hasPrefix("[") || host.contains(":") { throw ConfigError.ipv6LiteralBaseURL(baseURL.value, source: baseURL.source) }
+        // Through URLSession only: libcurl names the host without brackets and URL with them, and FoundationNetworking
+        // then refuses every request with NSURLErrorBadURL (swift-corelibs-foundation #5496). The curl transport is fine.
+        if transport.value == .urlsession, host.hasPrefix("[") || host.contains(":") {
+            throw ConfigError.ipv6LiteralBaseURL(baseURL.value, source: baseURL.source)
+        }
         #endif
         if environment.value == .release, scheme == "http", !Self.isLoopback(host) {
             throw ConfigError.insecureBaseURL(baseURL.value, source: baseURL.source)

@@ -35,9 +35,9 @@ public enum ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
             return "the base URL '\(url)' (from \(source)) is not an absolute http:// or https:// URL."
         case let .ipv6LiteralBaseURL(url, source):
             return """
-                the base URL '\(url)' (from \(source)) has an IPv6 address as its host, which this build's networking \
-                (FoundationNetworking on Linux) cannot connect to. Use a host name that resolves to that address instead: \
-                localhost for [::1], or a name in /etc/hosts.
+                the base URL '\(url)' (from \(source)) has an IPv6 address as its host, which the urlsession transport \
+                (FoundationNetworking on Linux) cannot connect to. Remove "transport" from the config file (curl reaches \
+                it), or use a host name that resolves to that address: localhost for [::1], or a name in /etc/hosts.
                 """
         case let .insecureBaseURL(url, source):
             return """

@@ -25,7 +25,11 @@ extension ExpenseLogAPIClient {
         do {
             answer = try await send(sent)
         } catch let failure as BatchFailure {
-            if !failure.mayHaveBeenSaved { try? outbox.markAttempt(batch.key, in: entry, at: nil) }
+            // No POST left running: it never ran, or an answer came (a 200 that is no list, a failure after the redirect,
+            // which Apps Script sends only once the script has finished), so there is nothing to wait for.
+            if !failure.mayHaveBeenSaved || failure.error.scriptFinished(requestURL: baseURL) {
+                try? outbox.markAttempt(batch.key, in: entry, at: nil)
+            }
             if case .httpStatus(_, let status, _) = failure.error, status == 400 || status == 422, !failure.mayHaveBeenSaved {
                 return .rejected(failure.error, file: try outbox.reject(sent, from: entry, key: batch.key))
             }
@@ -42,6 +46,8 @@ extension ExpenseLogAPIClient {
                     reason: "its list of saved items lacks \(missing.count) of the \(sent.items.count) sent (\(shown)); "
                         + "they stay in the outbox, and sync checks the server for them before sending anything again",
                     snippet: "")
+                // The answer came, so the script has finished: sync may check and re-send at once.
+                try? outbox.markAttempt(batch.key, in: entry, at: nil)
                 return .failed(error, mayHaveBeenSaved: true)
             }
         }

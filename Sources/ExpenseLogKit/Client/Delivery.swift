@@ -110,6 +110,16 @@ extension APIError {
         }
     }
 
+    /// Whether the failure came after the script ran to its end, so that nothing can still be running on the server: an
+    /// answer was read (a 200 that is no list of items), or the failure was on the redirect's target, which Apps Script
+    /// gives only once the script has finished.
+    func scriptFinished(requestURL: URL) -> Bool {
+        switch self {
+        case .invalidResponse, .answerTooLarge, .fixtureUnreadable, .invalidMonth: return true
+        case .httpStatus(let url, _, _), .network(let url, _): return url != requestURL
+        }
+    }
+
     /// The same error with a secret replaced wherever the server's answer echoed it.
     func redacting(_ secret: String?) -> APIError {
         guard let secret, !secret.isEmpty else { return self }

@@ -61,12 +61,20 @@ public enum CSV {
         /// Thrown where the bytes held run out before the input does: the record is read again with more bytes.
         private struct NeedMore: Error {}
 
+        /// A record past `InputLimits.recordBytes`: a binary file given by mistake, `/dev/zero`, or an unclosed quote.
+        static func tooLong(line: Int) -> SyntaxError {
+            SyntaxError(line: line, message: "a record longer than \(InputLimits.recordBytes >> 20) MiB; is this a CSV file "
+                        + "of items? (an unclosed quote also makes one record of the rest)")
+        }
+
         /// The next record that is not blank, or nil at the end; rethrows what `more` throws.
         public mutating func next() throws -> Record? {
             while true {
                 let (start, startLine) = (index, line)
                 do {
                     guard let record = try nextLine() else { return nil }
+                    // Held whole or read in chunks, a record past the limit is refused alike.
+                    if index - start > InputLimits.recordBytes { throw Self.tooLong(line: startLine) }
                     if record.fields.count == 1 && record.fields[0].isEmpty { continue }  // a blank line
                     return record
                 } catch is NeedMore {
@@ -83,10 +91,7 @@ public enum CSV {
             bytes.removeSubrange(..<index)
             index = 0
             // What is held now is one record: past the limit, this is no CSV of expenses (a binary file, /dev/zero).
-            if bytes.count >= InputLimits.recordBytes {
-                throw SyntaxError(line: line, message: "a record longer than \(InputLimits.recordBytes >> 20) MiB; "
-                                  + "is this a CSV file of items? (an unclosed quote also makes one record of the rest)")
-            }
+            if bytes.count > InputLimits.recordBytes { throw Self.tooLong(line: line) }
             let wanted = bytes.count + max(bytes.count, 1)
             while bytes.count < wanted {
                 guard let chunk = try more() else {

@@ -156,7 +156,7 @@ public struct SheetRows: Sendable {
     /// Whether text has the shape of an instant (`yyyy-MM-ddT…`), checked without copying it: most names are not.
     static func mayBeInstant(_ text: String) -> Bool {
         let utf8 = text.utf8
-        guard utf8.count >= 20, utf8.count <= 29 else { return false }
+        guard utf8.count >= 20 else { return false }
         return utf8[utf8.index(utf8.startIndex, offsetBy: 10)] == UInt8(ascii: "T")
     }
 
@@ -181,7 +181,8 @@ public struct SheetRows: Sendable {
         case UInt8(ascii: "Z") where rest.count == 1: break
         case UInt8(ascii: "+"), UInt8(ascii: "-"):
             let zone = Array(rest.dropFirst())
-            guard zone.count == 5, zone[2] == UInt8(ascii: ":"), let h = Day.number(zone[0..<2]), let m = Day.number(zone[3..<5]) else { return nil }
+            guard zone.count == 5, zone[2] == UInt8(ascii: ":"), let h = Day.number(zone[0..<2]), let m = Day.number(zone[3..<5]),
+                  h <= 14, m < 60 else { return nil }
             offset = (h * 60 + m) * 60 * (rest.first == UInt8(ascii: "-") ? -1 : 1)
         default: return nil
         }

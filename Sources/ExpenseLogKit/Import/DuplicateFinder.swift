@@ -20,6 +20,12 @@ public struct KnownItem: Sendable, Equatable {
         self.item = item
         self.place = place
     }
+
+    /// A row of the server's month that cannot be read as an item but shows an id: an item with that id is there.
+    public static func unreadableRow(id: String, in month: YearMonth) -> KnownItem {
+        KnownItem(item: Item(id: id, date: month.firstDay, name: "(a row of the sheet that cannot be read)", price: 0,
+                             category: 0, categorySub: nil), place: .server)
+    }
 }
 
 /// What an input item is, compared with what is already known.
@@ -103,6 +109,7 @@ public struct DuplicateFinder: Sendable {
     }
 
     fileprivate static func key(_ item: Item) -> Key {
-        Key(date: item.date, price: item.price, name: item.name.trimmingSpaces())
+        // As a Sheet shows it: the sheet hands back the name `0120` as 120 and `TRUE` as true.
+        Key(date: item.date, price: item.price, name: SheetText.key(item.name.trimmingSpaces()))
     }
 }

@@ -16,6 +16,13 @@ public struct Day: Sendable, Hashable, Comparable, CustomStringConvertible {
         self.day = day
     }
 
+    /// A day known to be real (the first of a month of a `YearMonth`).
+    init(uncheckedYear year: Int, month: Int, day: Int) {
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
     /// Parses the wire form `yyyyMMdd`, or the import forms `yyyy-MM-dd` and `yyyy/M/d`.
     public init?(parsing text: String) {
         let utf8 = Array(text.utf8)
@@ -117,6 +124,8 @@ public struct YearMonth: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// `yyyy-MM`.
     public var description: String { Day.pad(year, 4) + "-" + Day.pad(month, 2) }
+    /// The month's first day.
+    public var firstDay: Day { Day(uncheckedYear: year, month: month, day: 1) }
     /// The `yyyyMM` prefix every wire date of this month starts with.
     public var compactPrefix: String { Day.pad(year, 4) + Day.pad(month, 2) }
 

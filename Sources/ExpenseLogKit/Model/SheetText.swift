@@ -3,8 +3,11 @@
 public enum SheetText {
     /// The form an id takes once a Sheet has retyped it (`00123` → `123`, `true` → `TRUE`, `1.50` → `1.5`), so two ids
     /// that a Sheet cannot tell apart compare equal; text a Sheet keeps as text is its own key.
+    ///
+    /// Only numbers a Sheet holds exactly are folded: up to 15 significant digits and finite. A longer run of digits
+    /// (a bank's 20-digit transaction id) stays its own key, so two such ids never collide through rounding.
     public static func key(_ id: String) -> String {
-        // Most ids are UUIDs: a letter other than e/E, or more than one dash, means text, decided without parsing.
+        // Most ids are UUIDs: a first character that cannot start a number or a boolean means text, decided at once.
         if let first = id.utf8.first, !(first == UInt8(ascii: "-") || first == UInt8(ascii: "+") || first == UInt8(ascii: ".")
                                         || (0x30...0x39).contains(first) || first | 0x20 == UInt8(ascii: "t")
                                         || first | 0x20 == UInt8(ascii: "f")) {
@@ -13,8 +16,16 @@ public enum SheetText {
         switch id.lowercased() {
         case "true": return "TRUE"
         case "false": return "FALSE"
-        default: return number(typed: id).map(display) ?? id
+        default:
+            guard let value = number(typed: id), value.isFinite, significantDigits(id) <= 15 else { return id }
+            return display(value)
         }
+    }
+
+    /// The digits of a number's text that carry its value: no sign, separators, leading or trailing zeros, exponent.
+    static func significantDigits(_ text: String) -> Int {
+        let mantissa = text.prefix { $0 != "e" && $0 != "E" }.filter(\.isNumber)
+        return mantissa.drop { $0 == "0" }.reversed().drop { $0 == "0" }.count
     }
 
     /// What a cell shows for a boolean.

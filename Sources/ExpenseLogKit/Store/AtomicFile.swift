@@ -79,7 +79,7 @@ public enum AtomicFile {
         close(fd)
     }
 
-    static func errorText() -> String { String(cString: strerror(errno)) }
+    static func errorText() -> String { StoreError.posix(errno) }
 }
 
 /// `write(2)` under one name on both platforms (Foundation's `write` overloads hide it otherwise).

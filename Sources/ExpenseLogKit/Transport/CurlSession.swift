@@ -6,9 +6,9 @@ import Synchronization
 /// The live session on Linux: libcurl's easy interface, one transfer per request on a thread of its own.
 ///
 /// FoundationNetworking's URLSession spins a core for as long as the server thinks (its write source stays armed
-/// on an always-writable socket; see bench/urlsession-spin.md), and queues every piece of an answer for its
-/// delegate without back-pressure. Here the thread sleeps in poll(2) while it waits, the answer's size is checked
-/// as each piece arrives (past the limit the transfer stops at once), and the deadline covers the whole transfer.
+/// on an always-writable socket), and queues every piece of an answer for its delegate without back-pressure.
+/// Here the thread sleeps in poll(2) while it waits, the answer's size is checked as each piece arrives (past the
+/// limit the transfer stops at once), and the deadline covers the whole transfer.
 /// Every request has a connection of its own, so a POST is never re-sent on a reused connection that died.
 public struct CurlSession: Session {
     /// A session; libcurl is set up once per process.
@@ -82,6 +82,7 @@ final class CurlTransfer {
         let url = strdup(request.url.absoluteString)
         defer { free(url) }
         el_setopt_pointer(handle, CURLOPT_URL, url)
+        el_allow_web_only(handle)
         el_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
         el_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 0)
         el_setopt_long(handle, CURLOPT_TIMEOUT_MS, milliseconds)
@@ -154,7 +155,9 @@ extension NetworkFailure {
     init(_ code: CURLcode) {
         let text = String(cString: curl_easy_strerror(code))
         switch code {
-        case CURLE_OPERATION_TIMEDOUT, CURLE_ABORTED_BY_CALLBACK: self = .timedOut
+        case CURLE_OPERATION_TIMEDOUT: self = .timedOut
+        case CURLE_ABORTED_BY_CALLBACK: self = .other("the request was cancelled")
+        case CURLE_UNSUPPORTED_PROTOCOL: self = .redirect("not an http(s) URL")
         case CURLE_COULDNT_CONNECT: self = .refused
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY: self = .hostNotFound
         case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_CERTPROBLEM,

@@ -16,6 +16,16 @@ enum Redirects {
             let response = try await hop(current, deadline)
             guard [301, 302, 303, 307, 308].contains(response.status), let location = response.headers["location"],
                   let next = URL(string: location, relativeTo: current.url)?.absoluteURL else { return response }
+            // Only the web: a `file:`, `gopher:` or `dict:` target would have the transport read a local file or talk to a
+            // local service. And never from https down to plain http on another machine, where the data would travel
+            // unencrypted (Apps Script's redirect stays on https).
+            let scheme = next.scheme?.lowercased()
+            guard scheme == "http" || scheme == "https" else {
+                throw APIError.network(url: current.url, reason: .redirect("to \(APIError.redacted(next)), which is not an http(s) URL"))
+            }
+            if current.url.scheme?.lowercased() == "https", scheme == "http", !AppConfig.isLoopback(next.host ?? "") {
+                throw APIError.network(url: current.url, reason: .redirect("from https down to plain http (\(APIError.redacted(next)))"))
+            }
             if response.status <= 303, current.method != "GET" {
                 current.method = "GET"
                 current.body = nil

@@ -28,25 +28,29 @@ final class TaskCollector: NSObject, URLSessionDataDelegate, Sendable {
 
     /// Runs a task and returns how it ended; the task is cancelled at the deadline, or once its body passes `limit`.
     ///
-    /// The size is watched here as well as in `didReceive`: FoundationNetworking queues every piece libcurl reads for
-    /// the delegate with no back-pressure, so a fast endless answer piles up gigabytes in that queue before the
-    /// delegate sees them. `countOfBytesReceived` is counted before the queue, so checking it every 20 ms keeps what
-    /// can pile up to about the limit.
+    /// FoundationNetworking queues every piece libcurl reads for the delegate with no back-pressure, so a fast endless
+    /// answer can pile up in that queue before `didReceive` sees the limit passed: the curl transport, which checks as
+    /// each piece arrives, is the one that bounds memory strictly. (`countOfBytesReceived` would be counted before
+    /// that queue, but reading it waits on URLSession's own queue, which spins while a transfer runs.)
     func run(_ task: URLSessionDataTask, limit: Int, deadline: Duration) async -> Outcome {
-        let timer = Task {
-            let end = ContinuousClock.now + deadline
-            while ContinuousClock.now < end {
-                try await Task.sleep(for: min(.milliseconds(20), end - ContinuousClock.now))
-                if task.countOfBytesReceived > Int64(limit) {
-                    return finish(task.taskIdentifier, .tooLarge(limit: limit), cancelling: task)
-                }
+        let end = DispatchTime.now() + .nanoseconds(Int(deadline.components.seconds) * 1_000_000_000
+                                                    + Int(deadline.components.attoseconds / 1_000_000_000))
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                pending.withLock { $0[task.taskIdentifier] = Pending(limit: limit, finish: continuation) }
+                task.resume()
+                watch(task, until: end)
             }
-            finish(task.taskIdentifier, .timedOut, cancelling: task)
+        } onCancel: {
+            finish(task.taskIdentifier, .failed(CancellationError()), cancelling: task)
         }
-        defer { timer.cancel() }
-        return await withCheckedContinuation { continuation in
-            pending.withLock { $0[task.taskIdentifier] = Pending(limit: limit, finish: continuation) }
-            task.resume()
+    }
+
+    /// Ends the task at its deadline, on Dispatch's threads: a timer on Swift's cooperative pool could be held up by
+    /// whatever else the process runs there.
+    private func watch(_ task: URLSessionDataTask, until end: DispatchTime) {
+        DispatchQueue.global().asyncAfter(deadline: end) { [self] in
+            finish(task.taskIdentifier, .timedOut, cancelling: task)
         }
     }
 
