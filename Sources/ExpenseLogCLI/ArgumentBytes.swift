@@ -44,7 +44,7 @@ public enum ArgumentBytes {
     public static func encode(_ text: String) -> [UInt8] {
         var bytes: [UInt8] = []
         for scalar in text.unicodeScalars {
-            if scalar.value >= base + 0x80, scalar.value <= base + 0xFF {
+            if isKeptByte(scalar) {
                 bytes.append(UInt8(scalar.value - base))
             } else {
                 bytes.append(contentsOf: String(scalar).utf8)
@@ -53,11 +53,16 @@ public enum ArgumentBytes {
         return bytes
     }
 
+    /// Whether a scalar stands for a byte that was not valid UTF-8.
+    private static func isKeptByte(_ scalar: Unicode.Scalar) -> Bool {
+        (base + 0x80...base + 0xFF).contains(scalar.value)
+    }
+
     /// The text to show: each kept byte as `\xFF`, so a message names the file the user can recognise and type.
     public static func display(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { $0.value >= base + 0x80 && $0.value <= base + 0xFF }) else { return text }
+        guard text.unicodeScalars.contains(where: isKeptByte) else { return text }
         return text.unicodeScalars.map { scalar in
-            scalar.value >= base + 0x80 && scalar.value <= base + 0xFF
+            isKeptByte(scalar)
                 ? "\\x" + String(scalar.value - base, radix: 16, uppercase: true) : String(scalar)
         }.joined()
     }

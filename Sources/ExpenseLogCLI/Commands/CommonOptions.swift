@@ -49,10 +49,8 @@ extension Context {
         do {
             try await repository.add(items)
             return nil
-        } catch let error as StoreError {
-            return error
         } catch {
-            return StoreError.writeFailed(path: repository.directory.path, reason: StoreError.reason(of: error))
+            return StoreError.wrapping(error, path: repository.directory.path)
         }
     }
 
@@ -62,19 +60,19 @@ extension Context {
             try await repository.replaceMonth(month, with: items, fetchedAt: Date())
             return nil
         } catch {
-            return error as? StoreError ?? StoreError.writeFailed(path: repository.directory.path, reason: StoreError.reason(of: error))
+            return StoreError.wrapping(error, path: repository.directory.path)
         }
     }
 
-    /// Names on stderr each row of a month's answer that was left out or read with a guess; `readingCommand` (fetch,
-    /// summary) adds what that means for its exit status.
-    func report(_ answer: SheetAnswer, of month: YearMonth?, readingCommand: Bool = false, rowsNamed: Bool = false) {
-        if !rowsNamed {
-            for row in answer.retyped { warn(row.describe(in: month)) }
-            for row in answer.unreadable { warn("left out \(row.describe(in: month))") }
-        }
-        let count = answer.unreadable.count
-        if readingCommand, count > 0 {
+    /// Names on stderr each row of a month's answer that was left out or read with a guess.
+    func report(_ answer: SheetAnswer, of month: YearMonth?) {
+        for row in answer.retyped { warn(row.describe(in: month)) }
+        for row in answer.unreadable { warn("left out \(row.describe(in: month))") }
+    }
+
+    /// What rows left out mean for a reading command (fetch, summary): once, after the rows were named.
+    func reportLeftOut(_ count: Int) {
+        if count > 0 {
             warn("\(count) row\(count == 1 ? "" : "s") of the server's answer could not be read as items and \(count == 1 ? "was" : "were") "
                  + "left out; fix \(count == 1 ? "it" : "them") in the sheet (exit status 65; --strict refuses such a month whole)")
         }

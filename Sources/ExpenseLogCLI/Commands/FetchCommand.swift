@@ -82,7 +82,8 @@ enum FetchCommand {
             return
         }
         if invocation.flag("strict"), let failure = answer.strictFailure(url: client.baseURL, month: month) { throw failure }
-        context.report(answer, of: month, readingCommand: true)
+        context.report(answer, of: month)
+        context.reportLeftOut(answer.unreadable.count)
         let items = answer.items
         // The cache file of a month holds only that month (the dummy fixtures answer January 2024 for any month).
         let inMonth = items.filter { $0.date.yearMonth == month }

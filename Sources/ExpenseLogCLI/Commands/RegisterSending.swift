@@ -78,7 +78,7 @@ struct Sending {
                     try await repository.add(month, from: saved.reader(from: stretch.lowerBound, to: stretch.upperBound))
                 }
             } catch {
-                failure = error as? StoreError ?? StoreError.writeFailed(path: repository.directory.path, reason: StoreError.reason(of: error))
+                failure = StoreError.wrapping(error, path: repository.directory.path)
             }
             context.printItems(saved, CommonOptions.outputFormat(context.invocation), config)
         }
@@ -165,7 +165,7 @@ struct Sending {
                 savedMonths[month] = (savedMonths[month]?.lowerBound ?? start)..<saved.end
             }
         } catch {
-            keepFailure = error as? StoreError ?? .writeFailed(path: NSTemporaryDirectory(), reason: StoreError.reason(of: error))
+            keepFailure = StoreError.wrapping(error, path: NSTemporaryDirectory())
         }
     }
 

@@ -73,13 +73,8 @@ enum SummaryCommand {
             context.io.stdout.write(SummaryWriter(catalogue: catalogue, japanese: context.japanese).render(summary, as: format))
         }
         SummarySources.report(loaded, context, config)
-        var leftOut = SheetAnswer(items: [])
-        for month in loaded {
-            guard let rows = month.rows else { continue }
-            context.report(rows, of: month.month)
-            leftOut.unreadable += rows.unreadable
-        }
-        context.report(SheetAnswer(items: [], unreadable: leftOut.unreadable), of: nil, readingCommand: true, rowsNamed: true)
+        for month in loaded { if let rows = month.rows { context.report(rows, of: month.month) } }
+        context.reportLeftOut(loaded.reduce(0) { $0 + $1.unreadable.count })
         if !missing.isEmpty { throw CommandExit(code: .unavailable) }
         if loaded.contains(where: { !$0.unreadable.isEmpty }) { throw CommandExit(code: .dataError) }
         if loaded.contains(where: { $0.cacheFailure != nil }) { throw CommandExit(code: .ioError) }

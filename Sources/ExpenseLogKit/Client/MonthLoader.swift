@@ -188,8 +188,6 @@ public struct MonthLoader: Sendable {
 
     /// The repository throws `StoreError`s; anything else is named after the cache folder.
     static func storeError(_ error: any Error, _ repository: LocalRepository, writing: Bool) -> StoreError {
-        if let error = error as? StoreError { return error }
-        let path = repository.directory.path
-        return writing ? .writeFailed(path: path, reason: StoreError.reason(of: error)) : .readFailed(path: path, reason: StoreError.reason(of: error))
+        StoreError.wrapping(error, path: repository.directory.path, writing: writing)
     }
 }

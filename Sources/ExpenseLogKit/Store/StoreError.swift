@@ -47,6 +47,12 @@ extension StoreError {
         return ns.localizedDescription
     }
 
+    /// The error as a `StoreError`: itself when it is one, else a failure to write (or read) `path`, said in words.
+    public static func wrapping(_ error: any Error, path: String, writing: Bool = true) -> StoreError {
+        if let store = error as? StoreError { return store }
+        return writing ? .writeFailed(path: path, reason: reason(of: error)) : .readFailed(path: path, reason: reason(of: error))
+    }
+
     /// As `reason(of:)`, asking the file system itself when Foundation gave no cause (reading a folder as a file
     /// gives only "NSCocoaErrorDomain error 256").
     public static func reason(of error: any Error, at path: String) -> String {
