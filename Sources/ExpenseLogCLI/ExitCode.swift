@@ -24,6 +24,9 @@ public enum ExitCode: Int32, Sendable {
         case is ValidationProblem: self = .dataError
         case is StoreError: self = .ioError
         case let failure as BatchFailure: self = ExitCode(for: failure.error)
+        case MonthFailure.api(let error): self = ExitCode(for: error)
+        case MonthFailure.store: self = .ioError
+        case MonthFailure.notCached: self = .temporaryFailure
         case let error as APIError:
             switch error {
             case .network: self = .unavailable

@@ -138,7 +138,7 @@ struct APIClientTests {
             let api = try client(FakeSession.echo.recording(into: log))
             var saved: [Item] = []
             var pending: [Int] = []
-            for batch in entry.batches {
+            for batch in try entry.loaded(outbox) {
                 let outcome = try await api.deliver(batch, of: entry, outbox: outbox, verifyAnswer: true)
                 guard case .delivered(let items) = outcome else {
                     Issue.record("expected delivered, got \(outcome)")
@@ -170,8 +170,8 @@ struct APIClientTests {
             let outbox = Outbox(directory: root)
             let entry = try outbox.enqueue(OutboxBatch.split(items, size: 2))
             let api = try client(session)
-            let first = try await api.deliver(entry.batches[0], of: entry, outbox: outbox, verifyAnswer: true)
-            let second = try await api.deliver(entry.batches[1], of: entry, outbox: outbox, verifyAnswer: true)
+            let first = try await api.deliver(try entry.loaded(outbox)[0], of: entry, outbox: outbox, verifyAnswer: true)
+            let second = try await api.deliver(try entry.loaded(outbox)[1], of: entry, outbox: outbox, verifyAnswer: true)
             guard case .delivered(let saved) = first, case let .failed(error, mayHaveBeenSaved) = second else {
                 Issue.record("expected delivered then failed, got \(first) and \(second)")
                 return

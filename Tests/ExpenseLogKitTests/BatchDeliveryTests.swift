@@ -16,9 +16,16 @@ func queuedEntry(_ count: Int, size: Int, in root: URL) throws -> (outbox: Outbo
     return (outbox, try outbox.enqueue(OutboxBatch.split(try numberedItems(count), size: size)))
 }
 
+extension OutboxEntry {
+    /// Its batches with their items, read back from its file.
+    func loaded(_ outbox: Outbox) throws -> [OutboxBatch] {
+        try batches.map { try outbox.batch($0, of: self) }
+    }
+}
+
 /// The batches still queued, entry by entry.
 func queuedBatches(_ outbox: Outbox) throws -> [[OutboxBatch]] {
-    try outbox.entries().entries.map(\.batches)
+    try outbox.entries().entries.map { try $0.loaded(outbox) }
 }
 
 /// A 200 answer listing these items, as the server does for what it saved.
@@ -53,9 +60,10 @@ struct BatchDeliveryTests {
             let (outbox, entry) = try queuedEntry(3, size: 2, in: root)
             let log = RequestLog()
             let outcome = try await client(FakeSession.echo.recording(into: log))
-                .deliver(entry.batches[0], of: entry, outbox: outbox, verifyAnswer: true)
-            #expect(try #require(outcome.delivered) == entry.batches[0].items)
-            #expect(try queuedBatches(outbox) == [[entry.batches[1]]])
+                .deliver(try entry.loaded(outbox)[0], of: entry, outbox: outbox, verifyAnswer: true)
+            let first = try entry.loaded(outbox)[0]
+            #expect(try #require(outcome.delivered) == first.items)
+            #expect(try queuedBatches(outbox) == [[try entry.loaded(outbox)[1]]])
             #expect(await log.requests.map { $0.headers["Idempotency-Key"] } == [entry.batches[0].key])
         }
     }
@@ -65,11 +73,11 @@ struct BatchDeliveryTests {
         try await withTemporaryDirectory { root in
             let (outbox, entry) = try queuedEntry(2, size: 2, in: root)
             let outcome = try await client(scripted([.fail(.refused)], log: RequestLog()))
-                .deliver(entry.batches[0], of: entry, outbox: outbox, verifyAnswer: true)
+                .deliver(try entry.loaded(outbox)[0], of: entry, outbox: outbox, verifyAnswer: true)
             let failed = try #require(outcome.failed)
             #expect(failed.error == .network(url: Self.endpoint, reason: .refused))
             #expect(!failed.mayHaveBeenSaved)
-            #expect(try queuedBatches(outbox) == [entry.batches])
+            #expect(try queuedBatches(outbox) == [try entry.loaded(outbox)])
             #expect(!FileManager.default.fileExists(atPath: releasePaths(root).rejected.path))
         }
     }
@@ -87,10 +95,10 @@ struct BatchDeliveryTests {
             let (outbox, entry) = try queuedEntry(2, size: 2, in: root)
             let log = RequestLog()
             let outcome = try await client(scripted([answer, .echo], log: log), retries: 3)
-                .deliver(entry.batches[0], of: entry, outbox: outbox, verifyAnswer: true)
+                .deliver(try entry.loaded(outbox)[0], of: entry, outbox: outbox, verifyAnswer: true)
             #expect(try #require(outcome.failed).mayHaveBeenSaved)
             #expect(await log.requests.count == 1)
-            #expect(try queuedBatches(outbox) == [entry.batches])
+            #expect(try queuedBatches(outbox) == [try entry.loaded(outbox)])
             #expect(!FileManager.default.fileExists(atPath: releasePaths(root).rejected.path))
         }
     }
@@ -100,7 +108,7 @@ struct BatchDeliveryTests {
     func rejected(status: Int) async throws {
         try await withTemporaryDirectory { root in
             let (outbox, entry) = try queuedEntry(3, size: 2, in: root)
-            let batch = entry.batches[0]
+            let batch = try entry.loaded(outbox)[0]
             let outcome = try await client(scripted([.status(status, body: "bad date")], log: RequestLog()))
                 .deliver(batch, of: entry, outbox: outbox, verifyAnswer: true)
             let rejected = try #require(outcome.rejected)
@@ -111,7 +119,7 @@ struct BatchDeliveryTests {
             let text = try String(contentsOf: rejected.file, encoding: .utf8)
             #expect(try JSONDecoder().decode([Item].self, from: Data(text.utf8)) == batch.items)
             #expect(try readItems(text, format: .json) == batch.items, "register reads the file back once fixed")
-            #expect(try queuedBatches(outbox) == [[entry.batches[1]]])
+            #expect(try queuedBatches(outbox) == [[try entry.loaded(outbox)[1]]])
         }
     }
 
@@ -121,9 +129,9 @@ struct BatchDeliveryTests {
         try await withTemporaryDirectory { root in
             let (outbox, entry) = try queuedEntry(2, size: 2, in: root)
             let outcome = try await client(scripted([.status(status)], log: RequestLog()))
-                .deliver(entry.batches[0], of: entry, outbox: outbox, verifyAnswer: true)
+                .deliver(try entry.loaded(outbox)[0], of: entry, outbox: outbox, verifyAnswer: true)
             #expect(try #require(outcome.failed).mayHaveBeenSaved == false)
-            #expect(try queuedBatches(outbox) == [entry.batches])
+            #expect(try queuedBatches(outbox) == [try entry.loaded(outbox)])
             #expect(!FileManager.default.fileExists(atPath: releasePaths(root).rejected.path))
         }
     }
@@ -134,12 +142,13 @@ struct BatchDeliveryTests {
             let (outbox, entry) = try queuedEntry(3, size: 2, in: root)
             let api = try client(scripted([.status(400)], log: RequestLog()))
             var files: [URL] = []
-            for batch in entry.batches {
+            let batches = try entry.loaded(outbox)
+            for batch in batches {
                 let outcome = try await api.deliver(batch, of: entry, outbox: outbox, verifyAnswer: true)
                 files.append(try #require(outcome.rejected).file)
             }
             #expect(Set(files.map(\.path)).count == 2)
-            for (file, batch) in zip(files, entry.batches) {
+            for (file, batch) in zip(files, batches) {
                 #expect(try JSONDecoder().decode([Item].self, from: Data(contentsOf: file)) == batch.items)
             }
             #expect(try queuedBatches(outbox).isEmpty)
@@ -152,7 +161,7 @@ struct BatchDeliveryTests {
     func verifyLacking(kept: Int) async throws {
         try await withTemporaryDirectory { root in
             let (outbox, entry) = try queuedEntry(2, size: 2, in: root)
-            let batch = entry.batches[0]
+            let batch = try entry.loaded(outbox)[0]
             let outcome = try await client(scripted([savedAnswer(Array(batch.items.prefix(kept)))], log: RequestLog()))
                 .deliver(batch, of: entry, outbox: outbox, verifyAnswer: true)
             let failed = try #require(outcome.failed)
@@ -162,7 +171,7 @@ struct BatchDeliveryTests {
                 return
             }
             #expect(failed.error.description.contains(batch.items[1].id))
-            #expect(try queuedBatches(outbox) == [entry.batches])
+            #expect(try queuedBatches(outbox) == [try entry.loaded(outbox)])
         }
     }
 
@@ -170,13 +179,13 @@ struct BatchDeliveryTests {
     func verifyWrongId() async throws {
         try await withTemporaryDirectory { root in
             let (outbox, entry) = try queuedEntry(2, size: 2, in: root)
-            let batch = entry.batches[0]
+            let batch = try entry.loaded(outbox)[0]
             var other = batch.items[1]
             other.id = "SOMETHING-ELSE"
             let outcome = try await client(scripted([savedAnswer([batch.items[0], other])], log: RequestLog()))
                 .deliver(batch, of: entry, outbox: outbox, verifyAnswer: true)
             #expect(try #require(outcome.failed).mayHaveBeenSaved)
-            #expect(try queuedBatches(outbox) == [entry.batches])
+            #expect(try queuedBatches(outbox) == [try entry.loaded(outbox)])
         }
     }
 
@@ -184,7 +193,7 @@ struct BatchDeliveryTests {
     func noVerify() async throws {
         try await withTemporaryDirectory { root in
             let (outbox, entry) = try queuedEntry(2, size: 2, in: root)
-            let batch = entry.batches[0]
+            let batch = try entry.loaded(outbox)[0]
             let short = Array(batch.items.prefix(1))
             let outcome = try await client(scripted([savedAnswer(short)], log: RequestLog()))
                 .deliver(batch, of: entry, outbox: outbox, verifyAnswer: false)
@@ -197,7 +206,7 @@ struct BatchDeliveryTests {
     func verifyComplete() async throws {
         try await withTemporaryDirectory { root in
             let (outbox, entry) = try queuedEntry(2, size: 2, in: root)
-            let batch = entry.batches[0]
+            let batch = try entry.loaded(outbox)[0]
             let answer: [Item] = Array(batch.items.reversed()) + [try numberedItems(5)[4]]
             let outcome = try await client(scripted([savedAnswer(answer)], log: RequestLog()))
                 .deliver(batch, of: entry, outbox: outbox, verifyAnswer: true)

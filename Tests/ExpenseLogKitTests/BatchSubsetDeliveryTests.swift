@@ -13,7 +13,7 @@ struct BatchSubsetDeliveryTests {
     func subsetDelivered() async throws {
         try await withTemporaryDirectory { root in
             let (outbox, entry) = try queuedEntry(3, size: 3, in: root)
-            let batch = entry.batches[0]
+            let batch = try entry.loaded(outbox)[0]
             let subset = [batch.items[0], batch.items[2]]
             let log = RequestLog()
             let outcome = try await client(FakeSession.echo.recording(into: log))
@@ -32,7 +32,7 @@ struct BatchSubsetDeliveryTests {
     func fullSubsetKeepsKey() async throws {
         try await withTemporaryDirectory { root in
             let (outbox, entry) = try queuedEntry(2, size: 2, in: root)
-            let batch = entry.batches[0]
+            let batch = try entry.loaded(outbox)[0]
             let log = RequestLog()
             _ = try await client(FakeSession.echo.recording(into: log))
                 .deliver(batch, of: entry, sending: batch.items, outbox: outbox, verifyAnswer: true)
@@ -44,7 +44,7 @@ struct BatchSubsetDeliveryTests {
     func subsetResendRepeatsKey() async throws {
         try await withTemporaryDirectory { root in
             let (outbox, entry) = try queuedEntry(3, size: 3, in: root)
-            let batch = entry.batches[0]
+            let batch = try entry.loaded(outbox)[0]
             let subset = Array(batch.items.suffix(2))
             let log = RequestLog()
             let api = try client(scripted([.status(500), .echo], log: log))
@@ -63,7 +63,7 @@ struct BatchSubsetDeliveryTests {
     func verifyChecksSubset() async throws {
         try await withTemporaryDirectory { root in
             let (outbox, entry) = try queuedEntry(3, size: 3, in: root)
-            let batch = entry.batches[0]
+            let batch = try entry.loaded(outbox)[0]
             let subset = [batch.items[1]]
             let outcome = try await client(scripted([savedAnswer(subset)], log: RequestLog()))
                 .deliver(batch, of: entry, sending: subset, outbox: outbox, verifyAnswer: true)
@@ -76,7 +76,7 @@ struct BatchSubsetDeliveryTests {
     func verifySubsetLacking() async throws {
         try await withTemporaryDirectory { root in
             let (outbox, entry) = try queuedEntry(3, size: 3, in: root)
-            let batch = entry.batches[0]
+            let batch = try entry.loaded(outbox)[0]
             let subset = [batch.items[0], batch.items[1]]
             let outcome = try await client(scripted([savedAnswer([batch.items[0]])], log: RequestLog()))
                 .deliver(batch, of: entry, sending: subset, outbox: outbox, verifyAnswer: true)
@@ -91,13 +91,13 @@ struct BatchSubsetDeliveryTests {
     func subsetRejected() async throws {
         try await withTemporaryDirectory { root in
             let (outbox, entry) = try queuedEntry(5, size: 3, in: root)
-            let batch = entry.batches[0]
+            let batch = try entry.loaded(outbox)[0]
             let subset = [batch.items[2]]
             let outcome = try await client(scripted([.status(422)], log: RequestLog()))
                 .deliver(batch, of: entry, sending: subset, outbox: outbox, verifyAnswer: true)
             let file = try #require(outcome.rejected).file
             #expect(try JSONDecoder().decode([Item].self, from: Data(contentsOf: file)) == subset)
-            #expect(try queuedBatches(outbox) == [[entry.batches[1]]])
+            #expect(try queuedBatches(outbox) == [[try entry.loaded(outbox)[1]]])
         }
     }
 }

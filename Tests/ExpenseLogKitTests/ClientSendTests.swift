@@ -134,7 +134,7 @@ struct ClientSendTests {
             let outbox = Outbox(directory: root)
             let entry = try outbox.enqueue(OutboxBatch.split(try numberedItems(5), size: 2))
             let api = try client(FakeSession.echo.recording(into: log))
-            for batch in entry.batches { _ = try await api.deliver(batch, of: entry, outbox: outbox, verifyAnswer: true) }
+            for batch in try entry.loaded(outbox) { _ = try await api.deliver(batch, of: entry, outbox: outbox, verifyAnswer: true) }
             let keys = await log.requests.compactMap { $0.headers["Idempotency-Key"] }
             #expect(keys == entry.batches.map(\.key))
             #expect(Set(keys).count == 3)

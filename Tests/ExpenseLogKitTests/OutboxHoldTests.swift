@@ -23,14 +23,14 @@ struct OutboxHoldTests {
             let outbox = Outbox(directory: root.appendingPathComponent("release/outbox"))
             let batches = try twoBatches()
             let (entry, lock) = try outbox.enqueueHeld(batches)
-            #expect(entry.batches == batches)
+            #expect(try entry.loaded(outbox) == batches)
             #expect(try outbox.entries().entries.map(\.file.lastPathComponent) == [entry.file.lastPathComponent])
             #expect(try !lockableElsewhere(entry.file))
             #expect(try outbox.hold(entry) == nil)
             lock.release()
             let (fresh, again) = try #require(try outbox.hold(entry))
             #expect(fresh.file == entry.file)
-            #expect(fresh.batches == batches)
+            #expect(try fresh.loaded(outbox) == batches)
             again.release()
         }
     }
@@ -40,20 +40,19 @@ struct OutboxHoldTests {
         try await withTemporaryDirectory { root in
             let outbox = Outbox(directory: root.appendingPathComponent("release/outbox"))
             let batches = try twoBatches()
-            let (entry, queued, lock) = try outbox.enqueueHeld { add in
-                for batch in batches { try add(batch.key, batch.body) }
+            let (entry, lock) = try outbox.enqueueHeld { add in
+                for batch in batches { try add(batch) }
             }
-            #expect(entry.batches.isEmpty)
-            #expect(entry.keys == batches.map(\.key))
-            #expect(queued.map(\.key) == batches.map(\.key))
-            for (batch, place) in zip(batches, queued) { #expect(try outbox.body(of: place, in: entry) == batch.body) }
+            #expect(entry.batches.map(\.key) == batches.map(\.key))
+            #expect(entry.batches.map(\.count) == batches.map(\.items.count))
+            for (batch, place) in zip(batches, entry.batches) { #expect(try outbox.body(of: place, in: entry) == batch.body) }
             #expect(try !lockableElsewhere(entry.file))
             lock.release()
             let (fresh, again) = try #require(try outbox.hold(entry))
-            #expect(fresh.batches == batches)
+            #expect(try fresh.loaded(outbox) == batches)
             again.release()
             // Confirming every key of the written entry removes it, as for an entry read back.
-            for key in entry.keys { try outbox.markSent(key, in: entry) }
+            for key in entry.batches.map(\.key) { try outbox.markSent(key, in: entry) }
             #expect(try outbox.entries().entries.isEmpty)
         }
     }
@@ -67,7 +66,7 @@ struct OutboxHoldTests {
             let batches = try twoBatches()
             #expect(throws: Stop.self) {
                 _ = try outbox.enqueueHeld { add in
-                    try add(batches[0].key, batches[0].body)
+                    try add(batches[0])
                     throw Stop()
                 }
             }
@@ -126,7 +125,7 @@ struct OutboxHoldTests {
             try outbox.markSent(batches[0].key, in: entry)
             let (fresh, lock) = try #require(try outbox.hold(entry))
             defer { lock.release() }
-            #expect(fresh.batches == [batches[1]])
+            #expect(try fresh.loaded(outbox) == [batches[1]])
             #expect(fresh.file == entry.file)
         }
     }

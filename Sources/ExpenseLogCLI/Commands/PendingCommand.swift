@@ -18,12 +18,18 @@ enum PendingCommand {
         let outbox = context.outbox(config)
         let (entries, problems) = try outbox.entries()
         for problem in problems { context.warn(problem) }
-        let items = entries.flatMap(\.items)
         let format = CommonOptions.outputFormat(invocation)
         guard let oldest = entries.first else {
             if format != .table { context.printItems([], format, config) }
             context.note("The outbox of the \(config.environment.value.rawValue) environment is empty.")
             return
+        }
+        // A batch at a time through a spool on disk: an offline import of millions of rows is listed in flat memory.
+        let items = try ItemSpool()
+        for entry in entries {
+            for queued in entry.batches {
+                for item in try outbox.batch(queued, of: entry).items { try items.append(item, tag: 0) }
+            }
         }
         context.printItems(items, format, config)
         let batches = entries.reduce(0) { $0 + $1.batches.count }

@@ -30,8 +30,12 @@ struct DuplicateCheck {
         }
         let (entries, problems) = try outbox.entries()
         for problem in problems { context.warn(problem) }
-        let waiting = entries.reduce(0) { $0 + $1.items.count }
-        for entry in entries { known.append(contentsOf: entry.items.map { KnownItem(item: $0, place: .outbox) }) }
+        let waiting = entries.reduce(0) { $0 + $1.itemCount }
+        for entry in entries {
+            for queued in entry.batches {
+                known.append(contentsOf: try outbox.batch(queued, of: entry).items.map { KnownItem(item: $0, place: .outbox) })
+            }
+        }
 
         let finder = DuplicateFinder(known: known)
         // Nothing known (the usual import into new months): the items go on as they are, not copied.

@@ -16,22 +16,15 @@ struct Sending {
     let progress: ProgressLine
 
     /// What the server answered for the confirmed batches (printed as the command's output, and cached).
-    private let saved: ItemSpool
-    /// Where each month's saved items lie in `saved`, so that caching a month reads only that stretch of it.
-    private var savedMonths: [YearMonth: Range<Int64>] = [:]
-    /// Why the saved items could not all be kept to cache and print.
-    private var keepFailure: StoreError?
+    private var saved: SavedItems
     /// How many input items (from the first) the server confirmed.
     private var confirmedCount = 0
-    /// Set once the saved items are cached and printed, which happens before any error is explained.
-    private var finished: StoreError??
-
     init(items: ItemSpool, waiting: Int, batchSize: Int, config: AppConfig, client: ExpenseLogAPIClient,
          repository: LocalRepository, outbox: Outbox, context: Context, progress: ProgressLine) throws {
         (self.items, self.waiting, self.batchSize) = (items, waiting, batchSize)
         (self.config, self.client) = (config, client)
         (self.repository, self.outbox, self.context, self.progress) = (repository, outbox, context, progress)
-        saved = try ItemSpool()
+        saved = try SavedItems()
     }
 
     /// Sends every batch, marking each row's fate in `report`, then caches and prints what the server saved; returns
@@ -51,39 +44,17 @@ struct Sending {
             throw error
         }
         guard let failure = await finishSaved() else { return code }
-        let what = keepFailure == nil ? "the cache could not be updated" : "they could not be kept to cache and print"
+        let what = saved.keepFailure == nil ? "the cache could not be updated" : "they could not be kept to cache and print"
         context.warn("\(confirmedCount) item\(confirmedCount == 1 ? " was" : "s were") registered on the server, but \(what) "
                      + "(\(failure)); run fetch for their months to refresh the cache and see them")
         return code == .success ? .ioError : code
     }
 
-    /// Caches and prints what the server saved, once, before any error is explained (so the explanation is not
-    /// scrolled away by the items); returns a cache failure.
-    ///
-    /// One cache write per month for the whole run, straight from the spool: a write per batch re-read and re-wrote
-    /// each month once per batch, which made a 100,000-row import quadratic. The cache is only a copy: a crash that skips
-    /// this costs a re-fetch.
+    /// Caches and prints what the server saved, once, before any error is explained; returns a cache failure.
     @discardableResult
     private mutating func finishSaved() async -> StoreError? {
-        if let done = finished { return done }
         progress.clear()
-        var failure: StoreError?
-        if let keepFailure {
-            finished = .some(keepFailure)
-            return keepFailure
-        }
-        if saved.count > 0 {
-            do {
-                for (month, stretch) in savedMonths.sorted(by: { $0.key < $1.key }) {
-                    try await repository.add(month, from: saved.reader(from: stretch.lowerBound, to: stretch.upperBound))
-                }
-            } catch {
-                failure = StoreError.wrapping(error, path: repository.directory.path)
-            }
-            context.printItems(saved, CommonOptions.outputFormat(context.invocation), config)
-        }
-        finished = .some(failure)
-        return failure
+        return await saved.finish(in: repository, context, config)
     }
 
     private mutating func sendAll(report: inout ImportReport) async throws -> ExitCode {
@@ -91,13 +62,12 @@ struct Sending {
         // Queued before the first POST: whatever happens next (a lost answer, a crash, kill -9), every item the
         // server has not confirmed is in the outbox for `sync`, and none is sent twice. Each batch is encoded once,
         // here, and its body read back from the entry to be sent.
-        let entry: OutboxEntry, queued: [QueuedBatch], hold: HeldLock
+        let entry: OutboxEntry, hold: HeldLock
         do {
             var reader = try items.reader()
-            (entry, queued, hold) = try outbox.enqueueHeld { add in
+            (entry, hold) = try outbox.enqueueHeld { add in
                 while case let (batch, rows) = try next(from: &reader), !batch.isEmpty {
-                    let encoded = OutboxBatch(key: RandomID.make(), items: batch)
-                    try add(encoded.key, encoded.body)
+                    try add(OutboxBatch(key: RandomID.make(), items: batch))
                     for row in rows { report.mark(row: row, .queued) }
                 }
             }
@@ -111,7 +81,7 @@ struct Sending {
         defer { hold.release() }
         var reader = try items.reader()
         let started = Date()
-        for (index, queuedBatch) in queued.enumerated() {
+        for (index, queuedBatch) in entry.batches.enumerated() {
             let outcome: DeliveryOutcome, batch: OutboxBatch, rows: [Int]
             do {
                 let (batchItems, batchRows) = try next(from: &reader)
@@ -135,7 +105,7 @@ struct Sending {
                 // The server usually answers with just what was sent: the sent values are kept then, as they were sent.
                 for row in rows { report.mark(row: row, .added) }
                 confirmedCount += batch.items.count
-                keep(answer.isByteForByte(batch.items) ? batch.items : answer)
+                saved.keep(answer.isByteForByte(batch.items) ? batch.items : answer)
                 let rate = Double(confirmedCount) / max(Date().timeIntervalSince(started), 0.001)
                 // The first and the last batch are always drawn, so even a quick run shows that sending began and ended.
                 progress.show("Sent \(index + 1)/\(batchCount) batches, \(PriceText.format(confirmedCount)) of "
@@ -152,21 +122,6 @@ struct Sending {
         }
         progress.clear()
         return .success
-    }
-
-    /// Keeps saved items to cache and print at the end. The server has them already, so a temporary file that cannot
-    /// be written stops only this (they are neither cached nor printed, and a warning says so), never the sending.
-    private mutating func keep(_ answer: [Item]) {
-        guard keepFailure == nil else { return }
-        do {
-            for item in answer {
-                let start = try saved.append(item, tag: 0)
-                let month = item.date.yearMonth
-                savedMonths[month] = (savedMonths[month]?.lowerBound ?? start)..<saved.end
-            }
-        } catch {
-            keepFailure = StoreError.wrapping(error, path: NSTemporaryDirectory())
-        }
     }
 
     /// The next batch's items and report rows from the spool (empty at its end).

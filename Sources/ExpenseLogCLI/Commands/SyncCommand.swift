@@ -51,30 +51,31 @@ enum SyncCommand {
         let (entries, problems) = try outbox.entries()
         for problem in problems { context.warn(problem) }
         let format = CommonOptions.outputFormat(invocation)
-        let waiting = entries.reduce(0) { $0 + $1.items.count }
+        let waiting = entries.reduce(0) { $0 + $1.itemCount }
         func remaining(_ done: Int) -> String { "\(waiting - done) item\(waiting - done == 1 ? "" : "s") remain in the outbox" }
 
+        // Every month first, all at once: nothing is sent before the server was asked about every waiting item.
+        let months = Set(entries.flatMap(\.months)).sorted()
+        let loaded = await MonthLoader(client: client, repository: repository).load(months, policy: .refresh)
         var known = Set<String>()
-        for month in Set(entries.flatMap(\.items).map(\.date.yearMonth)).sorted() {
-            let answer: SheetAnswer
-            do {
-                answer = try await client.fetch(month)
-            } catch let error as APIError {
-                context.io.stderr.write("Error: \(error)\nNothing was sent: \(month) must be read from the server first, "
+        for month in loaded {
+            if let failure = month.missing {
+                context.io.stderr.write("Error: \(failure)\nNothing was sent: \(month.month) must be read from the server first, "
                                         + "so that no item is registered twice. \(remaining(0)); run sync again later.\n")
-                throw CommandExit(code: error.isTransient ? .temporaryFailure : ExitCode(for: error))
+                throw CommandExit(code: failure.isTransient ? .temporaryFailure : ExitCode(for: failure))
             }
-            context.report(answer, of: month)
+            if let rows = month.rows { context.report(rows, of: month.month) }
+            if let cacheFailure = month.cacheFailure { context.warn("the cache could not be updated: \(cacheFailure)") }
             // Sheet keys, also of rows that cannot be read: an item whose id the sheet shows in any form is not sent again.
-            known.formUnion(answer.idKeys)
-            try? await repository.replaceMonth(month, with: answer.items.filter { $0.date.yearMonth == month }, fetchedAt: Date())
+            known.formUnion(month.items.map { SheetText.key($0.id) })
+            known.formUnion(month.unreadable.compactMap(\.id))
         }
 
-        var saved: [Item] = []
-        // The saved items are cached once at the end, one write per month: a write per batch re-wrote each month per batch.
-        func cacheSaved() async {
-            guard !saved.isEmpty, let failure = await context.cache(saved, in: repository) else { return }
-            context.warn("the cache could not be updated (\(failure)); run fetch for those months to refresh it")
+        var saved = try SavedItems()
+        // The saved items are cached and printed once: before an error is explained, else at the end.
+        func finish(printEmpty: Bool = false) async {
+            guard let failure = await saved.finish(in: repository, context, config, printEmpty: printEmpty) else { return }
+            context.warn("the items the server saved could not all be cached (\(failure)); run fetch for those months to refresh it")
         }
         var done = 0, skipped = 0, posts = 0, busy = 0
         var rejected: [(file: URL, error: APIError)] = []
@@ -84,13 +85,15 @@ enum SyncCommand {
             for listed in entries {
                 // A register run still sending this entry holds its lock; it queues what it cannot send, so leave it be.
                 guard let (entry, hold) = try outbox.hold(listed) else {
-                    busy += listed.items.count
+                    busy += listed.itemCount
                     continue
                 }
                 defer { hold.release() }
-                done += listed.items.count - entry.items.count
+                done += listed.itemCount - entry.itemCount
                 let tried = outbox.attempts(in: entry)
-                for batch in entry.batches {
+                for queued in entry.batches {
+                    // One batch in memory at a time.
+                    let batch = try outbox.batch(queued, of: entry)
                     let fresh = batch.items.filter { !known.contains(SheetText.key($0.id)) }
                     skipped += batch.items.count - fresh.count
                     if fresh.isEmpty {
@@ -109,13 +112,13 @@ enum SyncCommand {
                     posts += 1
                     switch try await client.deliver(batch, of: entry, sending: fresh, outbox: outbox, verifyAnswer: verifyAnswers) {
                     case .delivered(let answer):
-                        saved.append(contentsOf: answer)
+                        saved.keep(answer)
                         known.formUnion(fresh.map { SheetText.key($0.id) })
                         known.formUnion(answer.map { SheetText.key($0.id) })
                     case let .rejected(error, file):
                         rejected.append((file, error))
                     case let .failed(error, _):
-                        if !saved.isEmpty { context.printItems(saved, format, config) }
+                        await finish()
                         context.io.stderr.write("Error: \(error)\nThe batch \(batch.key) of \(entry.file.path) was not "
                                                 + "confirmed; \(remaining(done)). Run sync again later"
                                                 + (error.isTransient ? ".\n" : " once the cause is fixed.\n"))
@@ -125,12 +128,11 @@ enum SyncCommand {
                 }
             }
         } catch {
-            await cacheSaved()  // an outbox that cannot record a batch still leaves the earlier batches cached
+            await finish()  // an outbox that cannot record a batch still leaves the earlier batches cached
             throw error
         }
-        await cacheSaved()
+        await finish(printEmpty: format != .table)
         await context.flushWarnings(repository)
-        if !saved.isEmpty || format != .table { context.printItems(saved, format, config) }
         for (file, error) in rejected {
             context.io.stderr.write("Error: \(error)\nThe refused items were moved to \(file.path); fix them there and register that file.\n")
         }

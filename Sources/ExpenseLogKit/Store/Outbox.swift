@@ -6,37 +6,44 @@ import Darwin
 #endif
 
 /// The batches one run queued, as one file: a crash while queueing leaves all of them or none.
+///
+/// An entry holds where each batch lies in its file, never the items: `Outbox.batch(_:of:)` reads one batch at a time,
+/// so that an outbox of millions of items is listed and sent in flat memory.
 public struct OutboxEntry: Sendable, Equatable {
     /// The entry's file.
     public let file: URL
     /// When the run queued it.
     public let queuedAt: Date
-    /// The batches not sent yet, in the order they were queued; empty for an entry the run that wrote it is sending
-    /// (it reads each batch back as it goes, so that a large import is not held in memory).
-    public let batches: [OutboxBatch]
-    /// The keys of its batches: those not sent yet when read from the file, every one for an entry just written.
-    public let keys: [String]
+    /// The batches not sent yet, in the order they were queued (every one, for an entry just written).
+    public let batches: [QueuedBatch]
 
-    /// An entry of batches read from its file.
-    init(file: URL, queuedAt: Date, batches: [OutboxBatch]) {
-        (self.file, self.queuedAt, self.batches, keys) = (file, queuedAt, batches, batches.map(\.key))
+    /// An entry of batches.
+    init(file: URL, queuedAt: Date, batches: [QueuedBatch]) {
+        (self.file, self.queuedAt, self.batches) = (file, queuedAt, batches)
     }
 
-    /// An entry just written, known by its keys.
-    init(file: URL, queuedAt: Date, keys: [String]) {
-        (self.file, self.queuedAt, batches, self.keys) = (file, queuedAt, [], keys)
-    }
+    /// How many items wait in its batches.
+    public var itemCount: Int { batches.reduce(0) { $0 + $1.count } }
 
-    /// The items not sent yet (none for an entry just written, whose batches are not held).
-    public var items: [Item] { batches.flatMap(\.items) }
+    /// The months its batches' items fall in, oldest first.
+    public var months: [YearMonth] { Set(batches.flatMap(\.months)).sorted() }
 }
 
-/// A batch an `OutboxWriter` wrote: its key, and where its body lies in the entry's file.
+/// A queued batch: its key, where its body lies in the entry's file, and what it holds.
 public struct QueuedBatch: Sendable, Equatable {
     /// The batch's `Idempotency-Key`.
     public let key: String
     /// The bytes of its JSON array in the entry's file.
     public let body: Range<Int64>
+    /// How many items it holds.
+    public let count: Int
+    /// The months its items fall in, oldest first.
+    public let months: [YearMonth]
+
+    /// A batch as written or read.
+    init(key: String, body: Range<Int64>, count: Int, months: [YearMonth]) {
+        (self.key, self.body, self.count, self.months) = (key, body, count, months)
+    }
 }
 
 /// The outbox of one environment: items that could not be confirmed as saved, waiting for `sync`.
@@ -59,39 +66,33 @@ public struct Outbox: Sendable {
     /// Queues batches as one new entry.
     @discardableResult
     public func enqueue(_ batches: [OutboxBatch], now: Date = Date()) throws -> OutboxEntry {
-        try write(batches, now: now, beforeRename: nil)
+        let (file, queued) = try write(now: now, beforeRename: nil) { add in
+            for batch in batches { try add(batch) }
+        }
+        return OutboxEntry(file: file, queuedAt: now, batches: queued)
     }
 
-    /// Queues batches as one new entry that is locked before it appears, so no `sync` can send its batches while the
-    /// caller is sending them itself; the lock goes with the process, so after a crash `sync` takes over.
+    /// Queues batches as one new entry that is locked before it appears; see `enqueueHeld(writing:)`.
     public func enqueueHeld(_ batches: [OutboxBatch], now: Date = Date()) throws -> (OutboxEntry, HeldLock) {
-        let (written, _, held) = try enqueueHeld(now: now) { add in
-            for batch in batches { try add(batch.key, batch.body) }
+        try enqueueHeld(now: now) { add in
+            for batch in batches { try add(batch) }
         }
-        return (OutboxEntry(file: written.file, queuedAt: now, batches: batches), held)
     }
 
-    private func write(_ batches: [OutboxBatch], now: Date, beforeRename: ((Int32) throws -> Void)?) throws -> OutboxEntry {
-        let (file, _) = try write(now: now, beforeRename: beforeRename) { add in
-            for batch in batches { try add(batch.key, batch.body) }
-        }
-        return OutboxEntry(file: file, queuedAt: now, batches: batches)
-    }
-
-    /// Queues the batches `batches` hands to the function it gets (a key and its JSON body each) as one new entry,
-    /// written a batch at a time and locked before it appears, so a large import is never held whole in memory; see
-    /// `enqueueHeld(_:)`. Returns each batch's key and where its body lies, to read back with `body(of:in:)`.
-    public func enqueueHeld(now: Date = Date(), writing batches: ((String, Data) throws -> Void) throws -> Void)
-        throws -> (OutboxEntry, [QueuedBatch], HeldLock) {
+    /// Queues the batches `batches` hands to the function it gets as one new entry, written a batch at a time and
+    /// locked before it appears, so that no `sync` sends them while the caller does and a large import is never held
+    /// whole in memory; the lock goes with the process, so after a crash `sync` takes over.
+    public func enqueueHeld(now: Date = Date(), writing batches: ((OutboxBatch) throws -> Void) throws -> Void)
+        throws -> (OutboxEntry, HeldLock) {
         var held: HeldLock?
         let (file, queued) = try write(now: now, beforeRename: { fd in held = try FileLock.hold(descriptor: fd, path: directory.path) },
                                        batches: batches)
         guard let held else { throw StoreError.writeFailed(path: file.path, reason: "it could not be locked") }
-        return (OutboxEntry(file: file, queuedAt: now, keys: queued.map(\.key)), queued, held)
+        return (OutboxEntry(file: file, queuedAt: now, batches: queued), held)
     }
 
     private func write(now: Date, beforeRename: ((Int32) throws -> Void)?,
-                       batches: ((String, Data) throws -> Void) throws -> Void) throws -> (URL, [QueuedBatch]) {
+                       batches: ((OutboxBatch) throws -> Void) throws -> Void) throws -> (URL, [QueuedBatch]) {
         // The name sorts by time, so entries are sent in the order they were queued.
         let stamp = String(UInt64(max(0, now.timeIntervalSince1970) * 1_000_000))
         let name = String(repeating: "0", count: max(0, 20 - stamp.count)) + stamp + "-\(getpid())-"
@@ -107,10 +108,11 @@ public struct Outbox: Sendable {
                     offset += Int64(data.count)
                 }
                 try put(Data("{\"queuedAt\":\(now.timeIntervalSince1970),\"batches\":[".utf8))
-                try batches { key, body in
-                    try put(Data("\(queued.isEmpty ? "\n" : ",\n"){\"key\":\"\(key)\",\"items\":".utf8))
-                    queued.append(QueuedBatch(key: key, body: offset..<(offset + Int64(body.count))))
-                    try put(body)
+                try batches { batch in
+                    try put(Data("\(queued.isEmpty ? "\n" : ",\n"){\"key\":\"\(batch.key)\",\"items\":".utf8))
+                    queued.append(QueuedBatch(key: batch.key, body: offset..<(offset + Int64(batch.body.count)), count: batch.items.count,
+                                              months: Set(batch.items.map(\.date.yearMonth)).sorted()))
+                    try put(batch.body)
                     try put(Data("}".utf8))
                 }
                 try put(Data("\n]}\n".utf8))
@@ -119,18 +121,39 @@ public struct Outbox: Sendable {
         return (file, queued)
     }
 
-    /// The body of a batch an `enqueueHeld(writing:)` wrote, read back from the entry's file.
+    /// The body of a queued batch, read back from the entry's file.
     public func body(of batch: QueuedBatch, in entry: OutboxEntry) throws -> Data {
-        do {
-            let handle = try FileHandle(forReadingFrom: entry.file)
-            defer { try? handle.close() }
-            try handle.seek(toOffset: UInt64(batch.body.lowerBound))
-            let data = try handle.read(upToCount: batch.body.count) ?? Data()
-            guard data.count == batch.body.count else { throw CocoaError(.fileReadCorruptFile) }
-            return data
-        } catch {
-            throw StoreError.readFailed(path: entry.file.path, reason: "the queued batch \(batch.key) cannot be read back (\(StoreError.reason(of: error)))")
+        // pread, not FileHandle: Foundation's FileHandle traps on EINTR.
+        func failure(_ reason: String) -> StoreError {
+            StoreError.readFailed(path: entry.file.path, reason: "the queued batch \(batch.key) cannot be read back (\(reason))")
         }
+        let fd = open(entry.file.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw failure(AtomicFile.errorText()) }
+        defer { close(fd) }
+        var data = Data(count: batch.body.count), done = 0
+        while done < data.count {
+            let count = data.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, $0.count - done, off_t(batch.body.lowerBound) + off_t(done)) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { throw failure(count < 0 ? AtomicFile.errorText() : "the file is shorter than it was") }
+            done += count
+        }
+        return data
+    }
+
+    /// A queued batch with its items, read back from the entry's file: one batch in memory at a time.
+    public func batch(_ batch: QueuedBatch, of entry: OutboxEntry) throws -> OutboxBatch {
+        let body = try body(of: batch, in: entry)
+        do {
+            return OutboxBatch(key: batch.key, items: try Self.items(body), body: body)
+        } catch {
+            throw StoreError.readFailed(path: entry.file.path, reason: "the queued batch \(batch.key) cannot be read "
+                                        + "(\(DecodingProblem.describe(error, bytes: body.count)))")
+        }
+    }
+
+    /// The items of a batch's JSON array: the fast path, else `JSONDecoder`, whose errors say what is wrong.
+    static func items(_ body: Data) throws -> [Item] {
+        try WireItems.items(body) ?? JSONDecoder().decode([Item].self, from: body)
     }
 
     /// Every entry with batches left, oldest first, and a message for each file that cannot be read (left in place).
@@ -151,7 +174,7 @@ public struct Outbox: Sendable {
         for name in names.filter({ $0.hasSuffix(".json") && !$0.hasPrefix(".") }).sorted() {
             let file = directory.appendingPathComponent(name)
             do {
-                let entry = try read(file)
+                let entry = try read(file, parseItems: true)
                 if !entry.batches.isEmpty { entries.append(entry) }
             } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
                 continue  // sent and removed by another process since the folder was listed
@@ -164,11 +187,17 @@ public struct Outbox: Sendable {
         return (entries, problems)
     }
 
-    /// Locks an entry for sending and reads it afresh; nil when another process is sending it or it is gone.
+    /// Locks an entry for sending and drops the batches sent since it was listed; nil when another process is sending
+    /// it or nothing is left. An entry's file never changes once written: only its sent log grows.
     public func hold(_ entry: OutboxEntry) throws -> (OutboxEntry, HeldLock)? {
         guard let lock = try FileLock.holdIfFree(entry.file) else { return nil }
-        guard let fresh = try? read(entry.file), !fresh.batches.isEmpty else { return nil }
-        return (fresh, lock)
+        let sent = sentKeys(of: entry.file)
+        let left = entry.batches.filter { !sent.contains($0.key) }
+        guard FileManager.default.fileExists(atPath: entry.file.path), !left.isEmpty else {
+            lock.release()
+            return nil
+        }
+        return (OutboxEntry(file: entry.file, queuedAt: entry.queuedAt, batches: left), lock)
     }
 
     /// Moves a batch the server refused as invalid out of the outbox into `rejected/`, as a JSON array that
@@ -185,14 +214,14 @@ public struct Outbox: Sendable {
 
     /// How many items wait in the outbox.
     public func pendingCount() throws -> Int {
-        try entries().entries.reduce(0) { $0 + $1.items.count }
+        try entries().entries.reduce(0) { $0 + $1.itemCount }
     }
 
     /// Records that the server confirmed a batch; the entry's files go once every batch is confirmed.
     public func markSent(_ key: String, in entry: OutboxEntry) throws {
         let log = sentLog(for: entry.file)
         try appendLine(key, to: log)
-        if Set(entry.keys).isSubset(of: sentKeys(of: entry.file)) {
+        if Set(entry.batches.map(\.key)).isSubset(of: sentKeys(of: entry.file)) {
             // The entry first: a crash between the two leaves only logs that name nothing, which is harmless.
             for url in [entry.file, log, attemptLog(for: entry.file)] where unlink(url.path) != 0 && errno != ENOENT {
                 throw StoreError.writeFailed(path: url.path, reason: "it cannot be removed (\(AtomicFile.errorText()))")
@@ -209,7 +238,7 @@ public struct Outbox: Sendable {
             let url = directory.appendingPathComponent(name)
             // Only an entry with a sent log can be finished, so the others are not read at all.
             if name.hasSuffix(".json"), !name.hasPrefix("."), FileManager.default.fileExists(atPath: sentLog(for: url).path),
-               (try? read(url))?.batches.isEmpty == true {
+               (try? read(url, parseItems: false))?.batches.isEmpty == true {
                 unlink(url.path)
                 unlink(sentLog(for: url).path)
             } else if name.hasSuffix(".sent") || name.hasSuffix(".tried"),
@@ -250,52 +279,10 @@ public struct Outbox: Sendable {
         return Set(lines.dropLast().map(String.init))  // the last piece is "" after a whole line, or a torn line
     }
 
-    private struct File: Decodable {
-        struct Batch: Decodable {
-            let key: String
-            let items: [Item]
-        }
-        let queuedAt: Double
-        let batches: [Batch]
-    }
-
-    /// The entry through `WireItems`, or nil for `JSONDecoder` to read (and to explain what is wrong).
-    private func fastDecode(_ data: Data) -> File? {
-        WireItems.read(data) { parser in
-            var queuedAt: Double?, batches: [File.Batch]?
-            let complete = try parser.fields(["queuedAt", "batches"]) { parser, key in
-                if key == "queuedAt" {
-                    queuedAt = try WireItems.optionalDouble(&parser) ?? nil
-                    return queuedAt != nil
-                }
-                batches = try parser.array { parser in
-                    var key: String?, items: [Item]?
-                    let complete = try parser.fields(["key", "items"]) { parser, name in
-                        switch name {
-                        case "key": key = try parser.string(); return key != nil
-                        default: items = try parser.itemArray(); return items != nil
-                        }
-                    }
-                    guard complete, let key, let items else { return nil }
-                    return File.Batch(key: key, items: items)
-                }
-                return batches != nil
-            }
-            guard complete, let queuedAt, let batches else { return nil }
-            return File(queuedAt: queuedAt, batches: batches)
-        }
-    }
-
-    private func read(_ file: URL) throws -> OutboxEntry {
-        let data = try Data(contentsOf: file)
-        let decoded: File
-        do {
-            decoded = try fastDecode(data) ?? JSONDecoder().decode(File.self, from: data)
-        } catch {
-            throw StoreError.readFailed(path: file.path, reason: DecodingProblem.describe(error, bytes: data.count))
-        }
+    /// An entry with the batches not sent yet; `parseItems` reads every batch once, to count its items and months.
+    private func read(_ file: URL, parseItems: Bool) throws -> OutboxEntry {
+        let (queuedAt, batches) = try OutboxScan.scan(file, parseItems: parseItems)
         let sent = sentKeys(of: file)
-        return OutboxEntry(file: file, queuedAt: Date(timeIntervalSince1970: decoded.queuedAt),
-                           batches: decoded.batches.filter { !sent.contains($0.key) }.map { OutboxBatch(key: $0.key, items: $0.items) })
+        return OutboxEntry(file: file, queuedAt: queuedAt, batches: batches.filter { !sent.contains($0.key) })
     }
 }

@@ -1,0 +1,65 @@
+import ExpenseLogKit
+import Foundation
+
+/// What the server saved during one `register` or `sync` run, kept on disk (never all in memory) to be cached and
+/// printed once, at the end.
+struct SavedItems {
+    private let spool: ItemSpool
+    /// Where each month's items lie in the spool, so that caching a month reads only that stretch of it.
+    private var months: [YearMonth: Range<Int64>] = [:]
+    /// Why the items could not all be kept to cache and print.
+    private(set) var keepFailure: StoreError?
+    /// Set once the items are cached and printed.
+    private var finished: StoreError??
+
+    /// An empty record in the temporary folder.
+    init() throws {
+        spool = try ItemSpool()
+    }
+
+    /// How many items were kept.
+    var count: Int { spool.count }
+
+    /// Keeps items the server saved. The server has them already, so a temporary file that cannot be written stops only
+    /// this (they are neither cached nor printed, and `finish` says so), never the sending.
+    mutating func keep(_ answer: [Item]) {
+        guard keepFailure == nil else { return }
+        do {
+            for item in answer {
+                let start = try spool.append(item, tag: 0)
+                let month = item.date.yearMonth
+                months[month] = (months[month]?.lowerBound ?? start)..<spool.end
+            }
+        } catch {
+            keepFailure = StoreError.wrapping(error, path: NSTemporaryDirectory())
+        }
+    }
+
+    /// Caches and prints the items, once (later calls return the first outcome), so that it can run before an error is
+    /// explained and the explanation is not scrolled away by the items; returns why they could not all be kept or cached.
+    /// `printEmpty` prints an empty list too (`[]` for json), for a command whose output a script reads.
+    ///
+    /// One cache write per month for the whole run, straight from the spool: a write per batch re-read and re-wrote each
+    /// month once per batch, which made a 100,000-row import quadratic. The cache is only a copy: a crash that skips this
+    /// costs a re-fetch.
+    @discardableResult
+    mutating func finish(in repository: LocalRepository, _ context: Context, _ config: AppConfig, printEmpty: Bool = false) async
+        -> StoreError? {
+        if let done = finished { return done }
+        if let keepFailure {
+            finished = .some(keepFailure)
+            return keepFailure
+        }
+        var failure: StoreError?
+        do {
+            for (month, stretch) in months.sorted(by: { $0.key < $1.key }) {
+                try await repository.add(month, from: spool.reader(from: stretch.lowerBound, to: stretch.upperBound))
+            }
+        } catch {
+            failure = StoreError.wrapping(error, path: repository.directory.path)
+        }
+        if spool.count > 0 || printEmpty { context.printItems(spool, CommonOptions.outputFormat(context.invocation), config) }
+        finished = .some(failure)
+        return failure
+    }
+}

@@ -1,0 +1,46 @@
+import ExpenseLogKit
+import Foundation
+import Testing
+
+/// An outbox of a large offline import is read a batch at a time: `pending` and `sync` stay flat in memory (measured by
+/// the kernel from outside the process), however many items wait.
+@Suite struct CLILargeOutboxTests {
+    static let itemCount = 200_000
+
+    /// Two entries of `itemCount` items in all, over the twelve months of 2024, queued as `register` queues them.
+    static func queueLargeOutbox(in home: TemporaryDirectory) throws {
+        let outbox = Outbox(directory: home.url.appendingPathComponent("expense-log/state/development/outbox"))
+        for part in 0..<2 {
+            let items = (0..<itemCount / 2).map { n in
+                Samples.item("L\(part)-\(n)", "2024\(String(format: "%02d", n % 12 + 1))\(String(format: "%02d", n % 28 + 1))",
+                             "ラーメン \(n)", n % 5000 + 1)
+            }
+            try outbox.enqueue(OutboxBatch.split(items, size: 500))
+        }
+    }
+
+    @Test func pendingListsALargeOutboxInFlatMemory() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        try Self.queueLargeOutbox(in: home)
+        let (result, peak) = try await CLI.runMeasured(["pending", "--format", "ndjson"], environment: try Samples.offlineEnvironment(home: home))
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == Self.itemCount)
+        #expect(lines.first?.contains("\"id\":\"L0-0\"") == true && lines.last?.contains("\"id\":\"L1-\(Self.itemCount / 2 - 1)\"") == true)
+        #expect(result.stderr.contains("\(PriceText.format(Self.itemCount)) items in 400 batches wait")
+                || result.stderr.contains("\(Self.itemCount) items in 400 batches wait"), "\(result.stderr)")
+        #expect(peak < 90, "peak RSS \(peak) MiB")
+    }
+
+    @Test func syncReadsALargeOutboxInFlatMemory() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        try Self.queueLargeOutbox(in: home)
+        let (result, peak) = try await CLI.runMeasured(["sync", "--retries", "0"], environment: try Samples.offlineEnvironment(home: home))
+        #expect(result.status == 75, "\(result.stderr)")
+        #expect(result.stderr.contains("Nothing was sent: 2024-01 must be read from the server first"), "\(result.stderr)")
+        #expect(result.stderr.contains("\(Self.itemCount) items remain in the outbox"), "\(result.stderr)")
+        #expect(peak < 90, "peak RSS \(peak) MiB")
+    }
+}
