@@ -5,7 +5,10 @@ PREFIX  ?= /usr/local
 CONFIG  ?= release
 BINDIR   = $(PREFIX)/bin
 SHAREDIR = $(PREFIX)/share/expense-log
-# STATIC=1 links the Swift runtime and Foundation into the binary so it runs without the toolchain.
+# STATIC=1, the default on Linux, links the Swift runtime and Foundation into the binary: it starts in about 1.1 × the
+# time of `curl --version` instead of 1.9 × (make bench, start-up) and runs without the toolchain. STATIC= links them
+# dynamically; macOS has no static Swift runtime.
+STATIC ?= $(if $(filter Linux,$(shell uname -s)),1,)
 STATIC_FLAG = $(if $(STATIC),--static-swift-stdlib,)
 
 .PHONY: build test run install install-files bench clean deps

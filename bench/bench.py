@@ -8,6 +8,8 @@ run each, and reports the median wall time and the median CPU time (user + syste
 processes, from wait4(2), and the median peak RSS, from a second run under /usr/bin/time (see
 `measure`). A pipeline runs under `sh -c`, whose wait4 counts every process of the pipeline: CPU is
 their sum, RSS the largest one.
+The slow-server scenarios (idle-*: the client's CPU while it waits; trips-*: its wall time against the fewest
+round trips) each start a reference server of their own that waits like Apps Script (server.py --latency).
 The table goes to stdout and, with the date, CPU and commit, to bench/results.md.
 """
 
@@ -106,7 +108,9 @@ def main():
     parser.add_argument("--binary", default=os.path.join(scenarios.ROOT, ".build", "release", "expense-log"),
                         help="the expense-log to measure (a release build)")
     parser.add_argument("--rounds", type=positive, default=5, help="measured runs per side and scenario (default 5)")
-    parser.add_argument("--only", action="append", choices=scenarios.NAMES, help="run only this scenario (repeatable)")
+    parser.add_argument("--only", action="append", choices=[*scenarios.NAMES, *scenarios.GROUPS], metavar="NAME",
+                        help="run only this scenario (repeatable): " + ", ".join(scenarios.NAMES) + "; or a group: "
+                             + "idle (the idle-* four), trips (the trips-* four), slow (all eight)")
     parser.add_argument("--quick", action="store_true",
                         help="small data and 1 round, to check the harness; results.md is not written")
     parser.add_argument("--results", default=os.path.join(scenarios.ROOT, "bench", "results.md"))

@@ -22,14 +22,34 @@ class Row:
         i = METRICS[metric]
         return self.ours[i] / self.theirs[i] if self.theirs[i] else float("inf")
 
+    def value(self, goal):
+        """What a goal's limit applies to: a ratio ours / theirs, ours' CPU / ours' wall ("cpu-share"), or
+        ours' wall / the fewest round trips the protocol allows ("wall-min", against goal.minimum seconds)."""
+        if goal.metric == "cpu-share":
+            return cpu_share(self.ours)
+        if goal.metric == "wall-min":
+            return self.ours[0] / goal.minimum
+        return self.ratio(goal.metric)
+
     @property
     def met(self):
-        return all(self.ratio(goal.metric) <= goal.limit for goal in self.scenario.goals)
+        return all(self.value(goal) <= goal.limit for goal in self.scenario.goals)
+
+    def verdict(self, goal):
+        value, met = self.value(goal), "met" if self.value(goal) <= goal.limit else "**not met**"
+        if goal.metric == "cpu-share":
+            return f"CPU / wall {value:.1%} ≤ {goal.limit:.0%} {met} (theirs {cpu_share(self.theirs):.1%})"
+        if goal.metric == "wall-min":
+            return f"wall / fewest round trips ({goal.basis} = {seconds(goal.minimum)}) {value:.2f} ≤ {goal.limit:g} {met}"
+        return f"{goal.metric} {value:.2f} ≤ {goal.limit:g} {met}"
 
     def verdicts(self):
-        return ", ".join(f"{goal.metric} {self.ratio(goal.metric):.2f} ≤ {goal.limit:g} "
-                         + ("met" if self.ratio(goal.metric) <= goal.limit else "**not met**")
-                         for goal in self.scenario.goals)
+        return ", ".join(self.verdict(goal) for goal in self.scenario.goals)
+
+
+def cpu_share(side):
+    """A side's CPU time over its wall time: how busy the client is while the server thinks."""
+    return side[1] / side[0] if side[0] else float("inf")
 
 
 def seconds(value):

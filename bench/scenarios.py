@@ -2,15 +2,30 @@
 
 import glob
 import json
+import math
 import os
 import random
 import shutil
 import subprocess
 from dataclasses import dataclass, field
 
-from workload import ROOT, ReferenceServer, month_items, write_import_csv
+from workload import ROOT, ReferenceServer, RefusedPort, month_items, write_import_csv
 
-NAMES = ["start-up", "dummy-fetch", "loopback-fetch", "offline-read", "import", "import-memory", "year-summary"]
+# The slow-server scenarios (issue 16) each start a server of their own that waits like Apps Script:
+# idle-* measure the client's CPU while it waits, trips-* its wall time against the fewest round trips.
+IDLE = ["idle-fetch", "idle-register", "idle-summary", "idle-sync"]
+TRIPS = ["trips-fetch", "trips-summary", "trips-register", "trips-import"]
+NAMES = ["start-up", "dummy-fetch", "loopback-fetch", "offline-read", "import", "import-memory", "year-summary",
+         *IDLE, *TRIPS]
+GROUPS = {"idle": IDLE, "trips": TRIPS, "slow": IDLE + TRIPS}  # --only idle runs the four idle-* scenarios
+
+IDLE_LATENCY = 1.0                    # seconds per execution in the idle-* scenarios (no redirect)
+TRIP_LATENCY, TRIP_HOP = 0.8, 0.1     # the trips-* server: an execution, then the 302 to /echo and its answer
+TRIP = TRIP_LATENCY + TRIP_HOP        # one round trip at Apps Script latency
+# register's --batch-size default (README "register"; `expense-log register --help` says "(default: 500)").
+DEFAULT_BATCH = 500
+SLOW_MONTH_ITEMS = 100                # items in each month the slow servers hold for fetch and summary
+SLOW_ROUNDS = 3
 
 YEAR = 2030          # the fetched, cached and summarised year
 IMPORT_YEAR = 2031   # the imported rows' year: nothing else is ever there
@@ -28,8 +43,10 @@ class Command:
 
 @dataclass
 class Goal:
-    metric: str      # "wall", "cpu" or "rss"
-    limit: float     # the highest acceptable ratio ours / theirs
+    metric: str      # "wall", "cpu" or "rss"; "cpu-share" (ours' CPU / ours' wall); "wall-min" (ours' wall / minimum)
+    limit: float     # the highest acceptable ratio ours / theirs (or share, or ratio to the minimum)
+    minimum: float = None  # "wall-min": the fewest round trips the protocol allows, in seconds
+    basis: str = ""        # "wall-min": how the minimum is made, e.g. "2 × 0.9 s"
 
 
 @dataclass
@@ -56,15 +73,20 @@ class Workbench:
     quick: bool = False
     server: ReferenceServer = None
     sizes: dict = field(default_factory=dict)
+    slow_servers: list = field(default_factory=list)  # one per slow-server scenario, started when it is made
+    refused: RefusedPort = None
 
     def __enter__(self):
-        self.sizes = {"month": 100, "years": 2, "rows": 2_000} if self.quick else \
-                     {"month": 1_000, "years": 10, "rows": 100_000}
+        self.sizes = {"month": 100, "years": 2, "rows": 2_000, "trip-rows": 300} if self.quick else \
+                     {"month": 1_000, "years": 10, "rows": 100_000, "trip-rows": 2_000}
         return self
 
     def __exit__(self, *exc):
-        if self.server:
-            self.server.stop()
+        for server in [self.server, *self.slow_servers]:
+            if server:
+                server.stop()
+        if self.refused:
+            self.refused.close()
 
     def url(self):
         if self.server is None:
@@ -89,9 +111,16 @@ class Workbench:
         return os.path.join(self.work, home, "cache", "development")
 
     def scenarios(self, only=None):
-        made = [self.startup(), self.dummy_fetch(), self.loopback_fetch(), self.offline_read(),
-                self.import_rows(), self.import_memory(), self.year_summary()]
-        return [s for s in made if not only or s.name in only]
+        """The scenarios asked for (names or GROUPS), in NAMES' order; only those are made (a slow one starts a server)."""
+        wanted = {name for choice in only or NAMES for name in GROUPS.get(choice, [choice])}
+        makers = {"start-up": self.startup, "dummy-fetch": self.dummy_fetch, "loopback-fetch": self.loopback_fetch,
+                  "offline-read": self.offline_read, "import": self.import_rows, "import-memory": self.import_memory,
+                  "year-summary": self.year_summary,
+                  "idle-fetch": self.idle_fetch, "idle-register": self.idle_register,
+                  "idle-summary": self.idle_summary, "idle-sync": self.idle_sync,
+                  "trips-fetch": self.trips_fetch, "trips-summary": self.trips_summary,
+                  "trips-register": self.trips_register, "trips-import": self.trips_import}
+        return [makers[name]() for name in NAMES if name in wanted]
 
     # -- the scenarios ------------------------------------------------------------------------
 
@@ -186,3 +215,139 @@ class Workbench:
         return Scenario("year-summary", self.ours("big", "summary", "--year", str(YEAR), "--format", "json"),
                         theirs, [Goal("wall", 1.5)], prepare=prepare,
                         labels=("expense-log summary --year Y --format json (12 cached months)", "jq -s summing the same files"))
+
+    # -- the slow-server scenarios (issue 16: idle while the server thinks) ------------------------
+
+    def slow_server(self, latency, redirect_latency=0.0, redirect=False):
+        """A server of the scenario's own, whose every execution takes `latency` s: the shared one stays fast."""
+        server = ReferenceServer(redirect=redirect, latency=latency, redirect_latency=redirect_latency)
+        self.slow_servers.append(server)
+        return server
+
+    def on(self, server, home, *args):
+        return Command([self.binary, *args], self.env(home, EXPENSE_LOG_BASE_URL=server.url))
+
+    def plain(self, *args):
+        return Command(["python3", os.path.join(ROOT, "bench", "plain_requests.py"), *args], self.env("none"))
+
+    def year_items(self):
+        return [item for month in range(1, 13) for item in month_items(YEAR, month, SLOW_MONTH_ITEMS, random.Random(month))]
+
+    def fresh(self, server, home):
+        """before_each of a writing scenario: an empty server and an empty home, so nothing is skipped as sent before."""
+        def before(side):
+            server.reset()
+            shutil.rmtree(os.path.join(self.work, home), ignore_errors=True)
+        return before
+
+    def one_item_file(self):
+        path = os.path.join(self.work, "one-item.json")
+        item = {"id": "16000000-0000-4000-8000-000000000001", "date": f"{YEAR}0315", "name": "コーヒー",
+                "price": 178, "category": 0, "categorySub": 1}
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump([item], f, ensure_ascii=False)
+        return path
+
+    def idle_scenario(self, name, ours, theirs, labels, **extra):
+        """An idle scenario: ours' CPU while it waits for IDLE_LATENCY s executions, at most 5% of its wall time."""
+        return Scenario(name, ours, theirs, [Goal("cpu-share", 0.05)], rounds=SLOW_ROUNDS,
+                        labels=(f"{labels[0]}; server {IDLE_LATENCY:g} s per execution", labels[1]), **extra)
+
+    def idle_fetch(self):
+        server = self.slow_server(IDLE_LATENCY)
+        return self.idle_scenario("idle-fetch", self.on(server, "idle-fetch", *self.fetch_args(YEAR, 3)),
+                                  Command(["curl", "-sfL", f"{server.url}?year={YEAR}&month=3"], self.env("none")),
+                                  (f"expense-log fetch … --format json, {SLOW_MONTH_ITEMS} items", "curl -sL URL"),
+                                  prepare=lambda: server.reset(self.year_items()))
+
+    def idle_register(self):
+        server = self.slow_server(IDLE_LATENCY)
+        path = self.one_item_file()
+        # GET the item's month, then POST it: what ours does (one comparing GET, one POST).
+        script = ('curl -sfL "$0?year=$2&month=3" >/dev/null && '
+                  'curl -sfL -H "Content-Type: application/json" --data-binary @"$1" "$0" >/dev/null')
+        return self.idle_scenario("idle-register", self.on(server, "idle-register", "register", path),
+                                  Command(["sh", "-c", script, server.url, path, str(YEAR)], self.env("none")),
+                                  ("expense-log register one-item.json: a GET, a POST", "curl GET the month, curl POST"),
+                                  before_each=self.fresh(server, "idle-register"))
+
+    def idle_summary(self):
+        server = self.slow_server(IDLE_LATENCY)
+        summary = self.on(server, "idle-summary", "summary", "--year", str(YEAR), "--format", "json")
+        return self.idle_scenario("idle-summary", summary,
+                                  self.plain("months", server.url, str(YEAR), *map(str, range(1, 13))),
+                                  ("expense-log summary --year Y --format json: 12 GETs", "Python: 12 concurrent urllib GETs"),
+                                  prepare=lambda: server.reset(self.year_items()))
+
+    def idle_sync(self):
+        """sync of an outbox of 3 items over 2 months, queued by a register that found the server down."""
+        server = self.slow_server(IDLE_LATENCY)
+        if self.refused is None:
+            self.refused = RefusedPort()
+        path = os.path.join(self.work, "outbox-items.json")
+        items = [{"id": f"16000000-0000-4000-8000-00000000010{n}", "date": date, "name": name, "price": price,
+                  "category": 0, "categorySub": 1}
+                 for n, (date, name, price) in enumerate([(f"{YEAR}0402", "紅茶", 200), (f"{YEAR}0417", "コーラ", 150),
+                                                          (f"{YEAR}0505", "ラーメン", 900)])]
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(items, f, ensure_ascii=False)
+
+        def before(side):
+            self.fresh(server, "idle-sync")(side)
+            if side == "ours":  # queue the items: the register finds the port refused and exits 75
+                queue = self.env("idle-sync", EXPENSE_LOG_BASE_URL=self.refused.url)
+                done = subprocess.run([self.binary, "--retries", "0", "register", path], env=queue,
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                if done.returncode != 75:
+                    raise SystemExit(f"bench: idle-sync: the offline register exited {done.returncode}, "
+                                     f"not 75:\n{done.stderr}")
+        return self.idle_scenario("idle-sync", self.on(server, "idle-sync", "sync"),
+                                  self.plain("send", server.url, path, str(DEFAULT_BATCH)),
+                                  ("expense-log sync, 3 queued items in 2 months: 2 GETs, 1 POST",
+                               "Python: the 2 GETs concurrently, then the POST"),
+                                  before_each=before)
+
+    def trips(self, name, ours, theirs, executions, labels, **extra):
+        """A round-trips scenario: ours' wall against `executions` sequential round trips of TRIP seconds."""
+        return Scenario(name, ours, theirs,
+                        [Goal("wall-min", 1.2, minimum=executions * TRIP, basis=f"{executions} × {TRIP:g} s")],
+                        rounds=SLOW_ROUNDS,
+                        labels=(f"{labels[0]}; server {TRIP_LATENCY:g} s + {TRIP_HOP:g} s redirect", labels[1]), **extra)
+
+    def trip_server(self):
+        return self.slow_server(TRIP_LATENCY, TRIP_HOP, redirect=True)
+
+    def trips_fetch(self):
+        server = self.trip_server()
+        return self.trips("trips-fetch", self.on(server, "trips-fetch", *self.fetch_args(YEAR, 3)),
+                          self.plain("months", server.url, str(YEAR), "3"), 1,
+                          (f"expense-log fetch … --format json, {SLOW_MONTH_ITEMS} items", "Python: 1 urllib GET"),
+                          prepare=lambda: server.reset(self.year_items()))
+
+    def trips_summary(self):
+        server = self.trip_server()
+        summary = self.on(server, "trips-summary", "summary", "--year", str(YEAR), "--format", "json")
+        return self.trips("trips-summary", summary,
+                          self.plain("months", server.url, str(YEAR), *map(str, range(1, 13))), 1,
+                          ("expense-log summary --year Y --format json", "Python: 12 concurrent urllib GETs"),
+                          prepare=lambda: server.reset(self.year_items()))
+
+    def trips_register(self):
+        server = self.trip_server()
+        path = self.one_item_file()
+        return self.trips("trips-register", self.on(server, "trips-register", "register", path),
+                          self.plain("send", server.url, path, str(DEFAULT_BATCH)), 2,
+                          ("expense-log register one-item.json", "Python: GET the month, then POST"),
+                          before_each=self.fresh(server, "trips-register"))
+
+    def trips_import(self):
+        server = self.trip_server()
+        rows = self.sizes["trip-rows"]
+        csv_path = os.path.join(self.work, "trip-rows.csv")
+        posts = math.ceil(rows / DEFAULT_BATCH)  # each POST as full as register's default batch allows
+        return self.trips("trips-import", self.on(server, "trips-import", "register", csv_path),
+                          self.plain("send", server.url, csv_path, str(DEFAULT_BATCH)), 1 + posts,
+                          (f"expense-log register, {rows:,} CSV rows over 12 months, batches of {DEFAULT_BATCH}",
+                           f"Python: 12 concurrent GETs, then {posts} POSTs"),
+                          prepare=lambda: write_import_csv(csv_path, rows, IMPORT_YEAR),
+                          before_each=self.fresh(server, "trips-import"))

@@ -7,6 +7,7 @@ import csv
 import json
 import os
 import random
+import socket
 import subprocess
 import sys
 import urllib.request
@@ -51,11 +52,17 @@ def write_import_csv(path, rows, year, seed=5):
 
 
 class ReferenceServer:
-    """The tests' reference server on a free loopback port, answering like Apps Script (302 to the output)."""
+    """The tests' reference server on a free loopback port, answering like Apps Script (302 to the output).
 
-    def __init__(self):
-        self.process = subprocess.Popen([sys.executable, SERVER, "--port", "0", "--redirect"],
-                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    `latency` is how long each request to /exec waits (an Apps Script execution), `redirect_latency` how long each
+    /echo answer waits (the redirect hop); the waits overlap across concurrent requests."""
+
+    def __init__(self, redirect=True, latency=0.0, redirect_latency=0.0):
+        argv = [sys.executable, SERVER, "--port", "0", *(["--redirect"] if redirect else []),
+                *(["--latency", str(latency)] if latency else []),
+                *(["--redirect-latency", str(redirect_latency)] if redirect_latency else [])]
+        self.latency, self.redirect_latency = latency, redirect_latency
+        self.process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         line = self.process.stdout.readline()
         if not line.startswith("PORT "):
             raise SystemExit(f"bench: the reference server did not start ({SERVER}): {line!r}")
@@ -78,3 +85,16 @@ class ReferenceServer:
     def stop(self):
         self.process.stdin.close()  # the server exits at EOF on its stdin
         self.process.wait(timeout=10)
+
+
+class RefusedPort:
+    """A loopback port bound and never listening, held for the run: connecting to it is refused at once, so a
+    client pointed there sees the server down (and no other process can take the port meanwhile)."""
+
+    def __init__(self):
+        self.socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.socket.bind(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.socket.getsockname()[1]}/exec"
+
+    def close(self):
+        self.socket.close()

@@ -41,14 +41,30 @@ enum CLI {
     /// exited; returns the result and that peak in MiB. Memory is measured from outside, never by timing.
     static func runMeasured(_ arguments: [String], environment: [String: String], stdinFrom source: String? = nil)
         async throws -> (CLIResult, Int) {
+        let (result, usage) = try await runWithUsage(arguments, environment: environment, stdinFrom: source)
+        return (result, usage.peakMiB)
+    }
+
+    /// What the kernel counted for a finished run.
+    struct Usage {
+        /// The peak resident memory in MiB.
+        let peakMiB: Int
+        /// User and system CPU time in seconds.
+        let cpuSeconds: Double
+    }
+
+    /// Runs the binary under `peak_rss.py`, which reads its peak memory and CPU time from the kernel (wait4).
+    static func runWithUsage(_ arguments: [String], environment: [String: String], stdinFrom source: String? = nil)
+        async throws -> (CLIResult, Usage) {
         let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
         let script = packageRoot.appendingPathComponent("Tests/ReferenceServer/peak_rss.py").path
         let report = scratch.url.appendingPathComponent("peak").path
         let result = try await run(["python3", script, report, try binary().path] + arguments, environment: environment,
                                    binary: URL(fileURLWithPath: "/usr/bin/env"), stdinFrom: source)
-        guard let kib = Int(try String(contentsOfFile: report, encoding: .utf8)) else { throw TestFailure("no peak RSS reported") }
-        return (result, kib / 1024)
+        let fields = try String(contentsOfFile: report, encoding: .utf8).split(separator: " ")
+        guard fields.count == 2, let kib = Int(fields[0]), let cpu = Double(fields[1]) else { throw TestFailure("no usage reported") }
+        return (result, Usage(peakMiB: kib / 1024, cpuSeconds: cpu))
     }
 
     /// Starts the binary without waiting for it, so a test can kill it mid-way.

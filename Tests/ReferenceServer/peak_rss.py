@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""Runs a command and reports its peak resident memory, read by the kernel (wait4's rusage), not by timing.
+"""Runs a command and reports its peak resident memory and CPU time, read by the kernel (wait4's rusage), not by timing.
 
     python3 peak_rss.py OUT_FILE COMMAND [ARG...]
 
-Passes stdin, stdout and stderr through, exits with the command's status, and writes the peak in KiB to OUT_FILE.
+Passes stdin, stdout and stderr through, exits with the command's status, and writes to OUT_FILE the peak in KiB and
+the CPU seconds (user + system), separated by a space.
 """
 import os
 import sys
@@ -14,5 +15,5 @@ if pid == 0:
     os.execvp(command[0], command)
 _, status, usage = os.wait4(pid, 0)
 with open(out, "w") as f:
-    f.write(str(usage.ru_maxrss))
+    f.write(f"{usage.ru_maxrss} {usage.ru_utime + usage.ru_stime:.6f}")
 sys.exit(os.waitstatus_to_exitcode(status) & 0xFF)

@@ -7,13 +7,20 @@ HTTP code, and adds a /_control API so tests can inject faults and inspect
 exactly what the client sent.
 
     python3 server.py [--port 0] [--host 127.0.0.1] [--redirect] [--redirect-host H] [--token T]
-                      [--seed FILE.json] [--sheet [--sheet-zone Asia/Tokyo]] [--verbose]
+                      [--seed FILE.json] [--sheet [--sheet-zone Asia/Tokyo]]
+                      [--latency SECONDS] [--redirect-latency SECONDS] [--verbose]
 
 With --sheet it stores items as a Google Sheet left at its default formats
 does, and answers as Apps Script's getValues() + JSON.stringify then do:
 typed text becomes a number, a boolean or a date (`0120` -> 120, `TRUE` ->
 true, `7-11` -> "2026-07-10T15:00:00.000Z"), an empty cell is "", and rows
 typed by hand (POST /_control/rows) come back exactly as given.
+
+With --latency every request to /exec waits that long (in its own thread, so
+concurrent requests overlap) before it is answered, as an Apps Script
+execution takes 0.5-3 s; with --redirect-latency every /echo answer (the
+redirect hop) waits too. POST /_control/latency {"latency": 1.0, "redirect": 0.1}
+changes either at run time (GET /_control/latency shows them); reset keeps them.
 
 Prints one line "PORT <n>" once listening. It exits when stdin reaches EOF, so
 a test runner that dies takes the server with it; when running it by hand keep
@@ -135,6 +142,10 @@ class BadRequest(Exception):
 
 def is_int(value):
     return isinstance(value, int) and not isinstance(value, bool)  # JSON true is not a price
+
+
+def is_seconds(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value < float("inf")
 
 
 def to_json(value):
@@ -427,12 +438,16 @@ class Handler(BaseHTTPRequestHandler):
             "body": body.decode("utf-8", "replace") if body else None, "status": None,
             "time": time.time(), "answered": None})
         if url.path == "/echo":
+            if self.server.redirect_latency:  # the hop to the script's output; sleeps in this request's thread only
+                time.sleep(self.server.redirect_latency)
             fault = state.take_fault(self.command, "/echo")
             if "status" in fault:  # the script ran; only fetching its output fails
                 return self.answer(entry, fault["status"], fault.get("body", "").encode(),
                                    fault.get("contentType", TEXT_TYPE), fault.get("headers"))
             return self.answer(entry, *self.echo(url))
 
+        if self.server.latency:  # an Apps Script execution's time; concurrent requests sleep side by side
+            time.sleep(self.server.latency)
         # Faults stand for Google's front end misbehaving, so they come before auth.
         fault = state.take_fault(self.command)
         kind = fault.get("kind")
@@ -557,6 +572,16 @@ class Handler(BaseHTTPRequestHandler):
                 if not isinstance(value, dict) or not isinstance(value.get("faults"), list):
                     raise BadRequest('body must be {"faults": [...]}')
                 result = {"queued": state.add_faults([validate_fault(f) for f in value["faults"]])}
+            elif route == ("GET", "/_control/latency"):
+                result = {"latency": self.server.latency, "redirect": self.server.redirect_latency}
+            elif route == ("POST", "/_control/latency"):
+                value = parse_json(body)
+                if not (isinstance(value, dict) and value and set(value) <= {"latency", "redirect"}
+                        and all(is_seconds(v) for v in value.values())):
+                    raise BadRequest('body must be {"latency": seconds, "redirect": seconds} (either may be left out; >= 0)')
+                self.server.latency = float(value.get("latency", self.server.latency))
+                self.server.redirect_latency = float(value.get("redirect", self.server.redirect_latency))
+                result = {"latency": self.server.latency, "redirect": self.server.redirect_latency}
             elif route == ("POST", "/_control/reset"):
                 state.reset()
                 result = {"reset": True}
@@ -571,6 +596,10 @@ class Server(ThreadingHTTPServer):
     daemon_threads = True     # a stalled request must not keep the process alive
     block_on_close = False
     down = False
+    latency = redirect_latency = 0.0  # seconds each /exec and /echo answer waits (--latency, --redirect-latency)
+    # listen(2)'s backlog; socketserver's 5 drops the SYNs of a burst (a year's 12 GETs at once), whose clients then wait
+    # out a 1 s retransmission, where Google's front end would take all 30 executions Apps Script allows a user.
+    request_queue_size = 64
 
     def go_down(self):
         """Stops listening, and holds the port with a socket bound but never listening, so connects are refused.
@@ -601,6 +630,16 @@ def exit_on_stdin_eof():
     os._exit(0)
 
 
+def seconds_arg(text):
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}")
+    if not is_seconds(value):
+        raise argparse.ArgumentTypeError("must be a number of seconds >= 0")
+    return value
+
+
 def main():
     parser = argparse.ArgumentParser(description="Reference server for expense-log tests.")
     parser.add_argument("--port", type=int, default=0, help="0 = any free port")
@@ -611,6 +650,11 @@ def main():
     parser.add_argument("--seed", help="JSON array of items to start with")
     parser.add_argument("--sheet", action="store_true", help="store and answer as a Google Sheet retypes cells")
     parser.add_argument("--sheet-zone", default="Asia/Tokyo", help="the spreadsheet's time zone (with --sheet)")
+    parser.add_argument("--latency", type=seconds_arg, default=0.0, metavar="SECONDS",
+                        help="every /exec request (GET or POST) waits this long before it is answered, "
+                             "as an Apps Script execution does (default 0)")
+    parser.add_argument("--redirect-latency", type=seconds_arg, default=0.0, metavar="SECONDS",
+                        help="every /echo answer (the redirect hop, with --redirect) waits this long (default 0)")
     parser.add_argument("--verbose", action="store_true", help="log requests to stderr")
     args = parser.parse_args()
 
@@ -640,6 +684,7 @@ def main():
         server.v4_guard = guard
     server.state, server.redirect, server.token, server.verbose = state, args.redirect, args.token, args.verbose
     server.sheet_zone = zoneinfo.ZoneInfo(args.sheet_zone) if args.sheet else None
+    server.latency, server.redirect_latency = args.latency, args.redirect_latency
     port = server.server_address[1]
     host = f"[{args.host}]" if ":" in args.host else args.host
     server.base_url = f"http://{host}:{port}"

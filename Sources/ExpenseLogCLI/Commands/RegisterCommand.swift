@@ -39,8 +39,8 @@ enum RegisterCommand {
             .flag("explain", help: "Say which existing item each skipped row matched."),
             .value("report", "file", .path, help: "Write a JSON report of every row (its file, line and fate) to a file."),
             .flag("dry-run", help: "Validate, compare and print what would be sent; send nothing."),
-            .value("batch-size", "n", .integer(1...10_000), default: String(ExpenseLogAPIClient.defaultBatchSize),
-                   help: "Items per POST request."),
+            .value("batch-size", "n", .integer(1...10_000), default: String(BatchLimit.defaultItems),
+                   help: "Items per POST request at most (a batch also ends at about 512 KiB of body)."),
             CommonOptions.format,
         ],
         arguments: [ArgumentSpec("file", variadic: true, help: "Files to read; - reads standard input.")],
@@ -116,10 +116,10 @@ enum RegisterCommand {
         progress.clear()
         explain(skipped, invocation, context)
 
-        let batchSize = invocation.integer("batch-size") ?? ExpenseLogAPIClient.defaultBatchSize
+        let limit = BatchLimit(items: invocation.integer("batch-size") ?? BatchLimit.defaultItems)
         guard let client, !invocation.flag("dry-run"), items.count > 0 else {
             if invocation.flag("dry-run") {
-                let batches = (items.count + batchSize - 1) / batchSize
+                let batches = try limit.batchCount(items)
                 context.printItems(items, format, config)
                 context.note("Dry run: \(items.count) item\(items.count == 1 ? "" : "s") would be sent in \(batches) "
                              + "batch\(batches == 1 ? "" : "es") to the \(config.environment.value.rawValue) environment; nothing was sent.")
@@ -129,7 +129,7 @@ enum RegisterCommand {
             try ending.finish(report, code: invalid ? .dataError : .success)
         }
 
-        var sending = try Sending(items: items, waiting: waiting, batchSize: batchSize, config: config, client: client,
+        var sending = try Sending(items: items, waiting: waiting, limit: limit, config: config, client: client,
                                   repository: repository, outbox: outbox, context: context, progress: progress)
         let code = try await sending.run(report: &report)
         await context.flushWarnings(repository)

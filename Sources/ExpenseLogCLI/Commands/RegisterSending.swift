@@ -7,7 +7,7 @@ struct Sending {
     let items: ItemSpool
     /// Items earlier runs left in the outbox (counted when the outbox was read to compare).
     let waiting: Int
-    let batchSize: Int
+    let limit: BatchLimit
     let config: AppConfig
     let client: ExpenseLogAPIClient
     let repository: LocalRepository
@@ -19,9 +19,9 @@ struct Sending {
     private var saved: SavedItems
     /// How many input items (from the first) the server confirmed.
     private var confirmedCount = 0
-    init(items: ItemSpool, waiting: Int, batchSize: Int, config: AppConfig, client: ExpenseLogAPIClient,
+    init(items: ItemSpool, waiting: Int, limit: BatchLimit, config: AppConfig, client: ExpenseLogAPIClient,
          repository: LocalRepository, outbox: Outbox, context: Context, progress: ProgressLine) throws {
-        (self.items, self.waiting, self.batchSize) = (items, waiting, batchSize)
+        (self.items, self.waiting, self.limit) = (items, waiting, limit)
         (self.config, self.client) = (config, client)
         (self.repository, self.outbox, self.context, self.progress) = (repository, outbox, context, progress)
         saved = try SavedItems()
@@ -58,7 +58,6 @@ struct Sending {
     }
 
     private mutating func sendAll(report: inout ImportReport) async throws -> ExitCode {
-        let batchCount = (items.count + batchSize - 1) / batchSize
         // Queued before the first POST: whatever happens next (a lost answer, a crash, kill -9), every item the
         // server has not confirmed is in the outbox for `sync`, and none is sent twice. Each batch is encoded once,
         // here, and its body read back from the entry to be sent.
@@ -79,6 +78,7 @@ struct Sending {
             return .ioError
         }
         defer { hold.release() }
+        let batchCount = entry.batches.count
         var reader = try items.reader()
         let started = Date()
         for (index, queuedBatch) in entry.batches.enumerated() {
@@ -124,13 +124,13 @@ struct Sending {
         return .success
     }
 
-    /// The next batch's items and report rows from the spool (empty at its end).
+    /// The next batch's items and report rows from the spool (empty at its end), as many as `limit` allows.
     private func next(from reader: inout ItemSpool.Reader) throws -> ([Item], [Int]) {
-        var batch: [Item] = [], rows: [Int] = []
-        batch.reserveCapacity(batchSize)
-        while batch.count < batchSize, let (item, row) = try reader.next() {
+        var batch: [Item] = [], rows: [Int] = [], bytes = 0
+        while !limit.isFull(count: batch.count, bytes: bytes), let (item, row) = try reader.next() {
             batch.append(item)
             rows.append(Int(row))
+            bytes += BatchLimit.size(of: item)
         }
         return (batch, rows)
     }

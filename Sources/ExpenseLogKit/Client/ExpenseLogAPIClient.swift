@@ -2,9 +2,6 @@ import Foundation
 
 /// Fetches and registers items over a `Session`, retrying what the contract allows and turning answers into items or `APIError`s.
 public struct ExpenseLogAPIClient: Sendable {
-    /// Items per POST unless `--batch-size` says otherwise.
-    public static let defaultBatchSize = 100
-
     /// The transport.
     public let session: any Session
     /// The web app's URL.

@@ -1,0 +1,43 @@
+/// How large one POST may grow: at most so many items, and a body of about so many bytes, whichever comes first.
+///
+/// Apps Script takes 0.5–3 s per execution whatever it is sent, so each POST should carry as much as is safe; what
+/// bounds it is the script's 6-minute execution limit (a script writing row by row takes ~0.1 s a row) and what one
+/// lost answer leaves to reconcile. 500 items and 512 KiB keep a batch far inside both.
+public struct BatchLimit: Sendable, Equatable {
+    /// Items per POST unless `--batch-size` says otherwise.
+    public static let defaultItems = 500
+    /// The body size at which a batch ends, whatever its item count.
+    public static let defaultBytes = 512 << 10
+
+    /// The most items in one batch.
+    public let items: Int
+    /// The body size at which a batch ends (it may pass it by one item).
+    public let bytes: Int
+
+    /// A limit of so many items and bytes.
+    public init(items: Int = BatchLimit.defaultItems, bytes: Int = BatchLimit.defaultBytes) {
+        (self.items, self.bytes) = (max(1, items), max(1, bytes))
+    }
+
+    /// About the bytes an item adds to a body: its keys, date and numbers, its id and name.
+    public static func size(of item: Item) -> Int {
+        100 + item.id.utf8.count + item.name.utf8.count
+    }
+
+    /// Whether a batch of `count` items and about `bytes` of body is full.
+    public func isFull(count: Int, bytes: Int) -> Bool {
+        count >= items || bytes >= self.bytes
+    }
+
+    /// How many batches a spool's items make.
+    public func batchCount(_ spool: ItemSpool) throws -> Int {
+        var reader = try spool.reader(), batches = 0, count = 0, bytes = 0
+        while let (item, _) = try reader.next() {
+            if count == 0 { batches += 1 }
+            count += 1
+            bytes += Self.size(of: item)
+            if isFull(count: count, bytes: bytes) { (count, bytes) = (0, 0) }
+        }
+        return batches
+    }
+}
