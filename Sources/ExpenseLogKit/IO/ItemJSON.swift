@@ -70,13 +70,20 @@ public enum ItemJSON {
     /// Appends a JSON string literal as UTF-8, escaping only what JSON requires (UTF-8 stays as is).
     static func appendString(_ text: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        // Most text needs no escape and is copied whole; the rest goes a scalar at a time.
-        if text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+        // Most text needs no escape and is copied whole, straight from its storage; the rest goes a scalar at a time.
+        func plain(_ byte: UInt8) -> Bool { byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") }
+        let copied = text.utf8.withContiguousStorageIfAvailable { bytes in
+            guard bytes.allSatisfy(plain) else { return false }
+            out.append(contentsOf: bytes)
+            return true
+        }
+        switch copied {
+        case true?: break
+        case nil where text.utf8.allSatisfy(plain): out.append(contentsOf: text.utf8)
+        default:
             var escaped = ""
             appendEscaped(text, to: &escaped)
             out.append(contentsOf: escaped.utf8)
-        } else {
-            out.append(contentsOf: text.utf8)
         }
         out.append(UInt8(ascii: "\""))
     }

@@ -34,9 +34,21 @@ extension Array where Element == Item {
     /// normalisation of a name, and what the server saved must be shown as it saved it.
     public func isByteForByte(_ other: [Item]) -> Bool {
         count == other.count && zip(self, other).allSatisfy { a, b in
-            a.id.utf8.elementsEqual(b.id.utf8) && a.name.utf8.elementsEqual(b.name.utf8) && a.date == b.date
+            a.id.hasSameBytes(as: b.id) && a.name.hasSameBytes(as: b.name) && a.date == b.date
                 && a.price == b.price && a.category == b.category && a.categorySub == b.categorySub
         }
+    }
+}
+
+extension String {
+    /// Whether both hold the same UTF-8 bytes (`==` also matches another Unicode normalisation), compared straight from
+    /// their storage when it is contiguous.
+    func hasSameBytes(as other: String) -> Bool {
+        guard utf8.count == other.utf8.count else { return false }
+        let fast = utf8.withContiguousStorageIfAvailable { a in
+            other.utf8.withContiguousStorageIfAvailable { b in a.elementsEqual(b) }
+        }
+        return (fast ?? nil) ?? utf8.elementsEqual(other.utf8)
     }
 }
 

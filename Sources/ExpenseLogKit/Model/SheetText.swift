@@ -13,6 +13,13 @@ public enum SheetText {
                                         || first | 0x20 == UInt8(ascii: "f")) {
             return id
         }
+        // Nor can a number hold anything but digits, signs, points, commas and exponents: a UUID that starts with a
+        // digit is decided here, without the character-by-character reading below (a tenth of an import's time).
+        let numeric = id.utf8.allSatisfy { byte in
+            (0x30...0x39).contains(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+                || byte == UInt8(ascii: ",") || byte | 0x20 == UInt8(ascii: "e")
+        }
+        if !numeric, let first = id.utf8.first, first | 0x20 != UInt8(ascii: "t"), first | 0x20 != UInt8(ascii: "f") { return id }
         switch id.lowercased() {
         case "true": return "TRUE"
         case "false": return "FALSE"

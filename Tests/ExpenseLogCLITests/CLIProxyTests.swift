@@ -1,0 +1,39 @@
+import ExpenseLogKit
+import Foundation
+import Testing
+
+/// Requests go through the proxy that the usual variables name (`http_proxy`, as curl reads them), in every transport.
+@Suite struct CLIProxyTests {
+    static var transports: [String] {
+        #if canImport(FoundationNetworking)
+        ["curl", "urlsession"]
+        #else
+        ["urlsession"]
+        #endif
+    }
+
+    /// The base URL's host resolves nowhere (`.invalid`), so the fetch and the register can only succeed through the
+    /// proxy: the reference server, which answers a proxy's absolute-URI requests as its own.
+    @Test(arguments: transports)
+    func requestsGoThroughTheHTTPProxy(transport: String) async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let config = try home.write("config.json", #"{"transport": "\#(transport)"}"#)
+        let item = try home.write("one.json", #"{"id":"P1","date":"20240120","name":"ラーメン","price":980,"category":0,"categorySub":0}"#)
+        try await withServer { server in
+            try await server.seed(Samples.seed)
+            let env = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "development", "EXPENSE_LOG_CONFIG": config,
+                                                       "EXPENSE_LOG_BASE_URL": "http://expense-log.invalid/exec",
+                                                       "http_proxy": "http://127.0.0.1:\(server.port)"])
+            let fetched = try await CLI.run(["fetch", "--year", "2024", "--month", "1", "--format", "json"], environment: env)
+            #expect(fetched.status == 0, "\(fetched.stderr)")
+            #expect(try JSONDecoder().decode([Item].self, from: Data(fetched.stdout.utf8)) == Array(Samples.seed.prefix(3)))
+            let registered = try await CLI.run(["register", "--format", "json", item], environment: env)
+            #expect(registered.status == 0, "\(registered.stderr)")
+            #expect(try await server.items().map(\.id).contains("P1"))
+            let requests = try await server.requests()
+            #expect(requests.map(\.method) == ["GET", "GET", "POST"])
+            #expect(requests.allSatisfy { $0.headers["host"] == "expense-log.invalid" }, "\(requests.map(\.headers))")
+        }
+    }
+}
