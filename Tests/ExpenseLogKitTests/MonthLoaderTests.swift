@@ -123,7 +123,7 @@ struct MonthLoaderTests {
             #expect(await inFlight.started.sorted() == ["year=2024&month=2", "year=2024&month=3"], "January is cached whole")
             #expect(loaded[0] == LoadedMonth(month: try month("2024-01"), items: [a], source: .cache(fetchedAt: Self.fetchedAt, complete: true)))
             #expect(loaded[1] == LoadedMonth(month: try month("2024-02"), items: [february], source: .server))
-            #expect(loaded[2] == LoadedMonth(month: try month("2024-03"), items: [march], source: .server, outsideCount: 1))
+            #expect(loaded[2] == LoadedMonth(month: try month("2024-03"), items: [march], source: .server, outside: [a]))
             let cachedMarch = try #require(try await LocalRepository(directory: folder).month(try month("2024-03")))
             #expect(cachedMarch.isComplete && cachedMarch.items == [march])
             #expect(try await LocalRepository(directory: folder).month(try month("2024-02"))?.isComplete == true)

@@ -48,58 +48,45 @@ enum FetchCommand {
         let query = try query(invocation)
         let config = try context.config()
         let repository = context.repository(config)
-
-        if invocation.flag("offline") {
-            let cached = try await repository.month(month)
-            await context.flushWarnings(repository)
-            guard let cached else {
-                context.io.stderr.write("Error: \(month) is not cached for the \(config.environment.value.rawValue) environment "
-                                        + "(\(config.cacheDirectory.path)). Run without --offline to fetch it.\n")
-                throw CommandExit(code: .unavailable)
-            }
-            printCached(cached, context, query, format, config)
-            return
-        }
-
-        let client = try context.client(config)
-        let answer: SheetAnswer
-        do {
-            answer = try await client.fetch(month)
-        } catch let error as APIError where error.isTransient && !invocation.flag("refresh") {
-            let cached: CachedMonth?
-            do {
-                cached = try await repository.month(month)
-            } catch {
-                context.warn("the cache cannot serve \(month) either: \(error)")
-                cached = nil
-            }
-            await context.flushWarnings(repository)
-            guard let cached else { throw error }
-            let when = cached.fetchedAt.map { "as fetched \(Self.age(of: $0)) (\($0.formatted(Date.ISO8601FormatStyle())))" }
-                ?? "from the cache"
-            context.warn("\(error)\nShowing \(month) \(when); run again when the server is back (or use --refresh to never fall back)")
-            printCached(cached, context, query, format, config)
-            return
-        }
-        if invocation.flag("strict"), let failure = answer.strictFailure(url: client.baseURL, month: month) { throw failure }
-        context.report(answer, of: month)
-        context.reportLeftOut(answer.unreadable.count)
-        let items = answer.items
-        // The cache file of a month holds only that month (the dummy fixtures answer January 2024 for any month).
-        let inMonth = items.filter { $0.date.yearMonth == month }
-        if inMonth.count < items.count {
-            context.warn("\(items.count - inMonth.count) of the \(items.count) items the server returned are dated outside "
-                         + "\(month); they are printed but not cached (the cache of \(month) keeps only its own items)")
-        }
-        // The server's answer is printed whatever happens to the cache: a disk problem must not hide the data.
-        let cacheFailure = await context.replace(month, with: inMonth, in: repository)
+        let offline = invocation.flag("offline")
+        let loader = MonthLoader(client: offline ? nil : try context.client(config), repository: repository,
+                                 strict: invocation.flag("strict"))
+        let loaded = await loader.load(month, policy: offline ? .offline : invocation.flag("refresh") ? .refresh : .preferServer)
         await context.flushWarnings(repository)
-        context.printItems(query.apply(items), format, config)
-        if let cacheFailure {
-            context.warn("\(month) was fetched and printed, but not cached: \(cacheFailure) (exit status 74; --offline will not have it)")
+
+        switch loaded.source {
+        case .missing(.notCached) where offline:
+            context.io.stderr.write("Error: \(month) is not cached for the \(config.environment.value.rawValue) environment "
+                                    + "(\(config.cacheDirectory.path)). Run without --offline to fetch it.\n")
+            throw CommandExit(code: .unavailable)
+        case .missing(let failure):
+            if let cacheFailure = loaded.cacheFailure { context.warn("the cache cannot serve \(month) either: \(cacheFailure)") }
+            throw failure
+        case .cache(let fetchedAt, let complete):
+            if let fallback = loaded.fallback {
+                let when = fetchedAt.map { "as fetched \(Self.age(of: $0)) (\($0.formatted(Date.ISO8601FormatStyle())))" } ?? "from the cache"
+                context.warn("\(fallback)\nShowing \(month) \(when); run again when the server is back (or use --refresh to never fall back)")
+            }
+            if !complete { context.warn("\(month) was never fetched whole; only the items registered from here are shown") }
+            context.printItems(query.apply(loaded.items), format, config)
+        case .server:
+            if let rows = loaded.rows {
+                context.report(rows, of: month)
+                context.reportLeftOut(rows.unreadable.count)
+            }
+            let answered = loaded.items + loaded.outside
+            if !loaded.outside.isEmpty {
+                context.warn("\(loaded.outside.count) of the \(answered.count) items the server returned are dated outside "
+                             + "\(month); they are printed but not cached (the cache of \(month) keeps only its own items)")
+            }
+            // The server's answer is printed whatever happens to the cache: a disk problem must not hide the data.
+            context.printItems(query.apply(answered), format, config)
+            if let cacheFailure = loaded.cacheFailure {
+                context.warn("\(month) was fetched and printed, but not cached: \(cacheFailure) (exit status 74; --offline will not have it)")
+            }
+            if !loaded.unreadable.isEmpty { throw CommandExit(code: .dataError) }
+            if loaded.cacheFailure != nil { throw CommandExit(code: .ioError) }
         }
-        if !answer.unreadable.isEmpty { throw CommandExit(code: .dataError) }
-        if cacheFailure != nil { throw CommandExit(code: .ioError) }
     }
 
     /// The `--sort`/`--reverse`/`--category`/`--sub` query.
@@ -111,13 +98,6 @@ enum FetchCommand {
         }
         return ItemQuery(sort: invocation.value("sort").flatMap(ItemSort.init(rawValue:)), reverse: invocation.flag("reverse"),
                          category: category, sub: sub)
-    }
-
-    static func printCached(_ cached: CachedMonth, _ context: Context, _ query: ItemQuery, _ format: OutputFormat, _ config: AppConfig) {
-        if !cached.isComplete {
-            context.warn("\(cached.month) was never fetched whole; only the items registered from here are shown")
-        }
-        context.printItems(query.apply(cached.items), format, config)
     }
 
     /// "5 minutes ago", "3 hours ago", "2 days ago": how stale the copy is, at a glance.

@@ -48,24 +48,29 @@ public struct LoadedMonth: Sendable, Equatable {
     public let source: MonthSource
     /// The failure that made it fall back to the cache, if any.
     public let fallback: MonthFailure?
-    /// How many items the server answered that were dated outside the month, left out (the dummy fixtures do this).
-    public let outsideCount: Int
-    /// The cache write that failed after a successful fetch, if any (the items are still the server's).
+    /// The items the server answered that are dated outside the month (the dummy fixtures do this): not in `items`,
+    /// not cached.
+    public let outside: [Item]
+    /// The cache write that failed after a successful fetch (the items are still the server's), or the cache read that
+    /// failed for a month the server could not give either; nil when the cache did its part.
     public let cacheFailure: StoreError?
     /// The rows of the server's answer left out or read with a guess, without its items; nil when every row was read.
     public let rows: SheetAnswer?
 
     /// A loaded month with every part given.
     public init(month: YearMonth, items: [Item], source: MonthSource, fallback: MonthFailure? = nil,
-                outsideCount: Int = 0, cacheFailure: StoreError? = nil, rows: SheetAnswer? = nil) {
+                outside: [Item] = [], cacheFailure: StoreError? = nil, rows: SheetAnswer? = nil) {
         self.month = month
         self.items = items
         self.source = source
         self.fallback = fallback
-        self.outsideCount = outsideCount
+        self.outside = outside
         self.cacheFailure = cacheFailure
         self.rows = rows
     }
+
+    /// How many items the server answered that are dated outside the month.
+    public var outsideCount: Int { outside.count }
 
     /// The rows of the server's answer that could not be read as items.
     public var unreadable: [SheetRowProblem] { rows?.unreadable ?? [] }
@@ -160,19 +165,19 @@ public struct MonthLoader: Sendable {
             if strict, let failure = answer.strictFailure(url: client.baseURL, month: month) { throw failure }
         } catch {
             let failure = Self.failure(error, client)
-            if policy == .preferCache || policy == .preferServer, failure.isTransient, let cached { return Self.fromCache(cached, fallback: failure) }
-            return LoadedMonth(month: month, items: [], source: .missing(failure))
+            let fallsBack = (policy == .preferCache || policy == .preferServer) && failure.isTransient
+            if fallsBack, let cached { return Self.fromCache(cached, fallback: failure) }
+            return LoadedMonth(month: month, items: [], source: .missing(failure), cacheFailure: fallsBack ? readFailure : nil)
         }
         // The cache file of a month holds only that month (the dummy fixtures answer January 2024 for any month).
-        let answered = answer.items
-        let items = answered.filter { $0.date.yearMonth == month }
+        let items = answer.items.filter { $0.date.yearMonth == month }
         var cacheFailure: StoreError?
         do {
             try await repository.replaceMonth(month, with: items, fetchedAt: Date())
         } catch {
             cacheFailure = Self.storeError(error, repository, writing: true)
         }
-        return LoadedMonth(month: month, items: items, source: .server, outsideCount: answered.count - items.count,
+        return LoadedMonth(month: month, items: items, source: .server, outside: answer.items.filter { $0.date.yearMonth != month },
                            cacheFailure: cacheFailure, rows: answer.problemsOnly)
     }
 
