@@ -11,6 +11,7 @@ import Testing
         ("fetch", ["fetch", "--year", "2024", "--month", "1", "--format", "json"]),
         ("summary", ["summary", "--year", "2024", "--format", "json"]),
         ("register", ["register", "--format", "json", "ITEM"]),
+        ("sync", ["sync", "--format", "json"]),
     ]
 
     @Test(arguments: commands.map(\.name))
@@ -18,6 +19,11 @@ import Testing
         let home = try TemporaryDirectory()
         defer { home.remove() }
         let item = try home.write("one.json", #"{"id":"N1","date":"20240120","name":"ラーメン","price":980,"category":0,"categorySub":0}"#)
+        if command == "sync" {
+            // Queued while the server was unreachable: sync then reads its month and sends it.
+            let queued = try await CLI.run(["register", "--retries", "0", item], environment: try Samples.offlineEnvironment(home: home))
+            #expect(queued.status == 75, "\(queued.stderr)")
+        }
         try await withServer(["--latency", "1"]) { server in
             try await server.seed(Samples.seed)
             let arguments = try #require(Self.commands.first { $0.name == command }).arguments.map { $0 == "ITEM" ? item : $0 }

@@ -153,4 +153,21 @@ import Testing
         #expect(sync.status == 0)
         #expect(sync.stderr.contains("The outbox of the dummy environment is empty"))
     }
+
+    /// A sheet shows an id on the month's sheet with a date moved to another month (edited by hand): sync must still
+    /// see the id and not send the item again.
+    @Test func syncSkipsAnIDTheSheetShowsUnderAnotherMonthsDate() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let file = try home.write("one.csv", "id,date,name,price,category,categorySub\nM1,20240110,コーヒー,178,0,1\n")
+        let queued = try await CLI.run(["register", "--retries", "0", file], environment: try Samples.offlineEnvironment(home: home))
+        #expect(queued.status == 75, "\(queued.stderr)")
+        try await withServer(["--sheet"]) { server in
+            try await server.addRows(month: "202401", #"[{"id":"M1","date":20240205,"name":"コーヒー","price":178,"category":0,"categorySub":1}]"#)
+            let sync = try await CLI.run(["sync"], environment: Samples.environment(home: home, server: server))
+            #expect(sync.status == 0, "\(sync.stderr)")
+            #expect(sync.stderr.contains("Sent 0 items in 0 requests; skipped 1 the server already had"), "\(sync.stderr)")
+            #expect(try await server.requests().filter { $0.method == "POST" }.isEmpty)
+        }
+    }
 }

@@ -248,4 +248,28 @@ import Testing
         #expect(result.status == 66)
         #expect(result.stderr.contains("/nonexistent/items.csv: no such file"))
     }
+
+    /// A POST ends at about 512 KiB of body whatever --batch-size allows, counting JSON's escapes; the dry run counts
+    /// the same batches the real run sends.
+    @Test func batchesEndAtTheirBodySize() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let quotes = String(repeating: "\"\"", count: 30)  // thirty " in a CSV field: sixty bytes once JSON escapes them
+        var csv = "date,name,price,category,categorySub\n"
+        for n in 1...7_000 { csv += "202405\(String(format: "%02d", n % 28 + 1)),\"\(quotes)\",\(n),0,1\n" }
+        let file = try home.write("quoted.csv", csv)
+        try await withServer { server in
+            let env = Samples.environment(home: home, server: server)
+            let dry = try await CLI.run(["register", "--dry-run", "--batch-size", "10000", "--format", "ndjson", file], environment: env)
+            #expect(dry.status == 0, "\(dry.stderr)")
+            #expect(dry.stderr.contains("7000 items would be sent in 3 batches") || dry.stderr.contains("7,000 items would be sent in 3 batches"),
+                    "\(dry.stderr)")
+            let sent = try await CLI.run(["register", "--batch-size", "10000", "--format", "ndjson", file], environment: env)
+            #expect(sent.status == 0, "\(sent.stderr)")
+            let posts = try await server.requests().filter { $0.method == "POST" }
+            #expect(posts.count == 3)
+            #expect(posts.allSatisfy { ($0.body?.utf8.count ?? 0) <= 512 * 1024 + 200 }, "\(posts.map { $0.body?.utf8.count ?? 0 })")
+            #expect(try await server.items().count == 7_000)
+        }
+    }
 }

@@ -26,13 +26,16 @@ enum PendingCommand {
         }
         // A batch at a time through a spool on disk: an offline import of millions of rows is listed in flat memory.
         let items = try ItemSpool()
+        var batches = 0
         for entry in entries {
-            for queued in entry.batches {
-                for item in try outbox.batch(queued, of: entry).items { try items.append(item, tag: 0) }
+            let mark = items.mark
+            // An entry that a sync finished since it was listed is left out whole: its items are on the server.
+            let listed = try outbox.forEachBatch(of: entry) { batch in
+                for item in batch.items { try items.append(item, tag: 0) }
             }
+            if listed { batches += entry.batches.count } else { try items.truncate(to: mark) }
         }
         context.printItems(items, format, config)
-        let batches = entries.reduce(0) { $0 + $1.batches.count }
         context.note("\(items.count) item\(items.count == 1 ? "" : "s") in \(batches) batch\(batches == 1 ? "" : "es") "
                      + "\(items.count == 1 ? "waits" : "wait") in \(outbox.directory.path), the oldest queued "
                      + "\(oldest.queuedAt.formatted(Date.ISO8601FormatStyle())). Run `expense-log sync` to send them.")

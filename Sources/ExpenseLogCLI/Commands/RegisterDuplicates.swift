@@ -26,15 +26,19 @@ struct DuplicateCheck {
                 // A row that cannot be read still shows its id: an input item with that id is on the server already.
                 known.append(contentsOf: rows.unreadable.compactMap { row in row.id.map { KnownItem.unreadableRow(id: $0, in: month.month) } })
             }
-            known.append(contentsOf: month.items.map { KnownItem(item: $0, place: .server) })
+            // With the items dated outside the month too: the sheet shows their ids (a date edited by hand).
+            known.append(contentsOf: (month.items + month.outside).map { KnownItem(item: $0, place: .server) })
         }
         let (entries, problems) = try outbox.entries()
         for problem in problems { context.warn(problem) }
-        let waiting = entries.reduce(0) { $0 + $1.itemCount }
+        var waiting = 0
         for entry in entries {
-            for queued in entry.batches {
-                known.append(contentsOf: try outbox.batch(queued, of: entry).items.map { KnownItem(item: $0, place: .outbox) })
+            let before = known.count
+            // An entry that a sync finished since it was listed is left out: its items are on the server, compared above.
+            let listed = try outbox.forEachBatch(of: entry) { batch in
+                known.append(contentsOf: batch.items.map { KnownItem(item: $0, place: .outbox) })
             }
+            if listed { waiting += entry.itemCount } else { known.removeSubrange(before...) }
         }
 
         let finder = DuplicateFinder(known: known)

@@ -44,9 +44,7 @@ struct Sending {
             throw error
         }
         guard let failure = await finishSaved() else { return code }
-        let what = saved.keepFailure == nil ? "the cache could not be updated" : "they could not be kept to cache and print"
-        context.warn("\(confirmedCount) item\(confirmedCount == 1 ? " was" : "s were") registered on the server, but \(what) "
-                     + "(\(failure)); run fetch for their months to refresh the cache and see them")
+        context.warn(saved.warning(for: failure, registered: confirmedCount))
         return code == .success ? .ioError : code
     }
 

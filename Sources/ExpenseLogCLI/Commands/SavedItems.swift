@@ -39,9 +39,8 @@ struct SavedItems {
     /// explained and the explanation is not scrolled away by the items; returns why they could not all be kept or cached.
     /// `printEmpty` prints an empty list too (`[]` for json), for a command whose output a script reads.
     ///
-    /// One cache write per month for the whole run, straight from the spool: a write per batch re-read and re-wrote each
-    /// month once per batch, which made a 100,000-row import quadratic. The cache is only a copy: a crash that skips this
-    /// costs a re-fetch.
+    /// One cache write per month for the whole run, straight from the spool (a write per batch would re-write each month
+    /// once per batch). The cache is only a copy: a crash that skips this costs a re-fetch.
     @discardableResult
     mutating func finish(in repository: LocalRepository, _ context: Context, _ config: AppConfig, printEmpty: Bool = false) async
         -> StoreError? {
@@ -61,5 +60,12 @@ struct SavedItems {
         if spool.count > 0 || printEmpty { context.printItems(spool, CommonOptions.outputFormat(context.invocation), config) }
         finished = .some(failure)
         return failure
+    }
+
+    /// What a failure of `finish` means for `registered` items the server has.
+    func warning(for failure: StoreError, registered: Int) -> String {
+        let what = keepFailure == nil ? "the cache could not be updated" : "they could not be kept to cache and print"
+        return "\(registered) item\(registered == 1 ? " was" : "s were") registered on the server, but \(what) (\(failure)); "
+            + "run fetch for their months to refresh the cache and see them"
     }
 }

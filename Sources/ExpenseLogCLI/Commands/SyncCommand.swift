@@ -28,6 +28,8 @@ enum SyncCommand {
         let outbox = context.outbox(config)
         let (entries, problems) = try outbox.entries()
         guard !entries.isEmpty || !problems.isEmpty else {
+            let format = CommonOptions.outputFormat(invocation)
+            if format != .table { context.printItems([], format, config) }
             context.note("The outbox of the \(config.environment.value.rawValue) environment is empty; nothing to send.")
             return
         }
@@ -54,28 +56,15 @@ enum SyncCommand {
         let waiting = entries.reduce(0) { $0 + $1.itemCount }
         func remaining(_ done: Int) -> String { "\(waiting - done) item\(waiting - done == 1 ? "" : "s") remain in the outbox" }
 
-        // Every month first, all at once: nothing is sent before the server was asked about every waiting item.
-        let months = Set(entries.flatMap(\.months)).sorted()
-        let loaded = await MonthLoader(client: client, repository: repository).load(months, policy: .refresh)
-        var known = Set<String>()
-        for month in loaded {
-            if let failure = month.missing {
-                context.io.stderr.write("Error: \(failure)\nNothing was sent: \(month.month) must be read from the server first, "
-                                        + "so that no item is registered twice. \(remaining(0)); run sync again later.\n")
-                throw CommandExit(code: failure.isTransient ? .temporaryFailure : ExitCode(for: failure))
-            }
-            if let rows = month.rows { context.report(rows, of: month.month) }
-            if let cacheFailure = month.cacheFailure { context.warn("the cache could not be updated: \(cacheFailure)") }
-            // Sheet keys, also of rows that cannot be read: an item whose id the sheet shows in any form is not sent again.
-            known.formUnion(month.items.map { SheetText.key($0.id) })
-            known.formUnion(month.unreadable.compactMap(\.id))
-        }
-
         var saved = try SavedItems()
+        var known = try await knownIDs(Set(entries.flatMap(\.months)).sorted(), client: client, repository: repository, context,
+                                       remaining: remaining(0))
         // The saved items are cached and printed once: before an error is explained, else at the end.
+        var sent = 0, keepFailure: StoreError?
         func finish(printEmpty: Bool = false) async {
-            guard let failure = await saved.finish(in: repository, context, config, printEmpty: printEmpty) else { return }
-            context.warn("the items the server saved could not all be cached (\(failure)); run fetch for those months to refresh it")
+            guard keepFailure == nil, let failure = await saved.finish(in: repository, context, config, printEmpty: printEmpty) else { return }
+            keepFailure = failure
+            context.warn(saved.warning(for: failure, registered: sent))
         }
         var done = 0, skipped = 0, posts = 0, busy = 0
         var rejected: [(file: URL, error: APIError)] = []
@@ -112,6 +101,7 @@ enum SyncCommand {
                     posts += 1
                     switch try await client.deliver(batch, of: entry, sending: fresh, outbox: outbox, verifyAnswer: verifyAnswers) {
                     case .delivered(let answer):
+                        sent += fresh.count
                         saved.keep(answer)
                         known.formUnion(fresh.map { SheetText.key($0.id) })
                         known.formUnion(answer.map { SheetText.key($0.id) })
@@ -143,12 +133,35 @@ enum SyncCommand {
                          + "then; --force sends it now, at the risk of registering it twice.")
         }
         let left = !unsafe.isEmpty ? "\(unsafe.reduce(0) { $0 + $1.count }) item\(unsafe.count == 1 && unsafe[0].count == 1 ? " waits" : "s wait") until the server cannot still be running them."
-            : busy > 0 ? "\(busy) item\(busy == 1 ? " is" : "s are") being sent by a register run right now."
+            : busy > 0 ? "\(busy) item\(busy == 1 ? " was" : "s were") not sent now: a register run is sending \(busy == 1 ? "it" : "them"), "
+                + "or \(busy == 1 ? "its" : "their") outbox entry changed while this sync ran; run sync again."
             : problems.isEmpty ? "The outbox is empty." : "Unreadable outbox entries remain (see the warnings above)."
-        context.note("Sent \(saved.count) item\(saved.count == 1 ? "" : "s") in \(posts) request\(posts == 1 ? "" : "s"); "
+        context.note("Sent \(sent) item\(sent == 1 ? "" : "s") in \(posts) request\(posts == 1 ? "" : "s"); "
                      + "skipped \(skipped) the server already had. " + left)
         if let first = rejected.first { throw CommandExit(code: ExitCode(for: first.error)) }
         if !problems.isEmpty || busy > 0 || !unsafe.isEmpty { throw CommandExit(code: .temporaryFailure) }
+        if keepFailure != nil { throw CommandExit(code: .ioError) }
+    }
+
+    /// The Sheet keys of every id the server shows in the months the waiting items fall in, all read at once (nothing is
+    /// sent before the server was asked about every waiting item); also of rows that cannot be read, and of items dated
+    /// outside their sheet's month (a date edited by hand): an item whose id the sheet shows in any form is not sent again.
+    /// Only the keys are kept, not the months' items.
+    static func knownIDs(_ months: [YearMonth], client: ExpenseLogAPIClient, repository: LocalRepository, _ context: Context,
+                         remaining: String) async throws -> Set<String> {
+        var known = Set<String>()
+        for month in await MonthLoader(client: client, repository: repository).load(months, policy: .refresh) {
+            if let failure = month.missing {
+                context.io.stderr.write("Error: \(failure)\nNothing was sent: \(month.month) must be read from the server first, "
+                                        + "so that no item is registered twice. \(remaining); run sync again later.\n")
+                throw CommandExit(code: failure.isTransient ? .temporaryFailure : ExitCode(for: failure))
+            }
+            if let rows = month.rows { context.report(rows, of: month.month) }
+            if let cacheFailure = month.cacheFailure { context.warn("the cache could not be updated: \(cacheFailure)") }
+            known.formUnion((month.items + month.outside).map { SheetText.key($0.id) })
+            known.formUnion(month.unreadable.compactMap(\.id))
+        }
+        return known
     }
 
     /// `2026-11-23T11:52:08Z`: when a batch was sent, or becomes safe to send again.

@@ -11,7 +11,7 @@ public struct BatchLimit: Sendable, Equatable {
 
     /// The most items in one batch.
     public let items: Int
-    /// The body size at which a batch ends (it may pass it by one item).
+    /// The body size at which a batch ends (it passes it by one item at most).
     public let bytes: Int
 
     /// A limit of so many items and bytes.
@@ -19,9 +19,12 @@ public struct BatchLimit: Sendable, Equatable {
         (self.items, self.bytes) = (max(1, items), max(1, bytes))
     }
 
-    /// About the bytes an item adds to a body: its keys, date and numbers, its id and name.
+    /// The bytes an item adds to a body, escapes included: its object as the body holds it, and the separator.
     public static func size(of item: Item) -> Int {
-        100 + item.id.utf8.count + item.name.utf8.count
+        var object: [UInt8] = []
+        object.reserveCapacity(192)
+        ItemJSON.appendObject(item, to: &object)
+        return object.count + 4
     }
 
     /// Whether a batch of `count` items and about `bytes` of body is full.

@@ -27,6 +27,9 @@ public struct Item: Sendable, Hashable {
 extension Sequence where Element == Item {
     /// The sum of the prices, wide enough that no list of `Int` prices can overflow it.
     public var totalPrice: Int128 { reduce(0) { $0 + Int128($1.price) } }
+
+    /// The months the items fall in, oldest first, each once.
+    public var months: [YearMonth] { Set(map(\.date.yearMonth)).sorted() }
 }
 
 extension Array where Element == Item {

@@ -14,7 +14,7 @@ public enum SheetText {
             return id
         }
         // Nor can a number hold anything but digits, signs, points, commas and exponents: a UUID that starts with a
-        // digit is decided here, without the character-by-character reading below (a tenth of an import's time).
+        // digit is decided here, without the character-by-character reading below, which is slow.
         let numeric = id.utf8.allSatisfy { byte in
             (0x30...0x39).contains(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
                 || byte == UInt8(ascii: ",") || byte | 0x20 == UInt8(ascii: "e")

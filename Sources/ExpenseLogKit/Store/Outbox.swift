@@ -16,10 +16,12 @@ public struct OutboxEntry: Sendable, Equatable {
     public let queuedAt: Date
     /// The batches not sent yet, in the order they were queued (every one, for an entry just written).
     public let batches: [QueuedBatch]
+    /// The version of the file the batches' byte ranges belong to.
+    let identity: FileIdentity?
 
     /// An entry of batches.
-    init(file: URL, queuedAt: Date, batches: [QueuedBatch]) {
-        (self.file, self.queuedAt, self.batches) = (file, queuedAt, batches)
+    init(file: URL, queuedAt: Date, batches: [QueuedBatch], identity: FileIdentity?) {
+        (self.file, self.queuedAt, self.batches, self.identity) = (file, queuedAt, batches, identity)
     }
 
     /// How many items wait in its batches.
@@ -69,7 +71,7 @@ public struct Outbox: Sendable {
         let (file, queued) = try write(now: now, beforeRename: nil) { add in
             for batch in batches { try add(batch) }
         }
-        return OutboxEntry(file: file, queuedAt: now, batches: queued)
+        return OutboxEntry(file: file, queuedAt: now, batches: queued, identity: FileIdentity(path: file.path))
     }
 
     /// Queues batches as one new entry that is locked before it appears; see `enqueueHeld(writing:)`.
@@ -88,7 +90,7 @@ public struct Outbox: Sendable {
         let (file, queued) = try write(now: now, beforeRename: { fd in held = try FileLock.hold(descriptor: fd, path: directory.path) },
                                        batches: batches)
         guard let held else { throw StoreError.writeFailed(path: file.path, reason: "it could not be locked") }
-        return (OutboxEntry(file: file, queuedAt: now, batches: queued), held)
+        return (OutboxEntry(file: file, queuedAt: now, batches: queued, identity: FileIdentity(path: file.path)), held)
     }
 
     private func write(now: Date, beforeRename: ((Int32) throws -> Void)?,
@@ -109,9 +111,14 @@ public struct Outbox: Sendable {
                 }
                 try put(Data("{\"queuedAt\":\(now.timeIntervalSince1970),\"batches\":[".utf8))
                 try batches { batch in
+                    // The key is written unescaped into the entry and its logs: only what an Idempotency-Key holds.
+                    guard !batch.key.isEmpty, batch.key.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || (0x30...0x39).contains($0)
+                                                                       || (0x41...0x5A).contains($0 & 0xDF) }) else {
+                        throw StoreError.writeFailed(path: file.path, reason: "the batch key \(batch.key) is not letters, digits and dashes")
+                    }
                     try put(Data("\(queued.isEmpty ? "\n" : ",\n"){\"key\":\"\(batch.key)\",\"items\":".utf8))
                     queued.append(QueuedBatch(key: batch.key, body: offset..<(offset + Int64(batch.body.count)), count: batch.items.count,
-                                              months: Set(batch.items.map(\.date.yearMonth)).sorted()))
+                                              months: batch.items.months))
                     try put(batch.body)
                     try put(Data("}".utf8))
                 }
@@ -128,7 +135,10 @@ public struct Outbox: Sendable {
             StoreError.readFailed(path: entry.file.path, reason: "the queued batch \(batch.key) cannot be read back (\(reason))")
         }
         let fd = open(entry.file.path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw failure(AtomicFile.errorText()) }
+        guard fd >= 0 else {
+            if errno == ENOENT { throw CocoaError(.fileReadNoSuchFile) }  // sent and removed since it was listed
+            throw failure(AtomicFile.errorText())
+        }
         defer { close(fd) }
         var data = Data(count: batch.body.count), done = 0
         while done < data.count {
@@ -188,16 +198,33 @@ public struct Outbox: Sendable {
     }
 
     /// Locks an entry for sending and drops the batches sent since it was listed; nil when another process is sending
-    /// it or nothing is left. An entry's file never changes once written: only its sent log grows.
+    /// it, nothing is left, or the file is not the one listed (edited or replaced since: its byte ranges no longer hold,
+    /// and its items may fall in months this run did not check). Once written, an entry's file never changes: only its
+    /// sent log grows.
     public func hold(_ entry: OutboxEntry) throws -> (OutboxEntry, HeldLock)? {
         guard let lock = try FileLock.holdIfFree(entry.file) else { return nil }
         let sent = sentKeys(of: entry.file)
         let left = entry.batches.filter { !sent.contains($0.key) }
-        guard FileManager.default.fileExists(atPath: entry.file.path), !left.isEmpty else {
+        guard !left.isEmpty, let identity = FileIdentity(path: entry.file.path), identity == entry.identity else {
             lock.release()
             return nil
         }
-        return (OutboxEntry(file: entry.file, queuedAt: entry.queuedAt, batches: left), lock)
+        return (OutboxEntry(file: entry.file, queuedAt: entry.queuedAt, batches: left, identity: identity), lock)
+    }
+
+    /// Hands each batch of an entry to `body`, read back one at a time; false when the entry is gone (sent and removed
+    /// since it was listed), so a reader that only lists skips it.
+    public func forEachBatch(of entry: OutboxEntry, _ body: (OutboxBatch) throws -> Void) throws -> Bool {
+        for queued in entry.batches {
+            let read: OutboxBatch
+            do {
+                read = try batch(queued, of: entry)
+            } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
+                return false
+            }
+            try body(read)
+        }
+        return true
     }
 
     /// Moves a batch the server refused as invalid out of the outbox into `rejected/`, as a JSON array that
@@ -279,10 +306,10 @@ public struct Outbox: Sendable {
         return Set(lines.dropLast().map(String.init))  // the last piece is "" after a whole line, or a torn line
     }
 
-    /// An entry with the batches not sent yet; `parseItems` reads every batch once, to count its items and months.
+    /// An entry with the batches not sent yet; `parseItems` reads each of those once, to count its items and months.
     private func read(_ file: URL, parseItems: Bool) throws -> OutboxEntry {
-        let (queuedAt, batches) = try OutboxScan.scan(file, parseItems: parseItems)
         let sent = sentKeys(of: file)
-        return OutboxEntry(file: file, queuedAt: queuedAt, batches: batches.filter { !sent.contains($0.key) })
+        let (queuedAt, batches, identity) = try OutboxScan.scan(file, parseItems: parseItems, sent: sent)
+        return OutboxEntry(file: file, queuedAt: queuedAt, batches: batches.filter { !sent.contains($0.key) }, identity: identity)
     }
 }

@@ -15,36 +15,42 @@ struct OutboxScan {
 
     private enum State {
         case header, between, ended
-        /// Inside a batch's item lines: its key, its first line, where its body starts in the file, and the body so far.
-        case batch(key: String, line: Int, start: Int64, body: [UInt8])
+        /// Inside a batch's item lines: its key, its first line, and where its body starts in the file.
+        case batch(key: String, line: Int, start: Int64)
     }
 
-    /// The entry's time and its batches (each with its item count and months when `parseItems`), all batches
-    /// listed whether sent or not.
-    static func scan(_ file: URL, parseItems: Bool) throws -> (queuedAt: Date, batches: [QueuedBatch]) {
+    /// The entry's time and its batches, all listed whether sent or not; each batch not in `sent` is read once to
+    /// count its items and months when `parseItems`.
+    static func scan(_ file: URL, parseItems: Bool, sent: Set<String> = [])
+        throws -> (queuedAt: Date, batches: [QueuedBatch], identity: FileIdentity) {
         let fd = open(file.path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             if errno == ENOENT { throw CocoaError(.fileReadNoSuchFile) }
             throw StoreError.readFailed(path: file.path, reason: AtomicFile.errorText())
         }
         defer { close(fd) }
+        guard let identity = FileIdentity(descriptor: fd) else { throw StoreError.readFailed(path: file.path, reason: AtomicFile.errorText()) }
         var queuedAt = Date(timeIntervalSince1970: 0), batches: [QueuedBatch] = [], state = State.header
+        // The body of the batch being read, kept apart from `state` so that appending never copies it.
+        var body: [UInt8] = [], reading = false
         var line: [UInt8] = [], lineStart: Int64 = 0, offset: Int64 = 0, lineNumber = 0
         var chunk = [UInt8](repeating: 0, count: 1 << 20)
         func fail(_ reason: String, line: Int? = nil) -> StoreError {
             StoreError.readFailed(path: file.path, reason: "line \(line ?? lineNumber): \(reason)")
         }
-        func batch(_ key: String, from first: Int, _ body: Range<Int64>, _ bytes: ArraySlice<UInt8>) throws -> QueuedBatch {
-            guard parseItems else { return QueuedBatch(key: key, body: body, count: 0, months: []) }
+        func batch(_ key: String, from first: Int, _ range: Range<Int64>, _ bytes: ArraySlice<UInt8>) throws -> QueuedBatch {
+            guard parseItems, !sent.contains(key) else { return QueuedBatch(key: key, body: range, count: 0, months: []) }
             do {
                 let items = try Outbox.items(Data(bytes))
-                return QueuedBatch(key: key, body: body, count: items.count, months: Set(items.map(\.date.yearMonth)).sorted())
+                return QueuedBatch(key: key, body: range, count: items.count, months: items.months)
             } catch {
                 throw fail("the batch \(key): \(DecodingProblem.describe(error, bytes: bytes.count))", line: first)
             }
         }
-        func take(_ line: ArraySlice<UInt8>) throws {
+        func take(_ whole: ArraySlice<UInt8>) throws {
             lineNumber += 1
+            // A line ending CRLF (an entry that went through a Windows editor) reads as one ending LF.
+            let line = whole.last == 0x0D ? whole.dropLast() : whole
             switch state {
             case .header:
                 guard let time = header(line) else { throw fail(layoutProblem) }
@@ -56,27 +62,27 @@ struct OutboxScan {
                     return
                 }
                 guard let (key, items) = batchStart(line) else { throw fail(layoutProblem) }
-                let start = lineStart + Int64(items.startIndex - line.startIndex)
+                let start = lineStart + Int64(items.startIndex - whole.startIndex)
                 if items.elementsEqual("[".utf8) {
-                    state = .batch(key: key, line: lineNumber, start: start, body: parseItems ? Array(items) + [0x0A] : [])
+                    state = .batch(key: key, line: lineNumber, start: start)
+                    reading = parseItems && !sent.contains(key)
+                    body.removeAll(keepingCapacity: true)
+                    if reading { body.append(contentsOf: "[\n".utf8) }
                 } else {
                     // A batch on one line: `[]}` (no items), with `,` when another follows.
-                    var body = items
-                    if body.last == UInt8(ascii: ",") { body = body.dropLast() }
-                    guard body.last == UInt8(ascii: "}") else { throw fail(layoutProblem) }
-                    body = body.dropLast()
-                    batches.append(try batch(key, from: lineNumber, start..<(start + Int64(body.count)), body))
+                    var one = items
+                    if one.last == UInt8(ascii: ",") { one = one.dropLast() }
+                    guard one.last == UInt8(ascii: "}") else { throw fail(layoutProblem) }
+                    one = one.dropLast()
+                    batches.append(try batch(key, from: lineNumber, start..<(start + Int64(one.count)), one))
                 }
-            case .batch(let key, let first, let start, var body):
+            case .batch(let key, let first, let start):
                 let last = line.elementsEqual("]}".utf8) || line.elementsEqual("]},".utf8)
-                if parseItems {
-                    body.append(contentsOf: last ? line.prefix(1) : line)
+                if reading {
+                    body.append(contentsOf: last ? line.prefix(1) : whole)
                     if !last { body.append(0x0A) }
                 }
-                guard last else {
-                    state = .batch(key: key, line: first, start: start, body: body)
-                    return
-                }
+                guard last else { return }
                 batches.append(try batch(key, from: first, start..<(lineStart + 1), body[...]))
                 state = .between
             case .ended:
@@ -106,7 +112,7 @@ struct OutboxScan {
             line.append(contentsOf: chunk[from..<count])
             offset += Int64(count - from)
             if line.count > batchLimit { throw fail("a line longer than \(batchLimit >> 20) MiB, which no batch has") }
-            if case .batch(let key, _, let start, _) = state, offset - start > Int64(batchLimit) {
+            if case .batch(let key, _, let start) = state, offset - start > Int64(batchLimit) {
                 throw fail("the batch \(key) is larger than \(batchLimit >> 20) MiB, which no batch expense-log writes is")
             }
         }
@@ -114,7 +120,7 @@ struct OutboxScan {
         guard case .ended = state else {
             throw StoreError.readFailed(path: file.path, reason: "it ends early, at \(offset) bytes (cut short?)")
         }
-        return (queuedAt, batches)
+        return (queuedAt, batches, identity)
     }
 
     private static let layoutProblem = "not in the layout expected (as expense-log writes its outbox entries)"
@@ -134,5 +140,34 @@ struct OutboxScan {
         let rest = line.dropFirst(prefix.count)
         guard let quote = rest.firstIndex(of: UInt8(ascii: "\"")), rest[quote...].starts(with: middle) else { return nil }
         return (String(decoding: rest[..<quote], as: UTF8.self), rest[(quote + middle.count)...])
+    }
+}
+
+/// What tells one version of a file from another: an entry edited or replaced by hand after `sync` listed it must be
+/// read again, never sent by the byte ranges of the file it replaced.
+struct FileIdentity: Sendable, Equatable {
+    let device: UInt64, inode: UInt64, size: Int64, modified: Int64, modifiedNanoseconds: Int
+
+    /// The identity of an open file; nil when it cannot be read.
+    init?(descriptor: Int32) {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return nil }
+        self.init(info)
+    }
+
+    /// The identity of the file at a path; nil when there is none.
+    init?(path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        self.init(info)
+    }
+
+    private init(_ info: stat) {
+        #if canImport(Darwin)
+        (modified, modifiedNanoseconds) = (Int64(info.st_mtimespec.tv_sec), info.st_mtimespec.tv_nsec)
+        #else
+        (modified, modifiedNanoseconds) = (Int64(info.st_mtim.tv_sec), info.st_mtim.tv_nsec)
+        #endif
+        (device, inode, size) = (UInt64(info.st_dev), UInt64(info.st_ino), Int64(info.st_size))
     }
 }
