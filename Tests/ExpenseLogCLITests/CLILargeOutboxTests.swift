@@ -7,11 +7,11 @@ import Testing
 @Suite struct CLILargeOutboxTests {
     static let itemCount = 200_000
 
-    /// Two entries of `itemCount` items in all, over the twelve months of 2024, queued as `register` queues them.
-    static func queueLargeOutbox(in home: TemporaryDirectory) throws {
+    /// Two entries of `count` items in all, over the twelve months of 2024, queued as `register` queues them.
+    static func queueLargeOutbox(in home: TemporaryDirectory, count: Int = itemCount) throws {
         let outbox = Outbox(directory: home.url.appendingPathComponent("expense-log/state/development/outbox"))
         for part in 0..<2 {
-            let items = (0..<itemCount / 2).map { n in
+            let items = (0..<count / 2).map { n in
                 Samples.item("L\(part)-\(n)", "2024\(String(format: "%02d", n % 12 + 1))\(String(format: "%02d", n % 28 + 1))",
                              "ラーメン \(n)", n % 5000 + 1)
             }
@@ -42,5 +42,21 @@ import Testing
         #expect(result.stderr.contains("Nothing was sent: 2024-01 must be read from the server first"), "\(result.stderr)")
         #expect(result.stderr.contains("\(Self.itemCount) items remain in the outbox"), "\(result.stderr)")
         #expect(peak < 90, "peak RSS \(peak) MiB")
+    }
+
+    /// The whole send path: every month read, every batch read back, sent, confirmed and kept to print and cache.
+    @Test func syncSendsALargeOutboxInFlatMemory() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let count = 60_000
+        try Self.queueLargeOutbox(in: home, count: count)
+        try await withServer { server in
+            let (result, peak) = try await CLI.runMeasured(["sync", "--format", "ndjson"], environment: Samples.environment(home: home, server: server))
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.split(separator: "\n").count == count)
+            #expect(result.stderr.contains("Sent \(count) items in 120 requests"), "\(result.stderr)")
+            #expect(try await server.items().count == count)
+            #expect(peak < 90, "peak RSS \(peak) MiB")
+        }
     }
 }
