@@ -23,9 +23,9 @@ public struct Context: Sendable {
     }
 
     /// `--quiet`: only errors on stderr.
-    public var quiet: Bool { invocation.flag("quiet") }
+    public var quiet: Bool { invocation[ExpenseLogCommand.Global.quiet] }
     /// `--verbose`: requests and timings on stderr.
-    public var verbose: Bool { invocation.flag("verbose") }
+    public var verbose: Bool { invocation[ExpenseLogCommand.Global.verbose] }
     /// Japanese table headings and category names when the locale is Japanese.
     public var japanese: Bool {
         let locale = [environment["LC_ALL"], environment["LC_MESSAGES"], environment["LANG"]]
@@ -53,10 +53,11 @@ public struct Context: Sendable {
 
     /// The effective configuration.
     public func config() throws -> AppConfig {
-        try AppConfig.load(ConfigOverrides(environment: invocation.value("env"), baseURL: invocation.value("base-url"),
-                                           fixtures: invocation.value("fixtures"), configFile: invocation.value("config"),
-                                           timeout: invocation.seconds("timeout"), retries: invocation.integer("retries")),
-                           environment: environment)
+        typealias Global = ExpenseLogCommand.Global
+        return try AppConfig.load(ConfigOverrides(environment: invocation[Global.env]?.rawValue, baseURL: invocation[Global.baseURL],
+                                                  fixtures: invocation[Global.fixtures], configFile: invocation[Global.config],
+                                                  timeout: invocation[Global.timeout], retries: invocation[Global.retries]),
+                                  environment: environment)
     }
 
     /// The cache of the configured environment and server; months cached before the cache was kept per server are

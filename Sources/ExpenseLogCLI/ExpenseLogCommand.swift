@@ -7,18 +7,26 @@ public enum ExpenseLogCommand {
     public static let version = ExpenseLogAPI.version
 
     /// Options every command accepts, before or after its name.
+    enum Global {
+        static let env = Option<Environment>(choice: "env", "environment",
+                                             help: "The environment; dummy answers from fixtures with no network. Also EXPENSE_LOG_ENV.")
+        static let baseURL = Option<String>("base-url", "url", help: "The web app's URL. Also EXPENSE_LOG_BASE_URL or the config file.")
+        static let fixtures = Option<String>("fixtures", "dir", .path,
+                                             help: "A folder with fetch.json and register.json for --env dummy. Also EXPENSE_LOG_FIXTURES.")
+        static let config = Option<String>("config", "file", .path, help: "The config file. Also EXPENSE_LOG_CONFIG.")
+        static let timeout = Option<Double>(seconds: "timeout",
+                                            help: "Seconds before a request is abandoned (default: \(ExpenseLogAPI.defaultTimeoutText)).")
+        static let retries = Option<Int>("retries", "n", .integer(0...RetryPolicy.maximumRetries),
+                                         help: "Retries after a connection failure, timeout, 429, 502, 503 or 504 (default: \(RetryPolicy.defaultRetries)).")
+        static let verbose = Flag("verbose", help: "Log each request (method, URL, status, size, time, attempt) on stderr; never the token.")
+        static let quiet = Flag("quiet", help: "Print only errors and warnings on stderr.")
+        static let noColor = Flag("no-color", help: "Never colour the output (also NO_COLOR); the output has no colour yet.")
+    }
+
+    /// The global options' declarations, in the order help lists them.
     public static let globalOptions: [OptionSpec] = [
-        .value("env", "environment", .choice(Environment.allCases.map(\.rawValue)),
-               help: "The environment; dummy answers from fixtures with no network. Also EXPENSE_LOG_ENV."),
-        .value("base-url", "url", help: "The web app's URL. Also EXPENSE_LOG_BASE_URL or the config file."),
-        .value("fixtures", "dir", .path, help: "A folder with fetch.json and register.json for --env dummy. Also EXPENSE_LOG_FIXTURES."),
-        .value("config", "file", .path, help: "The config file. Also EXPENSE_LOG_CONFIG."),
-        .value("timeout", "seconds", .seconds, help: "Seconds before a request is abandoned (default: \(ExpenseLogAPI.defaultTimeoutText))."),
-        .value("retries", "n", .integer(0...RetryPolicy.maximumRetries),
-               help: "Retries after a connection failure, timeout, 429, 502, 503 or 504 (default: \(RetryPolicy.defaultRetries))."),
-        .flag("verbose", help: "Log each request (method, URL, status, size, time, attempt) on stderr; never the token."),
-        .flag("quiet", help: "Print only errors and warnings on stderr."),
-        .flag("no-color", help: "Never colour the output (also NO_COLOR); the output has no colour yet."),
+        Global.env.spec, Global.baseURL.spec, Global.fixtures.spec, Global.config.spec, Global.timeout.spec, Global.retries.spec,
+        Global.verbose.spec, Global.quiet.spec, Global.noColor.spec,
     ]
 
     /// The root of the command tree.

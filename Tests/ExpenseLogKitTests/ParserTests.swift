@@ -1,4 +1,4 @@
-import ExpenseLogCLI
+@testable import ExpenseLogCLI
 import ExpenseLogKit
 import Foundation
 import Testing
@@ -55,19 +55,19 @@ struct ParserTests {
     func globalOptions(arguments: [String]) throws {
         let invocation = try #require(try parse(arguments).invocation)
         #expect(invocation.path == ["fetch"])
-        #expect(invocation.value("env") == "dummy")
-        #expect(invocation.value("year") == "2024")
-        #expect(invocation.integer("month") == 1)
-        #expect(invocation.flag("verbose"))
-        #expect(!invocation.flag("quiet"))
-        #expect(invocation.value("format") == "table")
+        #expect(invocation[ExpenseLogCommand.Global.env] == .dummy)
+        #expect(invocation[CommonOptions.year] == 2024)
+        #expect(invocation[CommonOptions.month] == 1)
+        #expect(invocation[ExpenseLogCommand.Global.verbose])
+        #expect(!invocation[ExpenseLogCommand.Global.quiet])
+        #expect(invocation[CommonOptions.format] == .table, "the declared default")
     }
 
     @Test("positional arguments are kept in order; -- ends the options and - is a file")
     func positionals() throws {
         let invocation = try #require(try parse(["register", "a.csv", "-", "--dry-run", "--", "--odd.json"]).invocation)
         #expect(invocation.arguments == ["a.csv", "-", "--odd.json"])
-        #expect(invocation.flag("dry-run"))
+        #expect(invocation[RegisterCommand.dryRun])
     }
 
     @Test("an unknown option is a usage error naming it and the command", arguments: [
@@ -115,8 +115,8 @@ struct ParserTests {
     @Test("fetch's query options parse, a negative category number included; an unbounded number is asked for plainly")
     func fetchQueryOptions() throws {
         let invocation = try #require(try parse(Self.fetchJanuary + ["--sort", "price", "--reverse", "--category", "-1", "--sub", "2"]).invocation)
-        #expect(invocation.value("sort") == "price" && invocation.flag("reverse"))
-        #expect(invocation.integer("category") == -1 && invocation.integer("sub") == 2)
+        #expect(invocation[FetchCommand.sort] == .price && invocation[FetchCommand.reverse])
+        #expect(invocation[FetchCommand.category] == -1 && invocation[FetchCommand.sub] == 2)
         #expect(try usageError(Self.fetchJanuary + ["--category", "x"]).message
                 == "The value 'x' is invalid for '--category <n>': expected a whole number")
         #expect(try usageError(Self.fetchJanuary + ["--sort", "name"]).message
@@ -179,7 +179,7 @@ struct ParserTests {
         let invocation = try #require(try parse(arguments).invocation)
         #expect(invocation.path == ["register"])
         #expect(invocation.arguments == ["a.csv"])
-        #expect(invocation.flag("dry-run"))
+        #expect(invocation[RegisterCommand.dryRun])
     }
 
     @Test("help accepts an alias wherever it accepts the name, and describes the canonical command", arguments: [

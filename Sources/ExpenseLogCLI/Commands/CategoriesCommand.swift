@@ -2,6 +2,10 @@ import ExpenseLogKit
 
 /// `categories`: the catalogue the numbers in `category` and `categorySub` refer to.
 enum CategoriesCommand {
+    /// How the catalogue is printed.
+    enum Format: String, CaseIterable, Sendable { case table, json }
+    static let format = Option<Format>(choice: "format", "format", default: .table, help: "How to print it.")
+
     static let spec = CommandSpec(
         name: "categories",
         abstract: "Print the category catalogue (numbers and names).",
@@ -9,12 +13,12 @@ enum CategoriesCommand {
             The catalogue is the app's unless the config file replaces it with a "categories" array \
             in the shape --format json prints.
             """,
-        options: [.value("format", "format", .choice(["table", "json"]), default: "table", help: "How to print it.")],
+        options: [format.spec],
         run: run)
 
     static func run(_ invocation: Invocation, _ context: Context) async throws {
         let catalogue = try context.config().catalogue.value
-        if invocation.value("format") == "json" {
+        if invocation[format] == .json {
             let entries = catalogue.categories.map { category in
                 let subs = category.subs.map { sub in
                     "{\"id\":\(sub.id),\"ja\":\(quoted(sub.japanese)),\"en\":\(quoted(sub.english))}"

@@ -3,20 +3,19 @@ import Foundation
 
 /// Options several commands share, declared once.
 enum CommonOptions {
-    static let format = OptionSpec.value("format", "format", .choice(OutputFormat.allCases.map(\.rawValue)),
-                                         default: OutputFormat.table.rawValue, help: "How to print the items.")
-    static let year = OptionSpec.value("year", "year", .year, required: true, help: "The year, four digits (2024).")
-    static let month = OptionSpec.value("month", "month", .integer(1...12), required: true, help: "The month, 1 to 12.")
-    static let strict = OptionSpec.flag("strict", help: "Refuse a month whole (exit 76) when a row of the server's answer cannot be read.")
+    static let format = Option<OutputFormat>(choice: "format", "format", default: .table, help: "How to print the items.")
+    static let year = Option<Int>("year", "year", .year, required: true, help: "The year, four digits (2024).")
+    static let month = Option<Int>("month", "month", .integer(1...12), required: true, help: "The month, 1 to 12.")
+    static let strict = Flag("strict", help: "Refuse a month whole (exit 76) when a row of the server's answer cannot be read.")
 
     /// The `--format` value (the parser has checked it).
     static func outputFormat(_ invocation: Invocation) -> OutputFormat {
-        invocation.value("format").flatMap(OutputFormat.init(rawValue:)) ?? .table
+        invocation[format] ?? .table
     }
 
     /// The `--year`/`--month` pair (both required and range-checked by the parser).
     static func yearMonth(_ invocation: Invocation) throws -> YearMonth {
-        guard let year = invocation.integer("year"), let month = invocation.integer("month"),
+        guard let year = invocation[Self.year], let month = invocation[Self.month],
               let value = YearMonth(year: year, month: month) else {
             throw UsageError(path: invocation.path, message: "Missing expected argument '--year <year>' or '--month <month>'")
         }

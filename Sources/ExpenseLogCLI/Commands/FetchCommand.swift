@@ -3,6 +3,15 @@ import Foundation
 
 /// `fetch`: one month from the server (or the cache with `--offline`), printed and cached.
 enum FetchCommand {
+    static let offline = Flag("offline", help: "Read the cache only; never touch the network.")
+    static let refresh = Flag("refresh", help: "Read the server only; fail instead of falling back to the cache.")
+    static let sort = Option<ItemSort>(choice: "sort", "key", help: "Print the items sorted by date or price; ties keep the server's order.")
+    static let reverse = Flag("reverse", help: "Print the items in reverse order (after --sort).")
+    static let category = Option<Int>("category", "n", .integer(Int.min...Int.max),
+                                      help: "Print only the items of this category number (see categories).")
+    static let sub = Option<Int>("sub", "n", .integer(Int.min...Int.max),
+                                 help: "Print only the items of this sub-category number; needs --category.")
+
     static let spec = CommandSpec(
         name: "fetch",
         abstract: "Fetch a month's items from the server, cache them and print them.",
@@ -26,32 +35,23 @@ enum FetchCommand {
               expense-log fetch --year 2024 --month 1 --offline
               expense-log fetch --year 2024 --month 1 --category 0 --sub 1 --sort price --reverse
             """,
-        options: [
-            CommonOptions.year, CommonOptions.month, CommonOptions.format,
-            .flag("offline", help: "Read the cache only; never touch the network."),
-            .flag("refresh", help: "Read the server only; fail instead of falling back to the cache."),
-            CommonOptions.strict,
-            .value("sort", "key", .choice(ItemSort.allCases.map(\.rawValue)),
-                   help: "Print the items sorted by date or price; ties keep the server's order."),
-            .flag("reverse", help: "Print the items in reverse order (after --sort)."),
-            .value("category", "n", .integer(Int.min...Int.max), help: "Print only the items of this category number (see categories)."),
-            .value("sub", "n", .integer(Int.min...Int.max), help: "Print only the items of this sub-category number; needs --category."),
-        ],
+        options: [CommonOptions.year.spec, CommonOptions.month.spec, CommonOptions.format.spec, offline.spec, refresh.spec,
+                  CommonOptions.strict.spec, sort.spec, reverse.spec, category.spec, sub.spec],
         run: run)
 
     static func run(_ invocation: Invocation, _ context: Context) async throws {
         let month = try CommonOptions.yearMonth(invocation)
         let format = CommonOptions.outputFormat(invocation)
-        if invocation.flag("offline"), invocation.flag("refresh") {
+        if invocation[offline], invocation[refresh] {
             throw UsageError(path: invocation.path, message: "--offline and --refresh cannot be used together")
         }
         let query = try query(invocation)
         let config = try context.config()
         let repository = context.repository(config)
-        let offline = invocation.flag("offline")
+        let offline = invocation[Self.offline]
         let loader = MonthLoader(client: offline ? nil : try context.client(config), repository: repository,
-                                 strict: invocation.flag("strict"))
-        let loaded = await loader.load(month, policy: offline ? .offline : invocation.flag("refresh") ? .refresh : .preferServer)
+                                 strict: invocation[CommonOptions.strict])
+        let loaded = await loader.load(month, policy: offline ? .offline : invocation[refresh] ? .refresh : .preferServer)
         await context.flushWarnings(repository)
 
         switch loaded.source {
@@ -91,12 +91,12 @@ enum FetchCommand {
 
     /// The `--sort`/`--reverse`/`--category`/`--sub` query.
     static func query(_ invocation: Invocation) throws -> ItemQuery {
-        let category = invocation.integer("category"), sub = invocation.integer("sub")
+        let category = invocation[Self.category], sub = invocation[Self.sub]
         // The same sub number names a different thing in each category (1 is Drink in Food, Transportation in Entertainment).
         if sub != nil, category == nil {
             throw UsageError(path: invocation.path, message: "--sub needs --category: sub-category numbers mean something only within a category")
         }
-        return ItemQuery(sort: invocation.value("sort").flatMap(ItemSort.init(rawValue:)), reverse: invocation.flag("reverse"),
+        return ItemQuery(sort: invocation[sort], reverse: invocation[reverse],
                          category: category, sub: sub)
     }
 

@@ -10,7 +10,7 @@ enum PendingCommand {
             Items land in the outbox when register cannot confirm them (the server is down, or the \
             answer was lost). The json, ndjson and csv output can be fed back to register.
             """,
-        options: [CommonOptions.format],
+        options: [CommonOptions.format.spec],
         run: run)
 
     static func run(_ invocation: Invocation, _ context: Context) async throws {

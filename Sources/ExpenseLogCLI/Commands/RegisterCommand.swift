@@ -3,6 +3,21 @@ import Foundation
 
 /// `register`: read and validate every input row, skip what the server already has, POST the rest in batches, report.
 enum RegisterCommand {
+    static let inputFormat = Option<InputFormat>(choice: "input-format", "format",
+                                                 help: "The input format when a file's extension does not tell it.")
+    static let encoding = Option<TextEncoding>(.value("encoding", "encoding", .choice(TextEncoding.names),
+                                                      help: "The text encoding of the inputs (default: detected; cp932 is shift_jis)."),
+                                               decode: TextEncoding.init(name:))
+    static let profile = Option<String>("profile", "name-or-file", .path,
+                                        help: "An import profile for a foreign CSV layout: a JSON file, or a built-in name (moneyforward).")
+    static let skipInvalid = Flag("skip-invalid", help: "Send the valid rows even when others are invalid (still exits 65).")
+    static let allowDuplicates = Flag("allow-duplicates", help: "Send rows with the same date, price and name as an existing item.")
+    static let explain = Flag("explain", help: "Say which existing item each skipped row matched.")
+    static let report = Option<String>("report", "file", .path, help: "Write a JSON report of every row (its file, line and fate) to a file.")
+    static let dryRun = Flag("dry-run", help: "Validate, compare and print what would be sent; send nothing.")
+    static let batchSize = Option<Int>("batch-size", "n", .integer(1...10_000), default: BatchLimit.defaultItems,
+                                       help: "Items per POST request at most (a batch also ends at about 512 KiB of body).")
+
     static let spec = CommandSpec(
         name: "register",
         aliases: ["import"],
@@ -27,22 +42,8 @@ enum RegisterCommand {
               expense-log fetch --year 2024 --month 1 --format json | expense-log register --dry-run -
               echo '{"date":"20240122","name":"コーヒー","price":178,"category":0,"categorySub":1}' | expense-log register -
             """,
-        options: [
-            .value("input-format", "format", .choice(InputFormat.allCases.map(\.rawValue)),
-                   help: "The input format when a file's extension does not tell it."),
-            .value("encoding", "encoding", .choice(TextEncoding.names),
-                   help: "The text encoding of the inputs (default: detected; cp932 is shift_jis)."),
-            .value("profile", "name-or-file", .path,
-                   help: "An import profile for a foreign CSV layout: a JSON file, or a built-in name (moneyforward)."),
-            .flag("skip-invalid", help: "Send the valid rows even when others are invalid (still exits 65)."),
-            .flag("allow-duplicates", help: "Send rows with the same date, price and name as an existing item."),
-            .flag("explain", help: "Say which existing item each skipped row matched."),
-            .value("report", "file", .path, help: "Write a JSON report of every row (its file, line and fate) to a file."),
-            .flag("dry-run", help: "Validate, compare and print what would be sent; send nothing."),
-            .value("batch-size", "n", .integer(1...10_000), default: String(BatchLimit.defaultItems),
-                   help: "Items per POST request at most (a batch also ends at about 512 KiB of body)."),
-            CommonOptions.format,
-        ],
+        options: [inputFormat.spec, encoding.spec, profile.spec, skipInvalid.spec, allowDuplicates.spec, explain.spec, report.spec,
+                  dryRun.spec, batchSize.spec, CommonOptions.format.spec],
         arguments: [ArgumentSpec("file", variadic: true, help: "Files to read; - reads standard input.")],
         run: run)
 
@@ -87,7 +88,7 @@ enum RegisterCommand {
         if invalid {
             progress.clear()
             for problem in inputs.problems { context.io.stderr.write("\(problem)\n") }
-            if !invocation.flag("skip-invalid") {
+            if !invocation[skipInvalid] {
                 context.io.stderr.write("Error: \(inputs.problems.count) problem\(inputs.problems.count == 1 ? "" : "s") found; "
                                         + "nothing was sent. Fix the lines above and run the command again "
                                         + "(or pass --skip-invalid to send the valid rows).\n")
@@ -103,7 +104,7 @@ enum RegisterCommand {
         let client: ExpenseLogAPIClient?
         do {
             client = try context.client(config)
-        } catch where invocation.flag("dry-run") {
+        } catch where invocation[dryRun] {
             // A dry run still validates with no server configured, as it always did: it compares with what is here.
             context.warn("\(String(describing: error).prefix { $0 != "\n" }); the dry run compares with the cache and the outbox only")
             client = nil
@@ -111,14 +112,14 @@ enum RegisterCommand {
         let repository = context.repository(config)
         let outbox = context.outbox(config)
         let check = DuplicateCheck(context: context, loader: MonthLoader(client: client, repository: repository),
-                                   outbox: outbox, allowLikely: invocation.flag("allow-duplicates"))
+                                   outbox: outbox, allowLikely: invocation[allowDuplicates])
         let (items, skipped, waiting) = try await check.run(inputs, report: &report, progress: progress)
         progress.clear()
         explain(skipped, invocation, context)
 
-        let limit = BatchLimit(items: invocation.integer("batch-size") ?? BatchLimit.defaultItems)
-        guard let client, !invocation.flag("dry-run"), items.count > 0 else {
-            if invocation.flag("dry-run") {
+        let limit = BatchLimit(items: invocation[batchSize] ?? BatchLimit.defaultItems)
+        guard let client, !invocation[dryRun], items.count > 0 else {
+            if invocation[dryRun] {
                 let batches = try limit.batchCount(items)
                 context.printItems(items, format, config)
                 context.note("Dry run: \(items.count) item\(items.count == 1 ? "" : "s") would be sent in \(batches) "
@@ -139,9 +140,9 @@ enum RegisterCommand {
     /// `--explain`: each skipped row and the item it matched; without it, one line saying how to see them.
     static func explain(_ skipped: [ImportReport.Row], _ invocation: Invocation, _ context: Context) {
         guard !skipped.isEmpty else { return }
-        guard invocation.flag("explain") else {
+        guard invocation[explain] else {
             context.note("Skipped \(skipped.count) row\(skipped.count == 1 ? "" : "s") already there; --explain says what each matched"
-                         + (invocation.flag("allow-duplicates") ? "." : " (--allow-duplicates sends likely duplicates anyway)."))
+                         + (invocation[allowDuplicates] ? "." : " (--allow-duplicates sends likely duplicates anyway)."))
             return
         }
         for row in skipped {
@@ -162,7 +163,7 @@ struct ReportEnding {
     func finish(_ report: ImportReport, code: ExitCode) throws -> Never {
         progress.clear()
         let summary = report.isEmpty && code != .success ? nil : "Report: \(report.summary)."
-        if let path = invocation.value("report") {
+        if let path = invocation[RegisterCommand.report] {
             do {
                 try AtomicFile.write(to: URL(fileURLWithPath: path)) { emit in
                     try report.write(exitCode: code.rawValue, spool: spool) { text in
@@ -176,7 +177,7 @@ struct ReportEnding {
                 throw CommandExit(code: code == .success ? .ioError : code)
             }
         }
-        if let summary { context.note(summary + (invocation.value("report").map { " Every row is in \($0)." } ?? "")) }
+        if let summary { context.note(summary + (invocation[RegisterCommand.report].map { " Every row is in \($0)." } ?? "")) }
         throw CommandExit(code: code)
     }
 }

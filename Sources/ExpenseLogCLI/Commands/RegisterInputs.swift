@@ -29,7 +29,7 @@ struct RegisterInputs {
             throw UsageError(path: invocation.path, message: "\(twice) is named twice; each file can be registered only once per run")
         }
         let profile = try self.profile(invocation)
-        let encoding = invocation.value("encoding").flatMap(TextEncoding.init(name:))
+        let encoding = invocation[RegisterCommand.encoding]
         var inputs = RegisterInputs(spool: spool)
         // Each row is validated as it is read and a valid one goes to the spool: the input is never held as
         // records, drafts or items.
@@ -40,7 +40,7 @@ struct RegisterInputs {
             let name = path == "-" ? "<stdin>" : ArgumentBytes.display(path)
             let input = try InputFile.chunked(path, context)
             let format = (path == "-" ? nil : InputFormat(fileName: path))
-                ?? invocation.value("input-format").flatMap(InputFormat.init(rawValue:))
+                ?? invocation[RegisterCommand.inputFormat]
             if profile != nil, let format, format != .csv {
                 throw UsageError(path: invocation.path, message: "--profile reads CSV, but \(name) is \(format.rawValue)")
             }
@@ -83,7 +83,7 @@ struct RegisterInputs {
 
     /// `--profile NAME|FILE`: a file when one exists at that path (or it looks like a path), else a built-in name.
     static func profile(_ invocation: Invocation) throws -> ImportProfile? {
-        guard let value = invocation.value("profile") else { return nil }
+        guard let value = invocation[RegisterCommand.profile] else { return nil }
         let looksLikePath = value.contains("/") || value.hasSuffix(".json")
         if looksLikePath || FileManager.default.fileExists(atPath: value) {
             return try ImportProfile.parse(try InputFile.read(value), name: value, file: value)

@@ -3,6 +3,13 @@ import Foundation
 
 /// `summary`: totals per category for a month or a year, from the server first (as `fetch`), else from the cache.
 enum SummaryCommand {
+    static let month = Option<Int>("month", "month", .integer(1...12), help: "The month, 1 to 12; without it, the whole year month by month.")
+    static let grouping = Option<SummaryGrouping>(choice: "by", "grouping", default: .category,
+                                                  help: "Rows per category, or (sub) per category and sub-category.")
+    static let format = Option<SummaryFormat>(choice: "format", "format", default: .table, help: "How to print the summary.")
+    static let offline = Flag("offline", help: "Read the cache only; months not cached are reported missing.")
+    static let refresh = Flag("refresh", help: "Never fall back to the cache: a month that cannot be fetched is missing.")
+
     static let spec = CommandSpec(
         name: "summary",
         abstract: "Total a month's or a year's items per category, with counts and shares.",
@@ -23,37 +30,27 @@ enum SummaryCommand {
               expense-log summary --year 2024 --format json | jq '.months[] | {month, total}'
               expense-log summary --year 2024 --offline
             """,
-        options: [
-            CommonOptions.year,
-            .value("month", "month", .integer(1...12), help: "The month, 1 to 12; without it, the whole year month by month."),
-            .value("by", "grouping", .choice(SummaryGrouping.allCases.map(\.rawValue)), default: SummaryGrouping.category.rawValue,
-                   help: "Rows per category, or (sub) per category and sub-category."),
-            .value("format", "format", .choice(SummaryFormat.allCases.map(\.rawValue)), default: SummaryFormat.table.rawValue,
-                   help: "How to print the summary."),
-            .flag("offline", help: "Read the cache only; months not cached are reported missing."),
-            .flag("refresh", help: "Never fall back to the cache: a month that cannot be fetched is missing."),
-            CommonOptions.strict,
-        ],
+        options: [CommonOptions.year.spec, month.spec, grouping.spec, format.spec, offline.spec, refresh.spec, CommonOptions.strict.spec],
         run: run)
 
     static func run(_ invocation: Invocation, _ context: Context) async throws {
-        guard let year = invocation.integer("year") else {
+        guard let year = invocation[CommonOptions.year] else {
             throw UsageError(path: invocation.path, message: "Missing expected argument '--year <year>'")
         }
-        if invocation.flag("offline"), invocation.flag("refresh") {
+        if invocation[offline], invocation[refresh] {
             throw UsageError(path: invocation.path, message: "--offline and --refresh cannot be used together")
         }
-        let monthNumber = invocation.integer("month")
+        let monthNumber = invocation[month]
         let months = (monthNumber.map { [$0] } ?? Array(1...12)).compactMap { YearMonth(year: year, month: $0) }
-        let grouping = invocation.value("by").flatMap(SummaryGrouping.init(rawValue:)) ?? .category
-        let format = invocation.value("format").flatMap(SummaryFormat.init(rawValue:)) ?? .table
-        let policy: MonthLoader.Policy = invocation.flag("offline") ? .offline : invocation.flag("refresh") ? .refresh : .preferServer
+        let grouping = invocation[grouping] ?? .category
+        let format = invocation[format] ?? .table
+        let policy: MonthLoader.Policy = invocation[offline] ? .offline : invocation[refresh] ? .refresh : .preferServer
 
         let config = try context.config()
         let repository = context.repository(config)
         // Offline needs no base URL, as `fetch --offline`.
         let client = policy == .offline ? nil : try context.client(config)
-        let loaded = await MonthLoader(client: client, repository: repository, strict: invocation.flag("strict"))
+        let loaded = await MonthLoader(client: client, repository: repository, strict: invocation[CommonOptions.strict])
             .load(months, policy: policy)
         await context.flushWarnings(repository)
 

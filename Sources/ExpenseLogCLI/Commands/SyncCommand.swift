@@ -3,6 +3,8 @@ import Foundation
 
 /// `sync`: sends the outbox, after dropping the items the server already has, so nothing is registered twice.
 enum SyncCommand {
+    static let force = Flag("force", help: "Send batches whose last POST may still be running on the server now (they may be registered twice).")
+
     static let spec = CommandSpec(
         name: "sync",
         abstract: "Send the items waiting in the outbox, skipping those the server already has.",
@@ -19,8 +21,7 @@ enum SyncCommand {
             once that time has passed since its POST (serverMaxExecutionSeconds in the config file); until \
             then sync says when it becomes safe and exits 75. --force sends it at once.
             """,
-        options: [CommonOptions.format,
-                  .flag("force", help: "Send batches whose last POST may still be running on the server now (they may be registered twice).")],
+        options: [CommonOptions.format.spec, force.spec],
         run: run)
 
     static func run(_ invocation: Invocation, _ context: Context) async throws {
@@ -69,7 +70,7 @@ enum SyncCommand {
         var done = 0, skipped = 0, posts = 0, busy = 0
         var rejected: [(file: URL, error: APIError)] = []
         var unsafe: [(key: String, count: Int, sent: Date, safe: Date)] = []
-        let wait = config.resendWait.value, force = invocation.flag("force"), now = Date()
+        let wait = config.resendWait.value, force = invocation[force], now = Date()
         do {
             for listed in entries {
                 // A register run still sending this entry holds its lock; it queues what it cannot send, so leave it be.

@@ -8,15 +8,6 @@ public struct Invocation: Sendable {
     let flags: Set<String>
     /// Positional arguments in order.
     public let arguments: [String]
-
-    /// The raw value of an option, or its declared default.
-    public func value(_ name: String) -> String? { values[name] }
-    /// Whether a flag was given.
-    public func flag(_ name: String) -> Bool { flags.contains(name) }
-    /// An integer option's value (already range-checked by the parser).
-    public func integer(_ name: String) -> Int? { values[name].flatMap { Int($0) } }
-    /// A seconds option's value.
-    public func seconds(_ name: String) -> Double? { values[name].flatMap { Double($0) } }
 }
 
 /// A command line the parser rejected; shown with the usage of the command it was for.

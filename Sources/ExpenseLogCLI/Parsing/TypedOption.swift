@@ -1,0 +1,64 @@
+/// A flag declared once, read back through this value (`invocation[Self.offline]`): a misspelt name does not compile.
+public struct Flag: Sendable {
+    /// The declaration the parser, help and completions read.
+    public let spec: OptionSpec
+
+    /// A flag that takes no value.
+    public init(_ name: String, short: Character? = nil, help: String) {
+        spec = .flag(name, short: short, help: help)
+    }
+}
+
+/// An option with a value, declared once with the type its text becomes (the parser has already checked the text).
+public struct Option<Value: Sendable>: Sendable {
+    /// The declaration the parser, help and completions read.
+    public let spec: OptionSpec
+    private let decode: @Sendable (String) -> Value?
+
+    /// An option whose checked text `decode` turns into its value.
+    public init(_ spec: OptionSpec, decode: @escaping @Sendable (String) -> Value?) {
+        (self.spec, self.decode) = (spec, decode)
+    }
+
+    /// The value of the option in a checked text.
+    func value(of text: String) -> Value? { decode(text) }
+}
+
+extension Option where Value == String {
+    /// An option whose value is its text (text, a path).
+    public init(_ name: String, _ valueName: String, _ kind: ValueKind = .text, help: String) {
+        self.init(.value(name, valueName, kind, help: help)) { $0 }
+    }
+}
+
+extension Option where Value == Int {
+    /// A whole number within a range (or a four-digit year, with `kind: .year`).
+    public init(_ name: String, _ valueName: String, _ kind: ValueKind, required: Bool = false, default defaultValue: Int? = nil,
+                help: String) {
+        self.init(.value(name, valueName, kind, required: required, default: defaultValue.map(String.init), help: help)) { Int($0) }
+    }
+}
+
+extension Option where Value == Double {
+    /// Positive seconds.
+    public init(seconds name: String, help: String) {
+        self.init(.value(name, "seconds", .seconds, help: help)) { Double($0) }
+    }
+}
+
+extension Option where Value: RawRepresentable & CaseIterable, Value.RawValue == String {
+    /// One of an enumeration's cases, by its raw value.
+    public init(choice name: String, _ valueName: String, default defaultValue: Value? = nil, help: String) {
+        self.init(.value(name, valueName, .choice(Value.allCases.map(\.rawValue)), default: defaultValue?.rawValue, help: help)) {
+            Value(rawValue: $0)
+        }
+    }
+}
+
+extension Invocation {
+    /// Whether the flag was given.
+    public subscript(_ flag: Flag) -> Bool { flags.contains(flag.spec.name) }
+
+    /// The option's value, or its declared default; nil when neither.
+    public subscript<Value>(_ option: Option<Value>) -> Value? { values[option.spec.name].flatMap(option.value(of:)) }
+}
