@@ -16,6 +16,14 @@ func queuedEntry(_ count: Int, size: Int, in root: URL) throws -> (outbox: Outbo
     return (outbox, try outbox.enqueue(OutboxBatch.split(try numberedItems(count), size: size)))
 }
 
+extension ExpenseLogAPIClient {
+    /// Delivers through this client into an outbox: the tests' shorthand for `OutboxDelivery`.
+    func deliver(_ batch: OutboxBatch, of entry: OutboxEntry, sending items: [Item]? = nil, outbox: Outbox,
+                 verifyAnswer: Bool) async throws -> DeliveryOutcome {
+        try await OutboxDelivery(client: self, outbox: outbox).deliver(batch, of: entry, sending: items, verifyAnswer: verifyAnswer)
+    }
+}
+
 extension OutboxEntry {
     /// Its batches with their items, read back from its file.
     func loaded(_ outbox: Outbox) throws -> [OutboxBatch] {

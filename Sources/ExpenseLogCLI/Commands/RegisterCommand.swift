@@ -57,7 +57,7 @@ enum RegisterCommand {
             context.io.stderr.write("Error: \(error)\n")
             throw CommandExit(code: ExitCode(for: error))
         }
-        let ending = ReportEnding(invocation: invocation, context: context, progress: progress, spool: spool)
+        let ending = ReportWriter(invocation: invocation, context: context, progress: progress, spool: spool)
         var report = ImportReport(files: invocation.arguments.map { $0 == "-" ? "<stdin>" : $0 })
         do {
             try await register(invocation, context, progress: progress, ending: ending, report: &report)
@@ -74,7 +74,7 @@ enum RegisterCommand {
     }
 
     /// The run itself; it always ends through `ending.finish`, which writes the report and throws the exit code.
-    static func register(_ invocation: Invocation, _ context: Context, progress: ProgressLine, ending: ReportEnding,
+    static func register(_ invocation: Invocation, _ context: Context, progress: ProgressLine, ending: ReportWriter,
                          report: inout ImportReport) async throws {
         let config = try context.config()
         let inputs = try RegisterInputs.read(invocation, context, into: ending.spool, progress: progress, report: &report)
@@ -130,7 +130,7 @@ enum RegisterCommand {
             try ending.finish(report, code: invalid ? .dataError : .success)
         }
 
-        var sending = try Sending(items: items, waiting: waiting, limit: limit, config: config, client: client,
+        var sending = try BatchSender(items: items, waiting: waiting, limit: limit, config: config, client: client,
                                   repository: repository, outbox: outbox, context: context, progress: progress)
         let code = try await sending.run(report: &report)
         await context.flushWarnings(repository)
@@ -153,7 +153,7 @@ enum RegisterCommand {
 }
 
 /// How every `register` run ends: the report's summary on stderr, the JSON report file, then the exit code.
-struct ReportEnding {
+struct ReportWriter {
     let invocation: Invocation
     let context: Context
     let progress: ProgressLine

@@ -9,8 +9,9 @@ struct SavedItems {
     private var months: [YearMonth: Range<Int64>] = [:]
     /// Why the items could not all be kept to cache and print.
     private(set) var keepFailure: StoreError?
-    /// Set once the items are cached and printed.
-    private var finished: StoreError??
+    /// Whether the items were cached and printed already, and how that went.
+    private enum Stage { case keeping, finished(StoreError?) }
+    private var stage = Stage.keeping
 
     /// An empty record in the temporary folder.
     init() throws {
@@ -44,9 +45,9 @@ struct SavedItems {
     @discardableResult
     mutating func finish(in repository: LocalRepository, _ context: Context, _ config: AppConfig, printEmpty: Bool = false) async
         -> StoreError? {
-        if let done = finished { return done }
+        if case .finished(let failure) = stage { return failure }
         if let keepFailure {
-            finished = .some(keepFailure)
+            stage = .finished(keepFailure)
             return keepFailure
         }
         var failure: StoreError?
@@ -58,7 +59,7 @@ struct SavedItems {
             failure = StoreError.wrapping(error, path: repository.directory.path)
         }
         if spool.count > 0 || printEmpty { context.printItems(spool, CommonOptions.outputFormat(context.invocation), config) }
-        finished = .some(failure)
+        stage = .finished(failure)
         return failure
     }
 

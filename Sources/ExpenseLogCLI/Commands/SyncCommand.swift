@@ -50,6 +50,7 @@ enum SyncCommand {
     static func send(outbox: Outbox, client: ExpenseLogAPIClient, repository: LocalRepository,
                      _ invocation: Invocation, _ context: Context, config: AppConfig) async throws {
         let verifyAnswers = config.environment.value != .dummy
+        let delivery = OutboxDelivery(client: client, outbox: outbox)
         outbox.tidy()
         let (entries, problems) = try outbox.entries()
         for problem in problems { context.warn(problem) }
@@ -100,7 +101,7 @@ enum SyncCommand {
                                      + "running on the server (--force); if it is, its items will be registered twice")
                     }
                     posts += 1
-                    switch try await client.deliver(batch, of: entry, sending: fresh, outbox: outbox, verifyAnswer: verifyAnswers) {
+                    switch try await delivery.deliver(batch, of: entry, sending: fresh, verifyAnswer: verifyAnswers) {
                     case .delivered(let answer):
                         sent += fresh.count
                         saved.keep(answer)

@@ -117,3 +117,66 @@ public enum APIError: Error, Sendable, Equatable, CustomStringConvertible {
                 secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? secret]
     }
 }
+
+extension APIError {
+    /// Whether the failure may pass by itself (network failures, 429, 5xx): fetch then serves the cache, register queues.
+    public var isTransient: Bool {
+        switch self {
+        case .network(_, let reason):
+            if case .tls = reason { return false }
+            if case .redirect = reason { return false }
+            return true
+        case .httpStatus(_, let status, _): return status == 429 || (500...599).contains(status)
+        case .invalidResponse, .answerTooLarge, .fixtureUnreadable, .invalidMonth: return false
+        }
+    }
+
+    /// Whether a retry may help: connection failures, timeouts, 429, 502, 503 and 504 (the contract's list).
+    public var isRetryable: Bool {
+        switch self {
+        case .network: return isTransient
+        case .httpStatus(_, let status, _): return [429, 502, 503, 504].contains(status)
+        case .invalidResponse, .answerTooLarge, .fixtureUnreadable, .invalidMonth: return false
+        }
+    }
+
+    /// Whether a POST that failed like this provably never ran: no connection to the endpoint was made, or the endpoint
+    /// itself (not a redirect's target: Apps Script redirects only after running the script) refused it with a 4xx or 503.
+    func provesNotProcessed(requestURL: URL) -> Bool {
+        switch self {
+        case let .network(url, reason):
+            // Only a failure reaching the endpoint itself: one on a redirect's target comes after the script ran.
+            switch reason {
+            case .refused, .hostNotFound, .offline, .tls: return url == requestURL
+            case .timedOut, .connectionLost, .redirect, .other: return false
+            }
+        case let .httpStatus(url, status, _):
+            return url == requestURL && ((400...499).contains(status) || status == 503)
+        case .invalidResponse, .answerTooLarge: return false
+        case .fixtureUnreadable, .invalidMonth: return true
+        }
+    }
+
+    /// Whether the failure came after the script ran to its end, so that nothing can still be running on the server: an
+    /// answer was read (a 200 that is no list of items), or the failure was on the redirect's target, which Apps Script
+    /// gives only once the script has finished.
+    func scriptFinished(requestURL: URL) -> Bool {
+        switch self {
+        case .invalidResponse, .answerTooLarge, .fixtureUnreadable, .invalidMonth: return true
+        case .httpStatus(let url, _, _), .network(let url, _): return url != requestURL
+        }
+    }
+
+    /// The same error with a secret replaced wherever the server's answer echoed it.
+    func redacting(_ secret: String?) -> APIError {
+        guard let secret, !secret.isEmpty else { return self }
+        func clean(_ text: String) -> String { text.replacingOccurrences(of: secret, with: "***") }
+        switch self {
+        case let .httpStatus(url, status, snippet): return .httpStatus(url: url, status: status, snippet: clean(snippet))
+        case let .invalidResponse(url, status, reason, snippet):
+            return .invalidResponse(url: url, status: status, reason: clean(reason), snippet: clean(snippet))
+        case let .network(url, .other(detail)): return .network(url: url, reason: .other(clean(detail)))
+        default: return self
+        }
+    }
+}

@@ -2,7 +2,7 @@ import ExpenseLogKit
 import Foundation
 
 /// The sending part of one `register` run: queue every batch, POST them in order, and say how it ended.
-struct Sending {
+struct BatchSender {
     /// The items to send, in order, each record tagged with its report row.
     let items: ItemSpool
     /// Items earlier runs left in the outbox (counted when the outbox was read to compare).
@@ -91,7 +91,8 @@ struct Sending {
                 return .ioError
             }
             do {
-                outcome = try await client.deliver(batch, of: entry, outbox: outbox, verifyAnswer: config.environment.value != .dummy)
+                outcome = try await OutboxDelivery(client: client, outbox: outbox).deliver(batch, of: entry,
+                                                                                     verifyAnswer: config.environment.value != .dummy)
             } catch let error as StoreError {
                 await finishSaved()
                 context.io.stderr.write("Error: \(error)\nThe server answered, but the outbox could not record it; "

@@ -10,20 +10,32 @@ public enum DeliveryOutcome: Sendable {
     case rejected(APIError, file: URL)
 }
 
-extension ExpenseLogAPIClient {
-    /// Sends a batch of an entry (or only `items` of it, those the server does not have yet) and records the outcome
-    /// in the outbox: the one path `register` and `sync` share.
+/// Sends outbox batches through a client and records each outcome in the outbox: the one path `register` and `sync`
+/// share. The client only sends and decodes; what a send means for the outbox is decided here.
+public struct OutboxDelivery: Sendable {
+    /// The client that sends.
+    public let client: ExpenseLogAPIClient
+    /// The outbox the batches belong to.
+    public let outbox: Outbox
+
+    /// A delivery through a client into an outbox.
+    public init(client: ExpenseLogAPIClient, outbox: Outbox) {
+        (self.client, self.outbox) = (client, outbox)
+    }
+
+    /// Sends a batch of an entry (or only `items` of it, those the server does not have yet) and records the outcome.
     ///
     /// The batch leaves the outbox only after the answer was read and, when `verifyAnswer`, names every item sent
     /// (a 200 that lists fewer items is not a confirmation). The dummy environment's canned answers are not verified.
-    public func deliver(_ batch: OutboxBatch, of entry: OutboxEntry, sending items: [Item]? = nil, outbox: Outbox,
+    public func deliver(_ batch: OutboxBatch, of entry: OutboxEntry, sending items: [Item]? = nil,
                         verifyAnswer: Bool) async throws -> DeliveryOutcome {
+        let baseURL = client.baseURL
         let sent = items.map { batch.narrowed(to: $0) } ?? batch
         let answer: SheetAnswer
         // Written before the POST: whatever happens next (a lost answer, kill -9), sync knows the server may be running it.
         try outbox.markAttempt(batch.key, in: entry, at: Date())
         do {
-            answer = try await send(sent)
+            answer = try await client.send(sent)
         } catch let failure as BatchFailure {
             // No POST left running: it never ran, or an answer came (a 200 that is no list, a failure after the redirect,
             // which Apps Script sends only once the script has finished), so there is nothing to wait for.
