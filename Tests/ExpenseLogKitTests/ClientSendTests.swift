@@ -12,7 +12,7 @@ func redirectTarget() throws -> URL {
     try url("https://script.googleusercontent.com/macros/echo?user_content_key=abc&lib=xyz")
 }
 
-@Suite("BatchSender a batch (POST): retried only when the server provably did not run it")
+@Suite("Sending a batch (POST): retried only when the server provably did not run it")
 struct ClientSendTests {
     @Test("a POST refused before any connection is retried and its items come back", arguments: [
         NetworkFailure.refused, .hostNotFound, .offline,
