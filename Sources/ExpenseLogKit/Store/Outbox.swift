@@ -100,70 +100,23 @@ public struct Outbox: Sendable {
         let name = String(repeating: "0", count: max(0, 20 - stamp.count)) + stamp + "-\(getpid())-"
             + UUID().uuidString.prefix(8) + ".json"
         let file = directory.appendingPathComponent(name)
-        var queued: [QueuedBatch] = []
-        try AtomicFile.write(to: file, beforeRename: beforeRename) { emit in
-            // `batches` calls back into `emit`; both are non-escaping, which Swift allows only through this.
-            try withoutActuallyEscaping(emit) { emit in
-                var offset: Int64 = 0
-                func put(_ data: Data) throws {
-                    try data.withUnsafeBytes { try emit($0) }
-                    offset += Int64(data.count)
-                }
-                try put(Data("{\"queuedAt\":\(now.timeIntervalSince1970),\"batches\":[".utf8))
-                try batches { batch in
-                    // The key is written unescaped into the entry and its logs: only what an Idempotency-Key holds.
-                    guard !batch.key.isEmpty, batch.key.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || (0x30...0x39).contains($0)
-                                                                       || (0x41...0x5A).contains($0 & 0xDF) }) else {
-                        throw StoreError.writeFailed(path: file.path, reason: "the batch key \(batch.key) is not letters, digits and dashes")
-                    }
-                    try put(Data("\(queued.isEmpty ? "\n" : ",\n"){\"key\":\"\(batch.key)\",\"items\":".utf8))
-                    queued.append(QueuedBatch(key: batch.key, body: offset..<(offset + Int64(batch.body.count)), count: batch.items.count,
-                                              months: batch.items.months))
-                    try put(batch.body)
-                    try put(Data("}".utf8))
-                }
-                try put(Data("\n]}\n".utf8))
-            }
-        }
-        return (file, queued)
+        return (file, try OutboxFile.write(to: file, queuedAt: now, beforeRename: beforeRename, batches: batches))
     }
 
     /// The body of a queued batch, read back from the entry's file.
     public func body(of batch: QueuedBatch, in entry: OutboxEntry) throws -> Data {
-        // pread, not FileHandle: Foundation's FileHandle traps on EINTR.
-        func failure(_ reason: String) -> StoreError {
-            StoreError.readFailed(path: entry.file.path, reason: "the queued batch \(batch.key) cannot be read back (\(reason))")
-        }
-        let fd = open(entry.file.path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            if errno == ENOENT { throw CocoaError(.fileReadNoSuchFile) }  // sent and removed since it was listed
-            throw failure(AtomicFile.errorText())
-        }
-        defer { close(fd) }
-        var data = Data(count: batch.body.count), done = 0
-        while done < data.count {
-            let count = data.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, $0.count - done, off_t(batch.body.lowerBound) + off_t(done)) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { throw failure(count < 0 ? AtomicFile.errorText() : "the file is shorter than it was") }
-            done += count
-        }
-        return data
+        try OutboxFile.body(of: batch, in: entry.file)
     }
 
     /// A queued batch with its items, read back from the entry's file: one batch in memory at a time.
     public func batch(_ batch: QueuedBatch, of entry: OutboxEntry) throws -> OutboxBatch {
         let body = try body(of: batch, in: entry)
         do {
-            return OutboxBatch(key: batch.key, items: try Self.items(body), body: body)
+            return OutboxBatch(key: batch.key, items: try OutboxFile.items(body), body: body)
         } catch {
             throw StoreError.readFailed(path: entry.file.path, reason: "the queued batch \(batch.key) cannot be read "
                                         + "(\(DecodingProblem.describe(error, bytes: body.count)))")
         }
-    }
-
-    /// The items of a batch's JSON array: the fast path, else `JSONDecoder`, whose errors say what is wrong.
-    static func items(_ body: Data) throws -> [Item] {
-        try WireItems.items(body) ?? JSONDecoder().decode([Item].self, from: body)
     }
 
     /// Every entry with batches left, oldest first, and a message for each file that cannot be read (left in place).
@@ -309,7 +262,7 @@ public struct Outbox: Sendable {
     /// An entry with the batches not sent yet; `parseItems` reads each of those once, to count its items and months.
     private func read(_ file: URL, parseItems: Bool) throws -> OutboxEntry {
         let sent = sentKeys(of: file)
-        let (queuedAt, batches, identity) = try OutboxScan.scan(file, parseItems: parseItems, sent: sent)
+        let (queuedAt, batches, identity) = try OutboxFile.scan(file, parseItems: parseItems, sent: sent)
         return OutboxEntry(file: file, queuedAt: queuedAt, batches: batches.filter { !sent.contains($0.key) }, identity: identity)
     }
 }

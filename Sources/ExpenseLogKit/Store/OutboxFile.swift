@@ -5,13 +5,72 @@ import Glibc
 import Darwin
 #endif
 
-/// Reads an outbox entry a line at a time, as `Outbox` writes it: a header line; per batch a line
-/// `{"key":"K","items":[`, a line per item and a line `]}` (`]},` when another batch follows); then `]}`. Only one
-/// batch is ever held, so `pending` and `sync` stay flat however large an offline import was; an entry in any other
-/// layout is refused (it was not written by expense-log).
-struct OutboxScan {
+/// The file format of an outbox entry, apart from the queue's rules (`Outbox`): a header line; per batch a line
+/// `{"key":"K","items":[`, a line per item and a line `]}` (`]},` when another batch follows); then `]}`. It is read a
+/// line at a time and only one batch is ever held, so `pending` and `sync` stay flat however large an offline import
+/// was; an entry in any other layout is refused (it was not written by expense-log).
+enum OutboxFile {
     /// The largest batch read: a batch of 10,000 items (the largest `--batch-size`) is a few MiB.
     static let batchLimit = 64 << 20
+
+    /// Writes an entry atomically (write-temp, `fsync`, rename) from the batches `batches` hands over one at a time;
+    /// returns where each batch's body lies. `beforeRename` gets the descriptor before the entry appears (to lock it).
+    static func write(to file: URL, queuedAt: Date, beforeRename: ((Int32) throws -> Void)?,
+                      batches: ((OutboxBatch) throws -> Void) throws -> Void) throws -> [QueuedBatch] {
+        var queued: [QueuedBatch] = []
+        try AtomicFile.write(to: file, beforeRename: beforeRename) { emit in
+            // `batches` calls back into `emit`; both are non-escaping, which Swift allows only through this.
+            try withoutActuallyEscaping(emit) { emit in
+                var offset: Int64 = 0
+                func put(_ data: Data) throws {
+                    try data.withUnsafeBytes { try emit($0) }
+                    offset += Int64(data.count)
+                }
+                try put(Data("{\"queuedAt\":\(queuedAt.timeIntervalSince1970),\"batches\":[".utf8))
+                try batches { batch in
+                    // The key is written unescaped into the entry and its logs: only what an Idempotency-Key holds.
+                    guard !batch.key.isEmpty, batch.key.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || (0x30...0x39).contains($0)
+                                                                       || (0x41...0x5A).contains($0 & 0xDF) }) else {
+                        throw StoreError.writeFailed(path: file.path, reason: "the batch key \(batch.key) is not letters, digits and dashes")
+                    }
+                    try put(Data("\(queued.isEmpty ? "\n" : ",\n"){\"key\":\"\(batch.key)\",\"items\":".utf8))
+                    queued.append(QueuedBatch(key: batch.key, body: offset..<(offset + Int64(batch.body.count)), count: batch.items.count,
+                                              months: batch.items.months))
+                    try put(batch.body)
+                    try put(Data("}".utf8))
+                }
+                try put(Data("\n]}\n".utf8))
+            }
+        }
+        return queued
+    }
+
+    /// The body of a batch, read back from its entry's file; `CocoaError(.fileReadNoSuchFile)` when the file is gone.
+    static func body(of batch: QueuedBatch, in file: URL) throws -> Data {
+        // pread, not FileHandle: Foundation's FileHandle traps on EINTR.
+        func failure(_ reason: String) -> StoreError {
+            StoreError.readFailed(path: file.path, reason: "the queued batch \(batch.key) cannot be read back (\(reason))")
+        }
+        let fd = open(file.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            if errno == ENOENT { throw CocoaError(.fileReadNoSuchFile) }  // sent and removed since it was listed
+            throw failure(AtomicFile.errorText())
+        }
+        defer { close(fd) }
+        var data = Data(count: batch.body.count), done = 0
+        while done < data.count {
+            let count = data.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, $0.count - done, off_t(batch.body.lowerBound) + off_t(done)) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { throw failure(count < 0 ? AtomicFile.errorText() : "the file is shorter than it was") }
+            done += count
+        }
+        return data
+    }
+
+    /// The items of a batch's JSON array: the fast path, else `JSONDecoder`, whose errors say what is wrong.
+    static func items(_ body: Data) throws -> [Item] {
+        try WireItems.items(body) ?? JSONDecoder().decode([Item].self, from: body)
+    }
 
     private enum State {
         case header, between, ended
@@ -41,7 +100,7 @@ struct OutboxScan {
         func batch(_ key: String, from first: Int, _ range: Range<Int64>, _ bytes: ArraySlice<UInt8>) throws -> QueuedBatch {
             guard parseItems, !sent.contains(key) else { return QueuedBatch(key: key, body: range, count: 0, months: []) }
             do {
-                let items = try Outbox.items(Data(bytes))
+                let items = try items(Data(bytes))
                 return QueuedBatch(key: key, body: range, count: items.count, months: items.months)
             } catch {
                 throw fail("the batch \(key): \(DecodingProblem.describe(error, bytes: bytes.count))", line: first)
