@@ -28,13 +28,29 @@ struct Thrown: Error {}
 
 @Suite("File locks across processes")
 struct FileLockTests {
-    @Test("withLock runs the body and returns its value, creating the lock file and its folders")
-    func withLockRuns() async throws {
+    @Test("acquire takes a free lock, creating the lock file and its folders")
+    func acquireTakesAFreeLock() async throws {
         try await withTemporaryDirectory { root in
             let lock = root.appendingPathComponent("a/b/.lock")
-            let value = try FileLock.withLock(lock) { 42 }
-            #expect(value == 42)
+            let held = try await FileLock.acquire(lock)
             #expect(FileManager.default.fileExists(atPath: lock.path))
+            held.release()
+        }
+    }
+
+    @Test("acquire waits for a lock held elsewhere, off the cooperative pool, and takes it once it is released")
+    func acquireWaitsForTheHolder() async throws {
+        try await withTemporaryDirectory { root in
+            let lock = root.appendingPathComponent(".lock")
+            let fd = try holdLock(lock)
+            let waiter = Task { try await FileLock.acquire(lock).release() }
+            // Other tasks go on while the waiter waits: it blocks a thread of its own, not one of the pool's.
+            for _ in 0..<100 { await Task.yield() }
+            let stillHeld = openLockFile(lock)
+            #expect(flock(stillHeld, LOCK_EX | LOCK_NB) != 0, "the holder still has it")
+            close(stillHeld)
+            close(fd)
+            try await waiter.value
         }
     }
 
@@ -73,16 +89,16 @@ struct FileLockTests {
         }
     }
 
-    @Test("withLock holds the lock during its body")
-    func withLockHolds() async throws {
+    @Test("acquire holds the lock until it is released")
+    func acquireHolds() async throws {
         try await withTemporaryDirectory { root in
             let lock = root.appendingPathComponent(".lock")
-            let busy = try FileLock.withLock(lock) { () -> Bool in
-                let fd = openLockFile(lock)
-                defer { close(fd) }
-                return flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK
-            }
-            #expect(busy)
+            let held = try await FileLock.acquire(lock)
+            let fd = openLockFile(lock)
+            defer { close(fd) }
+            #expect(flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK)
+            held.release()
+            #expect(flock(fd, LOCK_EX | LOCK_NB) == 0)
         }
     }
 
@@ -101,9 +117,8 @@ struct FileLockTests {
     func releasedAfterBody() async throws {
         try await withTemporaryDirectory { root in
             let lock = root.appendingPathComponent(".lock")
-            #expect(throws: Thrown.self) { try FileLock.withLock(lock) { throw Thrown() } }
             await #expect(throws: Thrown.self) { _ = try await FileLock.withLockIfFree(lock) { throw Thrown() } }
-            _ = try FileLock.withLock(lock) { 0 }
+            try await FileLock.acquire(lock).release()
             // Nobody holds it any more: another holder can take it without waiting.
             let fd = try holdLock(lock)
             close(fd)
@@ -116,7 +131,7 @@ struct FileLockTests {
             let notAFolder = root.appendingPathComponent("file")
             try writeText("x", to: notAFolder)
             let lock = notAFolder.appendingPathComponent(".lock")
-            let error = try #require(throws: StoreError.self) { try FileLock.withLock(lock) { 0 } }
+            let error = try await #require(throws: StoreError.self) { try await FileLock.acquire(lock) }
             guard case .writeFailed(let path, _) = error else {
                 Issue.record("expected writeFailed, got \(error)")
                 return

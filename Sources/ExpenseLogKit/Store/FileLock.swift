@@ -9,16 +9,30 @@ import Darwin
 ///
 /// The kernel drops the lock when the process ends, however it ends, so a `kill -9` never leaves it held.
 public enum FileLock {
-    /// Runs `body` while holding an exclusive lock on `url`, waiting for other processes to release it.
-    ///
-    /// It blocks the calling thread: hold it only around short file work, never around network calls.
-    public static func withLock<T>(_ url: URL, _ body: () throws -> T) throws -> T {
+    /// Takes an exclusive lock on `url`, waiting for other processes to release it, without blocking a thread of
+    /// Swift's cooperative pool (two cores here: a blocked pool thread would stall every task): a free lock is taken at
+    /// once, and a held one is waited for on a thread of its own. Hold it only around short file work.
+    public static func acquire(_ url: URL) async throws -> sending HeldLock {
         let fd = try openLockFile(url)
-        defer { close(fd) }
-        while flock(fd, LOCK_EX) != 0 {
-            if errno != EINTR { throw StoreError.writeFailed(path: url.path, reason: "it cannot be locked (\(AtomicFile.errorText()))") }
+        if flock(fd, LOCK_EX | LOCK_NB) == 0 { return HeldLock(descriptor: fd) }
+        guard errno == EWOULDBLOCK || errno == EINTR else {
+            let reason = AtomicFile.errorText()
+            close(fd)
+            throw StoreError.writeFailed(path: url.path, reason: "it cannot be locked (\(reason))")
         }
-        return try body()
+        let failure: String? = await withCheckedContinuation { continuation in
+            Thread {
+                while flock(fd, LOCK_EX) != 0 {
+                    if errno != EINTR { return continuation.resume(returning: AtomicFile.errorText()) }
+                }
+                continuation.resume(returning: nil)
+            }.start()
+        }
+        if let failure {
+            close(fd)
+            throw StoreError.writeFailed(path: url.path, reason: "it cannot be locked (\(failure))")
+        }
+        return HeldLock(descriptor: fd)
     }
 
     /// Runs `body` while holding an exclusive lock on `url`, or returns nil at once when another process holds it.

@@ -69,30 +69,32 @@ public actor LocalRepository {
     }
 
     /// Replaces a month with what the server answered.
-    public func replaceMonth(_ month: YearMonth, with items: [Item], fetchedAt: Date) throws {
-        try FileLock.withLock(lockFile) { try save(CachedMonth(month: month, items: items, fetchedAt: fetchedAt)) }
+    public func replaceMonth(_ month: YearMonth, with items: [Item], fetchedAt: Date) async throws {
+        let lock = try await FileLock.acquire(lockFile)
+        defer { lock.release() }
+        try save(CachedMonth(month: month, items: items, fetchedAt: fetchedAt))
     }
 
     /// Adds items the server saved to their months (replacing any with the same id), one write per month.
     ///
     /// Each month is re-read under the lock, so items another process added meanwhile are kept.
-    public func add(_ items: [Item]) throws {
+    public func add(_ items: [Item]) async throws {
         let byMonth = Dictionary(grouping: items, by: \.date.yearMonth)
-        try FileLock.withLock(lockFile) {
-            for (month, newItems) in byMonth.sorted(by: { $0.key < $1.key }) {
-                try merge(month) { add in try newItems.forEach(add) }
-            }
+        let lock = try await FileLock.acquire(lockFile)
+        defer { lock.release() }
+        for (month, newItems) in byMonth.sorted(by: { $0.key < $1.key }) {
+            try merge(month) { add in try newItems.forEach(add) }
         }
     }
 
     /// Adds the items of one month that a spool reader gives, as `add(_:)` does, straight from the spool to the file.
-    public func add(_ month: YearMonth, from spool: ItemSpool.Reader) throws {
+    public func add(_ month: YearMonth, from spool: ItemSpool.Reader) async throws {
+        let lock = try await FileLock.acquire(lockFile)
+        defer { lock.release() }
         // An import's items are never all held in memory, not even a month of them.
-        try FileLock.withLock(lockFile) {
-            try merge(month) { add in
-                var reader = spool
-                while let (item, _) = try reader.next(where: { $0 == month.year && $1 == month.month }) { try add(item) }
-            }
+        try merge(month) { add in
+            var reader = spool
+            while let (item, _) = try reader.next(where: { $0 == month.year && $1 == month.month }) { try add(item) }
         }
     }
 
