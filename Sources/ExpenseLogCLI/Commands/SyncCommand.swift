@@ -49,121 +49,76 @@ enum SyncCommand {
     /// The work done under the sync lock; another process may have sent entries meanwhile, so the outbox is read again.
     static func send(outbox: Outbox, client: ExpenseLogAPIClient, repository: LocalRepository,
                      _ invocation: Invocation, _ context: Context, config: AppConfig) async throws {
-        let verifyAnswers = config.environment.value != .dummy
-        let delivery = OutboxDelivery(client: client, outbox: outbox)
         outbox.tidy()
         let (entries, problems) = try outbox.entries()
         for problem in problems { context.warn(problem) }
         let format = CommonOptions.outputFormat(invocation)
-        let waiting = entries.reduce(0) { $0 + $1.itemCount }
-        func remaining(_ done: Int) -> String { "\(waiting - done) item\(waiting - done == 1 ? "" : "s") remain in the outbox" }
-
+        let sender = OutboxSender(delivery: OutboxDelivery(client: client, outbox: outbox), repository: repository,
+                                  resendWait: config.resendWait.value, verifyAnswers: config.environment.value != .dummy)
         var saved = try SavedItems()
-        var known = try await knownIDs(Set(entries.flatMap(\.months)).sorted(), client: client, repository: repository, context,
-                                       remaining: remaining(0))
-        // The saved items are cached and printed once: before an error is explained, else at the end.
-        var sent = 0, keepFailure: StoreError?
+        var outcome = SyncOutcome()
+        // What the server saved is cached and printed once: before an error is explained, else at the end.
+        var keepFailure: StoreError?
         func finish(printEmpty: Bool = false) async {
             guard keepFailure == nil, let failure = await saved.finish(in: repository, context, config, printEmpty: printEmpty) else { return }
             keepFailure = failure
-            context.warn(saved.warning(for: failure, registered: sent))
+            context.warn(saved.warning(for: failure, registered: outcome.sent))
         }
-        var done = 0, skipped = 0, posts = 0, busy = 0
-        var rejected: [(file: URL, error: APIError)] = []
-        var unsafe: [(key: String, count: Int, sent: Date, safe: Date)] = []
-        let wait = config.resendWait.value, force = invocation[force], now = Date()
         do {
-            for listed in entries {
-                // A register run still sending this entry holds its lock; it queues what it cannot send, so leave it be.
-                guard let (entry, hold) = try outbox.hold(listed) else {
-                    busy += listed.itemCount
-                    continue
-                }
-                defer { hold.release() }
-                done += listed.itemCount - entry.itemCount
-                let tried = outbox.attempts(in: entry)
-                for queued in entry.batches {
-                    // One batch in memory at a time.
-                    let batch = try outbox.batch(queued, of: entry)
-                    let fresh = batch.items.filter { !known.contains(SheetText.key($0.id)) }
-                    skipped += batch.items.count - fresh.count
-                    if fresh.isEmpty {
-                        try outbox.markSent(batch.key, in: entry)
-                        done += batch.items.count
-                        continue
-                    }
-                    if let sent = tried[batch.key], now < wait.safe(after: sent) {
-                        guard force else {
-                            unsafe.append((batch.key, fresh.count, sent, wait.safe(after: sent)))
-                            continue
-                        }
-                        context.warn("sending the batch \(batch.key) again although its POST at \(Self.time(sent)) may still be "
-                                     + "running on the server (--force); if it is, its items will be registered twice")
-                    }
-                    posts += 1
-                    switch try await delivery.deliver(batch, of: entry, sending: fresh, verifyAnswer: verifyAnswers) {
-                    case .delivered(let answer):
-                        sent += fresh.count
-                        saved.keep(answer)
-                        known.formUnion(fresh.map { SheetText.key($0.id) })
-                        known.formUnion(answer.map { SheetText.key($0.id) })
-                    case let .rejected(error, file):
-                        rejected.append((file, error))
-                    case let .failed(error, _):
-                        await finish()
-                        context.io.stderr.write("Error: \(error)\nThe batch \(batch.key) of \(entry.file.path) was not "
-                                                + "confirmed; \(remaining(done)). Run sync again later"
-                                                + (error.isTransient ? ".\n" : " once the cause is fixed.\n"))
-                        throw CommandExit(code: error.isTransient ? .temporaryFailure : ExitCode(for: error))
-                    }
-                    done += batch.items.count
+            outcome = try await sender.send(entries, force: invocation[force], keep: { saved.keep($0) }) { event in
+                switch event {
+                case let .rows(rows, month): context.report(rows, of: month)
+                case .cacheFailure(let failure): context.warn("the cache could not be updated: \(failure)")
+                case let .forced(key, sentAt):
+                    context.warn("sending the batch \(key) again although its POST at \(Self.time(sentAt)) may still be "
+                                 + "running on the server (--force); if it is, its items will be registered twice")
                 }
             }
         } catch {
             await finish()  // an outbox that cannot record a batch still leaves the earlier batches cached
             throw error
         }
-        await finish(printEmpty: format != .table)
-        await context.flushWarnings(repository)
-        for (file, error) in rejected {
-            context.io.stderr.write("Error: \(error)\nThe refused items were moved to \(file.path); fix them there and register that file.\n")
+        let remaining = "\(outcome.remaining) item\(outcome.remaining == 1 ? "" : "s") remain in the outbox"
+        switch outcome.stop {
+        case .some(.monthUnreadable(let month, let failure)):
+            context.io.stderr.write("Error: \(failure)\nNothing was sent: \(month) must be read from the server first, "
+                                    + "so that no item is registered twice. \(remaining); run sync again later.\n")
+            throw CommandExit(code: failure.isTransient ? .temporaryFailure : ExitCode(for: failure))
+        case .some(.batchFailed(let key, let entry, let error)):
+            await finish()
+            context.io.stderr.write("Error: \(error)\nThe batch \(key) of \(entry.path) was not confirmed; \(remaining). "
+                                    + "Run sync again later" + (error.isTransient ? ".\n" : " once the cause is fixed.\n"))
+            throw CommandExit(code: error.isTransient ? .temporaryFailure : ExitCode(for: error))
+        case .none:
+            await finish(printEmpty: format != .table)
         }
-        for batch in unsafe {
-            context.warn("The batch \(batch.key) (\(batch.count) item\(batch.count == 1 ? "" : "s")) was sent at \(Self.time(batch.sent)) "
+        await context.flushWarnings(repository)
+        try report(outcome, problems: problems, wait: config.resendWait.value, context)
+        if keepFailure != nil { throw CommandExit(code: .ioError) }
+    }
+
+    /// Says how a run that went to its end ended, and throws its exit code when it is not 0 (refused batches, unreadable
+    /// entries, entries held elsewhere, batches that may still be running).
+    static func report(_ outcome: SyncOutcome, problems: [String], wait: ResendWait, _ context: Context) throws {
+        for refused in outcome.refused {
+            context.io.stderr.write("Error: \(refused.error)\nThe refused items were moved to \(refused.file.path); fix them there and "
+                                    + "register that file.\n")
+        }
+        for batch in outcome.unsafe {
+            context.warn("The batch \(batch.key) (\(batch.count) item\(batch.count == 1 ? "" : "s")) was sent at \(Self.time(batch.sentAt)) "
                          + "and its answer never came: the server may still be running it (up to \(Int(wait.seconds)) s), so it is "
-                         + "sent again only from \(Self.time(batch.safe)), unless the server shows it by then. Run sync again "
+                         + "sent again only from \(Self.time(batch.safeFrom)), unless the server shows it by then. Run sync again "
                          + "then; --force sends it now, at the risk of registering it twice.")
         }
+        let unsafe = outcome.unsafe, busy = outcome.busy
         let left = !unsafe.isEmpty ? "\(unsafe.reduce(0) { $0 + $1.count }) item\(unsafe.count == 1 && unsafe[0].count == 1 ? " waits" : "s wait") until the server cannot still be running them."
             : busy > 0 ? "\(busy) item\(busy == 1 ? " was" : "s were") not sent now: a register run is sending \(busy == 1 ? "it" : "them"), "
                 + "or \(busy == 1 ? "its" : "their") outbox entry changed while this sync ran; run sync again."
             : problems.isEmpty ? "The outbox is empty." : "Unreadable outbox entries remain (see the warnings above)."
-        context.note("Sent \(sent) item\(sent == 1 ? "" : "s") in \(posts) request\(posts == 1 ? "" : "s"); "
-                     + "skipped \(skipped) the server already had. " + left)
-        if let first = rejected.first { throw CommandExit(code: ExitCode(for: first.error)) }
+        context.note("Sent \(outcome.sent) item\(outcome.sent == 1 ? "" : "s") in \(outcome.posts) request\(outcome.posts == 1 ? "" : "s"); "
+                     + "skipped \(outcome.skipped) the server already had. " + left)
+        if let first = outcome.refused.first { throw CommandExit(code: ExitCode(for: first.error)) }
         if !problems.isEmpty || busy > 0 || !unsafe.isEmpty { throw CommandExit(code: .temporaryFailure) }
-        if keepFailure != nil { throw CommandExit(code: .ioError) }
-    }
-
-    /// The Sheet keys of every id the server shows in the months the waiting items fall in, all read at once (nothing is
-    /// sent before the server was asked about every waiting item); also of rows that cannot be read, and of items dated
-    /// outside their sheet's month (a date edited by hand): an item whose id the sheet shows in any form is not sent again.
-    /// Only the keys are kept, not the months' items.
-    static func knownIDs(_ months: [YearMonth], client: ExpenseLogAPIClient, repository: LocalRepository, _ context: Context,
-                         remaining: String) async throws -> Set<String> {
-        var known = Set<String>()
-        for month in await MonthLoader(client: client, repository: repository).load(months, policy: .refresh) {
-            if let failure = month.missing {
-                context.io.stderr.write("Error: \(failure)\nNothing was sent: \(month.month) must be read from the server first, "
-                                        + "so that no item is registered twice. \(remaining); run sync again later.\n")
-                throw CommandExit(code: failure.isTransient ? .temporaryFailure : ExitCode(for: failure))
-            }
-            if let rows = month.rows { context.report(rows, of: month.month) }
-            if let cacheFailure = month.cacheFailure { context.warn("the cache could not be updated: \(cacheFailure)") }
-            known.formUnion((month.items + month.outside).map { SheetText.key($0.id) })
-            known.formUnion(month.unreadable.compactMap(\.id))
-        }
-        return known
     }
 
     /// `2026-11-23T11:52:08Z`: when a batch was sent, or becomes safe to send again.
