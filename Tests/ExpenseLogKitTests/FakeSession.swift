@@ -1,5 +1,6 @@
 import ExpenseLogKit
 import Foundation
+import Testing
 
 /// A session answering from a closure, so the client can be tested without a network.
 struct FakeSession: Session {
@@ -28,6 +29,12 @@ struct FakeSession: Session {
             let body = try Data(contentsOf: resources.appendingPathComponent("\(name).json"))
             return HTTPResponse(status: 200, headers: ["content-type": "application/json"], body: body, url: request.url)
         }
+    }
+
+    /// Fails every request loudly: what a test gets when it forgot to fake the network, never a real server.
+    static let unmocked = FakeSession { request in
+        Issue.record("unmocked network call: \(request.method) \(request.url)")
+        throw APIError.network(url: request.url, reason: .other("unmocked network call"))
     }
 
     /// Answers a POST with the items it carried, as the server does when it saves them all.

@@ -33,12 +33,14 @@ func usageError(_ arguments: [String]) throws -> UsageError {
     try #require(throws: UsageError.self) { try parse(arguments) }
 }
 
-/// The exit code, stdout and stderr of running the tool in-process.
-func runTool(_ arguments: [String]) async -> (code: Int32, stdout: String, stderr: String) {
+/// The exit code, stdout and stderr of running the tool in-process. A command that reaches for the network without a
+/// fake session gets `FakeSession.unmocked`, which fails loudly instead of reaching a real server.
+func runTool(_ arguments: [String], environment: [String: String] = [:], session: FakeSession = .unmocked) async
+    -> (code: Int32, stdout: String, stderr: String) {
     let stdout = CapturedOutput()
     let stderr = CapturedOutput()
     let io = ConsoleIO(stdout: stdout, stderr: stderr, readStdin: { _ in Data() })
-    let code = await ExpenseLogCommand.main(arguments: arguments, environment: [:], io: io)
+    let code = await ExpenseLogCommand.main(arguments: arguments, environment: environment, io: io, makeLiveSession: { session })
     return (code, stdout.text, stderr.text)
 }
 
@@ -263,5 +265,16 @@ struct ParserTests {
         let result = await runTool(["--version"])
         #expect(result.code == 0)
         #expect(result.stdout.wholeMatch(of: /expense-log \d+\.\d+\.\d+\n/) != nil)
+    }
+
+    @Test("a command run in-process reaches the network only through the session the test gives it")
+    func inProcessNetworkIsFaked() async throws {
+        let environment = ["EXPENSE_LOG_ENV": "development", "EXPENSE_LOG_BASE_URL": "http://127.0.0.1:9/exec",
+                           "EXPENSE_LOG_HOME": FileManager.default.temporaryDirectory.appendingPathComponent("unmocked-\(UUID())").path]
+        let answered = await runTool(Self.fetchJanuary + ["--format", "json", "--retries", "0"], environment: environment,
+                                     session: .json(#"[{"id":"A","date":"20240105","name":"x","price":1,"category":0}]"#))
+        #expect(answered.code == 0, "\(answered.stderr)")
+        #expect(answered.stdout.contains("\"id\":\"A\""))
+        try? FileManager.default.removeItem(atPath: environment["EXPENSE_LOG_HOME"] ?? "")
     }
 }
