@@ -82,7 +82,7 @@ struct MonthLoaderTests {
     @Test("by default a year's twelve months are asked for at once (Apps Script runs 30 executions of a user at a time)")
     func defaultLimit() async throws {
         try await withTemporaryDirectory { folder in
-            let inFlight = InFlight(holdUntil: 3)
+            let inFlight = InFlight(holdUntil: 12)
             let loader = MonthLoader(client: try client(monthServer([], inFlight: inFlight)),
                                      repository: LocalRepository(directory: folder))
             _ = await loader.load(try months2024(), policy: .preferCache)

@@ -63,9 +63,15 @@ struct BatchSender {
         do {
             var reader = try items.reader()
             (entry, hold) = try outbox.enqueueHeld { add in
-                while case let (batch, rows) = try next(from: &reader), !batch.isEmpty {
-                    try add(OutboxBatch(key: RandomID.make(), items: batch))
+                var rows: [Int] = []
+                while let batch = try limit.fill(key: RandomID.make(), from: {
+                    guard let (item, row) = try reader.next() else { return nil }
+                    rows.append(Int(row))
+                    return item
+                }) {
+                    try add(batch)
                     for row in rows { report.mark(row: row, .queued) }
+                    rows.removeAll(keepingCapacity: true)
                 }
             }
         } catch let error as StoreError {
@@ -82,7 +88,7 @@ struct BatchSender {
         for (index, queuedBatch) in entry.batches.enumerated() {
             let outcome: DeliveryOutcome, batch: OutboxBatch, rows: [Int]
             do {
-                let (batchItems, batchRows) = try next(from: &reader)
+                let (batchItems, batchRows) = try next(queuedBatch.count, from: &reader)
                 (batch, rows) = (OutboxBatch(key: queuedBatch.key, items: batchItems, body: try outbox.body(of: queuedBatch, in: entry)),
                                  batchRows)
             } catch let error as StoreError {
@@ -123,13 +129,13 @@ struct BatchSender {
         return .success
     }
 
-    /// The next batch's items and report rows from the spool (empty at its end), as many as `limit` allows.
-    private func next(from reader: inout ItemSpool.Reader) throws -> ([Item], [Int]) {
-        var batch: [Item] = [], rows: [Int] = [], bytes = 0
-        while !limit.isFull(count: batch.count, bytes: bytes), let (item, row) = try reader.next() {
+    /// The next `count` items and their report rows from the spool: the batch the outbox entry holds next.
+    private func next(_ count: Int, from reader: inout ItemSpool.Reader) throws -> ([Item], [Int]) {
+        var batch: [Item] = [], rows: [Int] = []
+        batch.reserveCapacity(count)
+        while batch.count < count, let (item, row) = try reader.next() {
             batch.append(item)
             rows.append(Int(row))
-            bytes += BatchLimit.size(of: item)
         }
         return (batch, rows)
     }

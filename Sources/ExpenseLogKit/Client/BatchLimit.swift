@@ -1,3 +1,5 @@
+import Foundation
+
 /// How large one POST may grow: at most so many items, and a body of about so many bytes, whichever comes first.
 ///
 /// Apps Script takes 0.5–3 s per execution whatever it is sent, so each POST should carry as much as is safe; what
@@ -30,6 +32,20 @@ public struct BatchLimit: Sendable, Equatable {
     /// Whether a batch of `count` items and about `bytes` of body is full.
     public func isFull(count: Int, bytes: Int) -> Bool {
         count >= items || bytes >= self.bytes
+    }
+
+    /// The next batch of the items `next` hands over, encoded as it fills so each item is encoded once; it ends when
+    /// full by count or by body size (`size(of:)` counts the same bytes, so `batchCount` agrees). Nil when `next` has
+    /// no item left.
+    public func fill(key: String, from next: () throws -> Item?) rethrows -> OutboxBatch? {
+        var body = ItemJSON.ArrayBytes(reserving: min(items, 1_000)), batch: [Item] = []
+        while !isFull(count: batch.count, bytes: body.bytes.count), let item = try next() {
+            body.append(item)
+            batch.append(item)
+        }
+        guard !batch.isEmpty else { return nil }
+        body.close()
+        return OutboxBatch(key: key, items: batch, body: Data(body.bytes))
     }
 
     /// How many batches a spool's items make.
