@@ -170,4 +170,36 @@ import Testing
             #expect(try await server.requests().filter { $0.method == "POST" }.isEmpty)
         }
     }
+
+    /// An entry that cannot be read still waits: pending says so and exits 74, never "empty".
+    @Test func pendingNamesAnUnreadableEntryAndDoesNotCallTheOutboxEmpty() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let env = try Samples.offlineEnvironment(home: home)
+        let file = try home.write("one.csv", "id,date,name,price,category,categorySub\nU1,20240110,コーヒー,178,0,1\n")
+        #expect(try await CLI.run(["register", "--retries", "0", file], environment: env).status == 75)
+        let folder = home.url.appendingPathComponent("expense-log/state/development/outbox")
+        let entry = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.path).first { $0.hasSuffix(".json") })
+        let path = folder.appendingPathComponent(entry).path
+        let whole = try #require(FileManager.default.contents(atPath: path))
+        try whole.prefix(60).write(to: URL(fileURLWithPath: path))  // cut short by hand
+        let pending = try await CLI.run(["pending"], environment: env)
+        #expect(pending.status == 74, "\(pending.stderr)")
+        #expect(pending.stderr.contains("cannot be read (line 2: not in the layout expected"), "\(pending.stderr)")
+        #expect(pending.stderr.contains("No readable item waits in"), "\(pending.stderr)")
+        #expect(!pending.stderr.contains("is empty"))
+    }
+
+    /// An outbox "folder" that is a file is said in the system's words, not Foundation's error number.
+    @Test func anOutboxThatIsAFileIsNamedAsSuch() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        try FileManager.default.createDirectory(at: home.url.appendingPathComponent("expense-log/state/development"),
+                                                withIntermediateDirectories: true)
+        _ = try home.write("expense-log/state/development/outbox", "not a folder")
+        let pending = try await CLI.run(["pending"], environment: try Samples.offlineEnvironment(home: home))
+        #expect(pending.status == 74)
+        #expect(pending.stderr.contains("the outbox folder cannot be listed (not a directory (ENOTDIR))"), "\(pending.stderr)")
+        #expect(!pending.stderr.contains("NSCocoaErrorDomain"))
+    }
 }

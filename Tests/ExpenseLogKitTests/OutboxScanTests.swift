@@ -47,6 +47,24 @@ import Testing
         }
     }
 
+    /// An entry edited by hand into items `register` would refuse is named at the item's line and left in place: sync
+    /// must not send what register never would.
+    @Test(arguments: [
+        (#""price":1500"#, #""price":0"#, "line 4: the batch AAAA-1: item 2 (id A2): price: must not be 0"),
+        (#""id":"A2""#, #""id":"A1""#, "line 4: the batch AAAA-1: item 2: the id A1 is given twice"),
+        (#""name":"本""#, #""name":"\#(String(repeating: "本", count: 31))""#, "line 8: the batch CCCC-3: item 1 (id C1): name: is 31 characters long"),
+    ])
+    func anItemRegisterWouldRefuseMakesTheEntryUnreadable(original: String, edited: String, problem: String) async throws {
+        try await withTemporaryDirectory { root in
+            let outbox = Outbox(directory: root)
+            let file = root.appendingPathComponent("00000000000000000001-1-EDIT.json")
+            try writeText(Self.written.replacingOccurrences(of: original, with: edited), to: file)
+            let (entries, problems) = try outbox.entries()
+            #expect(entries.isEmpty)
+            #expect(problems.first?.contains(problem) == true, "\(problems)")
+        }
+    }
+
     @Test func aBatchAcrossTheReadChunksKeepsItsExactBytes() async throws {
         try await withTemporaryDirectory { root in
             let outbox = Outbox(directory: root)
@@ -87,6 +105,22 @@ import Testing
             let (held, lock) = try #require(try outbox.hold(relisted))
             defer { lock.release() }
             #expect(try held.loaded(outbox).first?.items.first?.name == "item zero")
+        }
+    }
+
+    @Test func anEntryEditedWhileItIsSentStopsTheRunWithoutReadingStaleRanges() async throws {
+        try await withTemporaryDirectory { root in
+            let outbox = Outbox(directory: root)
+            let entry = try outbox.enqueue(try twoBatches())
+            let listed = try #require(try outbox.entries().entries.first)
+            let (held, lock) = try #require(try outbox.hold(listed))
+            defer { lock.release() }
+            // Edited to the same length: the byte ranges would still fit, but they belong to the file as it was.
+            let edited = try String(contentsOf: entry.file, encoding: .utf8).replacingOccurrences(of: "item 1", with: "ITEM 1")
+            try writeText(edited, to: entry.file)
+            let error = try #require(throws: StoreError.self) { try outbox.batch(held.batches[0], of: held) }
+            #expect(error.description.contains("changed while this run was using it"))
+            #expect(error.description.contains("run `expense-log sync` again"))
         }
     }
 

@@ -8,7 +8,8 @@ enum PendingCommand {
         abstract: "List the items waiting in the outbox for `sync`.",
         discussion: """
             Items land in the outbox when register cannot confirm them (the server is down, or the \
-            answer was lost). The json, ndjson and csv output can be fed back to register.
+            answer was lost). The json, ndjson and csv output can be fed back to register. An outbox \
+            entry that cannot be read is named on stderr and the exit status is 74: the list is incomplete.
             """,
         options: [CommonOptions.format.spec],
         run: run)
@@ -19,9 +20,14 @@ enum PendingCommand {
         let (entries, problems) = try outbox.entries()
         for problem in problems { context.warn(problem) }
         let format = CommonOptions.outputFormat(invocation)
+        // An entry that cannot be read still waits: the listing is then incomplete, and says so with 74.
+        let unreadable = problems.isEmpty ? "" : " \(problems.count) outbox entr\(problems.count == 1 ? "y" : "ies") cannot be read "
+            + "(see above) and \(problems.count == 1 ? "is" : "are") not listed; fix or move \(problems.count == 1 ? "it" : "them") away."
         guard let oldest = entries.first else {
             if format != .table { context.printItems([], format, config) }
-            context.note("The outbox of the \(config.environment.value.rawValue) environment is empty.")
+            context.note(problems.isEmpty ? "The outbox of the \(config.environment.value.rawValue) environment is empty."
+                         : "No readable item waits in \(outbox.directory.path)." + unreadable)
+            if !problems.isEmpty { throw CommandExit(code: .ioError) }
             return
         }
         // A batch at a time through a spool on disk: an offline import of millions of rows is listed in flat memory.
@@ -38,6 +44,7 @@ enum PendingCommand {
         context.printItems(items, format, config)
         context.note("\(items.count) item\(items.count == 1 ? "" : "s") in \(batches) batch\(batches == 1 ? "" : "es") "
                      + "\(items.count == 1 ? "waits" : "wait") in \(outbox.directory.path), the oldest queued "
-                     + "\(oldest.queuedAt.formatted(Date.ISO8601FormatStyle())). Run `expense-log sync` to send them.")
+                     + "\(oldest.queuedAt.formatted(Date.ISO8601FormatStyle())). Run `expense-log sync` to send them." + unreadable)
+        if !problems.isEmpty { throw CommandExit(code: .ioError) }
     }
 }

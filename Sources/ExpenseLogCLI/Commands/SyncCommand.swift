@@ -78,7 +78,7 @@ enum SyncCommand {
             await finish()  // an outbox that cannot record a batch still leaves the earlier batches cached
             throw error
         }
-        let remaining = "\(outcome.remaining) item\(outcome.remaining == 1 ? "" : "s") remain in the outbox"
+        let remaining = "\(outcome.remaining) item\(outcome.remaining == 1 ? " remains" : "s remain") in the outbox"
         switch outcome.stop {
         case .some(.monthUnreadable(let month, let failure)):
             context.io.stderr.write("Error: \(failure)\nNothing was sent: \(month) must be read from the server first, "
@@ -105,7 +105,7 @@ enum SyncCommand {
                                     + "register that file.\n")
         }
         for batch in outcome.unsafe {
-            context.warn("The batch \(batch.key) (\(batch.count) item\(batch.count == 1 ? "" : "s")) was sent at \(Self.time(batch.sentAt)) "
+            context.warn("the batch \(batch.key) (\(batch.count) item\(batch.count == 1 ? "" : "s")) was sent at \(Self.time(batch.sentAt)) "
                          + "and its answer never came: the server may still be running it (up to \(Int(wait.seconds)) s), so it is "
                          + "sent again only from \(Self.time(batch.safeFrom)), unless the server shows it by then. Run sync again "
                          + "then; --force sends it now, at the risk of registering it twice.")

@@ -22,7 +22,7 @@ public struct TextTable: Sendable {
         var widths: [Int] = []
         var cells: [UInt8] = []
         for index in 0..<count {
-            for (column, cell) in row(index).enumerated() {
+            for (column, cell) in row(index).map(printable).enumerated() {
                 let width = TextWidth.of(cell)
                 cells.append(UInt8(clamping: width))
                 if column >= widths.count { widths.append(0) }
@@ -62,7 +62,7 @@ public struct TextTable: Sendable {
             }
             // Padding is appended as it is needed and trailing blanks are dropped, with no string per cell.
             var pending = 0
-            for (column, whole) in row(index).enumerated() {
+            for (column, whole) in row(index).map(printable).enumerated() {
                 var cell = whole
                 var width = cellWidths[next] == .max ? TextWidth.of(cell) : Int(cellWidths[next])
                 next += 1
@@ -86,6 +86,14 @@ public struct TextTable: Sendable {
             }
         }
         emit(out)
+    }
+
+    /// The cell with each control character (an escape sequence from a sheet or a file) shown as `�`: a table is for a
+    /// terminal, which would act on it (retitle, clear the screen) instead of drawing it.
+    static func printable(_ cell: String) -> String {
+        guard cell.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }),
+              cell.unicodeScalars.contains(where: \.isControl) else { return cell }
+        return String(String.UnicodeScalarView(cell.unicodeScalars.map { $0.isControl ? "\u{FFFD}" : $0 }))
     }
 
     private static let spaces = String(repeating: " ", count: 64)

@@ -4,6 +4,18 @@ extension ItemDraft {
     /// The app's longest allowed name, in characters.
     public static let maxNameLength = 30
 
+    /// What is wrong with a trimmed, non-empty name: too long, or holding a control character (an escape sequence),
+    /// which would act on the terminal that prints it; nil when nothing is. Line breaks and tabs, which a sheet's cell
+    /// can hold, are allowed (a table shows them as `�`).
+    static func nameProblem(_ name: String) -> String? {
+        if name.count > maxNameLength { return "is \(name.count) characters long; at most \(maxNameLength) are allowed" }
+        if let control = name.unicodeScalars.first(where: { $0.isControl && !["\n", "\r", "\t"].contains($0) }) {
+            return "holds the control character U+\(String(format: "%04X", control.value)), which a terminal would act on; "
+                + "remove it"
+        }
+        return nil
+    }
+
     /// The item when every field is valid, else every problem found (not just the first).
     public func validated(makeID: () -> String = RandomID.make) -> (item: Item?, problems: [ValidationProblem]) {
         var problems: [ValidationProblem] = []
@@ -36,9 +48,7 @@ extension ItemDraft {
         case let value where value.isAbsent: fail("name", "is empty (give what was bought)")
         case .text(let text):
             itemName = text.trimmingSpaces()
-            if itemName.count > Self.maxNameLength {
-                fail("name", "is \(itemName.count) characters long; at most \(Self.maxNameLength) are allowed")
-            }
+            if let problem = Self.nameProblem(itemName) { fail("name", problem) }
         default: fail("name", "must be a string, got \(name.shown)")
         }
 
@@ -148,4 +158,21 @@ public struct ItemValidator {
         locations.removeSubrange(mark.items...)
         problems.removeSubrange(mark.problems...)
     }
+}
+
+extension Item {
+    /// Why `register` would refuse this item, as `field: message` (an outbox entry edited by hand), or nil.
+    public var refusal: String? {
+        let trimmed = name.trimmingSpaces()
+        if id.isEmpty { return "id: is empty" }
+        if trimmed.isEmpty { return "name: is empty" }
+        if let problem = ItemDraft.nameProblem(trimmed) { return "name: \(problem)" }
+        if price == 0 { return "price: must not be 0" }
+        return nil
+    }
+}
+
+extension Unicode.Scalar {
+    /// C0 and C1 controls and DEL: what a terminal may act on instead of drawing.
+    var isControl: Bool { value < 0x20 || (0x7F...0x9F).contains(value) }
 }

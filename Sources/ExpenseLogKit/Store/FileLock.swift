@@ -48,7 +48,8 @@ public enum FileLock {
 
     /// Locks an open file (non-blocking) on a duplicate of `fd`, so the lock outlives the caller closing `fd`.
     public static func hold(descriptor fd: Int32, path: String) throws -> HeldLock {
-        let copy = dup(fd)
+        // Close-on-exec: a child process started meanwhile (a test runner's) must not inherit, and so keep, the lock.
+        let copy = fcntl(fd, F_DUPFD_CLOEXEC, 0)
         guard copy >= 0, flock(copy, LOCK_EX | LOCK_NB) == 0 else {
             let reason = AtomicFile.errorText()
             if copy >= 0 { close(copy) }

@@ -225,7 +225,7 @@ private final class SpoolFile: Sendable {
         let path = (folder as NSString).appendingPathComponent("expense-log-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).spool")
         fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
-            throw StoreError.writeFailed(path: folder, reason: "no temporary file for the import can be made there (\(AtomicFile.errorText())); "
+            throw StoreError.writeFailed(path: folder, reason: "no temporary file can be made there (\(AtomicFile.errorText())); "
                                          + "set TMPDIR to a writable folder")
         }
         unlink(path)

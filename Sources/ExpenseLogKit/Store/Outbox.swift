@@ -110,12 +110,17 @@ public struct Outbox: Sendable {
 
     /// A queued batch with its items, read back from the entry's file: one batch in memory at a time.
     public func batch(_ batch: QueuedBatch, of entry: OutboxEntry) throws -> OutboxBatch {
+        // The byte ranges belong to the file as it was listed: a file edited since, even to the same length, is not read by them.
+        if let listed = entry.identity, let now = FileIdentity(path: entry.file.path), now != listed {
+            throw StoreError.changed(path: entry.file.path, next: "what was sent before is recorded, and the rest stays queued; "
+                                     + "run `expense-log sync` again, which reads the entry afresh")
+        }
         let body = try body(of: batch, in: entry)
         do {
             return OutboxBatch(key: batch.key, items: try OutboxFile.items(body), body: body)
         } catch {
-            throw StoreError.readFailed(path: entry.file.path, reason: "the queued batch \(batch.key) cannot be read "
-                                        + "(\(DecodingProblem.describe(error, bytes: body.count)))")
+            let why = (error as? OutboxFile.BatchItemProblem)?.description ?? DecodingProblem.describe(error, bytes: body.count)
+            throw StoreError.readFailed(path: entry.file.path, reason: "the queued batch \(batch.key) cannot be read (\(why))")
         }
     }
 
@@ -130,7 +135,15 @@ public struct Outbox: Sendable {
             // Only "no such file" means an empty outbox; "not a folder" or "permission denied" must not look empty.
             var info = stat()
             if stat(directory.path, &info) != 0, errno == ENOENT { return ([], []) }
-            throw StoreError.readFailed(path: directory.path, reason: "the outbox folder cannot be listed (\(StoreError.reason(of: error)))")
+            // The system's own reason (ENOTDIR, EACCES), which Foundation's error on Linux does not carry.
+            let reason: String
+            if let folder = opendir(directory.path) {
+                closedir(folder)
+                reason = StoreError.reason(of: error)
+            } else {
+                reason = AtomicFile.errorText()
+            }
+            throw StoreError.readFailed(path: directory.path, reason: "the outbox folder cannot be listed (\(reason))")
         }
         var entries: [OutboxEntry] = []
         var problems: [String] = []

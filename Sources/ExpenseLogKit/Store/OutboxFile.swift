@@ -67,9 +67,24 @@ enum OutboxFile {
         return data
     }
 
-    /// The items of a batch's JSON array: the fast path, else `JSONDecoder`, whose errors say what is wrong.
+    /// The items of a batch's JSON array: the fast path, else `JSONDecoder`, whose errors say what is wrong. An item
+    /// `register` would refuse, or an id given twice, is refused too: the entry was edited by hand, and `sync` must not
+    /// send what `register` never would.
     static func items(_ body: Data) throws -> [Item] {
-        try WireItems.items(body) ?? JSONDecoder().decode([Item].self, from: body)
+        let items = try WireItems.items(body) ?? JSONDecoder().decode([Item].self, from: body)
+        var ids = Set<String>()
+        for (index, item) in items.enumerated() {
+            if let refusal = item.refusal { throw BatchItemProblem(index: index, message: "item \(index + 1) (id \(item.id)): \(refusal)") }
+            if !ids.insert(item.id).inserted { throw BatchItemProblem(index: index, message: "item \(index + 1): the id \(item.id) is given twice") }
+        }
+        return items
+    }
+
+    /// An item of a batch that `register` would refuse, with its place in the batch.
+    struct BatchItemProblem: Error, CustomStringConvertible {
+        let index: Int
+        let message: String
+        var description: String { message + "; fix or remove it, or move the entry away" }
     }
 
     private enum State {
@@ -102,6 +117,9 @@ enum OutboxFile {
             do {
                 let items = try items(Data(bytes))
                 return QueuedBatch(key: key, body: range, count: items.count, months: items.months)
+            } catch let problem as BatchItemProblem {
+                // One item a line after the batch's key line.
+                throw fail("the batch \(key): \(problem)", line: first + 1 + problem.index)
             } catch {
                 throw fail("the batch \(key): \(DecodingProblem.describe(error, bytes: bytes.count))", line: first)
             }

@@ -6,6 +6,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case writeFailed(path: String, reason: String)
     /// A file could not be read for a reason other than not existing.
     case readFailed(path: String, reason: String)
+    /// A file changed under the run that was using it (edited by hand); `next` says what happened and what to do.
+    case changed(path: String, next: String)
 
     /// The message shown to the user.
     public var description: String {
@@ -15,6 +17,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .readFailed(path, reason):
             return "could not read \(path): \(reason). Check that it is what it should be (a file or a folder) and its permissions; "
                 + "nothing was changed."
+        case let .changed(path, next):
+            return "\(path) changed while this run was using it (edited by hand?): \(next)"
         }
     }
 }
@@ -25,7 +29,7 @@ extension StoreError {
     public static func reason(of error: any Error) -> String {
         if let store = error as? StoreError {
             switch store {
-            case .writeFailed(_, let reason), .readFailed(_, let reason): return reason
+            case .writeFailed(_, let reason), .readFailed(_, let reason), .changed(_, let reason): return reason
             }
         }
         let ns = error as NSError
