@@ -188,6 +188,10 @@ import Testing
         #expect(pending.stderr.contains("cannot be read (line 2: not in the layout expected"), "\(pending.stderr)")
         #expect(pending.stderr.contains("No readable item waits in"), "\(pending.stderr)")
         #expect(!pending.stderr.contains("is empty"))
+        // sync cannot fix it either: 74, which a retry loop does not retry forever, as it would a 75.
+        let sync = try await CLI.run(["sync"], environment: env)
+        #expect(sync.status == 74, "\(sync.stderr)")
+        #expect(sync.stderr.contains("Unreadable outbox entries remain"), "\(sync.stderr)")
     }
 
     /// An outbox "folder" that is a file is said in the system's words, not Foundation's error number.

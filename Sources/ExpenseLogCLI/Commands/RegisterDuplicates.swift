@@ -90,6 +90,6 @@ struct DuplicateCheck {
 
     /// `2024-01-22 コーヒー ¥178 (id 1000…)`, how a matched item is named in messages.
     static func describe(_ item: Item) -> String {
-        "\(item.date) \(item.name) ¥\(PriceText.format(item.price)) (id \(item.id))"
+        TextTable.printable("\(item.date) \(item.name) ¥\(PriceText.format(item.price)) (id \(item.id))")
     }
 }

@@ -13,7 +13,8 @@ enum SyncCommand {
             server already has is dropped (a POST whose answer was lost may have been saved). The \
             rest is sent batch by batch, each with the Idempotency-Key it was queued with, and a \
             batch leaves the outbox only once the server's answer has been read. Exit status 0 when \
-            the outbox is empty afterwards, 75 when items remain. Running it twice sends nothing twice.
+            the outbox is empty afterwards, 75 when items remain that a later run can send, 74 when an \
+            outbox entry cannot be read (fix or move it away). Running it twice sends nothing twice.
 
             A batch whose POST got no answer (a timeout, a lost connection) may still be running on the \
             server: an Apps Script execution lasts up to 6 minutes, and the script cannot see the \
@@ -58,14 +59,14 @@ enum SyncCommand {
         var saved = try SavedItems()
         var outcome = SyncOutcome()
         // What the server saved is cached and printed once: before an error is explained, else at the end.
-        var keepFailure: StoreError?
+        var keepFailure: StoreError?, registered = 0  // counted as they come: a run that throws returns no outcome
         func finish(printEmpty: Bool = false) async {
             guard keepFailure == nil, let failure = await saved.finish(in: repository, context, config, printEmpty: printEmpty) else { return }
             keepFailure = failure
-            context.warn(saved.warning(for: failure, registered: outcome.sent))
+            context.warn(saved.warning(for: failure, registered: registered))
         }
         do {
-            outcome = try await sender.send(entries, force: invocation[force], keep: { saved.keep($0) }) { event in
+            outcome = try await sender.send(entries, force: invocation[force], keep: { saved.keep($0); registered += $0.count }) { event in
                 switch event {
                 case let .rows(rows, month): context.report(rows, of: month)
                 case .cacheFailure(let failure): context.warn("the cache could not be updated: \(failure)")
@@ -118,7 +119,9 @@ enum SyncCommand {
         context.note("Sent \(outcome.sent) item\(outcome.sent == 1 ? "" : "s") in \(outcome.posts) request\(outcome.posts == 1 ? "" : "s"); "
                      + "skipped \(outcome.skipped) the server already had. " + left)
         if let first = outcome.refused.first { throw CommandExit(code: ExitCode(for: first.error)) }
-        if !problems.isEmpty || busy > 0 || !unsafe.isEmpty { throw CommandExit(code: .temporaryFailure) }
+        // An unreadable entry needs a person, not another try: 74, as pending gives.
+        if !problems.isEmpty { throw CommandExit(code: .ioError) }
+        if busy > 0 || !unsafe.isEmpty { throw CommandExit(code: .temporaryFailure) }
     }
 
     /// `2026-11-23T11:52:08Z`: when a batch was sent, or becomes safe to send again.

@@ -90,7 +90,7 @@ public struct TextTable: Sendable {
 
     /// The cell with each control character (an escape sequence from a sheet or a file) shown as `�`: a table is for a
     /// terminal, which would act on it (retitle, clear the screen) instead of drawing it.
-    static func printable(_ cell: String) -> String {
+    public static func printable(_ cell: String) -> String {
         guard cell.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }),
               cell.unicodeScalars.contains(where: \.isControl) else { return cell }
         return String(String.UnicodeScalarView(cell.unicodeScalars.map { $0.isControl ? "\u{FFFD}" : $0 }))

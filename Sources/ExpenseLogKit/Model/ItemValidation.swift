@@ -8,12 +8,17 @@ extension ItemDraft {
     /// which would act on the terminal that prints it; nil when nothing is. Line breaks and tabs, which a sheet's cell
     /// can hold, are allowed (a table shows them as `�`).
     static func nameProblem(_ name: String) -> String? {
-        if name.count > maxNameLength { return "is \(name.count) characters long; at most \(maxNameLength) are allowed" }
+        if let problem = lengthProblem(name) { return problem }
         if let control = name.unicodeScalars.first(where: { $0.isControl && !["\n", "\r", "\t"].contains($0) }) {
             return "holds the control character U+\(String(format: "%04X", control.value)), which a terminal would act on; "
                 + "remove it"
         }
         return nil
+    }
+
+    /// Why a trimmed name is too long, or nil.
+    static func lengthProblem(_ name: String) -> String? {
+        name.count > maxNameLength ? "is \(name.count) characters long; at most \(maxNameLength) are allowed" : nil
     }
 
     /// The item when every field is valid, else every problem found (not just the first).
@@ -161,12 +166,13 @@ public struct ItemValidator {
 }
 
 extension Item {
-    /// Why `register` would refuse this item, as `field: message` (an outbox entry edited by hand), or nil.
+    /// Why `register` would refuse this item, as `field: message` (an outbox entry edited by hand), or nil. Only what
+    /// every version refused: an entry an older version queued stays readable.
     public var refusal: String? {
         let trimmed = name.trimmingSpaces()
         if id.isEmpty { return "id: is empty" }
         if trimmed.isEmpty { return "name: is empty" }
-        if let problem = ItemDraft.nameProblem(trimmed) { return "name: \(problem)" }
+        if let problem = ItemDraft.lengthProblem(trimmed) { return "name: \(problem)" }
         if price == 0 { return "price: must not be 0" }
         return nil
     }

@@ -86,13 +86,15 @@ public struct OutboxSender: Sendable {
     }
 
     /// Sends the entries' batches in order, one in memory at a time; `keep` gets what the server saved, `event` what
-    /// to show at once. Throws only when the outbox cannot record a batch's fate.
-    /// `force` sends batches whose last POST may still be running.
-    public func send(_ entries: [OutboxEntry], force: Bool, now: Date = Date(), keep: ([Item]) -> Void,
+    /// to show at once. `force` sends batches whose last POST may still be running; `now` (after the months are read,
+    /// unless given) decides which may. Throws a `StoreError` when an entry cannot be held, read back (edited while
+    /// sent: `.changed`) or record a batch's fate; what was sent before stays recorded.
+    public func send(_ entries: [OutboxEntry], force: Bool, now: Date? = nil, keep: ([Item]) -> Void,
                      event: (SyncEvent) -> Void) async throws -> SyncOutcome {
         let outbox = delivery.outbox
         var outcome = SyncOutcome(waiting: entries.reduce(0) { $0 + $1.itemCount })
         guard var known = await knownIDs(Set(entries.flatMap(\.months)).sorted(), &outcome, event) else { return outcome }
+        let now = now ?? Date()
         for listed in entries {
             // A register run still sending this entry holds its lock; it queues what it cannot send, so leave it be.
             guard let (entry, hold) = try outbox.hold(listed) else {

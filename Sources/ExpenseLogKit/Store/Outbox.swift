@@ -105,16 +105,11 @@ public struct Outbox: Sendable {
 
     /// The body of a queued batch, read back from the entry's file.
     public func body(of batch: QueuedBatch, in entry: OutboxEntry) throws -> Data {
-        try OutboxFile.body(of: batch, in: entry.file)
+        try OutboxFile.body(of: batch, in: entry.file, expected: entry.identity)
     }
 
     /// A queued batch with its items, read back from the entry's file: one batch in memory at a time.
     public func batch(_ batch: QueuedBatch, of entry: OutboxEntry) throws -> OutboxBatch {
-        // The byte ranges belong to the file as it was listed: a file edited since, even to the same length, is not read by them.
-        if let listed = entry.identity, let now = FileIdentity(path: entry.file.path), now != listed {
-            throw StoreError.changed(path: entry.file.path, next: "what was sent before is recorded, and the rest stays queued; "
-                                     + "run `expense-log sync` again, which reads the entry afresh")
-        }
         let body = try body(of: batch, in: entry)
         do {
             return OutboxBatch(key: batch.key, items: try OutboxFile.items(body), body: body)

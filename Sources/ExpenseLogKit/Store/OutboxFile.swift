@@ -45,8 +45,10 @@ enum OutboxFile {
         return queued
     }
 
-    /// The body of a batch, read back from its entry's file; `CocoaError(.fileReadNoSuchFile)` when the file is gone.
-    static func body(of batch: QueuedBatch, in file: URL) throws -> Data {
+    /// The body of a batch, read back from its entry's file; `CocoaError(.fileReadNoSuchFile)` when the file is gone, and
+    /// `StoreError.changed` when the file opened is not the `expected` version (edited, even to the same length, or
+    /// replaced): the byte ranges belong to the file as it was listed.
+    static func body(of batch: QueuedBatch, in file: URL, expected: FileIdentity?) throws -> Data {
         // pread, not FileHandle: Foundation's FileHandle traps on EINTR.
         func failure(_ reason: String) -> StoreError {
             StoreError.readFailed(path: file.path, reason: "the queued batch \(batch.key) cannot be read back (\(reason))")
@@ -57,6 +59,11 @@ enum OutboxFile {
             throw failure(AtomicFile.errorText())
         }
         defer { close(fd) }
+        // Checked on the descriptor that is read, so a file replaced in between cannot slip through.
+        if let expected, FileIdentity(descriptor: fd) != expected {
+            throw StoreError.changed(path: file.path, next: "what was sent before is recorded, and the rest stays queued; "
+                                     + "run `expense-log sync` again, which reads the entry afresh")
+        }
         var data = Data(count: batch.body.count), done = 0
         while done < data.count {
             let count = data.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, $0.count - done, off_t(batch.body.lowerBound) + off_t(done)) }
@@ -74,8 +81,8 @@ enum OutboxFile {
         let items = try WireItems.items(body) ?? JSONDecoder().decode([Item].self, from: body)
         var ids = Set<String>()
         for (index, item) in items.enumerated() {
-            if let refusal = item.refusal { throw BatchItemProblem(index: index, message: "item \(index + 1) (id \(item.id)): \(refusal)") }
-            if !ids.insert(item.id).inserted { throw BatchItemProblem(index: index, message: "item \(index + 1): the id \(item.id) is given twice") }
+            if let refusal = item.refusal { throw BatchItemProblem(index: index, message: "item \(index + 1) (id \(TextTable.printable(item.id))): \(refusal)") }
+            if !ids.insert(item.id).inserted { throw BatchItemProblem(index: index, message: "item \(index + 1): the id \(TextTable.printable(item.id)) is given twice") }
         }
         return items
     }
@@ -112,14 +119,14 @@ enum OutboxFile {
         func fail(_ reason: String, line: Int? = nil) -> StoreError {
             StoreError.readFailed(path: file.path, reason: "line \(line ?? lineNumber): \(reason)")
         }
-        func batch(_ key: String, from first: Int, _ range: Range<Int64>, _ bytes: ArraySlice<UInt8>) throws -> QueuedBatch {
+        func batch(_ key: String, from first: Int, _ range: Range<Int64>, _ bytes: ArraySlice<UInt8>, oneLine: Bool = false) throws -> QueuedBatch {
             guard parseItems, !sent.contains(key) else { return QueuedBatch(key: key, body: range, count: 0, months: []) }
             do {
                 let items = try items(Data(bytes))
                 return QueuedBatch(key: key, body: range, count: items.count, months: items.months)
             } catch let problem as BatchItemProblem {
-                // One item a line after the batch's key line.
-                throw fail("the batch \(key): \(problem)", line: first + 1 + problem.index)
+                // One item a line after the batch's key line, unless the batch is on one line.
+                throw fail("the batch \(key): \(problem)", line: oneLine ? first : first + 1 + problem.index)
             } catch {
                 throw fail("the batch \(key): \(DecodingProblem.describe(error, bytes: bytes.count))", line: first)
             }
@@ -151,7 +158,7 @@ enum OutboxFile {
                     if one.last == UInt8(ascii: ",") { one = one.dropLast() }
                     guard one.last == UInt8(ascii: "}") else { throw fail(layoutProblem) }
                     one = one.dropLast()
-                    batches.append(try batch(key, from: lineNumber, start..<(start + Int64(one.count)), one))
+                    batches.append(try batch(key, from: lineNumber, start..<(start + Int64(one.count)), one, oneLine: true))
                 }
             case .batch(let key, let first, let start):
                 let last = line.elementsEqual("]}".utf8) || line.elementsEqual("]},".utf8)
