@@ -111,9 +111,12 @@ enum RegisterCommand {
         }
         let repository = context.repository(config)
         let outbox = context.outbox(config)
-        let check = DuplicateCheck(context: context, loader: MonthLoader(client: client, repository: repository),
-                                   outbox: outbox, allowLikely: invocation[allowDuplicates])
-        let (items, skipped, waiting) = try await check.run(inputs, report: &report, progress: progress)
+        let check = DuplicateCheck(loader: MonthLoader(client: client, repository: repository), outbox: outbox,
+                                   allowLikely: invocation[allowDuplicates])
+        let (items, skipped, waiting) = try await check.run(months: inputs.months.sorted(), spool: inputs.spool,
+                                                            inputIDs: inputs.inputIDs, report: &report) { event in
+            show(event, context, progress)
+        }
         progress.clear()
         explain(skipped, invocation, context)
 
@@ -130,11 +133,28 @@ enum RegisterCommand {
             try ending.finish(report, code: invalid ? .dataError : .success)
         }
 
-        var sending = try BatchSender(items: items, waiting: waiting, limit: limit, config: config, client: client,
-                                  repository: repository, outbox: outbox, context: context, progress: progress)
-        let code = try await sending.run(report: &report)
+        var sender = try BatchSender(items: items, waiting: waiting, limit: limit, config: config, client: client,
+                                     repository: repository, outbox: outbox, context: context, progress: progress)
+        let code = try await sender.run(report: &report)
         await context.flushWarnings(repository)
         try ending.finish(report, code: code != .success ? code : invalid ? .dataError : .success)
+    }
+
+    /// Shows what the duplicate check meets as it goes: progress while the months are read, then warnings.
+    static func show(_ event: DuplicateCheckEvent, _ context: Context, _ progress: ProgressLine) {
+        switch event {
+        case .comparing(let months):
+            progress.show("Comparing with \(months) month\(months == 1 ? "" : "s") on the server", force: true)
+        case .compared: progress.clear()
+        case let .rows(rows, month): context.report(rows, of: month)
+        case let .notCompared(month, why):
+            context.warn("could not compare with \(month) on the server (\(why)); its duplicates are not "
+                         + "checked now (sync still skips ids the server has)")
+        case let .comparedWithCache(month, failure):
+            context.warn("compared with the cached copy of \(month), because the server failed: \(failure)")
+        case .cacheFailure(let failure): context.warn("the cache could not be updated: \(failure)")
+        case .outboxProblem(let problem): context.warn(problem)
+        }
     }
 
     /// `--explain`: each skipped row and the item it matched; without it, one line saying how to see them.
@@ -149,35 +169,5 @@ enum RegisterCommand {
             let what = row.status == .duplicate ? "skipped, already there" : "skipped as a likely duplicate"
             context.io.stderr.write("\(row.location): \(what): \(row.reasons.joined(separator: "; "))\n")
         }
-    }
-}
-
-/// How every `register` run ends: the report's summary on stderr, the JSON report file, then the exit code.
-struct ReportWriter {
-    let invocation: Invocation
-    let context: Context
-    let progress: ProgressLine
-    /// The run's valid items, which the report's rows name.
-    let spool: ItemSpool
-
-    func finish(_ report: ImportReport, code: ExitCode) throws -> Never {
-        progress.clear()
-        let summary = report.isEmpty && code != .success ? nil : "Report: \(report.summary)."
-        if let path = invocation[RegisterCommand.report] {
-            do {
-                try AtomicFile.write(to: URL(fileURLWithPath: path)) { emit in
-                    try report.write(exitCode: code.rawValue, spool: spool) { text in
-                        var text = text
-                        try text.withUTF8 { try emit(UnsafeRawBufferPointer($0)) }
-                    }
-                }
-            } catch {
-                context.io.stderr.write("Error: the report could not be written to \(path): \(error)\n")
-                if let summary { context.note(summary) }
-                throw CommandExit(code: code == .success ? .ioError : code)
-            }
-        }
-        if let summary { context.note(summary + (invocation[RegisterCommand.report].map { " Every row is in \($0)." } ?? "")) }
-        throw CommandExit(code: code)
     }
 }

@@ -1,0 +1,32 @@
+import ExpenseLogKit
+import Foundation
+
+/// How every `register` run ends: the report's summary on stderr, the JSON report file, then the exit code.
+struct ReportWriter {
+    let invocation: Invocation
+    let context: Context
+    let progress: ProgressLine
+    /// The run's valid items, which the report's rows name.
+    let spool: ItemSpool
+
+    func finish(_ report: ImportReport, code: ExitCode) throws -> Never {
+        progress.clear()
+        let summary = report.isEmpty && code != .success ? nil : "Report: \(report.summary)."
+        if let path = invocation[RegisterCommand.report] {
+            do {
+                try AtomicFile.write(to: URL(fileURLWithPath: path)) { emit in
+                    try report.write(exitCode: code.rawValue, spool: spool) { text in
+                        var text = text
+                        try text.withUTF8 { try emit(UnsafeRawBufferPointer($0)) }
+                    }
+                }
+            } catch {
+                context.io.stderr.write("Error: the report could not be written to \(path): \(error)\n")
+                if let summary { context.note(summary) }
+                throw CommandExit(code: code == .success ? .ioError : code)
+            }
+        }
+        if let summary { context.note(summary + (invocation[RegisterCommand.report].map { " Every row is in \($0)." } ?? "")) }
+        throw CommandExit(code: code)
+    }
+}
