@@ -22,7 +22,8 @@ public struct TextTable: Sendable {
         var widths: [Int] = []
         var cells: [UInt8] = []
         for index in 0..<count {
-            for (column, cell) in row(index).map(printable).enumerated() {
+            for (column, raw) in row(index).enumerated() {
+                let cell = printable(raw)  // per cell, not a mapped copy of each row: a table of an import has 100,000 rows
                 let width = TextWidth.of(cell)
                 cells.append(UInt8(clamping: width))
                 if column >= widths.count { widths.append(0) }
@@ -62,8 +63,8 @@ public struct TextTable: Sendable {
             }
             // Padding is appended as it is needed and trailing blanks are dropped, with no string per cell.
             var pending = 0
-            for (column, whole) in row(index).map(printable).enumerated() {
-                var cell = whole
+            for (column, whole) in row(index).enumerated() {
+                var cell = printable(whole)
                 var width = cellWidths[next] == .max ? TextWidth.of(cell) : Int(cellWidths[next])
                 next += 1
                 // Only a fitted column can hold a cell wider than itself.
