@@ -46,14 +46,3 @@ public struct CommandExit: Error, Sendable {
     /// The code to exit with.
     public let code: ExitCode
 }
-
-/// An input file that cannot be opened.
-public struct InputError: Error, Sendable, CustomStringConvertible {
-    /// The path as the user gave it.
-    public let path: String
-    /// Why it cannot be read.
-    public let reason: String
-
-    /// The message shown to the user.
-    public var description: String { "cannot read \(path): \(reason)" }
-}

@@ -43,26 +43,6 @@ extension Context {
         }
     }
 
-    /// Adds items the server saved to the cache; a failed write is returned, not thrown, because the server already has them.
-    func cache(_ items: [Item], in repository: LocalRepository) async -> StoreError? {
-        do {
-            try await repository.add(items)
-            return nil
-        } catch {
-            return StoreError.wrapping(error, path: repository.directory.path)
-        }
-    }
-
-    /// Replaces a month in the cache with what the server answered; a failed write is returned, not thrown.
-    func replace(_ month: YearMonth, with items: [Item], in repository: LocalRepository) async -> StoreError? {
-        do {
-            try await repository.replaceMonth(month, with: items, fetchedAt: Date())
-            return nil
-        } catch {
-            return StoreError.wrapping(error, path: repository.directory.path)
-        }
-    }
-
     /// Names on stderr each row of a month's answer that was left out or read with a guess.
     func report(_ answer: SheetAnswer, of month: YearMonth?) {
         for row in answer.retyped { warn(row.describe(in: month)) }

@@ -7,7 +7,7 @@ enum RegisterCommand {
                                                  help: "The input format when a file's extension does not tell it.")
     static let encoding = Option<TextEncoding>(.value("encoding", "encoding", .choice(TextEncoding.names),
                                                       help: "The text encoding of the inputs (default: detected; cp932 is shift_jis)."),
-                                               decode: TextEncoding.init(name:))
+                                                       decode: TextEncoding.init(name:))
     static let profile = Option<String>("profile", "name-or-file", .path,
                                         help: "An import profile for a foreign CSV layout: a JSON file, or a built-in name (moneyforward).")
     static let skipInvalid = Flag("skip-invalid", help: "Send the valid rows even when others are invalid (still exits 65).")
@@ -48,6 +48,7 @@ enum RegisterCommand {
         run: run)
 
     static func run(_ invocation: Invocation, _ context: Context) async throws {
+        let options = try RegisterOptions(invocation)
         let progress = ProgressLine(context)
         // The valid items wait on disk, not in memory, from reading to sending; the report reads them back from it.
         let spool: ItemSpool
@@ -57,10 +58,11 @@ enum RegisterCommand {
             context.io.stderr.write("Error: \(error)\n")
             throw CommandExit(code: ExitCode(for: error))
         }
-        let ending = ReportWriter(invocation: invocation, context: context, progress: progress, spool: spool)
-        var report = ImportReport(files: invocation.arguments.map { $0 == "-" ? "<stdin>" : $0 })
+        let ending = ReportWriter(file: options.reportFile, context: context, progress: progress, spool: spool)
+        var report = ImportReport(files: options.paths.map { $0.path == "-" ? "<stdin>" : $0.path })
         do {
-            try await register(invocation, context, progress: progress, ending: ending, report: &report)
+            let messages = RegisterMessages(options: options, context: context, progress: progress)
+            try await register(options, context, messages: messages, ending: ending, report: &report)
         } catch let exit as CommandExit {
             throw exit
         } catch let usage as UsageError {
@@ -73,101 +75,41 @@ enum RegisterCommand {
         }
     }
 
-    /// The run itself; it always ends through `ending.finish`, which writes the report and throws the exit code.
-    static func register(_ invocation: Invocation, _ context: Context, progress: ProgressLine, ending: ReportWriter,
+    /// The run itself: read, compare, send; it always ends through `ending.finish`, which writes the report and throws
+    /// the exit code.
+    static func register(_ options: RegisterOptions, _ context: Context, messages: RegisterMessages, ending: ReportWriter,
                          report: inout ImportReport) async throws {
         let config = try context.config()
-        let inputs = try RegisterInputs.read(invocation, context, into: ending.spool, progress: progress, report: &report)
-        report.appendInvalid(inputs.problems)
-        for row in inputs.excluded { report.append(.init(location: row.location, status: .excluded, reasons: [row.reason])) }
-        if !inputs.warnings.isEmpty { progress.clear() }
-        for warning in inputs.warnings.prefix(3) { context.warn("\(warning)") }
-        if inputs.warnings.count > 3 { context.warn("\(inputs.warnings.count - 3) more rows like these") }
-
-        let invalid = !inputs.problems.isEmpty
-        if invalid {
-            progress.clear()
-            for problem in inputs.problems { context.io.stderr.write("\(problem)\n") }
-            if !invocation[skipInvalid] {
-                context.io.stderr.write("Error: \(inputs.problems.count) problem\(inputs.problems.count == 1 ? "" : "s") found; "
-                                        + "nothing was sent. Fix the lines above and run the command again "
-                                        + "(or pass --skip-invalid to send the valid rows).\n")
-                try ending.finish(report, code: .dataError)
-            }
-        }
-        let format = CommonOptions.outputFormat(invocation)
+        let inputs = try ImportInputs.read(options.sources(context), profile: options.profile, encoding: options.encoding,
+                                           into: ending.spool, report: &report) { messages.progress.show("Read \(PriceText.format($0)) rows") }
+        let invalid = try messages.show(inputs, &report, ending: ending)
         guard inputs.spool.count > 0 else {
             context.note("No items to register.")
             try ending.finish(report, code: invalid ? .dataError : .success)
         }
-
         let client: ExpenseLogAPIClient?
         do {
             client = try context.client(config)
-        } catch where invocation[dryRun] {
+        } catch where options.dryRun {
             // A dry run still validates with no server configured, as it always did: it compares with what is here.
             context.warn("\(String(describing: error).prefix { $0 != "\n" }); the dry run compares with the cache and the outbox only")
             client = nil
         }
-        let repository = context.repository(config)
-        let outbox = context.outbox(config)
+        let (repository, outbox) = (context.repository(config), context.outbox(config))
         let check = DuplicateCheck(loader: MonthLoader(client: client, repository: repository), outbox: outbox,
-                                   allowLikely: invocation[allowDuplicates])
+                                   allowLikely: options.allowDuplicates)
         let (items, skipped, waiting) = try await check.run(months: inputs.months.sorted(), spool: inputs.spool,
-                                                            inputIDs: inputs.inputIDs, report: &report) { event in
-            show(event, context, progress)
-        }
-        progress.clear()
-        explain(skipped, invocation, context)
-
-        let limit = BatchLimit(items: invocation[batchSize] ?? BatchLimit.defaultItems)
-        guard let client, !invocation[dryRun], items.count > 0 else {
-            if invocation[dryRun] {
-                let batches = try limit.batchCount(items)
-                context.printItems(items, format, config)
-                context.note("Dry run: \(items.count) item\(items.count == 1 ? "" : "s") would be sent in \(batches) "
-                             + "batch\(batches == 1 ? "" : "es") to the \(config.environment.value.rawValue) environment; nothing was sent.")
-            } else {
-                context.note("Nothing to send: every valid row is already there.")
-            }
+                                                            inputIDs: inputs.inputIDs, report: &report, event: messages.show)
+        messages.progress.clear()
+        messages.explain(skipped)
+        guard let client, !options.dryRun, items.count > 0 else {
+            try messages.dryRunOrNothing(items, config)
             try ending.finish(report, code: invalid ? .dataError : .success)
         }
-
-        var sender = try BatchSender(items: items, waiting: waiting, limit: limit, config: config, client: client,
-                                     repository: repository, outbox: outbox, context: context, progress: progress)
-        let code = try await sender.run(report: &report)
+        let registration = BatchRegistration(items: items, limit: options.limit, client: client, outbox: outbox,
+                                             verifyAnswers: config.environment.value != .dummy)
+        let code = try await messages.send(registration, waiting: waiting, repository: repository, config: config, report: &report)
         await context.flushWarnings(repository)
         try ending.finish(report, code: code != .success ? code : invalid ? .dataError : .success)
-    }
-
-    /// Shows what the duplicate check meets as it goes: progress while the months are read, then warnings.
-    static func show(_ event: DuplicateCheckEvent, _ context: Context, _ progress: ProgressLine) {
-        switch event {
-        case .comparing(let months):
-            progress.show("Comparing with \(months) month\(months == 1 ? "" : "s") on the server", force: true)
-        case .compared: progress.clear()
-        case let .rows(rows, month): context.report(rows, of: month)
-        case let .notCompared(month, why):
-            context.warn("could not compare with \(month) on the server (\(why)); its duplicates are not "
-                         + "checked now (sync still skips ids the server has)")
-        case let .comparedWithCache(month, failure):
-            context.warn("compared with the cached copy of \(month), because the server failed: \(failure)")
-        case .cacheFailure(let failure): context.warn("the cache could not be updated: \(failure)")
-        case .outboxProblem(let problem): context.warn(problem)
-        }
-    }
-
-    /// `--explain`: each skipped row and the item it matched; without it, one line saying how to see them.
-    static func explain(_ skipped: [ImportReport.Row], _ invocation: Invocation, _ context: Context) {
-        guard !skipped.isEmpty else { return }
-        guard invocation[explain] else {
-            context.note("Skipped \(skipped.count) row\(skipped.count == 1 ? "" : "s") already there; --explain says what each matched"
-                         + (invocation[allowDuplicates] ? "." : " (--allow-duplicates sends likely duplicates anyway)."))
-            return
-        }
-        for row in skipped {
-            let what = row.status == .duplicate ? "skipped, already there" : "skipped as a likely duplicate"
-            context.io.stderr.write("\(row.location): \(what): \(row.reasons.joined(separator: "; "))\n")
-        }
     }
 }

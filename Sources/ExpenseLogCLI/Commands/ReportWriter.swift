@@ -3,7 +3,8 @@ import Foundation
 
 /// How every `register` run ends: the report's summary on stderr, the JSON report file, then the exit code.
 struct ReportWriter {
-    let invocation: Invocation
+    /// `--report FILE`.
+    let file: String?
     let context: Context
     let progress: ProgressLine
     /// The run's valid items, which the report's rows name.
@@ -12,7 +13,7 @@ struct ReportWriter {
     func finish(_ report: ImportReport, code: ExitCode) throws -> Never {
         progress.clear()
         let summary = report.isEmpty && code != .success ? nil : "Report: \(report.summary)."
-        if let path = invocation[RegisterCommand.report] {
+        if let path = file {
             do {
                 try AtomicFile.write(to: URL(fileURLWithPath: path)) { emit in
                     try report.write(exitCode: code.rawValue, spool: spool) { text in
@@ -26,7 +27,7 @@ struct ReportWriter {
                 throw CommandExit(code: code == .success ? .ioError : code)
             }
         }
-        if let summary { context.note(summary + (invocation[RegisterCommand.report].map { " Every row is in \($0)." } ?? "")) }
+        if let summary { context.note(summary + (file.map { " Every row is in \($0)." } ?? "")) }
         throw CommandExit(code: code)
     }
 }

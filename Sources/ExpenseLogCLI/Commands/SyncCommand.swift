@@ -61,7 +61,7 @@ enum SyncCommand {
         // What the server saved is cached and printed once: before an error is explained, else at the end.
         var keepFailure: StoreError?, registered = 0  // counted as they come: a run that throws returns no outcome
         func finish(printEmpty: Bool = false) async {
-            guard keepFailure == nil, let failure = await saved.finish(in: repository, context, config, printEmpty: printEmpty) else { return }
+            guard keepFailure == nil, let failure = await saved.finish(in: repository, printEmpty: printEmpty, print: { context.printItems($0, format, config) }) else { return }
             keepFailure = failure
             context.warn(saved.warning(for: failure, registered: registered))
         }

@@ -1,0 +1,66 @@
+import ExpenseLogKit
+import Foundation
+
+/// `register`'s arguments, decoded and checked once.
+struct RegisterOptions {
+    /// The inputs as given (`-` for standard input), each with the format its extension or `--input-format` gives.
+    let paths: [(path: String, format: InputFormat?)]
+    let profile: ImportProfile?
+    let encoding: TextEncoding?
+    let skipInvalid: Bool
+    let allowDuplicates: Bool
+    let explain: Bool
+    let reportFile: String?
+    let dryRun: Bool
+    let limit: BatchLimit
+    let format: OutputFormat
+
+    /// Decodes the invocation; two `-`, a file named twice, an unknown profile or a profile over a non-CSV input is a
+    /// usage error.
+    init(_ invocation: Invocation) throws {
+        typealias Command = RegisterCommand
+        let arguments = invocation.arguments
+        if arguments.filter({ $0 == "-" }).count > 1 {
+            throw UsageError(path: invocation.path, message: "Standard input ('-') can be read only once")
+        }
+        let named = arguments.filter { $0 != "-" }.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        if let twice = named.first(where: { path in named.filter { $0 == path }.count > 1 }) {
+            throw UsageError(path: invocation.path, message: "\(twice) is named twice; each file can be registered only once per run")
+        }
+        paths = arguments.map { ($0, ($0 == "-" ? nil : InputFormat(fileName: $0)) ?? invocation[Command.inputFormat]) }
+        profile = try Self.profile(invocation[Command.profile], invocation)
+        if profile != nil, let (path, format) = paths.first(where: { $0.format.map { $0 != .csv } ?? false }), let format {
+            throw UsageError(path: invocation.path, message: "--profile reads CSV, but \(Self.name(of: path)) is \(format.rawValue)")
+        }
+        encoding = invocation[Command.encoding]
+        (skipInvalid, allowDuplicates, explain) = (invocation[Command.skipInvalid], invocation[Command.allowDuplicates], invocation[Command.explain])
+        (reportFile, dryRun) = (invocation[Command.report], invocation[Command.dryRun])
+        limit = BatchLimit(items: invocation[Command.batchSize] ?? BatchLimit.defaultItems)
+        format = CommonOptions.outputFormat(invocation)
+    }
+
+    /// The name an input is reported under.
+    static func name(of path: String) -> String {
+        path == "-" ? "<stdin>" : ArgumentBytes.display(path)
+    }
+
+    /// Opens every input in order (standard input is read whole here); an unreadable file stops the command (66).
+    func sources(_ context: Context) throws -> [ImportSource] {
+        try paths.map { ImportSource(name: Self.name(of: $0.path), format: $0.format, input: try InputFile.chunked($0.path, context)) }
+    }
+
+    /// `--profile NAME|FILE`: a file when one exists at that path (or it looks like a path), else a built-in name.
+    private static func profile(_ value: String?, _ invocation: Invocation) throws -> ImportProfile? {
+        guard let value else { return nil }
+        let looksLikePath = value.contains("/") || value.hasSuffix(".json")
+        if looksLikePath || FileManager.default.fileExists(atPath: value) {
+            return try ImportProfile.parse(try InputFile.read(value), name: value, file: value)
+        }
+        guard let builtin = try ImportProfile.builtin(value) else {
+            let names = ImportProfile.builtinSources.keys.sorted().joined(separator: ", ")
+            throw UsageError(path: invocation.path, message: "No profile file '\(value)' and no built-in profile of that name; "
+                             + "the built-in profiles are \(names)")
+        }
+        return builtin
+    }
+}
