@@ -40,18 +40,12 @@ enum FetchCommand {
         run: run)
 
     static func run(_ invocation: Invocation, _ context: Context) async throws {
-        let month = try CommonOptions.yearMonth(invocation)
-        let format = CommonOptions.outputFormat(invocation)
-        if invocation[offline], invocation[refresh] {
-            throw UsageError(path: invocation.path, message: "--offline and --refresh cannot be used together")
-        }
-        let query = try query(invocation)
+        let options = try FetchOptions(invocation)
+        let (month, offline) = (options.month, options.policy == .offline)
         let config = try context.config()
         let repository = context.repository(config)
-        let offline = invocation[Self.offline]
-        let loader = MonthLoader(client: offline ? nil : try context.client(config), repository: repository,
-                                 strict: invocation[CommonOptions.strict])
-        let loaded = await loader.load(month, policy: offline ? .offline : invocation[refresh] ? .refresh : .preferServer)
+        let loader = MonthLoader(client: offline ? nil : try context.client(config), repository: repository, strict: options.strict)
+        let loaded = await loader.load(month, policy: options.policy)
         await context.flushWarnings(repository)
 
         switch loaded.source {
@@ -64,11 +58,11 @@ enum FetchCommand {
             throw failure
         case .cache(let fetchedAt, let complete):
             if let fallback = loaded.fallback {
-                let when = fetchedAt.map { "as fetched \(Self.age(of: $0)) (\($0.formatted(Date.ISO8601FormatStyle())))" } ?? "from the cache"
+                let when = fetchedAt.map { "as fetched \(Age.text(of: $0)) (\($0.formatted(Date.ISO8601FormatStyle())))" } ?? "from the cache"
                 context.warn("\(fallback)\nShowing \(month) \(when); run again when the server is back (or use --refresh to never fall back)")
             }
             if !complete { context.warn("\(month) was never fetched whole; only the items registered from here are shown") }
-            context.printItems(query.apply(loaded.items), format, config)
+            context.printItems(options.query.apply(loaded.items), options.format, config)
         case .server:
             if let rows = loaded.rows {
                 context.report(rows, of: month)
@@ -80,31 +74,12 @@ enum FetchCommand {
                              + "\(month); they are printed but not cached (the cache of \(month) keeps only its own items)")
             }
             // The server's answer is printed whatever happens to the cache: a disk problem must not hide the data.
-            context.printItems(query.apply(answered), format, config)
+            context.printItems(options.query.apply(answered), options.format, config)
             if let cacheFailure = loaded.cacheFailure {
                 context.warn("\(month) was fetched and printed, but not cached: \(cacheFailure) (exit status 74; --offline will not have it)")
             }
             if !loaded.unreadable.isEmpty { throw CommandExit(code: .dataError) }
             if loaded.cacheFailure != nil { throw CommandExit(code: .ioError) }
         }
-    }
-
-    /// The `--sort`/`--reverse`/`--category`/`--sub` query.
-    static func query(_ invocation: Invocation) throws -> ItemQuery {
-        let category = invocation[Self.category], sub = invocation[Self.sub]
-        // The same sub number names a different thing in each category (1 is Drink in Food, Transportation in Entertainment).
-        if sub != nil, category == nil {
-            throw UsageError(path: invocation.path, message: "--sub needs --category: sub-category numbers mean something only within a category")
-        }
-        return ItemQuery(sort: invocation[sort], reverse: invocation[reverse],
-                         category: category, sub: sub)
-    }
-
-    /// "5 minutes ago", "3 hours ago", "2 days ago": how stale the copy is, at a glance.
-    static func age(of date: Date, now: Date = Date()) -> String {
-        let seconds = max(0, Int(now.timeIntervalSince(date)))
-        let (value, unit) = seconds < 120 ? (seconds, "second") : seconds < 7200 ? (seconds / 60, "minute")
-            : seconds < 172_800 ? (seconds / 3600, "hour") : (seconds / 86_400, "day")
-        return "\(value) \(unit)\(value == 1 ? "" : "s") ago"
     }
 }

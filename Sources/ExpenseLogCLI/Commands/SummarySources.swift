@@ -26,7 +26,7 @@ enum SummarySources {
         let cached = loaded.filter { if case .cache = $0.source { return true } else { return false } }
         if !cached.isEmpty {
             let when = fetchTimes.min().map { oldest in
-                let text = "\(FetchCommand.age(of: oldest, now: now)) (\(oldest.formatted(Date.ISO8601FormatStyle())))"
+                let text = "\(Age.text(of: oldest, now: now)) (\(oldest.formatted(Date.ISO8601FormatStyle())))"
                 return fetchTimes.count > 1 ? ", the oldest fetched \(text)" : ", fetched \(text)"
             } ?? ""
             context.note("\(list(cached)) came from the cache\(when); --refresh fetches \(cached.count == 1 ? "it" : "them") again")
