@@ -19,7 +19,7 @@ import Testing
             #expect(table.stdout.contains("ラーメン\u{FFFD}]0;pwned\u{FFFD}\u{FFFD}[2J"))
             // Data formats keep the name exactly (JSON escapes it), so it can be read back and fixed.
             let json = try await CLI.run(["fetch", "--year", "2024", "--month", "1", "--format", "json", "--offline"], environment: env)
-            #expect(try JSONDecoder().decode([Item].self, from: Data(json.stdout.utf8)).first?.name == Self.hostile)
+            #expect(try ItemCodec.items(Data(json.stdout.utf8)).first?.name == Self.hostile)
         }
     }
 

@@ -8,7 +8,7 @@ import Testing
     func pendingIDs(_ env: [String: String]) async throws -> [String] {
         let pending = try await CLI.run(["pending", "--format", "json"], environment: env)
         try #require(pending.status == 0, "pending failed: \(pending.stderr)")
-        return try JSONDecoder().decode([Item].self, from: Data(pending.stdout.utf8)).map(\.id)
+        return try ItemCodec.items(Data(pending.stdout.utf8)).map(\.id)
     }
 
     @Test func eightConcurrentOfflineRegistersLoseAndDoubleNothing() async throws {

@@ -14,7 +14,7 @@ import Testing
 
     /// The ids a run printed as NDJSON, in order.
     static func ids(_ result: CLIResult) throws -> [String] {
-        try result.stdout.split(separator: "\n").map { try JSONDecoder().decode(Item.self, from: Data($0.utf8)).id }
+        try result.stdout.split(separator: "\n").map { try ItemCodec.items(Data("[\($0)]".utf8))[0].id }
     }
 
     @Test(arguments: [

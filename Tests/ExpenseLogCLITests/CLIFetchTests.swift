@@ -27,7 +27,7 @@ import Testing
                 // Read back in the dummy environment (this server already has these ids); its fixtures hold a ラーメン like A2.
                 let back = try await CLI.run(["register", "--env", "dummy", "--allow-duplicates", "--dry-run", "--format", "json", path], environment: env)
                 #expect(back.status == 0, "\(format): \(back.stderr)")
-                let reread = try JSONDecoder().decode([Item].self, from: Data(back.stdout.utf8))
+                let reread = try ItemCodec.items(Data(back.stdout.utf8))
                 #expect(reread == Array(Samples.seed.prefix(3)), "format \(format)")
             }
         }

@@ -19,7 +19,7 @@ import Testing
         let result = try await runWithRawName(#"register --dry-run --skip-invalid --format json "$(printf 'bad\377\376name.csv')""#, home: home)
         #expect(result.status == 65, "\(result.stderr)")
         #expect(result.stderr.contains(#"bad\xFF\xFEname.csv:3: name:"#), "\(result.stderr)")
-        #expect(try JSONDecoder().decode([Item].self, from: Data(result.stdout.utf8)).map(\.name) == ["コーヒー"], "the valid row was read")
+        #expect(try ItemCodec.items(Data(result.stdout.utf8)).map(\.name) == ["コーヒー"], "the valid row was read")
 
         let missing = try await runWithRawName(#"register "$(printf 'gone\377.csv')""#, home: home)
         #expect(missing.status == 66)

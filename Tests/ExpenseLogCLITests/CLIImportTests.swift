@@ -49,7 +49,7 @@ import Testing
         let env = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "dummy"])
         let result = try await CLI.run(["register", "--dry-run", "--format", "json", file], environment: env)
         #expect(result.status == 0, "\(result.stderr)")
-        let items = try JSONDecoder().decode([Item].self, from: Data(result.stdout.utf8))
+        let items = try ItemCodec.items(Data(result.stdout.utf8))
         #expect(items == [Samples.item("B1", "20240310", "ノート", 2500, category: 1, sub: 2)])
     }
 
@@ -123,7 +123,7 @@ import Testing
         let env = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "dummy"])
         let result = try await CLI.run(["register", "--profile", profile, "--dry-run", "--format", "json", statement], environment: env)
         #expect(result.status == 0, "\(result.stderr)")
-        let items = try JSONDecoder().decode([Item].self, from: Data(result.stdout.utf8))
+        let items = try ItemCodec.items(Data(result.stdout.utf8))
         #expect(items.map(\.date.compact) == ["20240301", "20240302", "20240304"])
         #expect(items.map(\.price) == [480, 1200, 980])
         #expect(items.map(\.category) == [0, 1, 1])
@@ -170,14 +170,24 @@ struct ReportDocument: Decodable {
         let file: String
         let line: Int
         let status: String
-        let item: Item?
+        let item: ReportItem?
         let reasons: [String]?
         let matched: Matched?
     }
 
     struct Matched: Decodable {
         let `in`: String
-        let item: Item
+        let item: ReportItem
+    }
+
+    /// An item as the report writes it: the wire's keys with their plain types, checked strictly.
+    struct ReportItem: Decodable, Equatable {
+        let id: String
+        let date: String
+        let name: String
+        let price: Int
+        let category: Int
+        let categorySub: Int?
     }
 
     let exitCode: Int

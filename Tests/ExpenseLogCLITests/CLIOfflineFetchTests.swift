@@ -69,7 +69,7 @@ import Testing
             let result = try await CLI.run(["fetch", "--year", "2024", "--month", "1", "--format", "json", "--retries", "1"],
                                            environment: env)
             #expect(result.status == 0)
-            #expect(try JSONDecoder().decode([Item].self, from: Data(result.stdout.utf8)) == Array(Samples.seed.prefix(3)))
+            #expect(try ItemCodec.items(Data(result.stdout.utf8)) == Array(Samples.seed.prefix(3)))
             #expect(result.stderr.contains("answered HTTP \(status)"))
             // 500 is not in the retry list; the others are retried once.
             let gets = try await server.requests().filter { $0.method == "GET" }.count

@@ -27,7 +27,7 @@ import Testing
                                                        "http_proxy": "http://127.0.0.1:\(server.port)"])
             let fetched = try await CLI.run(["fetch", "--year", "2024", "--month", "1", "--format", "json"], environment: env)
             #expect(fetched.status == 0, "\(fetched.stderr)")
-            #expect(try JSONDecoder().decode([Item].self, from: Data(fetched.stdout.utf8)) == Array(Samples.seed.prefix(3)))
+            #expect(try ItemCodec.items(Data(fetched.stdout.utf8)) == Array(Samples.seed.prefix(3)))
             let registered = try await CLI.run(["register", "--format", "json", item], environment: env)
             #expect(registered.status == 0, "\(registered.stderr)")
             #expect(try await server.items().map(\.id).contains("P1"))

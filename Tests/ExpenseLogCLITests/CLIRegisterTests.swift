@@ -19,12 +19,12 @@ import Testing
             #expect(stored.map(\.name) == ["パン, 牛乳", "本", "水", "返品"])
             #expect(stored[0].id.count == 36 && stored[0].id == stored[0].id.uppercased())
             #expect(stored[3].price == -500 && stored[3].date.compact == "20240304")
-            #expect(try JSONDecoder().decode([Item].self, from: Data(result.stdout.utf8)) == stored)
+            #expect(try ItemCodec.items(Data(result.stdout.utf8)) == stored)
 
             // What the server saved is in the cache, readable offline.
             let offline = try await CLI.run(["fetch", "--year", "2024", "--month", "3", "--offline", "--format", "json"], environment: env)
             #expect(offline.status == 0)
-            #expect(try JSONDecoder().decode([Item].self, from: Data(offline.stdout.utf8)) == stored)
+            #expect(try ItemCodec.items(Data(offline.stdout.utf8)) == stored)
             #expect(offline.stderr.isEmpty, "register fetched March whole to compare before sending: \(offline.stderr)")
         }
     }
@@ -108,9 +108,9 @@ import Testing
             #expect(result.stderr.contains("Queued the 1 item from \(file):6 on, in 1 batch, in the outbox"))
             let rejected = try #require(result.stderr.split(separator: " ").first { $0.contains("/rejected/") })
             let path = String(rejected.trimmingCharacters(in: CharacterSet(charactersIn: ".")))
-            #expect(try JSONDecoder().decode([Item].self, from: Data(contentsOf: URL(fileURLWithPath: path))).map(\.id) == ["C3", "C4"])
+            #expect(try ItemCodec.items(Data(contentsOf: URL(fileURLWithPath: path))).map(\.id) == ["C3", "C4"])
             let pending = try await CLI.run(["pending", "--format", "json"], environment: env)
-            #expect(try JSONDecoder().decode([Item].self, from: Data(pending.stdout.utf8)).map(\.id) == ["C5"])
+            #expect(try ItemCodec.items(Data(pending.stdout.utf8)).map(\.id) == ["C5"])
 
             // The set-aside file registers as it is once the server accepts it; sync sends the rest.
             #expect(try await CLI.run(["register", path], environment: env).status == 0)
@@ -151,7 +151,7 @@ import Testing
                                            binary: URL(fileURLWithPath: "/bin/bash"))
             #expect(result.stderr.contains("status 75"), "\(result.stderr)")
             let pending = try await CLI.run(["pending", "--format", "json"], environment: Samples.environment(home: home, server: server))
-            #expect(try JSONDecoder().decode([Item].self, from: Data(pending.stdout.utf8)).map(\.id) == ["C3", "C4"])
+            #expect(try ItemCodec.items(Data(pending.stdout.utf8)).map(\.id) == ["C3", "C4"])
         }
     }
 
@@ -223,7 +223,7 @@ import Testing
             for month in 1...3 {
                 let offline = try await CLI.run(["fetch", "--year", "2024", "--month", "\(month)", "--offline", "--format", "json"],
                                                 environment: env)
-                #expect(try JSONDecoder().decode([Item].self, from: Data(offline.stdout.utf8))
+                #expect(try ItemCodec.items(Data(offline.stdout.utf8))
                         == stored.filter { $0.date.month == month }, "month \(month)")
             }
 

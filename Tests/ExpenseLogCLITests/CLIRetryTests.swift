@@ -144,7 +144,7 @@ import Testing
                                            environment: Samples.environment(home: home, server: server))
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stderr.contains("timed out; retrying"))
-            #expect(try JSONDecoder().decode([Item].self, from: Data(result.stdout.utf8)).count == 3)
+            #expect(try ItemCodec.items(Data(result.stdout.utf8)).count == 3)
         }
     }
 }

@@ -15,7 +15,7 @@ import Testing
     }
 
     func names(_ json: String) throws -> [String] {
-        try JSONDecoder().decode([Item].self, from: Data(json.utf8)).map(\.name)
+        try ItemCodec.items(Data(json.utf8)).map(\.name)
     }
 
     @Test func namesSheetsTurnedIntoBooleansAndNumbersReadAsTheTextTheCellShows() async throws {
@@ -86,7 +86,7 @@ import Testing
             let file = try home.write("one.json", ItemJSON.array([Samples.item("0042", "20240110", "TRUE", 178)]))
             let register = try await CLI.run(["register", file, "--format", "json"], environment: env)
             #expect(register.status == 0, "\(register.stderr)")
-            let saved = try JSONDecoder().decode([Item].self, from: Data(register.stdout.utf8))
+            let saved = try ItemCodec.items(Data(register.stdout.utf8))
             #expect(saved.map(\.id) == ["42"] && saved.map(\.name) == ["TRUE"])
             #expect(try await CLI.run(["pending"], environment: env).stdout.isEmpty, "nothing is left in the outbox")
         }

@@ -50,7 +50,7 @@ import Testing
             #expect(try await CLI.run(["summary", "--year", "2024", "--month", "2"], environment: env).status == 0)
             let offline = try await CLI.run(["fetch", "--year", "2024", "--month", "2", "--offline", "--format", "json"], environment: env)
             #expect(offline.status == 0)
-            #expect(try JSONDecoder().decode([Item].self, from: Data(offline.stdout.utf8)).map(\.id) == ["F1", "F2", "F3"])
+            #expect(try ItemCodec.items(Data(offline.stdout.utf8)).map(\.id) == ["F1", "F2", "F3"])
             #expect(!offline.stderr.contains("never fetched whole"))
         }
     }

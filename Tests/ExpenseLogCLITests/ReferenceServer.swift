@@ -117,7 +117,7 @@ struct ReferenceServer {
 
     /// Every item the server holds, in order.
     func items() async throws -> [Item] {
-        try JSONDecoder().decode([Item].self, from: try await control("GET", "/_control/items"))
+        try ItemCodec.items(try await control("GET", "/_control/items"))
     }
 
     /// Every request the server received at /exec and /echo.

@@ -125,7 +125,7 @@ struct BatchDeliveryTests {
                         == releasePaths(root).rejected.standardizedFileURL.path)
             #expect(rejected.file.pathExtension == "json")
             let text = try String(contentsOf: rejected.file, encoding: .utf8)
-            #expect(try JSONDecoder().decode([Item].self, from: Data(text.utf8)) == batch.items)
+            #expect(try ItemCodec.items(Data(text.utf8)) == batch.items)
             #expect(try readItems(text, format: .json) == batch.items, "register reads the file back once fixed")
             #expect(try queuedBatches(outbox) == [[try entry.loaded(outbox)[1]]])
         }
@@ -157,7 +157,7 @@ struct BatchDeliveryTests {
             }
             #expect(Set(files.map(\.path)).count == 2)
             for (file, batch) in zip(files, batches) {
-                #expect(try JSONDecoder().decode([Item].self, from: Data(contentsOf: file)) == batch.items)
+                #expect(try ItemCodec.items(Data(contentsOf: file)) == batch.items)
             }
             #expect(try queuedBatches(outbox).isEmpty)
             #expect(fileNames(in: outbox.directory).isEmpty)

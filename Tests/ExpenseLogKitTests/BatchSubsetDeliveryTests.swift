@@ -96,7 +96,7 @@ struct BatchSubsetDeliveryTests {
             let outcome = try await client(scripted([.status(422)], log: RequestLog()))
                 .deliver(batch, of: entry, sending: subset, outbox: outbox, verifyAnswer: true)
             let file = try #require(outcome.rejected).file
-            #expect(try JSONDecoder().decode([Item].self, from: Data(contentsOf: file)) == subset)
+            #expect(try ItemCodec.items(Data(contentsOf: file)) == subset)
             #expect(try queuedBatches(outbox) == [[try entry.loaded(outbox)[1]]])
         }
     }

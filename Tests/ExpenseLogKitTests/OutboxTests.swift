@@ -189,7 +189,7 @@ struct OutboxTests {
             #expect(problems.count == 1)
             #expect(problems.first?.contains(bad.path) == true)
             #expect(problems.first?.contains("it ends early") == (content.isEmpty || content.hasSuffix("0}\n")), "\(problems)")
-            #expect(problems.first?.contains("line 2: the batch K:") == content.hasSuffix("]}\n]}\n"), "\(problems)")
+            #expect(problems.first?.contains("line 3: the batch K: item 1: date: missing") == content.hasSuffix("]}\n]}\n"), "\(problems)")
             #expect(try outbox.pendingCount() == 3)
             outbox.tidy()
             #expect(FileManager.default.contents(atPath: bad.path) == Data(content.utf8), "never delete what cannot be read")

@@ -20,7 +20,7 @@ extension ExpenseLogAPIClient {
                                            snippet: APIError.snippet(response.body, hiding: secret))
         }
         // Plainly typed answers (every value of the expected type) take the fast path; anything a Sheet retyped takes the other.
-        if let items = WireItems.items(response.body),
+        if let items = WireItems.items(Array(response.body)),
            items.allSatisfy({ !$0.id.isEmpty && !$0.name.isEmpty && !SheetRows.mayBeInstant($0.name) }) {
             return SheetAnswer(items: items)
         }

@@ -1,30 +1,20 @@
 import Foundation
 
-/// A fast path for the JSON this tool reads most: the server's item arrays, cache files and outbox entries.
+/// `ItemCodec`'s fast path for the JSON this tool reads most: the server's item arrays, cache files, outbox entries
+/// and the spool.
 ///
-/// It reads straight into `Item`s, with the same leniency as `Item(from:)` (numbers for strings and the reverse,
-/// `""` for no categorySub, unknown keys ignored). Anything unusual (a fraction, a duplicate key, a wrong type)
-/// makes it give up with nil, and the caller decodes with `JSONDecoder`, whose errors say exactly what is wrong.
-/// `JSONDecoder` alone took most of the time of reading a cached month and of a 100,000-item import.
+/// It reads straight into `Item`s, with the codec's leniency, building no `JSONValue` tree. Anything unusual (a
+/// fraction, a duplicate key, a wrong type) makes it give up with nil, and the codec parses the document whole to say
+/// exactly what is wrong. Building the tree for every item took most of the time of reading a cached month.
 enum WireItems {
     /// The items of a JSON array, or nil when the fast path gives up.
-    static func items(_ data: Data) -> [Item]? {
-        read(data) { try $0.itemArray() }
-    }
-
-    /// A number or null (a time stamp), read as a Double: `.some(nil)` for null, nil when it is neither.
-    static func optionalDouble(_ parser: inout JSONParser) throws -> Double?? {
-        guard parser.index < parser.bytes.count else { return nil }
-        switch try parser.parseValue(depth: 1) {
-        case .null: return .some(nil)
-        case .number(let text, _): return Double(text).map { .some($0) }
-        default: return nil
-        }
+    static func items(_ bytes: [UInt8]) -> [Item]? {
+        read(bytes) { try $0.itemArray() }
     }
 
     /// Runs `body` over a whole document: nil when it gives up or text follows the value.
-    static func read<T>(_ data: Data, _ body: (inout JSONParser) throws -> T?) -> T? {
-        var parser = JSONParser(bytes: Array(data))
+    static func read<T>(_ bytes: [UInt8], _ body: (inout JSONParser) throws -> T?) -> T? {
+        var parser = JSONParser(bytes: bytes)
         parser.skipWhitespace()
         guard let value = try? body(&parser) else { return nil }
         parser.skipWhitespace()
@@ -42,7 +32,7 @@ extension JSONParser {
     }
 
     /// Reads an object, calling `field` with each key of `keys` (the parser at its value); other keys' values are
-    /// skipped, as JSONDecoder ignores them. False from `field`, or one of `keys` given twice, gives up.
+    /// skipped, as the codec ignores them. False from `field`, or one of `keys` given twice, gives up.
     ///
     /// Keys are tracked as bits of a word: a set per object was a tenth of the cost of reading an item.
     mutating func fields(_ keys: [String], _ field: (inout JSONParser, String) throws -> Bool) throws -> Bool {
@@ -82,7 +72,7 @@ extension JSONParser {
         try array { try $0.item() }
     }
 
-    /// A whole number without fraction or exponent, else nil (left to `JSONDecoder`).
+    /// A whole number without fraction or exponent, else nil (left to the general reading).
     mutating func integer() throws -> Int? {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "-") || (0x30...0x39).contains(bytes[index]) else { return nil }
         return Int(try parseNumber())
@@ -105,7 +95,7 @@ extension JSONParser {
         return bytes[index] == UInt8(ascii: "\"") ? Int(try parseString()) : try integer()
     }
 
-    /// One item object; nil when it needs `JSONDecoder`'s reading or its error.
+    /// One item object; nil when it needs the codec's general reading or its error.
     mutating func item() throws -> Item? {
         var id: String?, date: Day?, name: String?, price: Int?, category: Int?, categorySub: Int?
         let complete = try fields(["id", "date", "name", "price", "category", "categorySub"]) { parser, key in
@@ -120,6 +110,18 @@ extension JSONParser {
         }
         guard complete, let id, let date, let name, let price, let category else { return nil }
         return Item(id: id, date: date, name: name, price: price, category: category, categorySub: categorySub)
+    }
+
+    /// A number or null (a time stamp) into `value`; false when it is neither.
+    mutating func optionalNumber(_ value: inout Double?) throws -> Bool {
+        guard index < bytes.count else { return false }
+        switch try parseValue(depth: 1) {
+        case .null: return true
+        case .number(let text, _):
+            value = Double(text)
+            return value != nil
+        default: return false
+        }
     }
 
     /// categorySub: `null` and `""` mean none, else a lenient integer; false when it is neither.

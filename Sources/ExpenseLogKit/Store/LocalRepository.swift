@@ -167,9 +167,9 @@ public actor LocalRepository {
     }
 }
 
-/// The cache file: `{"month":"2024-01","fetchedAt":1705900000.0,"items":[…]}`.
+/// The cache file: `{"month":"2024-01","fetchedAt":1705900000.0,"items":[…]}`, its items through `ItemCodec`.
 enum CacheFileFormat {
-    struct File: Decodable {
+    struct File {
         let month: String
         let fetchedAt: Double?
         let items: [Item]
@@ -189,26 +189,47 @@ enum CacheFileFormat {
     static let trailer = Array("}\n".utf8)
 
     static func decode(_ data: Data, month: YearMonth) throws -> CachedMonth {
-        let file = try fastDecode(data) ?? JSONDecoder().decode(File.self, from: data)
+        let bytes = Array(data)
+        let file = try fastDecode(bytes) ?? decodeParsed(bytes)
         guard file.month == month.description else {
             throw StoreError.readFailed(path: "\(month).json", reason: "it holds \(file.month)")
         }
         return CachedMonth(month: month, items: file.items, fetchedAt: file.fetchedAt.map(Date.init(timeIntervalSince1970:)))
     }
 
-    /// The file through `WireItems`, or nil for `JSONDecoder` to read (and to explain what is wrong).
-    static func fastDecode(_ data: Data) -> File? {
-        WireItems.read(data) { parser in
-            var month: String?, fetchedAt: Double??, items: [Item]?
+    /// The file through `WireItems`, or nil for the general reading (which says what is wrong).
+    static func fastDecode(_ bytes: [UInt8]) -> File? {
+        WireItems.read(bytes) { parser in
+            var month: String?, fetchedAt: Double?, items: [Item]?
             let complete = try parser.fields(["month", "fetchedAt", "items"]) { parser, key in
                 switch key {
                 case "month": month = try parser.string(); return month != nil
-                case "fetchedAt": fetchedAt = try WireItems.optionalDouble(&parser); return fetchedAt != nil
+                case "fetchedAt": return try parser.optionalNumber(&fetchedAt)
                 default: items = try parser.itemArray(); return items != nil
                 }
             }
             guard complete, let month, let items else { return nil }
-            return File(month: month, fetchedAt: fetchedAt ?? nil, items: items)
+            return File(month: month, fetchedAt: fetchedAt, items: items)
         }
+    }
+
+    /// The file parsed whole; a problem names its line.
+    static func decodeParsed(_ bytes: [UInt8]) throws(ItemCodec.Problem) -> File {
+        let value = try ItemCodec.parse(bytes)
+        guard case .object(let members, _) = value else {
+            throw ItemCodec.Problem(line: value.line, item: nil, message: "expected the cache's object, found \(InputReader.describe(value))")
+        }
+        let fields = Dictionary(members.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
+        guard case .string(let month, _)? = fields["month"] else {
+            throw ItemCodec.Problem(line: value.line, item: nil, message: "month: missing or not a string")
+        }
+        var fetchedAt: Double?
+        switch fields["fetchedAt"] {
+        case nil, .null?: fetchedAt = nil
+        case .number(let text, _)? where Double(text) != nil: fetchedAt = Double(text)
+        case let other?: throw ItemCodec.Problem(line: other.line, item: nil, message: "fetchedAt: expected a time, found \(InputReader.describe(other))")
+        }
+        guard let items = fields["items"] else { throw ItemCodec.Problem(line: value.line, item: nil, message: "items: missing") }
+        return File(month: month, fetchedAt: fetchedAt, items: try ItemCodec.items(in: items))
     }
 }

@@ -114,7 +114,7 @@ public struct Outbox: Sendable {
         do {
             return OutboxBatch(key: batch.key, items: try OutboxFile.items(body), body: body)
         } catch {
-            let why = (error as? OutboxFile.BatchItemProblem)?.description ?? DecodingProblem.describe(error, bytes: body.count)
+            let why = String(describing: error)
             throw StoreError.readFailed(path: entry.file.path, reason: "the queued batch \(batch.key) cannot be read (\(why))")
         }
     }

@@ -74,11 +74,11 @@ enum OutboxFile {
         return data
     }
 
-    /// The items of a batch's JSON array: the fast path, else `JSONDecoder`, whose errors say what is wrong. An item
+    /// The items of a batch's JSON array, through `ItemCodec`, whose problems say what is wrong. An item
     /// `register` would refuse, or an id given twice, is refused too: the entry was edited by hand, and `sync` must not
     /// send what `register` never would.
     static func items(_ body: Data) throws -> [Item] {
-        let items = try WireItems.items(body) ?? JSONDecoder().decode([Item].self, from: body)
+        let items = try ItemCodec.items(body)
         var ids = Set<String>()
         for (index, item) in items.enumerated() {
             if let refusal = item.refusal { throw BatchItemProblem(index: index, message: "item \(index + 1) (id \(TextTable.printable(item.id))): \(refusal)") }
@@ -127,8 +127,10 @@ enum OutboxFile {
             } catch let problem as BatchItemProblem {
                 // One item a line after the batch's key line, unless the batch is on one line.
                 throw fail("the batch \(key): \(problem)", line: oneLine ? first : first + 1 + problem.index)
+            } catch let problem as ItemCodec.Problem {
+                throw fail("the batch \(key): " + (problem.item.map { "item \($0): " } ?? "") + problem.message, line: first + problem.line - 1)
             } catch {
-                throw fail("the batch \(key): \(DecodingProblem.describe(error, bytes: bytes.count))", line: first)
+                throw fail("the batch \(key): \(error)", line: first)
             }
         }
         func take(_ whole: ArraySlice<UInt8>) throws {
