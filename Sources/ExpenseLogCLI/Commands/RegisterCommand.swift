@@ -91,7 +91,7 @@ enum RegisterCommand {
         do {
             client = try context.client(config)
         } catch where options.dryRun {
-            // A dry run still validates with no server configured, as it always did: it compares with what is here.
+            // A dry run validates with no server configured too: it compares with what is here.
             context.warn("\(String(describing: error).prefix { $0 != "\n" }); the dry run compares with the cache and the outbox only")
             client = nil
         }

@@ -44,12 +44,12 @@ public struct ImportReport: Sendable {
     }
 
     // A row as stored is 17 bytes in three arrays, so that the report of a 100,000-row import costs under 2 MiB: its
-    // place packed in one word, its status, and where its item is: an offset in the run's `ItemSpool`, an index in
-    // `items` (for a row appended whole), or none. Its rarer parts wait in `reasons`, `matched` and `farPlaces`.
+    // place packed in one word, its status, and its item's offset in the run's `ItemSpool` (`noItem` when it has none
+    // there). Its rarer parts wait in `heldItems` (a row appended whole), `reasons`, `matched` and `farPlaces`.
     private var places: [UInt64] = []
     private var statuses: [Status] = []
-    private var itemRefs: [Int64] = []
-    private var items: [Item] = []
+    private var spoolOffsets: [Int64] = []
+    private var heldItems: [Int: Item] = [:]
     private var reasons: [Int: [String]] = [:]
     private var matched: [Int: KnownItem] = [:]
     /// Places too far to pack (a file past the 16,777,215th, a line past the trillionth), by row.
@@ -78,8 +78,7 @@ public struct ImportReport: Sendable {
     public var count: Int { statuses.count }
 
     private func row(at index: Int, spooled: Item?) -> Row {
-        let ref = itemRefs[index]
-        return Row(location: location(ofRow: index), status: statuses[index], item: spooled ?? (ref < Self.noItem ? items[Int(-ref - 2)] : nil),
+        Row(location: location(ofRow: index), status: statuses[index], item: spooled ?? heldItems[index],
                    reasons: reasons[index] ?? [], matched: matched[index])
     }
 
@@ -102,7 +101,7 @@ public struct ImportReport: Sendable {
     }
 
     @discardableResult
-    private mutating func store(_ location: SourceLocation, _ status: Status, item: Int64) -> Int {
+    private mutating func store(_ location: SourceLocation, _ status: Status, item offset: Int64) -> Int {
         let row = statuses.count
         let file: Int
         if let known = fileIndex[location.file] {
@@ -120,7 +119,7 @@ public struct ImportReport: Sendable {
             farPlaces[row] = location
         }
         statuses.append(status)
-        itemRefs.append(item)
+        spoolOffsets.append(offset)
         return row
     }
 
@@ -128,7 +127,8 @@ public struct ImportReport: Sendable {
     public mutating func truncate(to mark: Int) {
         places.removeSubrange(mark...)
         statuses.removeSubrange(mark...)
-        itemRefs.removeSubrange(mark...)
+        spoolOffsets.removeSubrange(mark...)
+        heldItems = heldItems.filter { $0.key < mark }
         reasons = reasons.filter { $0.key < mark }
         matched = matched.filter { $0.key < mark }
         farPlaces = farPlaces.filter { $0.key < mark }
@@ -149,14 +149,10 @@ public struct ImportReport: Sendable {
 
     /// Adds a row.
     public mutating func append(_ row: Row) {
-        var ref = Self.noItem
-        if let item = row.item {
-            ref = -Int64(items.count) - 2
-            items.append(item)
-        }
+        if let item = row.item { heldItems[count] = item }
         if !row.reasons.isEmpty { reasons[count] = row.reasons }
         if let match = row.matched { matched[count] = match }
-        store(row.location, row.status, item: ref)
+        store(row.location, row.status, item: Self.noItem)
     }
 
     /// Adds the problems of invalid rows, one row per location.
@@ -217,8 +213,8 @@ public struct ImportReport: Sendable {
         let sorted = statuses.indices.sorted { place($0) < place($1) }
         var reader = try spool?.reader()
         for (position, index) in sorted.enumerated() {
-            let offset = itemRefs[index]
-            let spooledItem = offset < 0 ? nil : try reader?.record(at: offset).item
+            let offset = spoolOffsets[index]
+            let spooledItem = offset == Self.noItem ? nil : try reader?.record(at: offset).item
             let row = row(at: index, spooled: spooledItem)
             out += position == 0 ? "\n    {" : ",\n    {"
             out += "\"file\": "
