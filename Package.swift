@@ -23,8 +23,10 @@ let package = Package(
         .target(name: "ExpenseLogKit", dependencies: ["ExpenseLogFixtures", .target(name: "CCurl", condition: .when(platforms: [.linux]))]),
         .target(name: "ExpenseLogCLI", dependencies: ["ExpenseLogKit", "ExpenseLogFixtures"]),
         .executableTarget(name: "expense-log", dependencies: ["ExpenseLogCLI"]),
-        .testTarget(name: "ExpenseLogKitTests", dependencies: ["ExpenseLogKit", "ExpenseLogCLI"]),
-        .testTarget(name: "ExpenseLogCLITests", dependencies: ["ExpenseLogKit", "ExpenseLogCLI"]),
+        // Starts child processes for the tests without Foundation's Process (see ChildProcess.swift).
+        .target(name: "TestSupport", path: "Tests/Support"),
+        .testTarget(name: "ExpenseLogKitTests", dependencies: ["ExpenseLogKit", "ExpenseLogCLI", "TestSupport"]),
+        .testTarget(name: "ExpenseLogCLITests", dependencies: ["ExpenseLogKit", "ExpenseLogCLI", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

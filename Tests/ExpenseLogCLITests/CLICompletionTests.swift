@@ -1,6 +1,7 @@
 import ExpenseLogCLI
 import ExpenseLogKit
 import Foundation
+import TestSupport
 import Testing
 
 /// `completion bash|zsh|fish` through the real binary; each script is also run by its shell (zsh and fish must be
@@ -27,23 +28,16 @@ import Testing
 
     /// Runs a shell on a script file with arguments, in a folder; returns its status and output.
     static func runShell(_ shell: URL, _ arguments: [String], in directory: URL) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = shell
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        process.environment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": directory.path]
         let out = directory.appendingPathComponent(".out"), err = directory.appendingPathComponent(".err")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        try process.run()
-        process.waitUntilExit()
+        let process = try ChildProcess(shell.path, arguments,
+                                       environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": directory.path],
+                                       directory: directory.path, stdout: .file(out.path), stderr: .file(err.path))
+        let status = process.waitBlocking()
         defer {
             try? FileManager.default.removeItem(at: out)
             try? FileManager.default.removeItem(at: err)
         }
-        return (process.terminationStatus, String(decoding: try Data(contentsOf: out), as: UTF8.self),
+        return (status, String(decoding: try Data(contentsOf: out), as: UTF8.self),
                 String(decoding: try Data(contentsOf: err), as: UTF8.self))
     }
 

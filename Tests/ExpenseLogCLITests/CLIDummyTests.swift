@@ -1,5 +1,6 @@
 import ExpenseLogKit
 import Foundation
+import TestSupport
 import Testing
 
 /// The dummy environment: no network, fixtures bundled with the binary, from any directory.
@@ -60,13 +61,9 @@ import Testing
         let prefix = try TemporaryDirectory()
         defer { prefix.remove() }
         // `make install` copies with this same rule; here from the debug build, so the test needs no release build.
-        let make = Process()
-        make.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        make.arguments = ["make", "-s", "-C", CLI.packageRoot.path, "install-files", "PREFIX=\(prefix.url.path)", "BIN=\(try CLI.binary().path)"]
-        make.standardOutput = FileHandle.nullDevice
-        try make.run()
-        make.waitUntilExit()
-        #expect(make.terminationStatus == 0)
+        let make = try ChildProcess("/usr/bin/env", ["make", "-s", "-C", CLI.packageRoot.path, "install-files",
+                                                     "PREFIX=\(prefix.url.path)", "BIN=\(try CLI.binary().path)"], stdout: .null)
+        #expect(await make.wait() == 0)
         let installed = prefix.url.appendingPathComponent("bin/expense-log")
         let result = try await CLI.run(["--env", "dummy", "fetch", "--year", "2024", "--month", "1", "--format", "ndjson"],
                                        environment: Samples.environment(home: prefix), in: URL(fileURLWithPath: "/"), binary: installed)

@@ -1,5 +1,6 @@
 import ExpenseLogKit
 import Foundation
+import TestSupport
 import Testing
 
 /// `register` through the real binary against the reference server.
@@ -230,12 +231,9 @@ import Testing
             // A pipe can be read only once: it is read whole, and gives its items all the same.
             let fifo = home.url.appendingPathComponent("piped.csv").path
             try #require(mkfifo(fifo, 0o600) == 0)
-            let writer = Process()
-            writer.executableURL = URL(fileURLWithPath: "/bin/sh")
-            writer.arguments = ["-c", "cat \"$0\" > \"$1\"", try home.write("other.csv", rows("P")), fifo]
-            try writer.run()
+            let writer = try ChildProcess("/bin/sh", ["-c", "cat \"$0\" > \"$1\"", try home.write("other.csv", rows("P")), fifo])
             let piped = try await CLI.run(["register", fifo, "--quiet"], environment: env)
-            writer.waitUntilExit()
+            #expect(await writer.wait() == 0)
             #expect(piped.status == 0, "\(piped.stderr)")
             #expect(try await server.items().dropFirst(5_000).map(\.name) == (1...5_000).map { "P品名 \($0), 多め" })
         }

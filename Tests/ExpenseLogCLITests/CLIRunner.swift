@@ -1,5 +1,8 @@
 import Foundation
-import Synchronization
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What one run of the built binary did.
 struct CLIResult: Sendable {
@@ -74,74 +77,38 @@ enum CLI {
                       in directory: URL? = nil, binary: URL? = nil, stdoutTo device: String? = nil,
                       stdinFrom source: String? = nil) throws -> RunningCLI {
         let scratch = try TemporaryDirectory()
-        let process = Process()
-        process.executableURL = try binary ?? self.binary()
-        process.arguments = arguments
         var env = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "LANG": "C.UTF-8"]
         env.merge(environment) { _, new in new }
-        process.environment = env
-        if let directory { process.currentDirectoryURL = directory }
-
         // Files, not pipes: a large output can never fill a pipe and deadlock the test.
         let inURL = scratch.url.appendingPathComponent("stdin")
         _ = FileManager.default.createFile(atPath: inURL.path, contents: Data((stdin ?? "").utf8))
-        for name in ["stdout", "stderr"] {
-            _ = FileManager.default.createFile(atPath: scratch.url.appendingPathComponent(name).path, contents: nil)
-        }
-        process.standardOutput = try FileHandle(forWritingTo: device.map(URL.init(fileURLWithPath:)) ?? scratch.url.appendingPathComponent("stdout"))
-        process.standardError = try FileHandle(forWritingTo: scratch.url.appendingPathComponent("stderr"))
-        process.standardInput = try FileHandle(forReadingFrom: source.map(URL.init(fileURLWithPath:)) ?? inURL)
-        let exited = ExitBox()
-        process.terminationHandler = { exited.finish($0.terminationStatus) }
-        try process.run()
-        return RunningCLI(process: process, scratch: scratch, exited: exited)
+        let child = try ChildProcess((try binary ?? self.binary()).path, arguments, environment: env, directory: directory?.path,
+                                     stdin: .file(source ?? inURL.path),
+                                     stdout: .file(device ?? scratch.url.appendingPathComponent("stdout").path),
+                                     stderr: .file(scratch.url.appendingPathComponent("stderr").path))
+        if device != nil { _ = FileManager.default.createFile(atPath: scratch.url.appendingPathComponent("stdout").path, contents: nil) }
+        return RunningCLI(child: child, scratch: scratch)
     }
 }
 
 /// A started run of the binary.
 struct RunningCLI: Sendable {
-    let process: Process
+    let child: ChildProcess
     let scratch: TemporaryDirectory
-    let exited: ExitBox
 
     /// Sends SIGKILL (kill -9): no handler, no cleanup, exactly like a crash or a power cut.
     func kill() {
-        Foundation.kill(process.processIdentifier, SIGKILL)
+        child.signal(SIGKILL)
     }
 
     /// Waits for the end and returns what it printed.
     func wait() async throws -> CLIResult {
-        let status = await exited.value()
+        let status = await child.wait()
         defer { scratch.remove() }
         func read(_ name: String) throws -> String {
             String(decoding: try Data(contentsOf: scratch.url.appendingPathComponent(name)), as: UTF8.self)
         }
         return CLIResult(status: status, stdout: try read("stdout"), stderr: try read("stderr"))
-    }
-}
-
-/// The exit status of a process, delivered once to whoever waits for it.
-final class ExitBox: Sendable {
-    private let state = Mutex<(status: Int32?, waiters: [CheckedContinuation<Int32, Never>])>((nil, []))
-
-    func finish(_ status: Int32) {
-        let waiters = state.withLock { state in
-            state.status = status
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        for waiter in waiters { waiter.resume(returning: status) }
-    }
-
-    func value() async -> Int32 {
-        await withCheckedContinuation { continuation in
-            let done = state.withLock { state -> Int32? in
-                if let status = state.status { return status }
-                state.waiters.append(continuation)
-                return nil
-            }
-            if let done { continuation.resume(returning: done) }
-        }
     }
 }
 

@@ -1,5 +1,6 @@
 import ExpenseLogKit
 import Foundation
+import TestSupport
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -30,8 +31,7 @@ struct ReferenceServer {
     let port: Int
     /// The name the tests reach it by: `localhost` for a server on ::1 (FoundationNetworking cannot reach `[::1]`).
     let host: String
-    private let process: Process
-    private let stdin: Pipe
+    private let process: ChildProcess
 
     /// The `/exec` URL the client is pointed at.
     var baseURL: URL { URL(string: "http://\(host):\(port)/exec")! }
@@ -40,17 +40,10 @@ struct ReferenceServer {
     /// Starts a server with extra command-line options (`--redirect`, `--token T`…) and waits for its port.
     init(_ options: [String] = []) throws {
         let script = CLI.packageRoot.appendingPathComponent("Tests/ReferenceServer/server.py")
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, "--port", "0"] + options
-        stdin = Pipe()
-        let stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        try process.run()
+        process = try ChildProcess("/usr/bin/env", ["python3", script.path, "--port", "0"] + options, stdin: .pipe, stdout: .pipe)
         var line = Data()
-        while !line.contains(0x0A) {
-            let chunk = stdout.fileHandleForReading.availableData
+        while !line.contains(0x0A), let stdout = process.output {
+            let chunk = stdout.availableData
             if chunk.isEmpty { throw TestFailure("the reference server exited before printing its port") }
             line.append(chunk)
         }
@@ -76,10 +69,10 @@ struct ReferenceServer {
         }
     }
 
-    /// Stops the server without waiting for it to exit (it exits as its stdin closes; Foundation reaps it).
+    /// Stops the server without waiting for it to exit (it exits as its stdin closes; a thread of `ChildProcess` reaps it).
     func stop() {
-        try? stdin.fileHandleForWriting.close()
-        process.terminate()
+        try? process.input?.close()
+        process.signal(SIGTERM)
     }
 
     /// Queues faults for the next requests to /exec (see server.py for the forms).

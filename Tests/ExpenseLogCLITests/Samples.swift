@@ -1,5 +1,6 @@
 import ExpenseLogKit
 import Foundation
+import TestSupport
 import Testing
 
 /// Test data and the environment of a user with an empty home.
@@ -54,18 +55,13 @@ enum Samples {
 extension Samples {
     /// Text encoded as CP932 by Python's codec, so the encoder is not the decoder under test.
     static func shiftJIS(_ text: String) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import sys; sys.stdout.buffer.write(sys.stdin.buffer.read().decode('utf-8').encode('cp932'))"]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(Data(text.utf8))
-        try input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw TestFailure("python3 could not encode the text as CP932") }
+        let process = try ChildProcess("/usr/bin/env", ["python3", "-c",
+                                                          "import sys; sys.stdout.buffer.write(sys.stdin.buffer.read().decode('utf-8').encode('cp932'))"],
+                                       stdin: .pipe, stdout: .pipe)
+        process.input?.write(Data(text.utf8))
+        try process.input?.close()
+        let data = process.output?.readDataToEndOfFile() ?? Data()
+        guard process.waitBlocking() == 0 else { throw TestFailure("python3 could not encode the text as CP932") }
         return data
     }
 }

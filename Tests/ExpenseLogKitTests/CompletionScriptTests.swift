@@ -1,5 +1,6 @@
 import ExpenseLogCLI
 import Foundation
+import TestSupport
 import Testing
 
 /// Completion scripts over a small tree whose help text holds everything a shell reads specially.
@@ -76,16 +77,10 @@ struct CompletionScriptTests {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("completion-\(UUID().uuidString).bash")
         try Data(script.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let output = Pipe()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         let driver = #"source "$1" || exit 9; shift; COMP_WORDS=("$@"); COMP_CWORD=$(( $# - 1 )); _tool; printf '%s\n' "${COMPREPLY[@]}""#
-        process.arguments = ["bash", "--norc", "--noprofile", "-c", driver, "bash", file.path] + words
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let process = try ChildProcess("/usr/bin/env", ["bash", "--norc", "--noprofile", "-c", driver, "bash", file.path] + words, stdout: .pipe)
+        let data = process.output?.readDataToEndOfFile() ?? Data()
+        #expect(process.waitBlocking() == 0)
         return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 }
