@@ -1,6 +1,5 @@
 import ExpenseLogKit
 import Foundation
-import TestSupport
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -26,53 +25,26 @@ struct LoggedRequest: Decodable, Sendable {
 
 /// The project's reference server (Tests/ReferenceServer/server.py) on a free loopback port, for one test.
 ///
-/// It exits when its stdin closes, so a crashed test run leaves no server behind.
+/// It is forked by the run's `ServerZygote`, and exits when the zygote does, so a crashed test run leaves no server behind.
 struct ReferenceServer {
     let port: Int
     /// The name the tests reach it by: `localhost` for a server on ::1 (FoundationNetworking cannot reach `[::1]`).
     let host: String
-    private let process: ChildProcess
+    private let pid: pid_t
 
     /// The `/exec` URL the client is pointed at.
     var baseURL: URL { URL(string: "http://\(host):\(port)/exec")! }
     var base: String { baseURL.absoluteString }
 
     /// Starts a server with extra command-line options (`--redirect`, `--token T`…) and waits for its port.
-    init(_ options: [String] = []) throws {
-        let script = CLI.packageRoot.appendingPathComponent("Tests/ReferenceServer/server.py")
-        process = try ChildProcess("/usr/bin/env", ["python3", script.path, "--port", "0"] + options, stdin: .pipe, stdout: .pipe)
-        var line = Data()
-        while !line.contains(0x0A), let stdout = process.output {
-            let chunk = stdout.availableData
-            if chunk.isEmpty { throw TestFailure("the reference server exited before printing its port") }
-            line.append(chunk)
-        }
-        let text = String(decoding: line, as: UTF8.self)
-        guard let port = text.split(separator: "\n").first.flatMap({ Int($0.replacingOccurrences(of: "PORT ", with: "")) }) else {
-            throw TestFailure("the reference server printed \(text)")
-        }
-        self.port = port
-        host = options.contains("::1") ? "localhost" : "127.0.0.1"
-    }
-
-    /// Starts a server as `init` does, on a thread of its own: waiting for the port blocks, and a blocked thread of the
-    /// tests' cooperative pool (two here) would stall every timer of the other tests running meanwhile.
     static func start(_ options: [String] = []) async throws -> ReferenceServer {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                do {
-                    continuation.resume(returning: try ReferenceServer(options))
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }.start()
-        }
+        let (port, pid) = try await ServerZygote.shared.spawn(options)
+        return ReferenceServer(port: port, host: options.contains("::1") ? "localhost" : "127.0.0.1", pid: pid)
     }
 
-    /// Stops the server without waiting for it to exit (it exits as its stdin closes; a thread of `ChildProcess` reaps it).
+    /// Stops the server without waiting for it to exit (the kernel reaps it: the zygote ignores SIGCHLD).
     func stop() {
-        try? process.input?.close()
-        process.signal(SIGTERM)
+        kill(pid, SIGTERM)
     }
 
     /// Queues faults for the next requests to /exec (see server.py for the forms).

@@ -25,6 +25,15 @@ changes either at run time (GET /_control/latency shows them); reset keeps them.
 Prints one line "PORT <n>" once listening. It exits when stdin reaches EOF, so
 a test runner that dies takes the server with it; when running it by hand keep
 stdin open, e.g. `tail -f /dev/null | python3 server.py`.
+
+    python3 server.py --zygote
+
+starts no server: it reads one JSON line per server wanted, {"id": N, "argv": [...]}
+with the options above, forks a server for each (Python's start-up and imports,
+most of a test's CPU, are paid once per test run instead of once per test), and
+prints "<id> PORT <port> PID <pid>" once that server listens, or "<id> ERROR
+<message>". A forked server stops on SIGTERM, and exits when the zygote is gone;
+the zygote exits when its stdin reaches EOF.
 """
 
 import argparse
@@ -640,7 +649,7 @@ def seconds_arg(text):
     return value
 
 
-def main():
+def main(argv=None, announce=None):
     parser = argparse.ArgumentParser(description="Reference server for expense-log tests.")
     parser.add_argument("--port", type=int, default=0, help="0 = any free port")
     parser.add_argument("--host", default="127.0.0.1")
@@ -656,7 +665,10 @@ def main():
     parser.add_argument("--redirect-latency", type=seconds_arg, default=0.0, metavar="SECONDS",
                         help="every /echo answer (the redirect hop, with --redirect) waits this long (default 0)")
     parser.add_argument("--verbose", action="store_true", help="log requests to stderr")
-    args = parser.parse_args()
+    parser.add_argument("--zygote", action="store_true", help="fork servers on request (see above)")
+    args = parser.parse_args(argv)
+    if args.zygote:
+        return zygote()
 
     state = State()
     if args.seed:
@@ -696,14 +708,59 @@ def main():
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
 
-    print(f"PORT {port}", flush=True)
-    threading.Thread(target=exit_on_stdin_eof, daemon=True).start()
+    if announce:
+        announce(port)
+    else:
+        print(f"PORT {port}", flush=True)
+        threading.Thread(target=exit_on_stdin_eof, daemon=True).start()
     try:
         server.serve_forever()
         while server.down:  # gone down: keep the port held until stdin closes
             time.sleep(3600)
     finally:
         server.server_close()
+
+
+def zygote():
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # forked servers are reaped by the kernel
+    parent = os.getpid()
+    for line in sys.stdin:
+        try:
+            request = json.loads(line)
+            ident, argv = int(request["id"]), [str(a) for a in request["argv"]]
+        except (ValueError, KeyError, TypeError) as e:
+            print(f"0 ERROR bad request {line.strip()!r}: {e}", flush=True)
+            continue
+        sys.stdout.flush()
+        if os.fork() == 0:
+            serve_forked(ident, argv, parent)
+
+
+def serve_forked(ident, argv, parent):
+    """A forked server: never returns into the zygote's loop."""
+    status = 0
+    try:
+        null = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(null, 0)  # the zygote's requests are not ours to read
+        os.close(null)
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(sig, signal.SIG_DFL)
+
+        def orphaned():
+            while os.getppid() == parent:
+                time.sleep(1)
+            os._exit(0)
+        threading.Thread(target=orphaned, daemon=True).start()
+        main(argv, announce=lambda port: os.write(1, f"{ident} PORT {port} PID {os.getpid()}\n".encode()))
+    except SystemExit as e:
+        if e.code not in (0, None):
+            os.write(1, f"{ident} ERROR exit {e.code}\n".encode())
+            status = 1
+    except BaseException as e:
+        os.write(1, f"{ident} ERROR {type(e).__name__}: {e}\n".encode())
+        status = 1
+    finally:
+        os._exit(status)
 
 
 if __name__ == "__main__":
