@@ -37,13 +37,21 @@ public enum ExpenseLogCommand {
             Data goes to stdout, everything else to stderr. Exit codes follow BSD sysexits \
             (see the README). Try it offline: expense-log --env dummy fetch --year 2024 --month 1
             """,
-        subcommands: [FetchCommand.spec, RegisterCommand.spec, SyncCommand.spec, PendingCommand.spec, SummaryCommand.spec,
+        subcommands: [FetchCommand.spec, AddCommand.spec, RegisterCommand.spec, SyncCommand.spec, PendingCommand.spec, SummaryCommand.spec,
                       CacheCommand.spec, ConfigCommand.spec, CategoriesCommand.spec, CompletionCommand.spec, helpSpec])
 
     static let helpSpec = CommandSpec(
         name: "help", abstract: "Show help for a command (same as COMMAND --help).",
-        arguments: [ArgumentSpec("command", variadic: true, optional: true, help: "The command to describe.")],
-        run: { _, _ in })
+        arguments: [ArgumentSpec("command", variadic: true, optional: true, help: "The command to describe.")])
+
+    /// What runs each command, by its path (`cache list`); the parser never reaches `help`, which it answers itself.
+    static let runners: [String: @Sendable (Invocation, Context) async throws -> Void] = [
+        "fetch": FetchCommand.run, "add": AddCommand.run, "register": RegisterCommand.run, "sync": SyncCommand.run, "pending": PendingCommand.run,
+        "summary": SummaryCommand.run, "cache list": CacheCommand.list, "cache clear": CacheCommand.clear,
+        "cache path": CacheCommand.path, "config show": ConfigCommand.show, "config path": ConfigCommand.path,
+        "config set-token": ConfigCommand.setToken, "config clear-token": ConfigCommand.clearToken,
+        "categories": CategoriesCommand.run, "completion": CompletionCommand.run,
+    ]
 
     /// The parser over the tree.
     public static let parser = Parser(root: root, globals: globalOptions)
@@ -75,7 +83,10 @@ public enum ExpenseLogCommand {
                                   makeLiveSession: makeLiveSession)
             let code: Int32
             do {
-                try await spec.run?(invocation, context)
+                guard let run = runners[invocation.path.joined(separator: " ")] else {
+                    throw UsageError(path: invocation.path, message: "'\(spec.name)' cannot be run; see --help")
+                }
+                try await run(invocation, context)
                 code = ExitCode.success.rawValue
             } catch let exit as CommandExit {
                 code = exit.code.rawValue

@@ -90,7 +90,7 @@ import Testing
         defer { folder.remove() }
         func complete(_ words: String...) throws -> [String] { try Self.bashComplete(text, ["expense-log"] + words, in: folder).sorted() }
 
-        #expect(try complete("fetch", "--f") == ["--fixtures", "--format"])
+        #expect(try complete("fetch", "--f") == ["--fixtures", "--format", "--from"])
         let formats = OutputFormat.allCases.map(\.rawValue)
         #expect(formats.count == 4)
         #expect(try complete("fetch", "--format", "") == formats.sorted())
@@ -141,7 +141,7 @@ import Testing
         let cases: [(words: [String], offered: [String])] = [
             ([""], commands),
             (["co"], commands.filter { $0.hasPrefix("co") }),
-            (["fetch", "--f"], ["--fixtures", "--format"]),
+            (["fetch", "--f"], ["--fixtures", "--format", "--from"]),
             (["fetch", "--year", "2024", "--format", ""], OutputFormat.allCases.map(\.rawValue)),
             (["--env", "d"], ["development", "dummy"]),
             (["fetch", "--sort", ""], ["date", "price"]),

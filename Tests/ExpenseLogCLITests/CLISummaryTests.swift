@@ -190,12 +190,13 @@ import Testing
         let env = Samples.environment(home: home)
         let help = try await CLI.run(["summary", "--help"], environment: env)
         #expect(help.status == 0)
-        #expect(help.stdout.contains("USAGE: expense-log summary --year <year>"))
-        #expect(help.stdout.contains("EXAMPLES:\n  expense-log summary --year 2024 --month 1\n"))
+        #expect(help.stdout.contains("USAGE: expense-log summary [--year <year>] [--month <month>]"))
+        #expect(help.stdout.contains("EXAMPLES:\n  expense-log summary\n  expense-log summary 2024-01\n"))
         #expect(!help.stdout.contains("\\"), "no stray line-continuation backslash")
         #expect(try await CLI.run(["--help"], environment: env).stdout.contains("\n  summary "))
         for arguments in [["--year", "2024", "--offline", "--refresh"], ["--year", "2024", "--month", "13"],
-                          ["--year", "2024", "--by", "shop"], ["--year", "2024", "--format", "ndjson"], ["--month", "1"]] {
+                          ["--year", "2024", "--by", "shop"], ["--year", "2024", "--format", "ndjson"], ["2024", "--month", "1"],
+                          ["2024-01-05"]] {
             let result = try await CLI.run(["summary"] + arguments, environment: env)
             #expect(result.status == 64, "\(arguments)")
             #expect(result.stdout.isEmpty)

@@ -12,7 +12,10 @@ import Testing
     @Test(arguments: [
         (["fetch", "--year", "2024", "--month", "13"], "The value '13' is invalid for '--month <month>'", "fetch"),
         (["fetch", "--year", "24", "--month", "1"], "The value '24' is invalid for '--year <year>'", "fetch"),
-        (["fetch", "--month", "1"], "Missing expected argument '--year <year>'", "fetch"),
+        (["fetch", "2024-13"], "'2024-13' is not a month (2024-01) or a year (2024)", "fetch"),
+        (["fetch", "2024-01", "--year", "2024"], "Give the period as '2024-01' or with --year/--month, not both", "fetch"),
+        (["fetch", "--to", "2024-01"], "--to needs --from", "fetch"),
+        (["fetch", "--from", "2024-03", "--to", "2024-01"], "is not a range of months (2024-01) or days (2024-01-15) that runs forwards", "fetch"),
         (["fetch", "--year", "2024", "--month", "1", "--colour"], "Unknown option '--colour'", "fetch"),
         (["fetch", "--year", "2024", "--month", "1", "--format", "xml"], "expected one of table, json, ndjson, csv", "fetch"),
         (["fecth"], "Unknown command 'fecth'", "<command>"),
@@ -49,7 +52,7 @@ import Testing
         let viaFlag = try await run(["fetch", "--help"])
         #expect(viaHelp.stdout == viaFlag.stdout)
         #expect(try await run(["help", "fetch", "--env", "dummy"]).stdout == viaFlag.stdout)
-        #expect(viaHelp.stdout.contains("USAGE: expense-log fetch --year <year> --month <month>"))
+        #expect(viaHelp.stdout.contains("USAGE: expense-log fetch [--year <year>] [--month <month>]"))
         #expect(try await run(["help", "cache", "list"]).stdout.contains("USAGE: expense-log cache list"))
         let version = try await run(["--version"])
         #expect(version.status == 0 && version.stdout.hasPrefix("expense-log "))

@@ -12,9 +12,9 @@ struct CompletionScriptTests {
             CommandSpec(name: "get", aliases: ["g"], abstract: #"Get it: the 'best' [fast] way."#, options: [
                 .value("mode", "mode", .choice(["a:b", "c"]), help: nasty),
                 .flag("all", short: "a", help: #"All "of" it."#),
-            ], arguments: [ArgumentSpec("file", variadic: true, help: "Files.")], run: { _, _ in }),
+            ], arguments: [ArgumentSpec("file", variadic: true, help: "Files.")]),
             CommandSpec(name: "box", abstract: "A group.", subcommands: [
-                CommandSpec(name: "open", aliases: ["o"], abstract: "Open.", run: { _, _ in }),
+                CommandSpec(name: "open", aliases: ["o"], abstract: "Open."),
             ]),
         ]),
         globals: [.value("dir", "dir", .path, help: "A folder.")])

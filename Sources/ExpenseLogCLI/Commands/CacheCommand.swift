@@ -7,9 +7,9 @@ enum CacheCommand {
         name: "cache",
         abstract: "Inspect or empty the cache of the current environment and server.",
         subcommands: [
-            CommandSpec(name: "list", abstract: "List the cached months with their item counts, totals and fetch times.", run: list),
-            CommandSpec(name: "clear", abstract: "Delete every cached month of the current environment and server.", run: clear),
-            CommandSpec(name: "path", abstract: "Print the cache folder of the current environment and server (a folder per base URL).", run: path),
+            CommandSpec(name: "list", abstract: "List the cached months with their item counts, totals and fetch times."),
+            CommandSpec(name: "clear", abstract: "Delete every cached month of the current environment and server."),
+            CommandSpec(name: "path", abstract: "Print the cache folder of the current environment and server (a folder per base URL)."),
         ])
 
     static func list(_ invocation: Invocation, _ context: Context) async throws {

@@ -13,8 +13,7 @@ enum CategoriesCommand {
             The catalogue is the app's unless the config file replaces it with a "categories" array \
             in the shape --format json prints.
             """,
-        options: [format.spec],
-        run: run)
+        options: [format.spec])
 
     static func run(_ invocation: Invocation, _ context: Context) async throws {
         let catalogue = try context.config().catalogue.value

@@ -4,8 +4,9 @@ import Foundation
 /// Options several commands share, declared once.
 enum CommonOptions {
     static let format = Option<OutputFormat>(choice: "format", "format", default: .table, help: "How to print the items.")
-    static let year = Option<Int>("year", "year", .year, required: true, help: "The year, four digits (2024).")
-    static let month = Option<Int>("month", "month", .integer(1...12), required: true, help: "The month, 1 to 12.")
+    static let year = Option<Int>("year", "year", .year, help: "The year, four digits (2024); alone, the whole year.")
+    static let month = Option<Int>("month", "month", .integer(1...12), help: "The month, 1 to 12; alone, of this year.")
+    static let period = ArgumentSpec("period", optional: true, help: "A month (2024-01) or a year (2024); default: this month.")
     static let strict = Flag("strict", help: "Refuse a month whole (exit 76) when a row of the server's answer cannot be read.")
 
     /// The `--format` value (the parser has checked it).
@@ -13,13 +14,27 @@ enum CommonOptions {
         invocation[format] ?? .table
     }
 
-    /// The `--year`/`--month` pair (both required and range-checked by the parser).
-    static func yearMonth(_ invocation: Invocation) throws -> YearMonth {
-        guard let year = invocation[Self.year], let month = invocation[Self.month],
-              let value = YearMonth(year: year, month: month) else {
-            throw UsageError(path: invocation.path, message: "Missing expected argument '--year <year>' or '--month <month>'")
+    /// The period a reading command is about: the `period` argument, or `--year`/`--month` (either alone: the whole year,
+    /// or that month of this year), else the month `now` falls in (local time, so `TZ` is honoured). Both forms at once,
+    /// or an argument that is no period, is a usage error.
+    static func period(_ invocation: Invocation, now: Date = Date()) throws -> Period {
+        let year = invocation[Self.year], month = invocation[Self.month]
+        if let text = invocation.arguments.first {
+            guard year == nil, month == nil else {
+                throw UsageError(path: invocation.path, message: "Give the period as '\(text)' or with --year/--month, not both")
+            }
+            guard let period = Period(parsing: text) else {
+                throw UsageError(path: invocation.path, message: "'\(text)' is not a month (2024-01) or a year (2024)")
+            }
+            return period
         }
-        return value
+        let current = YearMonth.current(now)
+        switch (year, month) {
+        case let (year?, month?): return YearMonth(year: year, month: month).map(Period.month) ?? .year(year)
+        case let (year?, nil): return .year(year)
+        case let (nil, month?): return YearMonth(year: current.year, month: month).map(Period.month) ?? .month(current)
+        case (nil, nil): return .month(current)
+        }
     }
 }
 

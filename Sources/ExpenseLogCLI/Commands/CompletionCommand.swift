@@ -16,8 +16,7 @@ enum CompletionCommand {
                     (or, after compinit: source <(expense-log completion zsh))
               fish  expense-log completion fish > ~/.config/fish/completions/expense-log.fish
             """,
-        arguments: [ArgumentSpec("shell", kind: .choice(Shell.allCases.map(\.rawValue)), help: "The shell to complete in.")],
-        run: run)
+        arguments: [ArgumentSpec("shell", kind: .choice(Shell.allCases.map(\.rawValue)), help: "The shell to complete in.")])
 
     static func run(_ invocation: Invocation, _ context: Context) async throws {
         // The parser has checked the word against the same list.

@@ -7,16 +7,15 @@ enum ConfigCommand {
         name: "config",
         abstract: "Show the effective configuration, or manage the token file.",
         subcommands: [
-            CommandSpec(name: "show", abstract: "Show each setting, its value and where it came from (the token redacted).", run: show),
-            CommandSpec(name: "path", abstract: "Print the path of the config file in use.", run: path),
+            CommandSpec(name: "show", abstract: "Show each setting, its value and where it came from (the token redacted)."),
+            CommandSpec(name: "path", abstract: "Print the path of the config file in use."),
             CommandSpec(name: "set-token", abstract: "Read a token from standard input into the token file (mode 0600).",
                         discussion: """
                             The token is sent as `Authorization: Bearer TOKEN`. It is read from stdin so that it \
                             never appears in the shell history or the process list. EXAMPLE:
                               expense-log config set-token < token.txt
-                            """,
-                        run: setToken),
-            CommandSpec(name: "clear-token", abstract: "Delete the token file.", run: clearToken),
+                            """),
+            CommandSpec(name: "clear-token", abstract: "Delete the token file."),
         ])
 
     static func show(_ invocation: Invocation, _ context: Context) async throws {

@@ -1,20 +1,24 @@
 import ExpenseLogKit
 import Foundation
 
-/// `fetch`: one month from the server (or the cache with `--offline`), printed and cached.
+/// `fetch`: a month (or a year, or a range) from the server (or the cache with `--offline`), printed and cached.
 enum FetchCommand {
     static let offline = Flag("offline", help: "Read the cache only; never touch the network.")
     static let refresh = Flag("refresh", help: "Read the server only; fail instead of falling back to the cache.")
     static let sort = Option<ItemSort>(choice: "sort", "key", help: "Print the items sorted by date or price; ties keep the server's order.")
     static let reverse = Flag("reverse", help: "Print the items in reverse order (after --sort).")
-    static let category = Option<Int>("category", "n", .integer(Int.min...Int.max),
-                                      help: "Print only the items of this category number (see categories).")
-    static let sub = Option<Int>("sub", "n", .integer(Int.min...Int.max),
-                                 help: "Print only the items of this sub-category number; needs --category.")
+    static let category = Option<String>("category", "name", help: "Print only this category: a name (food, 食費, a unique prefix), "
+                                         + "a number, or category/sub (food/drink); see categories.")
+    static let sub = Option<String>("sub", "name", help: "Print only this sub-category (a name or number); needs --category.")
+    static let from = Option<String>("from", "month-or-day", help: "Print from this month (2024-01) or day (2024-01-15) on; with --to, a range.")
+    static let to = Option<String>("to", "month-or-day", help: "Print up to this month or day (default: this month); needs --from.")
+    static let name = Option<String>("name", "text", help: "Print only items whose name holds this text (case, full- and half-width ignored).")
+    static let min = Option<Int>("min", "yen", .integer(Int.min...Int.max), help: "Print only items of at least this price.")
+    static let max = Option<Int>("max", "yen", .integer(Int.min...Int.max), help: "Print only items of at most this price.")
 
     static let spec = CommandSpec(
         name: "fetch",
-        abstract: "Fetch a month's items from the server, cache them and print them.",
+        abstract: "Fetch a month's items (this month by default, or a year, or a range) from the server, cache and print them.",
         discussion: """
             When the server cannot be reached (or answers 429 or 5xx after the retries) and the month \
             is cached, the cached items are printed with a warning saying when they were fetched, and \
@@ -26,25 +30,37 @@ enum FetchCommand {
             answer is refused whole: nothing is printed or cached, and the exit status is 76. Blank rows \
             (cleared by hand) are skipped without a word.
 
-            --sort, --reverse, --category and --sub shape only what is printed (and the table's \
-            total): the cache always receives the whole month.
+            Without a period, this month (in the local time zone: TZ is honoured). A year, or --from/--to, \
+            fetches each of its months (a few at a time) and prints them together; a month that cannot \
+            be fetched falls back to its cached copy, with one warning for all of them.
+
+            --sort, --reverse, --category, --sub, --name, --min and --max shape only what is printed (and \
+            the table's total): the cache always receives whole months.
 
             EXAMPLES:
-              expense-log fetch --year 2024 --month 1
-              expense-log fetch --year 2024 --month 1 --format csv > 2024-01.csv
+              expense-log fetch
+              expense-log fetch 2024-01 --format csv > 2024-01.csv
               expense-log fetch --year 2024 --month 1 --offline
-              expense-log fetch --year 2024 --month 1 --category 0 --sub 1 --sort price --reverse
+              expense-log fetch 2024 --name スターバックス
+              expense-log fetch --from 2024-01-15 --to 2024-03 --min 1000
+              expense-log fetch --category food/drink --sort price --reverse
             """,
-        options: [CommonOptions.year.spec, CommonOptions.month.spec, CommonOptions.format.spec, offline.spec, refresh.spec,
-                  CommonOptions.strict.spec, sort.spec, reverse.spec, category.spec, sub.spec],
-        run: run)
+        options: [CommonOptions.year.spec, CommonOptions.month.spec, from.spec, to.spec, CommonOptions.format.spec, offline.spec,
+                  refresh.spec, CommonOptions.strict.spec, sort.spec, reverse.spec, category.spec, sub.spec, name.spec, min.spec, max.spec],
+        arguments: [CommonOptions.period])
 
     static func run(_ invocation: Invocation, _ context: Context) async throws {
         let options = try FetchOptions(invocation)
-        let (month, offline) = (options.month, options.policy == .offline)
+        let offline = options.policy == .offline
         let config = try context.config()
+        let query = try options.query(config.catalogue.value, invocation)
         let repository = context.repository(config)
         let loader = MonthLoader(client: offline ? nil : try context.client(config), repository: repository, strict: options.strict)
+        guard case .month(let month) = options.period else {
+            let loaded = await loader.load(options.period.months, policy: options.policy)
+            await context.flushWarnings(repository)
+            return try printMonths(loaded, query, options.format, context, config)
+        }
         let loaded = await loader.load(month, policy: options.policy)
         await context.flushWarnings(repository)
 
@@ -62,7 +78,7 @@ enum FetchCommand {
                 context.warn("\(fallback)\nShowing \(month) \(when); run again when the server is back (or use --refresh to never fall back)")
             }
             if !complete { context.warn("\(month) was never fetched whole; only the items registered from here are shown") }
-            context.printItems(options.query.apply(loaded.items), options.format, config)
+            context.printItems(query.apply(loaded.items), options.format, config)
         case .server:
             if let rows = loaded.rows {
                 context.report(rows, of: month)
@@ -74,7 +90,7 @@ enum FetchCommand {
                              + "\(month); they are printed but not cached (the cache of \(month) keeps only its own items)")
             }
             // The server's answer is printed whatever happens to the cache: a disk problem must not hide the data.
-            context.printItems(options.query.apply(answered), options.format, config)
+            context.printItems(query.apply(answered), options.format, config)
             if let cacheFailure = loaded.cacheFailure {
                 context.warn("\(month) was fetched and printed, but not cached: \(cacheFailure) (exit status 74; --offline will not have it)")
             }

@@ -3,30 +3,59 @@ import Foundation
 
 /// `fetch`'s arguments, decoded and checked once.
 struct FetchOptions {
-    let month: YearMonth
+    /// A month, a year, or the range `--from`/`--to` name.
+    let period: Period
     /// `--offline`, `--refresh`, or the server with the cache to fall back on.
     let policy: MonthLoader.Policy
     let strict: Bool
-    /// `--sort`, `--reverse`, `--category`, `--sub`: what is printed, never what is cached.
-    let query: ItemQuery
     let format: OutputFormat
+    private let category: String?, sub: String?
+    private let sort: ItemSort?, reverse: Bool
+    private let name: String?, minPrice: Int?, maxPrice: Int?
 
-    /// Decodes the invocation; `--offline` with `--refresh`, or `--sub` without `--category`, is a usage error.
+    /// Decodes the invocation; `--offline` with `--refresh`, `--sub` without `--category`, or a range with another
+    /// period is a usage error.
     init(_ invocation: Invocation) throws {
         typealias Command = FetchCommand
-        month = try CommonOptions.yearMonth(invocation)
-        format = CommonOptions.outputFormat(invocation)
-        if invocation[Command.offline], invocation[Command.refresh] {
-            throw UsageError(path: invocation.path, message: "--offline and --refresh cannot be used together")
+        let fail = { (message: String) in UsageError(path: invocation.path, message: message) }
+        if let from = invocation[Command.from] {
+            let to = invocation[Command.to] ?? YearMonth.current().description
+            guard invocation.arguments.isEmpty, invocation[CommonOptions.year] == nil, invocation[CommonOptions.month] == nil else {
+                throw fail("--from/--to give the period; leave out the period argument and --year/--month")
+            }
+            guard let range = Period.range(from: from, to: to) else {
+                throw fail("--from \(from) --to \(to) is not a range of months (2024-01) or days (2024-01-15) that runs forwards")
+            }
+            period = range
+        } else {
+            if invocation[Command.to] != nil { throw fail("--to needs --from") }
+            period = try CommonOptions.period(invocation)
         }
+        format = CommonOptions.outputFormat(invocation)
+        if invocation[Command.offline], invocation[Command.refresh] { throw fail("--offline and --refresh cannot be used together") }
         policy = invocation[Command.offline] ? .offline : invocation[Command.refresh] ? .refresh : .preferServer
         strict = invocation[CommonOptions.strict]
-        let category = invocation[Command.category], sub = invocation[Command.sub]
+        (category, sub) = (invocation[Command.category], invocation[Command.sub])
         // The same sub number names a different thing in each category (1 is Drink in Food, Transportation in Entertainment).
-        if sub != nil, category == nil {
-            throw UsageError(path: invocation.path, message: "--sub needs --category: sub-category numbers mean something only within a category")
+        if sub != nil, category == nil { throw fail("--sub needs --category: a sub-category means something only within a category") }
+        (sort, reverse) = (invocation[Command.sort], invocation[Command.reverse])
+        (name, minPrice, maxPrice) = (invocation[Command.name], invocation[Command.min], invocation[Command.max])
+    }
+
+    /// What is printed: the filters, with category names read from the catalogue in force (an unknown one is a usage
+    /// error naming what it has).
+    func query(_ catalogue: CategoryCatalogue, _ invocation: Invocation) throws -> ItemQuery {
+        var categoryNumber: Int?, subNumber: Int?
+        do {
+            if let category {
+                (categoryNumber, subNumber) = try catalogue.resolve(category)
+                if let sub, let number = categoryNumber { subNumber = try catalogue.resolveSub(sub, in: number) }
+            }
+        } catch {
+            throw UsageError(path: invocation.path, message: "\(error.message) (`expense-log categories` lists them)")
         }
-        query = ItemQuery(sort: invocation[Command.sort], reverse: invocation[Command.reverse], category: category, sub: sub)
+        return ItemQuery(sort: sort, reverse: reverse, category: categoryNumber, sub: subNumber, name: name, minPrice: minPrice,
+                         maxPrice: maxPrice, from: period.dayBounds?.from, to: period.dayBounds?.to)
     }
 }
 

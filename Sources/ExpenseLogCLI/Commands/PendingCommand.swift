@@ -11,8 +11,7 @@ enum PendingCommand {
             answer was lost). The json, ndjson and csv output can be fed back to register. An outbox \
             entry that cannot be read is named on stderr and the exit status is 74: the list is incomplete.
             """,
-        options: [CommonOptions.format.spec],
-        run: run)
+        options: [CommonOptions.format.spec])
 
     static func run(_ invocation: Invocation, _ context: Context) async throws {
         let config = try context.config()

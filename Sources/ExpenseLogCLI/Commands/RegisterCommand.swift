@@ -44,11 +44,14 @@ enum RegisterCommand {
             """,
         options: [inputFormat.spec, encoding.spec, profile.spec, skipInvalid.spec, allowDuplicates.spec, explain.spec, report.spec,
                   dryRun.spec, batchSize.spec, CommonOptions.format.spec],
-        arguments: [ArgumentSpec("file", variadic: true, help: "Files to read; - reads standard input.")],
-        run: run)
+        arguments: [ArgumentSpec("file", variadic: true, help: "Files to read; - reads standard input.")])
 
     static func run(_ invocation: Invocation, _ context: Context) async throws {
-        let options = try RegisterOptions(invocation)
+        try await run(RegisterOptions(invocation), context)
+    }
+
+    /// Registers what `options` names (files, or the item `add` made), and ends with the report and the exit code.
+    static func run(_ options: RegisterOptions, _ context: Context) async throws {
         let progress = ProgressLine(context)
         // The valid items wait on disk, not in memory, from reading to sending; the report reads them back from it.
         let spool: ItemSpool
@@ -59,7 +62,7 @@ enum RegisterCommand {
             throw CommandExit(code: ExitCode(for: error))
         }
         let ending = ReportWriter(file: options.reportFile, context: context, progress: progress, spool: spool)
-        var report = ImportReport(files: options.paths.map { $0.path == "-" ? "<stdin>" : $0.path })
+        var report = ImportReport(files: options.paths.map { RegisterOptions.name(of: $0.path) })
         do {
             let messages = RegisterMessages(options: options, context: context, progress: progress)
             try await register(options, context, messages: messages, ending: ending, report: &report)
@@ -84,6 +87,8 @@ enum RegisterCommand {
                                            into: ending.spool, report: &report) { messages.progress.show("Read \(PriceText.format($0)) rows") }
         let invalid = try messages.show(inputs, &report, ending: ending)
         guard inputs.spool.count > 0 else {
+            // A script reading the output gets an empty list, as from fetch and pending, rather than nothing at all.
+            if options.format != .table { context.printItems([], options.format, config) }
             context.note("No items to register.")
             try ending.finish(report, code: invalid ? .dataError : .success)
         }

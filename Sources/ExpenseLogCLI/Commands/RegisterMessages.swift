@@ -61,6 +61,7 @@ struct RegisterMessages {
     /// A run that sends nothing: a dry run prints what it would send, else every valid row was already there.
     func dryRunOrNothing(_ items: ItemSpool, _ config: AppConfig) throws {
         guard options.dryRun else {
+            if options.format != .table { context.printItems([], options.format, config) }
             context.note("Nothing to send: every valid row is already there.")
             return
         }

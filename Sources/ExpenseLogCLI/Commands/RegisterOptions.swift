@@ -14,6 +14,8 @@ struct RegisterOptions {
     let dryRun: Bool
     let limit: BatchLimit
     let format: OutputFormat
+    /// An input made on the command line (`add`), read instead of files.
+    private(set) var inline: ImportSource?
 
     /// Decodes the invocation; two `-`, a file named twice, an unknown profile or a profile over a non-CSV input is a
     /// usage error.
@@ -39,6 +41,13 @@ struct RegisterOptions {
         format = CommonOptions.outputFormat(invocation)
     }
 
+    /// One item given on the command line (`add`), registered with the defaults and `format`.
+    init(adding source: ImportSource, format: OutputFormat, dryRun: Bool, allowDuplicates: Bool) {
+        (paths, profile, encoding, inline) = ([(source.name, source.format)], nil, nil, source)
+        (skipInvalid, self.allowDuplicates, explain, reportFile, self.dryRun) = (false, allowDuplicates, false, nil, dryRun)
+        (limit, self.format) = (BatchLimit(items: BatchLimit.defaultItems), format)
+    }
+
     /// The name an input is reported under.
     static func name(of path: String) -> String {
         path == "-" ? "<stdin>" : ArgumentBytes.display(path)
@@ -46,7 +55,8 @@ struct RegisterOptions {
 
     /// Opens every input in order (standard input is read whole here); an unreadable file stops the command (66).
     func sources(_ context: Context) throws -> [ImportSource] {
-        try paths.map { ImportSource(name: Self.name(of: $0.path), format: $0.format, input: try InputFile.chunked($0.path, context)) }
+        if let inline { return [inline] }
+        return try paths.map { ImportSource(name: Self.name(of: $0.path), format: $0.format, input: try InputFile.chunked($0.path, context)) }
     }
 
     /// `--profile NAME|FILE`: a file when one exists at that path (or it looks like a path), else a built-in name.

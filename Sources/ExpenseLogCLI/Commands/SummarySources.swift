@@ -1,13 +1,39 @@
 import ExpenseLogKit
 import Foundation
 
-/// What `summary` says on stderr after its output: where the months came from and what is missing from them.
+/// What `summary` and a `fetch` of several months say on stderr after their output: where the months came from and
+/// what is missing from them.
 enum SummarySources {
-    static func report(_ loaded: [LoadedMonth], _ context: Context, _ config: AppConfig, now: Date = Date()) {
+    /// Stops at once on an error waiting cannot fix (401/403, 404, a non-JSON answer, an unreadable cache); else prints
+    /// through `output` unless every month is missing (an empty output would look like a month of no spending), says
+    /// where the months came from and what was left out, and throws the exit code: 69 when a month is missing, 65 when
+    /// rows were left out, 74 when the cache could not be written.
+    static func show(_ loaded: [LoadedMonth], _ context: Context, _ config: AppConfig, subject: String, verb: String,
+                     output: () -> Void) throws {
+        if let permanent = loaded.compactMap(\.missing).first(where: { !$0.isTransient }) {
+            switch permanent {
+            case .api(let error): throw error
+            case .store(let error): throw error
+            case .notCached: break
+            }
+        }
+        let missing = loaded.filter { $0.missing != nil }
+        if missing.count < loaded.count { output() }
+        report(loaded, context, config, subject: subject, verb: verb)
+        for month in loaded { if let rows = month.rows { context.report(rows, of: month.month) } }
+        context.reportLeftOut(loaded.reduce(0) { $0 + $1.unreadable.count })
+        if !missing.isEmpty { throw CommandExit(code: .unavailable) }
+        if loaded.contains(where: { !$0.unreadable.isEmpty }) { throw CommandExit(code: .dataError) }
+        if loaded.contains(where: { $0.cacheFailure != nil }) { throw CommandExit(code: .ioError) }
+    }
+
+    /// `subject` names the output (`the summary`), `verb` what happens to items in it (`counted`).
+    static func report(_ loaded: [LoadedMonth], _ context: Context, _ config: AppConfig, subject: String = "the summary",
+                       verb: String = "counted", now: Date = Date()) {
         let outside = loaded.filter { $0.outsideCount > 0 }
         if !outside.isEmpty {
             context.warn("the server returned \(outside.map(\.outsideCount).reduce(0, +)) items dated outside the month asked for "
-                         + "(\(list(outside))); they are not counted")
+                         + "(\(list(outside))); they are not \(verb)")
         }
         let fellBack = loaded.filter { $0.fallback != nil }
         if let first = fellBack.first?.fallback {
@@ -17,7 +43,7 @@ enum SummarySources {
         let partial = loaded.filter { if case .cache(_, complete: false) = $0.source { return true } else { return false } }
         if !partial.isEmpty {
             context.warn("\(list(partial)) \(partial.count == 1 ? "was" : "were") never fetched whole; "
-                         + "only the items registered from here are counted")
+                         + "only the items registered from here are \(verb)")
         }
         let fetchTimes = loaded.compactMap { month -> Date? in
             if case .cache(let fetchedAt, _) = month.source { return fetchedAt }
@@ -37,11 +63,11 @@ enum SummarySources {
         let missing = loaded.filter { $0.missing != nil }
         guard let first = missing.first?.missing else { return }
         if case .notCached = first {
-            context.warn("\(list(missing)) \(missing.count == 1 ? "is" : "are") missing from the summary: not cached for the "
+            context.warn("\(list(missing)) \(missing.count == 1 ? "is" : "are") missing from \(subject): not cached for the "
                          + "\(config.environment.value.rawValue) environment (\(config.cacheDirectory.path)); "
                          + "run without --offline to fetch \(missing.count == 1 ? "it" : "them")")
         } else {
-            context.warn("\(list(missing)) \(missing.count == 1 ? "is" : "are") missing from the summary: \(first)")
+            context.warn("\(list(missing)) \(missing.count == 1 ? "is" : "are") missing from \(subject): \(first)")
         }
     }
 

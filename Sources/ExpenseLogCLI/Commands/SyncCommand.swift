@@ -22,8 +22,7 @@ enum SyncCommand {
             once that time has passed since its POST (serverMaxExecutionSeconds in the config file); until \
             then sync says when it becomes safe and exits 75. --force sends it at once.
             """,
-        options: [CommonOptions.format.spec, force.spec],
-        run: run)
+        options: [CommonOptions.format.spec, force.spec])
 
     static func run(_ invocation: Invocation, _ context: Context) async throws {
         let config = try context.config()

@@ -72,7 +72,8 @@ public struct ArgumentSpec: Sendable, Equatable {
     var label: String { "<\(name)>" + (isVariadic ? " ..." : "") }
 }
 
-/// A command, declared once: name, help, options, arguments, and either subcommands or the code that runs it.
+/// A command, declared once: name, help, options, arguments, and subcommands for a group. What runs it is bound
+/// outside `Parsing` (`ExpenseLogCommand.runners`), so parsing knows nothing of the commands' context.
 public struct CommandSpec: Sendable {
     /// The word typed on the command line.
     public let name: String
@@ -88,13 +89,10 @@ public struct CommandSpec: Sendable {
     public let arguments: [ArgumentSpec]
     /// Its subcommands, for a group such as `cache`.
     public let subcommands: [CommandSpec]
-    /// The code that runs it; nil for a group.
-    public let run: (@Sendable (Invocation, Context) async throws -> Void)?
 
     /// A command or group.
     public init(name: String, aliases: [String] = [], abstract: String, discussion: String = "", options: [OptionSpec] = [],
-                arguments: [ArgumentSpec] = [], subcommands: [CommandSpec] = [],
-                run: (@Sendable (Invocation, Context) async throws -> Void)? = nil) {
+                arguments: [ArgumentSpec] = [], subcommands: [CommandSpec] = []) {
         self.name = name
         self.aliases = aliases
         self.abstract = abstract
@@ -102,8 +100,10 @@ public struct CommandSpec: Sendable {
         self.options = options
         self.arguments = arguments
         self.subcommands = subcommands
-        self.run = run
     }
+
+    /// Whether it only groups subcommands (`cache`), rather than running.
+    public var isGroup: Bool { !subcommands.isEmpty }
 
     /// The subcommand a word names, by its name or one of its aliases.
     func subcommand(_ word: String) -> CommandSpec? { subcommands.first { $0.name == word || $0.aliases.contains(word) } }

@@ -18,7 +18,7 @@ public struct HelpFormatter: Sendable {
     public func usage(_ path: [String]) -> String {
         let spec = parser.spec(at: path)
         var words = [([toolName] + path).joined(separator: " ")]
-        if spec.run == nil {
+        if spec.isGroup {
             words.append(path.isEmpty ? "[<options>] <subcommand>" : "<subcommand>")
             return words.joined(separator: " ")
         }
@@ -49,7 +49,7 @@ public struct HelpFormatter: Sendable {
                 out += row(argument.label, help)
             }
         }
-        let options = spec.run == nil && !path.isEmpty ? [] : spec.options + parser.globals
+        let options = spec.isGroup && !path.isEmpty ? [] : spec.options + parser.globals
         out += "\nOPTIONS:\n"
         for option in options + Parser.builtInFlags {
             var help = option.help

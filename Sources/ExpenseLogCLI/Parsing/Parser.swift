@@ -82,7 +82,7 @@ public struct Parser: Sendable {
         if let helpWords { return .help(try helpTarget(helpWords)) }
         if wantsHelp { return .help(path) }
         if wantsVersion { return .version }
-        guard spec.run != nil else {
+        guard !spec.isGroup else {
             if path.isEmpty { return .help([]) }
             throw fail("Missing subcommand; expected one of \(spec.subcommands.map(\.name).joined(separator: ", "))")
         }

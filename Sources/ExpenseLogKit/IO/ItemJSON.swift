@@ -89,6 +89,13 @@ public enum ItemJSON {
     }
 
     /// Appends a JSON string literal to text (summaries, reports: not the hot path).
+    public static func string(_ text: String) -> String {
+        var out = ""
+        appendString(text, to: &out)
+        return out
+    }
+
+    /// Appends a JSON string literal (quotes and escapes) to a String.
     public static func appendString(_ text: String, to out: inout String) {
         var bytes: [UInt8] = []
         appendString(text, to: &bytes)

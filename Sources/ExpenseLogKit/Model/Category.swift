@@ -61,3 +61,59 @@ public struct CategoryCatalogue: Sendable, Equatable {
         return japanese ? found.japanese : found.english
     }
 }
+
+extension CategoryCatalogue {
+    /// A category (and maybe a sub-category) as a person names it: a number (`0`), a name in either language, any case
+    /// (`食費`, `Food`, `food`), a unique prefix (`ent`), or a category and a sub joined by `/` (`食費/飲料`, `food/drink`,
+    /// `0/1`). Throws a message naming what the catalogue has when the text names nothing, or more than one thing.
+    public func resolve(_ text: String) throws(CategoryNameError) -> (category: Int, sub: Int?) {
+        let parts = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).map { $0.trimmingSpaces() }
+        let category = try match(parts[0], among: categories.map { ($0.id, $0.japanese, $0.english) }, what: "category")
+        guard parts.count == 2 else { return (category, nil) }
+        let subs = self.category(category)?.subs ?? []
+        return (category, try match(parts[1], among: subs.map { ($0.id, $0.japanese, $0.english) },
+                                    what: "sub-category of \(name(of: category, japanese: false))"))
+    }
+
+    /// The sub-category a text names within a category (as `resolve` reads the part after `/`).
+    public func resolveSub(_ text: String, in category: Int) throws(CategoryNameError) -> Int {
+        try match(text.trimmingSpaces(), among: (self.category(category)?.subs ?? []).map { ($0.id, $0.japanese, $0.english) },
+                  what: "sub-category of \(name(of: category, japanese: false))")
+    }
+
+    /// Every category and sub-category, as `0 食費 Food (0 食品 Grocery, 1 飲料 Drink, …)`, for messages.
+    public var listing: String {
+        categories.map { category in
+            "\(category.id) \(category.japanese) \(category.english)"
+                + (category.subs.isEmpty ? "" : " (" + category.subs.map { "\($0.id) \($0.japanese) \($0.english)" }.joined(separator: ", ") + ")")
+        }.joined(separator: "; ")
+    }
+
+    private func match(_ text: String, among entries: [(id: Int, japanese: String, english: String)], what: String)
+        throws(CategoryNameError) -> Int {
+        let known = entries.map { "\($0.id) \($0.japanese) \($0.english)" }.joined(separator: ", ")
+        if let number = Int(text) {
+            guard entries.contains(where: { $0.id == number }) else {
+                throw CategoryNameError(message: "there is no \(what) \(number); the catalogue has \(known)")
+            }
+            return number
+        }
+        let folded = text.folding(options: [.caseInsensitive, .widthInsensitive], locale: nil)
+        func fold(_ name: String) -> String { name.folding(options: [.caseInsensitive, .widthInsensitive], locale: nil) }
+        if let exact = entries.first(where: { fold($0.japanese) == folded || fold($0.english) == folded }) { return exact.id }
+        let prefixed = entries.filter { !folded.isEmpty && (fold($0.japanese).hasPrefix(folded) || fold($0.english).hasPrefix(folded)) }
+        if prefixed.count == 1 { return prefixed[0].id }
+        if prefixed.count > 1 {
+            throw CategoryNameError(message: "'\(text)' could be any of \(prefixed.map(\.english).joined(separator: ", ")); say which")
+        }
+        throw CategoryNameError(message: "no \(what) is called '\(text)'; the catalogue has \(known)")
+    }
+}
+
+/// A category name that names nothing in the catalogue, or more than one thing.
+public struct CategoryNameError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What is wrong, naming what the catalogue has.
+    public let message: String
+    /// The message.
+    public var description: String { message }
+}

@@ -16,20 +16,44 @@ public struct ItemQuery: Sendable, Equatable {
     public var category: Int?
     /// The only sub-category to keep, or nil for all; a sub number means something only within `category`.
     public var sub: Int?
+    /// Text the name must hold, compared after NFKC and case folding (`スターバックス` finds `ｽﾀｰﾊﾞｯｸｽ`); nil for any.
+    public var name: String? {
+        didSet { foldedName = name.map(Self.fold) }
+    }
+    /// The lowest and highest price kept, each bound included; nil for no bound.
+    public var minPrice: Int?, maxPrice: Int?
+    /// The first and last day kept, each included; nil for no bound.
+    public var from: Day?, to: Day?
+    private var foldedName: String?
 
     /// A query; the defaults keep every item in the server's order.
-    public init(sort: ItemSort? = nil, reverse: Bool = false, category: Int? = nil, sub: Int? = nil) {
+    public init(sort: ItemSort? = nil, reverse: Bool = false, category: Int? = nil, sub: Int? = nil, name: String? = nil,
+                minPrice: Int? = nil, maxPrice: Int? = nil, from: Day? = nil, to: Day? = nil) {
         self.sort = sort
         self.reverse = reverse
         self.category = category
         self.sub = sub
+        self.name = name
+        foldedName = name.map(Self.fold)
+        (self.minPrice, self.maxPrice, self.from, self.to) = (minPrice, maxPrice, from, to)
+    }
+
+    /// Text as names are compared: NFKC (full-width letters and half-width kana made ordinary), then case folded.
+    static func fold(_ text: String) -> String {
+        text.precomposedStringWithCompatibilityMapping.folding(options: [.caseInsensitive], locale: nil)
+    }
+
+    /// Whether an item passes every filter.
+    public func keeps(_ item: Item) -> Bool {
+        (category == nil || item.category == category) && (sub == nil || item.categorySub == sub)
+            && (minPrice.map { item.price >= $0 } ?? true) && (maxPrice.map { item.price <= $0 } ?? true)
+            && (from.map { item.date >= $0 } ?? true) && (to.map { item.date <= $0 } ?? true)
+            && (foldedName.map { Self.fold(item.name).contains($0) } ?? true)
     }
 
     /// The items kept, sorted stably (ties keep their order in `items`), then reversed if asked.
     public func apply(_ items: [Item]) -> [Item] {
-        var kept = items.filter { item in
-            (category == nil || item.category == category) && (sub == nil || item.categorySub == sub)
-        }
+        var kept = items.filter(keeps)
         if let sort {
             // The standard library does not promise a stable sort, so the original position breaks ties.
             kept = kept.enumerated().sorted { first, second in

@@ -1,0 +1,145 @@
+import Foundation
+
+/// A stretch of time a person names on the command line: a month, a year, or a range of months or days.
+public enum Period: Sendable, Equatable {
+    /// One month.
+    case month(YearMonth)
+    /// A whole year.
+    case year(Int)
+    /// From one day to another, both included (a range of months runs from the first's first day to the last's last).
+    case days(from: Day, to: Day)
+
+    /// Reads `2024` (a year), `2024-01`, `2024/1` or `202401` (a month); nil for anything else.
+    public init?(parsing text: String) {
+        let trimmed = text.trimmingSpaces()
+        if trimmed.count == 4, trimmed.allSatisfy(\.isASCIIDigit), let year = Int(trimmed), YearMonth(year: year, month: 1) != nil {
+            self = .year(year)
+        } else if let month = YearMonth(personText: trimmed) {
+            self = .month(month)
+        } else {
+            return nil
+        }
+    }
+
+    /// The months it touches, in order.
+    public var months: [YearMonth] {
+        switch self {
+        case .month(let month): return [month]
+        case .year(let year): return (1...12).compactMap { YearMonth(year: year, month: $0) }
+        case let .days(from, to):
+            var months: [YearMonth] = []
+            var month = from.yearMonth
+            while month <= to.yearMonth {
+                months.append(month)
+                month = month.next
+            }
+            return months
+        }
+    }
+
+    /// The first and last day it holds, when it does not follow month edges (nil for a month or a year).
+    public var dayBounds: (from: Day, to: Day)? {
+        if case let .days(from, to) = self { return (from, to) }
+        return nil
+    }
+}
+
+extension Period {
+    /// The range `--from`/`--to` name: each a month (`2024-01`: from its first day, to its last) or a day (`2024-01-15`,
+    /// `20240115`, `2024/1/15`); nil when either is neither, or the range runs backwards.
+    public static func range(from: String, to: String) -> Period? {
+        guard let start = Day(personText: from, end: false), let end = Day(personText: to, end: true), start <= end else { return nil }
+        return .days(from: start, to: end)
+    }
+}
+
+extension YearMonth {
+    /// Reads `2024-01`, `2024-1`, `2024/1` or `202401`.
+    init?(personText text: String) {
+        let utf8 = Array(text.utf8)
+        if utf8.count == 6, let value = Day.number(utf8[...]) {
+            self.init(year: value / 100, month: value % 100)
+            return
+        }
+        for separator in [UInt8(ascii: "-"), UInt8(ascii: "/")] {
+            let parts = utf8.split(separator: separator, omittingEmptySubsequences: false)
+            guard parts.count == 2, parts[0].count == 4, (1...2).contains(parts[1].count),
+                  let year = Day.number(parts[0]), let month = Day.number(parts[1]) else { continue }
+            self.init(year: year, month: month)
+            return
+        }
+        return nil
+    }
+
+    /// The month after this one.
+    public var next: YearMonth {
+        month == 12 ? YearMonth(uncheckedYear: year + 1, month: 1) : YearMonth(uncheckedYear: year, month: month + 1)
+    }
+
+    /// The month's last day.
+    public var lastDay: Day {
+        var day = 31
+        while Day(year: year, month: month, day: day) == nil { day -= 1 }
+        return Day(uncheckedYear: year, month: month, day: day)
+    }
+
+    /// The month `now` falls in, in `zone` (the local one by default, so `TZ` is honoured).
+    public static func current(_ now: Date = Date(), in zone: TimeZone = .current) -> YearMonth {
+        Day.today(now, in: zone).yearMonth
+    }
+}
+
+extension Day {
+    /// A day, or a month read as its first (`end` false) or last (`end` true) day.
+    init?(personText text: String, end: Bool) {
+        let trimmed = text.trimmingSpaces()
+        if let day = Day(parsing: trimmed) {
+            self = day
+        } else if let month = YearMonth(personText: trimmed) {
+            self = end ? month.lastDay : month.firstDay
+        } else {
+            return nil
+        }
+    }
+
+    /// A day as a person gives it: `2024-01-05`, `20240105`, `2024/1/5`, `today`, `yesterday`, or `-3d` (three days
+    /// before today); today is the calendar day `now` falls on in `zone`.
+    public init?(personDate text: String, now: Date = Date(), in zone: TimeZone = .current) {
+        let trimmed = text.trimmingSpaces().lowercased()
+        let today = Day.today(now, in: zone)
+        switch trimmed {
+        case "today": self = today
+        case "yesterday": self = today.adding(days: -1)
+        default:
+            if trimmed.hasPrefix("-"), trimmed.hasSuffix("d"), let days = Int(trimmed.dropFirst().dropLast()), (0...36_500).contains(days) {
+                self = today.adding(days: -days)
+            } else if let day = Day(parsing: trimmed) {
+                self = day
+            } else {
+                return nil
+            }
+        }
+    }
+
+    /// The day `days` after this one (before, when negative).
+    public func adding(days: Int) -> Day {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? .current
+        guard let start = calendar.date(from: DateComponents(year: year, month: month, day: day)),
+              let moved = calendar.date(byAdding: .day, value: days, to: start) else { return self }
+        return Day.today(moved, in: calendar.timeZone)
+    }
+
+    /// The calendar day `now` falls on in `zone` (the local one by default, so `TZ` is honoured).
+    public static func today(_ now: Date = Date(), in zone: TimeZone = .current) -> Day {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let parts = calendar.dateComponents([.year, .month, .day], from: now)
+        return Day(uncheckedYear: parts.year ?? 1970, month: parts.month ?? 1, day: parts.day ?? 1)
+    }
+}
+
+extension Character {
+    /// `0`…`9` only (not other scripts' digits).
+    var isASCIIDigit: Bool { ("0"..."9").contains(self) }
+}

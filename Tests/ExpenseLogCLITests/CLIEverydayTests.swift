@@ -1,0 +1,111 @@
+import ExpenseLogKit
+import Foundation
+import Testing
+
+/// What a person types every day, through the real binary against the reference server: `add`, periods by default,
+/// ranges, search, and categories by name.
+@Suite struct CLIEverydayTests {
+    /// The ids a run printed as NDJSON, in order.
+    static func ids(_ result: CLIResult) throws -> [String] {
+        try result.stdout.split(separator: "\n").map { try ItemCodec.items(Data("[\($0)]".utf8))[0].id }
+    }
+
+    static let seed = [
+        Samples.item("J1", "20240110", "ｽﾀｰﾊﾞｯｸｽ ラテ", 480, category: 0, sub: 1),
+        Samples.item("J2", "20240131", "本", 1_800, category: 1, sub: 2),
+        Samples.item("F1", "20240201", "スターバックス", 520, category: 0, sub: 1),
+        Samples.item("F2", "20240215", "電車", 220, category: 1, sub: 1),
+        Samples.item("M1", "20240301", "ラーメン", 980, category: 0, sub: 0),
+    ]
+
+    @Test func aRangeOfDaysAcrossMonthsWithNameAndPriceFilters() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        try await withServer { server in
+            try await server.seed(Self.seed)
+            let env = Samples.environment(home: home, server: server)
+            let range = try await CLI.run(["fetch", "--from", "2024-01-15", "--to", "2024-02", "--format", "ndjson"], environment: env)
+            #expect(range.status == 0, "\(range.stderr)")
+            #expect(try Self.ids(range) == ["J2", "F1", "F2"])
+            // NFKC and case folding: the full-width query finds the half-width name, across a whole year.
+            let byName = try await CLI.run(["fetch", "2024", "--name", "スターバックス", "--format", "ndjson"], environment: env)
+            #expect(try Self.ids(byName) == ["J1", "F1"], "\(byName.stderr)")
+            let byPrice = try await CLI.run(["fetch", "--year", "2024", "--min", "500", "--max", "1000", "--format", "ndjson"], environment: env)
+            #expect(try Self.ids(byPrice) == ["F1", "M1"])
+            let byCategory = try await CLI.run(["fetch", "2024-02", "--category", "entertainment/交通費", "--format", "ndjson"],
+                                               environment: env)
+            #expect(try Self.ids(byCategory) == ["F2"])
+            let unknown = try await CLI.run(["fetch", "2024-02", "--category", "travel"], environment: env)
+            #expect(unknown.status == 64)
+            #expect(unknown.stderr.contains("no category is called 'travel'; the catalogue has 0 食費 Food, 1 娯楽費 Entertainment"),
+                    "\(unknown.stderr)")
+            let noNumber = try await CLI.run(["fetch", "2024-02", "--category", "7"], environment: env)
+            #expect(noNumber.status == 64 && noNumber.stderr.contains("there is no category 7"))
+        }
+    }
+
+    @Test func withoutAPeriodFetchAndSummaryMeanThisMonthInTheLocalTimeZone() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        try await withServer { server in
+            // TZ decides which month "now" is: far east and far west of UTC can be a day apart.
+            let env = Samples.environment(home: home, server: server, ["TZ": "Asia/Tokyo"])
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = try #require(TimeZone(identifier: "Asia/Tokyo"))
+            let now = calendar.dateComponents([.year, .month], from: Date())
+            let fetch = try await CLI.run(["fetch", "--format", "json"], environment: env)
+            #expect(fetch.status == 0, "\(fetch.stderr)")
+            let asked = try await server.requests().map(\.query)
+            #expect(asked.contains("year=\(now.year ?? 0)&month=\(now.month ?? 0)"), "\(asked)")
+            let summary = try await CLI.run(["summary", "--month", "1", "--format", "json"], environment: env)
+            #expect(summary.status == 0, "\(summary.stderr)")
+            #expect(try await server.requests().map(\.query).last == "year=\(now.year ?? 0)&month=1")
+        }
+    }
+
+    @Test func addRegistersOneItemGuessingTheCategoryFromTheCache() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        try await withServer { server in
+            try await server.seed(Self.seed)
+            let env = Samples.environment(home: home, server: server, ["TZ": "UTC"])
+            _ = try await CLI.run(["fetch", "2024-03"], environment: env)  // the cache now knows ラーメン as Food/Grocery
+            let added = try await CLI.run(["add", "ラーメン", "1,200円", "--date", "2024-03-05", "--format", "json"], environment: env)
+            #expect(added.status == 0, "\(added.stderr)")
+            #expect(added.stderr.contains("Category: Food/Grocery, as 'ラーメン' had on 2024-03-01"), "\(added.stderr)")
+            let saved = try #require(try await server.items().last)
+            #expect(saved.name == "ラーメン" && saved.price == 1_200 && saved.date.description == "2024-03-05")
+            #expect(saved.category == 0 && saved.categorySub == 0)
+            #expect(try ItemCodec.items(Data(added.stdout.utf8)).map(\.id) == [saved.id])
+
+            let named = try await CLI.run(["add", "返品", "-300", "--category", "娯楽費/雑貨", "--date", "20240306"], environment: env)
+            #expect(named.status == 0, "\(named.stderr)")
+            let refund = try #require(try await server.items().last)
+            #expect(refund.price == -300 && refund.category == 1 && refund.categorySub == 2)
+
+            let unknown = try await CLI.run(["add", "謎", "100"], environment: env)
+            #expect(unknown.status == 64)
+            #expect(unknown.stderr.contains("No cached item is called '謎'") && unknown.stderr.contains("0 食費 Food"))
+            let missing = try await CLI.run(["add", "ラーメン"], environment: env)
+            #expect(missing.status == 64 && missing.stderr.contains("add needs a name and a price"))
+            let badPrice = try await CLI.run(["add", "ラーメン", "abc", "--category", "food"], environment: env)
+            #expect(badPrice.status == 65 && badPrice.stderr.contains("price: 'abc' is not a whole number"), "\(badPrice.stderr)")
+            #expect(try await server.items().count == Self.seed.count + 2, "nothing else was sent")
+        }
+    }
+
+    @Test func registerPrintsAnEmptyListWhenNothingIsSent() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        try await withServer { server in
+            try await server.seed(Self.seed)
+            let env = Samples.environment(home: home, server: server)
+            let file = try home.write("again.json", ItemJSON.array([Self.seed[0]]))
+            let json = try await CLI.run(["register", file, "--format", "json"], environment: env)
+            #expect(json.status == 0, "\(json.stderr)")
+            #expect(json.stdout == "[]\n")
+            let ndjson = try await CLI.run(["register", file, "--format", "ndjson"], environment: env)
+            #expect(ndjson.status == 0 && ndjson.stdout.isEmpty)
+        }
+    }
+}

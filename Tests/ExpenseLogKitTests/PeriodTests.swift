@@ -1,0 +1,57 @@
+import ExpenseLogKit
+import Foundation
+import Testing
+
+/// Periods, days and category names as a person types them.
+@Suite struct PeriodTests {
+    @Test(arguments: [("2024", "year 2024"), ("2024-01", "2024-01"), ("2024/1", "2024-01"), ("202401", "2024-01"), ("2024-1", "2024-01")])
+    func periods(text: String, expected: String) throws {
+        switch try #require(Period(parsing: text)) {
+        case .year(let year): #expect("year \(year)" == expected)
+        case .month(let month): #expect(month.description == expected)
+        case .days: Issue.record("\(text) read as a range")
+        }
+    }
+
+    @Test(arguments: ["2024-13", "24", "2024-01-05", "x", "", "２０２４"])
+    func notPeriods(text: String) {
+        #expect(Period(parsing: text) == nil)
+    }
+
+    @Test func aRangeRunsFromAMonthsFirstDayToAMonthsLastAndListsItsMonths() throws {
+        let range = try #require(Period.range(from: "2024-01-15", to: "2024-02"))
+        #expect(range.dayBounds.map { "\($0.from) \($0.to)" } == "2024-01-15 2024-02-29")
+        #expect(range.months.map(\.description) == ["2024-01", "2024-02"])
+        #expect(Period.range(from: "2024-03", to: "2024-02") == nil)
+        #expect(Period.year(2024).months.count == 12)
+    }
+
+    @Test func daysAsPeopleGiveThemCountFromTodayInTheZoneAsked() throws {
+        // 2024-03-01 00:30 in Tokyo is still 2024-02-29 in UTC.
+        let now = try #require(ISO8601DateFormatter().date(from: "2024-02-29T15:30:00Z"))
+        let tokyo = try #require(TimeZone(identifier: "Asia/Tokyo"))
+        #expect(Day(personDate: "today", now: now, in: tokyo)?.description == "2024-03-01")
+        #expect(Day(personDate: "today", now: now, in: try #require(TimeZone(identifier: "UTC")))?.description == "2024-02-29")
+        #expect(Day(personDate: "yesterday", now: now, in: tokyo)?.description == "2024-02-29")
+        #expect(Day(personDate: "-3d", now: now, in: tokyo)?.description == "2024-02-27")
+        #expect(Day(personDate: "2024/1/5", now: now, in: tokyo)?.description == "2024-01-05")
+        #expect(Day(personDate: "soon", now: now, in: tokyo) == nil)
+    }
+
+    @Test(arguments: [("食費", 0, nil), ("Food", 0, nil), ("FOOD", 0, nil), ("ent", 1, nil), ("food/drink", 0, 1), ("食費/飲料", 0, 1),
+                      ("0/1", 0, 1), ("1", 1, nil), ("娯楽費/雑貨", 1, 2)] as [(String, Int, Int?)])
+    func categoryNames(text: String, category: Int, sub: Int?) throws {
+        let resolved = try CategoryCatalogue.standard.resolve(text)
+        #expect(resolved.category == category && resolved.sub == sub)
+    }
+
+    @Test func anUnknownOrAmbiguousNameSaysWhatTheCatalogueHas() {
+        #expect(throws: CategoryNameError.self) { try CategoryCatalogue.standard.resolve("7") }
+        do {
+            _ = try CategoryCatalogue.standard.resolve("food/tea")
+            Issue.record("food/tea resolved")
+        } catch {
+            #expect(error.message == "no sub-category of Food is called 'tea'; the catalogue has 0 食品 Grocery, 1 飲料 Drink, 2 菓子 Sweets, 3 栄養補助 Supplement")
+        }
+    }
+}
