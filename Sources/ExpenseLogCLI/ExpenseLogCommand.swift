@@ -18,8 +18,8 @@ public enum ExpenseLogCommand {
                                             help: "Seconds before a request is abandoned (default: \(ExpenseLogAPI.defaultTimeoutText)).")
         static let retries = Option<Int>("retries", "n", .integer(0...RetryPolicy.maximumRetries),
                                          help: "Retries after a connection failure, timeout, 429, 502, 503 or 504 (default: \(RetryPolicy.defaultRetries)).")
-        static let verbose = Flag("verbose", help: "Log each request (method, URL, status, size, time, attempt) on stderr; never the token.")
-        static let quiet = Flag("quiet", help: "Print only errors and warnings on stderr.")
+        static let verbose = Flag("verbose", short: "v", help: "Log each request (method, URL, status, size, time, attempt) on stderr; never the token.")
+        static let quiet = Flag("quiet", short: "q", help: "Print only errors and warnings on stderr.")
         static let noColor = Flag("no-color", help: "Never colour the output (also NO_COLOR); the output has no colour yet.")
     }
 

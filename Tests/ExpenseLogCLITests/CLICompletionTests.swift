@@ -91,6 +91,8 @@ import Testing
         func complete(_ words: String...) throws -> [String] { try Self.bashComplete(text, ["expense-log"] + words, in: folder).sorted() }
 
         #expect(try complete("fetch", "--f") == ["--fixtures", "--format", "--from"])
+        #expect(try complete("add", "--category", "food/d") == ["food/drink"])
+        #expect(try complete("fetch", "--category", "食") == ["食費", "食費/食品", "食費/飲料", "食費/菓子", "食費/栄養補助"].sorted())
         let formats = OutputFormat.allCases.map(\.rawValue)
         #expect(formats.count == 4)
         #expect(try complete("fetch", "--format", "") == formats.sorted())
@@ -167,7 +169,8 @@ import Testing
         }
         let fetch = try #require(Self.root.subcommands.first { $0.name == "fetch" })
         for option in fetch.options + ExpenseLogCommand.globalOptions {
-            let spelled = shell == .zsh ? "'--\(option.name)" : "-l '\(option.name)'"
+            // zsh spells an option with a short form as '(-f --format)'{-f,--format}'…'.
+            let spelled = shell == .zsh ? (option.short == nil ? "'--\(option.name)" : ",--\(option.name)") : "-l '\(option.name)'"
             #expect(text.contains(spelled), "--\(option.name) missing from the \(shell) script")
         }
         let values = shell == .zsh ? "(table json ndjson csv)" : "-x -a 'table json ndjson csv'"

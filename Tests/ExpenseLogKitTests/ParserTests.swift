@@ -232,8 +232,8 @@ struct ParserTests {
         #expect(help.hasPrefix("OVERVIEW: "))
         #expect(help.contains("\nUSAGE: expense-log fetch [--year <year>] [--month <month>] [--from <month-or-day>]"))
         #expect(help.hasSuffix("[--max <yen>] [<period>]\n") || help.contains("[--max <yen>] [<period>]\n"))
-        let options = ["--year <year>", "--month <month>", "--format <format>", "--offline", "--env <environment>",
-                       "--base-url <url>", "--timeout <seconds>", "--verbose", "--quiet", "--no-color", "--version", "-h, --help"]
+        let options = ["--year <year>", "--month <month>", "-f, --format <format>", "--offline", "--env <environment>",
+                       "--base-url <url>", "--timeout <seconds>", "-v, --verbose", "-q, --quiet", "--no-color", "--version", "-h, --help"]
         for option in options { #expect(help.contains("\n  \(option)"), "\(option) missing") }
         #expect(help.contains("(default: table)"))
     }
@@ -287,5 +287,31 @@ struct ParserTests {
         }
         let commands = Set(leaves(ExpenseLogCommand.root, [])).subtracting(["help"])
         #expect(commands == Set(ExpenseLogCommand.runners.keys))
+    }
+}
+
+/// Short flags and "did you mean", as git and swift-argument-parser offer them.
+@Suite struct ParserConvenienceTests {
+    @Test func shortFlagsAreTheLongOnes() throws {
+        let invocation = try #require(try parse(["register", "-n", "-q", "-v", "-f", "json", "x.csv"]).invocation)
+        #expect(invocation[RegisterCommand.dryRun] && invocation[ExpenseLogCommand.Global.quiet] && invocation[ExpenseLogCommand.Global.verbose])
+        #expect(invocation[CommonOptions.format] == .json)
+    }
+
+    @Test(arguments: [
+        (["feth"], "Unknown command 'feth'; the commands are"), (["fecth"], "Did you mean 'fetch'?"),
+        (["fetch", "--moth", "1"], "Unknown option '--moth'. Did you mean '--month'?"),
+        (["fetch", "--format", "jsn"], "expected one of table, json, ndjson, csv. Did you mean 'json'?"),
+        (["cache", "lst"], "Did you mean 'list'?"),
+    ])
+    func mistakesGetASuggestion(arguments: [String], message: String) throws {
+        let error = try usageError(arguments)
+        #expect(error.message.contains(message), "\(error.message)")
+        if arguments == ["feth"] { #expect(error.message.hasSuffix("Did you mean 'fetch'?")) }
+    }
+
+    @Test func aWordFarFromEveryNameGetsNoGuess() throws {
+        #expect(!(try usageError(["frobnicate"])).message.contains("Did you mean"))
+        #expect(!(try usageError(["fetch", "--x"])).message.contains("Did you mean"))
     }
 }

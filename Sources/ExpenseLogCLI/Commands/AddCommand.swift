@@ -4,7 +4,7 @@ import Foundation
 /// `add`: one item from its name and price, registered exactly as `register` registers a file's rows.
 enum AddCommand {
     static let date = Option<String>("date", "day", help: "The day: 2024-01-05, 20240105, 2024/1/5, today, yesterday or -3d (default: today).")
-    static let category = Option<String>("category", "name", help: "A category (food, 食費, a unique prefix, a number) or category/sub "
+    static let category = Option<String>("category", "name", .suggest(CommonOptions.categoryWords), help: "A category (food, 食費, a unique prefix, a number) or category/sub "
                                          + "(food/drink); default: that of the latest cached item of the same name.")
     static let id = Option<String>("id", "id", help: "The item's id (default: a new UUID, as the app makes).")
 

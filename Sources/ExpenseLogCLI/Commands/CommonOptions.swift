@@ -3,9 +3,14 @@ import Foundation
 
 /// Options several commands share, declared once.
 enum CommonOptions {
-    static let format = Option<OutputFormat>(choice: "format", "format", default: .table, help: "How to print the items.")
+    static let format = Option<OutputFormat>(choice: "format", short: "f", "format", default: .table, help: "How to print the items.")
     static let year = Option<Int>("year", "year", .year, help: "The year, four digits (2024); alone, the whole year.")
     static let month = Option<Int>("month", "month", .integer(1...12), help: "The month, 1 to 12; alone, of this year.")
+    /// The standard catalogue's names as completion offers them: `food`, `食費`, `food/drink`, `食費/飲料`…
+    static let categoryWords: [String] = CategoryCatalogue.standard.categories.flatMap { category in
+        [category.english.lowercased(), category.japanese]
+            + category.subs.flatMap { ["\(category.english.lowercased())/\($0.english.lowercased())", "\(category.japanese)/\($0.japanese)"] }
+    }
     static let period = ArgumentSpec("period", optional: true, help: "A month (2024-01) or a year (2024); default: this month.")
     static let strict = Flag("strict", help: "Refuse a month whole (exit 76) when a row of the server's answer cannot be read.")
 

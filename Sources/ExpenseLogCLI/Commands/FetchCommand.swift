@@ -7,7 +7,7 @@ enum FetchCommand {
     static let refresh = Flag("refresh", help: "Read the server only; fail instead of falling back to the cache.")
     static let sort = Option<ItemSort>(choice: "sort", "key", help: "Print the items sorted by date or price; ties keep the server's order.")
     static let reverse = Flag("reverse", help: "Print the items in reverse order (after --sort).")
-    static let category = Option<String>("category", "name", help: "Print only this category: a name (food, 食費, a unique prefix), "
+    static let category = Option<String>("category", "name", .suggest(CommonOptions.categoryWords), help: "Print only this category: a name (food, 食費, a unique prefix), "
                                          + "a number, or category/sub (food/drink); see categories.")
     static let sub = Option<String>("sub", "name", help: "Print only this sub-category (a name or number); needs --category.")
     static let from = Option<String>("from", "month-or-day", help: "Print from this month (2024-01) or day (2024-01-15) on; with --to, a range.")

@@ -14,7 +14,7 @@ enum RegisterCommand {
     static let allowDuplicates = Flag("allow-duplicates", help: "Send rows with the same date, price and name as an existing item.")
     static let explain = Flag("explain", help: "Say which existing item each skipped row matched.")
     static let report = Option<String>("report", "file", .path, help: "Write a JSON report of every row (its file, line and fate) to a file.")
-    static let dryRun = Flag("dry-run", help: "Validate, compare and print what would be sent; send nothing.")
+    static let dryRun = Flag("dry-run", short: "n", help: "Validate, compare and print what would be sent; send nothing.")
     static let batchSize = Option<Int>("batch-size", "n", .integer(1...10_000), default: BatchLimit.defaultItems,
                                        help: "Items per POST request at most (a batch also ends at about 512 KiB of body).")
 

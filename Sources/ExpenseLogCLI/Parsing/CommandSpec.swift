@@ -12,6 +12,8 @@ public enum ValueKind: Sendable, Equatable {
     case seconds
     /// One of a fixed set of words.
     case choice([String])
+    /// Any text; completion offers these words (category names, built-in profiles).
+    case suggest([String])
 }
 
 /// One option, declared once: parsing, help, usage lines and errors all come from this.
@@ -32,9 +34,9 @@ public struct OptionSpec: Sendable, Equatable {
     public let help: String
 
     /// An option that takes a value.
-    public static func value(_ name: String, _ valueName: String, _ kind: ValueKind = .text, required: Bool = false,
-                             default defaultValue: String? = nil, help: String) -> OptionSpec {
-        OptionSpec(name: name, short: nil, valueName: valueName, kind: kind, isRequired: required,
+    public static func value(_ name: String, short: Character? = nil, _ valueName: String, _ kind: ValueKind = .text,
+                             required: Bool = false, default defaultValue: String? = nil, help: String) -> OptionSpec {
+        OptionSpec(name: name, short: short, valueName: valueName, kind: kind, isRequired: required,
                    defaultValue: defaultValue, help: help)
     }
 

@@ -76,7 +76,7 @@ enum CompletionAction: Equatable {
     /// The completion of an option's value: free text has nothing to offer.
     init(option kind: ValueKind) {
         switch kind {
-        case .choice(let words): self = .words(words)
+        case .choice(let words), .suggest(let words): self = .words(words)
         case .path: self = .files
         case .text, .integer, .year, .seconds: self = .none
         }
@@ -85,7 +85,7 @@ enum CompletionAction: Equatable {
     /// The completion of a positional argument: free text is a file, as in every shell's default.
     init(argument kind: ValueKind) {
         switch kind {
-        case .choice(let words): self = .words(words)
+        case .choice(let words), .suggest(let words): self = .words(words)
         case .path, .text: self = .files
         case .integer, .year, .seconds: self = .none
         }

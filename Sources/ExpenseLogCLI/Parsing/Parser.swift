@@ -43,7 +43,11 @@ public struct Parser: Sendable {
                 if name == "help" || name == "h" { wantsHelp = true; continue }
                 if name == "version" { wantsVersion = true; continue }
                 guard let option = (spec.options + globals).first(where: { name.count == 1 ? $0.short == name.first : $0.name == name })
-                else { throw fail("Unknown option '\(token.split(separator: "=", maxSplits: 1)[0])'") }
+                else {
+                    let names = (spec.options + globals + Self.builtInFlags).map { "--\($0.name)" }
+                    let given = String(token.split(separator: "=", maxSplits: 1)[0])
+                    throw fail("Unknown option '\(given)'" + Suggestion.didYouMean(given, among: names))
+                }
                 guard option.valueName != nil else {
                     if inline != nil { throw fail("The flag '--\(option.name)' does not take a value") }
                     flags.insert(option.name)
@@ -69,8 +73,9 @@ public struct Parser: Sendable {
                 }
                 guard let next = spec.subcommand(token) else {
                     let names = spec.subcommands.map(\.name).joined(separator: ", ")
-                    throw fail(path.isEmpty ? "Unknown command '\(token)'; the commands are \(names)"
-                                            : "Unknown subcommand '\(token)'; expected one of \(names)")
+                    let words = spec.subcommands.flatMap(\.names)
+                    throw fail((path.isEmpty ? "Unknown command '\(token)'; the commands are \(names)"
+                                             : "Unknown subcommand '\(token)'; expected one of \(names)") + Suggestion.didYouMean(token, among: words))
                 }
                 path.append(next.name)  // an alias runs the command under its canonical name
                 spec = next
@@ -160,7 +165,7 @@ public struct Parser: Sendable {
     static func check(_ value: String, _ kind: ValueKind, label: String, fail: (String) -> UsageError) throws -> String {
         let invalid = "The value '\(value)' is invalid for '\(label)'"
         switch kind {
-        case .text, .path:
+        case .text, .path, .suggest:
             if value.isEmpty { throw fail("\(invalid): it is empty") }
         case .integer(let range):
             guard let number = Int(value), range.contains(number) else {
@@ -179,7 +184,7 @@ public struct Parser: Sendable {
             }
         case .choice(let words):
             guard words.contains(value) else {
-                throw fail("\(invalid): expected one of \(words.joined(separator: ", "))")
+                throw fail("\(invalid): expected one of \(words.joined(separator: ", "))" + Suggestion.didYouMean(value, among: words))
             }
         }
         return value

@@ -26,8 +26,8 @@ public struct Option<Value: Sendable>: Sendable {
 
 extension Option where Value == String {
     /// An option whose value is its text (text, a path).
-    public init(_ name: String, _ valueName: String, _ kind: ValueKind = .text, help: String) {
-        self.init(.value(name, valueName, kind, help: help)) { $0 }
+    public init(_ name: String, short: Character? = nil, _ valueName: String, _ kind: ValueKind = .text, help: String) {
+        self.init(.value(name, short: short, valueName, kind, help: help)) { $0 }
     }
 }
 
@@ -48,8 +48,8 @@ extension Option where Value == Double {
 
 extension Option where Value: RawRepresentable & CaseIterable, Value.RawValue == String {
     /// One of an enumeration's cases, by its raw value.
-    public init(choice name: String, _ valueName: String, default defaultValue: Value? = nil, help: String) {
-        self.init(.value(name, valueName, .choice(Value.allCases.map(\.rawValue)), default: defaultValue?.rawValue, help: help)) {
+    public init(choice name: String, short: Character? = nil, _ valueName: String, default defaultValue: Value? = nil, help: String) {
+        self.init(.value(name, short: short, valueName, .choice(Value.allCases.map(\.rawValue)), default: defaultValue?.rawValue, help: help)) {
             Value(rawValue: $0)
         }
     }
