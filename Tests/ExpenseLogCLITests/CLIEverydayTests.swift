@@ -108,4 +108,22 @@ import Testing
             #expect(ndjson.status == 0 && ndjson.stdout.isEmpty)
         }
     }
+
+    @Test func inputRowsNameCategoriesAndAnUnknownOneIsRefusedWithTheCatalogue() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        try await withServer { server in
+            let env = Samples.environment(home: home, server: server)
+            let named = try home.write("named.csv", "date,name,price,category,categorySub\n20240105,お茶,150,食費,飲料\n20240106,切符,300,entertainment/transportation,\n")
+            let ok = try await CLI.run(["register", named, "--format", "json"], environment: env)
+            #expect(ok.status == 0, "\(ok.stderr)")
+            #expect(try await server.items().map { "\($0.category)/\($0.categorySub ?? -1)" } == ["0/1", "1/1"])
+            let unknown = try home.write("unknown.csv", "date,name,price,category\n20240107,謎,100,7\n")
+            let refused = try await CLI.run(["register", unknown], environment: env)
+            #expect(refused.status == 65)
+            #expect(refused.stderr.contains("unknown.csv:2: category: there is no category 7; the catalogue has 0 食費 Food, 1 娯楽費 Entertainment (`expense-log categories` lists them)"),
+                    "\(refused.stderr)")
+            #expect(try await server.items().count == 2)
+        }
+    }
 }

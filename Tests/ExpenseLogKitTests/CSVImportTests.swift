@@ -10,7 +10,7 @@ private func importCSV(_ text: String, _ profile: ImportProfile = .native) -> Re
 private func importedItems(_ text: String, _ profile: ImportProfile = .native) throws -> [Item] {
     let read = importCSV(text, profile)
     try #require(read.problems.isEmpty, "\(read.problems)")
-    let checked = read.drafts.validatedAll()
+    let checked = read.drafts.validatedAll(catalogue: .wide)
     try #require(checked.problems.isEmpty, "\(checked.problems)")
     return checked.items
 }
@@ -109,7 +109,7 @@ struct CSVImportTests {
         #expect(read.problems.map(\.field) == ["date", "date"])
         #expect(read.problems.first?.message.contains("'2024/01/23'") == true)
         #expect(read.problems.first?.message.contains("dd.MM.yyyy") == true)
-        let items = read.drafts.validatedAll().items
+        let items = read.drafts.validatedAll(catalogue: .wide).items
         #expect(items.map(\.date) == [try day(2024, 1, 22), try day(2024, 2, 5)])
     }
 
@@ -118,7 +118,7 @@ struct CSVImportTests {
         let profile = try bankProfile(#""defaultCategory": 0, "invertSign": true"#)
         let text = "日付,摘要,金額\n20240122,パン,\"-1,500\"\n20240123,返品,300\n20240124,牛乳,▲200\n"
         #expect(try importedItems(text, profile).map(\.price) == [1500, -300, 200])
-        let bad = importCSV("日付,摘要,金額\n20240122,パン,abc\n", profile).drafts.validatedAll()
+        let bad = importCSV("日付,摘要,金額\n20240122,パン,abc\n", profile).drafts.validatedAll(catalogue: .wide)
         #expect(bad.problems.map(\.field) == ["price"])
         #expect(bad.problems.first?.message.contains("'abc'") == true)
     }
@@ -130,7 +130,7 @@ struct CSVImportTests {
         let text = "日付,摘要,金額\n20240122,\(long),100\n20240122,\(exact),100\n"
         let items = try importedItems(text, try bankProfile(#""defaultCategory": 0, "truncateNames": true"#))
         #expect(items.map(\.name) == [String(repeating: "長", count: 30), exact])
-        let refused = importCSV(text, try bankProfile()).drafts.validatedAll().problems
+        let refused = importCSV(text, try bankProfile()).drafts.validatedAll(catalogue: .wide).problems
         #expect(refused.map(\.location.line) == [2])
         #expect(refused.first?.message.contains("35 characters") == true)
     }

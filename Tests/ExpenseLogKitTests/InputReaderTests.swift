@@ -10,7 +10,7 @@ func readInput(_ text: String, format: InputFormat, name: String = "in") -> Read
 func readItems(_ text: String, format: InputFormat) throws -> [Item] {
     let read = readInput(text, format: format)
     try #require(read.problems.isEmpty, "\(read.problems)")
-    let validated = read.drafts.validatedAll()
+    let validated = read.drafts.validatedAll(catalogue: .wide)
     try #require(validated.problems.isEmpty, "\(validated.problems)")
     return validated.items
 }

@@ -71,10 +71,20 @@ struct ItemValidationTests {
         #expect(fields(result.problems) == ["price"])
     }
 
-    @Test("a category that is not a whole number is refused",
-          arguments: [RawValue.text("食費"), .other("the number 1.5"), .other("an object"), .missing])
-    func nonIntegerCategory(category: RawValue) {
-        #expect(fields(draft(category: category).validated().problems) == ["category"])
+    @Test("a category that is no number or name of the catalogue is refused, naming what it has",
+          arguments: [RawValue.text("travel"), .integer(7), .text("7"), .other("the number 1.5"), .other("an object"), .missing])
+    func unknownCategory(category: RawValue) {
+        let problems = draft(category: category).validated().problems
+        #expect(fields(problems) == ["category"])
+        if case .integer = category { #expect(problems.first?.message.contains("0 食費 Food, 1 娯楽費 Entertainment") == true) }
+    }
+
+    @Test("a category and sub-category by name, as a person writes them in a CSV",
+          arguments: [(RawValue.text("食費"), RawValue.text("飲料"), 0, 1), (.text("food"), .text("drink"), 0, 1),
+                      (.text("娯楽費/雑貨"), .missing, 1, 2), (.text("Entertainment"), .integer(1), 1, 1)])
+    func namedCategory(category: RawValue, sub: RawValue, expected: Int, expectedSub: Int) throws {
+        let item = try #require(draft(category: category, categorySub: sub).validated().item)
+        #expect(item.category == expected && item.categorySub == expectedSub)
     }
 
     @Test("an absent categorySub means none", arguments: [RawValue.missing, .null, .text("")])
@@ -87,7 +97,8 @@ struct ItemValidationTests {
         #expect(try #require(draft(categorySub: sub).validated().item).categorySub == expected)
     }
 
-    @Test("a categorySub that is not a number is refused", arguments: [RawValue.text("飲料"), .other("the number 0.5")])
+    @Test("a categorySub that is no sub-category of its category is refused",
+          arguments: [RawValue.text("交通費"), .other("the number 0.5"), .integer(9)])
     func badSub(sub: RawValue) {
         #expect(fields(draft(categorySub: sub).validated().problems) == ["categorySub"])
     }
@@ -106,9 +117,11 @@ struct ItemValidationTests {
     @Test("every problem of one item is reported, not just the first")
     func allProblemsOfOneItem() {
         let result = draft(line: 7, date: .text("20240230"), name: .text(" "), price: .integer(0),
-                           category: .text("x"), categorySub: .text("y")).validated()
+                           category: .integer(0), categorySub: .text("y")).validated()
         #expect(result.item == nil)
-        #expect(Set(fields(result.problems)) == ["date", "name", "price", "category", "categorySub"])
+        #expect(Set(fields(result.problems)) == ["date", "name", "price", "categorySub"])
+        // An unknown category leaves its sub-category unchecked: a sub means something only within its category.
+        #expect(Set(fields(draft(date: .text("x"), category: .text("x"), categorySub: .text("y")).validated().problems)) == ["date", "category"])
         #expect(result.problems.allSatisfy { $0.location == SourceLocation(file: "items.json", line: 7) })
     }
 
@@ -183,4 +196,12 @@ struct ItemValidationTests {
         let wholeFile = ValidationProblem(location: SourceLocation(file: "-", line: 1), field: nil, message: "invalid JSON")
         #expect(wholeFile.description == "-:1: invalid JSON")
     }
+}
+
+extension CategoryCatalogue {
+    /// Categories 0 to 20 with sub-categories 0 to 9: for tests of what a profile maps rows to, whatever the catalogue.
+    static let wide = CategoryCatalogue(categories: (0...20).map { id in
+        Category(id: id, japanese: "分類\(id)", english: "Kind \(id)",
+                 subs: (0...9).map { SubCategory(id: $0, japanese: "小分類\($0)", english: "Sub \($0)") })
+    })
 }

@@ -6,6 +6,11 @@ public struct SubCategory: Sendable, Hashable {
     public let japanese: String
     /// The English name.
     public let english: String
+
+    /// A sub-category.
+    public init(id: Int, japanese: String, english: String) {
+        (self.id, self.japanese, self.english) = (id, japanese, english)
+    }
 }
 
 /// A category of the catalogue with its sub-categories.
@@ -18,6 +23,11 @@ public struct Category: Sendable, Hashable {
     public let english: String
     /// Its sub-categories, numbered as sent in `categorySub`.
     public let subs: [SubCategory]
+
+    /// A category.
+    public init(id: Int, japanese: String, english: String, subs: [SubCategory]) {
+        (self.id, self.japanese, self.english, self.subs) = (id, japanese, english, subs)
+    }
 }
 
 /// The categories the log knows, used to name the numbers the server stores.

@@ -21,8 +21,10 @@ extension ItemDraft {
         name.count > maxNameLength ? "is \(name.count) characters long; at most \(maxNameLength) are allowed" : nil
     }
 
-    /// The item when every field is valid, else every problem found (not just the first).
-    public func validated(makeID: () -> String = RandomID.make) -> (item: Item?, problems: [ValidationProblem]) {
+    /// The item when every field is valid, else every problem found (not just the first). A category (and a
+    /// sub-category) is a number the catalogue has, or a name it knows (`食費`, `food`, `食費/飲料`).
+    public func validated(makeID: () -> String = RandomID.make, catalogue: CategoryCatalogue = .standard)
+        -> (item: Item?, problems: [ValidationProblem]) {
         var problems: [ValidationProblem] = []
         func fail(_ field: String, _ message: String) {
             problems.append(ValidationProblem(location: location, field: field, message: message))
@@ -59,12 +61,47 @@ extension ItemDraft {
 
         let itemPrice = integer(price, field: "price", required: true, fail: fail, parse: PriceText.parse)
         if itemPrice == 0 { fail("price", "must not be 0 (use a negative price for a refund)") }
-        let itemCategory = integer(category, field: "category", required: true, fail: fail)
-        let itemSub = integer(categorySub, field: "categorySub", required: false, fail: fail)
+        let (itemCategory, itemSub) = categories(catalogue, fail: fail)
 
         guard problems.isEmpty, let day, let itemPrice, let itemCategory else { return (nil, problems) }
         return (Item(id: itemID, date: day, name: itemName, price: itemPrice,
                              category: itemCategory, categorySub: itemSub), [])
+    }
+
+    /// The category and sub-category by number or name, each one the catalogue has.
+    private func categories(_ catalogue: CategoryCatalogue, fail: (String, String) -> Void) -> (Int?, Int?) {
+        let hint = " (`expense-log categories` lists them)"
+        var number: Int?, sub: Int?
+        if case .text(let text) = category, !category.isAbsent, Int(text.trimmingSpaces()) == nil {
+            do {
+                (number, sub) = try catalogue.resolve(text)
+            } catch {
+                fail("category", error.message + hint)
+                return (nil, nil)
+            }
+        } else {
+            number = integer(category, field: "category", required: true, fail: fail)
+            if let given = number, catalogue.category(given) == nil {
+                fail("category", "there is no category \(given); the catalogue has "
+                     + catalogue.categories.map { "\($0.id) \($0.japanese) \($0.english)" }.joined(separator: ", ") + hint)
+                return (nil, nil)
+            }
+        }
+        guard let number, !categorySub.isAbsent else { return (number, sub) }
+        if case .text(let text) = categorySub, Int(text.trimmingSpaces()) == nil {
+            do {
+                return (number, try catalogue.resolveSub(text, in: number))
+            } catch {
+                fail("categorySub", error.message + hint)
+                return (number, nil)
+            }
+        }
+        guard let given = integer(categorySub, field: "categorySub", required: false, fail: fail) else { return (number, nil) }
+        guard catalogue.category(number)?.subs.contains(where: { $0.id == given }) ?? false else {
+            do { _ = try catalogue.resolveSub(String(given), in: number) } catch { fail("categorySub", error.message + hint) }
+            return (number, nil)
+        }
+        return (number, given)
     }
 
     private func integer(_ value: RawValue, field: String, required: Bool, fail: (String, String) -> Void,
@@ -87,9 +124,9 @@ extension ItemDraft {
 
 extension Array where Element == ItemDraft {
     /// Validates every draft and also flags an `id` given twice; items (with where each was read) keep input order.
-    public func validatedAll(makeID: @escaping () -> String = RandomID.make)
+    public func validatedAll(makeID: @escaping () -> String = RandomID.make, catalogue: CategoryCatalogue = .standard)
         -> (items: [Item], locations: [SourceLocation], problems: [ValidationProblem]) {
-        var validator = ItemValidator(makeID: makeID)
+        var validator = ItemValidator(makeID: makeID, catalogue: catalogue)
         validator.items.reserveCapacity(count)
         forEach { validator.add($0) }
         return (validator.items, validator.locations, validator.problems)
@@ -108,6 +145,7 @@ public struct ItemValidator {
     /// The ids the input gave, in order, so a rollback can forget them.
     private var givenIDs: [String] = []
     private let makeID: () -> String
+    private let catalogue: CategoryCatalogue
 
     /// How far validation got, to go back to when an input is refused whole after some of its drafts were added.
     public struct Mark: Sendable {
@@ -116,9 +154,10 @@ public struct ItemValidator {
         fileprivate let ids: Int
     }
 
-    /// A validator that makes ids with `makeID` for drafts without one.
-    public init(makeID: @escaping () -> String = RandomID.make) {
+    /// A validator that makes ids with `makeID` for drafts without one and reads categories from `catalogue`.
+    public init(makeID: @escaping () -> String = RandomID.make, catalogue: CategoryCatalogue = .standard) {
         self.makeID = makeID
+        self.catalogue = catalogue
     }
 
     /// The ids the input gave (not the ones made here): the only ones that can match an existing item's.
@@ -134,7 +173,7 @@ public struct ItemValidator {
     /// Validates one draft and returns its item without keeping it (the caller does; an id the input gave is
     /// remembered, to flag a repeat); else keeps its problems.
     public mutating func check(_ draft: ItemDraft) -> Item? {
-        let (validItem, found) = draft.validated(makeID: makeID)
+        let (validItem, found) = draft.validated(makeID: makeID, catalogue: catalogue)
         guard let item = validItem else {
             problems.append(contentsOf: found)
             return nil

@@ -34,12 +34,13 @@ public struct ImportInputs {
     /// Reads and validates every source in order, each valid item going to `spool` and a row of `report`; a file
     /// refused whole leaves nothing behind. `progress` gets the count of rows read after each source. Rethrows what
     /// the sources throw (an unreadable file) and the spool's errors.
-    public static func read(_ sources: [ImportSource], profile: ImportProfile?, encoding: TextEncoding?, into spool: ItemSpool,
-                            report: inout ImportReport, progress: (Int) -> Void = { _ in }) throws -> ImportInputs {
+    public static func read(_ sources: [ImportSource], profile: ImportProfile?, encoding: TextEncoding?,
+                            catalogue: CategoryCatalogue = .standard, into spool: ItemSpool, report: inout ImportReport,
+                            progress: (Int) -> Void = { _ in }) throws -> ImportInputs {
         var inputs = ImportInputs(spool: spool)
         // Each row is validated as it is read and a valid one goes to the spool: the input is never held as
         // records, drafts or items.
-        var validator = ItemValidator()
+        var validator = ItemValidator(catalogue: catalogue)
         var rows = 0
         var failure: (any Error)?
         for source in sources {
