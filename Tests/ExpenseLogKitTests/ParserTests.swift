@@ -227,7 +227,7 @@ struct ParserTests {
     }
 
     @Test("a command's help shows its usage line and every option, its own and the global ones")
-    func fetchHelp() {
+    func fetchHelp() throws {
         let help = ExpenseLogCommand.helpFormatter.help(["fetch"])
         #expect(help.hasPrefix("OVERVIEW: "))
         #expect(help.contains("\nUSAGE: expense-log fetch [--year <year>] [--month <month>] [--from <month-or-day>]"))
@@ -236,6 +236,13 @@ struct ParserTests {
                        "--base-url <url>", "--timeout <seconds>", "-v, --verbose", "-q, --quiet", "--no-color", "--version", "-h, --help"]
         for option in options { #expect(help.contains("\n  \(option)"), "\(option) missing") }
         #expect(help.contains("(default: table)"))
+        // Global options once, under their own heading after the command's; examples right after the usage line.
+        let global = try #require(help.range(of: "\nGLOBAL OPTIONS:\n"))
+        #expect(help[global.upperBound...].contains("--env <environment>") && !help[..<global.lowerBound].contains("--env <environment>"))
+        #expect(help.components(separatedBy: "--verbose").count == 2)
+        let usage = try #require(help.range(of: "\nUSAGE: "))
+        let examples = try #require(help.range(of: "\nEXAMPLES:\n"))
+        #expect(usage.upperBound < examples.lowerBound && help[usage.upperBound..<examples.lowerBound].split(separator: "\n").count == 1)
     }
 
     @Test("a usage error exits 64 with Error:, the usage line and where to find help on stderr")

@@ -29,18 +29,22 @@ public struct HelpFormatter: Sendable {
         return words.joined(separator: " ")
     }
 
-    /// The full help of a command.
+    /// The full help of a command: overview, usage, examples, the rest of the discussion, arguments, its own options,
+    /// then the global options under a heading of their own (as gh's INHERITED FLAGS), and subcommands.
     public func help(_ path: [String]) -> String {
         let spec = parser.spec(at: path)
         var out = "OVERVIEW: \(spec.abstract)\n"
-        if !spec.discussion.isEmpty {
-            // Indented lines (examples) keep their layout; prose is wrapped like the option help.
-            let lines = spec.discussion.split(separator: "\n", omittingEmptySubsequences: false).flatMap { line in
+        out += "\nUSAGE: \(usage(path))\n"
+        let parts = spec.discussion.components(separatedBy: "EXAMPLES:")
+        if parts.count == 2 { out += "\nEXAMPLES:" + parts[1].trimmingTrailingNewlines() + "\n" }
+        let prose = parts[0].trimmingTrailingNewlines()
+        if !prose.isEmpty {
+            // Indented lines keep their layout; prose is wrapped like the option help.
+            let lines = prose.split(separator: "\n", omittingEmptySubsequences: false).flatMap { line in
                 line.hasPrefix(" ") || line.isEmpty ? [String(line)] : wrap(String(line), width: Self.lineWidth)
             }
             out += "\n" + lines.joined(separator: "\n") + "\n"
         }
-        out += "\nUSAGE: \(usage(path))\n"
         if !spec.arguments.isEmpty {
             out += "\nARGUMENTS:\n"
             for argument in spec.arguments {
@@ -49,15 +53,8 @@ public struct HelpFormatter: Sendable {
                 out += row(argument.label, help)
             }
         }
-        let options = spec.isGroup && !path.isEmpty ? [] : spec.options + parser.globals
-        out += "\nOPTIONS:\n"
-        for option in options + Parser.builtInFlags {
-            var help = option.help
-            if case .choice(let words) = option.kind { help += " (values: \(words.joined(separator: ", ")))" }
-            if let fallback = option.defaultValue { help += " (default: \(fallback))" }
-            let label = (option.short.map { "-\($0), " } ?? "") + option.label
-            out += row(label, help)
-        }
+        out += "\nOPTIONS:\n" + spec.options.map(optionRow).joined() + Parser.builtInFlags.map(optionRow).joined()
+        if !spec.isGroup || path.isEmpty { out += "\nGLOBAL OPTIONS:\n" + parser.globals.map(optionRow).joined() }
         if !spec.subcommands.isEmpty {
             out += "\nSUBCOMMANDS:\n"
             // swift-argument-parser lists aliases after the name: `register, import`.
@@ -65,6 +62,13 @@ public struct HelpFormatter: Sendable {
             out += "\n  See '\(toolName) help <subcommand>' for detailed help.\n"
         }
         return out
+    }
+
+    private func optionRow(_ option: OptionSpec) -> String {
+        var help = option.help
+        if case .choice(let words) = option.kind { help += " (values: \(words.joined(separator: ", ")))" }
+        if let fallback = option.defaultValue { help += " (default: \(fallback))" }
+        return row((option.short.map { "-\($0), " } ?? "") + option.label, help)
     }
 
     /// A usage error as printed on stderr.
@@ -98,5 +102,14 @@ public struct HelpFormatter: Sendable {
         }
         if !current.isEmpty || lines.isEmpty { lines.append(current) }
         return lines
+    }
+}
+
+extension String {
+    /// Without the line breaks (and spaces) it ends with.
+    func trimmingTrailingNewlines() -> String {
+        var text = Substring(self)
+        while let last = text.last, last == "\n" || last == " " { text = text.dropLast() }
+        return String(text)
     }
 }
