@@ -24,6 +24,7 @@ import Testing
         #expect(register.status == 0)
         #expect(register.stdout.contains("444444BF-4AAC-48A6-B316-8A533358859B"))
         #expect(register.stdout.contains("555555BF-4AAC-48A6-B316-8A533358859B"))
+        #expect(register.stderr.contains("The dummy environment answers every POST with its fixture (register.json)"), "\(register.stderr)")
         // Dummy data lives in its own cache, never mixed with a real environment's.
         #expect(FileManager.default.fileExists(atPath: home.url.appendingPathComponent("expense-log/cache/dummy/2024-02.json").path))
         #expect(!FileManager.default.fileExists(atPath: home.url.appendingPathComponent("expense-log/cache/release").path))

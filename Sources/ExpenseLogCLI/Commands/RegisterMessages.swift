@@ -35,8 +35,8 @@ struct RegisterMessages {
         case .compared: progress.clear()
         case let .rows(rows, month): context.report(rows, of: month)
         case let .notCompared(month, why):
-            context.warn("could not compare with \(month) on the server (\(why)); its duplicates are not "
-                         + "checked now (sync still skips ids the server has)")
+            context.warn("could not compare with \(month) on the server (\(why)), nor with a cached copy; its rows were "
+                         + "compared with the outbox only (sync still skips ids the server has)")
         case let .comparedWithCache(month, failure):
             context.warn("compared with the cached copy of \(month), because the server failed: \(failure)")
         case .cacheFailure(let failure): context.warn("the cache could not be updated: \(failure)")
