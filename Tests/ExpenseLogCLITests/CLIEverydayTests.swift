@@ -126,4 +126,21 @@ import Testing
             #expect(try await server.items().count == 2)
         }
     }
+
+    @Test func configShowAndCacheListPrintJSONForScripts() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let env = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "dummy"])
+        let empty = try await CLI.run(["cache", "list", "--format", "json"], environment: env)
+        #expect(empty.status == 0 && empty.stdout == "[]\n")
+        #expect(try await CLI.run(["fetch", "2024-01", "-q"], environment: env).status == 0)
+        let listed = try await CLI.run(["cache", "list", "-f", "json"], environment: env)
+        let months = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
+        #expect(months.count == 1 && months[0]["month"] as? String == "2024-01" && months[0]["items"] as? Int == 4)
+        #expect(months[0]["total"] as? Int == 2_078 && months[0]["fetchedAt"] is String)
+        let shown = try await CLI.run(["config", "show", "--format", "json"], environment: env)
+        let settings = try #require(try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: [String: String]])
+        #expect(settings["environment"] == ["value": "dummy", "source": "EXPENSE_LOG_ENV"], "\(shown.stdout)")
+        #expect(settings["retries"]?["value"] == "3")
+    }
 }

@@ -7,7 +7,8 @@ enum CacheCommand {
         name: "cache",
         abstract: "Inspect or empty the cache of the current environment and server.",
         subcommands: [
-            CommandSpec(name: "list", abstract: "List the cached months with their item counts, totals and fetch times."),
+            CommandSpec(name: "list", abstract: "List the cached months with their item counts, totals and fetch times.",
+                        options: [CommonOptions.listingFormat.spec]),
             CommandSpec(name: "clear", abstract: "Delete every cached month of the current environment and server."),
             CommandSpec(name: "path", abstract: "Print the cache folder of the current environment and server (a folder per base URL)."),
         ])
@@ -17,10 +18,19 @@ enum CacheCommand {
         let repository = context.repository(config)
         let months = try await repository.cachedMonths()
         await context.flushWarnings(repository)
+        if invocation[CommonOptions.listingFormat] == .json {
+            // [{"month": "2024-01", "items": 4, "total": 2078, "fetchedAt": "2024-01-22T10:00:00Z" or null}, …]
+            let members = months.map { cached in
+                "  {\"month\": \"\(cached.month)\", \"items\": \(cached.items.count), \"total\": \(cached.items.totalPrice), \"fetchedAt\": "
+                    + (cached.fetchedAt.map { "\"\($0.formatted(Date.ISO8601FormatStyle()))\"" } ?? "null") + "}"
+            }
+            context.io.stdout.write(members.isEmpty ? "[]\n" : "[\n" + members.joined(separator: ",\n") + "\n]\n")
+        }
         guard !months.isEmpty else {
             context.note("No cached months in \(config.cacheDirectory.path).")
             return
         }
+        guard invocation[CommonOptions.listingFormat] != .json else { return }
         var rows = [["MONTH", "ITEMS", "TOTAL", "FETCHED (UTC)"]]
         for cached in months {
             let fetched = cached.fetchedAt.map { $0.formatted(Date.ISO8601FormatStyle()) } ?? "never (registered items only)"

@@ -12,6 +12,8 @@ enum CommonOptions {
             + category.subs.flatMap { ["\(category.english.lowercased())/\($0.english.lowercased())", "\(category.japanese)/\($0.japanese)"] }
     }
     static let period = ArgumentSpec("period", optional: true, help: "A month (2024-01) or a year (2024); default: this month.")
+    /// `--format` of a listing (`config show`, `cache list`): a table for people, JSON for scripts.
+    static let listingFormat = Option<ListingFormat>(choice: "format", short: "f", "format", default: .table, help: "How to print it.")
     static let strict = Flag("strict", help: "Refuse a month whole (exit 76) when a row of the server's answer cannot be read.")
 
     /// The `--format` value (the parser has checked it).
@@ -81,4 +83,12 @@ extension Context {
     func flushWarnings(_ repository: LocalRepository) async {
         for warning in await repository.takeWarnings() { warn(warning) }
     }
+}
+
+/// How a listing is printed.
+enum ListingFormat: String, CaseIterable, Sendable {
+    /// Aligned columns with a heading.
+    case table
+    /// One JSON document.
+    case json
 }

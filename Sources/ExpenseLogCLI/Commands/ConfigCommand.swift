@@ -7,7 +7,8 @@ enum ConfigCommand {
         name: "config",
         abstract: "Show the effective configuration, or manage the token file.",
         subcommands: [
-            CommandSpec(name: "show", abstract: "Show each setting, its value and where it came from (the token redacted)."),
+            CommandSpec(name: "show", abstract: "Show each setting, its value and where it came from (the token redacted).",
+                        options: [CommonOptions.listingFormat.spec]),
             CommandSpec(name: "path", abstract: "Print the path of the config file in use."),
             CommandSpec(name: "set-token", abstract: "Read a token from standard input into the token file (mode 0600).",
                         discussion: """
@@ -49,7 +50,10 @@ enum ConfigCommand {
         let categories = config.catalogue.value.categories
         rows.append(["categories", "\(categories.count) categories, \(categories.reduce(0) { $0 + $1.subs.count }) subs",
                      config.catalogue.source])
-        context.io.stdout.write(TextTable(rows: rows).render())
+        guard invocation[CommonOptions.listingFormat] == .json else { return context.io.stdout.write(TextTable(rows: rows).render()) }
+        // {"environment": {"value": "release", "source": "default"}, …}: each setting by its name.
+        let members = rows.dropFirst().map { "  \(ItemJSON.string($0[0])): {\"value\": \(ItemJSON.string($0[1])), \"source\": \(ItemJSON.string($0[2]))}" }
+        context.io.stdout.write("{\n" + members.joined(separator: ",\n") + "\n}\n")
     }
 
     static func path(_ invocation: Invocation, _ context: Context) async throws {
