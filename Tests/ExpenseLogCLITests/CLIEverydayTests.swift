@@ -143,4 +143,28 @@ import Testing
         #expect(settings["environment"] == ["value": "dummy", "source": "EXPENSE_LOG_ENV"], "\(shown.stdout)")
         #expect(settings["retries"]?["value"] == "3")
     }
+
+    @Test func configSetGetAndUnsetEditOneKeyKeepingTheRest() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let env = Samples.environment(home: home)
+        let path = try await CLI.run(["config", "path"], environment: env).stdout.trimmingCharacters(in: .newlines)
+        try FileManager.default.createDirectory(at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
+        let catalogue = #"[{"id": 0, "ja": "食費", "en": "Food", "subs": []}]"#
+        try Data(#"{"categories": \#(catalogue), "serverTimeZone": "Asia/Tokyo"}"#.utf8).write(to: URL(fileURLWithPath: path))
+        #expect(try await CLI.run(["config", "set", "baseURL", "https://example.com/exec"], environment: env).status == 0)
+        #expect(try await CLI.run(["config", "set", "baseURL.development", "http://127.0.0.1:9/exec"], environment: env).status == 0)
+        #expect(try await CLI.run(["config", "get", "baseURL.release"], environment: env).stdout == "https://example.com/exec\n")
+        #expect(try await CLI.run(["config", "get", "serverTimeZone"], environment: env).stdout == "Asia/Tokyo\n")
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let refused = try await CLI.run(["config", "set", "maxAnswerMiB", "0"], environment: env)
+        #expect(refused.status == 78 && refused.stderr.contains("maxAnswerMiB was not changed in \(path)"), "\(refused.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "a refused value leaves the file as it was")
+        #expect(try await CLI.run(["config", "unset", "serverTimeZone"], environment: env).status == 0)
+        let missing = try await CLI.run(["config", "get", "serverTimeZone"], environment: env)
+        #expect(missing.status == 1 && missing.stdout.isEmpty)
+        // The catalogue, never touched, is still in force: it names one category only.
+        let categories = try await CLI.run(["categories", "--format", "json"], environment: env)
+        #expect(categories.stdout.contains("Food") && !categories.stdout.contains("Entertainment"))
+    }
 }

@@ -1,7 +1,7 @@
 import ExpenseLogKit
 import Foundation
 
-/// `config show|path|set-token|clear-token`: the effective configuration, and the token file.
+/// `config show|path|get|set|unset|set-token|clear-token`: the effective configuration, the config file, the token file.
 enum ConfigCommand {
     static let spec = CommandSpec(
         name: "config",
@@ -10,6 +10,21 @@ enum ConfigCommand {
             CommandSpec(name: "show", abstract: "Show each setting, its value and where it came from (the token redacted).",
                         options: [CommonOptions.listingFormat.spec]),
             CommandSpec(name: "path", abstract: "Print the path of the config file in use."),
+            CommandSpec(name: "get", abstract: "Print a key's value in the config file (exit 1 when it is not set there).",
+                        arguments: [key]),
+            CommandSpec(name: "set", abstract: "Set a key in the config file (made when missing), keeping every other key.",
+                        discussion: """
+                            The file is checked whole before it replaces the old one, so a bad value changes nothing \
+                            (exit 78, naming the key). baseURL sets the URL of both real environments; \
+                            baseURL.development or baseURL.release one of them.
+
+                            EXAMPLES:
+                              expense-log config set baseURL https://script.google.com/macros/s/ID/exec
+                              expense-log config set environment development
+                              expense-log config set serverTimeZone Asia/Tokyo
+                            """,
+                        arguments: [key, ArgumentSpec("value", help: "The new value.")]),
+            CommandSpec(name: "unset", abstract: "Remove a key from the config file, keeping every other key.", arguments: [key]),
             CommandSpec(name: "set-token", abstract: "Read a token from standard input into the token file (mode 0600).",
                         discussion: """
                             The token is sent as `Authorization: Bearer TOKEN`. It is read from stdin so that it \
@@ -18,6 +33,27 @@ enum ConfigCommand {
                             """),
             CommandSpec(name: "clear-token", abstract: "Delete the token file."),
         ])
+
+    static let key = ArgumentSpec("key", kind: .choice(ConfigEdit.keys), help: "A key of the config file.")
+
+    static func get(_ invocation: Invocation, _ context: Context) async throws {
+        guard let value = try ConfigEdit.get(invocation.arguments[0], in: try context.config().configFile.value) else {
+            throw CommandExit(code: .failure)
+        }
+        context.io.stdout.write(value + "\n")
+    }
+
+    static func set(_ invocation: Invocation, _ context: Context) async throws {
+        let path = try context.config().configFile.value
+        try ConfigEdit.set(invocation.arguments[0], to: invocation.arguments[1], in: path)
+        context.note("Set \(invocation.arguments[0]) in \(path).")
+    }
+
+    static func unset(_ invocation: Invocation, _ context: Context) async throws {
+        let path = try context.config().configFile.value
+        try ConfigEdit.set(invocation.arguments[0], to: nil, in: path)
+        context.note("Removed \(invocation.arguments[0]) from \(path).")
+    }
 
     static func show(_ invocation: Invocation, _ context: Context) async throws {
         let config = try context.config()

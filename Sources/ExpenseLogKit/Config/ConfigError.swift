@@ -14,6 +14,8 @@ public enum ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
     case unknownEnvironment(String, source: String)
     /// The config file exists but cannot be read or parsed.
     case badConfigFile(path: String, reason: String)
+    /// `config set` was given a value the file cannot hold; the file was left as it was.
+    case refusedValue(path: String, key: String, reason: String)
     /// The config file named by `--config` or `EXPENSE_LOG_CONFIG` does not exist.
     case missingConfigFile(path: String, source: String)
     /// The token file can be read by others than its owner.
@@ -31,6 +33,8 @@ public enum ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
                   {"environment": "\(env.rawValue)", "baseURL": {"\(env.rawValue)": "https://script.google.com/macros/s/…/exec"}}
                 To try the tool without a server, use --env dummy (no network needed).
                 """
+        case let .refusedValue(path, key, reason):
+            return "\(key) was not changed in \(path): \(reason)"
         case let .invalidBaseURL(url, source):
             return "the base URL '\(url)' (from \(source)) is not an absolute http:// or https:// URL."
         case let .ipv6LiteralBaseURL(url, source):

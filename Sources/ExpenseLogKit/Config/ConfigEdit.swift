@@ -1,0 +1,78 @@
+import Foundation
+
+/// `config set|get|unset`: one key of the config file read or changed, every other key kept, the file checked as a
+/// whole before it replaces the old one (atomically), so a bad value never leaves a broken file behind.
+public enum ConfigEdit {
+    /// The keys that take a single value (`baseURL.development` sets one environment's URL; `baseURL` both).
+    public static let keys = ["environment", "baseURL", "baseURL.release", "baseURL.development", "serverTimeZone", "maxAnswerMiB",
+                              "transport", "serverMaxExecutionSeconds"]
+    private static let numeric: Set<String> = ["maxAnswerMiB", "serverMaxExecutionSeconds"]
+
+    /// The file's value of `key` as text, or nil when the file (or the key) is not there.
+    public static func get(_ key: String, in path: String) throws -> String? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        _ = try ConfigFile.read(path: path)  // a broken file is reported as such, not read around
+        let root = try object(at: path)
+        let (top, sub) = split(key)
+        // One environment's URL is the object's entry, or the plain string both environments share.
+        let value: Any? = sub.map { (root[top] as? [String: Any])?[$0] ?? root[top] as? String as Any? } ?? root[top]
+        switch value {
+        case let text as String: return text
+        case let number as NSNumber: return number.stringValue
+        default: return nil
+        }
+    }
+
+    /// Sets `key` to `value` (nil removes it), creating the file and its folder when missing; throws the file's check
+    /// (naming the key) when the value is not one the file can hold, and then leaves the file as it was.
+    public static func set(_ key: String, to value: String?, in path: String) throws {
+        var root = FileManager.default.fileExists(atPath: path) ? try object(at: path) : [:]
+        let (top, sub) = split(key)
+        if let value, top == "environment", Environment(rawValue: value) == nil {
+            throw ConfigError.refusedValue(path: path, key: key, reason: "it must be one of "
+                                            + Environment.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        if let value, top == "baseURL", !["http", "https"].contains(URL(string: value)?.scheme?.lowercased() ?? "") {
+            throw ConfigError.refusedValue(path: path, key: key, reason: "it must be an http:// or https:// URL, "
+                                            + "such as the web app's https://script.google.com/macros/s/…/exec")
+        }
+        let typed: Any? = value.map { text in numeric.contains(top) ? (Double(text).map { NSNumber(value: $0) } ?? text as Any) : text }
+        if let sub {
+            // One environment's URL: a plain string for both becomes an object of one per environment first.
+            var perEnvironment = (root[top] as? [String: Any]) ?? (root[top] as? String).map { ["release": $0, "development": $0] } ?? [:]
+            perEnvironment[sub] = typed
+            root[top] = perEnvironment.isEmpty ? nil : perEnvironment
+        } else {
+            root[top] = typed
+        }
+        let data = try JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        let checked = path + ".checking-\(getpid())"
+        try AtomicFile.write(data, to: URL(fileURLWithPath: checked), durable: false)
+        defer { try? FileManager.default.removeItem(atPath: checked) }
+        do {
+            _ = try ConfigFile.read(path: checked)
+        } catch ConfigError.badConfigFile(_, let reason) {
+            throw ConfigError.refusedValue(path: path, key: key, reason: reason)
+        }
+        try FileManager.default.createDirectory(at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
+        try AtomicFile.write(data + Data("\n".utf8), to: URL(fileURLWithPath: path))
+    }
+
+    private static func split(_ key: String) -> (String, String?) {
+        let parts = key.split(separator: ".", maxSplits: 1).map(String.init)
+        return (parts[0], parts.count == 2 ? parts[1] : nil)
+    }
+
+    private static func object(at path: String) throws -> [String: Any] {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw ConfigError.badConfigFile(path: path, reason: "it cannot be read (\(StoreError.reason(of: error)))")
+        }
+        guard let root = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+            throw ConfigError.badConfigFile(path: path, reason: "it is not a JSON object; fix or remove it first")
+        }
+        return root
+    }
+}
