@@ -80,16 +80,23 @@ public struct ConsoleIO: Sendable {
     public let stdoutIsTerminal: Bool
     /// The width in columns that stdout's terminal reports; nil when it reports none.
     public let stdoutColumns: Int?
+    /// Whether stdin is a terminal, where a person can answer a question.
+    public let stdinIsTerminal: Bool
+    /// Reads one line of standard input (without its line break), blocking; nil at the end of input.
+    public let readLine: @Sendable () -> String?
 
     /// Streams from parts.
     public init(stdout: any TextSink, stderr: any TextSink, readStdin: @escaping @Sendable (Int) throws -> Data,
-                stderrIsTerminal: Bool = false, stdoutIsTerminal: Bool = false, stdoutColumns: Int? = nil) {
+                stderrIsTerminal: Bool = false, stdoutIsTerminal: Bool = false, stdoutColumns: Int? = nil,
+                stdinIsTerminal: Bool = false, readLine: @escaping @Sendable () -> String? = { nil }) {
         self.stdout = stdout
         self.stderr = stderr
         self.readStdin = readStdin
         self.stderrIsTerminal = stderrIsTerminal
         self.stdoutIsTerminal = stdoutIsTerminal
         self.stdoutColumns = stdoutColumns
+        self.stdinIsTerminal = stdinIsTerminal
+        self.readLine = readLine
     }
 
     /// The real process streams.
@@ -97,7 +104,8 @@ public struct ConsoleIO: Sendable {
         ConsoleIO(stdout: FileDescriptorSink(descriptor: 1), stderr: FileDescriptorSink(descriptor: 2),
                   readStdin: { limit in try FileHandle.standardInput.read(upToCount: limit + 1) ?? Data() },
                   stderrIsTerminal: isatty(2) == 1,
-                  stdoutIsTerminal: isatty(1) == 1, stdoutColumns: terminalColumns(of: 1))
+                  stdoutIsTerminal: isatty(1) == 1, stdoutColumns: terminalColumns(of: 1),
+                  stdinIsTerminal: isatty(0) == 1, readLine: { Swift.readLine(strippingNewline: true) })
     }
 
     /// The columns of the terminal on a descriptor, from TIOCGWINSZ; nil for no terminal, or one never given a size

@@ -167,4 +167,35 @@ import Testing
         let categories = try await CLI.run(["categories", "--format", "json"], environment: env)
         #expect(categories.stdout.contains("Food") && !categories.stdout.contains("Entertainment"))
     }
+
+    /// `add` on a pseudo-terminal (Python's pty): it asks for what is missing, offers the guessed category, shows the
+    /// item and asks before sending; "n" sends nothing.
+    @Test func addOnATerminalAsksForWhatIsMissingAndConfirmsBeforeSending() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        try await withServer { server in
+            try await server.seed(Self.seed)
+            let env = Samples.environment(home: home, server: server, ["TZ": "UTC"])
+            _ = try await CLI.run(["fetch", "2024-03", "-q"], environment: env)  // the cache knows ラーメン as Food/Grocery
+            let ptyRun = CLI.packageRoot.appendingPathComponent("Tests/ReferenceServer/pty_run.py").path
+            func onTerminal(_ answers: [(String, String)], _ arguments: [String]) async throws -> CLIResult {
+                let script = "[" + answers.map { "[\(ItemJSON.string($0.0)), \(ItemJSON.string($0.1))]" }.joined(separator: ", ") + "]"
+                return try await CLI.run(["python3", ptyRun, try CLI.binary().path, "add"] + arguments,
+                                         environment: env.merging(["PTY_SCRIPT": script]) { _, new in new },
+                                         binary: URL(fileURLWithPath: "/usr/bin/env"))
+            }
+            let added = try await onTerminal([("Date [today]", "2024-03-09"), ("Name", "ラーメン"), ("Price", "abc"), ("Price", "1,100"),
+                                              ("Category [Food/Grocery]", ""), ("Register 2024-03-09  ラーメン  1,100  Food/Grocery? [Y/n]", "")], [])
+            #expect(added.status == 0, "\(added.stdout)")
+            #expect(added.stdout.contains("Names in the cache: ラーメン"), "\(added.stdout)")
+            #expect(added.stdout.contains("'abc' is not a price"))
+            let saved = try #require(try await server.items().last)
+            #expect(saved.name == "ラーメン" && saved.price == 1_100 && saved.date.description == "2024-03-09")
+            #expect(saved.category == 0 && saved.categorySub == 0)
+
+            let declined = try await onTerminal([("Price", "500"), ("Category", "food/drink"), ("[Y/n]", "n")], ["お茶", "--date", "2024-03-10"])
+            #expect(declined.status == 1 && declined.stdout.contains("Cancelled; nothing was sent."), "\(declined.stdout)")
+            #expect(try await server.items().count == Self.seed.count + 1, "nothing was sent after no")
+        }
+    }
 }

@@ -28,22 +28,56 @@ enum AddCommand {
         arguments: [ArgumentSpec("name", optional: true, help: "What was bought."),
                     ArgumentSpec("price", optional: true, help: "What it cost, in yen.")])
 
+    /// The item as given or answered, before it goes the way of a `register` row.
+    struct Fields {
+        var day: Day
+        var name: String
+        var price: String
+        var category: Int
+        var sub: Int?
+    }
+
     static func run(_ invocation: Invocation, _ context: Context) async throws {
-        guard invocation.arguments.count == 2 else {
-            throw UsageError(path: invocation.path, message: "add needs a name and a price, as in: expense-log add ラーメン 980")
-        }
-        let (name, price) = (invocation.arguments[0], invocation.arguments[1])
-        guard let day = Day(personDate: invocation[date] ?? "today") else {
-            throw UsageError(path: invocation.path, message: "'\(invocation[date] ?? "")' is not a day: give 2024-01-05, 20240105, "
-                             + "2024/1/5, today, yesterday or -3d")
-        }
         let config = try context.config()
-        let (categoryNumber, sub) = try await categorize(name, invocation, context, config)
-        var fields = [("date", ItemJSON.string(day.compact)), ("name", ItemJSON.string(name)), ("price", ItemJSON.string(price)),
-                      ("category", String(categoryNumber))]
-        if let sub { fields.append(("categorySub", String(sub))) }
-        if let id = invocation[id] { fields.insert(("id", ItemJSON.string(id)), at: 0) }
-        let line = Array(("{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}\n").utf8)
+        let fields: Fields
+        if invocation.arguments.count < 2 {
+            guard context.canAsk else {
+                throw UsageError(path: invocation.path, message: "add needs a name and a price, as in: expense-log add ラーメン 980 "
+                                 + "(on a terminal, it asks for what is missing)")
+            }
+            guard let asked = try await AddQuestions(invocation: invocation, context: context, config: config)
+                .ask(name: invocation.arguments.first) else {
+                context.io.stderr.write("Cancelled; nothing was sent.\n")
+                throw CommandExit(code: .failure)
+            }
+            fields = asked
+        } else {
+            let name = invocation.arguments[0]
+            guard let day = Day(personDate: invocation[date] ?? "today") else { throw notADay(invocation[date] ?? "", invocation) }
+            let category: (category: Int, sub: Int?)
+            if let text = invocation[Self.category] {
+                category = try resolve(text, config, invocation)
+            } else {
+                guard let latest = await latest(named: name, context, config) else {
+                    throw UsageError(path: invocation.path, message: "No cached item is called '\(name.trimmingSpaces())', so its category "
+                                     + "cannot be guessed; give --category (the catalogue: \(config.catalogue.value.listing))")
+                }
+                context.note("Category: \(describe(latest.category, latest.categorySub, config, context)), as '\(latest.name)' had on "
+                             + "\(latest.date) (--category sets another)")
+                category = (latest.category, latest.categorySub)
+            }
+            fields = Fields(day: day, name: name, price: invocation.arguments[1], category: category.category, sub: category.sub)
+        }
+        try await register(fields, invocation, context)
+    }
+
+    /// Registers the item through `register`'s path, as a one-line input named `(arguments)`.
+    static func register(_ fields: Fields, _ invocation: Invocation, _ context: Context) async throws {
+        var members = [("date", ItemJSON.string(fields.day.compact)), ("name", ItemJSON.string(fields.name)),
+                       ("price", ItemJSON.string(fields.price)), ("category", String(fields.category))]
+        if let sub = fields.sub { members.append(("categorySub", String(sub))) }
+        if let id = invocation[id] { members.insert(("id", ItemJSON.string(id)), at: 0) }
+        let line = Array(("{" + members.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}\n").utf8)
         let source = ImportSource(name: "(arguments)", format: .ndjson) {
             var given = false
             return {
@@ -56,28 +90,30 @@ enum AddCommand {
                                                       allowDuplicates: invocation[RegisterCommand.allowDuplicates]), context)
     }
 
-    /// `--category` read from the catalogue, else the category of the latest cached item with the same name (said on
-    /// stderr); a usage error naming the catalogue when neither gives one.
-    static func categorize(_ name: String, _ invocation: Invocation, _ context: Context, _ config: AppConfig) async throws
-        -> (category: Int, sub: Int?) {
-        let catalogue = config.catalogue.value
-        if let text = invocation[category] {
-            do {
-                return try catalogue.resolve(text)
-            } catch {
-                throw UsageError(path: invocation.path, message: "\(error.message) (`expense-log categories` lists them)")
-            }
-        }
+    /// The latest cached item with this name (spaces around it ignored), whose category a new one most likely shares.
+    static func latest(named name: String, _ context: Context, _ config: AppConfig) async -> Item? {
         let wanted = name.trimmingSpaces()
         let cached = (try? await context.repository(config).cachedMonths()) ?? []
-        let latest = cached.flatMap(\.items).filter { $0.name.trimmingSpaces() == wanted }.max { $0.date < $1.date }
-        guard let latest else {
-            throw UsageError(path: invocation.path, message: "No cached item is called '\(wanted)', so its category cannot be guessed; "
-                             + "give --category (the catalogue: \(catalogue.listing))")
+        return cached.flatMap(\.items).filter { $0.name.trimmingSpaces() == wanted }.max { $0.date < $1.date }
+    }
+
+    /// A category name read from the catalogue in force; a usage error naming what it has.
+    static func resolve(_ text: String, _ config: AppConfig, _ invocation: Invocation) throws -> (category: Int, sub: Int?) {
+        do {
+            return try config.catalogue.value.resolve(text)
+        } catch {
+            throw UsageError(path: invocation.path, message: "\(error.message) (`expense-log categories` lists them)")
         }
-        let sub = latest.categorySub.map { "/" + catalogue.name(ofSub: $0, in: latest.category, japanese: context.japanese) } ?? ""
-        context.note("Category: \(catalogue.name(of: latest.category, japanese: context.japanese))\(sub), as '\(wanted)' had on "
-                     + "\(latest.date) (--category sets another)")
-        return (latest.category, latest.categorySub)
+    }
+
+    /// `Food/Grocery`, in the locale's language.
+    static func describe(_ category: Int, _ sub: Int?, _ config: AppConfig, _ context: Context) -> String {
+        let catalogue = config.catalogue.value
+        return catalogue.name(of: category, japanese: context.japanese)
+            + (sub.map { "/" + catalogue.name(ofSub: $0, in: category, japanese: context.japanese) } ?? "")
+    }
+
+    static func notADay(_ text: String, _ invocation: Invocation) -> UsageError {
+        UsageError(path: invocation.path, message: "'\(text)' is not a day: give 2024-01-05, 20240105, 2024/1/5, today, yesterday or -3d")
     }
 }

@@ -1,0 +1,71 @@
+import ExpenseLogKit
+import Foundation
+
+/// `add` on a terminal with arguments missing: asks for each (the date with today as default, the name with the names
+/// already in the cache shown, the price, the category with the guessed one as default), re-asking after an answer it
+/// cannot read, then shows the item and asks before sending it.
+struct AddQuestions {
+    let invocation: Invocation
+    let context: Context
+    let config: AppConfig
+
+    /// The answered item, or nil when the person stopped (Ctrl-D, or no at the confirmation).
+    func ask(name given: String?) async throws -> AddCommand.Fields? {
+        var day = try invocation[AddCommand.date].map { text in
+            guard let day = Day(personDate: text) else { throw AddCommand.notADay(text, invocation) }
+            return day
+        }
+        while day == nil {
+            guard let text = await context.ask("Date", suggested: "today") else { return nil }
+            day = Day(personDate: text)
+            if day == nil { context.io.stderr.write("  '\(text)' is not a day: give 2024-01-05, 20240105, 2024/1/5, today, yesterday or -3d\n") }
+        }
+        var name = given
+        if name == nil {
+            let known = await knownNames()
+            if !known.isEmpty { context.io.stderr.write("Names in the cache: \(known.joined(separator: ", "))\n") }
+        }
+        while name?.trimmingSpaces().isEmpty ?? true {
+            guard let text = await context.ask("Name") else { return nil }
+            name = text
+        }
+        var price: String?
+        while price == nil {
+            guard let text = await context.ask("Price") else { return nil }
+            if PriceText.parse(text.trimmingSpaces()) != nil { price = text } else {
+                context.io.stderr.write("  '\(text)' is not a price: give 980, ¥1,500, 1,500円 or -300 for a refund\n")
+            }
+        }
+        guard let day, let name, let price, let category = try await category(for: name) else { return nil }
+        let shown = "\(day)  \(name)  \(price)  \(AddCommand.describe(category.category, category.sub, config, context))"
+        guard await context.confirm("Register \(shown)?", yesByDefault: true) else { return nil }
+        return AddCommand.Fields(day: day, name: name, price: price, category: category.category, sub: category.sub)
+    }
+
+    /// `--category`, or the answer to a question whose default is the category the name had last time.
+    private func category(for name: String) async throws -> (category: Int, sub: Int?)? {
+        if let text = invocation[AddCommand.category] { return try AddCommand.resolve(text, config, invocation) }
+        let guess = await AddCommand.latest(named: name, context, config)
+        let suggested = guess.map { AddCommand.describe($0.category, $0.categorySub, config, context) }
+        while true {
+            guard let text = await context.ask("Category", suggested: suggested) else { return nil }
+            do {
+                return try config.catalogue.value.resolve(text)
+            } catch {
+                context.io.stderr.write("  \(text.isEmpty ? "a category is needed" : error.message); the catalogue: "
+                                        + "\(config.catalogue.value.listing)\n")
+            }
+        }
+    }
+
+    /// The names of the cached items, the latest first, each once, at most eight.
+    private func knownNames() async -> [String] {
+        let cached = (try? await context.repository(config).cachedMonths()) ?? []
+        var seen: Set<String> = [], names: [String] = []
+        for item in cached.flatMap(\.items).sorted(by: { $0.date > $1.date }) where seen.insert(item.name).inserted {
+            names.append(item.name)
+            if names.count == 8 { break }
+        }
+        return names
+    }
+}

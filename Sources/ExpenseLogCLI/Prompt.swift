@@ -1,0 +1,28 @@
+import Foundation
+
+extension Context {
+    /// Whether a person can be asked: stdin and stderr are both terminals.
+    var canAsk: Bool { io.stdinIsTerminal && io.stderrIsTerminal }
+
+    /// Asks on stderr and returns the line typed (trimmed), `suggested` when it is empty; nil at the end of input
+    /// (Ctrl-D). The blocking read runs on a thread of its own, never on the cooperative pool.
+    func ask(_ question: String, suggested: String? = nil) async -> String? {
+        io.stderr.write(question + (suggested.map { " [\($0)]" } ?? "") + ": ")
+        let read = io.readLine
+        let line: String? = await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: read()) }
+        }
+        guard let line else {
+            io.stderr.write("\n")
+            return nil
+        }
+        let answer = line.trimmingCharacters(in: .whitespaces)
+        return answer.isEmpty ? suggested ?? "" : answer
+    }
+
+    /// Asks a yes-or-no question; the answer is yes only when it starts with y (or is empty and `yesByDefault`).
+    func confirm(_ question: String, yesByDefault: Bool) async -> Bool {
+        guard let answer = await ask(question + (yesByDefault ? " [Y/n]" : " [y/N]")) else { return false }
+        return answer.isEmpty ? yesByDefault : answer.lowercased().hasPrefix("y")
+    }
+}
