@@ -46,7 +46,7 @@ public enum ExpenseLogCommand {
 
     /// What runs each command, by its path (`cache list`); the parser never reaches `help`, which it answers itself.
     static let runners: [String: @Sendable (Invocation, Context) async throws -> Void] = [
-        "fetch": FetchCommand.run, "add": AddCommand.run, "register": RegisterCommand.run, "sync": SyncCommand.run, "pending": PendingCommand.run,
+        "fetch": FetchCommand.run, "add": AddCommand.run, "register": RegisterCommand.run, "sync": SyncCommand.run, "pending": PendingCommand.run, "pending drop": PendingCommand.drop, "pending clear": PendingCommand.clear,
         "summary": SummaryCommand.run, "cache list": CacheCommand.list, "cache clear": CacheCommand.clear,
         "cache path": CacheCommand.path, "config show": ConfigCommand.show, "config path": ConfigCommand.path,
         "config get": ConfigCommand.get, "config set": ConfigCommand.set, "config unset": ConfigCommand.unset,

@@ -198,4 +198,35 @@ import Testing
             #expect(try await server.items().count == Self.seed.count + 1, "nothing was sent after no")
         }
     }
+
+    @Test func pendingShowsIdsAndDropAndClearRemoveWaitingItemsAfterAsking() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let file = try home.write("three.csv", "id,date,name,price,category\nP1,20240105,本,900,1\nP2,20240106,茶,150,0\nP3,20240107,水,100,0\n")
+        let offline = try Samples.offlineEnvironment(home: home)
+        #expect(try await CLI.run(["register", file, "--retries", "0"], environment: offline).status == 75)
+        let listed = try await CLI.run(["pending"], environment: offline)
+        #expect(listed.stdout.hasPrefix("ID  ") && listed.stdout.contains("\nP2  "), "\(listed.stdout)")
+        let unasked = try await CLI.run(["pending", "drop", "P2"], environment: offline)
+        #expect(unasked.status == 64 && unasked.stderr.contains("needs --yes when stdin is not a terminal"))
+        let ptyRun = CLI.packageRoot.appendingPathComponent("Tests/ReferenceServer/pty_run.py").path
+        let declined = try await CLI.run(["python3", ptyRun, try CLI.binary().path, "pending", "drop", "P2"],
+                                         environment: offline.merging(["PTY_SCRIPT": #"[["[y/N]", "n"]]"#]) { _, new in new },
+                                         binary: URL(fileURLWithPath: "/usr/bin/env"))
+        #expect(declined.status == 1 && declined.stdout.contains("Cancelled; nothing was removed."), "\(declined.stdout)")
+        let dropped = try await CLI.run(["pending", "drop", "P2", "--yes"], environment: offline)
+        #expect(dropped.status == 0 && dropped.stderr.contains("Removed P2: 2024-01-06 茶 150"), "\(dropped.stderr)")
+        let typo = try await CLI.run(["pending", "drop", "P9", "-y"], environment: offline)
+        #expect(typo.status == 65 && typo.stderr.contains("no waiting item has the id P9"))
+        try await withServer { server async throws in
+            let env = Samples.environment(home: home, server: server)
+            #expect(try await CLI.run(["sync"], environment: env).status == 0)
+            #expect(try await server.items().map(\.id) == ["P1", "P3"], "the dropped item is never sent")
+        }
+        let again = try home.write("again.csv", "date,name,price,category\n20240108,紙,50,1\n")
+        _ = try await CLI.run(["register", again, "--retries", "0"], environment: offline)
+        let cleared = try await CLI.run(["pending", "clear", "--yes"], environment: offline)
+        #expect(cleared.status == 0 && cleared.stderr.contains("Removed 1 item from the outbox."), "\(cleared.stderr)")
+        #expect(try await CLI.run(["pending"], environment: offline).stderr.contains("is empty"))
+    }
 }

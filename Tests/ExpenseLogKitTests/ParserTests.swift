@@ -290,7 +290,7 @@ struct ParserTests {
 @Suite struct CommandBindingTests {
     @Test func everyCommandThatParsesHasSomethingToRunIt() {
         func leaves(_ spec: CommandSpec, _ path: [String]) -> [String] {
-            spec.isGroup ? spec.subcommands.flatMap { leaves($0, path + [$0.name]) } : [path.joined(separator: " ")]
+            (spec.isGroup ? [] : [path.joined(separator: " ")]) + spec.subcommands.flatMap { leaves($0, path + [$0.name]) }
         }
         let commands = Set(leaves(ExpenseLogCommand.root, [])).subtracting(["help"])
         #expect(commands == Set(ExpenseLogCommand.runners.keys))

@@ -56,10 +56,13 @@ extension Context {
         ItemWriter(catalogue: config.catalogue.value, japanese: japanese, terminalWidth: terminalWidth)
     }
 
-    /// Writes a spool's items in a format to stdout, in pieces; a spool that cannot be read back is warned about.
-    func printItems(_ spool: ItemSpool, _ format: OutputFormat, _ config: AppConfig) {
+    /// Writes a spool's items in a format to stdout, in pieces (a table starting with ids when `showingIDs`); a spool
+    /// that cannot be read back is warned about.
+    func printItems(_ spool: ItemSpool, _ format: OutputFormat, _ config: AppConfig, showingIDs: Bool = false) {
+        var writer = itemWriter(config)
+        writer.showsIDs = showingIDs
         do {
-            try itemWriter(config).write(spool, as: format) { io.stdout.write($0) }
+            try writer.write(spool, as: format) { io.stdout.write($0) }
         } catch {
             warn("the items could not all be printed (\(error)); `expense-log fetch` shows what the server has")
         }

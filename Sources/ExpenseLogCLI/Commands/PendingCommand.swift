@@ -1,17 +1,31 @@
 import ExpenseLogKit
 import Foundation
 
-/// `pending`: the items waiting in the outbox of the current environment.
+/// `pending`: the items waiting in the outbox of the current environment; `pending drop|clear` removes them.
 enum PendingCommand {
+    static let yes = Flag("yes", short: "y", help: "Remove without asking (needed when stdin is not a terminal).")
+
     static let spec = CommandSpec(
         name: "pending",
-        abstract: "List the items waiting in the outbox for `sync`.",
+        abstract: "List the items waiting in the outbox for `sync` (drop or clear removes them).",
         discussion: """
             Items land in the outbox when register cannot confirm them (the server is down, or the \
-            answer was lost). The json, ndjson and csv output can be fed back to register. An outbox \
-            entry that cannot be read is named on stderr and the exit status is 74: the list is incomplete.
+            answer was lost). The table starts with each item's id, which pending drop takes; the json, \
+            ndjson and csv output can be fed back to register. An outbox entry that cannot be read is named \
+            on stderr and the exit status is 74: the list is incomplete.
+
+            EXAMPLES:
+              expense-log pending
+              expense-log pending drop 7F3A…-ID
+              expense-log pending clear --yes
             """,
-        options: [CommonOptions.format.spec])
+        options: [CommonOptions.format.spec],
+        subcommands: [
+            CommandSpec(name: "drop", abstract: "Remove waiting items by id, asking first on a terminal.", options: [yes.spec],
+                        arguments: [ArgumentSpec("id", variadic: true, help: "The ids of the items to remove (pending shows them).")]),
+            CommandSpec(name: "clear", abstract: "Remove every waiting item, asking first on a terminal.", options: [yes.spec]),
+        ],
+        runsAlone: true)
 
     static func run(_ invocation: Invocation, _ context: Context) async throws {
         let config = try context.config()
@@ -40,10 +54,50 @@ enum PendingCommand {
             }
             if listed { batches += entry.batches.count } else { try items.truncate(to: mark) }
         }
-        context.printItems(items, format, config)
+        context.printItems(items, format, config, showingIDs: true)
         context.note("\(items.count) item\(items.count == 1 ? "" : "s") in \(batches) batch\(batches == 1 ? "" : "es") "
                      + "\(items.count == 1 ? "waits" : "wait") in \(outbox.directory.path), the oldest queued "
                      + "\(oldest.queuedAt.formatted(Date.ISO8601FormatStyle())). Run `expense-log sync` to send them." + unreadable)
         if !problems.isEmpty { throw CommandExit(code: .ioError) }
+    }
+
+    static func drop(_ invocation: Invocation, _ context: Context) async throws {
+        try await remove(Set(invocation.arguments), invocation, context)
+    }
+
+    static func clear(_ invocation: Invocation, _ context: Context) async throws {
+        try await remove(nil, invocation, context)
+    }
+
+    /// Removes the items with these ids (every item when nil) after asking, and says what went; an id that waits
+    /// nowhere is an error (65), so a typo is never taken for a removal.
+    private static func remove(_ ids: Set<String>?, _ invocation: Invocation, _ context: Context) async throws {
+        let config = try context.config()
+        let outbox = context.outbox(config)
+        let what = ids.map { "\($0.count) item\($0.count == 1 ? "" : "s") (\($0.sorted().joined(separator: ", ")))" } ?? "every waiting item"
+        if !invocation[yes] {
+            guard context.canAsk else {
+                throw UsageError(path: invocation.path, message: "Removing from the outbox needs --yes when stdin is not a terminal")
+            }
+            guard await context.confirm("Remove \(what) from \(outbox.directory.path)? They will not be sent", yesByDefault: false) else {
+                context.io.stderr.write("Cancelled; nothing was removed.\n")
+                throw CommandExit(code: .failure)
+            }
+        }
+        let dropped = try outbox.drop(ids: ids)
+        for item in dropped.removed {
+            context.note("Removed \(TextTable.printable(item.id)): \(item.date) \(TextTable.printable(item.name)) \(PriceText.format(item.price))")
+        }
+        context.note("Removed \(dropped.removed.count) item\(dropped.removed.count == 1 ? "" : "s") from the outbox.")
+        if dropped.busy > 0 {
+            context.warn("\(dropped.busy) outbox entr\(dropped.busy == 1 ? "y is" : "ies are") being sent by another run; "
+                         + "run pending again once it ends")
+        }
+        let missing = (ids ?? []).subtracting(dropped.removed.map(\.id))
+        if !missing.isEmpty {
+            context.io.stderr.write("Error: no waiting item has the id \(missing.sorted().joined(separator: ", ")); `expense-log pending` lists them.\n")
+            throw CommandExit(code: .dataError)
+        }
+        if dropped.busy > 0 { throw CommandExit(code: .temporaryFailure) }
     }
 }

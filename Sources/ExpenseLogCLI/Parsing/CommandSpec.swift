@@ -91,10 +91,12 @@ public struct CommandSpec: Sendable {
     public let arguments: [ArgumentSpec]
     /// Its subcommands, for a group such as `cache`.
     public let subcommands: [CommandSpec]
+    /// Whether it also runs with no subcommand (`pending` lists; `pending drop` removes).
+    public let runsAlone: Bool
 
     /// A command or group.
     public init(name: String, aliases: [String] = [], abstract: String, discussion: String = "", options: [OptionSpec] = [],
-                arguments: [ArgumentSpec] = [], subcommands: [CommandSpec] = []) {
+                arguments: [ArgumentSpec] = [], subcommands: [CommandSpec] = [], runsAlone: Bool = false) {
         self.name = name
         self.aliases = aliases
         self.abstract = abstract
@@ -102,10 +104,11 @@ public struct CommandSpec: Sendable {
         self.options = options
         self.arguments = arguments
         self.subcommands = subcommands
+        self.runsAlone = runsAlone
     }
 
     /// Whether it only groups subcommands (`cache`), rather than running.
-    public var isGroup: Bool { !subcommands.isEmpty }
+    public var isGroup: Bool { !subcommands.isEmpty && !runsAlone }
 
     /// The subcommand a word names, by its name or one of its aliases.
     func subcommand(_ word: String) -> CommandSpec? { subcommands.first { $0.name == word || $0.aliases.contains(word) } }

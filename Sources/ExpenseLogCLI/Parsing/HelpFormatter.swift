@@ -26,6 +26,7 @@ public struct HelpFormatter: Sendable {
             words.append(option.isRequired ? option.label : "[\(option.label)]")
         }
         words.append(contentsOf: spec.arguments.map { $0.isOptional ? "[\($0.label)]" : $0.label })
+        if spec.runsAlone { words.append("[<subcommand>]") }
         return words.joined(separator: " ")
     }
 

@@ -18,6 +18,8 @@ public struct ItemWriter: Sendable {
     public var japanese: Bool
     /// The width of the terminal a table goes to, so long names are shortened to fit; nil keeps every name whole.
     public var terminalWidth: Int?
+    /// Whether a table starts with each item's id (`pending`, whose ids `pending drop` takes).
+    public var showsIDs = false
 
     /// A writer with a catalogue, a language and the terminal's width, if a table goes to one.
     public init(catalogue: CategoryCatalogue = .standard, japanese: Bool = false, terminalWidth: Int? = nil) {
@@ -99,20 +101,24 @@ public struct ItemWriter: Sendable {
     /// A table of `count` items with their `total`; `item` is asked for items 0 to `count - 1` in order, twice (nil
     /// when it cannot be read: an empty row, the caller reports why).
     private func writeTable(_ count: Int, total: Int128, item: (Int) -> Item?, to emit: (String) -> Void) {
-        let headings = japanese ? ["日付", "品名", "金額", "項目", "サブ項目"] : ["DATE", "NAME", "PRICE", "CATEGORY", "SUB"]
+        let id = showsIDs ? ["ID"] : []
+        let headings = id + (japanese ? ["日付", "品名", "金額", "項目", "サブ項目"] : ["DATE", "NAME", "PRICE", "CATEGORY", "SUB"])
         let counted = japanese ? "\(count)件" : "\(count) item\(count == 1 ? "" : "s")"
-        let totals = [japanese ? "合計" : "TOTAL", counted, PriceText.format(total), "", ""]
+        // The total's words stay under the first column, its count under the names and its sum under the prices.
+        let totals = [japanese ? "合計" : "TOTAL"] + id.map { _ in "" } + [counted, PriceText.format(total), "", ""]
+        let name = id.count + 1
         let fit = terminalWidth.map { width in
-            TableFit(width: width, column: 1,
-                     minimum: max(Self.minimumNameWidth, TextWidth.of(headings[1]), TextWidth.of(counted)))
+            TableFit(width: width, column: name,
+                     minimum: max(Self.minimumNameWidth, TextWidth.of(headings[name]), TextWidth.of(counted)))
         }
         // Each row's cells are made when the table asks for them, so the items are never all held again as text.
-        TextTable.write(count + 2, rightAligned: [2], ruleBeforeLast: true, fit: fit, row: { index in
+        TextTable.write(count + 2, rightAligned: [name + 1], ruleBeforeLast: true, fit: fit, row: { index in
             if index == 0 { return headings }
             if index == count + 1 { return totals }
-            guard let item = item(index - 1) else { return ["", "", "", "", ""] }
-            return [item.date.description, item.name, PriceText.format(item.price), catalogue.name(of: item.category, japanese: japanese),
-                    catalogue.name(ofSub: item.categorySub, in: item.category, japanese: japanese)]
+            guard let item = item(index - 1) else { return Array(repeating: "", count: headings.count) }
+            return (showsIDs ? [TextTable.printable(item.id)] : [])
+                + [item.date.description, item.name, PriceText.format(item.price), catalogue.name(of: item.category, japanese: japanese),
+                   catalogue.name(ofSub: item.categorySub, in: item.category, japanese: japanese)]
         }, to: emit)
     }
 }

@@ -274,3 +274,41 @@ public struct Outbox: Sendable {
         return OutboxEntry(file: file, queuedAt: queuedAt, batches: batches.filter { !sent.contains($0.key) }, identity: identity)
     }
 }
+
+extension Outbox {
+    /// What `drop` did.
+    public struct Dropped: Sendable {
+        /// The items removed, in queue order.
+        public var removed: [Item] = []
+        /// Entries another process was sending (or that changed since they were listed), left as they were.
+        public var busy = 0
+    }
+
+    /// Removes the waiting items whose ids are in `ids` (every waiting item when nil), under each entry's lock: a
+    /// batch emptied is marked done, and a batch partly dropped is queued again without them (in a new entry, under
+    /// a new key) before its old key is marked done, so an item is never lost by a crash in between (only queued twice,
+    /// which `sync` resolves by id against the server).
+    public func drop(ids: Set<String>?) throws -> Dropped {
+        var result = Dropped()
+        for entry in try entries().entries {
+            guard let (held, lock) = try hold(entry) else {
+                result.busy += 1
+                continue
+            }
+            defer { lock.release() }
+            var kept: [OutboxBatch] = [], done: [String] = []
+            for queued in held.batches {
+                let items = try batch(queued, of: held).items
+                let dropped = items.filter { ids?.contains($0.id) ?? true }
+                guard !dropped.isEmpty else { continue }
+                result.removed += dropped
+                let rest = items.filter { !(ids?.contains($0.id) ?? true) }
+                if !rest.isEmpty { kept.append(OutboxBatch(key: RandomID.make(), items: rest)) }
+                done.append(queued.key)
+            }
+            if !kept.isEmpty { _ = try enqueue(kept) }
+            for key in done { try markSent(key, in: held) }
+        }
+        return result
+    }
+}
