@@ -84,11 +84,14 @@ public struct ConsoleIO: Sendable {
     public let stdinIsTerminal: Bool
     /// Reads one line of standard input (without its line break), blocking; nil at the end of input.
     public let readLine: @Sendable () -> String?
+    /// Turns the echo of the terminal on stdin off (false) or back on, around a secret typed at a prompt.
+    public let setEcho: @Sendable (Bool) -> Void
 
     /// Streams from parts.
     public init(stdout: any TextSink, stderr: any TextSink, readStdin: @escaping @Sendable (Int) throws -> Data,
                 stderrIsTerminal: Bool = false, stdoutIsTerminal: Bool = false, stdoutColumns: Int? = nil,
-                stdinIsTerminal: Bool = false, readLine: @escaping @Sendable () -> String? = { nil }) {
+                stdinIsTerminal: Bool = false, readLine: @escaping @Sendable () -> String? = { nil },
+                setEcho: @escaping @Sendable (Bool) -> Void = { _ in }) {
         self.stdout = stdout
         self.stderr = stderr
         self.readStdin = readStdin
@@ -97,6 +100,7 @@ public struct ConsoleIO: Sendable {
         self.stdoutColumns = stdoutColumns
         self.stdinIsTerminal = stdinIsTerminal
         self.readLine = readLine
+        self.setEcho = setEcho
     }
 
     /// The real process streams.
@@ -105,7 +109,16 @@ public struct ConsoleIO: Sendable {
                   readStdin: { limit in try FileHandle.standardInput.read(upToCount: limit + 1) ?? Data() },
                   stderrIsTerminal: isatty(2) == 1,
                   stdoutIsTerminal: isatty(1) == 1, stdoutColumns: terminalColumns(of: 1),
-                  stdinIsTerminal: isatty(0) == 1, readLine: { Swift.readLine(strippingNewline: true) })
+                  stdinIsTerminal: isatty(0) == 1, readLine: { Swift.readLine(strippingNewline: true) },
+                  setEcho: echo)
+    }
+
+    /// Turns the echo of the terminal on stdin on or off (nothing when stdin is no terminal).
+    @Sendable static func echo(_ on: Bool) {
+        var settings = termios()
+        guard tcgetattr(0, &settings) == 0 else { return }
+        if on { settings.c_lflag |= tcflag_t(ECHO) } else { settings.c_lflag &= ~tcflag_t(ECHO) }
+        _ = tcsetattr(0, TCSANOW, &settings)
     }
 
     /// The columns of the terminal on a descriptor, from TIOCGWINSZ; nil for no terminal, or one never given a size

@@ -50,6 +50,7 @@ public enum ExpenseLogCommand {
         "summary": SummaryCommand.run, "cache list": CacheCommand.list, "cache clear": CacheCommand.clear,
         "cache path": CacheCommand.path, "config show": ConfigCommand.show, "config path": ConfigCommand.path,
         "config get": ConfigCommand.get, "config set": ConfigCommand.set, "config unset": ConfigCommand.unset,
+        "config init": ConfigCommand.initialize,
         "config set-token": ConfigCommand.setToken, "config clear-token": ConfigCommand.clearToken,
         "categories": CategoriesCommand.run, "completion": CompletionCommand.run,
     ]

@@ -6,16 +6,18 @@ extension Context {
 
     /// Asks on stderr and returns the line typed (trimmed), `suggested` when it is empty; nil at the end of input
     /// (Ctrl-D). The blocking read runs on a thread of its own, never on the cooperative pool.
-    func ask(_ question: String, suggested: String? = nil) async -> String? {
+    func ask(_ question: String, suggested: String? = nil, secret: Bool = false) async -> String? {
+        // The echo goes off before the question shows, so nothing typed after it can be echoed.
+        if secret { io.setEcho(false) }
+        defer { if secret { io.setEcho(true) } }
         io.stderr.write(question + (suggested.map { " [\($0)]" } ?? "") + ": ")
         let read = io.readLine
         let line: String? = await withCheckedContinuation { continuation in
             Thread.detachNewThread { continuation.resume(returning: read()) }
         }
-        guard let line else {
-            io.stderr.write("\n")
-            return nil
-        }
+        // No echo, so no line break was shown either.
+        if line == nil || secret { io.stderr.write("\n") }
+        guard let line else { return nil }
         let answer = line.trimmingCharacters(in: .whitespaces)
         return answer.isEmpty ? suggested ?? "" : answer
     }

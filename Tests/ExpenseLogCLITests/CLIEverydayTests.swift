@@ -229,4 +229,32 @@ import Testing
         #expect(cleared.status == 0 && cleared.stderr.contains("Removed 1 item from the outbox."), "\(cleared.stderr)")
         #expect(try await CLI.run(["pending"], environment: offline).stderr.contains("is empty"))
     }
+
+    @Test func configInitAsksForTheURLAndTriesAFetchAndSetTokenHidesWhatIsTyped() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        try await withServer { server in
+            try await server.seed(Self.seed)
+            let env = Samples.environment(home: home)  // no base URL anywhere yet
+            let ptyRun = CLI.packageRoot.appendingPathComponent("Tests/ReferenceServer/pty_run.py").path
+            func onTerminal(_ answers: [(String, String)], _ arguments: [String]) async throws -> CLIResult {
+                let script = "[" + answers.map { "[\(ItemJSON.string($0.0)), \(ItemJSON.string($0.1))]" }.joined(separator: ", ") + "]"
+                return try await CLI.run(["python3", ptyRun, try CLI.binary().path] + arguments,
+                                         environment: env.merging(["PTY_SCRIPT": script]) { _, new in new },
+                                         binary: URL(fileURLWithPath: "/usr/bin/env"))
+            }
+            let initialized = try await onTerminal([("(ends in /exec)", "ftp://example.com/exec"), ("(ends in /exec)", server.base)],
+                                                   ["config", "init"])
+            #expect(initialized.status == 0, "\(initialized.stdout)")
+            #expect(initialized.stdout.contains("it must be an http:// or https:// URL"))
+            #expect(initialized.stdout.contains("It works: the server answered"), "\(initialized.stdout)")
+            #expect(try await CLI.run(["config", "get", "baseURL.release"], environment: env).stdout == server.base + "\n")
+            #expect(try await CLI.run(["config", "init"], environment: env).status == 64, "no terminal, no questions")
+
+            let token = try await onTerminal([("Token (not shown)", "hidden-\(UUID().uuidString)")], ["config", "set-token"])
+            #expect(token.status == 0 && token.stdout.contains("Saved the token"), "\(token.stdout)")
+            #expect(!token.stdout.contains("hidden-"), "the typed token is never echoed")
+            #expect(try await CLI.run(["config", "show"], environment: env).stdout.contains("(set, 43 characters, redacted)"))
+        }
+    }
 }

@@ -50,7 +50,15 @@ def main():
     deadline = time.time() + 20
     while time.time() < deadline and read_some(deadline) is not None:
         pass
-    _, status = os.waitpid(pid, 0)
+    done, status = os.waitpid(pid, os.WNOHANG)
+    while done == 0 and time.time() < deadline + 5:  # the terminal closes a moment before the process is gone
+        time.sleep(0.01)
+        done, status = os.waitpid(pid, os.WNOHANG)
+    if done == 0:  # still running after its last question was answered: stuck
+        os.kill(pid, 9)
+        sys.stdout.write(seen.decode("utf-8", "replace"))
+        sys.stdout.write("\n[pty_run: the command did not end]\n")
+        sys.exit(124)
     sys.stdout.write(seen.decode("utf-8", "replace"))
     sys.exit(os.waitstatus_to_exitcode(status))
 

@@ -24,11 +24,16 @@ enum ConfigCommand {
                               expense-log config set serverTimeZone Asia/Tokyo
                             """,
                         arguments: [key, ArgumentSpec("value", help: "The new value.")]),
+            CommandSpec(name: "init", abstract: "On a terminal, ask for the web app's URL, save it, and try a fetch."),
             CommandSpec(name: "unset", abstract: "Remove a key from the config file, keeping every other key.", arguments: [key]),
-            CommandSpec(name: "set-token", abstract: "Read a token from standard input into the token file (mode 0600).",
+            CommandSpec(name: "set-token", abstract: "Save a token in the token file (mode 0600): typed at a hidden prompt, or from stdin.",
                         discussion: """
-                            The token is sent as `Authorization: Bearer TOKEN`. It is read from stdin so that it \
-                            never appears in the shell history or the process list. EXAMPLE:
+                            The token is sent as `Authorization: Bearer TOKEN`. On a terminal it is asked for at a \
+                            prompt that does not show it; otherwise it is read from stdin. Either way it never \
+                            appears in the shell history or the process list.
+
+                            EXAMPLES:
+                              expense-log config set-token
                               expense-log config set-token < token.txt
                             """),
             CommandSpec(name: "clear-token", abstract: "Delete the token file."),
@@ -98,12 +103,23 @@ enum ConfigCommand {
 
     static func setToken(_ invocation: Invocation, _ context: Context) async throws {
         let file = try context.config().paths.tokenFile
-        let input = try context.io.readStdin(InputLimits.tokenBytes)
-        if input.count > InputLimits.tokenBytes {
-            throw ConfigError.badToken(source: "standard input", reason: "it is longer than \(InputLimits.tokenBytes >> 10) KiB, "
-                                       + "which no real token is (was the wrong file given?); nothing was saved")
+        let token: String
+        if context.canAsk {
+            // On a terminal the token is typed (or pasted) at a prompt that does not show it.
+            guard let typed = await context.ask("Token (not shown)", secret: true), !typed.isEmpty else {
+                context.io.stderr.write("Cancelled; nothing was saved.\n")
+                throw CommandExit(code: .failure)
+            }
+            token = typed
+        } else {
+            let input = try context.io.readStdin(InputLimits.tokenBytes)
+            if input.count > InputLimits.tokenBytes {
+                throw ConfigError.badToken(source: "standard input", reason: "it is longer than \(InputLimits.tokenBytes >> 10) KiB, "
+                                           + "which no real token is (was the wrong file given?); nothing was saved")
+            }
+            token = String(decoding: input, as: UTF8.self)
         }
-        try Token.save(String(decoding: input, as: UTF8.self), to: file)
+        try Token.save(token, to: file)
         context.note("Saved the token to \(file.path) (mode 0600).")
         if context.environment["EXPENSE_LOG_TOKEN"].map({ !$0.isEmpty }) == true {
             context.warn("EXPENSE_LOG_TOKEN is set and takes precedence over the file")

@@ -1,0 +1,40 @@
+import ExpenseLogKit
+import Foundation
+
+extension ConfigCommand {
+    /// `config init`: asks for the web app's URL on a terminal, saves it as both real environments' base URL, and tries
+    /// a fetch of this month, saying what the server answered (or why it did not), as `gh auth login` checks a login.
+    static func initialize(_ invocation: Invocation, _ context: Context) async throws {
+        guard context.canAsk else {
+            throw UsageError(path: invocation.path, message: "config init asks questions, so it needs a terminal; "
+                             + "in a script use: expense-log config set baseURL URL")
+        }
+        let path = try context.config().configFile.value
+        var url: String?
+        while url == nil {
+            guard let answer = await context.ask("The web app's URL (ends in /exec)", suggested: try ConfigEdit.get("baseURL.release", in: path))
+            else {
+                context.io.stderr.write("Cancelled; nothing was saved.\n")
+                throw CommandExit(code: .failure)
+            }
+            do {
+                try ConfigEdit.set("baseURL", to: answer, in: path)
+                url = answer
+            } catch let error as ConfigError {
+                context.io.stderr.write("  \(error)\n")
+            }
+        }
+        context.note("Saved it in \(path). Trying a fetch of this month…")
+        let config = try context.config()
+        let month = YearMonth.current()
+        do {
+            let answer = try await context.client(config).fetch(month)
+            context.note("It works: the server answered \(answer.items.count) item\(answer.items.count == 1 ? "" : "s") for \(month). "
+                         + "Try `expense-log fetch` or `expense-log add NAME PRICE`.")
+        } catch {
+            context.io.stderr.write("Error: \(error)\nThe URL is saved; fix what is named above, then run `expense-log fetch` "
+                                    + "(or `expense-log config init` again).\n")
+            throw CommandExit(code: ExitCode(for: error))
+        }
+    }
+}
