@@ -84,7 +84,9 @@ enum RegisterCommand {
                          report: inout ImportReport) async throws {
         let config = try context.config()
         let inputs = try ImportInputs.read(options.sources(context), profile: options.profile, encoding: options.encoding,
-                                           catalogue: config.catalogue.value, into: ending.spool, report: &report) { messages.progress.show("Read \(PriceText.format($0)) rows") }
+                                           catalogue: config.catalogue.value, into: ending.spool, report: &report) { rows in
+            messages.progress.show("Read \(PriceText.format(rows)) row\(rows == 1 ? "" : "s")")
+        }
         let invalid = try messages.show(inputs, &report, ending: ending)
         guard inputs.spool.count > 0 else {
             // A script reading the output gets an empty list, as from fetch and pending, rather than nothing at all.
