@@ -128,6 +128,7 @@ import Testing
         try folder.write("more.json", "[]\n")
         #expect(try complete("register", "") == ["items.csv", "more.json"])
         #expect(try complete("import", "--dry-run", "items.csv", "m") == ["more.json"])
+        #expect(try complete("register", "--profile", "m") == ["moneyforward", "more.json"], "a built-in profile's name, or a file")
         #expect(try complete("fetch", "--config", "i") == ["items.csv"])
     }
 
@@ -151,6 +152,7 @@ import Testing
             (["help", "config", ""], try Self.subcommands(of: "config")),
             (["completion", ""], Shell.allCases.map(\.rawValue)),
             (["register", ""], ["items.csv", "more.json"]),
+            (["register", "--profile", "m"], ["moneyforward", "more.json"]),
             (["import", "--dry-run", "items.csv", "m"], ["more.json"]),
         ]
         for (words, offered) in cases {

@@ -8,7 +8,7 @@ enum RegisterCommand {
     static let encoding = Option<TextEncoding>(.value("encoding", "encoding", .choice(TextEncoding.names),
                                                       help: "The text encoding of the inputs (default: detected; cp932 is shift_jis)."),
                                                        decode: TextEncoding.init(name:))
-    static let profile = Option<String>("profile", "name-or-file", .path,
+    static let profile = Option<String>("profile", "name-or-file", .suggestOrPath(ImportProfile.builtinSources.keys.sorted()),
                                         help: "An import profile for a foreign CSV layout: a JSON file, or a built-in name (moneyforward).")
     static let skipInvalid = Flag("skip-invalid", help: "Send the valid rows even when others are invalid (still exits 65).")
     static let allowDuplicates = Flag("allow-duplicates", help: "Send rows with the same date, price and name as an existing item.")

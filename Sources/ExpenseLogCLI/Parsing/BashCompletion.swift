@@ -88,6 +88,9 @@ extension CompletionScript {
         case .none: "COMPREPLY=()"
         case .words(let words): "\(f)_words \(words.joined(separator: " ").shellQuoted) \"\(prefix)\""
         case .files: "\(f)_files \"\(prefix)\""
+        case .wordsAndFiles(let words):
+            "\(f)_words \(words.joined(separator: " ").shellQuoted) \"\(prefix)\"; local offered=(\"${COMPREPLY[@]}\"); "
+                + "\(f)_files \"\(prefix)\"; COMPREPLY=(\"${offered[@]}\" \"${COMPREPLY[@]}\")"
         }
     }
 

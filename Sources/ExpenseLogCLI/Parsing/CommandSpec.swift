@@ -12,8 +12,10 @@ public enum ValueKind: Sendable, Equatable {
     case seconds
     /// One of a fixed set of words.
     case choice([String])
-    /// Any text; completion offers these words (category names, built-in profiles).
+    /// Any text; completion offers these words (category names).
     case suggest([String])
+    /// A name or a path; completion offers these words and the files (built-in profiles, or a profile file).
+    case suggestOrPath([String])
 }
 
 /// One option, declared once: parsing, help, usage lines and errors all come from this.

@@ -72,11 +72,14 @@ enum CompletionAction: Equatable {
     case words([String])
     /// File and folder paths.
     case files
+    /// These words and file and folder paths.
+    case wordsAndFiles([String])
 
     /// The completion of an option's value: free text has nothing to offer.
     init(option kind: ValueKind) {
         switch kind {
         case .choice(let words), .suggest(let words): self = .words(words)
+        case .suggestOrPath(let words): self = .wordsAndFiles(words)
         case .path: self = .files
         case .text, .integer, .year, .seconds: self = .none
         }
@@ -86,6 +89,7 @@ enum CompletionAction: Equatable {
     init(argument kind: ValueKind) {
         switch kind {
         case .choice(let words), .suggest(let words): self = .words(words)
+        case .suggestOrPath(let words): self = .wordsAndFiles(words)
         case .path, .text: self = .files
         case .integer, .year, .seconds: self = .none
         }

@@ -23,6 +23,8 @@ extension CompletionScript {
                 case .none: continue
                 case .files: out += "complete -c \(toolName) -n \(condition) -F\n"
                 case .words(let words): out += "complete -c \(toolName) -n \(condition) -a \(words.joined(separator: " ").fishQuoted)\n"
+                case .wordsAndFiles(let words):
+                    out += "complete -c \(toolName) -n \(condition) -F -a \(words.joined(separator: " ").fishQuoted)\n"
                 }
             }
         }
@@ -50,6 +52,7 @@ extension CompletionScript {
             case .none: line += " -x"
             case .files: line += " -r -F"
             case .words(let words): line += " -x -a \(words.joined(separator: " ").fishQuoted)"
+            case .wordsAndFiles(let words): line += " -r -F -a \(words.joined(separator: " ").fishQuoted)"
             }
         }
         return line + " -d \(option.help.fishQuoted)\n"

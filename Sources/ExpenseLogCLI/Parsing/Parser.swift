@@ -165,7 +165,7 @@ public struct Parser: Sendable {
     static func check(_ value: String, _ kind: ValueKind, label: String, fail: (String) -> UsageError) throws -> String {
         let invalid = "The value '\(value)' is invalid for '\(label)'"
         switch kind {
-        case .text, .path, .suggest:
+        case .text, .path, .suggest, .suggestOrPath:
             if value.isEmpty { throw fail("\(invalid): it is empty") }
         case .integer(let range):
             guard let number = Int(value), range.contains(number) else {

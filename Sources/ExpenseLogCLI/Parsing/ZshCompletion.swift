@@ -10,6 +10,8 @@ extension CompletionScript {
 
 
             """
+        // Words and files together: the words added as they are, then the files (no colon-separated tags needed).
+        out += "\(f)_words_files() {\n    compadd -- \"$@\"\n    _files\n}\n\n"
         for node in nodes where !isHelp(node) { out += zshFunction(node, f) }
         out += zshHelpFunction(f)
         // compinit runs this file as the body of the function named after it; `source` runs it at the top level.
@@ -139,6 +141,8 @@ extension CompletionScript {
         switch action {
         case .none: " "
         case .files: "_files"
+        // A leading space: the function gets its words unchanged, without compadd options put before them.
+        case .wordsAndFiles(let words): " _" + identifier([toolName]) + "_words_files " + words.map(zshEscape).joined(separator: " ")
         case .words(let words): "(" + words.map(zshEscape).joined(separator: " ") + ")"
         }
     }
