@@ -10,6 +10,15 @@ import Testing
         try result.stdout.split(separator: "\n").map { try ItemCodec.items(Data("[\($0)]".utf8))[0].id }
     }
 
+    /// Runs the binary on a pseudo-terminal (Tests/ReferenceServer/pty_run.py), typing each answer once its question
+    /// shows; stdout holds everything the terminal showed.
+    static func onTerminal(_ arguments: [String], answering answers: [(String, String)], _ env: [String: String]) async throws -> CLIResult {
+        let ptyRun = CLI.packageRoot.appendingPathComponent("Tests/ReferenceServer/pty_run.py").path
+        let script = "[" + answers.map { "[\(ItemJSON.string($0.0)), \(ItemJSON.string($0.1))]" }.joined(separator: ", ") + "]"
+        return try await CLI.run(["python3", ptyRun, try CLI.binary().path] + arguments,
+                                 environment: env.merging(["PTY_SCRIPT": script]) { _, new in new }, binary: URL(fileURLWithPath: "/usr/bin/env"))
+    }
+
     static let seed = [
         Samples.item("J1", "20240110", "ｽﾀｰﾊﾞｯｸｽ ラテ", 480, category: 0, sub: 1),
         Samples.item("J2", "20240131", "本", 1_800, category: 1, sub: 2),
@@ -177,12 +186,8 @@ import Testing
             try await server.seed(Self.seed)
             let env = Samples.environment(home: home, server: server, ["TZ": "UTC"])
             _ = try await CLI.run(["fetch", "2024-03", "-q"], environment: env)  // the cache knows ラーメン as Food/Grocery
-            let ptyRun = CLI.packageRoot.appendingPathComponent("Tests/ReferenceServer/pty_run.py").path
             func onTerminal(_ answers: [(String, String)], _ arguments: [String]) async throws -> CLIResult {
-                let script = "[" + answers.map { "[\(ItemJSON.string($0.0)), \(ItemJSON.string($0.1))]" }.joined(separator: ", ") + "]"
-                return try await CLI.run(["python3", ptyRun, try CLI.binary().path, "add"] + arguments,
-                                         environment: env.merging(["PTY_SCRIPT": script]) { _, new in new },
-                                         binary: URL(fileURLWithPath: "/usr/bin/env"))
+                try await Self.onTerminal(["add"] + arguments, answering: answers, env)
             }
             let added = try await onTerminal([("Date [today]", "2024-03-09"), ("Name", "ラーメン"), ("Price", "abc"), ("Price", "1,100"),
                                               ("Category [Food/Grocery]", ""), ("Register 2024-03-09  ラーメン  1,100  Food/Grocery? [Y/n]", "")], [])
@@ -209,10 +214,7 @@ import Testing
         #expect(listed.stdout.hasPrefix("ID  ") && listed.stdout.contains("\nP2  "), "\(listed.stdout)")
         let unasked = try await CLI.run(["pending", "drop", "P2"], environment: offline)
         #expect(unasked.status == 64 && unasked.stderr.contains("needs --yes when stdin is not a terminal"))
-        let ptyRun = CLI.packageRoot.appendingPathComponent("Tests/ReferenceServer/pty_run.py").path
-        let declined = try await CLI.run(["python3", ptyRun, try CLI.binary().path, "pending", "drop", "P2"],
-                                         environment: offline.merging(["PTY_SCRIPT": #"[["[y/N]", "n"]]"#]) { _, new in new },
-                                         binary: URL(fileURLWithPath: "/usr/bin/env"))
+        let declined = try await Self.onTerminal(["pending", "drop", "P2"], answering: [("[y/N]", "n")], offline)
         #expect(declined.status == 1 && declined.stdout.contains("Cancelled; nothing was removed."), "\(declined.stdout)")
         let dropped = try await CLI.run(["pending", "drop", "P2", "--yes"], environment: offline)
         #expect(dropped.status == 0 && dropped.stderr.contains("Removed P2: 2024-01-06 茶 150"), "\(dropped.stderr)")
@@ -236,12 +238,8 @@ import Testing
         try await withServer { server in
             try await server.seed(Self.seed)
             let env = Samples.environment(home: home)  // no base URL anywhere yet
-            let ptyRun = CLI.packageRoot.appendingPathComponent("Tests/ReferenceServer/pty_run.py").path
             func onTerminal(_ answers: [(String, String)], _ arguments: [String]) async throws -> CLIResult {
-                let script = "[" + answers.map { "[\(ItemJSON.string($0.0)), \(ItemJSON.string($0.1))]" }.joined(separator: ", ") + "]"
-                return try await CLI.run(["python3", ptyRun, try CLI.binary().path] + arguments,
-                                         environment: env.merging(["PTY_SCRIPT": script]) { _, new in new },
-                                         binary: URL(fileURLWithPath: "/usr/bin/env"))
+                try await Self.onTerminal(arguments, answering: answers, env)
             }
             let initialized = try await onTerminal([("(ends in /exec)", "ftp://example.com/exec"), ("(ends in /exec)", server.base)],
                                                    ["config", "init"])
