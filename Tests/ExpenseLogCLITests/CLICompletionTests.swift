@@ -92,6 +92,7 @@ import Testing
 
         #expect(try complete("fetch", "--f") == ["--fixtures", "--format", "--from"])
         #expect(try complete("add", "--category", "food/d") == ["food/drink"])
+        #expect(try complete("fetch", "--category", "food", "--sub", "dr") == ["drink"])
         #expect(try complete("fetch", "--category", "食") == ["食費", "食費/食品", "食費/飲料", "食費/菓子", "食費/栄養補助"].sorted())
         let formats = OutputFormat.allCases.map(\.rawValue)
         #expect(formats.count == 4)

@@ -11,6 +11,10 @@ enum CommonOptions {
         [category.english.lowercased(), category.japanese]
             + category.subs.flatMap { ["\(category.english.lowercased())/\($0.english.lowercased())", "\(category.japanese)/\($0.japanese)"] }
     }
+    /// The standard catalogue's sub-category names as completion offers them for `--sub`: `drink`, `飲料`…
+    static let subWords: [String] = CategoryCatalogue.standard.categories.flatMap { category in
+        category.subs.flatMap { [$0.english.lowercased(), $0.japanese] }
+    }
     static let period = ArgumentSpec("period", optional: true, help: "A month (2024-01) or a year (2024); default: this month.")
     /// `--format` of a listing (`config show`, `cache list`): a table for people, JSON for scripts.
     static let listingFormat = Option<ListingFormat>(choice: "format", short: "f", "format", default: .table, help: "How to print it.")

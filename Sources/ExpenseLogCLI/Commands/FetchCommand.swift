@@ -9,7 +9,7 @@ enum FetchCommand {
     static let reverse = Flag("reverse", help: "Print the items in reverse order (after --sort).")
     static let category = Option<String>("category", "name", .suggest(CommonOptions.categoryWords), help: "Print only this category: a name (food, 食費, a unique prefix), "
                                          + "a number, or category/sub (food/drink); see categories.")
-    static let sub = Option<String>("sub", "name", help: "Print only this sub-category (a name or number); needs --category.")
+    static let sub = Option<String>("sub", "name", .suggest(CommonOptions.subWords), help: "Print only this sub-category (a name or number); needs --category.")
     static let from = Option<String>("from", "month-or-day", help: "Print from this month (2024-01) or day (2024-01-15) on; with --to, a range.")
     static let to = Option<String>("to", "month-or-day", help: "Print up to this month or day (default: this month); needs --from.")
     static let name = Option<String>("name", "text", help: "Print only items whose name holds this text (case, full- and half-width ignored).")
