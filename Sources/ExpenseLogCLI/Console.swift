@@ -110,15 +110,7 @@ public struct ConsoleIO: Sendable {
                   stderrIsTerminal: isatty(2) == 1,
                   stdoutIsTerminal: isatty(1) == 1, stdoutColumns: terminalColumns(of: 1),
                   stdinIsTerminal: isatty(0) == 1, readLine: { Swift.readLine(strippingNewline: true) },
-                  setEcho: echo)
-    }
-
-    /// Turns the echo of the terminal on stdin on or off (nothing when stdin is no terminal).
-    @Sendable static func echo(_ on: Bool) {
-        var settings = termios()
-        guard tcgetattr(0, &settings) == 0 else { return }
-        if on { settings.c_lflag |= tcflag_t(ECHO) } else { settings.c_lflag &= ~tcflag_t(ECHO) }
-        _ = tcsetattr(0, TCSANOW, &settings)
+                  setEcho: TerminalEcho().set)
     }
 
     /// The columns of the terminal on a descriptor, from TIOCGWINSZ; nil for no terminal, or one never given a size
@@ -127,5 +119,30 @@ public struct ConsoleIO: Sendable {
         var size = winsize()
         guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
         return Int(size.ws_col)
+    }
+}
+
+/// The echo of the terminal on stdin, turned off for a secret and back to exactly what it was after. While it is off,
+/// Ctrl-C is ignored (Ctrl-D cancels the question), so an interrupt can never leave the terminal without echo.
+final class TerminalEcho: Sendable {
+    private let saved = Mutex<termios?>(nil)
+
+    /// Off (saving the settings) or back on (restoring them); nothing when stdin is no terminal.
+    @Sendable func set(_ on: Bool) {
+        saved.withLock { saved in
+            if on {
+                guard var settings = saved else { return }
+                _ = tcsetattr(0, TCSANOW, &settings)
+                signal(SIGINT, SIG_DFL)
+                saved = nil
+            } else {
+                var settings = termios()
+                guard saved == nil, tcgetattr(0, &settings) == 0 else { return }
+                saved = settings
+                signal(SIGINT, SIG_IGN)
+                settings.c_lflag &= ~tcflag_t(ECHO)
+                _ = tcsetattr(0, TCSANOW, &settings)
+            }
+        }
     }
 }

@@ -168,6 +168,10 @@ import Testing
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         let refused = try await CLI.run(["config", "set", "maxAnswerMiB", "0"], environment: env)
         #expect(refused.status == 78 && refused.stderr.contains("maxAnswerMiB was not changed in \(path)"), "\(refused.stderr)")
+        let named = home.url.appendingPathComponent("elsewhere/new.json").path
+        #expect(try await CLI.run(["--config", named, "config", "set", "environment", "development"], environment: env).status == 0,
+                "set makes the file --config names")
+        #expect(try await CLI.run(["--config", named, "config", "get", "environment"], environment: env).stdout == "development\n")
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "a refused value leaves the file as it was")
         #expect(try await CLI.run(["config", "unset", "serverTimeZone"], environment: env).status == 0)
         let missing = try await CLI.run(["config", "get", "serverTimeZone"], environment: env)
@@ -249,8 +253,8 @@ import Testing
             #expect(try await CLI.run(["config", "get", "baseURL.release"], environment: env).stdout == server.base + "\n")
             #expect(try await CLI.run(["config", "init"], environment: env).status == 64, "no terminal, no questions")
 
-            let token = try await onTerminal([("Token (not shown)", "hidden-\(UUID().uuidString)")], ["config", "set-token"])
-            #expect(token.status == 0 && token.stdout.contains("Saved the token"), "\(token.stdout)")
+            let token = try await onTerminal([("Token (not shown", "hidden-\(UUID().uuidString)")], ["config", "set-token"])
+            #expect(token.status == 0 && token.stdout.contains("Saved the token"), "\(token.status) \(token.stdout)")
             #expect(!token.stdout.contains("hidden-"), "the typed token is never echoed")
             #expect(try await CLI.run(["config", "show"], environment: env).stdout.contains("(set, 43 characters, redacted)"))
         }

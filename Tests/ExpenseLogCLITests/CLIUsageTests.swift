@@ -15,6 +15,7 @@ import Testing
         (["fetch", "2024-13"], "'2024-13' is not a month (2024-01) or a year (2024)", "fetch"),
         (["fetch", "2024-01", "--year", "2024"], "Give the period as '2024-01' or with --year/--month, not both", "fetch"),
         (["fetch", "--to", "2024-01"], "--to needs --from", "fetch"),
+        (["fetch", "--from", "2004-01", "--to", "2024-01"], "spans 241 months; a range is at most 120 (ten years)", "fetch"),
         (["fetch", "--from", "2024-03", "--to", "2024-01"], "is not a range of months (2024-01) or days (2024-01-15) that runs forwards", "fetch"),
         (["fetch", "--year", "2024", "--month", "1", "--colour"], "Unknown option '--colour'", "fetch"),
         (["fetch", "--year", "2024", "--month", "1", "--format", "xml"], "expected one of table, json, ndjson, csv", "fetch"),

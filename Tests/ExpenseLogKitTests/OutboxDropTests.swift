@@ -19,6 +19,18 @@ import Testing
         }
     }
 
+    @Test func theRestOfABatchWhosePOSTGotNoAnswerKeepsItsTimeSoSyncStillWaitsForIt() async throws {
+        try await withTemporaryDirectory { root in
+            let (outbox, entry) = try queuedEntry(2, size: 2, in: root)
+            let sentAt = Date(timeIntervalSince1970: 1_700_000_000)
+            try outbox.markAttempt(entry.batches[0].key, in: entry, at: sentAt)
+            let dropped = try outbox.drop(ids: ["ID-0"])
+            #expect(dropped.maybeOnServer == 1)
+            let rest = try #require(try outbox.entries().entries.first)
+            #expect(outbox.attempts(in: rest)[rest.batches[0].key] == sentAt)
+        }
+    }
+
     @Test func anEntryAnotherRunHoldsIsLeftAsItWas() async throws {
         try await withTemporaryDirectory { root in
             let (outbox, entry) = try queuedEntry(2, size: 2, in: root)

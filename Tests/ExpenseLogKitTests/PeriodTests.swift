@@ -39,7 +39,8 @@ import Testing
     }
 
     @Test(arguments: [("食費", 0, nil), ("Food", 0, nil), ("FOOD", 0, nil), ("ent", 1, nil), ("food/drink", 0, 1), ("食費/飲料", 0, 1),
-                      ("0/1", 0, 1), ("1", 1, nil), ("娯楽費/雑貨", 1, 2)] as [(String, Int, Int?)])
+                      ("0/1", 0, 1), ("1", 1, nil), ("娯楽費/雑貨", 1, 2),
+                      ("雑貨", 1, 2), ("drink", 0, 1)] as [(String, Int, Int?)])
     func categoryNames(text: String, category: Int, sub: Int?) throws {
         let resolved = try CategoryCatalogue.standard.resolve(text)
         #expect(resolved.category == category && resolved.sub == sub)

@@ -41,21 +41,30 @@ enum ConfigCommand {
 
     static let key = ArgumentSpec("key", kind: .choice(ConfigEdit.keys), help: "A key of the config file.")
 
+    /// The config file in use, which `set` makes when it is missing (even one `--config` names).
+    static func filePath(_ context: Context) throws -> String {
+        do {
+            return try context.config().configFile.value
+        } catch ConfigError.missingConfigFile(let path, _) {
+            return path
+        }
+    }
+
     static func get(_ invocation: Invocation, _ context: Context) async throws {
-        guard let value = try ConfigEdit.get(invocation.arguments[0], in: try context.config().configFile.value) else {
+        guard let value = try ConfigEdit.get(invocation.arguments[0], in: try filePath(context)) else {
             throw CommandExit(code: .failure)
         }
         context.io.stdout.write(value + "\n")
     }
 
     static func set(_ invocation: Invocation, _ context: Context) async throws {
-        let path = try context.config().configFile.value
+        let path = try filePath(context)
         try ConfigEdit.set(invocation.arguments[0], to: invocation.arguments[1], in: path)
         context.note("Set \(invocation.arguments[0]) in \(path).")
     }
 
     static func unset(_ invocation: Invocation, _ context: Context) async throws {
-        let path = try context.config().configFile.value
+        let path = try filePath(context)
         try ConfigEdit.set(invocation.arguments[0], to: nil, in: path)
         context.note("Removed \(invocation.arguments[0]) from \(path).")
     }
@@ -106,7 +115,7 @@ enum ConfigCommand {
         let token: String
         if context.canAsk {
             // On a terminal the token is typed (or pasted) at a prompt that does not show it.
-            guard let typed = await context.ask("Token (not shown)", secret: true), !typed.isEmpty else {
+            guard let typed = await context.ask("Token (not shown; Ctrl-D cancels)", secret: true), !typed.isEmpty else {
                 context.io.stderr.write("Cancelled; nothing was saved.\n")
                 throw CommandExit(code: .failure)
             }

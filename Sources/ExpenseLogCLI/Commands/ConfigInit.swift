@@ -9,7 +9,7 @@ extension ConfigCommand {
             throw UsageError(path: invocation.path, message: "config init asks questions, so it needs a terminal; "
                              + "in a script use: expense-log config set baseURL URL")
         }
-        let path = try context.config().configFile.value
+        let path = try filePath(context)
         var url: String?
         while url == nil {
             guard let answer = await context.ask("The web app's URL (ends in /exec)", suggested: try ConfigEdit.get("baseURL.release", in: path))
@@ -24,8 +24,15 @@ extension ConfigCommand {
                 context.io.stderr.write("  \(error)\n")
             }
         }
-        context.note("Saved it in \(path). Trying a fetch of this month…")
         let config = try context.config()
+        guard config.environment.value.usesNetwork else {
+            return context.note("Saved it in \(path). The \(config.environment.value.rawValue) environment is in force "
+                                + "(\(config.environment.source)), which uses no URL; release and development will use this one.")
+        }
+        if let inForce = config.baseURL, inForce.value != url {
+            context.warn("the URL in force comes from \(inForce.source), which overrides the file; the fetch below uses that one")
+        }
+        context.note("Saved it in \(path). Trying a fetch of this month…")
         let month = YearMonth.current()
         do {
             let answer = try await context.client(config).fetch(month)

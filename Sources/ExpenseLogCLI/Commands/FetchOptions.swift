@@ -26,6 +26,10 @@ struct FetchOptions {
             guard let range = Period.range(from: from, to: to) else {
                 throw fail("--from \(from) --to \(to) is not a range of months (2024-01) or days (2024-01-15) that runs forwards")
             }
+            // A typo such as --from 2004-01 would send hundreds of requests to the web app: ten years is plenty.
+            guard range.months.count <= 120 else {
+                throw fail("--from \(from) --to \(to) spans \(range.months.count) months; a range is at most 120 (ten years)")
+            }
             period = range
         } else {
             if invocation[Command.to] != nil { throw fail("--to needs --from") }

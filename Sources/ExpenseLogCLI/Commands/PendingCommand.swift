@@ -89,11 +89,20 @@ enum PendingCommand {
             context.note("Removed \(TextTable.printable(item.id)): \(item.date) \(TextTable.printable(item.name)) \(PriceText.format(item.price))")
         }
         context.note("Removed \(dropped.removed.count) item\(dropped.removed.count == 1 ? "" : "s") from the outbox.")
+        if dropped.maybeOnServer > 0 {
+            context.warn("\(dropped.maybeOnServer) of them \(dropped.maybeOnServer == 1 ? "was" : "were") in a batch whose POST got no "
+                         + "answer: the server may have saved \(dropped.maybeOnServer == 1 ? "it" : "them") anyway; `expense-log fetch` shows what it has")
+        }
         if dropped.busy > 0 {
-            context.warn("\(dropped.busy) outbox entr\(dropped.busy == 1 ? "y is" : "ies are") being sent by another run; "
-                         + "run pending again once it ends")
+            context.warn("\(dropped.busy) outbox entr\(dropped.busy == 1 ? "y was" : "ies were") left alone: another run is sending "
+                         + "\(dropped.busy == 1 ? "it" : "them") (or sent \(dropped.busy == 1 ? "it" : "them") meanwhile); run pending again once it ends")
         }
         let missing = (ids ?? []).subtracting(dropped.removed.map(\.id))
+        if !missing.isEmpty, dropped.busy > 0 {
+            context.io.stderr.write("Error: \(missing.sorted().joined(separator: ", ")) may wait in an entry another run is sending; "
+                                    + "run `expense-log pending` once it ends.\n")
+            throw CommandExit(code: .temporaryFailure)
+        }
         if !missing.isEmpty {
             context.io.stderr.write("Error: no waiting item has the id \(missing.sorted().joined(separator: ", ")); `expense-log pending` lists them.\n")
             throw CommandExit(code: .dataError)

@@ -28,10 +28,10 @@ extension RegisterMessages {
         }
         // What the server saved is printed before an error is explained, so the explanation is not scrolled away.
         let failure = await finish(&saved, repository, config)
-        if config.environment.value == .dummy {
+        if config.environment.value == .dummy, saved.count > 0 {
             context.note("The dummy environment answers every POST with its fixture (register.json): the \(saved.count) "
                          + "item\(saved.count == 1 ? "" : "s") above \(saved.count == 1 ? "is" : "are") that canned answer, "
-                         + "not what was sent, and nothing was stored anywhere.")
+                         + "not what was sent; no server stored anything (only the dummy environment's cache keeps them).")
         }
         let code = outcome.stop.map { explain($0, confirmed: outcome.confirmed, total: total, config: config, report: report) } ?? .success
         guard let failure else { return code }

@@ -36,7 +36,7 @@ public enum ConfigEdit {
             throw ConfigError.refusedValue(path: path, key: key, reason: "it must be an http:// or https:// URL, "
                                             + "such as the web app's https://script.google.com/macros/s/…/exec")
         }
-        let typed: Any? = value.map { text in numeric.contains(top) ? (Double(text).map { NSNumber(value: $0) } ?? text as Any) : text }
+        let typed: Any? = value.map { text in numeric.contains(top) ? (Double(text).flatMap { $0.isFinite ? NSNumber(value: $0) : nil } ?? text as Any) : text }
         if let sub {
             // One environment's URL: a plain string for both becomes an object of one per environment first.
             var perEnvironment = (root[top] as? [String: Any]) ?? (root[top] as? String).map { ["release": $0, "development": $0] } ?? [:]

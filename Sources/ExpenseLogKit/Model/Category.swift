@@ -78,7 +78,18 @@ extension CategoryCatalogue {
     /// `0/1`). Throws a message naming what the catalogue has when the text names nothing, or more than one thing.
     public func resolve(_ text: String) throws(CategoryNameError) -> (category: Int, sub: Int?) {
         let parts = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).map { $0.trimmingSpaces() }
-        let category = try match(parts[0], among: categories.map { ($0.id, $0.japanese, $0.english) }, what: "category")
+        let category: Int
+        do {
+            category = try match(parts[0], among: categories.map { ($0.id, $0.japanese, $0.english) }, what: "category")
+        } catch {
+            // A sub-category's own name (雑貨, goods) names its category too, when no other category has a sub of that name.
+            let folded = Self.fold(parts[0])
+            let owners = parts.count == 1 ? categories.compactMap { category in
+                category.subs.first { Self.fold($0.japanese) == folded || Self.fold($0.english) == folded }.map { (category.id, $0.id) }
+            } : []
+            guard owners.count == 1, Int(parts[0]) == nil else { throw error }
+            return (owners[0].0, owners[0].1)
+        }
         guard parts.count == 2 else { return (category, nil) }
         let subs = self.category(category)?.subs ?? []
         return (category, try match(parts[1], among: subs.map { ($0.id, $0.japanese, $0.english) },
@@ -90,6 +101,9 @@ extension CategoryCatalogue {
         try match(text.trimmingSpaces(), among: (self.category(category)?.subs ?? []).map { ($0.id, $0.japanese, $0.english) },
                   what: "sub-category of \(name(of: category, japanese: false))")
     }
+
+    /// A name as names are compared: case and full- or half-width ignored.
+    static func fold(_ name: String) -> String { name.folding(options: [.caseInsensitive, .widthInsensitive], locale: nil) }
 
     /// Every category and sub-category, as `0 食費 Food (0 食品 Grocery, 1 飲料 Drink, …)`, for messages.
     public var listing: String {
@@ -108,8 +122,8 @@ extension CategoryCatalogue {
             }
             return number
         }
-        let folded = text.folding(options: [.caseInsensitive, .widthInsensitive], locale: nil)
-        func fold(_ name: String) -> String { name.folding(options: [.caseInsensitive, .widthInsensitive], locale: nil) }
+        let folded = Self.fold(text)
+        func fold(_ name: String) -> String { Self.fold(name) }
         if let exact = entries.first(where: { fold($0.japanese) == folded || fold($0.english) == folded }) { return exact.id }
         let prefixed = entries.filter { !folded.isEmpty && (fold($0.japanese).hasPrefix(folded) || fold($0.english).hasPrefix(folded)) }
         if prefixed.count == 1 { return prefixed[0].id }

@@ -282,6 +282,8 @@ extension Outbox {
         public var removed: [Item] = []
         /// Entries another process was sending (or that changed since they were listed), left as they were.
         public var busy = 0
+        /// How many removed items were in a batch whose last POST got no answer: the server may have saved them.
+        public var maybeOnServer = 0
     }
 
     /// Removes the waiting items whose ids are in `ids` (every waiting item when nil), under each entry's lock: a
@@ -296,17 +298,24 @@ extension Outbox {
                 continue
             }
             defer { lock.release() }
-            var kept: [OutboxBatch] = [], done: [String] = []
+            let tried = attempts(in: held)
+            var kept: [(batch: OutboxBatch, tried: Date?)] = [], done: [String] = []
             for queued in held.batches {
                 let items = try batch(queued, of: held).items
                 let dropped = items.filter { ids?.contains($0.id) ?? true }
                 guard !dropped.isEmpty else { continue }
                 result.removed += dropped
+                if tried[queued.key] != nil { result.maybeOnServer += dropped.count }
                 let rest = items.filter { !(ids?.contains($0.id) ?? true) }
-                if !rest.isEmpty { kept.append(OutboxBatch(key: RandomID.make(), items: rest)) }
+                if !rest.isEmpty { kept.append((OutboxBatch(key: RandomID.make(), items: rest), tried[queued.key])) }
                 done.append(queued.key)
             }
-            if !kept.isEmpty { _ = try enqueue(kept) }
+            if !kept.isEmpty {
+                // A POST of the old batch may still be running on the server: its time carries over, so that `sync`
+                // waits for it as it would have for the old key.
+                let entry = try enqueue(kept.map(\.batch))
+                for (batch, time) in kept where time != nil { try markAttempt(batch.key, in: entry, at: time) }
+            }
             for key in done { try markSent(key, in: held) }
         }
         return result
