@@ -89,31 +89,4 @@ enum AddCommand {
                                                       dryRun: invocation[RegisterCommand.dryRun],
                                                       allowDuplicates: invocation[RegisterCommand.allowDuplicates]), context)
     }
-
-    /// The latest cached item with this name (spaces around it ignored), whose category a new one most likely shares.
-    static func latest(named name: String, _ context: Context, _ config: AppConfig) async -> Item? {
-        let wanted = name.trimmingSpaces()
-        let cached = (try? await context.repository(config).cachedMonths()) ?? []
-        return cached.flatMap(\.items).filter { $0.name.trimmingSpaces() == wanted }.max { $0.date < $1.date }
-    }
-
-    /// A category name read from the catalogue in force; a usage error naming what it has.
-    static func resolve(_ text: String, _ config: AppConfig, _ invocation: Invocation) throws -> (category: Int, sub: Int?) {
-        do {
-            return try config.catalogue.value.resolve(text)
-        } catch {
-            throw UsageError(path: invocation.path, message: "\(error.message) (`expense-log categories` lists them)")
-        }
-    }
-
-    /// `Food/Grocery`, in the locale's language.
-    static func describe(_ category: Int, _ sub: Int?, _ config: AppConfig, _ context: Context) -> String {
-        let catalogue = config.catalogue.value
-        return catalogue.name(of: category, japanese: context.japanese)
-            + (sub.map { "/" + catalogue.name(ofSub: $0, in: category, japanese: context.japanese) } ?? "")
-    }
-
-    static func notADay(_ text: String, _ invocation: Invocation) -> UsageError {
-        UsageError(path: invocation.path, message: "'\(text)' is not a day: give 2024-01-05, 20240105, 2024/1/5, today, yesterday or -3d")
-    }
 }
