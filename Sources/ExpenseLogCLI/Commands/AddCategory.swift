@@ -3,11 +3,15 @@ import Foundation
 
 /// What `add` and its questions share: the guess from the cache, category names, and the words for a bad day.
 extension AddCommand {
-    /// The latest cached item with this name (spaces around it ignored), whose category a new one most likely shares.
-    static func latest(named name: String, _ context: Context, _ config: AppConfig) async -> Item? {
+    /// Every cached item of the environment (none when the cache cannot be read: a guess is only a help).
+    static func cachedItems(_ context: Context, _ config: AppConfig) async -> [Item] {
+        ((try? await context.repository(config).cachedMonths()) ?? []).flatMap(\.items)
+    }
+
+    /// The latest of `items` with this name (spaces around it ignored), whose category a new one most likely shares.
+    static func latest(named name: String, among items: [Item]) -> Item? {
         let wanted = name.trimmingSpaces()
-        let cached = (try? await context.repository(config).cachedMonths()) ?? []
-        return cached.flatMap(\.items).filter { $0.name.trimmingSpaces() == wanted }.max { $0.date < $1.date }
+        return items.filter { $0.name.trimmingSpaces() == wanted }.max { $0.date < $1.date }
     }
 
     /// A category name read from the catalogue in force; a usage error naming what it has.

@@ -58,7 +58,7 @@ enum AddCommand {
             if let text = invocation[Self.category] {
                 category = try resolve(text, config, invocation)
             } else {
-                guard let latest = await latest(named: name, context, config) else {
+                guard let latest = latest(named: name, among: await cachedItems(context, config)) else {
                     throw UsageError(path: invocation.path, message: "No cached item is called '\(name.trimmingSpaces())', so its category "
                                      + "cannot be guessed; give --category (the catalogue: \(config.catalogue.value.listing))")
                 }

@@ -11,6 +11,8 @@ struct AddQuestions {
 
     /// The answered item, or nil when the person stopped (Ctrl-D, or no at the confirmation).
     func ask(name given: String?) async throws -> AddCommand.Fields? {
+        // The cache is read once, for the names shown and for the guessed category.
+        let cached = await AddCommand.cachedItems(context, config)
         var day = try invocation[AddCommand.date].map { text in
             guard let day = Day(personDate: text) else { throw AddCommand.notADay(text, invocation) }
             return day
@@ -22,7 +24,7 @@ struct AddQuestions {
         }
         var name = given
         if name == nil {
-            let known = await knownNames()
+            let known = knownNames(cached)
             if !known.isEmpty { context.io.stderr.write("Names in the cache: \(known.joined(separator: ", "))\n") }
         }
         while name?.trimmingSpaces().isEmpty ?? true {
@@ -36,16 +38,16 @@ struct AddQuestions {
                 context.io.stderr.write("  '\(text)' is not a price: give 980, ¥1,500, 1,500円 or -300 for a refund\n")
             }
         }
-        guard let day, let name, let price, let category = try await category(for: name) else { return nil }
+        guard let day, let name, let price, let category = try await category(for: name, cached) else { return nil }
         let shown = "\(day)  \(name)  \(price)  \(AddCommand.describe(category.category, category.sub, config, context))"
         guard await context.confirm("Register \(shown)?", yesByDefault: true) else { return nil }
         return AddCommand.Fields(day: day, name: name, price: price, category: category.category, sub: category.sub)
     }
 
     /// `--category`, or the answer to a question whose default is the category the name had last time.
-    private func category(for name: String) async throws -> (category: Int, sub: Int?)? {
+    private func category(for name: String, _ cached: [Item]) async throws -> (category: Int, sub: Int?)? {
         if let text = invocation[AddCommand.category] { return try AddCommand.resolve(text, config, invocation) }
-        let guess = await AddCommand.latest(named: name, context, config)
+        let guess = AddCommand.latest(named: name, among: cached)
         let suggested = guess.map { AddCommand.describe($0.category, $0.categorySub, config, context) }
         while true {
             guard let text = await context.ask("Category", suggested: suggested) else { return nil }
@@ -59,10 +61,9 @@ struct AddQuestions {
     }
 
     /// The names of the cached items, the latest first, each once, at most eight.
-    private func knownNames() async -> [String] {
-        let cached = (try? await context.repository(config).cachedMonths()) ?? []
+    private func knownNames(_ cached: [Item]) -> [String] {
         var seen: Set<String> = [], names: [String] = []
-        for item in cached.flatMap(\.items).sorted(by: { $0.date > $1.date }) where seen.insert(item.name).inserted {
+        for item in cached.sorted(by: { $0.date > $1.date }) where seen.insert(item.name).inserted {
             names.append(item.name)
             if names.count == 8 { break }
         }

@@ -82,8 +82,8 @@ extension ItemDraft {
         } else {
             number = integer(category, field: "category", required: true, fail: fail)
             if let given = number, catalogue.category(given) == nil {
-                fail("category", "there is no category \(given); the catalogue has "
-                     + catalogue.categories.map { "\($0.id) \($0.japanese) \($0.english)" }.joined(separator: ", ") + hint)
+                // The catalogue says what it lacks and what it has, in the words a name it lacks gets.
+                do { _ = try catalogue.resolve(String(given)) } catch { fail("category", error.message + hint) }
                 return (nil, nil)
             }
         }

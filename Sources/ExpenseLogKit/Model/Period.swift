@@ -78,9 +78,7 @@ extension YearMonth {
 
     /// The month's last day.
     public var lastDay: Day {
-        var day = 31
-        while Day(year: year, month: month, day: day) == nil { day -= 1 }
-        return Day(uncheckedYear: year, month: month, day: day)
+        Day(uncheckedYear: year, month: month, day: Day.daysIn(year: year, month: month))
     }
 
     /// The month `now` falls in, in `zone` (the local one by default, so `TZ` is honoured).
