@@ -38,7 +38,7 @@ struct DatePatternTests {
 
     @Test("refuses layouts that do not name one year, month and day, or cannot be read", arguments: [
         "yyyy/MM",      // no day
-        "yy/M/d",       // two-digit year
+        "yyy/M/d",      // a three-digit year
         "yyyyy/M/d",
         "yyyy/MMM/d",
         "yyyy/M/ddd",

@@ -24,7 +24,7 @@ import Testing
                                                            repository: LocalRepository(directory: root.appendingPathComponent("cache"))),
                                        outbox: outbox, allowLikely: false)
             let (kept, skipped, count) = try await check.run(months: [try #require(YearMonth(year: 2024, month: 1))], spool: spool,
-                                                            inputIDs: Set(input.map(\.id)), report: &report) { event in
+                                                            report: &report) { event in
                 events.append("\(event)")
             }
             var reader = try kept.reader()

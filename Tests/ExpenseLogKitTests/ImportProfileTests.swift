@@ -56,7 +56,7 @@ struct ImportProfileTests {
         #expect(profile.dateFormat == DatePattern("yyyy年M月d日"))
         #expect(profile.invertSign)
         #expect(profile.truncateNames)
-        #expect(profile.allowsOtherColumns)
+        #expect(!profile.warnsOtherColumns)
         #expect(profile.skip.map(\.match) == [ColumnMatch(column: "摘要", kind: .contains, values: ["振込", "振替"]),
                                               ColumnMatch(column: "区分", kind: .equals, values: ["入金"])])
         #expect(profile.skip.map(\.reason) == ["a transfer", "区分 equals 入金"])
@@ -90,9 +90,9 @@ struct ImportProfileTests {
         ("{\n  \(columns),\n  \"rules\": [\n    {\"column\": \"a\", \"equals\": \"b\", \"category\": 0},\n    {\"column\": \"a\", \"equals\": \"c\"}\n  ]\n}",
          5, "rules[1]", "needs \"category\""),
         ("{\n  \(columns),\n  \"rules\": [\n    {\"column\": \"a\", \"equals\": \"b\", \"contains\": \"c\", \"category\": 0}\n  ]\n}",
-         4, "rules[0]", "exactly one of \"equals\" or \"contains\""),
+         4, "rules[0]", "exactly one of \"equals\", \"contains\" or \"regex\""),
         ("{\n  \(columns),\n  \"rules\": [\n    {\"column\": \"a\", \"category\": 0}\n  ]\n}",
-         4, "rules[0]", "exactly one of \"equals\" or \"contains\""),
+         4, "rules[0]", "exactly one of \"equals\", \"contains\" or \"regex\""),
         ("{\n  \(columns),\n  \"rules\": [\n    {\"equals\": \"b\", \"category\": 0}\n  ]\n}", 4, "rules[0]", "needs \"column\""),
         ("{\n  \(columns),\n  \"rules\": [\n    {\"column\": \"a\", \"equals\": \"b\", \"category\": \"0\"}\n  ]\n}",
          4, "rules[0].category", "whole number"),

@@ -116,11 +116,12 @@ struct InputReaderTests {
         #expect(problem.message.contains("category"))
     }
 
-    @Test("an unknown CSV column is reported, naming it")
+    @Test("an unknown CSV column is ignored with one warning naming it")
     func csvUnknownColumn() throws {
-        let problem = try onlyProblem("date,name,price,category,memo\n20240122,x,1,0,hi\n", format: .csv)
-        #expect(problem.location.line == 1)
-        #expect(problem.message.contains("'memo'"))
+        let read = readInput("date,name,price,category,memo,tag\n20240122,x,1,0,hi,a\n20240123,y,2,0,,\n", format: .csv)
+        #expect(read.problems.isEmpty)
+        #expect(read.drafts.count == 2)
+        #expect(read.warnings.map(\.description) == ["in:1: ignored the columns 'memo', 'tag' (an item has id, date, name, price, category, categorySub)"])
     }
 
     @Test("a CSV record with the wrong number of fields is reported at its own line")

@@ -104,7 +104,7 @@ struct ItemValidationTests {
     }
 
     @Test("a date that is not a real day is refused",
-          arguments: [RawValue.text("20240230"), .integer(20241301), .text("2024-1-5"), .missing, .other("true")])
+          arguments: [RawValue.text("20240230"), .integer(20241301), .text("2024-1-32"), .text("1/5"), .missing, .other("true")])
     func badDate(date: RawValue) {
         #expect(fields(draft(date: date).validated().problems) == ["date"])
     }

@@ -83,8 +83,10 @@ enum RegisterCommand {
     static func register(_ options: RegisterOptions, _ context: Context, messages: RegisterMessages, ending: ReportWriter,
                          report: inout ImportReport) async throws {
         let config = try context.config()
+        // `add` and --allow-duplicates mean "a new purchase, even if it looks like one there": a random id, not a made one.
         let inputs = try ImportInputs.read(options.sources(context), profile: options.profile, encoding: options.encoding,
-                                           catalogue: config.catalogue.value, into: ending.spool, report: &report) { rows in
+                                           catalogue: config.catalogue.value, derivesIDs: options.derivesIDs,
+                                           into: ending.spool, report: &report) { rows in
             messages.progress.show("Read \(PriceText.format(rows)) row\(rows == 1 ? "" : "s")")
         }
         let invalid = try messages.show(inputs, &report, ending: ending)
@@ -106,7 +108,7 @@ enum RegisterCommand {
         let check = DuplicateCheck(loader: MonthLoader(client: client, repository: repository), outbox: outbox,
                                    allowLikely: options.allowDuplicates)
         let (items, skipped, waiting) = try await check.run(months: inputs.months.sorted(), spool: inputs.spool,
-                                                            inputIDs: inputs.inputIDs, report: &report, event: messages.show)
+                                                            madeIDRows: inputs.madeIDRows, report: &report, event: messages.show)
         messages.progress.clear()
         messages.explain(skipped)
         guard let client, !options.dryRun, items.count > 0 else {

@@ -48,6 +48,9 @@ struct RegisterOptions {
         (limit, self.format) = (BatchLimit(items: BatchLimit.defaultItems), format)
     }
 
+    /// Whether rows without an id get one made from their content (files without --allow-duplicates), not a random one.
+    var derivesIDs: Bool { inline == nil && !allowDuplicates }
+
     /// The name an input is reported under.
     static func name(of path: String) -> String {
         path == "-" ? "<stdin>" : ArgumentBytes.display(path)

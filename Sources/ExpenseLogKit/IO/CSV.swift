@@ -8,6 +8,9 @@ public enum CSV {
         public let line: Int
         /// The fields, unquoted.
         public let fields: [String]
+
+        /// Whether every field is empty or spaces (a blank line, or `,,,,` a spreadsheet saved).
+        public var isBlank: Bool { fields.allSatisfy { $0.allSatisfy(\.isWhitespace) } }
     }
 
     /// A CSV syntax error at a line.

@@ -2,6 +2,11 @@ extension ImportProfile {
     /// The built-in profiles by name, written in the same JSON a profile file uses (the README shows them).
     public static let builtinSources: [String: String] = ["moneyforward": moneyForward]
 
+    /// Every built-in profile by name, parsed once, in name order.
+    static let builtins: [(String, ImportProfile)] = builtinSources.keys.sorted().compactMap { name in
+        (try? builtin(name)).flatMap { $0 }.map { (name, $0) }
+    }
+
     /// A built-in profile, parsed from its JSON; nil for an unknown name.
     public static func builtin(_ name: String) throws -> ImportProfile? {
         guard let source = builtinSources[name] else { return nil }
@@ -9,13 +14,15 @@ extension ImportProfile {
     }
 
     /// MoneyForward ME's 入出金 export: spending is negative, transfers and rows not counted are left out, and
-    /// 大項目/中項目 map to the app's catalogue (rows of other categories are reported, for a profile of your own).
+    /// 大項目/中項目 map to the app's catalogue; rows of other categories (住宅, 水道・光熱費…) are left out and reported,
+    /// so a profile that extends this one with rules for them imports them.
     static let moneyForward = """
         {
           "description": "MoneyForward ME export (計算対象,日付,内容,金額（円）,保有金融機関,大項目,中項目,メモ,振替,ID)",
           "columns": {"id": "ID", "date": "日付", "name": "内容", "price": ["金額（円）", "金額(円)"]},
           "invertSign": true,
           "truncateNames": true,
+          "unmatched": "exclude",
           "skip": [
             {"column": "計算対象", "equals": "0", "reason": "not counted (計算対象 is 0)"},
             {"column": "振替", "equals": "1", "reason": "a transfer between accounts (振替)"},

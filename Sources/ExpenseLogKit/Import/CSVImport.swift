@@ -42,8 +42,7 @@ extension ImportProfile {
         do {
             return try readCSV(&reader, name: name, each: each)
         } catch {
-            return ReadOutcome(problems: [ValidationProblem(location: SourceLocation(file: name, line: 1), field: nil, message: "\(error)")],
-                               refusedWhole: true)
+            return ReadOutcome(problems: [.wholeFile(SourceLocation(file: name, line: 1), "\(error)")], refusedWhole: true)
         }
     }
 
@@ -55,23 +54,34 @@ extension ImportProfile {
         }
         do {
             for _ in 0..<skipRows { _ = try reader.next() }
-            guard let header = try reader.next() else { return outcome }
+            var header = try reader.next()
+            while let blank = header, blank.isBlank { header = try reader.next() }
+            guard let header else { return outcome }
             let (resolved, messages) = Layout.resolve(header, profile: self)
             guard let layout = resolved else {
-                outcome.problems = messages.map { problem(header.line, nil, $0) }
+                outcome.problems = messages.map { .wholeFile(SourceLocation(file: name, line: header.line), $0) }
                 return outcome
             }
+            if !layout.ignored.isEmpty {
+                outcome.warnings.append(problem(header.line, nil, "ignored the column\(layout.ignored.count == 1 ? "" : "s") "
+                                                + layout.ignored.map { "'\($0)'" }.joined(separator: ", ")
+                                                + " (an item has \(InputReader.fields.joined(separator: ", ")))"))
+            }
+            var folding = CellFolding()
             while let record = try reader.next() {
-                read(record, layout: layout, name: name, into: &outcome, each: each)
+                // Spreadsheets save empty rows, often as `,,,,` to the sheet's width: nothing to read there.
+                if record.isBlank { continue }
+                read(record, layout: layout, name: name, folding: &folding, into: &outcome, each: each)
             }
         } catch let error as CSV.SyntaxError {
-            return ReadOutcome(problems: [problem(error.line, nil, "invalid CSV: \(error.message)")], refusedWhole: true)
+            return ReadOutcome(problems: [.wholeFile(SourceLocation(file: name, line: error.line), "invalid CSV: \(error.message)")],
+                               refusedWhole: true)
         }
         return outcome
     }
 
     /// One record after the header: a draft, a problem, or a row the profile leaves out.
-    private func read(_ record: CSV.Record, layout: Layout, name: String, into outcome: inout ReadOutcome,
+    private func read(_ record: CSV.Record, layout: Layout, name: String, folding: inout CellFolding, into outcome: inout ReadOutcome,
                       each: (ItemDraft) -> Void) {
         let location = SourceLocation(file: name, line: record.line)
         guard let cells = layout.cells(of: record) else {
@@ -84,19 +94,31 @@ extension ImportProfile {
                                                       message: "read the unquoted '\(cells[price])' as one price; quote the "
                                                         + "field if a comma belongs to another column"))
         }
-        if let rule = skip.enumerated().first(where: { $0.element.match.matches(cells[layout.tested[$0.offset]]) }) {
-            outcome.excluded.append(ExcludedRow(location: location, reason: rule.element.reason))
+        func test(_ match: ColumnMatch, _ position: Int, _ regexes: [Regex<AnyRegexOutput>]?) -> Bool {
+            match.matches(folded: folding.folded(cells[position]), regexes: regexes)
+        }
+        if let index = skip.indices.first(where: { test(skip[$0].match, layout.tested[$0], layout.skipRegexes[$0]) }) {
+            outcome.excluded.append(ExcludedRow(location: location, reason: skip[index].reason))
             return
         }
-        switch draft(from: cells, layout: layout, location: location) {
+        let rule = rules.indices.first { test(rules[$0].match, layout.ruled[$0], layout.ruleRegexes[$0]) }.map { rules[$0] }
+        switch draft(from: cells, layout: layout, rule: rule, location: location) {
         case .success(let draft): each(draft)
-        case .failure(let found): outcome.problems.append(found)
+        case .failure(.excluded(let reason)): outcome.excluded.append(ExcludedRow(location: location, reason: reason))
+        case .failure(.invalid(let found)): outcome.problems.append(found)
         }
     }
 
-    private func draft(from cells: [String], layout: Layout, location: SourceLocation) -> Result<ItemDraft, ValidationProblem> {
-        func problem(_ field: ItemField, _ message: String) -> Result<ItemDraft, ValidationProblem> {
-            .failure(ValidationProblem(location: location, field: field.rawValue, message: message))
+    /// Why a row gives no draft.
+    private enum RowFailure: Error {
+        case invalid(ValidationProblem)
+        /// No rule gives it a category, and the profile leaves such rows out.
+        case excluded(String)
+    }
+
+    private func draft(from cells: [String], layout: Layout, rule: CategoryRule?, location: SourceLocation) -> Result<ItemDraft, RowFailure> {
+        func problem(_ field: ItemField, _ message: String) -> Result<ItemDraft, RowFailure> {
+            .failure(.invalid(ValidationProblem(location: location, field: field.rawValue, message: message)))
         }
         func cell(_ field: ItemField) -> String? { layout.field[field].map { cells[$0] } }
         var draft = ItemDraft(location: location)
@@ -107,9 +129,7 @@ extension ImportProfile {
 
         if let text = cell(.date) {
             if let dateFormat, !text.allSatisfy(\.isWhitespace) {
-                guard let day = dateFormat.day(from: text) else {
-                    return problem(.date, "'\(text)' is not a real day in the profile's layout \(dateFormat)")
-                }
+                guard let day = dateFormat.day(from: text) else { return problem(.date, dateFormat.problem(text)) }
                 draft.date = .text(day.compact)
             } else {
                 draft.date = .text(text)
@@ -118,14 +138,18 @@ extension ImportProfile {
         if let text = cell(.price) {
             draft.price = invertSign ? PriceText.parse(text).map { RawValue.integer(-$0) } ?? .text(text) : .text(text)
         }
+        if let renamed = rule?.name {
+            if case .text(let read) = draft.name { draft.readName = read }
+            draft.name = .text(renamed)
+        }
         if truncateNames, case .text(let text) = draft.name {
             let trimmed = text.trimmingSpaces()
             if trimmed.count > ItemDraft.maxNameLength { draft.name = .text(String(trimmed.prefix(ItemDraft.maxNameLength))) }
         }
         if draft.category.isAbsent, !rules.isEmpty || defaultCategory != nil {
-            if let rule = rules.enumerated().first(where: { $0.element.match.matches(cells[layout.ruled[$0.offset]]) }) {
-                draft.category = .integer(rule.element.category)
-                if draft.categorySub.isAbsent { draft.categorySub = rule.element.sub.map(RawValue.integer) ?? .null }
+            if let rule, let category = rule.category {
+                draft.category = .integer(category)
+                if draft.categorySub.isAbsent { draft.categorySub = rule.sub.map(RawValue.integer) ?? .null }
             } else if let defaultCategory {
                 draft.category = .integer(defaultCategory)
                 if draft.categorySub.isAbsent { draft.categorySub = defaultSub.map(RawValue.integer) ?? .null }
@@ -134,8 +158,12 @@ extension ImportProfile {
                 var positions: [Int: String] = [:]
                 for (rule, position) in zip(rules, layout.ruled) where positions[position] == nil { positions[position] = rule.match.column }
                 let seen = positions.sorted { $0.key < $1.key }.map { position, column in "\(column) '\(cells[position])'" }
-                return problem(.category, "no rule of the \(self.name) profile matches (\(seen.joined(separator: ", "))); "
-                               + "write a profile with a rule or a defaultCategory for it (see the README), or use --skip-invalid")
+                let unmatched = "no rule of the \(self.name) profile matches (\(seen.joined(separator: ", ")))"
+                if excludesUnmatched {
+                    return .failure(.excluded(unmatched + "; a profile that extends it with a rule imports such rows"))
+                }
+                return problem(.category, unmatched + "; write a profile with a rule or a defaultCategory for it (see the README), "
+                               + "or use --skip-invalid")
             }
         }
         return .success(draft)
@@ -151,8 +179,13 @@ private struct Layout {
     /// Header position tested by each skip rule, and by each category rule.
     let tested: [Int]
     let ruled: [Int]
+    /// The compiled expressions of each skip rule and each category rule that is a `regex` one.
+    let skipRegexes: [[Regex<AnyRegexOutput>]?]
+    let ruleRegexes: [[Regex<AnyRegexOutput>]?]
     /// Where the price is, to mend `1,500` written without quotes.
     let price: Int?
+    /// Header names the profile does not use, for a profile that warns of them.
+    let ignored: [String]
 
     static func resolve(_ header: CSV.Record, profile: ImportProfile) -> (Layout?, [String]) {
         var index: [String: Int] = [:]
@@ -171,15 +204,20 @@ private struct Layout {
         var field: [ItemField: Int] = [:]
         for (key, names) in profile.columns { field[key] = find(names) }
         let expected = ItemField.allCases.compactMap { profile.columns[$0]?.first }.joined(separator: ",")
-        if !profile.allowsOtherColumns {
-            let known = Set(field.values)
-            for (position, title) in header.fields.enumerated() where !known.contains(position) {
-                messages.append("unknown column '\(title.trimmingSpaces())'; the header names \(expected)")
-            }
-        }
+        let known = Set(field.values)
+        let ignored = profile.warnsOtherColumns
+            ? header.fields.enumerated().filter { !known.contains($0.offset) && !$0.element.trimmingSpaces().isEmpty }.map { $0.element.trimmingSpaces() }
+            : []
         let missing = profile.requiredFields.filter { field[$0] == nil }.map { profile.columns[$0]?.joined(separator: " or ") ?? $0.rawValue }
         if !missing.isEmpty {
-            let hint = profile.name == ImportProfile.native.name ? " (expected \(expected); id and categorySub may be left out)"
+            if profile.name == ImportProfile.native.name, let (name, builtin) = ImportProfile.builtins.first(where: { resolve(header, profile: $0.1).0 != nil }) {
+                return (nil, ["the header is not expense-log's own (\(expected)) but matches the built-in \(name) profile "
+                              + "(\(builtin.description.prefix { $0 != "(" }.trimmingSpaces())): pass --profile \(name)"])
+            }
+            let hint = profile.name == ImportProfile.native.name
+                ? " (expected \(expected); id and categorySub may be left out"
+                    + (ignored.isEmpty ? ")" : "; it has \(ignored.map { "'\($0)'" }.joined(separator: ", ")), which no field is called)")
+                    + "; another layout needs a profile: `expense-log profile init FILE` writes one"
                 : " (the \(profile.name) profile needs them; is this the right profile?)"
             messages.append("the header lacks \(missing.joined(separator: ", "))" + hint)
         }
@@ -192,7 +230,14 @@ private struct Layout {
         let ruled = profile.rules.enumerated().map { column($0.element.match.column, "rules[\($0.offset)]") }
         guard messages.isEmpty else { return (nil, messages) }
         return (Layout(width: header.fields.count, field: field, tested: tested, ruled: ruled,
-                               price: field[.price]), [])
+                       skipRegexes: profile.skip.map { compiled($0.match) }, ruleRegexes: profile.rules.map { compiled($0.match) },
+                       price: field[.price], ignored: ignored), [])
+    }
+
+    /// A `regex` match's expressions, compiled once per file (the profile's reader checked that they compile).
+    private static func compiled(_ match: ColumnMatch) -> [Regex<AnyRegexOutput>]? {
+        guard match.kind == .regex else { return nil }
+        return match.values.compactMap { try? Regex($0).ignoresCase() }
     }
 
     /// The record's cells by header position, or nil when it has the wrong number of fields.

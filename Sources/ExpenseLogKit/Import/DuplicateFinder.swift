@@ -50,13 +50,19 @@ public struct DuplicateFinder: Sendable {
     }
 
     private let known: [KnownItem]
+    /// The known ids by Sheet key.
+    private let knownIDs: Set<String>
 
     /// A finder over known items; an id known twice (on the server and still in the outbox) counts once, the server's.
     /// Ids are compared as a Sheet shows them (`SheetText.key`).
     public init(known: [KnownItem]) {
         var seen: Set<String> = []
         self.known = (known.filter { $0.place == .server } + known.filter { $0.place != .server }).filter { seen.insert(SheetText.key($0.item.id)).inserted }
+        knownIDs = seen
     }
+
+    /// Whether an item with this id is known.
+    public func knows(id: String) -> Bool { knownIDs.contains(SheetText.key(id)) }
 
     /// The verdict for each input item, in order.
     public func verdicts(for items: [Item]) -> [DuplicateVerdict] {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The fields of an item, as named on the wire and in a profile's `columns`.
 public enum ItemField: String, Sendable, CaseIterable {
     /// `id`.
@@ -14,7 +16,8 @@ public enum ItemField: String, Sendable, CaseIterable {
     case categorySub
 }
 
-/// A test on one text column of a CSV row.
+/// A test on one text column of a CSV row, made after NFKC normalisation and case folding on both sides, so `ｾﾌﾞﾝ`
+/// matches `セブン` and `amazon` matches `ＡＭＡＺＯＮ`.
 public struct ColumnMatch: Sendable, Equatable {
     /// How the cell is compared.
     public enum Kind: String, Sendable, CaseIterable {
@@ -22,29 +25,63 @@ public struct ColumnMatch: Sendable, Equatable {
         case equals
         /// The cell contains one of the values.
         case contains
+        /// One of the values, a regular expression, matches part of the cell (case ignored).
+        case regex
     }
 
     /// The header name of the column tested.
     public var column: String
     /// How it is compared.
     public var kind: Kind
-    /// The values that match.
+    /// The values that match, as written.
     public var values: [String]
+    /// The values as compared (folded; regular expressions as written).
+    let folded: [String]
 
     /// A test of a column.
     public init(column: String, kind: Kind, values: [String]) {
         self.column = column
         self.kind = kind
         self.values = values
+        self.folded = kind == .regex ? values : values.map { CellFolding.fold($0.trimmingSpaces()) }
     }
 
-    /// Whether a cell matches.
+    /// Whether a cell matches (folding it here; a reader of many rows folds through a `CellFolding`).
     public func matches(_ cell: String) -> Bool {
-        let trimmed = cell.trimmingSpaces()
+        var folding = CellFolding()
+        return matches(folded: folding.folded(cell), regexes: nil)
+    }
+
+    /// Whether a folded cell matches; `regexes` are this match's compiled values, when it is a `regex` one.
+    func matches(folded cell: String, regexes: [Regex<AnyRegexOutput>]?) -> Bool {
         switch kind {
-        case .equals: return values.contains(trimmed)
-        case .contains: return values.contains { trimmed.contains($0) }
+        case .equals: return folded.contains(cell)
+        case .contains: return folded.contains { cell.contains($0) }
+        case .regex:
+            let compiled = regexes ?? values.compactMap { try? Regex($0).ignoresCase() }
+            return compiled.contains { (try? $0.firstMatch(in: cell)) != nil }
         }
+    }
+}
+
+/// Cells as rules compare them: trimmed, NFKC, case folded; each distinct cell is folded once (a column such as
+/// 大項目 repeats a few values over thousands of rows).
+struct CellFolding {
+    private var cache: [String: String] = [:]
+
+    /// `text` trimmed, NFKC-normalised and case folded.
+    static func fold(_ text: String) -> String {
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.lowercased() }
+        return text.precomposedStringWithCompatibilityMapping.folding(options: [.caseInsensitive], locale: nil)
+    }
+
+    /// A cell folded, from the cache when it was seen.
+    mutating func folded(_ cell: String) -> String {
+        let trimmed = cell.trimmingSpaces()
+        if let known = cache[trimmed] { return known }
+        let folded = Self.fold(trimmed)
+        if cache.count < 4096 { cache[trimmed] = folded }
+        return folded
     }
 }
 
@@ -56,14 +93,27 @@ public struct SkipRule: Sendable, Equatable {
     public var reason: String
 }
 
-/// A profile's `rules` entry: rows matching it get this category (and sub).
+/// A profile's `rules` entry: the first rule a row matches gives it a category (and sub) when its own columns do not,
+/// and a new name when the rule has one.
 public struct CategoryRule: Sendable, Equatable {
     /// The test.
     public var match: ColumnMatch
-    /// The category number given.
-    public var category: Int
+    /// The category number given, or none (the rule only renames).
+    public var category: Int?
     /// The sub-category number given, or none.
     public var sub: Int?
+    /// The name the item gets instead of the one read, or none.
+    public var name: String?
+}
+
+/// What a run does with rows that cannot be sent (`--on-invalid`, or a profile's `onInvalid`).
+public enum InvalidRows: String, Sendable, CaseIterable {
+    /// Send nothing and exit 65.
+    case stop
+    /// Send the valid rows and exit 65.
+    case skip
+    /// Send the valid rows, show the invalid ones as warnings, and exit 0 when every valid row was sent.
+    case warn
 }
 
 /// How to read one CSV layout: which column holds which field, and how to turn its rows into items.
@@ -78,8 +128,8 @@ public struct ImportProfile: Sendable, Equatable {
     public var skipRows: Int = 0
     /// For each field, the header names that may hold it (the first found is used).
     public var columns: [ItemField: [String]]
-    /// Whether other columns are allowed; the native layout refuses them so that a typo in the header is caught.
-    public var allowsOtherColumns = true
+    /// Whether columns it does not use are named in a warning (the native layout's, where one may be a typo).
+    public var warnsOtherColumns = false
     /// The date layout, when not one of `yyyyMMdd`, `yyyy-MM-dd`, `yyyy/M/d`.
     public var dateFormat: DatePattern?
     /// Whether prices are negated (exports that show spending as negative amounts).
@@ -88,8 +138,12 @@ public struct ImportProfile: Sendable, Equatable {
     public var truncateNames = false
     /// Rows to leave out.
     public var skip: [SkipRule] = []
-    /// Category rules, first match wins, used when the row has no category column value.
+    /// Category and renaming rules, first match wins; a rule's category is used when the row has no category value.
     public var rules: [CategoryRule] = []
+    /// Whether a row no rule or default gives a category is left out (reported, as a `skip` rule would) instead of invalid.
+    public var excludesUnmatched = false
+    /// What a run does with invalid rows when the command line does not say.
+    public var onInvalid: InvalidRows?
     /// The category when no column value or rule gives one.
     public var defaultCategory: Int?
     /// The sub-category that goes with `defaultCategory`.
@@ -113,7 +167,7 @@ public struct ImportProfile: Sendable, Equatable {
             .id: ["id", "ID"], .date: ["date", "日付"], .name: ["name", "品名"], .price: ["price", "金額"],
             .category: ["category", "項目"], .categorySub: ["categorySub", "サブ項目"],
         ])
-        profile.allowsOtherColumns = false
+        profile.warnsOtherColumns = true
         return profile
     }()
 }

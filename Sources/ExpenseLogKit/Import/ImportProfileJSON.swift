@@ -1,10 +1,13 @@
 extension ImportProfile {
     /// The keys a profile file may have.
-    static let keys = ["description", "encoding", "skipRows", "columns", "dateFormat", "invertSign", "truncateNames",
-                       "skip", "rules", "defaultCategory", "defaultSub"]
+    static let keys = ["extends", "description", "encoding", "skipRows", "columns", "dateFormat", "invertSign", "truncateNames",
+                       "skip", "rules", "defaultCategory", "defaultSub", "unmatched", "onInvalid"]
 
     /// Reads a profile file's JSON; throws a `ValidationProblem` naming the file, line and key, and what is expected.
-    public static func parse(_ bytes: [UInt8], name: String, file: String) throws -> ImportProfile {
+    /// `"extends"` names the profile it starts from, which `base` finds (nil when there is none of that name); its keys
+    /// override the base's, `columns` field by field, and its `skip` and `rules` come before the base's.
+    public static func parse(_ bytes: [UInt8], name: String, file: String,
+                             base: (String) throws -> ImportProfile? = { try builtin($0) }) throws -> ImportProfile {
         let root: JSONValue
         do {
             root = try JSONParser.parse(bytes)
@@ -16,59 +19,75 @@ extension ImportProfile {
         let reader = ProfileReader(file: file)
         let members = try reader.object(root, at: "profile", keys: keys)
         var profile = ImportProfile(name: name, description: "", columns: [:])
-        for (key, value) in members {
-            switch key {
-            case "description": profile.description = try reader.string(value, at: key)
-            case "encoding":
-                let text = try reader.string(value, at: key)
-                guard let encoding = TextEncoding(name: text) else {
-                    throw reader.problem(value, key, "'\(text)' is not an encoding; use \(TextEncoding.names.joined(separator: " or "))")
-                }
-                profile.encoding = encoding
-            case "skipRows": profile.skipRows = try reader.integer(value, at: key, in: 0...1000)
-            case "columns": profile.columns = try reader.columns(value)
-            case "dateFormat":
-                let text = try reader.string(value, at: key)
-                guard let pattern = DatePattern(text) else {
-                    throw reader.problem(value, key, "'\(text)' is not a date layout; use yyyy, MM or M, dd or d and separators, e.g. yyyy/M/d")
-                }
-                profile.dateFormat = pattern
-            case "invertSign": profile.invertSign = try reader.bool(value, at: key)
-            case "truncateNames": profile.truncateNames = try reader.bool(value, at: key)
-            case "skip":
-                profile.skip = try reader.array(value, at: key).enumerated().map { index, element in
-                    let place = "skip[\(index)]"
-                    let rule = try reader.object(element, at: place, keys: ["column", "equals", "contains", "reason"])
-                    let match = try reader.match(rule, element, at: place)
-                    let reason = try rule.first { $0.key == "reason" }.map { try reader.string($0.value, at: place + ".reason") }
-                    return SkipRule(match: match, reason: reason ?? "\(match.column) \(match.kind.rawValue) \(match.values.joined(separator: "/"))")
-                }
-            case "rules":
-                profile.rules = try reader.array(value, at: key).enumerated().map { index, element in
-                    let place = "rules[\(index)]"
-                    let rule = try reader.object(element, at: place, keys: ["column", "equals", "contains", "category", "sub"])
-                    guard let category = rule.first(where: { $0.key == "category" }) else {
-                        throw reader.problem(element, place, "needs \"category\": the number rows matching it get")
-                    }
-                    let sub = try rule.first { $0.key == "sub" }.flatMap { try reader.optionalInteger($0.value, at: place + ".sub") }
-                    return CategoryRule(match: try reader.match(rule, element, at: place),
-                                        category: try reader.integer(category.value, at: place + ".category", in: 0...Int(Int32.max)),
-                                        sub: sub)
-                }
-            case "defaultCategory": profile.defaultCategory = try reader.optionalInteger(value, at: key)
-            default: profile.defaultSub = try reader.optionalInteger(value, at: key)
+        if let extends = members.first(where: { $0.key == "extends" }) {
+            let baseName = try reader.string(extends.value, at: "extends")
+            guard let found = try base(baseName) else {
+                let names = builtinSources.keys.sorted().joined(separator: ", ")
+                throw reader.problem(extends.value, "extends", "'\(baseName)' is neither a built-in profile (\(names)) nor a profile file")
             }
+            profile = found
+            profile.name = name
+        }
+        for (key, value) in members {
+            try profile.apply(key, value, reader: reader)
         }
         for field in [ItemField.date, .name, .price] where profile.columns[field] == nil {
             throw reader.problem(root, "columns", "has no \"\(field.rawValue)\"; a profile must say which column holds date, name and price")
         }
-        if profile.columns[.category] == nil, profile.rules.isEmpty, profile.defaultCategory == nil {
+        if profile.columns[.category] == nil, !profile.rules.contains(where: { $0.category != nil }), profile.defaultCategory == nil {
             throw reader.problem(root, "columns", "gives no way to find a category: map a \"category\" column, add \"rules\", or set \"defaultCategory\"")
         }
         if profile.defaultSub != nil, profile.defaultCategory == nil {
             throw reader.problem(root, "defaultSub", "needs \"defaultCategory\": a sub-category only means something within a category")
         }
         return profile
+    }
+
+    /// One key of a profile file, over what the profile (or its base) has.
+    private mutating func apply(_ key: String, _ value: JSONValue, reader: ProfileReader) throws {
+        switch key {
+        case "extends": break
+        case "description": description = try reader.string(value, at: key)
+        case "encoding":
+            let text = try reader.string(value, at: key)
+            guard let found = TextEncoding(name: text) else {
+                throw reader.problem(value, key, "'\(text)' is not an encoding; use \(TextEncoding.names.joined(separator: " or "))")
+            }
+            encoding = found
+        case "skipRows": skipRows = try reader.integer(value, at: key, in: 0...1000)
+        case "columns": columns.merge(try reader.columns(value)) { _, new in new }
+        case "dateFormat":
+            let text = try reader.string(value, at: key)
+            guard let pattern = DatePattern(text) else {
+                throw reader.problem(value, key, "'\(text)' is not a date layout; use yyyy or yy, MM or M, dd or d and separators, e.g. yyyy/M/d")
+            }
+            dateFormat = pattern
+        case "invertSign": invertSign = try reader.bool(value, at: key)
+        case "truncateNames": truncateNames = try reader.bool(value, at: key)
+        case "skip":
+            skip = try reader.array(value, at: key).enumerated().map { index, element in
+                let place = "skip[\(index)]"
+                let rule = try reader.object(element, at: place, keys: ["column", "reason"] + ColumnMatch.Kind.allCases.map(\.rawValue))
+                let match = try reader.match(rule, element, at: place)
+                let reason = try rule.first { $0.key == "reason" }.map { try reader.string($0.value, at: place + ".reason") }
+                return SkipRule(match: match, reason: reason ?? "\(match.column) \(match.kind.rawValue) \(match.values.joined(separator: "/"))")
+            } + skip
+        case "rules": rules = try reader.array(value, at: key).enumerated().map { try reader.rule($1, at: "rules[\($0)]") } + rules
+        case "defaultCategory": defaultCategory = try reader.optionalInteger(value, at: key)
+        case "defaultSub": defaultSub = try reader.optionalInteger(value, at: key)
+        case "unmatched":
+            switch try reader.string(value, at: key) {
+            case "invalid": excludesUnmatched = false
+            case "exclude": excludesUnmatched = true
+            case let text: throw reader.problem(value, key, "'\(text)' is not a choice; use \"invalid\" or \"exclude\"")
+            }
+        default:
+            let text = try reader.string(value, at: key)
+            guard let mode = InvalidRows(rawValue: text) else {
+                throw reader.problem(value, key, "'\(text)' is not a choice; use \(InvalidRows.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))")
+            }
+            onInvalid = mode
+        }
     }
 }
 
@@ -148,9 +167,30 @@ private struct ProfileReader {
         }
         let tests = members.filter { ColumnMatch.Kind(rawValue: $0.key) != nil }
         guard tests.count == 1, let test = tests.first, let kind = ColumnMatch.Kind(rawValue: test.key) else {
-            throw problem(value, place, "needs exactly one of \"equals\" or \"contains\"")
+            throw problem(value, place, "needs exactly one of \"equals\", \"contains\" or \"regex\"")
         }
-        return ColumnMatch(column: try string(column.value, at: place + ".column"), kind: kind,
-                           values: try strings(test.value, at: place + ".\(test.key)"))
+        let values = try strings(test.value, at: place + ".\(test.key)")
+        if kind == .regex {
+            for pattern in values {
+                do { _ = try Regex(pattern) } catch {
+                    throw problem(test.value, place + ".regex", "'\(pattern)' is not a regular expression: \(error)")
+                }
+            }
+        }
+        return ColumnMatch(column: try string(column.value, at: place + ".column"), kind: kind, values: values)
+    }
+
+    /// A `rules` entry: a test, and a category, a new name, or both.
+    func rule(_ element: JSONValue, at place: String) throws(ValidationProblem) -> CategoryRule {
+        let rule = try object(element, at: place, keys: ["column", "category", "sub", "name"] + ColumnMatch.Kind.allCases.map(\.rawValue))
+        func member(_ key: String) -> JSONValue? { rule.first { $0.key == key }?.value }
+        let category = try member("category").map { value throws(ValidationProblem) in try integer(value, at: place + ".category", in: 0...Int(Int32.max)) }
+        let name = try member("name").map { value throws(ValidationProblem) in try string(value, at: place + ".name") }
+        guard category != nil || name != nil else {
+            throw problem(element, place, "needs \"category\" (the number rows matching it get), \"name\" (their new name), or both")
+        }
+        let sub = try member("sub").flatMap { value throws(ValidationProblem) in try optionalInteger(value, at: place + ".sub") }
+        if sub != nil, category == nil { throw problem(element, place + ".sub", "needs \"category\": a sub-category only means something within a category") }
+        return CategoryRule(match: try match(rule, element, at: place), category: category, sub: sub, name: name)
     }
 }

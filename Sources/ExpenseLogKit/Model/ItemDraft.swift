@@ -66,6 +66,8 @@ public struct ItemDraft: Sendable {
     public var category: RawValue = .missing
     /// The `categorySub` field.
     public var categorySub: RawValue = .missing
+    /// The name as read, when a profile's rule renamed the item: a made id comes from it, so a new rule keeps the id.
+    public var readName: String?
 
     /// An empty draft at a location; readers fill the fields.
     public init(location: SourceLocation) {
@@ -81,12 +83,21 @@ public struct ValidationProblem: Error, Sendable, Hashable, CustomStringConverti
     public let field: String?
     /// What is wrong and what is expected.
     public let message: String
+    /// Whether it stops the whole file from being read (its header, its bytes, its syntax), so no row of it can be sent.
+    public var ofWholeFile = false
 
     /// A problem at a location.
     public init(location: SourceLocation, field: String?, message: String) {
         self.location = location
         self.field = field
         self.message = message
+    }
+
+    /// A problem that stops the whole file from being read.
+    public static func wholeFile(_ location: SourceLocation, _ message: String) -> ValidationProblem {
+        var problem = ValidationProblem(location: location, field: nil, message: message)
+        problem.ofWholeFile = true
+        return problem
     }
 
     /// `FILE:LINE: field: message`, the form compilers use so editors can jump to it.

@@ -42,8 +42,8 @@ extension ItemDraft {
         switch date {
         case let value where value.isAbsent: fail("date", "is missing (expected yyyyMMdd, e.g. 20240122)")
         case .text(let text):
-            day = Day(parsing: text.trimmingSpaces())
-            if day == nil { fail("date", "\(date.shown) is not a real day (expected yyyyMMdd, yyyy-MM-dd or yyyy/M/d)") }
+            day = Day(written: text)
+            if day == nil { fail("date", DateText.problem(text.trimmingSpaces())) }
         case .integer(let number):
             day = Day(parsing: String(number))
             if day == nil { fail("date", "\(number) is not a real day (expected yyyyMMdd)") }
@@ -146,6 +146,29 @@ public struct ItemValidator {
     private var givenIDs: [String] = []
     private let makeID: () -> String
     private let catalogue: CategoryCatalogue
+    /// Whether a draft without an id gets a `DerivedID` (else `makeID`'s).
+    private let derivesIDs: Bool
+    /// How many rows of each content the current input has had, and the input they count in.
+    private var occurrences: [ContentKey: Int] = [:]
+    private var currentInput: String?
+    /// The most rows of each content an earlier input of the run had, and which input: a row past them is new.
+    private var earlier: [ContentKey: (count: Int, input: String)] = [:]
+
+    /// A row's content (`DerivedID.content`) as a SHA-1 prefix: a large import keeps 16 bytes a row, not its text.
+    private struct ContentKey: Hashable {
+        let high: UInt64
+        let low: UInt64
+    }
+
+    /// What one draft is.
+    public enum Checked {
+        /// Valid; `madeID` says whether its id was made here from its content.
+        case valid(Item, madeID: Bool)
+        /// Valid, but its made id is that of a row of an earlier input of the run (two overlapping statements).
+        case repeated(Item, earlierInput: String)
+        /// Invalid; its problems are kept.
+        case invalid
+    }
 
     /// How far validation got, to go back to when an input is refused whole after some of its drafts were added.
     public struct Mark: Sendable {
@@ -154,13 +177,15 @@ public struct ItemValidator {
         fileprivate let ids: Int
     }
 
-    /// A validator that makes ids with `makeID` for drafts without one and reads categories from `catalogue`.
-    public init(makeID: @escaping () -> String = RandomID.make, catalogue: CategoryCatalogue = .standard) {
+    /// A validator that reads categories from `catalogue` and gives a draft without an id a `DerivedID` when
+    /// `derivesIDs`, else one from `makeID`.
+    public init(makeID: @escaping () -> String = RandomID.make, catalogue: CategoryCatalogue = .standard, derivesIDs: Bool = false) {
         self.makeID = makeID
         self.catalogue = catalogue
+        self.derivesIDs = derivesIDs
     }
 
-    /// The ids the input gave (not the ones made here): the only ones that can match an existing item's.
+    /// The ids the input gave (not the ones made here).
     public var inputIDs: some Collection<String> { firstSeen.keys }
 
     /// Validates one draft: a valid item is kept, else its problems are.
@@ -173,22 +198,43 @@ public struct ItemValidator {
     /// Validates one draft and returns its item without keeping it (the caller does; an id the input gave is
     /// remembered, to flag a repeat); else keeps its problems.
     public mutating func check(_ draft: ItemDraft) -> Item? {
-        let (validItem, found) = draft.validated(makeID: makeID, catalogue: catalogue)
-        guard let item = validItem else {
-            problems.append(contentsOf: found)
-            return nil
+        switch validate(draft) {
+        case .valid(let item, _), .repeated(let item, _): return item
+        case .invalid: return nil
         }
-        // Only ids the input gave can repeat; hashing the ones made here cost a tenth of a large import.
-        if !draft.id.isAbsent {
+    }
+
+    /// As `check`, saying whether the id was made here and whether an earlier input had the same row.
+    public mutating func validate(_ draft: ItemDraft) -> Checked {
+        let (validItem, found) = draft.validated(makeID: makeID, catalogue: catalogue)
+        guard var item = validItem else {
+            problems.append(contentsOf: found)
+            return .invalid
+        }
+        guard draft.id.isAbsent else {
+            // Only ids the input gave can repeat within it; made ones differ by their occurrence number.
             if let earlier = firstSeen[item.id] {
                 problems.append(ValidationProblem(location: draft.location, field: "id",
                                                   message: "'\(item.id)' is already used by the item at \(earlier)"))
-                return nil
+                return .invalid
             }
             firstSeen[item.id] = draft.location
             givenIDs.append(item.id)
+            return .valid(item, madeID: false)
         }
-        return item
+        guard derivesIDs else { return .valid(item, madeID: false) }
+        if currentInput != draft.location.file {
+            for (key, count) in occurrences where count > earlier[key]?.count ?? 0 { earlier[key] = (count, currentInput ?? "") }
+            (occurrences, currentInput) = ([:], draft.location.file)
+        }
+        let content = DerivedID.content(date: item.date, name: draft.readName?.trimmingSpaces() ?? item.name, price: item.price)
+        let digest = SHA1.digest(Array(content.utf8))
+        let key = ContentKey(high: digest[0..<8].reduce(0) { $0 << 8 | UInt64($1) }, low: digest[8..<16].reduce(0) { $0 << 8 | UInt64($1) })
+        let occurrence = (occurrences[key] ?? 0) + 1
+        occurrences[key] = occurrence
+        item.id = DerivedID.make(content: content, occurrence: occurrence)
+        if let seen = earlier[key], occurrence <= seen.count { return .repeated(item, earlierInput: seen.input) }
+        return .valid(item, madeID: true)
     }
 
     /// Where validation is now.
@@ -196,6 +242,8 @@ public struct ItemValidator {
 
     /// Forgets what was added since `mark`, ids included.
     public mutating func rollBack(to mark: Mark) {
+        // Only the current input is ever rolled back: its rows no longer count.
+        (occurrences, currentInput) = ([:], nil)
         for id in givenIDs[mark.ids...] { firstSeen[id] = nil }
         givenIDs.removeSubrange(mark.ids...)
         items.removeSubrange(mark.items...)

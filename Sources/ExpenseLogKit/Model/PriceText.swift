@@ -11,7 +11,8 @@ public enum PriceText {
         return value < 0 ? "-" + out : out
     }
 
-    /// Reads `1500`, `1,500`, `¥1,500`, `1,500円`, `-1,500`, `▲1,500` (and full-width forms); nil for fractions or misplaced commas.
+    /// Reads `1500`, `1,500`, `¥1,500`, `1,500円`, `1,500 円`, `1500.0`, `-1,500`, `▲1,500` (and full-width forms); nil for
+    /// fractions of a yen or misplaced commas.
     public static func parse(_ text: String) -> Int? {
         // Plain digits, the usual case, need none of the work below.
         let utf8 = text.utf8
@@ -36,6 +37,14 @@ public enum PriceText {
             scalars.removeFirst()
         }
         if scalars.last == "円" { scalars.removeLast() }
+        // `¥ 1,500` and `1,500 円`: a space between the number and its mark.
+        while let last = scalars.last, last.properties.isWhitespace { scalars.removeLast() }
+        while let first = scalars.first, first.properties.isWhitespace, sawCurrency { scalars.removeFirst() }
+        // A spreadsheet's `1500.0` or `1,500.00` is a whole number of yen; `1500.5` is not.
+        if let point = scalars.firstIndex(of: "."), point + 1 < scalars.count,
+           scalars[(point + 1)...].allSatisfy({ $0 == "0" }) {
+            scalars.removeSubrange(point...)
+        }
         guard let first = scalars.first, ("0"..."9").contains(first) else { return nil }
         let body = String(String.UnicodeScalarView(scalars))
         guard body.allSatisfy({ $0 == "," || ("0"..."9").contains($0) }) else { return nil }
@@ -52,6 +61,7 @@ public enum PriceText {
         switch scalar.value {
         case 0xFF10...0xFF19: return Unicode.Scalar(scalar.value - 0xFF10 + 0x30) ?? scalar
         case 0xFF0C: return ","
+        case 0xFF0E: return "."
         case 0xFF0D: return "-"
         case 0xFFE5: return "¥"
         default: return scalar

@@ -36,7 +36,8 @@ public struct DuplicateCheck: Sendable {
     /// The items to send (`spool` itself when nothing is known, else a new spool), a report row for each one skipped
     /// (also marked in `report`), and how many items the outbox holds. A month the server refuses for a reason that
     /// will not pass (401, a non-JSON answer) is thrown.
-    public func run(months: [YearMonth], spool: ItemSpool, inputIDs: Set<String>, report: inout ImportReport,
+    /// `madeIDRows` are the rows whose ids were made from their content, which `--explain` says.
+    public func run(months: [YearMonth], spool: ItemSpool, madeIDRows: RowSet = RowSet(), report: inout ImportReport,
                     event: (DuplicateCheckEvent) -> Void) async throws -> (items: ItemSpool, skipped: [ImportReport.Row], waiting: Int) {
         event(.comparing(months: months.count))
         let loaded = await loader.load(months, policy: .preferServer)
@@ -67,7 +68,13 @@ public struct DuplicateCheck: Sendable {
         let finder = DuplicateFinder(known: known)
         // Nothing known (the usual import into new months): the items go on as they are, not copied.
         guard !finder.isEmpty else { return (spool, [], waiting) }
-        var matcher = finder.matcher(inputIDs: inputIDs)
+        // The input's ids that are known, read first so that the answer does not depend on the rows' order.
+        var knownIDs: [String] = []
+        var idReader = try spool.reader()
+        while let (item, _) = try idReader.next() {
+            if finder.knows(id: item.id) { knownIDs.append(item.id) }
+        }
+        var matcher = finder.matcher(inputIDs: knownIDs)
         let kept = try ItemSpool()
         var skipped: [ImportReport.Row] = []
         var reader = try spool.reader()
@@ -82,7 +89,9 @@ public struct DuplicateCheck: Sendable {
                 continue
             case .sameID(let match):
                 skip = ImportReport.Row(location: report.location(ofRow: Int(row)), status: .duplicate, item: item,
-                                        reasons: ["id \(TextTable.printable(item.id)) is already \(Self.place(match))"], matched: match)
+                                        reasons: ["id \(TextTable.printable(item.id)) is already \(Self.place(match))"
+                                                  + (madeIDRows.contains(Int(row)) ? " (\(DerivedID.explanation): the same row was imported before)" : "")],
+                                        matched: match)
             case .likely(let match):
                 skip = ImportReport.Row(location: report.location(ofRow: Int(row)), status: .likelyDuplicate, item: item,
                                         reasons: ["the same date, price and name as \(Self.describe(match.item)) "

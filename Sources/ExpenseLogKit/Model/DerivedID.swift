@@ -1,0 +1,77 @@
+/// Ids made from what a row says, so that importing the same statement again gives the same ids and the server's copy
+/// is recognised by id: a name-based (version 5) UUID, uppercase as the app writes its ids.
+///
+/// The name hashed is `yyyyMMdd␟NAME␟PRICE␟N` (␟ is U+001F): the day, the name as read (trimmed, before a profile's
+/// rule renames it), the price in yen, and N, the row's place among the input's rows with the same day, name and price
+/// (1 for the first ¥178 coffee of a day, 2 for the second). The namespace is `namespace`, itself
+/// `uuid5(NAMESPACE_URL, "https://github.com/expense-log/expense-log/import-row")`, so any language can check an id:
+/// `uuid.uuid5(uuid.UUID("0C89BF94-E60E-5D6B-A116-C042F5034BDA"), "20261103\x1fコーヒー\x1f178\x1f1")`.
+public enum DerivedID {
+    /// The namespace of the ids made here.
+    public static let namespace: [UInt8] = [0x0C, 0x89, 0xBF, 0x94, 0xE6, 0x0E, 0x5D, 0x6B,
+                                            0xA1, 0x16, 0xC0, 0x42, 0xF5, 0x03, 0x4B, 0xDA]
+
+    /// How a made id is explained in messages.
+    public static let explanation = "its id is made from its date, name and price and its place among such rows"
+
+    /// What rows with the same content share: their day, name and price.
+    public static func content(date: Day, name: String, price: Int) -> String {
+        "\(date.compact)\u{1F}\(name)\u{1F}\(price)"
+    }
+
+    /// The id of the `occurrence`-th row (from 1) with this content.
+    public static func make(content: String, occurrence: Int) -> String {
+        uuid(name: Array("\(content)\u{1F}\(occurrence)".utf8))
+    }
+
+    /// A version 5 UUID of a name in `namespace` (RFC 4122 §4.3), uppercase.
+    static func uuid(name: [UInt8]) -> String {
+        var digest = SHA1.digest(namespace + name).prefix(16).map { $0 }
+        digest[6] = digest[6] & 0x0F | 0x50
+        digest[8] = digest[8] & 0x3F | 0x80
+        let hex = Array("0123456789ABCDEF".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(36)
+        for (index, byte) in digest.enumerated() {
+            if [4, 6, 8, 10].contains(index) { text.append(UInt8(ascii: "-")) }
+            text.append(hex[Int(byte >> 4)])
+            text.append(hex[Int(byte & 0xF)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+}
+
+/// SHA-1 (FIPS 180-4), which version 5 UUIDs are defined with; not used for anything secret.
+enum SHA1 {
+    static func digest(_ message: [UInt8]) -> [UInt8] {
+        var h: (UInt32, UInt32, UInt32, UInt32, UInt32) = (0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0)
+        var padded = message + [0x80]
+        while padded.count % 64 != 56 { padded.append(0) }
+        let bits = UInt64(message.count) &* 8
+        for shift in stride(from: 56, through: 0, by: -8) { padded.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
+        var w = [UInt32](repeating: 0, count: 80)
+        for block in stride(from: 0, to: padded.count, by: 64) {
+            for t in 0..<16 {
+                let i = block + t * 4
+                w[t] = UInt32(padded[i]) << 24 | UInt32(padded[i + 1]) << 16 | UInt32(padded[i + 2]) << 8 | UInt32(padded[i + 3])
+            }
+            for t in 16..<80 { w[t] = rotate(w[t - 3] ^ w[t - 8] ^ w[t - 14] ^ w[t - 16], 1) }
+            var (a, b, c, d, e) = h
+            for t in 0..<80 {
+                let (f, k): (UInt32, UInt32)
+                switch t {
+                case 0..<20: (f, k) = (b & c | ~b & d, 0x5A82_7999)
+                case 20..<40: (f, k) = (b ^ c ^ d, 0x6ED9_EBA1)
+                case 40..<60: (f, k) = (b & c | b & d | c & d, 0x8F1B_BCDC)
+                default: (f, k) = (b ^ c ^ d, 0xCA62_C1D6)
+                }
+                let temp = rotate(a, 5) &+ f &+ e &+ k &+ w[t]
+                (e, d, c, b, a) = (d, c, rotate(b, 30), a, temp)
+            }
+            h = (h.0 &+ a, h.1 &+ b, h.2 &+ c, h.3 &+ d, h.4 &+ e)
+        }
+        return [h.0, h.1, h.2, h.3, h.4].flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> (24 - 8 * UInt32($0))) } }
+    }
+
+    private static func rotate(_ value: UInt32, _ count: UInt32) -> UInt32 { value << count | value >> (32 - count) }
+}

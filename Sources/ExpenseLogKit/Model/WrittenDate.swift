@@ -1,0 +1,92 @@
+import Foundation
+
+extension Day {
+    /// A day as people and spreadsheets write it: `yyyyMMdd`, `yyyy-M-d`, `yyyy/M/d`, `yyyy.M.d` or `yyyy年M月d日`, in
+    /// full-width digits too, and with a time after it (`2026/11/3 0:00`, Excel's date-time) whose date part is the day.
+    public init?(written text: String) {
+        var bytes = Array(text.utf8)
+        if bytes.contains(where: { $0 >= 0x80 }) {
+            // Full-width digits and separators become ASCII; 年, 月 and 日 become separators.
+            let folded = text.precomposedStringWithCompatibilityMapping
+                .replacingOccurrences(of: "年", with: "/").replacingOccurrences(of: "月", with: "/")
+            guard folded.hasSuffix("日") || !folded.contains("日") else { return nil }
+            bytes = Array(folded.replacingOccurrences(of: "日", with: "").utf8)
+        }
+        let date = WrittenDateParts.dropTime(WrittenDateParts.trimmed(bytes[...]))
+        guard let date, let parts = WrittenDateParts(date), let year = parts.year else { return nil }
+        self.init(year: year, month: parts.month, day: parts.day)
+    }
+}
+
+/// The numbers of a written date, before they are checked as a real day.
+struct WrittenDateParts {
+    /// The year, when it has four digits (nil for a year-less `1/5` or a short `24/1/5`).
+    let year: Int?
+    let month: Int
+    let day: Int
+
+    init?(_ bytes: ArraySlice<UInt8>) {
+        if bytes.count == 8, let value = Day.number(bytes) {
+            (year, month, day) = (value / 10000, value / 100 % 100, value % 100)
+            return
+        }
+        guard let separator = bytes.first(where: { [UInt8(ascii: "-"), UInt8(ascii: "/"), UInt8(ascii: ".")].contains($0) })
+        else { return nil }
+        let parts = bytes.split(separator: separator, omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, (1...2).contains(parts[1].count), (1...2).contains(parts[2].count),
+              let y = Day.number(parts[0]), let m = Day.number(parts[1]), let d = Day.number(parts[2]) else { return nil }
+        (year, month, day) = (y, m, d)
+    }
+
+    /// The ends without spaces.
+    static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) }) else {
+            return bytes[bytes.startIndex..<bytes.startIndex]
+        }
+        return bytes[first...last]
+    }
+
+    /// The date before a time of day (` 0:00`, ` 12:34:56`, `T00:00:00.000`), or the whole when there is none; nil when
+    /// what follows the date is not a time.
+    static func dropTime(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
+        guard let cut = bytes.firstIndex(where: { $0 == 0x20 || $0 == UInt8(ascii: "T") }) else { return bytes }
+        let time = trimmed(bytes[(cut + 1)...])
+        let fields = time.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
+        guard (2...3).contains(fields.count), (1...2).contains(fields[0].count), Day.number(fields[0]) != nil,
+              fields.dropFirst().allSatisfy({ field in
+                  let whole = field.split(separator: UInt8(ascii: "."), maxSplits: 1, omittingEmptySubsequences: false)
+                  return whole[0].count == 2 && Day.number(whole[0]) != nil && (whole.count == 1 || Day.number(whole[1]) != nil)
+              }) else { return nil }
+        return trimmed(bytes[..<cut])
+    }
+}
+
+/// What is wrong with a date that `Day(written:)` cannot read, in words that name the forms it reads.
+public enum DateText {
+    /// The forms `Day(written:)` reads, for messages.
+    public static let forms = "yyyyMMdd, yyyy-M-d, yyyy/M/d, yyyy.M.d or yyyy年M月d日"
+
+    /// Why `text` is not a day: not a real day, no year (with what to do), or a form not read here.
+    public static func problem(_ text: String) -> String {
+        let shown = "'\(text)'"
+        let folded = text.precomposedStringWithCompatibilityMapping.trimmingSpaces()
+            .replacingOccurrences(of: "年", with: "/").replacingOccurrences(of: "月", with: "/").replacingOccurrences(of: "日", with: "")
+        let date = WrittenDateParts.dropTime(WrittenDateParts.trimmed(Array(folded.utf8)[...])) ?? []
+        if let parts = WrittenDateParts(date), let year = parts.year {
+            guard (1...12).contains(parts.month), (1...9999).contains(year) else {
+                return "\(shown) is not a real day (there is no month \(parts.month) in year \(year))"
+            }
+            return "\(shown) is not a real day (\(YearMonth(uncheckedYear: year, month: parts.month)) has "
+                + "\(Day.daysIn(year: year, month: parts.month)) days)"
+        }
+        let numbers = date.split { !(0x30...0x39).contains($0) }
+        if date.allSatisfy({ (0x30...0x39).contains($0) || [UInt8(ascii: "/"), UInt8(ascii: "-"), UInt8(ascii: ".")].contains($0) }),
+           (2...3).contains(numbers.count), numbers.allSatisfy({ $0.count <= 2 }) {
+            return "\(shown) has no four-digit year, so its month cannot be known; export the dates with their year, or give a "
+                + "profile whose \"dateFormat\" says the layout (yy/M/d for a two-digit year)"
+        }
+        return "\(shown) is not a date in a form read here (\(forms), a time after it ignored); a profile's \"dateFormat\" "
+            + "reads other layouts"
+    }
+}
