@@ -10,7 +10,10 @@ enum RegisterCommand {
                                                        decode: TextEncoding.init(name:))
     static let profile = Option<String>("profile", "name-or-file", .suggestOrPath(ImportProfile.builtinSources.keys.sorted()),
                                         help: "An import profile for a foreign CSV layout: a JSON file, or a built-in name (moneyforward).")
-    static let skipInvalid = Flag("skip-invalid", help: "Send the valid rows even when others are invalid (still exits 65).")
+    static let skipInvalid = Flag("skip-invalid", help: "Send the valid rows even when others are invalid (still exits 65); --on-invalid skip.")
+    static let onInvalid = Option<InvalidRows>(choice: "on-invalid", "mode",
+                                               help: "What invalid rows do: stop (send nothing, exit 65; the default), skip (send the "
+                                                 + "valid rows, exit 65) or warn (send the valid rows, warn, exit 0).")
     static let allowDuplicates = Flag("allow-duplicates", help: "Send rows with the same date, price and name as an existing item.")
     static let explain = Flag("explain", help: "Say which existing item each skipped row matched.")
     static let report = Option<String>("report", "file", .path, help: "Write a JSON report of every row (its file, line and fate) to a file.")
@@ -42,7 +45,7 @@ enum RegisterCommand {
               expense-log fetch --year 2024 --month 1 --format json | expense-log register --dry-run -
               echo '{"date":"20240122","name":"コーヒー","price":178,"category":0,"categorySub":1}' | expense-log register -
             """,
-        options: [inputFormat.spec, encoding.spec, profile.spec, skipInvalid.spec, allowDuplicates.spec, explain.spec, report.spec,
+        options: [inputFormat.spec, encoding.spec, profile.spec, skipInvalid.spec, onInvalid.spec, allowDuplicates.spec, explain.spec, report.spec,
                   dryRun.spec, batchSize.spec, CommonOptions.format.spec],
         arguments: [ArgumentSpec("file", variadic: true, help: "Files to read; - reads standard input.")])
 

@@ -8,7 +8,8 @@ struct RegisterMessages {
     let progress: ProgressLine
 
     /// Shows the inputs' exclusions, warnings and problems, adding them to `report`; stops the run (65) when a row is
-    /// invalid without `--skip-invalid`. Returns whether any row was invalid.
+    /// invalid under `--on-invalid stop`. Returns whether the run is to end with 65 for them: not when they are only
+    /// invalid rows under `--on-invalid warn`.
     func show(_ inputs: ImportInputs, _ report: inout ImportReport, ending: ReportWriter) throws -> Bool {
         report.appendInvalid(inputs.problems)
         for row in inputs.excluded { report.append(.init(location: row.location, status: .excluded, reasons: [row.reason])) }
@@ -17,11 +18,19 @@ struct RegisterMessages {
         if inputs.warnings.count > 3 { context.warn("\(inputs.warnings.count - 3) more rows like these") }
         guard !inputs.problems.isEmpty else { return false }
         progress.clear()
+        let count = inputs.problems.count
+        // A file that cannot be read at all (its header, its bytes) is not helped by skipping rows: it stops the run.
+        let wholeFiles = inputs.problems.contains(where: \.ofWholeFile)
+        if options.onInvalid == .warn, !wholeFiles {
+            for problem in inputs.problems { context.warn("\(problem)") }
+            return false
+        }
         for problem in inputs.problems { context.io.stderr.write("\(problem)\n") }
-        if !options.skipInvalid {
-            context.io.stderr.write("Error: \(inputs.problems.count) problem\(inputs.problems.count == 1 ? "" : "s") found; "
-                                    + "nothing was sent. Fix the lines above and run the command again "
-                                    + "(or pass --skip-invalid to send the valid rows).\n")
+        if options.onInvalid == .stop {
+            let rowsOnly = !inputs.problems.allSatisfy(\.ofWholeFile)
+            context.io.stderr.write("Error: \(count) problem\(count == 1 ? "" : "s") found; nothing was sent. "
+                                    + "Fix what the lines above name and run the command again"
+                                    + (rowsOnly ? " (or pass --skip-invalid to send the valid rows).\n" : ".\n"))
             try ending.finish(report, code: .dataError)
         }
         return true

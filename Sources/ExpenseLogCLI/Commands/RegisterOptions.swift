@@ -7,7 +7,8 @@ struct RegisterOptions {
     let paths: [(path: String, format: InputFormat?)]
     let profile: ImportProfile?
     let encoding: TextEncoding?
-    let skipInvalid: Bool
+    /// What invalid rows do: `--on-invalid`, `--skip-invalid`, else the profile's `onInvalid`, else stop.
+    let onInvalid: InvalidRows
     let allowDuplicates: Bool
     let explain: Bool
     let reportFile: String?
@@ -35,7 +36,11 @@ struct RegisterOptions {
             throw UsageError(path: invocation.path, message: "--profile reads CSV, but \(Self.name(of: path)) is \(format.rawValue)")
         }
         encoding = invocation[Command.encoding]
-        (skipInvalid, allowDuplicates, explain) = (invocation[Command.skipInvalid], invocation[Command.allowDuplicates], invocation[Command.explain])
+        if invocation[Command.skipInvalid], let mode = invocation[Command.onInvalid], mode != .skip {
+            throw UsageError(path: invocation.path, message: "--skip-invalid is --on-invalid skip; give one of them")
+        }
+        onInvalid = invocation[Command.onInvalid] ?? (invocation[Command.skipInvalid] ? .skip : nil) ?? profile?.onInvalid ?? .stop
+        (allowDuplicates, explain) = (invocation[Command.allowDuplicates], invocation[Command.explain])
         (reportFile, dryRun) = (invocation[Command.report], invocation[Command.dryRun])
         limit = BatchLimit(items: invocation[Command.batchSize] ?? BatchLimit.defaultItems)
         format = CommonOptions.outputFormat(invocation)
@@ -44,7 +49,7 @@ struct RegisterOptions {
     /// One item given on the command line (`add`), registered with the defaults and `format`.
     init(adding source: ImportSource, format: OutputFormat, dryRun: Bool, allowDuplicates: Bool) {
         (paths, profile, encoding, inline) = ([(source.name, source.format)], nil, nil, source)
-        (skipInvalid, self.allowDuplicates, explain, reportFile, self.dryRun) = (false, allowDuplicates, false, nil, dryRun)
+        (onInvalid, self.allowDuplicates, explain, reportFile, self.dryRun) = (.stop, allowDuplicates, false, nil, dryRun)
         (limit, self.format) = (BatchLimit(items: BatchLimit.defaultItems), format)
     }
 
@@ -65,15 +70,11 @@ struct RegisterOptions {
     /// `--profile NAME|FILE`: a file when one exists at that path (or it looks like a path), else a built-in name.
     private static func profile(_ value: String?, _ invocation: Invocation) throws -> ImportProfile? {
         guard let value else { return nil }
-        let looksLikePath = value.contains("/") || value.hasSuffix(".json")
-        if looksLikePath || FileManager.default.fileExists(atPath: value) {
-            return try ImportProfile.parse(try InputFile.read(value), name: value, file: value)
-        }
-        guard let builtin = try ImportProfile.builtin(value) else {
+        guard let found = try ProfileLoader.load(value) else {
             let names = ImportProfile.builtinSources.keys.sorted().joined(separator: ", ")
             throw UsageError(path: invocation.path, message: "No profile file '\(value)' and no built-in profile of that name; "
                              + "the built-in profiles are \(names)")
         }
-        return builtin
+        return found
     }
 }

@@ -51,7 +51,7 @@ public enum InputReader {
         let text: [UInt8]
         switch TextEncoding.utf8Bytes(of: bytes, declared: encoding ?? profile.encoding, name: name) {
         case .success(let decoded): text = decoded.bytes
-        case .failure(let problem): return ReadOutcome(problems: [problem], refusedWhole: true)
+        case .failure(let problem): return ReadOutcome(problems: [.wholeFile(problem.location, problem.message)], refusedWhole: true)
         }
         let read: ([ItemDraft], [ValidationProblem])
         switch format ?? InputFormat(sniffing: text) {
@@ -83,10 +83,9 @@ public enum InputReader {
                 }
             }
         } catch let error as JSONSyntaxError {
-            return ([], [ValidationProblem(location: SourceLocation(file: name, line: error.line), field: nil,
-                                           message: "invalid JSON: \(error.message)")])
+            return ([], [.wholeFile(SourceLocation(file: name, line: error.line), "invalid JSON: \(error.message)")])
         } catch {
-            return ([], [ValidationProblem(location: SourceLocation(file: name, line: 1), field: nil, message: "\(error)")])
+            return ([], [.wholeFile(SourceLocation(file: name, line: 1), "\(error)")])
         }
     }
 

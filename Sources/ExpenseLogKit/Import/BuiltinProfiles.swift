@@ -3,7 +3,7 @@ extension ImportProfile {
     public static let builtinSources: [String: String] = ["moneyforward": moneyForward]
 
     /// Every built-in profile by name, parsed once, in name order.
-    static let builtins: [(String, ImportProfile)] = builtinSources.keys.sorted().compactMap { name in
+    public static let builtins: [(String, ImportProfile)] = builtinSources.keys.sorted().compactMap { name in
         (try? builtin(name)).flatMap { $0 }.map { (name, $0) }
     }
 
