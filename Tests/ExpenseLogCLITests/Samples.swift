@@ -55,13 +55,19 @@ enum Samples {
 extension Samples {
     /// Text encoded as CP932 by Python's codec, so the encoder is not the decoder under test.
     static func shiftJIS(_ text: String) throws -> Data {
+        try encoded(text, as: "cp932")
+    }
+
+    /// Text encoded by Python's codec of that name (`cp932`, `utf-8`, `utf-8-sig`).
+    static func encoded(_ text: String, as codec: String) throws -> Data {
         let process = try ChildProcess("/usr/bin/env", ["python3", "-c",
-                                                          "import sys; sys.stdout.buffer.write(sys.stdin.buffer.read().decode('utf-8').encode('cp932'))"],
+                                                          "import sys; sys.stdout.buffer.write(sys.stdin.buffer.read().decode('utf-8').encode(sys.argv[1]))",
+                                                          codec],
                                        stdin: .pipe, stdout: .pipe)
         process.input?.write(Data(text.utf8))
         try process.input?.close()
         let data = process.output?.readDataToEndOfFile() ?? Data()
-        guard process.waitBlocking() == 0 else { throw TestFailure("python3 could not encode the text as CP932") }
+        guard process.waitBlocking() == 0 else { throw TestFailure("python3 could not encode the text as \(codec)") }
         return data
     }
 }

@@ -27,21 +27,28 @@ enum RegisterCommand {
         abstract: "Register items from JSON, NDJSON or CSV files (- for stdin).",
         discussion: """
             Every row is checked before anything is sent: when any is invalid, each problem is listed as \
-            FILE:LINE: field: message and nothing is sent (exit 65); --skip-invalid sends the valid rows and \
-            still exits 65. The format comes from the extension (.json, .ndjson/.jsonl, .csv), else \
-            --input-format, else the content. Text is UTF-8 (with or without BOM) or Shift_JIS, detected \
-            unless --encoding says. CSV headers may be the wire keys or the sheet's ID,日付,品名,金額,項目,サブ項目; \
-            other layouts need --profile (built in: \(ImportProfile.builtinSources.keys.sorted().joined(separator: ", "))).
+            FILE:LINE: field: message and nothing is sent (exit 65); --on-invalid skip (--skip-invalid) sends \
+            the valid rows and still exits 65, --on-invalid warn sends them and exits 0. The format comes from \
+            the extension (.json, .ndjson/.jsonl, .csv), else --input-format, else the content. Text is UTF-8 \
+            (with or without BOM) or Shift_JIS, detected unless --encoding says. CSV headers may be the wire \
+            keys or the sheet's ID,日付,品名,金額,項目,サブ項目 (other columns are ignored with a warning); \
+            other layouts need --profile (built in: \(ImportProfile.builtinSources.keys.sorted().joined(separator: ", ")); \
+            `expense-log profile init FILE` starts one). Dates may be yyyyMMdd, yyyy-M-d, yyyy/M/d, yyyy.M.d or \
+            yyyy年M月d日, a time after them ignored; empty rows are skipped.
 
-            Before sending, each row is compared with its month on the server (fetched afresh, the cache \
-            only when the server cannot answer) and with the outbox: a row whose id is there is skipped, and \
-            so is one with the same date, price and name unless --allow-duplicates. A report of every row ends \
+            A row without an id gets one made from its date, name, price and place among such rows of its \
+            file (a version 5 UUID; see the README), so importing an overlapping statement again skips by id \
+            what is already there. Before sending, each row is compared with its month on the server (fetched \
+            afresh, the cache only when the server cannot answer) and with the outbox: a row whose id is there \
+            is skipped, and so is one with the same date, price and name unless --allow-duplicates (which also \
+            gives id-less rows random ids: new purchases). A report of every row ends \
             the run on stderr; --report FILE writes it as JSON. Valid rows wait in an unlinked temporary file in \
             $TMPDIR, not in memory, so a large import needs little of it.
 
             EXAMPLES:
               expense-log register items.csv
               expense-log import --profile moneyforward --report report.json 収入・支出詳細_2024-01.csv
+              expense-log import --profile bank.json --on-invalid warn statement.csv    # for cron
               expense-log fetch --year 2024 --month 1 --format json | expense-log register --dry-run -
               echo '{"date":"20240122","name":"コーヒー","price":178,"category":0,"categorySub":1}' | expense-log register -
             """,

@@ -237,7 +237,7 @@ private struct Layout {
     /// A `regex` match's expressions, compiled once per file (the profile's reader checked that they compile).
     private static func compiled(_ match: ColumnMatch) -> [Regex<AnyRegexOutput>]? {
         guard match.kind == .regex else { return nil }
-        return match.values.compactMap { try? Regex($0).ignoresCase() }
+        return match.folded.compactMap { try? Regex($0).ignoresCase() }
     }
 
     /// The record's cells by header position, or nil when it has the wrong number of fields.

@@ -35,7 +35,8 @@ public struct ColumnMatch: Sendable, Equatable {
     public var kind: Kind
     /// The values that match, as written.
     public var values: [String]
-    /// The values as compared (folded; regular expressions as written).
+    /// The values as compared: folded, or for regular expressions NFKC only (case is ignored when matching, and
+    /// lowercasing a pattern would change it: `\S` is not `\s`).
     let folded: [String]
 
     /// A test of a column.
@@ -43,7 +44,7 @@ public struct ColumnMatch: Sendable, Equatable {
         self.column = column
         self.kind = kind
         self.values = values
-        self.folded = kind == .regex ? values : values.map { CellFolding.fold($0.trimmingSpaces()) }
+        self.folded = kind == .regex ? values.map(\.precomposedStringWithCompatibilityMapping) : values.map { CellFolding.fold($0.trimmingSpaces()) }
     }
 
     /// Whether a cell matches (folding it here; a reader of many rows folds through a `CellFolding`).
@@ -58,7 +59,7 @@ public struct ColumnMatch: Sendable, Equatable {
         case .equals: return folded.contains(cell)
         case .contains: return folded.contains { cell.contains($0) }
         case .regex:
-            let compiled = regexes ?? values.compactMap { try? Regex($0).ignoresCase() }
+            let compiled = regexes ?? folded.compactMap { try? Regex($0).ignoresCase() }
             return compiled.contains { (try? $0.firstMatch(in: cell)) != nil }
         }
     }

@@ -67,14 +67,18 @@ public struct ProfileGuess: Sendable {
             profile.skipRows = headerIndex
             notes.append("skipRows: \(headerIndex) row\(headerIndex == 1 ? "" : "s") before the header")
         }
-        for (field, _) in names where columns[field] != nil {
+        for field in ItemField.allCases where columns[field] != nil {
             notes.append("columns.\(field.rawValue): '\(header[columns[field] ?? 0])'")
         }
         let dates = cells(.date)
         if !dates.allSatisfy({ Day(written: $0) != nil }) {
-            if let layout = layouts.compactMap(DatePattern.init).first(where: { pattern in dates.allSatisfy { pattern.day(from: $0) != nil } }) {
+            let fitting = layouts.compactMap(DatePattern.init).filter { pattern in dates.allSatisfy { pattern.day(from: $0) != nil } }
+            if let layout = fitting.first {
                 profile.dateFormat = layout
-                notes.append("dateFormat: \(layout) (dates such as '\(dates.first ?? "")')")
+                // 11/03/2026 is the 11th of March or the 3rd of November: only the person knows.
+                let others = fitting.dropFirst().filter { $0.description.count == layout.description.count }
+                notes.append("dateFormat: \(layout) (dates such as '\(dates.first ?? "")')"
+                             + (others.isEmpty ? "" : "; they fit \(others.map(\.description).joined(separator: ", ")) too: check which it is"))
             } else {
                 notes.append("dateFormat: none fits dates such as '\(dates.first ?? "")'; set it by hand")
             }

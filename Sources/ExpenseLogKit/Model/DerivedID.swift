@@ -41,36 +41,55 @@ public enum DerivedID {
     }
 }
 
-/// SHA-1 (FIPS 180-4), which version 5 UUIDs are defined with; not used for anything secret.
+/// SHA-1 (FIPS 180-4), which version 5 UUIDs are defined with; not used for anything secret. It runs once per imported
+/// row, so it works in two fixed buffers rather than building the padded message.
 enum SHA1 {
     static func digest(_ message: [UInt8]) -> [UInt8] {
         var h: (UInt32, UInt32, UInt32, UInt32, UInt32) = (0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0)
-        var padded = message + [0x80]
-        while padded.count % 64 != 56 { padded.append(0) }
+        // The padded message is the message, 0x80, zeros to 56 mod 64, and the length in bits (big-endian).
+        let blocks = (message.count + 8) / 64 + 1
         let bits = UInt64(message.count) &* 8
-        for shift in stride(from: 56, through: 0, by: -8) { padded.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
-        var w = [UInt32](repeating: 0, count: 80)
-        for block in stride(from: 0, to: padded.count, by: 64) {
-            for t in 0..<16 {
-                let i = block + t * 4
-                w[t] = UInt32(padded[i]) << 24 | UInt32(padded[i + 1]) << 16 | UInt32(padded[i + 2]) << 8 | UInt32(padded[i + 3])
-            }
-            for t in 16..<80 { w[t] = rotate(w[t - 3] ^ w[t - 8] ^ w[t - 14] ^ w[t - 16], 1) }
-            var (a, b, c, d, e) = h
-            for t in 0..<80 {
-                let (f, k): (UInt32, UInt32)
-                switch t {
-                case 0..<20: (f, k) = (b & c | ~b & d, 0x5A82_7999)
-                case 20..<40: (f, k) = (b ^ c ^ d, 0x6ED9_EBA1)
-                case 40..<60: (f, k) = (b & c | b & d | c & d, 0x8F1B_BCDC)
-                default: (f, k) = (b ^ c ^ d, 0xCA62_C1D6)
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 80) { w in
+            for block in 0..<blocks {
+                for t in 0..<16 {
+                    var word: UInt32 = 0
+                    for byte in 0..<4 {
+                        let index = block * 64 + t * 4 + byte
+                        let value: UInt8
+                        if index < message.count {
+                            value = message[index]
+                        } else if index == message.count {
+                            value = 0x80
+                        } else if index >= blocks * 64 - 8 {
+                            value = UInt8(truncatingIfNeeded: bits >> UInt64(8 * (blocks * 64 - 1 - index)))
+                        } else {
+                            value = 0
+                        }
+                        word = word << 8 | UInt32(value)
+                    }
+                    w[t] = word
                 }
-                let temp = rotate(a, 5) &+ f &+ e &+ k &+ w[t]
-                (e, d, c, b, a) = (d, c, rotate(b, 30), a, temp)
+                for t in 16..<80 { w[t] = rotate(w[t - 3] ^ w[t - 8] ^ w[t - 14] ^ w[t - 16], 1) }
+                var (a, b, c, d, e) = h
+                for t in 0..<80 {
+                    let (f, k): (UInt32, UInt32)
+                    switch t {
+                    case 0..<20: (f, k) = (b & c | ~b & d, 0x5A82_7999)
+                    case 20..<40: (f, k) = (b ^ c ^ d, 0x6ED9_EBA1)
+                    case 40..<60: (f, k) = (b & c | b & d | c & d, 0x8F1B_BCDC)
+                    default: (f, k) = (b ^ c ^ d, 0xCA62_C1D6)
+                    }
+                    let temp = rotate(a, 5) &+ f &+ e &+ k &+ w[t]
+                    (e, d, c, b, a) = (d, c, rotate(b, 30), a, temp)
+                }
+                h = (h.0 &+ a, h.1 &+ b, h.2 &+ c, h.3 &+ d, h.4 &+ e)
             }
-            h = (h.0 &+ a, h.1 &+ b, h.2 &+ c, h.3 &+ d, h.4 &+ e)
         }
-        return [h.0, h.1, h.2, h.3, h.4].flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> (24 - 8 * UInt32($0))) } }
+        var out = [UInt8](repeating: 0, count: 20)
+        for (index, word) in [h.0, h.1, h.2, h.3, h.4].enumerated() {
+            for byte in 0..<4 { out[index * 4 + byte] = UInt8(truncatingIfNeeded: word >> (24 - 8 * UInt32(byte))) }
+        }
+        return out
     }
 
     private static func rotate(_ value: UInt32, _ count: UInt32) -> UInt32 { value << count | value >> (32 - count) }

@@ -44,7 +44,10 @@ public enum RawValue: Sendable, Hashable {
     var isAbsent: Bool {
         switch self {
         case .missing, .null: return true
-        case .text(let text): return text.allSatisfy(\.isWhitespace)
+        case .text(let text):
+            // Most cells start with a printable ASCII byte: no need to look at their characters.
+            if let first = text.utf8.first, first > 0x20, first < 0x7F { return false }
+            return text.allSatisfy(\.isWhitespace)
         default: return false
         }
     }

@@ -148,17 +148,14 @@ public struct ItemValidator {
     private let catalogue: CategoryCatalogue
     /// Whether a draft without an id gets a `DerivedID` (else `makeID`'s).
     private let derivesIDs: Bool
-    /// How many rows of each content the current input has had, and the input they count in.
-    private var occurrences: [ContentKey: Int] = [:]
+    /// The contents the current input has had once, those it has had more often (with their count), and the input
+    /// they count in. A content is kept as its 64-bit hash (`Hasher`, this process's seed): a large import keeps about
+    /// 8 bytes a row, not its text; two of 100,000 different rows share a hash with a chance of about 1 in 4 billion.
+    private var seenOnce: Set<Int> = []
+    private var seenMore: [Int: Int] = [:]
     private var currentInput: String?
     /// The most rows of each content an earlier input of the run had, and which input: a row past them is new.
-    private var earlier: [ContentKey: (count: Int, input: String)] = [:]
-
-    /// A row's content (`DerivedID.content`) as a SHA-1 prefix: a large import keeps 16 bytes a row, not its text.
-    private struct ContentKey: Hashable {
-        let high: UInt64
-        let low: UInt64
-    }
+    private var earlier: [Int: (count: Int, input: String)] = [:]
 
     /// What one draft is.
     public enum Checked {
@@ -224,14 +221,19 @@ public struct ItemValidator {
         }
         guard derivesIDs else { return .valid(item, madeID: false) }
         if currentInput != draft.location.file {
-            for (key, count) in occurrences where count > earlier[key]?.count ?? 0 { earlier[key] = (count, currentInput ?? "") }
-            (occurrences, currentInput) = ([:], draft.location.file)
+            let counts = seenOnce.lazy.map { ($0, 1) } + seenMore.lazy.map { ($0.key, $0.value) }
+            for (key, count) in counts where count > earlier[key]?.count ?? 0 { earlier[key] = (count, currentInput ?? "") }
+            (seenOnce, seenMore, currentInput) = ([], [:], draft.location.file)
         }
         let content = DerivedID.content(date: item.date, name: draft.readName?.trimmingSpaces() ?? item.name, price: item.price)
-        let digest = SHA1.digest(Array(content.utf8))
-        let key = ContentKey(high: digest[0..<8].reduce(0) { $0 << 8 | UInt64($1) }, low: digest[8..<16].reduce(0) { $0 << 8 | UInt64($1) })
-        let occurrence = (occurrences[key] ?? 0) + 1
-        occurrences[key] = occurrence
+        let key = content.hashValue
+        let occurrence: Int
+        if seenOnce.insert(key).inserted {
+            occurrence = 1
+        } else {
+            occurrence = (seenMore[key] ?? 1) + 1
+            seenMore[key] = occurrence
+        }
         item.id = DerivedID.make(content: content, occurrence: occurrence)
         if let seen = earlier[key], occurrence <= seen.count { return .repeated(item, earlierInput: seen.input) }
         return .valid(item, madeID: true)
@@ -243,7 +245,7 @@ public struct ItemValidator {
     /// Forgets what was added since `mark`, ids included.
     public mutating func rollBack(to mark: Mark) {
         // Only the current input is ever rolled back: its rows no longer count.
-        (occurrences, currentInput) = ([:], nil)
+        (seenOnce, seenMore, currentInput) = ([], [:], nil)
         for id in givenIDs[mark.ids...] { firstSeen[id] = nil }
         givenIDs.removeSubrange(mark.ids...)
         items.removeSubrange(mark.items...)

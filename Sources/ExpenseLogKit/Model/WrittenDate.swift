@@ -4,16 +4,8 @@ extension Day {
     /// A day as people and spreadsheets write it: `yyyyMMdd`, `yyyy-M-d`, `yyyy/M/d`, `yyyy.M.d` or `yyyy年M月d日`, in
     /// full-width digits too, and with a time after it (`2026/11/3 0:00`, Excel's date-time) whose date part is the day.
     public init?(written text: String) {
-        var bytes = Array(text.utf8)
-        if bytes.contains(where: { $0 >= 0x80 }) {
-            // Full-width digits and separators become ASCII; 年, 月 and 日 become separators.
-            let folded = text.precomposedStringWithCompatibilityMapping
-                .replacingOccurrences(of: "年", with: "/").replacingOccurrences(of: "月", with: "/")
-            guard folded.hasSuffix("日") || !folded.contains("日") else { return nil }
-            bytes = Array(folded.replacingOccurrences(of: "日", with: "").utf8)
-        }
-        let date = WrittenDateParts.dropTime(WrittenDateParts.trimmed(bytes[...]))
-        guard let date, let parts = WrittenDateParts(date), let year = parts.year else { return nil }
+        guard let bytes = WrittenDateParts.ascii(text), let date = WrittenDateParts.dropTime(WrittenDateParts.trimmed(bytes[...])),
+              let parts = WrittenDateParts(date), let year = parts.year else { return nil }
         self.init(year: year, month: parts.month, day: parts.day)
     }
 }
@@ -36,6 +28,19 @@ struct WrittenDateParts {
         guard parts.count == 3, parts[0].count == 4, (1...2).contains(parts[1].count), (1...2).contains(parts[2].count),
               let y = Day.number(parts[0]), let m = Day.number(parts[1]), let d = Day.number(parts[2]) else { return nil }
         (year, month, day) = (y, m, d)
+    }
+
+    /// The text in ASCII: full-width digits and separators folded (NFKC), and `yyyy年M月d日` written `yyyy/M/d`; nil
+    /// when 年, 月 and 日 are not all there, in that order.
+    static func ascii(_ text: String) -> [UInt8]? {
+        let bytes = Array(text.utf8)
+        guard bytes.contains(where: { $0 >= 0x80 }) else { return bytes }
+        let folded = text.precomposedStringWithCompatibilityMapping
+        guard folded.contains(where: { "年月日".contains($0) }) else { return Array(folded.utf8) }
+        guard let year = folded.firstIndex(of: "年"), let month = folded.firstIndex(of: "月"), let day = folded.firstIndex(of: "日"),
+              year < month, month < day else { return nil }
+        let date = folded[..<day].replacingOccurrences(of: "年", with: "/").replacingOccurrences(of: "月", with: "/")
+        return Array((date + folded[folded.index(after: day)...]).utf8)
     }
 
     /// The ends without spaces.
@@ -70,9 +75,7 @@ public enum DateText {
     /// Why `text` is not a day: not a real day, no year (with what to do), or a form not read here.
     public static func problem(_ text: String) -> String {
         let shown = "'\(text)'"
-        let folded = text.precomposedStringWithCompatibilityMapping.trimmingSpaces()
-            .replacingOccurrences(of: "年", with: "/").replacingOccurrences(of: "月", with: "/").replacingOccurrences(of: "日", with: "")
-        let date = WrittenDateParts.dropTime(WrittenDateParts.trimmed(Array(folded.utf8)[...])) ?? []
+        let date = WrittenDateParts.ascii(text).flatMap { WrittenDateParts.dropTime(WrittenDateParts.trimmed($0[...])) } ?? []
         if let parts = WrittenDateParts(date), let year = parts.year {
             guard (1...12).contains(parts.month), (1...9999).contains(year) else {
                 return "\(shown) is not a real day (there is no month \(parts.month) in year \(year))"
