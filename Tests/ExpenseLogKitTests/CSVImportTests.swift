@@ -215,6 +215,7 @@ struct CSVImportTests {
     @Test("a header lacking a column a rule or skip tests is reported at the header, naming the rule")
     func ruleColumnMissing() throws {
         let profile = try bankProfile(#"""
+            "defaultCategory": 1,
             "rules": [{"column": "摘要", "equals": "バス", "category": 1}, {"column": "区分", "equals": "食費", "category": 0}],
             "skip": [{"column": "振替", "equals": "1"}]
             """#)
@@ -234,5 +235,37 @@ struct CSVImportTests {
         #expect(read.problems.count == 1)
         #expect(read.problems.first?.message.contains("the header lacks 摘要") == true)
         #expect(read.problems.first?.message.contains("is this the right profile?") == true)
+    }
+}
+
+@Suite("Rules that rename and defaults that a profile extending another overrides")
+struct ProfileRuleOrderTests {
+    @Test("a rule that only renames does not hide the category rules after it; the first name and the first category win")
+    func renameDoesNotHideCategories() throws {
+        let profile = try bankProfile(#"""
+            "defaultCategory": 1,
+            "rules": [
+              {"column": "摘要", "contains": "ｽﾀｰﾊﾞｯｸｽ", "name": "スタバ"},
+              {"column": "摘要", "contains": "スター", "name": "never used: the first name wins"},
+              {"column": "摘要", "contains": "スターバックス", "category": 0, "sub": 1},
+              {"column": "摘要", "contains": "スター", "category": 1}
+            ]
+            """#)
+        let items = try importedItems("日付,摘要,金額\n2024/3/1,ｽﾀｰﾊﾞｯｸｽ 渋谷,480\n2024/3/2,本屋,990\n", profile)
+        #expect(items.map(\.name) == ["スタバ", "本屋"])
+        #expect(categories(items) == ["0/1", "1/null"], "the 1st row by the third rule, the 2nd by the profile's default (1)")
+    }
+
+    @Test("a profile that sets defaultCategory does not keep the sub-category its base gave another category")
+    func defaultSubResets() throws {
+        let base = try parseProfile(#"{"columns": {"date": "日付", "name": "摘要", "price": "金額"}, "defaultCategory": 0, "defaultSub": 1}"#)
+        let child = try ImportProfile.parse(Array(#"{"extends": "base", "defaultCategory": 1}"#.utf8), name: "child", file: "child.json") { name in
+            name == "base" ? base : nil
+        }
+        #expect(child.defaultCategory == 1 && child.defaultSub == nil)
+        let kept = try ImportProfile.parse(Array(#"{"extends": "base", "description": "same defaults"}"#.utf8), name: "kept", file: "kept.json") { name in
+            name == "base" ? base : nil
+        }
+        #expect(kept.defaultCategory == 0 && kept.defaultSub == 1)
     }
 }

@@ -40,6 +40,7 @@ private enum PythonIDs {
 /// A row without an id read from `file` at `line`: a ¥178 コーヒー on 3 November 2026, category 0/1.
 private func coffeeRow(_ file: String, line: Int, id: RawValue = .missing) -> ItemDraft {
     var row = ItemDraft(location: SourceLocation(file: file, line: line))
+    row.isCSVRow = true
     row.id = id
     row.date = .text("20261103")
     row.name = .text("コーヒー")
@@ -88,6 +89,8 @@ struct ImportFormsTests {
         ("2026/11/3 0:00", 2026, 11, 3),  // Excel's date-time
         ("2026/11/3 12:34:56", 2026, 11, 3),
         ("2024-01-05T00:00:00", 2024, 1, 5),  // ISO 8601 with a time
+        ("2024-01-05T23:30:00Z", 2024, 1, 5),  // a zone after the time does not move the day written
+        ("2024-01-05T08:00:00+09:00", 2024, 1, 5),
         (" 2024/1/5 ", 2024, 1, 5),
     ])
     func readsWrittenDays(text: String, year: Int, month: Int, dayOfMonth: Int) throws {
@@ -112,7 +115,8 @@ struct ImportFormsTests {
     }
 
     @Test("DateText.problem says why a date is not read: no year, not a real day, or not a form read here", arguments: [
-        ("1/5", "'1/5' has no four-digit year"),
+        ("1/5", "'1/5' has no year, so which year's sheet it belongs to cannot be known"),
+        ("5/1/24", "'5/1/24' has no four-digit year; if it is a two-digit one, give a profile whose \"dateFormat\" says"),
         ("2024/2/30", "'2024/2/30' is not a real day (2024-02 has 29 days)"),
         ("2023/2/29", "'2023/2/29' is not a real day (2023-02 has 28 days)"),
         ("2024/13/1", "'2024/13/1' is not a real day"),
@@ -126,7 +130,9 @@ struct ImportFormsTests {
     @Test("DateText.problem names the forms read and says how to read other layouts")
     func dateProblemAdvice() {
         let yearless = DateText.problem("1/5")
-        #expect(yearless.contains("\"dateFormat\""), "\(yearless)")
+        #expect(yearless.contains("export the dates with their year"), "\(yearless)")
+        #expect(!yearless.contains("dateFormat"), "no layout can give a year that is not there: \(yearless)")
+        #expect(DateText.problem("5/1/24").contains("\"dateFormat\""), "a two-digit year can be read with a layout")
         #expect(!yearless.contains("not a real day"), "\(yearless)")
         let foreign = DateText.problem("Jan 5")
         #expect(foreign.contains("yyyyMMdd, yyyy-M-d, yyyy/M/d, yyyy.M.d or yyyy年M月d日"), "\(foreign)")
@@ -179,7 +185,7 @@ struct ImportFormsTests {
     @Test("a made id is the version 5 UUID Python's uuid module makes of the row's content and its occurrence")
     func derivedIDMatchesPython() throws {
         let content = DerivedID.content(date: try day(2026, 11, 3), name: "コーヒー", price: 178)
-        #expect(content == "20261103\u{1F}コーヒー\u{1F}178")
+        #expect(content == Array("20261103\u{1F}コーヒー\u{1F}178".utf8))
         #expect(DerivedID.make(content: content, occurrence: 1) == PythonIDs.coffee1)
         #expect(DerivedID.make(content: content, occurrence: 2) == PythonIDs.coffee2)
         #expect(DerivedID.make(content: content, occurrence: 3) == PythonIDs.coffee3)

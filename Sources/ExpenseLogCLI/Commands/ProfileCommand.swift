@@ -44,12 +44,7 @@ enum ProfileCommand {
             context.io.stdout.write(source.hasSuffix("\n") ? source : source + "\n")
             return
         }
-        guard let profile = try ProfileLoader.load(value) else {
-            let names = ImportProfile.builtinSources.keys.sorted().joined(separator: ", ")
-            throw UsageError(path: invocation.path, message: "No profile file '\(value)' and no built-in profile of that name; "
-                             + "the built-in profiles are \(names)")
-        }
-        context.io.stdout.write(profile.json)
+        context.io.stdout.write(try ProfileLoader.load(value, for: invocation).json)
     }
 
     static func initialize(_ invocation: Invocation, _ context: Context) async throws {
@@ -82,6 +77,7 @@ enum ProfileCommand {
         let invalid = read.problems.count + checked.problems.count
         context.note("With it, \(name) reads as \(checked.items.count) item\(checked.items.count == 1 ? "" : "s")"
                      + (read.excluded.isEmpty ? "" : ", \(read.excluded.count) left out") + (invalid == 0 ? "" : ", \(invalid) invalid")
-                     + ". Check it with: expense-log register --profile \(invocation[output].map(ArgumentBytes.display) ?? "PROFILE.json") --dry-run \(name)")
+                     + ". Check it with: expense-log register --profile \(invocation[output].map(ArgumentBytes.display) ?? "PROFILE.json") "
+                     + "--dry-run \(path == "-" ? "FILE" : name)")
     }
 }

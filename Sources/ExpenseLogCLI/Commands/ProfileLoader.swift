@@ -16,6 +16,16 @@ enum ProfileLoader {
         return try ImportProfile.builtin(value)
     }
 
+    /// The profile `value` names for a command; neither a file nor a built-in is a usage error naming the built-ins.
+    static func load(_ value: String, for invocation: Invocation) throws -> ImportProfile {
+        guard let found = try load(value) else {
+            let names = ImportProfile.builtinSources.keys.sorted().joined(separator: ", ")
+            throw UsageError(path: invocation.path, message: "No profile file '\(value)' and no built-in profile of that name; "
+                             + "the built-in profiles are \(names)")
+        }
+        return found
+    }
+
     private static func looksLikePath(_ value: String) -> Bool { value.contains("/") || value.hasSuffix(".json") }
 
     /// A profile file, its `extends` found beside it; `chain` is the files extending it, to catch a circle.

@@ -33,15 +33,15 @@ enum RegisterCommand {
             (with or without BOM) or Shift_JIS, detected unless --encoding says. CSV headers may be the wire \
             keys or the sheet's ID,日付,品名,金額,項目,サブ項目 (other columns are ignored with a warning); \
             other layouts need --profile (built in: \(ImportProfile.builtinSources.keys.sorted().joined(separator: ", ")); \
-            `expense-log profile init FILE` starts one). Dates may be yyyyMMdd, yyyy-M-d, yyyy/M/d, yyyy.M.d or \
-            yyyy年M月d日, a time after them ignored; empty rows are skipped.
+            `expense-log profile init FILE` starts one). Dates may be \(DateText.forms), a time after them \
+            ignored; empty rows are skipped.
 
-            A row without an id gets one made from its date, name, price and place among such rows of its \
+            A CSV row without an id gets one made from its date, name, price and place among such rows of its \
             file (a version 5 UUID; see the README), so importing an overlapping statement again skips by id \
-            what is already there. Before sending, each row is compared with its month on the server (fetched \
-            afresh, the cache only when the server cannot answer) and with the outbox: a row whose id is there \
-            is skipped, and so is one with the same date, price and name unless --allow-duplicates (which also \
-            gives id-less rows random ids: new purchases). A report of every row ends \
+            what is already there; a JSON item without one gets a random id. Before sending, each row is \
+            compared with its month on the server (fetched afresh, the cache only when the server cannot \
+            answer) and with the outbox: a row whose id is there is skipped, and so is one with the same date, \
+            price and name unless --allow-duplicates. A report of every row ends \
             the run on stderr; --report FILE writes it as JSON. Valid rows wait in an unlinked temporary file in \
             $TMPDIR, not in memory, so a large import needs little of it.
 
@@ -93,7 +93,7 @@ enum RegisterCommand {
     static func register(_ options: RegisterOptions, _ context: Context, messages: RegisterMessages, ending: ReportWriter,
                          report: inout ImportReport) async throws {
         let config = try context.config()
-        // `add` and --allow-duplicates mean "a new purchase, even if it looks like one there": a random id, not a made one.
+        // `add` means "a new purchase, even if it looks like one there": a random id, not a made one.
         let inputs = try ImportInputs.read(options.sources(context), profile: options.profile, encoding: options.encoding,
                                            catalogue: config.catalogue.value, derivesIDs: options.derivesIDs,
                                            into: ending.spool, report: &report) { rows in
@@ -120,7 +120,7 @@ enum RegisterCommand {
         let (items, skipped, waiting) = try await check.run(months: inputs.months.sorted(), spool: inputs.spool,
                                                             madeIDRows: inputs.madeIDRows, report: &report, event: messages.show)
         messages.progress.clear()
-        messages.explain(skipped)
+        messages.explain(inputs.repeated + skipped)
         guard let client, !options.dryRun, items.count > 0 else {
             try messages.dryRunOrNothing(items, config)
             try ending.finish(report, code: invalid ? .dataError : .success)

@@ -19,7 +19,7 @@ struct RegisterMessages {
         guard !inputs.problems.isEmpty else { return false }
         progress.clear()
         let count = inputs.problems.count
-        // A file that cannot be read at all (its header, its bytes) is not helped by skipping rows: it stops the run.
+        // A file that cannot be read at all (its header, its bytes) is not helped by skipping rows: the run exits 65.
         let wholeFiles = inputs.problems.contains(where: \.ofWholeFile)
         if options.onInvalid == .warn, !wholeFiles {
             for problem in inputs.problems { context.warn("\(problem)") }
@@ -32,6 +32,11 @@ struct RegisterMessages {
                                     + "Fix what the lines above name and run the command again"
                                     + (rowsOnly ? " (or pass --skip-invalid to send the valid rows).\n" : ".\n"))
             try ending.finish(report, code: .dataError)
+        }
+        if wholeFiles {
+            let files = Set(inputs.problems.filter(\.ofWholeFile).map(\.location.file)).sorted()
+            context.warn("\(files.joined(separator: ", ")) could not be read at all: none of \(files.count == 1 ? "its" : "their") rows "
+                         + "is sent, and the run exits 65; the valid rows of the other inputs are sent")
         }
         return true
     }

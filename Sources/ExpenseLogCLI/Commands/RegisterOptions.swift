@@ -53,8 +53,8 @@ struct RegisterOptions {
         (limit, self.format) = (BatchLimit(items: BatchLimit.defaultItems), format)
     }
 
-    /// Whether rows without an id get one made from their content (files without --allow-duplicates), not a random one.
-    var derivesIDs: Bool { inline == nil && !allowDuplicates }
+    /// Whether CSV rows without an id get one made from their content (files, not `add`), not a random one.
+    var derivesIDs: Bool { inline == nil }
 
     /// The name an input is reported under.
     static func name(of path: String) -> String {
@@ -70,11 +70,6 @@ struct RegisterOptions {
     /// `--profile NAME|FILE`: a file when one exists at that path (or it looks like a path), else a built-in name.
     private static func profile(_ value: String?, _ invocation: Invocation) throws -> ImportProfile? {
         guard let value else { return nil }
-        guard let found = try ProfileLoader.load(value) else {
-            let names = ImportProfile.builtinSources.keys.sorted().joined(separator: ", ")
-            throw UsageError(path: invocation.path, message: "No profile file '\(value)' and no built-in profile of that name; "
-                             + "the built-in profiles are \(names)")
-        }
-        return found
+        return try ProfileLoader.load(value, for: invocation)
     }
 }

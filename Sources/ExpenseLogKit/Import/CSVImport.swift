@@ -101,8 +101,15 @@ extension ImportProfile {
             outcome.excluded.append(ExcludedRow(location: location, reason: skip[index].reason))
             return
         }
-        let rule = rules.indices.first { test(rules[$0].match, layout.ruled[$0], layout.ruleRegexes[$0]) }.map { rules[$0] }
-        switch draft(from: cells, layout: layout, rule: rule, location: location) {
+        // The category comes from the first matching rule that gives one, the name from the first that gives one: a rule
+        // that only renames does not hide the category rules after it.
+        var (categoryRule, renaming): (CategoryRule?, String?) = (nil, nil)
+        for index in rules.indices where categoryRule == nil || renaming == nil && layout.renames {
+            guard test(rules[index].match, layout.ruled[index], layout.ruleRegexes[index]) else { continue }
+            if categoryRule == nil, rules[index].category != nil { categoryRule = rules[index] }
+            if renaming == nil { renaming = rules[index].name }
+        }
+        switch draft(from: cells, layout: layout, rule: categoryRule, renaming: renaming, location: location) {
         case .success(let draft): each(draft)
         case .failure(.excluded(let reason)): outcome.excluded.append(ExcludedRow(location: location, reason: reason))
         case .failure(.invalid(let found)): outcome.problems.append(found)
@@ -116,12 +123,14 @@ extension ImportProfile {
         case excluded(String)
     }
 
-    private func draft(from cells: [String], layout: Layout, rule: CategoryRule?, location: SourceLocation) -> Result<ItemDraft, RowFailure> {
+    private func draft(from cells: [String], layout: Layout, rule: CategoryRule?, renaming: String?,
+                       location: SourceLocation) -> Result<ItemDraft, RowFailure> {
         func problem(_ field: ItemField, _ message: String) -> Result<ItemDraft, RowFailure> {
             .failure(.invalid(ValidationProblem(location: location, field: field.rawValue, message: message)))
         }
         func cell(_ field: ItemField) -> String? { layout.field[field].map { cells[$0] } }
         var draft = ItemDraft(location: location)
+        draft.isCSVRow = true
         draft.id = cell(.id).map(RawValue.text) ?? .missing
         draft.name = cell(.name).map(RawValue.text) ?? .missing
         draft.categorySub = cell(.categorySub).map(RawValue.text) ?? .missing
@@ -138,7 +147,7 @@ extension ImportProfile {
         if let text = cell(.price) {
             draft.price = invertSign ? PriceText.parse(text).map { RawValue.integer(-$0) } ?? .text(text) : .text(text)
         }
-        if let renamed = rule?.name {
+        if let renamed = renaming {
             if case .text(let read) = draft.name { draft.readName = read }
             draft.name = .text(renamed)
         }
@@ -182,6 +191,8 @@ private struct Layout {
     /// The compiled expressions of each skip rule and each category rule that is a `regex` one.
     let skipRegexes: [[Regex<AnyRegexOutput>]?]
     let ruleRegexes: [[Regex<AnyRegexOutput>]?]
+    /// Whether any rule renames, so that rules are tried past the one that gives the category.
+    let renames: Bool
     /// Where the price is, to mend `1,500` written without quotes.
     let price: Int?
     /// Header names the profile does not use, for a profile that warns of them.
@@ -230,14 +241,9 @@ private struct Layout {
         let ruled = profile.rules.enumerated().map { column($0.element.match.column, "rules[\($0.offset)]") }
         guard messages.isEmpty else { return (nil, messages) }
         return (Layout(width: header.fields.count, field: field, tested: tested, ruled: ruled,
-                       skipRegexes: profile.skip.map { compiled($0.match) }, ruleRegexes: profile.rules.map { compiled($0.match) },
+                       skipRegexes: profile.skip.map { $0.match.compiled() }, ruleRegexes: profile.rules.map { $0.match.compiled() },
+                       renames: profile.rules.contains { $0.name != nil },
                        price: field[.price], ignored: ignored), [])
-    }
-
-    /// A `regex` match's expressions, compiled once per file (the profile's reader checked that they compile).
-    private static func compiled(_ match: ColumnMatch) -> [Regex<AnyRegexOutput>]? {
-        guard match.kind == .regex else { return nil }
-        return match.folded.compactMap { try? Regex($0).ignoresCase() }
     }
 
     /// The record's cells by header position, or nil when it has the wrong number of fields.

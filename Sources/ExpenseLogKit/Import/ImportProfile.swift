@@ -53,14 +53,19 @@ public struct ColumnMatch: Sendable, Equatable {
         return matches(folded: folding.folded(cell), regexes: nil)
     }
 
+    /// A `regex` match's expressions compiled, case ignored (a reader compiles them once per file); nil for the others.
+    func compiled() -> [Regex<AnyRegexOutput>]? {
+        guard kind == .regex else { return nil }
+        return folded.compactMap { try? Regex($0).ignoresCase() }
+    }
+
     /// Whether a folded cell matches; `regexes` are this match's compiled values, when it is a `regex` one.
     func matches(folded cell: String, regexes: [Regex<AnyRegexOutput>]?) -> Bool {
         switch kind {
         case .equals: return folded.contains(cell)
         case .contains: return folded.contains { cell.contains($0) }
         case .regex:
-            let compiled = regexes ?? folded.compactMap { try? Regex($0).ignoresCase() }
-            return compiled.contains { (try? $0.firstMatch(in: cell)) != nil }
+            return (regexes ?? compiled() ?? []).contains { (try? $0.firstMatch(in: cell)) != nil }
         }
     }
 }
@@ -131,7 +136,7 @@ public struct ImportProfile: Sendable, Equatable {
     public var columns: [ItemField: [String]]
     /// Whether columns it does not use are named in a warning (the native layout's, where one may be a typo).
     public var warnsOtherColumns = false
-    /// The date layout, when not one of `yyyyMMdd`, `yyyy-MM-dd`, `yyyy/M/d`.
+    /// The date layout, when not one of the forms `Day(written:)` reads.
     public var dateFormat: DatePattern?
     /// Whether prices are negated (exports that show spending as negative amounts).
     public var invertSign = false

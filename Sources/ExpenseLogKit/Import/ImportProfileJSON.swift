@@ -28,6 +28,10 @@ extension ImportProfile {
             profile = found
             profile.name = name
         }
+        // A new default category does not keep the base's sub-category, which belonged to another category.
+        if members.contains(where: { $0.key == "defaultCategory" }), !members.contains(where: { $0.key == "defaultSub" }) {
+            profile.defaultSub = nil
+        }
         for (key, value) in members {
             try profile.apply(key, value, reader: reader)
         }

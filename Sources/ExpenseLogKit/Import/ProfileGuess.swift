@@ -23,7 +23,7 @@ public struct ProfileGuess: Sendable {
 
     /// Layouts tried, in order, when the dates are in none of the forms read without one.
     static let layouts = ["yy/MM/dd", "yy/M/d", "yy.MM.dd", "yyMMdd", "dd/MM/yyyy", "d/M/yyyy", "MM/dd/yyyy", "M/d/yyyy", "dd.MM.yyyy",
-                          "d.M.yyyy", "dd-MM-yyyy"]
+                          "d.M.yyyy", "dd-MM-yyyy", "dd/MM/yy", "MM/dd/yy", "d/M/yy", "M/d/yy"]
 
     /// Guesses a profile from a file's bytes (its first rows are enough), named `name` in messages; `defaultCategory` is
     /// given to rows when the file has no category column. Throws a `ValidationProblem` when a date, name or price column
@@ -87,6 +87,11 @@ public struct ProfileGuess: Sendable {
         if prices.filter({ $0 < 0 }).count * 2 > prices.count {
             profile.invertSign = true
             notes.append("invertSign: most amounts are negative, so spending is shown as negative")
+            if prices.contains(where: { $0 > 0 }), let price = columns[.price] {
+                // A card's positive amount is a refund; a bank's is money in, which is no expense: only the person knows.
+                notes.append("positive amounts become refunds (negative items); if they are money in, add to \"skip\" "
+                             + "{\"column\": \"\(header[price])\", \"regex\": \"^[0-9]\", \"reason\": \"money in\"}")
+            }
         }
         if let price = columns[.price], rows.contains(where: { $0.fields[price].trimmingSpaces().isEmpty }) {
             // A bank statement's 出金 column is empty on a deposit's row: such rows are not spending.

@@ -14,25 +14,50 @@ public enum DerivedID {
     /// How a made id is explained in messages.
     public static let explanation = "its id is made from its date, name and price and its place among such rows"
 
-    /// What rows with the same content share: their day, name and price.
-    public static func content(date: Day, name: String, price: Int) -> String {
-        "\(date.compact)\u{1F}\(name)\u{1F}\(price)"
+    /// What rows with the same content share: their day, name and price, as the UTF-8 bytes `yyyyMMdd␟NAME␟PRICE`.
+    public static func content(date: Day, name: String, price: Int) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(name.utf8.count + 32)
+        appendDigits(date.year * 10_000 + date.month * 100 + date.day, minimum: 8, to: &bytes)
+        bytes.append(0x1F)
+        bytes.append(contentsOf: name.utf8)
+        bytes.append(0x1F)
+        if price < 0 { bytes.append(UInt8(ascii: "-")) }
+        appendDigits(price.magnitude, minimum: 1, to: &bytes)
+        return bytes
     }
 
     /// The id of the `occurrence`-th row (from 1) with this content.
-    public static func make(content: String, occurrence: Int) -> String {
-        uuid(name: Array("\(content)\u{1F}\(occurrence)".utf8))
+    public static func make(content: [UInt8], occurrence: Int) -> String {
+        var name = namespace
+        name.reserveCapacity(namespace.count + content.count + 8)
+        name.append(contentsOf: content)
+        name.append(0x1F)
+        appendDigits(UInt(occurrence), minimum: 1, to: &name)
+        return uuid(hashing: name)
     }
 
-    /// A version 5 UUID of a name in `namespace` (RFC 4122 §4.3), uppercase.
-    static func uuid(name: [UInt8]) -> String {
-        var digest = SHA1.digest(namespace + name).prefix(16).map { $0 }
+    /// Decimal digits, zero-padded to `minimum` (a row's content is built for every row: no string formatting).
+    private static func appendDigits<Value: BinaryInteger>(_ value: Value, minimum: Int, to bytes: inout [UInt8]) {
+        var digits: [UInt8] = []
+        var rest = UInt64(value)
+        repeat {
+            digits.append(UInt8(ascii: "0") + UInt8(rest % 10))
+            rest /= 10
+        } while rest > 0
+        while digits.count < minimum { digits.append(UInt8(ascii: "0")) }
+        bytes.append(contentsOf: digits.reversed())
+    }
+
+    /// A version 5 UUID (RFC 4122 §4.3), uppercase, of bytes that are the namespace followed by the name.
+    static func uuid(hashing bytes: [UInt8]) -> String {
+        var digest = SHA1.digest(bytes)
         digest[6] = digest[6] & 0x0F | 0x50
         digest[8] = digest[8] & 0x3F | 0x80
         let hex = Array("0123456789ABCDEF".utf8)
         var text: [UInt8] = []
         text.reserveCapacity(36)
-        for (index, byte) in digest.enumerated() {
+        for (index, byte) in digest.prefix(16).enumerated() {
             if [4, 6, 8, 10].contains(index) { text.append(UInt8(ascii: "-")) }
             text.append(hex[Int(byte >> 4)])
             text.append(hex[Int(byte & 0xF)])

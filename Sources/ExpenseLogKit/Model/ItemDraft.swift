@@ -69,6 +69,9 @@ public struct ItemDraft: Sendable {
     public var category: RawValue = .missing
     /// The `categorySub` field.
     public var categorySub: RawValue = .missing
+    /// Whether it is a row of a CSV file (a statement), which gets an id made from its content when it has none; an
+    /// item of JSON, like one from `add`, is a purchase of its own and gets a random one.
+    public var isCSVRow = false
     /// The name as read, when a profile's rule renamed the item: a made id comes from it, so a new rule keeps the id.
     public var readName: String?
 

@@ -174,8 +174,8 @@ public struct ItemValidator {
         fileprivate let ids: Int
     }
 
-    /// A validator that reads categories from `catalogue` and gives a draft without an id a `DerivedID` when
-    /// `derivesIDs`, else one from `makeID`.
+    /// A validator that reads categories from `catalogue` and gives a CSV row without an id a `DerivedID` when
+    /// `derivesIDs`, and other drafts without one an id from `makeID`.
     public init(makeID: @escaping () -> String = RandomID.make, catalogue: CategoryCatalogue = .standard, derivesIDs: Bool = false) {
         self.makeID = makeID
         self.catalogue = catalogue
@@ -219,14 +219,12 @@ public struct ItemValidator {
             givenIDs.append(item.id)
             return .valid(item, madeID: false)
         }
-        guard derivesIDs else { return .valid(item, madeID: false) }
-        if currentInput != draft.location.file {
-            let counts = seenOnce.lazy.map { ($0, 1) } + seenMore.lazy.map { ($0.key, $0.value) }
-            for (key, count) in counts where count > earlier[key]?.count ?? 0 { earlier[key] = (count, currentInput ?? "") }
-            (seenOnce, seenMore, currentInput) = ([], [:], draft.location.file)
-        }
+        guard derivesIDs, draft.isCSVRow else { return .valid(item, madeID: false) }
+        if currentInput != draft.location.file { beginInput(draft.location.file) }
         let content = DerivedID.content(date: item.date, name: draft.readName?.trimmingSpaces() ?? item.name, price: item.price)
-        let key = content.hashValue
+        var hasher = Hasher()
+        content.withUnsafeBytes { hasher.combine(bytes: $0) }
+        let key = hasher.finalize()
         let occurrence: Int
         if seenOnce.insert(key).inserted {
             occurrence = 1
@@ -239,13 +237,23 @@ public struct ItemValidator {
         return .valid(item, madeID: true)
     }
 
+    /// Starts counting the rows of another input: those of the one before become rows an earlier input had. Called
+    /// before each input's first row (a refused input, rolled back, counts for nothing).
+    public mutating func beginInput(_ name: String) {
+        if let previous = currentInput {
+            let counts = seenOnce.lazy.map { ($0, 1) } + seenMore.lazy.map { ($0.key, $0.value) }
+            for (key, count) in counts where count > earlier[key]?.count ?? 0 { earlier[key] = (count, previous) }
+        }
+        (seenOnce, seenMore, currentInput) = ([], [:], name)
+    }
+
     /// Where validation is now.
     public var mark: Mark { Mark(items: items.count, problems: problems.count, ids: givenIDs.count) }
 
     /// Forgets what was added since `mark`, ids included.
     public mutating func rollBack(to mark: Mark) {
         // Only the current input is ever rolled back: its rows no longer count.
-        (seenOnce, seenMore, currentInput) = ([], [:], nil)
+        (seenOnce, seenMore) = ([], [:])
         for id in givenIDs[mark.ids...] { firstSeen[id] = nil }
         givenIDs.removeSubrange(mark.ids...)
         items.removeSubrange(mark.items...)

@@ -22,8 +22,7 @@ struct WrittenDateParts {
             (year, month, day) = (value / 10000, value / 100 % 100, value % 100)
             return
         }
-        guard let separator = bytes.first(where: { [UInt8(ascii: "-"), UInt8(ascii: "/"), UInt8(ascii: ".")].contains($0) })
-        else { return nil }
+        guard let separator = bytes.first(where: Self.separators.contains) else { return nil }
         let parts = bytes.split(separator: separator, omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, (1...2).contains(parts[1].count), (1...2).contains(parts[2].count),
               let y = Day.number(parts[0]), let m = Day.number(parts[1]), let d = Day.number(parts[2]) else { return nil }
@@ -43,6 +42,9 @@ struct WrittenDateParts {
         return Array((date + folded[folded.index(after: day)...]).utf8)
     }
 
+    /// The bytes between a date's numbers: `-`, `/` and `.`.
+    static let separators: [UInt8] = [UInt8(ascii: "-"), UInt8(ascii: "/"), UInt8(ascii: ".")]
+
     /// The ends without spaces.
     static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
         let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
@@ -56,7 +58,14 @@ struct WrittenDateParts {
     /// what follows the date is not a time.
     static func dropTime(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
         guard let cut = bytes.firstIndex(where: { $0 == 0x20 || $0 == UInt8(ascii: "T") }) else { return bytes }
-        let time = trimmed(bytes[(cut + 1)...])
+        var time = trimmed(bytes[(cut + 1)...])
+        // A zone after the time (`Z`, `+09:00`) does not move the day written before it.
+        if time.last == UInt8(ascii: "Z") { time = time.dropLast() }
+        if let sign = time.lastIndex(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") }) {
+            let zone = time[(sign + 1)...].split(separator: UInt8(ascii: ":"))
+            guard (1...2).contains(zone.count), zone.allSatisfy({ $0.count == 2 && Day.number($0) != nil }) else { return nil }
+            time = time[..<sign]
+        }
         let fields = time.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
         guard (2...3).contains(fields.count), (1...2).contains(fields[0].count), Day.number(fields[0]) != nil,
               fields.dropFirst().allSatisfy({ field in
@@ -84,10 +93,13 @@ public enum DateText {
                 + "\(Day.daysIn(year: year, month: parts.month)) days)"
         }
         let numbers = date.split { !(0x30...0x39).contains($0) }
-        if date.allSatisfy({ (0x30...0x39).contains($0) || [UInt8(ascii: "/"), UInt8(ascii: "-"), UInt8(ascii: ".")].contains($0) }),
+        if date.allSatisfy({ (0x30...0x39).contains($0) || WrittenDateParts.separators.contains($0) }),
            (2...3).contains(numbers.count), numbers.allSatisfy({ $0.count <= 2 }) {
-            return "\(shown) has no four-digit year, so its month cannot be known; export the dates with their year, or give a "
-                + "profile whose \"dateFormat\" says the layout (yy/M/d for a two-digit year)"
+            guard numbers.count == 3 else {
+                return "\(shown) has no year, so which year's sheet it belongs to cannot be known; export the dates with their year"
+            }
+            return "\(shown) has no four-digit year; if it is a two-digit one, give a profile whose \"dateFormat\" says the layout "
+                + "(yy/M/d, d/M/yy…)"
         }
         return "\(shown) is not a date in a form read here (\(forms), a time after it ignored); a profile's \"dateFormat\" "
             + "reads other layouts"

@@ -24,6 +24,8 @@ public struct ImportInputs {
     public var months: Set<YearMonth> = []
     /// The report rows whose ids were made from their content (`DerivedID`), for `--explain`.
     public var madeIDRows = RowSet()
+    /// Rows an earlier input of the run already had (overlapping statements given together), reported as duplicates.
+    public var repeated: [ImportReport.Row] = []
     /// Every problem: syntax, layout and validation.
     public var problems: [ValidationProblem] = []
     /// Rows the profile left out.
@@ -45,8 +47,10 @@ public struct ImportInputs {
         var rows = 0
         var failure: (any Error)?
         for source in sources {
+            validator.beginInput(source.name)
             let mark = (validator.mark, spool.mark, report.count, rows)
             var months: Set<YearMonth> = []
+            var repeatedHere: [ImportReport.Row] = []
             let read = try InputReader.read(source.input, name: source.name, format: source.format ?? (profile == nil ? nil : .csv),
                                             encoding: encoding, profile: profile ?? .native) { draft in
                 rows += 1
@@ -56,8 +60,10 @@ public struct ImportInputs {
                 case .invalid: return
                 case .valid(let valid, let made): (item, madeID) = (valid, made)
                 case .repeated(let repeated, let earlier):
-                    report.append(.init(location: draft.location, status: .duplicate, item: repeated,
-                                        reasons: ["the same row as one of \(earlier), read earlier in this run (\(DerivedID.explanation))"]))
+                    let row = ImportReport.Row(location: draft.location, status: .duplicate, item: repeated,
+                                               reasons: ["the same row as one of \(earlier), read earlier in this run (\(DerivedID.explanation))"])
+                    report.append(row)
+                    repeatedHere.append(row)
                     return
                 }
                 guard report.count < Int(Int32.max) else {
@@ -82,6 +88,7 @@ public struct ImportInputs {
                 rows = mark.3
             } else {
                 inputs.months.formUnion(months)
+                inputs.repeated += repeatedHere
             }
             inputs.problems.append(contentsOf: read.problems)
             inputs.excluded.append(contentsOf: read.excluded)
