@@ -4,6 +4,8 @@ import ExpenseLogKit
 public enum ExitCode: Int32, Sendable {
     case success = 0
     case failure = 1
+    /// `summary --budget`: a budget was overspent (the output is complete).
+    case overBudget = 3
     case usage = 64
     case dataError = 65
     case noInput = 66

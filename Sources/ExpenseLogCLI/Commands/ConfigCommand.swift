@@ -39,7 +39,19 @@ enum ConfigCommand {
             CommandSpec(name: "clear-token", abstract: "Delete the token file."),
         ])
 
-    static let key = ArgumentSpec("key", kind: .choice(ConfigEdit.keys), help: "A key of the config file.")
+    static let key = ArgumentSpec("key", kind: .suggest(ConfigEdit.keys + ["budgets.total"]),
+                                  help: "A key of the config file; budgets.NAME is a monthly budget (total, a category, category/sub).")
+
+    /// The key given, checked: one of `ConfigEdit.keys`, or `budgets.` and a name.
+    static func checkedKey(_ invocation: Invocation) throws -> String {
+        let given = invocation.arguments[0]
+        guard ConfigEdit.isKey(given) else {
+            throw UsageError(path: invocation.path, message: "'\(given)' is not a key of the config file (the keys are "
+                             + "\(ConfigEdit.keys.joined(separator: ", ")) and budgets.NAME)"
+                             + Suggestion.didYouMean(given, among: ConfigEdit.keys + ["budgets.total"]))
+        }
+        return given
+    }
 
     /// The config file in use, which `set` makes when it is missing (even one `--config` names).
     static func filePath(_ context: Context) throws -> String {
@@ -51,7 +63,7 @@ enum ConfigCommand {
     }
 
     static func get(_ invocation: Invocation, _ context: Context) async throws {
-        guard let value = try ConfigEdit.get(invocation.arguments[0], in: try filePath(context)) else {
+        guard let value = try ConfigEdit.get(try checkedKey(invocation), in: try filePath(context)) else {
             throw CommandExit(code: .failure)
         }
         context.io.stdout.write(value + "\n")
@@ -59,13 +71,13 @@ enum ConfigCommand {
 
     static func set(_ invocation: Invocation, _ context: Context) async throws {
         let path = try filePath(context)
-        try ConfigEdit.set(invocation.arguments[0], to: invocation.arguments[1], in: path)
+        try ConfigEdit.set(try checkedKey(invocation), to: invocation.arguments[1], in: path)
         context.note("Set \(invocation.arguments[0]) in \(path).")
     }
 
     static func unset(_ invocation: Invocation, _ context: Context) async throws {
         let path = try filePath(context)
-        try ConfigEdit.set(invocation.arguments[0], to: nil, in: path)
+        try ConfigEdit.set(try checkedKey(invocation), to: nil, in: path)
         context.note("Removed \(invocation.arguments[0]) from \(path).")
     }
 

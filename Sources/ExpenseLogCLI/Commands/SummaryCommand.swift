@@ -8,6 +8,7 @@ enum SummaryCommand {
     static let format = Option<SummaryFormat>(choice: "format", "format", default: .table, help: "How to print the summary.")
     static let offline = Flag("offline", help: "Read the cache only; months not cached are reported missing.")
     static let refresh = Flag("refresh", help: "Never fall back to the cache: a month that cannot be fetched is missing.")
+    static let budget = Flag("budget", help: "Compare with the config file's budgets; exit 3 when one is overspent.")
 
     static let spec = CommandSpec(
         name: "summary",
@@ -32,9 +33,16 @@ enum SummaryCommand {
               expense-log summary --year 2024 --format csv > 2024-summary.csv
               expense-log summary --year 2024 --format json | jq '.months[] | {month, total}'
               expense-log summary --year 2024 --offline
+              expense-log summary --budget || notify-send "over budget"
+
+            BUDGETS: the config file's "budgets" give yen per month for the total, a category or a \
+            category/sub (expense-log config set budgets.食費 30000). --budget adds a table (or a "budget" \
+            object in JSON) of budget, spent, left and the share used; a year counts each monthly budget for \
+            its months up to this one. The exit status is 3 when a budget is overspent (after the output), so \
+            a cron job or CI can alert on it; an error's own status wins.
             """,
         options: [CommonOptions.year.spec, CommonOptions.month.spec, grouping.spec, format.spec, offline.spec, refresh.spec,
-                  CommonOptions.strict.spec],
+                  budget.spec, CommonOptions.strict.spec],
         arguments: [CommonOptions.period])
 
     static func run(_ invocation: Invocation, _ context: Context) async throws {
@@ -49,6 +57,7 @@ enum SummaryCommand {
         let policy: MonthLoader.Policy = invocation[offline] ? .offline : invocation[refresh] ? .refresh : .preferServer
 
         let config = try context.config()
+        let budgets = try budgets(invocation, config, format: format)
         let repository = context.repository(config)
         // Offline needs no base URL, as `fetch --offline`.
         let client = policy == .offline ? nil : try context.client(config)
@@ -56,14 +65,31 @@ enum SummaryCommand {
             .load(months, policy: policy)
         await context.flushWarnings(repository)
 
+        var over = false
         try SummarySources.show(loaded, context, config, subject: "the summary", verb: "counted") {
             let catalogue = config.catalogue.value
             let (year, month): (Int, Int?) = {
                 if case .month(let month) = period { return (month.year, month.month) }
                 return (months.first?.year ?? 0, nil)
             }()
-            let summary = Summary(year: year, month: month, grouping: grouping, catalogue: catalogue, loaded: loaded)
+            let summary = Summary(year: year, month: month, grouping: grouping, catalogue: catalogue, loaded: loaded, budgets: budgets,
+                                  budgetMonths: month == nil ? BudgetReport.months(ofYear: year, now: YearMonth.current()) : 1)
             context.io.stdout.write(SummaryWriter(catalogue: catalogue, japanese: context.japanese).render(summary, as: format))
+            over = summary.budget?.isOver ?? false
         }
+        if over { throw CommandExit(code: .overBudget) }
+    }
+
+    /// `--budget`: the config file's budgets; none set is a configuration error saying how to set them.
+    static func budgets(_ invocation: Invocation, _ config: AppConfig, format: SummaryFormat) throws -> Budgets? {
+        guard invocation[budget] else { return nil }
+        guard format != .csv else {
+            throw UsageError(path: invocation.path, message: "--budget prints a table or JSON; --format csv has no budget columns")
+        }
+        guard let budgets = config.budgets?.value, !budgets.isEmpty else {
+            throw ConfigError.badConfigFile(path: config.configFile.value, reason: "it sets no budgets; set one with "
+                                            + "`expense-log config set budgets.total 80000` (or budgets.食費, budgets.娯楽費/交通費)")
+        }
+        return budgets
     }
 }

@@ -63,6 +63,8 @@ public struct AppConfig: Sendable, Equatable {
     public let transport: Sourced<Transport>
     /// How long an unanswered POST may still run on the server: `serverMaxExecutionSeconds`, else Apps Script's 6 minutes.
     public let resendWait: Sourced<ResendWait>
+    /// The monthly budgets: the config file's `budgets`, else none.
+    public var budgets: Sourced<Budgets>? = nil
 
     /// This environment's cache folder for the configured server (the environment's own when none is configured). The
     /// URL as written names it, checked or not: a URL the checks refuse must still never share another server's months.
@@ -151,7 +153,7 @@ extension AppConfig {
             fixtures = Sourced(value: absolute(dir), source: "EXPENSE_LOG_FIXTURES")
         }
 
-        return AppConfig(environment: environment, baseURL: baseURL, configFile: configFile,
+        var config = AppConfig(environment: environment, baseURL: baseURL, configFile: configFile,
                          configFileExists: exists, fixturesDirectory: fixtures, paths: paths,
                          timeout: overrides.timeout, retries: overrides.retries,
                          catalogue: file.catalogue.map { Sourced(value: $0, source: "config file \(configFile.value)") }
@@ -165,6 +167,8 @@ extension AppConfig {
                          resendWait: file.serverMaxExecutionSeconds.map {
                              Sourced(value: ResendWait(seconds: $0), source: "config file \(configFile.value)")
                          } ?? Sourced(value: .appsScript, source: "default"))
+        config.budgets = file.budgets.map { Sourced(value: $0, source: "config file \(configFile.value)") }
+        return config
     }
 
     private static func parseEnvironment(_ name: String, source: String) throws -> Sourced<Environment> {

@@ -6,7 +6,12 @@ public enum ConfigEdit {
     /// The keys that take a single value (`baseURL.development` sets one environment's URL; `baseURL` both).
     public static let keys = ["environment", "baseURL", "baseURL.release", "baseURL.development", "serverTimeZone", "maxAnswerMiB",
                               "transport", "serverMaxExecutionSeconds"]
-    private static let numeric: Set<String> = ["maxAnswerMiB", "serverMaxExecutionSeconds"]
+    private static let numeric: Set<String> = ["maxAnswerMiB", "serverMaxExecutionSeconds", "budgets"]
+
+    /// Whether `config get|set|unset` takes the key: one of `keys`, or `budgets.` and a name (`budgets.食費`).
+    public static func isKey(_ key: String) -> Bool {
+        keys.contains(key) || key.hasPrefix("budgets.") && key.count > "budgets.".count
+    }
 
     /// The file's value of `key` as text, or nil when the file (or the key) is not there.
     public static func get(_ key: String, in path: String) throws -> String? {

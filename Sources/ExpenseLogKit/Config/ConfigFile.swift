@@ -16,9 +16,11 @@ struct ConfigFile: Equatable {
     var transport: Transport?
     /// The server's longest execution, after which an unanswered POST can no longer be running.
     var serverMaxExecutionSeconds: Double?
+    /// The monthly budgets, named by the catalogue in force.
+    var budgets: Budgets?
 
     static let knownKeys = ["environment", "baseURL", "categories", "serverTimeZone", "maxAnswerMiB", "transport",
-                            "serverMaxExecutionSeconds"]
+                            "serverMaxExecutionSeconds", "budgets"]
 
     /// Reads and checks the file, naming the offending key in every error.
     static func read(path: String) throws -> ConfigFile {
@@ -88,6 +90,17 @@ struct ConfigFile: Equatable {
         }
         if let value = root["categories"] {
             file.catalogue = try catalogue(from: value, path: path)
+        }
+        if let value = root["budgets"] {
+            guard let object = value as? [String: Any] else {
+                throw ConfigError.badConfigFile(path: path, reason: "'budgets' must be an object of yen per month, "
+                                                + "e.g. {\"total\": 80000, \"食費\": 30000, \"娯楽費/交通費\": 10000}")
+            }
+            do {
+                file.budgets = try Budgets(object.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, catalogue: file.catalogue ?? .standard)
+            } catch {
+                throw ConfigError.badConfigFile(path: path, reason: error.message)
+            }
         }
         return file
     }

@@ -25,6 +25,7 @@ struct SummaryJSON {
             }
             out += "\n]"
         }
+        if let budget = summary.budget { out += ",\"budget\":" + self.budget(budget) }
         out += ",\"sources\":["
         for (index, month) in summary.months.enumerated() {
             out += (index > 0 ? ",\n  " : "\n  ") + source(month)
@@ -43,6 +44,26 @@ struct SummaryJSON {
             out += ",\"count\":\(line.count),\"total\":\(line.total),\"share\":\(line.shareTenths.map(SummaryWriter.share) ?? "null")}"
         }
         out += "]"
+    }
+
+    /// `{"months":12,"over":false,"lines":[{"name":"total","category":null,"sub":null,"budget":…,"spent":…,"left":…,"used":77.9,"over":false}]}`.
+    func budget(_ report: BudgetReport) -> String {
+        var out = "{\"months\":\(report.months),\"over\":\(report.isOver),\"lines\":["
+        for (index, line) in report.lines.enumerated() {
+            let (category, sub): (Int?, Int?) = {
+                switch line.entry.key {
+                case .total: return (nil, nil)
+                case .category(let category): return (category, nil)
+                case .sub(let category, let sub): return (category, sub)
+                }
+            }()
+            out += (index > 0 ? ",\n  " : "\n  ") + "{\"name\":"
+            ItemJSON.appendString(line.entry.name, to: &out)
+            out += ",\"category\":\(category.map(String.init) ?? "null"),\"sub\":\(sub.map(String.init) ?? "null")"
+            out += ",\"budget\":\(line.budget),\"spent\":\(line.spent),\"left\":\(line.left),\"used\":\(SummaryWriter.share(line.usedTenths))"
+            out += ",\"over\":\(line.isOver)}"
+        }
+        return out + "\n]}"
     }
 
     /// `{"month":"2024-01","source":"server"|"cache"|"missing","fetchedAt":…|null,"complete":…,"error":…|null}`.

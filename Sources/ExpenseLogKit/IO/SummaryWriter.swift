@@ -27,7 +27,9 @@ public struct SummaryWriter: Sendable {
     /// The whole output, ending in a newline.
     public func render(_ summary: Summary, as format: SummaryFormat) -> String {
         switch format {
-        case .table: return summary.month == nil ? yearTable(summary) : totalsTable(summary.totals, summary.grouping)
+        case .table:
+            let tables = summary.month == nil ? yearTable(summary) : totalsTable(summary.totals, summary.grouping)
+            return tables + (summary.budget.map { "\n" + budgetTable($0) } ?? "")
         case .json: return SummaryJSON(names: self).render(summary)
         case .csv: return csv(summary)
         }
@@ -79,6 +81,30 @@ public struct SummaryWriter: Sendable {
         rows.append([japanese ? "合計" : "TOTAL", String(summary.totals.count), PriceText.format(summary.totals.total), ""])
         return TextTable(rows: rows, rightAligned: [1, 2]).render(ruleBeforeLast: true) + "\n"
             + totalsTable(summary.totals, summary.grouping)
+    }
+
+    /// The name of what a budget is for, in the writer's language: the total, a category, or `category/sub`.
+    func budgetName(_ key: BudgetKey) -> String {
+        switch key {
+        case .total: return japanese ? "合計" : "Total"
+        case .category(let category): return catalogue.name(of: category, japanese: japanese)
+        case .sub(let category, let sub):
+            return catalogue.name(of: category, japanese: japanese) + "/" + catalogue.name(ofSub: sub, in: category, japanese: japanese)
+        }
+    }
+
+    /// A row per budget: budget, spent, left, the share used, and a bar of 20 cells that the budget fills.
+    func budgetTable(_ report: BudgetReport) -> String {
+        let headings = japanese ? ["予算", "予算額", "使用", "残り", "使用率", ""] : ["BUDGET", "AMOUNT", "SPENT", "LEFT", "USED", ""]
+        var rows = [headings]
+        for line in report.lines {
+            let bar = TextBar.bar(line.spent, largest: line.budget, width: 20)
+            rows.append([budgetName(line.entry.key), PriceText.format(line.budget), PriceText.format(line.spent),
+                         PriceText.format(line.left), Self.share(line.usedTenths) + "%",
+                         bar + (line.isOver ? (japanese ? " 超過" : " over") : "")])
+        }
+        let period = report.months == 1 ? "" : (japanese ? "（月額 × \(report.months)か月）" : " (monthly × \(report.months) months)")
+        return TextTable(rows: rows, rightAligned: [1, 2, 3, 4]).render() + (period.isEmpty ? "" : (japanese ? "予算" : "Budgets") + period + "\n")
     }
 
     /// `year,month,category,categoryName,sub,subName,count,total,share`: a row per month and category; missing months have none.

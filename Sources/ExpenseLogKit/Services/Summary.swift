@@ -28,15 +28,20 @@ public struct Summary: Sendable, Equatable {
     public let months: [MonthSummary]
     /// The totals of every month that is not missing.
     public let totals: SummaryTotals
+    /// How the period did against the budgets, when they were asked for.
+    public let budget: BudgetReport?
 
-    /// Sums loaded months (one for a month, twelve for a year).
-    public init(year: Int, month: Int?, grouping: SummaryGrouping, catalogue: CategoryCatalogue, loaded: [LoadedMonth]) {
+    /// Sums loaded months (one for a month, twelve for a year), and compares them with `budgets` counted `budgetMonths`
+    /// times when given.
+    public init(year: Int, month: Int?, grouping: SummaryGrouping, catalogue: CategoryCatalogue, loaded: [LoadedMonth],
+                budgets: Budgets? = nil, budgetMonths: Int = 1) {
         self.year = year
         self.month = month
         self.grouping = grouping
         months = loaded.map { MonthSummary(month: $0.month, totals: SummaryTotals(items: $0.items, grouping: grouping, catalogue: catalogue),
                                            source: $0.source, fallback: $0.fallback) }
         totals = SummaryTotals(items: loaded.flatMap(\.items), grouping: grouping, catalogue: catalogue)
+        budget = budgets.map { BudgetReport(items: loaded.flatMap(\.items), budgets: $0, months: budgetMonths) }
     }
 
     /// The months that could not be loaded.
