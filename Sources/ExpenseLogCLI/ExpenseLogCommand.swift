@@ -37,7 +37,7 @@ public enum ExpenseLogCommand {
             Data goes to stdout, everything else to stderr. Exit codes follow BSD sysexits \
             (see the README). Try it offline: expense-log --env dummy fetch --year 2024 --month 1
             """,
-        subcommands: [FetchCommand.spec, AddCommand.spec, RegisterCommand.spec, SyncCommand.spec, PendingCommand.spec, SummaryCommand.spec,
+        subcommands: [FetchCommand.spec, AddCommand.spec, RegisterCommand.spec, SyncCommand.spec, PendingCommand.spec, SummaryCommand.spec, ReportCommand.spec,
                       CacheCommand.spec, ConfigCommand.spec, CategoriesCommand.spec, ProfileCommand.spec, CompletionCommand.spec, helpSpec])
 
     static let helpSpec = CommandSpec(
@@ -47,7 +47,7 @@ public enum ExpenseLogCommand {
     /// What runs each command, by its path (`cache list`); the parser never reaches `help`, which it answers itself.
     static let runners: [String: @Sendable (Invocation, Context) async throws -> Void] = [
         "fetch": FetchCommand.run, "add": AddCommand.run, "register": RegisterCommand.run, "sync": SyncCommand.run, "pending": PendingCommand.run, "pending drop": PendingCommand.drop, "pending clear": PendingCommand.clear,
-        "summary": SummaryCommand.run, "cache list": CacheCommand.list, "cache clear": CacheCommand.clear,
+        "summary": SummaryCommand.run, "report": ReportCommand.run, "cache list": CacheCommand.list, "cache clear": CacheCommand.clear,
         "cache path": CacheCommand.path, "config show": ConfigCommand.show, "config path": ConfigCommand.path,
         "config get": ConfigCommand.get, "config set": ConfigCommand.set, "config unset": ConfigCommand.unset,
         "config init": ConfigCommand.initialize,

@@ -407,3 +407,39 @@ import Testing
         }
     }
 }
+
+extension CLIProfileTests {
+    @Test func warnModeStillFailsWhenNoRowIsValidAtAll() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        // Dates in a layout the profile does not expect: a bank that changed its export.
+        let file = try CLIImportFilesTests.write([["date", "name", "price", "category"], ["03/01/2024", "パン", "250", "0"],
+                                                  ["03/02/2024", "牛乳", "200", "0"]], "changed.csv", in: home)
+        try await withServer { server in
+            let result = try await CLI.run(["register", "--on-invalid", "warn", file], environment: Samples.environment(home: home, server: server))
+            #expect(result.status == 65, "\(result.stderr)")
+            #expect(result.stderr.contains("Error: no row is valid, so nothing was sent"), "\(result.stderr)")
+            #expect(try await server.items().isEmpty)
+        }
+    }
+
+    @Test func profileInitSendsAMoneyForwardExportToTheBuiltInProfileAndLeavesAForeignCategoryColumnToRules() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let env = Self.dummy(home)
+        let export = try home.write("mf.csv", bytes: try Samples.shiftJIS(CLIImportTests.moneyForwardExport))
+        let mf = try await CLI.run(["profile", "init", export], environment: env)
+        #expect(mf.status == 65)
+        #expect(mf.stderr.contains("this is the layout of the built-in moneyforward profile"), "\(mf.stderr)")
+        #expect(mf.stdout.isEmpty)
+
+        let card = try CLIImportFilesTests.write([["Transaction Date", "Description", "Category", "Amount"],
+                                                  ["03/15/2024", "STARBUCKS", "Food & Drink", "-6"],
+                                                  ["03/16/2024", "BOOKSTORE", "Shopping", "-20"]], "card.csv", in: home, encoding: "utf-8")
+        let guessed = try await CLI.run(["profile", "init", card], environment: env)
+        #expect(guessed.status == 0, "\(guessed.stderr)")
+        let columns = try Self.pythonJSON(guessed.stdout, ["sorted(d['columns'])", "d['dateFormat']", "d['invertSign']"])
+        #expect(columns == [#"["date", "name", "price"]"#, #""MM/dd/yyyy""#, "true"], "the bank's Category words are not the catalogue's")
+        #expect(guessed.stderr.contains("not 'Category', whose values ('Food & Drink') are not the catalogue's"), "\(guessed.stderr)")
+    }
+}

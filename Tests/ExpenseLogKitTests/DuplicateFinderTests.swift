@@ -114,3 +114,14 @@ struct DuplicateFinderTests {
         #expect(verdicts([try purchase("A", day: 30)], known: [onServer, inOutbox]) == [.sameID(onServer)])
     }
 }
+
+@Suite("Likely duplicates across the widths of kana")
+struct DuplicateWidthTests {
+    @Test("a statement's half-width ﾄﾞﾄｰﾙ is a likely duplicate of the ドトール typed into the app")
+    func halfWidthKana() throws {
+        let typed = KnownItem(item: Item(id: "APP-1", date: try day(2024, 12, 1), name: "ドトール", price: 250, category: 0, categorySub: 1),
+                              place: .server)
+        let row = Item(id: "ROW-1", date: try day(2024, 12, 1), name: "ﾄﾞﾄｰﾙ", price: 250, category: 0, categorySub: 1)
+        #expect(DuplicateFinder(known: [typed]).verdicts(for: [row]) == [.likely(typed)])
+    }
+}

@@ -53,7 +53,7 @@ enum ProfileCommand {
         let bytes = path == "-" ? Array(try context.io.readStdin(InputLimits.wholeBytes)) : try InputFile.read(path)
         let catalogue = try context.config().catalogue.value
         let defaultCategory = catalogue.categories.first?.id ?? 0
-        let guess = try ProfileGuess.guess(bytes, name: name, defaultCategory: defaultCategory)
+        let guess = try ProfileGuess.guess(bytes, name: name, defaultCategory: defaultCategory, catalogue: catalogue)
         let text = guess.profile.json
         if let output = invocation[output] {
             let url = URL(fileURLWithPath: output)
@@ -74,10 +74,12 @@ enum ProfileCommand {
         // What the profile makes of the file, so the person sees it works before editing it.
         let read = InputReader.read(bytes, name: name, format: .csv, profile: guess.profile)
         let checked = read.drafts.validatedAll(catalogue: catalogue)
-        let invalid = read.problems.count + checked.problems.count
+        let problems = read.problems + checked.problems
+        let invalid = problems.count
         context.note("With it, \(name) reads as \(checked.items.count) item\(checked.items.count == 1 ? "" : "s")"
                      + (read.excluded.isEmpty ? "" : ", \(read.excluded.count) left out") + (invalid == 0 ? "" : ", \(invalid) invalid")
                      + ". Check it with: expense-log register --profile \(invocation[output].map(ArgumentBytes.display) ?? "PROFILE.json") "
                      + "--dry-run \(path == "-" ? "FILE" : name)")
+        if let first = problems.first { context.note("The first row it cannot read: \(first)") }
     }
 }

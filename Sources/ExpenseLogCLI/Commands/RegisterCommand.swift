@@ -104,6 +104,12 @@ enum RegisterCommand {
             // A script reading the output gets an empty list, as from fetch and pending, rather than nothing at all.
             if options.format != .table { context.printItems([], options.format, config) }
             context.note("No items to register.")
+            // Under --on-invalid warn, a file of nothing but invalid rows (a bank changed its layout) is not a success.
+            if !invalid, !inputs.problems.isEmpty, inputs.repeated.isEmpty {
+                context.io.stderr.write("Error: no row is valid, so nothing was sent; --on-invalid warn exits 0 only when valid rows "
+                                        + "are sent. Fix the lines above (or the profile) and run the command again.\n")
+                try ending.finish(report, code: .dataError)
+            }
             try ending.finish(report, code: invalid ? .dataError : .success)
         }
         let client: ExpenseLogAPIClient?

@@ -63,7 +63,8 @@ struct RegisterMessages {
         guard !skipped.isEmpty else { return }
         guard options.explain else {
             context.note("Skipped \(skipped.count) row\(skipped.count == 1 ? "" : "s") already there; --explain says what each matched"
-                         + (options.allowDuplicates ? "." : " (--allow-duplicates sends likely duplicates anyway)."))
+                         + (options.allowDuplicates || !skipped.contains { $0.status == .likelyDuplicate } ? "."
+                            : " (--allow-duplicates sends likely duplicates anyway)."))
             return
         }
         for row in skipped {

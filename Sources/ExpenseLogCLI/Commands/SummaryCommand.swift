@@ -34,6 +34,7 @@ enum SummaryCommand {
               expense-log summary --year 2024 --format json | jq '.months[] | {month, total}'
               expense-log summary --year 2024 --offline
               expense-log summary --budget || notify-send "over budget"
+              expense-log summary 2024 --format svg > 2024.svg
 
             BUDGETS: the config file's "budgets" give yen per month for the total, a category or a \
             category/sub (expense-log config set budgets.食費 30000). --budget adds a table (or a "budget" \
@@ -83,8 +84,8 @@ enum SummaryCommand {
     /// `--budget`: the config file's budgets; none set is a configuration error saying how to set them.
     static func budgets(_ invocation: Invocation, _ config: AppConfig, format: SummaryFormat) throws -> Budgets? {
         guard invocation[budget] else { return nil }
-        guard format != .csv else {
-            throw UsageError(path: invocation.path, message: "--budget prints a table or JSON; --format csv has no budget columns")
+        guard format == .table || format == .json else {
+            throw UsageError(path: invocation.path, message: "--budget prints a table or JSON; --format \(format.rawValue) has no budget columns")
         }
         guard let budgets = config.budgets?.value, !budgets.isEmpty else {
             throw ConfigError.badConfigFile(path: config.configFile.value, reason: "it sets no budgets; set one with "

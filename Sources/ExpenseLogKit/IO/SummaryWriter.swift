@@ -6,6 +6,8 @@ public enum SummaryFormat: String, Sendable, CaseIterable {
     case json
     /// A row per month and category, for spreadsheets.
     case csv
+    /// The chart alone, as SVG to embed elsewhere: a month's donut by category, or a year's bars by month.
+    case svg
 }
 
 /// Renders a summary, naming categories from a catalogue in English or Japanese.
@@ -32,6 +34,7 @@ public struct SummaryWriter: Sendable {
             return tables + (summary.budget.map { "\n" + budgetTable($0) } ?? "")
         case .json: return SummaryJSON(names: self).render(summary)
         case .csv: return csv(summary)
+        case .svg: return ReportPage(catalogue: catalogue, japanese: japanese).chart(summary)
         }
     }
 

@@ -169,7 +169,9 @@ extension ImportProfile {
                 let seen = positions.sorted { $0.key < $1.key }.map { position, column in "\(column) '\(cells[position])'" }
                 let unmatched = "no rule of the \(self.name) profile matches (\(seen.joined(separator: ", ")))"
                 if excludesUnmatched {
-                    return .failure(.excluded(unmatched + "; a profile that extends it with a rule imports such rows"))
+                    let fix = ImportProfile.builtinSources[self.name] != nil ? "a profile that extends it with a rule imports such rows"
+                        : "a rule for them in the profile imports such rows"
+                    return .failure(.excluded(unmatched + "; " + fix))
                 }
                 return problem(.category, unmatched + "; write a profile with a rule or a defaultCategory for it (see the README), "
                                + "or use --skip-invalid")

@@ -115,7 +115,8 @@ public struct DuplicateFinder: Sendable {
     }
 
     fileprivate static func key(_ item: Item) -> Key {
-        // As a Sheet shows it: the sheet hands back the name `0120` as 120 and `TRUE` as true.
-        Key(date: item.date, price: item.price, name: SheetText.key(item.name.trimmingSpaces()))
+        // As a Sheet shows it (the sheet hands back the name `0120` as 120 and `TRUE` as true), in NFKC: a statement's
+        // half-width ﾄﾞﾄｰﾙ is the ドトール typed into the app. Case still tells names apart, as it always has.
+        Key(date: item.date, price: item.price, name: CellFolding.compatible(SheetText.key(item.name.trimmingSpaces())))
     }
 }

@@ -81,6 +81,11 @@ struct CellFolding {
         return text.precomposedStringWithCompatibilityMapping.folding(options: [.caseInsensitive], locale: nil)
     }
 
+    /// `text` in NFKC (full-width letters and half-width kana made ordinary), case kept; ASCII as it is.
+    static func compatible(_ text: String) -> String {
+        text.utf8.allSatisfy { $0 < 0x80 } ? text : text.precomposedStringWithCompatibilityMapping
+    }
+
     /// A cell folded, from the cache when it was seen.
     mutating func folded(_ cell: String) -> String {
         let trimmed = cell.trimmingSpaces()

@@ -15,7 +15,7 @@ public struct ProfileGuess: Sendable {
                  "date", "transaction date", "posted date", "posting date", "booking date"]),
         (.price, ["金額(円)", "ご利用金額", "利用金額", "お支払金額", "支払金額", "支払額", "お引出し", "引出額", "出金金額", "出金",
                   "支出", "金額", "amount", "price", "debit", "withdrawal"]),
-        (.name, ["品名", "内容", "摘要", "ご利用店名・商品名", "利用店名・商品名", "ご利用店名", "利用店名", "ご利用先", "利用先", "店名",
+        (.name, ["品名", "内容", "摘要内容", "お取引内容", "摘要", "ご利用店名・商品名", "利用店名・商品名", "ご利用店名", "利用店名", "ご利用先", "利用先", "店名",
                  "お取引内容", "取引内容", "お取り扱い内容", "取扱内容", "明細", "name", "description", "payee", "merchant", "details"]),
         (.category, ["項目", "category"]),
         (.categorySub, ["サブ項目", "categorysub"]),
@@ -28,7 +28,8 @@ public struct ProfileGuess: Sendable {
     /// Guesses a profile from a file's bytes (its first rows are enough), named `name` in messages; `defaultCategory` is
     /// given to rows when the file has no category column. Throws a `ValidationProblem` when a date, name or price column
     /// cannot be found, or the file cannot be decoded or read as CSV.
-    public static func guess(_ bytes: [UInt8], name: String, defaultCategory: Int, sampleRows: Int = 50) throws -> ProfileGuess {
+    public static func guess(_ bytes: [UInt8], name: String, defaultCategory: Int, catalogue: CategoryCatalogue = .standard,
+                             sampleRows: Int = 50) throws -> ProfileGuess {
         let decoded: (bytes: [UInt8], encoding: TextEncoding)
         switch TextEncoding.utf8Bytes(of: bytes, declared: nil, name: name) {
         case .success(let found): decoded = found
@@ -43,22 +44,44 @@ public struct ProfileGuess: Sendable {
             if records.count < 2 { throw ValidationProblem(location: SourceLocation(file: name, line: error.line), field: nil,
                                                            message: "invalid CSV: \(error.message)") }
         }
-        guard let (headerIndex, columns) = header(in: records) else {
+        guard let (headerIndex, found) = header(in: records) else {
             let first = records.first.map { $0.fields.map { "'\($0)'" }.joined(separator: ", ") } ?? "nothing"
             throw ValidationProblem(location: SourceLocation(file: name, line: records.first?.line ?? 1), field: nil,
                                     message: "no row among the first \(min(records.count, 20)) names a date, a name and a price column "
                                         + "(the first has \(first)); write the profile by hand (see the README's import section)")
         }
+        var columns = found
         let header = records[headerIndex].fields.map { $0.trimmingSpaces() }
+        // A layout a built-in profile reads is that profile's: its rules know the export, a guess does not.
+        if let (builtin, profile) = ImportProfile.builtins.first(where: { $0.1.readCSV(Array(records[headerIndex...].map { record in
+            record.fields.map(CSV.field).joined(separator: ",") }.prefix(1).joined().utf8) + [0x0A], name: name) { _ in }.problems.isEmpty }) {
+            throw ValidationProblem(location: SourceLocation(file: name, line: records[headerIndex].line), field: nil,
+                                    message: "this is the layout of the built-in \(builtin) profile (\(profile.description.prefix { $0 != "(" }.trimmingSpaces())): "
+                                        + "pass --profile \(builtin), or write a profile of {\"extends\": \"\(builtin)\"} and the keys to change")
+        }
         let rows = records[(headerIndex + 1)...].filter { !$0.isBlank && $0.fields.count == header.count }.prefix(sampleRows)
         func cells(_ field: ItemField) -> [String] {
             guard let position = columns[field] else { return [] }
             return rows.map { $0.fields[position].trimmingSpaces() }.filter { !$0.isEmpty }
         }
 
+        var notes: [String] = []
+        // A column of the bank's own categories (Food & Drink) is not the catalogue's: rules must map it.
+        for field in [ItemField.category, .categorySub] {
+            guard let position = columns[field] else { continue }
+            let values = cells(field)
+            let foreign = values.first { value in
+                field == .category ? (try? catalogue.resolve(value)) == nil : Int(value) == nil
+            }
+            if let foreign {
+                columns[field] = nil
+                notes.append("columns.\(field.rawValue): not '\(header[position])', whose values ('\(foreign)') are not the catalogue's; "
+                             + "add rules such as {\"column\": \"\(header[position])\", \"equals\": \"\(foreign)\", \"category\": 0}")
+            }
+        }
+        if columns[.category] == nil { columns[.categorySub] = nil }
         var profile = ImportProfile(name: name, description: "Made by expense-log profile init from \(URL(fileURLWithPath: name).lastPathComponent)",
                                     columns: columns.mapValues { [header[$0]] })
-        var notes: [String] = []
         if decoded.encoding == .shiftJIS {
             profile.encoding = .shiftJIS
             notes.append("encoding: the file is Shift_JIS (CP932)")
@@ -83,11 +106,13 @@ public struct ProfileGuess: Sendable {
                 notes.append("dateFormat: none fits dates such as '\(dates.first ?? "")'; set it by hand")
             }
         }
-        let prices = cells(.price).compactMap(PriceText.parse)
-        if prices.filter({ $0 < 0 }).count * 2 > prices.count {
+        // Signs are counted on the cells as written: `-5.75` is spending even where a fraction of a yen cannot be stored.
+        let prices = cells(.price)
+        let negative = prices.filter { ["-", "−", "▲", "△"].contains($0.first ?? " ") }.count
+        if negative * 2 > prices.count {
             profile.invertSign = true
             notes.append("invertSign: most amounts are negative, so spending is shown as negative")
-            if prices.contains(where: { $0 > 0 }), let price = columns[.price] {
+            if negative < prices.count, let price = columns[.price] {
                 // A card's positive amount is a refund; a bank's is money in, which is no expense: only the person knows.
                 notes.append("positive amounts become refunds (negative items); if they are money in, add to \"skip\" "
                              + "{\"column\": \"\(header[price])\", \"regex\": \"^[0-9]\", \"reason\": \"money in\"}")
@@ -98,6 +123,12 @@ public struct ProfileGuess: Sendable {
             profile.skip.append(SkipRule(match: ColumnMatch(column: header[price], kind: .equals, values: [""]),
                                          reason: "no amount in \(header[price]) (money in, not spent)"))
             notes.append("skip: rows with an empty '\(header[price])' (money in)")
+        }
+        if let date = columns[.date], rows.contains(where: { $0.fields[date].trimmingSpaces().isEmpty }) {
+            // A statement's total or note line has no date.
+            profile.skip.append(SkipRule(match: ColumnMatch(column: header[date], kind: .equals, values: [""]),
+                                         reason: "no date in \(header[date]) (a total or a note)"))
+            notes.append("skip: rows with an empty '\(header[date])' (totals, notes)")
         }
         if cells(.name).contains(where: { $0.count > ItemDraft.maxNameLength }) {
             profile.truncateNames = true

@@ -1,0 +1,77 @@
+import ExpenseLogKit
+import Foundation
+
+/// `report`: a month's or a year's spending as one self-contained HTML page with charts, written to a file.
+enum ReportCommand {
+    static let output = Option<String>("output", short: "o", "file", .path,
+                                       help: "The page to write (default: expense-log-PERIOD.html here; - for stdout).")
+
+    static let spec = CommandSpec(
+        name: "report",
+        abstract: "Write a month's (this month by default) or a year's spending as an HTML page with charts.",
+        discussion: """
+            The page is one file with everything inside: charts drawn as SVG, no script, no font or \
+            stylesheet from the network, so it opens offline, prints on A4 and reads on a phone. A month \
+            has a donut by category and one by sub-category, a table of totals and shares, and the items \
+            by date; a year has a bar per month stacked by category with its total above it, and a table \
+            per month. A category keeps its colour on every page (Okabe and Ito's palette, told apart with \
+            the common colour-vision deficiencies). With budgets in the config file, a chart compares them \
+            with what was spent, and a year's bars show the monthly budget as a line. Months are loaded as \
+            summary loads them (the server first, the cache when it fails), and the page says which came \
+            from the cache and when they were fetched. Words follow the locale (LANG=ja_JP.UTF-8: Japanese).
+
+            EXAMPLES:
+              expense-log report
+              expense-log report 2024-01 -o january.html
+              expense-log report 2024 --offline
+              expense-log report 2024 -o - | gzip > 2024.html.gz
+            """,
+        options: [CommonOptions.year.spec, CommonOptions.month.spec, output.spec, SummaryCommand.offline.spec,
+                  SummaryCommand.refresh.spec],
+        arguments: [CommonOptions.period])
+
+    static func run(_ invocation: Invocation, _ context: Context) async throws {
+        let period = try CommonOptions.period(invocation)
+        guard period.dayBounds == nil else { throw UsageError(path: invocation.path, message: "report takes a month or a year") }
+        if invocation[SummaryCommand.offline], invocation[SummaryCommand.refresh] {
+            throw UsageError(path: invocation.path, message: "--offline and --refresh cannot be used together")
+        }
+        let policy: MonthLoader.Policy = invocation[SummaryCommand.offline] ? .offline
+            : invocation[SummaryCommand.refresh] ? .refresh : .preferServer
+        let config = try context.config()
+        let repository = context.repository(config)
+        let client = policy == .offline ? nil : try context.client(config)
+        let loaded = await MonthLoader(client: client, repository: repository, strict: false).load(period.months, policy: policy)
+        await context.flushWarnings(repository)
+
+        let (year, month): (Int, Int?) = {
+            if case .month(let month) = period { return (month.year, month.month) }
+            return (period.months.first?.year ?? 0, nil)
+        }()
+        let name = invocation[output] ?? "expense-log-\(month.map { String(format: "%04d-%02d", year, $0) } ?? String(year)).html"
+        var failure: (any Error)?
+        try SummarySources.show(loaded, context, config, subject: "the report", verb: "shown") {
+            let catalogue = config.catalogue.value
+            let summary = Summary(year: year, month: month, grouping: .category, catalogue: catalogue, loaded: loaded,
+                                  budgets: config.budgets?.value,
+                                  budgetMonths: month == nil ? BudgetReport.months(ofYear: year, now: YearMonth.current()) : 1)
+            let page = ReportPage(catalogue: catalogue, japanese: context.japanese).render(summary, loaded: loaded)
+            do { try write(page, to: name, context) } catch { failure = error }
+        }
+        if let failure {
+            context.io.stderr.write("Error: could not write \(ArgumentBytes.display(name)): \(failure)\n")
+            throw CommandExit(code: .ioError)
+        }
+    }
+
+    /// Writes the page (atomically, so an open browser never reads half of it), or prints it for `-`.
+    private static func write(_ page: String, to name: String, _ context: Context) throws {
+        guard name != "-" else {
+            context.io.stdout.write(page)
+            return
+        }
+        let url = URL(fileURLWithPath: name)
+        try AtomicFile.write(Data(page.utf8), to: url)
+        context.note("Wrote \(url.standardizedFileURL.path); open it in a browser (file://\(url.standardizedFileURL.path)).")
+    }
+}
