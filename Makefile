@@ -38,6 +38,7 @@ test: deps
 # The main job in the dummy environment: no network, no configuration.
 run: build
 	"$$($(SWIFT) build --show-bin-path)/expense-log" --env dummy fetch --year 2024 --month 1
+	"$$($(SWIFT) build --show-bin-path)/expense-log" --env dummy report 2024-01 -o "$${TMPDIR:-/tmp}/expense-log-2024-01.html"
 
 install: deps
 	$(SWIFT) build -c $(CONFIG) $(STATIC_FLAG)

@@ -1,10 +1,10 @@
 """Loads a page in headless Chromium as a person's browser would, and reports what that person would see.
 
-    python3 browser_check.py PAGE.html SHOT.png WIDTH HEIGHT [#RRGGBB ...]
+    python3 browser_check.py PAGE.html SHOT.png WIDTH HEIGHT [crop=X0,Y0,X1,Y1] [#RRGGBB ...]
 
 Prints one JSON object: the console errors Chromium logged, whether the page is wider than the window (it
 would scroll sideways on a phone), the SVG texts drawn outside their chart, and how many pixels of the
-screenshot have each colour given. The checks run on a copy of the page with a script added at its end;
+screenshot (or of the part `crop` names) have each colour given. The checks run on a copy of the page with a script added at its end;
 the screenshot is of the page itself. Standard library only: the PNG is decoded here with zlib.
 """
 import json
@@ -104,7 +104,8 @@ def pixels(path):
 
 def main():
     page, shot, width, height = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-    colours = sys.argv[5:]
+    colours = [a for a in sys.argv[5:] if not a.startswith("crop=")]
+    crops = [a[5:] for a in sys.argv[5:] if a.startswith("crop=")]
     url = "file://" + os.path.abspath(page)
     shown = run(["--screenshot=" + shot, "--window-size=%d,%d" % (width, height), url])
     if not os.path.exists(shot):
@@ -124,8 +125,9 @@ def main():
     w, h, rows, channels = pixels(shot)
     wanted = {bytes(int(c[i:i + 2], 16) for i in (1, 3, 5)): c for c in colours}
     counts = {c: 0 for c in colours}
-    for row in rows:
-        for x in range(0, len(row), channels):
+    x0, y0, x1, y1 = [int(n) for n in crops[0].split(",")] if crops else (0, 0, w, h)
+    for row in rows[y0:y1]:
+        for x in range(x0 * channels, min(x1, w) * channels, channels):
             colour = wanted.get(row[x:x + 3])
             if colour:
                 counts[colour] += 1

@@ -234,6 +234,7 @@ public struct ReportPage: Sendable {
         .legend{list-style:none;padding:0;margin:.25rem 0;display:flex;flex-wrap:wrap;gap:4px 14px;font-size:.9rem}
         figcaption{font-size:.95rem}.d{white-space:nowrap}
         figure:not(.wide) svg{max-width:320px;margin:0 auto}
+        svg.budget{max-width:640px}
         .scroll{overflow-x:auto}
         .sources{color:#8a4b00}
         @media print{@page{size:A4;margin:12mm}main{max-width:none;padding:0}figure{break-inside:avoid}tr{break-inside:avoid}}

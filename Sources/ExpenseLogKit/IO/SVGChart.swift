@@ -156,7 +156,7 @@ public enum SVGChart {
         for (index, part) in parts.enumerated() {
             let (x, top) = (70 + Double(index % 4) * 160, y + Double(index / 4) * 24)
             out += "<rect x=\"\(x)\" y=\"\(top)\" width=\"12\" height=\"12\" fill=\"\(part.colour)\"/>"
-                + "<text x=\"\(x + 18)\" y=\"\(top + 11)\" font-size=\"12\">\(escaped(shortened(part.label, 12)))</text>"
+                + "<text x=\"\(x + 18)\" y=\"\(top + 11)\" font-size=\"12\">\(escaped(shortened(part.label, 18)))</text>"
         }
         return out
     }
