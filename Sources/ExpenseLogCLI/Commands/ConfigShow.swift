@@ -35,6 +35,9 @@ extension ConfigCommand {
         let categories = config.catalogue.value.categories
         rows.append(["categories", "\(categories.count) categories, \(categories.reduce(0) { $0 + $1.subs.count }) subs",
                      config.catalogue.source])
+        let budgets = config.budgets?.value.entries.map { "\($0.name) ¥\(PriceText.format($0.monthly))" }.joined(separator: ", ")
+        rows.append(["budgets", budgets.map { $0 + " a month" } ?? "(none)",
+                     config.budgets?.source ?? "set with config set budgets.NAME YEN"])
         guard invocation[CommonOptions.listingFormat] == .json else { return context.io.stdout.write(TextTable(rows: rows).render()) }
         // {"environment": {"value": "release", "source": "default"}, …}: each setting by its name.
         let members = rows.dropFirst().map { "  \(ItemJSON.string($0[0])): {\"value\": \(ItemJSON.string($0[1])), \"source\": \(ItemJSON.string($0[2]))}" }

@@ -78,12 +78,24 @@ struct CellFolding {
     /// `text` trimmed, NFKC-normalised and case folded.
     static func fold(_ text: String) -> String {
         if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.lowercased() }
-        return text.precomposedStringWithCompatibilityMapping.folding(options: [.caseInsensitive], locale: nil)
+        return compatible(text).folding(options: [.caseInsensitive], locale: nil)
     }
 
     /// `text` in NFKC (full-width letters and half-width kana made ordinary), case kept; ASCII as it is.
     static func compatible(_ text: String) -> String {
-        text.utf8.allSatisfy { $0 < 0x80 } ? text : text.precomposedStringWithCompatibilityMapping
+        text.unicodeScalars.allSatisfy(isStable) ? text : text.precomposedStringWithCompatibilityMapping
+    }
+
+    /// Whether NFKC leaves this scalar as it is whatever stands beside it: ASCII, kana, the common kanji and Japanese
+    /// punctuation, most of a name. Skipping texts made only of them keeps a large import from normalising every name.
+    private static func isStable(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x20...0x7E, 0x3001...0x3002, 0x3005...0x3007, 0x300C...0x300F, 0x3041...0x3096, 0x309D...0x309E, 0x30A1...0x30FE,
+             0x4E00...0x9FFF:
+            return true
+        default:
+            return false
+        }
     }
 
     /// A cell folded, from the cache when it was seen.
