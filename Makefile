@@ -11,7 +11,7 @@ SHAREDIR = $(PREFIX)/share/expense-log
 STATIC ?= $(if $(filter Linux,$(shell uname -s)),1,)
 STATIC_FLAG = $(if $(STATIC),--static-swift-stdlib,)
 
-.PHONY: build test run install install-files bench clean deps
+.PHONY: build test test-deps run install install-files bench clean deps
 
 # libcurl's headers: the Linux transport is built on libcurl (which FoundationNetworking links already), and a static
 # build links libcurl itself. Installed with apt-get when missing; elsewhere, say what to install.
@@ -30,8 +30,24 @@ deps:
 build: deps
 	$(SWIFT) build
 
+# What the tests run besides the binary: zsh and fish (their completion scripts), Chromium and a Japanese font (the
+# report page). Installed with apt-get when missing; elsewhere, say what to install.
+test-deps:
+	@missing=""; \
+	for program in zsh fish chromium; do command -v $$program >/dev/null || missing="$$missing $$program"; done; \
+	fc-list 2>/dev/null | grep -qi ipagothic || missing="$$missing fonts-ipafont-gothic"; \
+	if [ -n "$$missing" ]; then \
+		if command -v apt-get >/dev/null; then \
+			echo "make: installing$$missing with apt-get (the completion and report-page tests run them)" >&2; \
+			{ apt-get update -qq && apt-get install -y -qq $$missing >/dev/null; } || \
+				{ echo "make: could not install$$missing; install them and run make test again" >&2; exit 1; }; \
+		else \
+			echo "make: the tests need$$missing; install them and run make test again" >&2; exit 1; \
+		fi; \
+	fi
+
 # Builds everything first, so the CLI tests find the expense-log binary next to the test bundle.
-test: deps
+test: deps test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 

@@ -50,17 +50,28 @@ enum ReportCommand {
         }()
         let name = invocation[output] ?? "expense-log-\(month.map { String(format: "%04d-%02d", year, $0) } ?? String(year)).html"
         var failure: (any Error)?
+        // A page that could not be written is the worse news: 74, even when a month was missing (69).
+        defer {
+            if let failure { context.io.stderr.write("Error: could not write \(ArgumentBytes.display(name)): \(failure)\n") }
+        }
+        do {
+            try show(loaded, context, config, year: year, month: month, period: period, name: name, failure: &failure)
+        } catch where failure != nil {
+            throw CommandExit(code: .ioError)
+        }
+        if failure != nil { throw CommandExit(code: .ioError) }
+    }
+
+    private static func show(_ loaded: [LoadedMonth], _ context: Context, _ config: AppConfig, year: Int, month: Int?, period: Period,
+                             name: String, failure: inout (any Error)?) throws {
         try SummarySources.show(loaded, context, config, subject: "the report", verb: "shown") {
             let catalogue = config.catalogue.value
             let summary = Summary(year: year, month: month, grouping: .category, catalogue: catalogue, loaded: loaded,
                                   budgets: config.budgets?.value,
-                                  budgetMonths: month == nil ? BudgetReport.months(ofYear: year, now: YearMonth.current()) : 1)
+                                  budgetMonths: BudgetReport.months(of: period.months, missing: Set(loaded.filter { $0.missing != nil }.map(\.month)),
+                                                                    now: YearMonth.current()))
             let page = ReportPage(catalogue: catalogue, japanese: context.japanese).render(summary, loaded: loaded)
             do { try write(page, to: name, context) } catch { failure = error }
-        }
-        if let failure {
-            context.io.stderr.write("Error: could not write \(ArgumentBytes.display(name)): \(failure)\n")
-            throw CommandExit(code: .ioError)
         }
     }
 

@@ -33,7 +33,7 @@ enum SummaryCommand {
               expense-log summary --year 2024 --format csv > 2024-summary.csv
               expense-log summary --year 2024 --format json | jq '.months[] | {month, total}'
               expense-log summary --year 2024 --offline
-              expense-log summary --budget || notify-send "over budget"
+              expense-log summary --budget; [ $? -eq 3 ] && notify-send "over budget"
               expense-log summary 2024 --format svg > 2024.svg
 
             BUDGETS: the config file's "budgets" give yen per month for the total, a category or a \
@@ -74,7 +74,8 @@ enum SummaryCommand {
                 return (months.first?.year ?? 0, nil)
             }()
             let summary = Summary(year: year, month: month, grouping: grouping, catalogue: catalogue, loaded: loaded, budgets: budgets,
-                                  budgetMonths: month == nil ? BudgetReport.months(ofYear: year, now: YearMonth.current()) : 1)
+                                  budgetMonths: BudgetReport.months(of: months, missing: Set(loaded.filter { $0.missing != nil }.map(\.month)),
+                                                                    now: YearMonth.current()))
             context.io.stdout.write(SummaryWriter(catalogue: catalogue, japanese: context.japanese).render(summary, as: format))
             over = summary.budget?.isOver ?? false
         }

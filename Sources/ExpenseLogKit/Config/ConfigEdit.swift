@@ -19,6 +19,11 @@ public enum ConfigEdit {
         _ = try ConfigFile.read(path: path)  // a broken file is reported as such, not read around
         let root = try object(at: path)
         let (top, sub) = split(key)
+        if top == "budgets", let sub {
+            // A budget by what it names: `budgets.Food` finds the one the file calls 食費.
+            let budgets = root[top] as? [String: Any] ?? [:]
+            return try budgetEntry(sub, in: budgets, path: path).flatMap { budgets[$0] }.map { "\($0)" }
+        }
         // One environment's URL is the object's entry, or the plain string both environments share.
         let value: Any? = sub.map { (root[top] as? [String: Any])?[$0] ?? root[top] as? String as Any? } ?? root[top]
         switch value {
@@ -42,7 +47,17 @@ public enum ConfigEdit {
                                             + "such as the web app's https://script.google.com/macros/s/…/exec")
         }
         let typed: Any? = value.map { text in numeric.contains(top) ? (Double(text).flatMap { $0.isFinite ? NSNumber(value: $0) : nil } ?? text as Any) : text }
-        if let sub {
+        if top == "budgets", let sub {
+            // The entry that budgets the same thing is replaced (or removed) whatever name it was given.
+            var budgets = root[top] as? [String: Any] ?? [:]
+            let existing = try budgetEntry(sub, in: budgets, path: path)
+            if value == nil, existing == nil {
+                throw ConfigError.refusedValue(path: path, key: key, reason: "no budget is set for it")
+            }
+            if let existing { budgets[existing] = nil }
+            budgets[existing ?? sub] = typed
+            root[top] = budgets.isEmpty ? nil : budgets
+        } else if let sub {
             // One environment's URL: a plain string for both becomes an object of one per environment first.
             var perEnvironment = (root[top] as? [String: Any]) ?? (root[top] as? String).map { ["release": $0, "development": $0] } ?? [:]
             perEnvironment[sub] = typed
@@ -61,6 +76,19 @@ public enum ConfigEdit {
         }
         try FileManager.default.createDirectory(at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
         try AtomicFile.write(data + Data("\n".utf8), to: URL(fileURLWithPath: path))
+    }
+
+    /// The file's name of the budget that `name` names (`Food` → `食費`), or nil; throws when no category is called so.
+    private static func budgetEntry(_ name: String, in budgets: [String: Any], path: String) throws -> String? {
+        let catalogue = FileManager.default.fileExists(atPath: path) ? (try ConfigFile.read(path: path)).catalogue ?? .standard : .standard
+        func key(_ name: String) throws(BudgetError) -> BudgetKey? { try Budgets([(name, 1)], catalogue: catalogue).entries.first?.key }
+        let wanted: BudgetKey?
+        do {
+            wanted = try key(name)
+        } catch {
+            throw ConfigError.refusedValue(path: path, key: "budgets.\(name)", reason: error.message)
+        }
+        return budgets.keys.sorted().first { (try? key($0)) == wanted }
     }
 
     private static func split(_ key: String) -> (String, String?) {

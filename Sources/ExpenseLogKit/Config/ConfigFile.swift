@@ -97,7 +97,8 @@ struct ConfigFile: Equatable {
                                                 + "e.g. {\"total\": 80000, \"食費\": 30000, \"娯楽費/交通費\": 10000}")
             }
             do {
-                file.budgets = try Budgets(object.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, catalogue: file.catalogue ?? .standard)
+                let budgets = try Budgets(object.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, catalogue: file.catalogue ?? .standard)
+                file.budgets = budgets.isEmpty ? nil : budgets
             } catch {
                 throw ConfigError.badConfigFile(path: path, reason: error.message)
             }

@@ -18,7 +18,7 @@ public struct ReportPage: Sendable {
         let month = summary.month.flatMap { YearMonth(year: summary.year, month: $0) }
         let heading = month.map(monthTitle) ?? (japanese ? "\(summary.year)年" : "\(summary.year)")
         var body = "<h1>\(word("家計簿", "Expenses")) \(SVGChart.escaped(heading))</h1>\n"
-        body += "<p class=\"total\">\(word("合計", "Total")) <strong>¥\(PriceText.format(summary.totals.total))</strong> "
+        body += "<p class=\"total\">\(word("合計", "Total")) <strong>\(yen(summary.totals.total))</strong> "
             + "(\(summary.totals.count)\(word("件", summary.totals.count == 1 ? " item" : " items")))</p>\n"
         body += sources(summary)
         body += "<section class=\"charts\">\n"
@@ -28,7 +28,8 @@ public struct ReportPage: Sendable {
             let subs = subParts(loaded)
             body += "<figure>\(subDonut(subs, heading: heading))\(caption(subs.filter { $0.value != 0 }))</figure>\n"
         } else {
-            body += "<figure class=\"wide\">\(yearBars(summary))</figure>\n"
+            // A phone scrolls the year's bars sideways rather than shrinking their words past reading.
+            body += "<figure class=\"wide\"><div class=\"scroll\">\(yearBars(summary))</div></figure>\n"
         }
         if let budget = summary.budget {
             body += "<figure class=\"wide\"><figcaption>\(word("予算", "Budgets"))</figcaption>\(budgetChart(budget))</figure>\n"
@@ -69,20 +70,29 @@ public struct ReportPage: Sendable {
         let parts = categoryParts(summary.totals)
         return SVGChart.donut(title: word("項目別の支出", "Spending by category") + " " + period(summary),
                               description: describe(parts, whole: summary.totals.total), parts: parts,
-                              centre: "¥" + PriceText.format(summary.totals.total), legend: legend)
+                              centre: yen(summary.totals.total), legend: legend)
     }
 
     func subDonut(_ parts: [ChartPart], heading: String) -> String {
         let whole = parts.reduce(Int128(0)) { $0 + $1.value }
         return SVGChart.donut(title: word("サブ項目別の支出", "Spending by sub-category") + " " + heading,
-                              description: describe(parts, whole: whole), parts: parts, centre: "¥" + PriceText.format(whole), legend: false)
+                              description: describe(parts, whole: whole), parts: parts, centre: yen(whole), legend: false)
     }
 
     /// A part per category and sub-category, each sub in its category's colour lightened by its place.
     func subParts(_ loaded: [LoadedMonth]) -> [ChartPart] {
-        let totals = SummaryTotals(items: loaded.flatMap(\.items), grouping: .sub, catalogue: catalogue)
+        categoryParts(SummaryTotals(items: loaded.flatMap(\.items), grouping: .sub, catalogue: catalogue))
+    }
+
+    /// A part per line: a category in its colour, or (totals by sub-category) a category/sub in its category's colour
+    /// lightened by its place.
+    func categoryParts(_ totals: SummaryTotals) -> [ChartPart] {
         var places: [Int: Int] = [:]
         return totals.lines.map { line -> ChartPart in
+            guard totals.lines.contains(where: { $0.key.category == line.key.category && $0 != line }) || line.key.sub != nil else {
+                return ChartPart(label: catalogue.name(of: line.key.category, japanese: japanese), value: line.total,
+                                 colour: ChartPalette.colour(ofCategory: line.key.category, in: catalogue))
+            }
             let place = places[line.key.category, default: 0]
             places[line.key.category] = place + 1
             let sub = line.key.sub.map { catalogue.name(ofSub: $0, in: line.key.category, japanese: japanese) } ?? word("なし", "none")
@@ -94,7 +104,7 @@ public struct ReportPage: Sendable {
     /// A chart's legend under it, in HTML so that it wraps on a phone.
     func caption(_ parts: [ChartPart]) -> String {
         "<figcaption><ul class=\"legend\">" + parts.map { part in
-            "<li><span class=\"swatch\" style=\"background:\(part.colour)\"></span>\(SVGChart.escaped(part.label)) ¥\(PriceText.format(part.value))</li>"
+            "<li><span class=\"swatch\" style=\"background:\(part.colour)\"></span>\(SVGChart.escaped(part.label)) \(yen(part.value))</li>"
         }.joined() + "</ul></figcaption>"
     }
 
@@ -105,7 +115,7 @@ public struct ReportPage: Sendable {
         }
         let monthly = summary.budget?.lines.first { $0.entry.key == .total }.map { $0.entry.monthly }
         let description = summary.months.map { month in
-            "\(month.month): " + (month.isMissing ? word("取得できず", "missing") : "¥" + PriceText.format(month.totals.total))
+            "\(month.month): " + (month.isMissing ? word("取得できず", "missing") : yen(month.totals.total))
         }.joined(separator: "; ")
         return SVGChart.stackedBars(title: word("月別・項目別の支出", "Spending per month by category") + " \(summary.year)",
                                     description: description, bars: bars, legend: categoryParts(summary.totals),
@@ -114,17 +124,18 @@ public struct ReportPage: Sendable {
 
     func budgetChart(_ report: BudgetReport) -> String {
         let names = SummaryWriter(catalogue: catalogue, japanese: japanese)
-        let lines = report.lines.map { line -> (label: String, spent: Int128, budget: Int128, colour: String) in
+        let lines = report.lines.map { line -> (label: String, spent: Int128, budget: Int128, colour: String, used: String, over: String?) in
             let colour: String
             switch line.entry.key {
             case .total: colour = "#666666"
             case .category(let category): colour = ChartPalette.colour(ofCategory: category, in: catalogue)
             case .sub(let category, _): colour = ChartPalette.colour(ofCategory: category, in: catalogue)
             }
-            return (names.budgetName(line.entry.key), line.spent, line.budget, colour)
+            return (names.budgetName(line.entry.key), line.spent, line.budget, colour, SummaryWriter.share(line.usedTenths) + "%",
+                    line.isOver ? word("超過", "over") : nil)
         }
         let description = report.lines.map { line in
-            "\(names.budgetName(line.entry.key)): ¥\(PriceText.format(line.spent)) / ¥\(PriceText.format(line.budget))"
+            "\(names.budgetName(line.entry.key)): \(yen(line.spent)) / \(yen(line.budget))"
                 + (line.isOver ? word("（超過）", " (over)") : "")
         }.joined(separator: "; ")
         return SVGChart.budgetBars(title: word("予算と支出", "Spending against budgets"), description: description, lines: lines)
@@ -138,10 +149,10 @@ public struct ReportPage: Sendable {
         for line in summary.totals.lines {
             out += "<tr><td><span class=\"swatch\" style=\"background:\(ChartPalette.colour(ofCategory: line.key.category, in: catalogue))\"></span></td>"
                 + "<td>\(SVGChart.escaped(catalogue.name(of: line.key.category, japanese: japanese)))</td><td class=\"n\">\(line.count)</td>"
-                + "<td class=\"n\">¥\(PriceText.format(line.total))</td><td class=\"n\">\(line.shareTenths.map { SummaryWriter.share($0) + "%" } ?? "")</td></tr>\n"
+                + "<td class=\"n\">\(yen(line.total))</td><td class=\"n\">\(line.shareTenths.map { SummaryWriter.share($0) + "%" } ?? "")</td></tr>\n"
         }
         return out + "</tbody><tfoot><tr><td></td><td>\(word("合計", "Total"))</td><td class=\"n\">\(summary.totals.count)</td>"
-            + "<td class=\"n\">¥\(PriceText.format(summary.totals.total))</td><td></td></tr></tfoot></table>\n"
+            + "<td class=\"n\">\(yen(summary.totals.total))</td><td></td></tr></tfoot></table>\n"
     }
 
     func itemsTable(_ items: [Item]) -> String {
@@ -151,7 +162,7 @@ public struct ReportPage: Sendable {
             let sub = catalogue.name(ofSub: item.categorySub, in: item.category, japanese: japanese)
             out += "<tr><td class=\"d\">\(item.date)</td><td>\(SVGChart.escaped(item.name))</td>"
                 + "<td>\(SVGChart.escaped(catalogue.name(of: item.category, japanese: japanese) + (sub.isEmpty ? "" : "/" + sub)))</td>"
-                + "<td class=\"n\">¥\(PriceText.format(item.price))</td></tr>\n"
+                + "<td class=\"n\">\(yen(item.price))</td></tr>\n"
         }
         return out + "</tbody></table>\n"
     }
@@ -162,16 +173,16 @@ public struct ReportPage: Sendable {
         for line in categories { out += "<th class=\"n\">\(SVGChart.escaped(catalogue.name(of: line.key.category, japanese: japanese)))</th>" }
         out += "<th class=\"n\">\(word("合計", "Total"))</th></tr></thead><tbody>\n"
         for month in summary.months {
-            out += "<tr><td>\(month.month)</td>"
+            out += "<tr><td class=\"d\">\(month.month)</td>"
             for line in categories {
                 let total = month.totals.lines.first { $0.key == line.key }?.total ?? 0
-                out += "<td class=\"n\">\(month.isMissing ? "–" : "¥" + PriceText.format(total))</td>"
+                out += "<td class=\"n\">\(month.isMissing ? "–" : yen(total))</td>"
             }
-            out += "<td class=\"n\">\(month.isMissing ? "–" : "¥" + PriceText.format(month.totals.total))</td></tr>\n"
+            out += "<td class=\"n\">\(month.isMissing ? "–" : yen(month.totals.total))</td></tr>\n"
         }
         out += "</tbody><tfoot><tr><td>\(word("合計", "Total"))</td>"
-        for line in categories { out += "<td class=\"n\">¥\(PriceText.format(line.total))</td>" }
-        return out + "<td class=\"n\">¥\(PriceText.format(summary.totals.total))</td></tr></tfoot></table></div>\n"
+        for line in categories { out += "<td class=\"n\">\(yen(line.total))</td>" }
+        return out + "<td class=\"n\">\(yen(summary.totals.total))</td></tr></tfoot></table></div>\n"
     }
 
     /// Which months came from the cache (and when they were fetched) or could not be had at all.
@@ -181,8 +192,11 @@ public struct ReportPage: Sendable {
             switch month.source {
             case .server: continue
             case let .cache(fetchedAt, complete):
-                let when = fetchedAt.map { $0.formatted(Date.ISO8601FormatStyle()) } ?? word("未取得", "never fetched")
-                notes.append("\(month.month): " + word("キャッシュ（\(when) 取得）", "from the cache, as fetched \(when)")
+                let from = fetchedAt.map { when in
+                    word("キャッシュ（\(when.formatted(Date.ISO8601FormatStyle())) 取得）",
+                         "from the cache, as fetched \(when.formatted(Date.ISO8601FormatStyle()))")
+                } ?? word("キャッシュ（サーバーから取得したことはない）", "from the cache, never fetched from the server")
+                notes.append("\(month.month): " + from
                              + (complete ? "" : word("、ここで登録した分のみ", ", only the items registered from here")))
             case .missing:
                 notes.append("\(month.month): " + word("取得できず（集計に含まれません）", "could not be loaded (not counted)"))
@@ -192,16 +206,9 @@ public struct ReportPage: Sendable {
         return "<ul class=\"sources\">" + notes.map { "<li>\(SVGChart.escaped($0))</li>" }.joined() + "</ul>\n"
     }
 
-    func categoryParts(_ totals: SummaryTotals) -> [ChartPart] {
-        totals.lines.map { line in
-            ChartPart(label: catalogue.name(of: line.key.category, japanese: japanese), value: line.total,
-                      colour: ChartPalette.colour(ofCategory: line.key.category, in: catalogue))
-        }
-    }
-
     func describe(_ parts: [ChartPart], whole: Int128) -> String {
         parts.map { part in
-            "\(part.label) ¥\(PriceText.format(part.value))"
+            "\(part.label) \(yen(part.value))"
                 + (SummaryTotals.shareTenths(of: part.value, in: whole).map { " (\(SummaryWriter.share($0))%)" } ?? "")
         }.joined(separator: "; ")
     }
@@ -216,6 +223,12 @@ public struct ReportPage: Sendable {
 
     func word(_ ja: String, _ en: String) -> String { japanese ? ja : en }
 
+    /// `¥1,500`, and a refund's `-¥300`.
+    func yen(_ value: Int128) -> String { (value < 0 ? "-¥" : "¥") + PriceText.format(value.magnitude) }
+
+    /// As `yen(_:)`, for a price.
+    func yen(_ value: Int) -> String { yen(Int128(value)) }
+
     static let englishMonths = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// Fonts the system has (none is fetched), a layout that wraps on a phone, and A4 pages when printed.
@@ -227,7 +240,7 @@ public struct ReportPage: Sendable {
         figure{margin:0;flex:1 1 420px;min-width:0}figure.wide{flex-basis:100%}
         svg{display:block;width:100%;height:auto}
         table{border-collapse:collapse;width:100%;margin:.5rem 0}
-        th,td{padding:4px 8px;border-bottom:1px solid #ddd;text-align:left;overflow-wrap:anywhere}
+        th,td{padding:4px 8px;border-bottom:1px solid #ddd;text-align:left;overflow-wrap:break-word}
         .n{text-align:right;white-space:nowrap}
         tfoot td{font-weight:bold;border-top:2px solid #333}
         .swatch{display:inline-block;width:12px;height:12px;margin-right:6px;vertical-align:-1px}
@@ -236,7 +249,10 @@ public struct ReportPage: Sendable {
         figure:not(.wide) svg{max-width:320px;margin:0 auto}
         svg.budget{max-width:640px}
         .scroll{overflow-x:auto}
+        .scroll svg.bars{min-width:600px}
+        .swatch,svg{print-color-adjust:exact;-webkit-print-color-adjust:exact}
         .sources{color:#8a4b00}
-        @media print{@page{size:A4;margin:12mm}main{max-width:none;padding:0}figure{break-inside:avoid}tr{break-inside:avoid}}
+        @media print{@page{size:A4;margin:12mm}main{max-width:none;padding:0}figure{break-inside:avoid}tr{break-inside:avoid}
+        .scroll{overflow:visible}.scroll svg.bars{min-width:0}table.months{font-size:.75rem}}
         """
 }

@@ -63,7 +63,9 @@ public enum SVGChart {
     public static func stackedBars(title: String, description: String, bars: [ChartBar], legend parts: [ChartPart],
                                    budget: (value: Int128, label: String)? = nil) -> String {
         let (left, top, width, height) = (70.0, 30.0, 640.0, 260.0)
-        let largest = max(bars.compactMap(\.total).max() ?? 0, budget?.value ?? 0, 1)
+        // A bar stacks its positive parts, which reach past its total when a category was refunded below 0.
+        let stacked = bars.map { $0.parts.reduce(Int128(0)) { $1.value > 0 ? $0 + $1.value : $0 } }
+        let largest = max(bars.compactMap(\.total).max() ?? 0, stacked.max() ?? 0, budget?.value ?? 0, 1)
         func y(_ value: Int128) -> Double { top + height - Double(value) / Double(largest) * height }
         let legendRows = (parts.count + 3) / 4
         var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 720 \(Int(top + height + 40) + legendRows * 24 + 10)\" role=\"img\" "
@@ -102,24 +104,27 @@ public enum SVGChart {
         return out + "</svg>"
     }
 
-    /// A bar per budget: what was spent, a mark at the budget, and the share used.
-    public static func budgetBars(title: String, description: String, lines: [(label: String, spent: Int128, budget: Int128, colour: String)])
+    /// A bar per budget, each on its own scale: what was spent, a mark at the budget, the share used, and `over`.
+    public static func budgetBars(title: String, description: String,
+                                  lines: [(label: String, spent: Int128, budget: Int128, colour: String, used: String, over: String?)])
         -> String {
         let rowHeight = 34.0
-        let (left, width) = (150.0, 260.0)
-        let largest = max(lines.map { max($0.spent, $0.budget) }.max() ?? 1, 1)
+        let (left, width) = (200.0, 180.0)
         var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 480 \(Int(rowHeight * Double(lines.count) + 10))\" role=\"img\" "
             + "class=\"chart budget\"><title>\(escaped(title))</title><desc>\(escaped(description))</desc>"
         for (index, line) in lines.enumerated() {
             let y = 5 + rowHeight * Double(index)
-            let spent = Double(max(line.spent, 0)) / Double(largest) * width
-            let mark = left + Double(line.budget) / Double(largest) * width
-            out += "<text x=\"\(left - 8)\" y=\"\(y + 20)\" text-anchor=\"end\" font-size=\"14\">\(escaped(shortened(line.label, 9)))</text>"
+            // A row's own scale: the budget, or what was spent when more; a small budget is not a sliver beside the total's.
+            let scale = Double(max(line.spent, line.budget, 1))
+            let spent = Double(max(line.spent, 0)) / scale * width
+            let mark = left + Double(line.budget) / scale * width
+            out += "<text x=\"\(left - 8)\" y=\"\(y + 20)\" text-anchor=\"end\" font-size=\"14\">\(escaped(shortened(line.label, 12)))"
+                + "<title>\(escaped(line.label))</title></text>"
                 + "<rect x=\"\(left)\" y=\"\(y + 6)\" width=\"\(width)\" height=\"20\" fill=\"#F2F2F2\"/>"
                 + "<rect x=\"\(left)\" y=\"\(y + 6)\" width=\"\(spent)\" height=\"20\" fill=\"\(line.colour)\"/>"
                 + "<line x1=\"\(mark)\" y1=\"\(y + 1)\" x2=\"\(mark)\" y2=\"\(y + 31)\" stroke=\"#000000\" stroke-width=\"2\" class=\"budget-line\"/>"
-                + "<text x=\"\(left + width + 8)\" y=\"\(y + 20)\" font-size=\"14\">"
-                + "\(SummaryWriter.share(line.budget > 0 ? (2 * line.spent * 1000 + line.budget) / (2 * line.budget) : 0))%</text>"
+                + "<text x=\"\(left + width + 8)\" y=\"\(y + 20)\" font-size=\"14\"\(line.over == nil ? "" : " font-weight=\"bold\"")>"
+                + "\(escaped(line.used))\(line.over.map { " " + escaped($0) } ?? "")</text>"
         }
         return out + "</svg>"
     }
@@ -142,11 +147,15 @@ public enum SVGChart {
 
     private static func legend(_ parts: [ChartPart], x: Double, y: Double) -> String {
         var out = ""
-        for (index, part) in parts.prefix(10).enumerated() {
+        let shown = parts.count > 10 ? Array(parts.prefix(9)) : parts
+        for (index, part) in shown.enumerated() {
             let top = y + Double(index) * 26
             out += "<rect x=\"\(x)\" y=\"\(top)\" width=\"14\" height=\"14\" fill=\"\(part.colour)\"/>"
                 + "<text x=\"\(x + 22)\" y=\"\(top + 12)\" font-size=\"14\">\(escaped(shortened(part.label, 14))) "
                 + "¥\(PriceText.format(part.value))</text>"
+        }
+        if shown.count < parts.count {
+            out += "<text x=\"\(x)\" y=\"\(y + 9 * 26 + 12)\" font-size=\"14\">+\(parts.count - shown.count)…</text>"
         }
         return out
     }
@@ -183,7 +192,8 @@ public enum SVGChart {
             case "\"": out += "&quot;"
             case "'": out += "&#39;"
             // XML has no place for control characters (a name may hold one): shown as a terminal table shows them.
-            case let other where other.unicodeScalars.contains(where: \.isControl) && other != "\n" && other != "\t": out += "\u{FFFD}"
+            case let other where other.unicodeScalars.contains(where: { $0.isControl || $0.value == 0xFFFE || $0.value == 0xFFFF })
+                && other != "\n" && other != "\t": out += "\u{FFFD}"
             default: out.append(character)
             }
         }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What one monthly budget is for: the whole, a category, or a sub-category of one.
 public enum BudgetKey: Sendable, Hashable {
     /// Every item.
@@ -64,6 +66,8 @@ public struct Budgets: Sendable, Equatable {
     public var isEmpty: Bool { entries.isEmpty }
 
     private static func yen(_ value: Any) -> Int? {
+        // JSON's true is a number to Foundation: it is no amount of yen.
+        if let number = value as? NSNumber, String(cString: number.objCType) == "c" { return nil }
         if let number = value as? Int, number > 0 { return number }
         if let number = value as? Double, number > 0, number <= 1e15, number == number.rounded() { return Int(number) }
         if let text = value as? String, let number = PriceText.parse(text), number > 0 { return number }
@@ -101,8 +105,8 @@ public struct BudgetReport: Sendable, Equatable {
         public let spent: Int128
         /// The budget less what was spent; negative when over.
         public var left: Int128 { budget - spent }
-        /// What was spent, in tenths of a percent of the budget (1043 is 104.3 %).
-        public var usedTenths: Int128 { (2 * spent * 1000 + budget) / (2 * budget) }
+        /// What was spent, in tenths of a percent of the budget (1043 is 104.3 %), rounded half away from zero.
+        public var usedTenths: Int128 { SummaryTotals.shareTenths(of: spent, in: budget) ?? 0 }
         /// Whether more was spent than budgeted.
         public var isOver: Bool { spent > budget }
     }
@@ -128,5 +132,13 @@ public struct BudgetReport: Sendable, Equatable {
     /// (counted as one, so a budget line still shows).
     public static func months(ofYear year: Int, now: YearMonth) -> Int {
         year < now.year ? 12 : year == now.year ? now.month : 1
+    }
+
+    /// The months a budget counts for a period: one for a month; for a year, its months up to this one that were
+    /// loaded (a month neither the server nor the cache gave spent nothing that can be counted against it).
+    public static func months(of months: [YearMonth], missing: Set<YearMonth>, now: YearMonth) -> Int {
+        guard months.count > 1, let year = months.first?.year else { return 1 }
+        let counted = months.prefix(Self.months(ofYear: year, now: now)).filter { !missing.contains($0) }.count
+        return max(counted, 1)
     }
 }
