@@ -31,14 +31,15 @@ build: deps
 	$(SWIFT) build
 
 # What the tests run besides the binary: zsh and fish (their completion scripts), Chromium and a Japanese font (the
-# report page). Installed with apt-get when missing; elsewhere, say what to install.
+# report page), Node.js (the web app's Code.gs). Installed with apt-get when missing; elsewhere, say what to install.
 test-deps:
 	@missing=""; \
 	for program in zsh fish chromium; do command -v $$program >/dev/null || missing="$$missing $$program"; done; \
+	command -v node >/dev/null || missing="$$missing nodejs"; \
 	fc-list 2>/dev/null | grep -qi ipagothic || missing="$$missing fonts-ipafont-gothic"; \
 	if [ -n "$$missing" ]; then \
 		if command -v apt-get >/dev/null; then \
-			echo "make: installing$$missing with apt-get (the completion and report-page tests run them)" >&2; \
+			echo "make: installing$$missing with apt-get (the completion, report-page and web-app tests run them)" >&2; \
 			{ apt-get update -qq && apt-get install -y -qq $$missing >/dev/null; } || \
 				{ echo "make: could not install$$missing; install them and run make test again" >&2; exit 1; }; \
 		else \
@@ -66,6 +67,7 @@ install-files:
 	install -d "$(BINDIR)" "$(SHAREDIR)"
 	install -m 755 "$(BIN)" "$(BINDIR)/expense-log"
 	install -m 644 Resources/fetch.json Resources/register.json "$(SHAREDIR)/"
+	install -d "$(SHAREDIR)/server" && install -m 644 Resources/server/Code.gs "$(SHAREDIR)/server/"
 
 # Benchmarks against curl, jq and a plain Python script; not part of `make test`. Installs curl, jq, GNU time and
 # libcurl's headers if missing, measures the binary `make install STATIC=1` installs, and writes bench/results.md.

@@ -14,7 +14,7 @@ let package = Package(
             name: "ExpenseLogFixtures",
             path: "Resources",
             exclude: ["README.md"],
-            resources: [.copy("fetch.json"), .copy("register.json")]
+            resources: [.copy("fetch.json"), .copy("register.json"), .copy("server")]
         ),
         // libcurl, which FoundationNetworking already links on Linux: the live transport there (see CurlSession).
         // Its headers come from libcurl4-openssl-dev, which the Makefile installs when missing.

@@ -4,4 +4,6 @@ public enum FixtureBundle {
     public static let name = "expense-log_ExpenseLogFixtures"
     /// The fixture files this folder ships.
     public static let files = ["fetch.json", "register.json"]
+    /// The web app's script (`expense-log server script`), in the same bundle.
+    public static let serverScript = "server/Code.gs"
 }

@@ -38,7 +38,7 @@ public enum ExpenseLogCommand {
             (see the README). Try it offline: expense-log --env dummy fetch --year 2024 --month 1
             """,
         subcommands: [FetchCommand.spec, AddCommand.spec, RegisterCommand.spec, SyncCommand.spec, PendingCommand.spec, SummaryCommand.spec, ReportCommand.spec,
-                      CacheCommand.spec, ConfigCommand.spec, CategoriesCommand.spec, ProfileCommand.spec, CompletionCommand.spec, helpSpec])
+                      CacheCommand.spec, ConfigCommand.spec, CategoriesCommand.spec, ProfileCommand.spec, ServerCommand.spec, CompletionCommand.spec, helpSpec])
 
     static let helpSpec = CommandSpec(
         name: "help", abstract: "Show help for a command (same as COMMAND --help).",
@@ -53,6 +53,7 @@ public enum ExpenseLogCommand {
         "config init": ConfigCommand.initialize,
         "config set-token": ConfigCommand.setToken, "config clear-token": ConfigCommand.clearToken,
         "categories": CategoriesCommand.run, "completion": CompletionCommand.run,
+        "server script": ServerCommand.script,
         "profile list": ProfileCommand.list, "profile show": ProfileCommand.show, "profile init": ProfileCommand.initialize,
     ]
 

@@ -1,0 +1,268 @@
+/**
+ * expense-log's web app: the household expense log (家計簿) in Google Sheets, for the iOS app and the expense-log
+ * command-line client. Paste this file as the whole of an Apps Script project's Code.gs and deploy it as a web app
+ * (`expense-log server script` prints it; the client's README walks through the deployment).
+ *
+ * The original protocol, unchanged:
+ *   GET  ?year=2024&month=1   → the month's items: [{"id","date":"yyyyMMdd","name","price","category","categorySub"}]
+ *   POST [item, …]            → the items saved, in the order sent
+ * Extensions, which a client discovers with GET ?action=info:
+ *   POST {"action":"delete","items":[{"id","date"}]}              → {"deleted":[ids],"missing":[ids]}
+ *   POST {"action":"update","id","date","changes":{name,price,date,category,categorySub}} → the item as saved
+ * Errors are JSON: {"error":{"kind":"…","message":"…"}} (Apps Script answers 200 whatever a script returns).
+ *
+ * Storage: one spreadsheet per year named 家計簿_yyyy (found in Drive, else created on first use), a sheet per month
+ * named 1…12 with the header ID,日付,品名,金額,項目,サブ項目. The id, date and name columns are plain text, so the
+ * sheet never retypes what is written (0120 stays 0120, TRUE stays TRUE); reads turn any cell into the wire's types.
+ *
+ * Registering is idempotent: under the script lock, an item whose id is already in its month is not appended again
+ * (a retried POST whose first answer was lost saves nothing twice).
+ *
+ * Access: if the script property EXPENSE_LOG_KEY is set (Project Settings › Script properties), every request must
+ * carry it as the `key` query parameter; the client sends its token so and never prints it. Without the property,
+ * whoever has the /exec URL can read and write, as with the original script.
+ */
+
+var HEADER = ['ID', '日付', '品名', '金額', '項目', 'サブ項目'];
+var APP = {app: 'expense-log', version: 1, actions: ['info', 'fetch', 'register', 'delete', 'update']};
+
+function doGet(e) {
+  return answer(function () {
+    var parameter = (e && e.parameter) || {};
+    if (parameter.action === 'info') return APP;
+    checkKey(parameter);
+    var year = whole(parameter.year, 'year', 1, 9999);
+    var month = whole(parameter.month, 'month', 1, 12);
+    var sheet = monthSheet(year, month, false);
+    return sheet ? readItems(sheet) : [];
+  });
+}
+
+function doPost(e) {
+  return answer(function () {
+    checkKey((e && e.parameter) || {});
+    var text = e && e.postData ? e.postData.contents : '';
+    var body;
+    try {
+      body = JSON.parse(text);
+    } catch (error) {
+      throw failure('bad-request', 'the body is not JSON: ' + error.message);
+    }
+    if (Array.isArray(body)) return withLock(function () { return register(body); });
+    if (body && body.action === 'delete') return withLock(function () { return remove(body.items); });
+    if (body && body.action === 'update') return withLock(function () { return update(body); });
+    throw failure('bad-request', 'the body must be an array of items, or an object with "action": "delete" or "update"');
+  });
+}
+
+// MARK: - Answers and errors
+
+function answer(work) {
+  var result;
+  try {
+    result = work();
+  } catch (error) {
+    result = {error: {kind: error.kind || 'script', message: String(error.message || error)}};
+  }
+  return ContentService.createTextOutput(JSON.stringify(result)).setMimeType(ContentService.MimeType.JSON);
+}
+
+function failure(kind, message) {
+  var error = new Error(message);
+  error.kind = kind;
+  return error;
+}
+
+function checkKey(parameter) {
+  var expected = PropertiesService.getScriptProperties().getProperty('EXPENSE_LOG_KEY');
+  if (!expected) return;
+  var given = String(parameter.key || '');
+  // Compared in full whatever differs first, so the time taken tells nothing of the key.
+  var difference = given.length ^ expected.length;
+  for (var i = 0; i < expected.length; i++) {
+    difference |= expected.charCodeAt(i) ^ (i < given.length ? given.charCodeAt(i) : 0);
+  }
+  if (difference !== 0) throw failure('unauthorized', 'the key is missing or wrong');
+}
+
+function withLock(work) {
+  var lock = LockService.getScriptLock();
+  if (!lock.tryLock(30000)) throw failure('busy', 'another request holds the lock; try again');
+  try {
+    return work();
+  } finally {
+    lock.releaseLock();
+  }
+}
+
+function whole(value, field, low, high) {
+  var number = Number(value);
+  if (value === undefined || value === '' || !isFinite(number) || Math.floor(number) !== number || number < low || number > high) {
+    throw failure('bad-request', field + ' must be a whole number from ' + low + ' to ' + high + ', got ' + JSON.stringify(value));
+  }
+  return number;
+}
+
+// MARK: - Spreadsheets and sheets
+
+function book(year, create) {
+  var properties = PropertiesService.getScriptProperties();
+  var name = '家計簿_' + year;
+  var id = properties.getProperty('book_' + year);
+  if (id) return SpreadsheetApp.openById(id);
+  var files = DriveApp.getFilesByName(name);
+  if (files.hasNext()) {
+    id = files.next().getId();
+  } else if (create) {
+    id = SpreadsheetApp.create(name).getId();
+  } else {
+    return null;
+  }
+  properties.setProperty('book_' + year, id);
+  return SpreadsheetApp.openById(id);
+}
+
+function monthSheet(year, month, create) {
+  var spreadsheet = book(year, create);
+  if (!spreadsheet) return null;
+  var sheet = spreadsheet.getSheetByName(String(month));
+  if (sheet || !create) return sheet;
+  sheet = spreadsheet.insertSheet(String(month));
+  sheet.getRange(1, 1, 1, HEADER.length).setNumberFormat('@').setValues([HEADER]);
+  // Text columns stay text: what is written is what is read back.
+  sheet.getRange('A:C').setNumberFormat('@');
+  return sheet;
+}
+
+// MARK: - Rows and items
+
+function readItems(sheet) {
+  var zone = sheet.getParent().getSpreadsheetTimeZone();
+  var values = sheet.getDataRange().getValues();
+  var items = [];
+  for (var row = 1; row < values.length; row++) {
+    var cells = values[row];
+    if (cells.every(function (cell) { return cell === '' || cell === null; })) continue;
+    items.push(item(cells, zone));
+  }
+  return items;
+}
+
+function item(cells, zone) {
+  return {
+    id: text(cells[0]),
+    date: cells[1] instanceof Date ? Utilities.formatDate(cells[1], zone, 'yyyyMMdd') : text(cells[1]),
+    name: text(cells[2]),
+    price: Number(cells[3]),
+    category: Number(cells[4]),
+    categorySub: cells[5] === '' || cells[5] === null ? null : Number(cells[5])
+  };
+}
+
+function text(cell) {
+  if (cell === true) return 'TRUE';
+  if (cell === false) return 'FALSE';
+  return cell === null || cell === undefined ? '' : String(cell);
+}
+
+function row(item) {
+  return [String(item.id), String(item.date), String(item.name), item.price, item.category,
+          item.categorySub === null || item.categorySub === undefined ? '' : item.categorySub];
+}
+
+function checked(item, index) {
+  var place = 'item ' + (index + 1);
+  if (!item || typeof item !== 'object') throw failure('bad-request', place + ' is not an object');
+  if (typeof item.id !== 'string' || item.id === '') throw failure('bad-request', place + ': id must be a non-empty string');
+  if (!/^\d{8}$/.test(String(item.date))) throw failure('bad-request', place + ': date must be yyyyMMdd');
+  if (typeof item.name !== 'string' || item.name === '') throw failure('bad-request', place + ': name must be a non-empty string');
+  if (typeof item.price !== 'number' || Math.floor(item.price) !== item.price) throw failure('bad-request', place + ': price must be a whole number');
+  if (typeof item.category !== 'number') throw failure('bad-request', place + ': category must be a number');
+  return item;
+}
+
+function yearMonth(date) {
+  var text = String(date);
+  return {year: Number(text.slice(0, 4)), month: Number(text.slice(4, 6))};
+}
+
+/** The rows of a month by id (1-based sheet row numbers), read once. */
+function rowsById(sheet) {
+  var ids = {};
+  var last = sheet.getLastRow();
+  if (last < 2) return ids;
+  var values = sheet.getRange(2, 1, last - 1, 1).getValues();
+  for (var i = 0; i < values.length; i++) ids[text(values[i][0])] = i + 2;
+  return ids;
+}
+
+// MARK: - Register, delete, update
+
+function register(items) {
+  items.forEach(checked);
+  var byMonth = {};
+  items.forEach(function (item) {
+    var key = String(item.date).slice(0, 6);
+    (byMonth[key] = byMonth[key] || []).push(item);
+  });
+  Object.keys(byMonth).forEach(function (key) {
+    var when = yearMonth(key + '01');
+    var sheet = monthSheet(when.year, when.month, true);
+    var present = rowsById(sheet);
+    var fresh = byMonth[key].filter(function (item) {
+      if (present[item.id]) return false;
+      present[item.id] = true;
+      return true;
+    });
+    if (fresh.length) sheet.getRange(sheet.getLastRow() + 1, 1, fresh.length, HEADER.length).setValues(fresh.map(row));
+  });
+  return items;
+}
+
+function remove(targets) {
+  if (!Array.isArray(targets)) throw failure('bad-request', '"items" must be an array of {"id", "date"}');
+  var deleted = [], missing = [];
+  targets.forEach(function (target, index) {
+    if (!target || typeof target.id !== 'string' || !/^\d{8}$/.test(String(target.date))) {
+      throw failure('bad-request', 'item ' + (index + 1) + ' must have an id and a yyyyMMdd date');
+    }
+    var when = yearMonth(target.date);
+    var sheet = monthSheet(when.year, when.month, false);
+    var at = sheet ? rowsById(sheet)[target.id] : undefined;
+    if (at) {
+      sheet.deleteRow(at);
+      deleted.push(target.id);
+    } else {
+      missing.push(target.id);
+    }
+  });
+  return {deleted: deleted, missing: missing};
+}
+
+function update(body) {
+  if (typeof body.id !== 'string' || !/^\d{8}$/.test(String(body.date)) || !body.changes || typeof body.changes !== 'object') {
+    throw failure('bad-request', 'an update needs "id", its current "date" (yyyyMMdd) and "changes"');
+  }
+  var when = yearMonth(body.date);
+  var sheet = monthSheet(when.year, when.month, false);
+  var at = sheet ? rowsById(sheet)[body.id] : undefined;
+  if (!at) throw failure('not-found', 'no item ' + body.id + ' in ' + String(body.date).slice(0, 6));
+  var zone = sheet.getParent().getSpreadsheetTimeZone();
+  var current = item(sheet.getRange(at, 1, 1, HEADER.length).getValues()[0], zone);
+  var changed = {};
+  Object.keys(current).forEach(function (key) { changed[key] = current[key]; });
+  ['name', 'price', 'date', 'category', 'categorySub'].forEach(function (key) {
+    if (Object.prototype.hasOwnProperty.call(body.changes, key)) changed[key] = body.changes[key];
+  });
+  checked(changed, 0);
+  if (String(changed.date).slice(0, 6) === String(body.date).slice(0, 6)) {
+    sheet.getRange(at, 1, 1, HEADER.length).setValues([row(changed)]);
+  } else {
+    // Another month: the item moves to that month's sheet.
+    var target = yearMonth(changed.date);
+    var to = monthSheet(target.year, target.month, true);
+    to.getRange(to.getLastRow() + 1, 1, 1, HEADER.length).setValues([row(changed)]);
+    sheet.deleteRow(at);
+  }
+  return changed;
+}

@@ -1,0 +1,31 @@
+import ExpenseLogKit
+import ExpenseLogFixtures
+import Foundation
+
+/// `server script`: the web app's Apps Script, to paste into a new Apps Script project and deploy.
+enum ServerCommand {
+    static let spec = CommandSpec(
+        name: "server",
+        abstract: "The web app to deploy in Google Apps Script (see the README's \"Set up a server\").",
+        subcommands: [
+            CommandSpec(name: "script", abstract: "Print Code.gs, the whole web app: paste it into a new Apps Script project.",
+                        discussion: """
+                            The script keeps one spreadsheet per year (家計簿_yyyy) with a sheet per month, answers the \
+                            original app's protocol unchanged, registers each id once, and adds deletes and updates, \
+                            which a client finds with GET ?action=info. Its first comment says how it works.
+
+                            EXAMPLES:
+                              expense-log server script > Code.gs
+                              expense-log server script | pbcopy
+                            """),
+        ])
+
+    static func script(_ invocation: Invocation, _ context: Context) async throws {
+        guard let directory = FixtureSession.bundledDirectory() else {
+            throw InputError(path: FixtureBundle.name + ".resources", reason: "the bundled resources are not next to the binary; "
+                             + "reinstall expense-log (make install)")
+        }
+        let path = directory.appendingPathComponent(FixtureBundle.serverScript).path
+        context.io.stdout.write(String(decoding: try InputFile.read(path), as: UTF8.self))
+    }
+}

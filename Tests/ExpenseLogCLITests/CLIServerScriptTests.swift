@@ -1,0 +1,92 @@
+import ExpenseLogKit
+import Foundation
+import Testing
+
+/// The bundled web app, `Resources/server/Code.gs`, run unmodified under Node.js, against the client as users run it.
+@Suite struct CLIServerScriptTests {
+    @Test func serverScriptPrintsTheBundledCodeGs() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let printed = try await CLI.run(["server", "script"], environment: Samples.environment(home: home))
+        #expect(printed.status == 0, "\(printed.stderr)")
+        let bundled = try String(contentsOf: CLI.packageRoot.appendingPathComponent("Resources/server/Code.gs"), encoding: .utf8)
+        #expect(printed.stdout == bundled)
+        #expect(printed.stdout.contains("function doGet(e)") && printed.stdout.contains("function doPost(e)"))
+    }
+
+    @Test func theScriptAnswersTheOriginalProtocolAndKeepsTextAsText() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        // Names and ids a sheet would retype if its columns were left automatic.
+        let file = try home.write("items.csv", """
+            id,date,name,price,category,categorySub
+            0120,20240105,0120,178,0,1
+            TRUE,20240106,TRUE,200,0,
+            X3,20240207,2024/1/5,1500,1,2
+
+            """)
+        try await withScriptHost { host in
+            let env = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "development", "EXPENSE_LOG_BASE_URL": host.base])
+            let registered = try await CLI.run(["register", file], environment: env)
+            #expect(registered.status == 0, "\(registered.stderr)")
+            #expect(registered.stderr.contains("Report: 3 added."), "\(registered.stderr)")
+
+            let january = try await CLI.run(["fetch", "2024-01", "--format", "json"], environment: env)
+            #expect(january.status == 0, "\(january.stderr)")
+            let items = try ItemCodec.items(Data(january.stdout.utf8))
+            #expect(items.map(\.id) == ["0120", "TRUE"])
+            #expect(items.map(\.name) == ["0120", "TRUE"])
+            #expect(items.map(\.categorySub) == [1, nil])
+            let february = try ItemCodec.items(Data(try await CLI.run(["fetch", "2024-02", "--format", "json"], environment: env).stdout.utf8))
+            #expect(february.map(\.name) == ["2024/1/5"], "a name that looks like a date stays the text written")
+
+            // The sheet itself: one spreadsheet for the year, a sheet per month, the header, text kept as text.
+            let rows = try await host.rows(book: "家計簿_2024", sheet: "1")
+            #expect(rows.first as? [String] == ["ID", "日付", "品名", "金額", "項目", "サブ項目"])
+            #expect(rows.dropFirst().map { $0[0] as? String } == ["0120", "TRUE"])
+            #expect(rows.dropFirst().map { $0[3] as? Int } == [178, 200])
+        }
+    }
+
+    @Test func registeringTheSameItemsTwiceAppendsThemOnceAndInfoNamesTheExtensions() async throws {
+        try await withScriptHost { host in
+            let body = #"[{"id":"A1","date":"20240301","name":"パン","price":250,"category":0,"categorySub":0}]"#
+            let first = try await host.call(post: body)
+            let second = try await host.call(post: body)
+            #expect(first == second, "a retried POST gets the same answer")
+            #expect(try ItemCodec.items(Data(second.utf8)).map(\.id) == ["A1"])
+            #expect(try await host.rows(book: "家計簿_2024", sheet: "3").count == 2, "the header and one row, not two")
+
+            let info = try JSONSerialization.jsonObject(with: Data(try await host.call("?action=info").utf8)) as? [String: Any]
+            #expect(info?["app"] as? String == "expense-log" && info?["version"] as? Int == 1)
+            #expect(info?["actions"] as? [String] == ["info", "fetch", "register", "delete", "update"])
+
+            let bad = try await host.call("?year=2024&month=13")
+            #expect(bad.contains(#""kind":"bad-request""#) && bad.contains("month must be a whole number from 1 to 12"), "\(bad)")
+        }
+    }
+
+    @Test func aKeyInTheScriptPropertiesIsRequiredAndNeverEchoed() async throws {
+        try await withScriptHost(["--key", "s3cret-key"]) { host in
+            let refused = try await host.call("?year=2024&month=1")
+            #expect(refused.contains(#""kind":"unauthorized""#), "\(refused)")
+            #expect(!refused.contains("s3cret-key"))
+            let wrong = try await host.call("?year=2024&month=1&key=s3cret-kez")
+            #expect(wrong.contains(#""kind":"unauthorized""#) && !wrong.contains("s3cret"))
+            #expect(try await host.call("?year=2024&month=1&key=s3cret-key") == "[]")
+        }
+    }
+
+    @Test func deleteAndUpdateChangeTheSheetAndMoveAnItemToItsNewMonth() async throws {
+        try await withScriptHost { host in
+            _ = try await host.call(post: #"[{"id":"B1","date":"20240310","name":"本","price":1200,"category":1,"categorySub":2},{"id":"B2","date":"20240311","name":"傘","price":800,"category":1,"categorySub":2}]"#)
+            let updated = try await host.call(post: #"{"action":"update","id":"B1","date":"20240310","changes":{"price":1300,"date":"20240402"}}"#)
+            #expect(try ItemCodec.items(Data("[\(updated)]".utf8)).map(\.price) == [1300])
+            #expect(try await host.rows(book: "家計簿_2024", sheet: "3").count == 2, "B1 left March")
+            #expect(try await host.rows(book: "家計簿_2024", sheet: "4").dropFirst().map { $0[0] as? String } == ["B1"])
+            let deleted = try await host.call(post: #"{"action":"delete","items":[{"id":"B2","date":"20240311"},{"id":"ZZ","date":"20240311"}]}"#)
+            #expect(deleted == #"{"deleted":["B2"],"missing":["ZZ"]}"#)
+            #expect(try await host.rows(book: "家計簿_2024", sheet: "3").count == 1, "only the header is left")
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import TestSupport
+
+/// `Resources/server/Code.gs`, unmodified, run by Node.js behind `Tests/ServerScript/host.js`, which imitates Apps Script's
+/// services and HTTP (a 302 to an echo URL, 200 text/html for an exception) on a free loopback port.
+final class ScriptHost: Sendable {
+    let process: ChildProcess
+    let port: Int
+
+    private init(process: ChildProcess, port: Int) {
+        (self.process, self.port) = (process, port)
+    }
+
+    /// The web app's `/exec` URL.
+    var base: String { "http://127.0.0.1:\(port)/exec" }
+
+    /// Starts a host (`--key SECRET` sets the script property that requires a key) and waits for its port.
+    static func start(_ options: [String] = []) async throws -> ScriptHost {
+        let host = CLI.packageRoot.appendingPathComponent("Tests/ServerScript/host.js").path
+        let process = try ChildProcess("/usr/bin/env", ["node", host, "--port", "0"] + options, stdin: .pipe, stdout: .pipe)
+        // The first line is read on a thread of its own: a blocking read must not hold a thread of the cooperative pool.
+        let port: Int = try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                var line = Data()
+                while !line.contains(0x0A), let chunk = process.output?.availableData, !chunk.isEmpty { line.append(chunk) }
+                let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                if text.hasPrefix("PORT "), let port = Int(text.dropFirst(5)) {
+                    continuation.resume(returning: port)
+                } else {
+                    continuation.resume(throwing: TestFailure("the script host did not start (is node installed? make test installs it): \(text)"))
+                }
+            }
+        }
+        return ScriptHost(process: process, port: port)
+    }
+
+    /// Ends the host: it exits when its stdin closes.
+    func stop() {
+        try? process.input?.close()
+    }
+
+    /// Every spreadsheet's sheets and cells, as the host holds them.
+    func state() async throws -> [[String: Any]] {
+        let (data, _) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/_control/state")!)
+        return (try JSONSerialization.jsonObject(with: data) as? [[String: Any]]) ?? []
+    }
+
+    /// The rows of a month's sheet (the header first) as the sheet holds them.
+    func rows(book: String, sheet: String) async throws -> [[Any]] {
+        let found = try await state().first { $0["name"] as? String == book }
+        let sheets = found?["sheets"] as? [[String: Any]] ?? []
+        return sheets.first { $0["name"] as? String == sheet }?["cells"] as? [[Any]] ?? []
+    }
+
+    /// Types a value into a cell as a person would (Sheets retypes it unless the column is plain text).
+    func type(book: String, sheet: String, row: Int, column: Int, _ value: String) async throws {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/_control/type")!)
+        request.httpMethod = "POST"
+        request.httpBody = try JSONSerialization.data(withJSONObject: ["book": book, "sheet": sheet, "row": row, "column": column, "value": value])
+        _ = try await URLSession.shared.data(for: request)
+    }
+
+    /// A raw request to `/exec`, its redirect followed as a browser would (a POST's answer is fetched with GET).
+    func call(_ query: String = "", post body: String? = nil) async throws -> String {
+        var request = URLRequest(url: URL(string: base + query)!)
+        if let body {
+            request.httpMethod = "POST"
+            request.httpBody = Data(body.utf8)
+        }
+        let (data, _) = try await URLSession.shared.data(for: request)
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// Runs a body with a fresh script host, stopped afterwards.
+func withScriptHost<T>(_ options: [String] = [], _ body: (ScriptHost) async throws -> T) async throws -> T {
+    let host = try await ScriptHost.start(options)
+    defer { host.stop() }
+    return try await body(host)
+}
