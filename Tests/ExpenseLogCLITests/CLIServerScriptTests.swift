@@ -90,3 +90,30 @@ import Testing
         }
     }
 }
+
+extension CLIServerScriptTests {
+    @Test func theClientSendsItsTokenAsTheScriptsKeyAndNeverShowsIt() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let key = "k3y+with&odd=chars"
+        let file = try home.write("one.csv", "id,date,name,price,category\nK1,20240401,パン,250,0\n")
+        try await withScriptHost(["--key", key]) { host in
+            let base = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "development", "EXPENSE_LOG_BASE_URL": host.base])
+            let refused = try await CLI.run(["fetch", "2024-04", "--retries", "0"], environment: base)
+            #expect(refused.status == 77, "\(refused.stderr)")
+            #expect(refused.stderr.contains("EXPENSE_LOG_KEY") && refused.stderr.contains("config set-token"), "\(refused.stderr)")
+
+            var env = base
+            env["EXPENSE_LOG_TOKEN"] = key
+            let registered = try await CLI.run(["register", file, "--verbose"], environment: env)
+            #expect(registered.status == 0, "\(registered.stderr)")
+            let fetched = try await CLI.run(["fetch", "2024-04", "--format", "json", "--verbose"], environment: env)
+            #expect(fetched.status == 0, "\(fetched.stderr)")
+            #expect(try ItemCodec.items(Data(fetched.stdout.utf8)).map(\.id) == ["K1"])
+            for output in [registered.stderr, fetched.stderr, fetched.stdout] {
+                #expect(!output.contains("k3y") && !output.contains("odd%3Dchars") && !output.contains("odd=chars"), "\(output)")
+            }
+            #expect(fetched.stderr.contains("key=***"), "--verbose shows that a key was sent, not what it is: \(fetched.stderr)")
+        }
+    }
+}

@@ -28,7 +28,8 @@ enum ConfigCommand {
             CommandSpec(name: "unset", abstract: "Remove a key from the config file, keeping every other key.", arguments: [key]),
             CommandSpec(name: "set-token", abstract: "Save a token in the token file (mode 0600): typed at a hidden prompt, or from stdin.",
                         discussion: """
-                            The token is sent as `Authorization: Bearer TOKEN`. On a terminal it is asked for at a \
+                            The token is sent as `Authorization: Bearer TOKEN` and as the `key` query parameter \
+                            (the bundled web app's EXPENSE_LOG_KEY; errors and --verbose show key=***). On a terminal it is asked for at a \
                             prompt that does not show it; otherwise it is read from stdin. Either way it never \
                             appears in the shell history or the process list.
 

@@ -48,6 +48,8 @@ public enum APIError: Error, Sendable, Equatable, CustomStringConvertible {
     case fixtureUnreadable(path: String, reason: String)
     /// A month that no sheet can hold (month outside 1–12, year outside 1–9999); nothing was sent.
     case invalidMonth(year: Int, month: Int)
+    /// The bundled web app (`server script`) refused the request with its JSON error: `{"error":{"kind","message"}}`.
+    case scriptRefused(url: URL, kind: String, message: String)
 
     /// The message shown to the user.
     public var description: String {
@@ -70,6 +72,11 @@ public enum APIError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .fixtureUnreadable(path, reason):
             return "the dummy fixture \(path) is unavailable (\(reason)). "
                 + "Point --fixtures or EXPENSE_LOG_FIXTURES at a folder holding fetch.json and register.json."
+        case let .scriptRefused(url, kind, message) where kind == "unauthorized":
+            return "\(APIError.redacted(url)) refused the request: \(message). The web app's script property EXPENSE_LOG_KEY and "
+                + "the token here must be the same: set it with `expense-log config set-token` (or EXPENSE_LOG_TOKEN)"
+        case let .scriptRefused(url, kind, message):
+            return "\(APIError.redacted(url)) refused the request (\(kind)): \(message)"
         case let .invalidMonth(year, month):
             return "\(year)-\(month) is not a month (the year has four digits, the month is 1 to 12); nothing was sent."
         }
@@ -127,6 +134,7 @@ extension APIError {
             if case .redirect = reason { return false }
             return true
         case .httpStatus(_, let status, _): return status == 429 || (500...599).contains(status)
+        case .scriptRefused(_, let kind, _): return kind == "busy"
         case .invalidResponse, .answerTooLarge, .fixtureUnreadable, .invalidMonth: return false
         }
     }
@@ -136,6 +144,7 @@ extension APIError {
         switch self {
         case .network: return isTransient
         case .httpStatus(_, let status, _): return [429, 502, 503, 504].contains(status)
+        case .scriptRefused(_, let kind, _): return kind == "busy"
         case .invalidResponse, .answerTooLarge, .fixtureUnreadable, .invalidMonth: return false
         }
     }
@@ -153,7 +162,8 @@ extension APIError {
         case let .httpStatus(url, status, _):
             return url == requestURL && ((400...499).contains(status) || status == 503)
         case .invalidResponse, .answerTooLarge: return false
-        case .fixtureUnreadable, .invalidMonth: return true
+        // The script answered with its refusal before it changed anything.
+        case .fixtureUnreadable, .invalidMonth, .scriptRefused: return true
         }
     }
 
@@ -162,7 +172,7 @@ extension APIError {
     /// gives only once the script has finished.
     func scriptFinished(requestURL: URL) -> Bool {
         switch self {
-        case .invalidResponse, .answerTooLarge, .fixtureUnreadable, .invalidMonth: return true
+        case .invalidResponse, .answerTooLarge, .fixtureUnreadable, .invalidMonth, .scriptRefused: return true
         case .httpStatus(let url, _, _), .network(let url, _): return url != requestURL
         }
     }
@@ -176,6 +186,7 @@ extension APIError {
         case let .invalidResponse(url, status, reason, snippet):
             return .invalidResponse(url: url, status: status, reason: clean(reason), snippet: clean(snippet))
         case let .network(url, .other(detail)): return .network(url: url, reason: .other(clean(detail)))
+        case let .scriptRefused(url, kind, message): return .scriptRefused(url: url, kind: kind, message: clean(message))
         default: return self
         }
     }

@@ -8,7 +8,7 @@ public struct ExpenseLogAPIClient: Sendable {
     public let baseURL: URL
     /// Overrides the per-call timeouts when set.
     public let timeout: Double?
-    /// Sent as `Authorization: Bearer …` when set; never logged.
+    /// Sent as `Authorization: Bearer …` and as the `key` query parameter when set; never logged.
     let token: String?
     /// When to try again.
     public let retryPolicy: RetryPolicy
@@ -66,11 +66,21 @@ public struct ExpenseLogAPIClient: Sendable {
         }
     }
 
-    /// The request with the token and the answer size limit.
+    /// The request with the token and the answer size limit. The token goes as `Authorization: Bearer …` and as the
+    /// `key` query parameter: Apps Script hands a web app no request headers, so the bundled script (`server script`)
+    /// reads its key from the query. Every URL shown (errors, `--verbose`) has its query values but the month's masked.
     private func authorized(_ request: HTTPRequest) -> HTTPRequest {
         var request = request
         request.maxAnswerBytes = maxAnswerBytes
-        if let token { request.headers["Authorization"] = "Bearer \(token)" }
+        if let token {
+            request.headers["Authorization"] = "Bearer \(token)"
+            if var parts = URLComponents(url: request.url, resolvingAgainstBaseURL: false) {
+                parts.queryItems = (parts.queryItems ?? []) + [URLQueryItem(name: "key", value: token)]
+                // `+` and `&` in a token must reach the script as they are, not as a space or a new parameter.
+                parts.percentEncodedQuery = parts.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+                if let url = parts.url { request.url = url }
+            }
+        }
         return request
     }
 
