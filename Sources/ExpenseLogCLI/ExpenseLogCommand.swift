@@ -37,7 +37,7 @@ public enum ExpenseLogCommand {
             Data goes to stdout, everything else to stderr. Exit codes follow BSD sysexits \
             (see the README). Try it offline: expense-log --env dummy fetch --year 2024 --month 1
             """,
-        subcommands: [FetchCommand.spec, AddCommand.spec, RegisterCommand.spec, SyncCommand.spec, PendingCommand.spec, SummaryCommand.spec, ReportCommand.spec,
+        subcommands: [FetchCommand.spec, AddCommand.spec, EditCommand.spec, DeleteCommand.spec, RegisterCommand.spec, SyncCommand.spec, PendingCommand.spec, SummaryCommand.spec, ReportCommand.spec,
                       CacheCommand.spec, ConfigCommand.spec, CategoriesCommand.spec, ProfileCommand.spec, ServerCommand.spec, CompletionCommand.spec, helpSpec])
 
     static let helpSpec = CommandSpec(
@@ -53,7 +53,7 @@ public enum ExpenseLogCommand {
         "config init": ConfigCommand.initialize,
         "config set-token": ConfigCommand.setToken, "config clear-token": ConfigCommand.clearToken,
         "categories": CategoriesCommand.run, "completion": CompletionCommand.run,
-        "server script": ServerCommand.script,
+        "server script": ServerCommand.script, "delete": DeleteCommand.run, "edit": EditCommand.run,
         "profile list": ProfileCommand.list, "profile show": ProfileCommand.show, "profile init": ProfileCommand.initialize,
     ]
 

@@ -117,3 +117,58 @@ extension CLIServerScriptTests {
         }
     }
 }
+
+extension CLIServerScriptTests {
+    @Test func deleteAndEditChangeTheScriptsSheetAndTheCache() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let file = try home.write("d.csv", "id,date,name,price,category,categorySub\nD1,20240105,コーヒー,178,0,1\nD2,20240106,パン,250,0,0\n")
+        try await withScriptHost { host in
+            let env = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "development", "EXPENSE_LOG_BASE_URL": host.base])
+            #expect(try await CLI.run(["register", file], environment: env).status == 0)
+
+            let unasked = try await CLI.run(["delete", "D2"], environment: env)
+            #expect(unasked.status == 64 && unasked.stderr.contains("--yes"), "\(unasked.stderr)")
+            let deleted = try await CLI.run(["delete", "--yes", "D2"], environment: env)
+            #expect(deleted.status == 0, "\(deleted.stderr)")
+            #expect(deleted.stderr.contains("Deleted 1 item."))
+            #expect(try await host.rows(book: "家計簿_2024", sheet: "1").dropFirst().map { $0[0] as? String } == ["D1"])
+
+            let edited = try await CLI.run(["edit", "D1", "--price", "200", "--date", "2024-02-03", "--category", "food/grocery"], environment: env)
+            #expect(edited.status == 0, "\(edited.stderr)")
+            #expect(try await host.rows(book: "家計簿_2024", sheet: "1").count == 1, "D1 left January")
+            let february = try await host.rows(book: "家計簿_2024", sheet: "2")
+            #expect(february.dropFirst().map { $0[0] as? String } == ["D1"])
+            #expect(february.dropFirst().map { $0[3] as? Int } == [200])
+
+            // The cache follows: offline, January is empty and February holds the edited item.
+            let offline = try await CLI.run(["fetch", "2024-02", "--offline", "--format", "json"], environment: env)
+            #expect(try ItemCodec.items(Data(offline.stdout.utf8)) == [Item(id: "D1", date: try #require(Day(year: 2024, month: 2, day: 3)),
+                                                                            name: "コーヒー", price: 200, category: 0, categorySub: 0)])
+            let january = try await CLI.run(["fetch", "2024-01", "--offline", "--format", "json"], environment: env)
+            #expect(try ItemCodec.items(Data(january.stdout.utf8)).isEmpty, "\(january.stdout)")
+
+            let unknown = try await CLI.run(["delete", "--yes", "NOPE"], environment: env)
+            #expect(unknown.status == 65 && unknown.stderr.contains("fetch its month first"), "\(unknown.stderr)")
+        }
+    }
+
+    @Test func theOriginalProtocolsServerIsToldApartAndNothingIsSent() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let file = try home.write("d.csv", "id,date,name,price,category\nO1,20240105,コーヒー,178,0\n")
+        try await withServer { server in
+            let env = Samples.environment(home: home, server: server)
+            #expect(try await CLI.run(["register", file], environment: env).status == 0)
+            let posts = try await server.requests().filter { $0.method == "POST" }.count
+            for arguments in [["delete", "--yes", "O1"], ["edit", "O1", "--price", "200"]] {
+                let refused = try await CLI.run(arguments, environment: env)
+                #expect(refused.status == 69, "\(refused.stderr)")
+                #expect(refused.stderr.contains("is not expense-log's web app") && refused.stderr.contains("expense-log server script"),
+                        "\(refused.stderr)")
+            }
+            #expect(try await server.requests().filter { $0.method == "POST" }.count == posts, "nothing was sent")
+            #expect(try await server.items().map(\.price) == [178])
+        }
+    }
+}

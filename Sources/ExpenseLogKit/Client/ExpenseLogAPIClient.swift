@@ -66,10 +66,10 @@ public struct ExpenseLogAPIClient: Sendable {
         }
     }
 
-    /// The request with the token and the answer size limit. The token goes as `Authorization: Bearer …` and as the
+    /// The request with the token and the answer size limit (for the extensions' calls too). The token goes as `Authorization: Bearer …` and as the
     /// `key` query parameter: Apps Script hands a web app no request headers, so the bundled script (`server script`)
     /// reads its key from the query. Every URL shown (errors, `--verbose`) has its query values but the month's masked.
-    private func authorized(_ request: HTTPRequest) -> HTTPRequest {
+    func authorized(_ request: HTTPRequest) -> HTTPRequest {
         var request = request
         request.maxAnswerBytes = maxAnswerBytes
         if let token {
@@ -86,6 +86,12 @@ public struct ExpenseLogAPIClient: Sendable {
 
     /// Sends with retries: backoff with full jitter, or the server's `Retry-After`.
     private func perform(_ request: HTTPRequest, mayRetry: (APIError) -> Bool) async throws -> SheetAnswer {
+        try await perform(request, mayRetry: mayRetry) { response in try Self.decodeAnswer(response, rows: rows, hiding: token) }
+    }
+
+    /// As `perform(_:mayRetry:)`, reading the answer with `decode`.
+    func perform<Answer>(_ request: HTTPRequest, mayRetry: (APIError) -> Bool,
+                         decode: (HTTPResponse) throws -> Answer) async throws -> Answer {
         let clock = ContinuousClock()
         let attempts = retryPolicy.maxRetries + 1
         var attempt = 1
@@ -97,7 +103,7 @@ public struct ExpenseLogAPIClient: Sendable {
                 let response = try await session.send(request)
                 onEvent(.answered(request, response, elapsed: clock.now - start, attempt: attempt))
                 retryAfter = response.headers["retry-after"].flatMap { RetryAfter.seconds($0, now: Date()) }
-                return try Self.decodeAnswer(response, rows: rows, hiding: token)
+                return try decode(response)
             } catch let error as APIError {
                 failure = error.redacting(token)
                 if case .network = failure { onEvent(.failed(request, failure, elapsed: clock.now - start, attempt: attempt)) }

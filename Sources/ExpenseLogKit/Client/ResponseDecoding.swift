@@ -19,15 +19,7 @@ extension ExpenseLogAPIClient {
             throw APIError.invalidResponse(url: response.url, status: response.status, reason: reason,
                                            snippet: APIError.snippet(response.body, hiding: secret))
         }
-        // The bundled script's refusal: {"error": {"kind": "unauthorized", "message": "…"}}.
-        if JSONParser.firstSignificantByte(of: response.body) == UInt8(ascii: "{"),
-           case .object(let members, _)? = try? JSONParser.parse(Array(response.body)),
-           case .object(let error, _)? = members.first(where: { $0.key == "error" })?.value,
-           case .string(let kind, _)? = error.first(where: { $0.key == "kind" })?.value {
-            let message: String
-            if case .string(let text, _)? = error.first(where: { $0.key == "message" })?.value { message = text } else { message = kind }
-            throw APIError.scriptRefused(url: response.url, kind: kind, message: message).redacting(secret)
-        }
+        try refusal(response, hiding: secret)
         // Plainly typed answers (every value of the expected type) take the fast path; anything a Sheet retyped takes the other.
         if let items = WireItems.items(Array(response.body)),
            items.allSatisfy({ !$0.id.isEmpty && !$0.name.isEmpty && !SheetRows.mayBeInstant($0.name) }) {
@@ -38,6 +30,19 @@ extension ExpenseLogAPIClient {
                                        reason: "the body is not a JSON array of items; "
                                            + "try again, and if it persists check the web app's deployment and logs",
                                        snippet: APIError.snippet(response.body, hiding: secret))
+    }
+}
+
+extension ExpenseLogAPIClient {
+    /// Throws the bundled script's refusal, `{"error": {"kind": "unauthorized", "message": "…"}}`, when the answer is one.
+    static func refusal(_ response: HTTPResponse, hiding secret: String?) throws {
+        guard JSONParser.firstSignificantByte(of: response.body) == UInt8(ascii: "{"),
+              case .object(let members, _)? = try? JSONParser.parse(Array(response.body)),
+              case .object(let error, _)? = members.first(where: { $0.key == "error" })?.value,
+              case .string(let kind, _)? = error.first(where: { $0.key == "kind" })?.value else { return }
+        let message: String
+        if case .string(let text, _)? = error.first(where: { $0.key == "message" })?.value { message = text } else { message = kind }
+        throw APIError.scriptRefused(url: response.url, kind: kind, message: message).redacting(secret)
     }
 }
 

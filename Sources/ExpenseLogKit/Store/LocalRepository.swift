@@ -125,6 +125,34 @@ public actor LocalRepository {
         months[month] = nil
     }
 
+    /// Removes items by id from the cached months that hold them, each month re-read under the lock and keeping when it
+    /// was fetched; returns the items removed.
+    public func remove(ids: Set<String>) async throws -> [Item] {
+        let lock = try await FileLock.acquire(lockFile)
+        defer { lock.release() }
+        var removed: [Item] = []
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        for month in names.compactMap(Self.month(ofFile:)).sorted() {
+            months[month] = nil
+            guard var cached = try load(month), cached.items.contains(where: { ids.contains($0.id) }) else { continue }
+            removed += cached.items.filter { ids.contains($0.id) }
+            cached.items.removeAll { ids.contains($0.id) }
+            try save(cached)
+        }
+        return removed
+    }
+
+    /// The server's description of itself, as last asked (`GET ?action=info`), or nil when never asked.
+    public func serverInfo() -> ServerInfo? {
+        (try? Data(contentsOf: directory.appendingPathComponent("server-info.json"))).flatMap { ServerInfo(json: Array($0)) }
+    }
+
+    /// Remembers the server's description, so an edit or a deletion does not ask again.
+    public func saveServerInfo(_ info: ServerInfo) throws {
+        try AtomicFile.createDirectory(directory)
+        try AtomicFile.write(Data(info.json.utf8), to: directory.appendingPathComponent("server-info.json"), durable: false)
+    }
+
     /// Every cached month on disk, oldest first.
     public func cachedMonths() throws -> [CachedMonth] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []

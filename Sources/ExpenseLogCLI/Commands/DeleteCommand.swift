@@ -1,0 +1,52 @@
+import ExpenseLogKit
+import Foundation
+
+/// `delete ID…`: removes items from the server (the bundled web app's extension) and from the cache.
+enum DeleteCommand {
+    static let yes = Flag("yes", short: "y", help: "Delete without asking (needed when stdin is not a terminal).")
+
+    static let spec = CommandSpec(
+        name: "delete",
+        abstract: "Delete items from the server by id (needs the bundled web app: expense-log server script).",
+        discussion: """
+            The items are found in the cache by id (fetch --format json shows each item's id), so their months \
+            are known. A server without the extensions (the original app's script) is told apart with \
+            GET ?action=info, remembered per server in the cache, and nothing is sent to it. On a terminal the \
+            items are listed and the deletion asked for; elsewhere --yes is needed. Deleted items leave the \
+            cache too; an id the server no longer had is said so (and leaves the cache as well).
+
+            EXAMPLES:
+              expense-log fetch 2024-01 --format json | jq -r '.[] | select(.name == "コーヒー") | .id'
+              expense-log delete 1000…-ID
+              expense-log delete --yes ID1 ID2
+            """,
+        options: [yes.spec],
+        arguments: [ArgumentSpec("id", variadic: true, help: "The ids of the items to delete.")])
+
+    static func run(_ invocation: Invocation, _ context: Context) async throws {
+        let config = try context.config()
+        let client = try context.client(config)
+        let repository = context.repository(config)
+        let items = try await ServerEdits.items(invocation.arguments, repository, context)
+        if !invocation[yes] {
+            guard context.canAsk else {
+                throw UsageError(path: invocation.path, message: "Deleting needs --yes when stdin is not a terminal")
+            }
+            for item in items { context.io.stderr.write("  \(ServerEdits.describe(item, config, context))\n") }
+            let what = items.count == 1 ? "this item" : "these \(items.count) items"
+            guard await context.confirm("Delete \(what) from the server? This cannot be undone", yesByDefault: false) else {
+                context.io.stderr.write("Nothing was deleted.\n")
+                throw CommandExit(code: .failure)
+            }
+        }
+        try await ServerEdits.requireAction("delete", client, repository, context)
+        let (deleted, missing) = try await client.delete(items.map { ItemReference(id: $0.id, date: $0.date) })
+        _ = try await repository.remove(ids: Set(deleted + missing))
+        await context.flushWarnings(repository)
+        if !missing.isEmpty {
+            context.warn("the server had no item \(missing.map(TextTable.printable).joined(separator: ", ")) (already deleted?); "
+                         + "it is gone from the cache too")
+        }
+        context.note("Deleted \(deleted.count) item\(deleted.count == 1 ? "" : "s").")
+    }
+}

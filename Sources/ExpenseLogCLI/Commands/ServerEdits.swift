@@ -1,0 +1,41 @@
+import ExpenseLogKit
+import Foundation
+
+/// What `delete` and `edit` share: the items they name, found in the cache, and a server that takes the extensions.
+enum ServerEdits {
+    /// The cached items with these ids, in the order given; an id the cache lacks is a data error that says to fetch.
+    static func items(_ ids: [String], _ repository: LocalRepository, _ context: Context) async throws -> [Item] {
+        let cached = try await repository.cachedMonths().flatMap(\.items)
+        await context.flushWarnings(repository)
+        var found: [Item] = []
+        for id in ids {
+            guard let item = cached.first(where: { $0.id == id }) ?? cached.first(where: { SheetText.key($0.id) == SheetText.key(id) }) else {
+                context.io.stderr.write("Error: no cached item has the id \(TextTable.printable(id)); fetch its month first "
+                                        + "(expense-log fetch 2024-01 --format json shows each item's id)\n")
+                throw CommandExit(code: .dataError)
+            }
+            found.append(item)
+        }
+        return found
+    }
+
+    /// Checks that the server takes `action`: its cached `?action=info`, asked again when missing or lacking it. A server
+    /// without the extensions (the original script) stops the command with what to do, before anything is sent.
+    static func requireAction(_ action: String, _ client: ExpenseLogAPIClient, _ repository: LocalRepository, _ context: Context) async throws {
+        if await repository.serverInfo()?.offers(action) == true { return }
+        let info = try await client.info()
+        if let info { try? await repository.saveServerInfo(info) }
+        guard info?.offers(action) == true else {
+            context.io.stderr.write("Error: \(APIError.redacted(client.baseURL)) is not expense-log's web app (it does not answer "
+                                    + "?action=info as the bundled script does), so it can fetch and register items but not \(action) them. "
+                                    + "Deploy the bundled script to add edits and deletions: `expense-log server script` prints it, and "
+                                    + "the README's \"Set up a server\" walks through it.\n")
+            throw CommandExit(code: .unavailable)
+        }
+    }
+
+    /// `2024-01-05 コーヒー ¥178 (Food/Drink)`, an item as the questions name it.
+    static func describe(_ item: Item, _ config: AppConfig, _ context: Context) -> String {
+        TextTable.printable("\(item.date) \(item.name) ¥\(PriceText.format(item.price)) (\(AddCommand.describe(item.category, item.categorySub, config, context)))")
+    }
+}

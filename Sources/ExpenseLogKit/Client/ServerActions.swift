@@ -1,0 +1,112 @@
+import Foundation
+
+/// What a server says of itself at `GET ?action=info`: the bundled script's extensions, or none (the original script).
+public struct ServerInfo: Sendable, Equatable {
+    /// `expense-log` for the bundled script.
+    public let app: String
+    /// The extensions' version.
+    public let version: Int
+    /// The calls it takes (`delete`, `update`…).
+    public let actions: [String]
+
+    /// Information as the server gave it.
+    public init(app: String, version: Int, actions: [String]) {
+        (self.app, self.version, self.actions) = (app, version, actions)
+    }
+
+    /// Whether the server takes an action.
+    public func offers(_ action: String) -> Bool { app == "expense-log" && actions.contains(action) }
+
+    /// The info as JSON, for the cache.
+    public var json: String {
+        "{\"app\":\(ItemJSON.string(app)),\"version\":\(version),\"actions\":[\(actions.map(ItemJSON.string).joined(separator: ","))]}\n"
+    }
+
+    /// Info read back from `json`, or nil when the bytes are not such an object.
+    public init?(json bytes: [UInt8]) {
+        guard case .object(let members, _)? = try? JSONParser.parse(bytes),
+              case .string(let app, _)? = members.first(where: { $0.key == "app" })?.value,
+              case .number(let version, _)? = members.first(where: { $0.key == "version" })?.value, let number = Int(version),
+              case .array(let list, _)? = members.first(where: { $0.key == "actions" })?.value else { return nil }
+        let actions = list.compactMap { value -> String? in if case .string(let text, _) = value { return text } else { return nil } }
+        self.init(app: app, version: number, actions: actions)
+    }
+}
+
+/// One item to delete: its id and the day its month's sheet holds it under.
+public struct ItemReference: Sendable, Equatable {
+    /// The id.
+    public let id: String
+    /// Its date, which names the sheet.
+    public let date: Day
+
+    /// A reference.
+    public init(id: String, date: Day) {
+        (self.id, self.date) = (id, date)
+    }
+}
+
+extension ExpenseLogAPIClient {
+    /// `GET ?action=info`: the bundled script's description, or nil when the server answers something else (the original
+    /// script answers no such object): then it has no extensions. A failure to reach it is thrown.
+    public func info() async throws -> ServerInfo? {
+        var parts = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)
+        let existing = parts?.percentEncodedQuery ?? ""
+        parts?.percentEncodedQuery = existing.isEmpty ? "action=info" : existing + "&action=info"
+        let request = authorized(HTTPRequest(method: "GET", url: parts?.url ?? baseURL,
+                                             headers: ["Accept": "application/json", "User-Agent": ExpenseLogAPI.userAgent],
+                                             timeout: timeout ?? ExpenseLogAPI.fetchTimeout))
+        return try await perform(request, mayRetry: { _ in true }) { response -> ServerInfo? in
+            guard (200...299).contains(response.status) else {
+                // The original script fails on a GET without a month: a 4xx or its error page means "no extensions".
+                if (400...499).contains(response.status), ![401, 403].contains(response.status) { return nil }
+                throw APIError.httpStatus(url: response.url, status: response.status, snippet: APIError.snippet(response.body, hiding: token))
+            }
+            try Self.refusal(response, hiding: token)
+            return ServerInfo(json: Array(response.body))
+        }
+    }
+
+    /// `POST {"action":"delete","items":[{"id","date"}]}`: the ids deleted, and those the server did not have.
+    public func delete(_ items: [ItemReference]) async throws -> (deleted: [String], missing: [String]) {
+        let list = items.map { "{\"id\":\(ItemJSON.string($0.id)),\"date\":\"\($0.date.compact)\"}" }.joined(separator: ",")
+        let (answer, _) = try await post("{\"action\":\"delete\",\"items\":[\(list)]}")
+        func strings(_ key: String) -> [String] {
+            guard case .array(let values, _)? = answer.first(where: { $0.key == key })?.value else { return [] }
+            return values.compactMap { if case .string(let text, _) = $0 { return text } else { return nil } }
+        }
+        return (strings("deleted"), strings("missing"))
+    }
+
+    /// `POST {"action":"update","id","date","changes":{…}}`: the item as the server saved it.
+    public func update(_ item: ItemReference, to changed: Item) async throws -> Item {
+        // The item's own JSON, from the array form the wire uses, without its brackets.
+        let changes = String(ItemJSON.array([changed]).trimmingCharacters(in: .whitespacesAndNewlines).dropFirst().dropLast())
+        let body = "{\"action\":\"update\",\"id\":\(ItemJSON.string(item.id)),\"date\":\"\(item.date.compact)\",\"changes\":\(changes)}"
+        let (_, raw) = try await post(body)
+        guard let saved = try? ItemCodec.items(Data("[".utf8) + raw + Data("]".utf8)).first else {
+            throw APIError.invalidResponse(url: baseURL, status: 200, reason: "the answer to an update is not the item saved", snippet: "")
+        }
+        return saved
+    }
+
+    /// An extension's POST, sent once: its answer's members, or the script's refusal.
+    private func post(_ body: String) async throws -> (members: [(key: String, value: JSONValue)], body: Data) {
+        let request = authorized(HTTPRequest(method: "POST", url: baseURL,
+                                             headers: ["Accept": "application/json", "Content-Type": "application/json; charset=utf-8",
+                                                       "User-Agent": ExpenseLogAPI.userAgent],
+                                             body: Data(body.utf8), timeout: timeout ?? ExpenseLogAPI.registerTimeout))
+        let url = request.url
+        return try await perform(request, mayRetry: { $0.provesNotProcessed(requestURL: url) }) { response in
+            guard (200...299).contains(response.status) else {
+                throw APIError.httpStatus(url: response.url, status: response.status, snippet: APIError.snippet(response.body, hiding: token))
+            }
+            try Self.refusal(response, hiding: token)
+            guard case .object(let members, _)? = try? JSONParser.parse(Array(response.body)) else {
+                throw APIError.invalidResponse(url: response.url, status: response.status, reason: "the body is not the JSON object expected",
+                                               snippet: APIError.snippet(response.body, hiding: token))
+            }
+            return (members, response.body)
+        }
+    }
+}
