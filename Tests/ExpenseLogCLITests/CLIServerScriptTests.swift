@@ -172,3 +172,46 @@ extension CLIServerScriptTests {
         }
     }
 }
+
+extension CLIServerScriptTests {
+    @Test func aLostAnswerIsReconciledBySyncAndTwoConcurrentRegistersSaveEachItemOnce() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let file = try home.write("l.csv", "id,date,name,price,category\nL1,20240501,パン,250,0\nL2,20240502,牛乳,200,0\n")
+        try await withScriptHost(["--lose-answers", "1"]) { host in
+            let env = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "development", "EXPENSE_LOG_BASE_URL": host.base])
+            // The script saved the items, but the answer never came: the items wait in the outbox (75).
+            let lost = try await CLI.run(["register", file, "--retries", "0"], environment: env)
+            #expect(lost.status == 75, "\(lost.stderr)")
+            #expect(try await host.rows(book: "家計簿_2024", sheet: "5").count == 3)
+            // sync reads the month, finds both ids, and sends nothing twice.
+            let synced = try await CLI.run(["sync"], environment: env)
+            #expect(synced.status == 0, "\(synced.stderr)")
+            #expect(try await host.rows(book: "家計簿_2024", sheet: "5").count == 3, "the header and each item once")
+        }
+        try await withScriptHost { host in
+            // Two machines register the same file at once: the script's lock and ids keep one row per item.
+            let homes = [try TemporaryDirectory(), try TemporaryDirectory()]
+            defer { homes.forEach { $0.remove() } }
+            let running = try homes.map { home in
+                try CLI.start(["register", file, "--allow-duplicates"],
+                              environment: Samples.environment(home: home, ["EXPENSE_LOG_ENV": "development", "EXPENSE_LOG_BASE_URL": host.base]))
+            }
+            let (first, second) = (running[0], running[1])
+            let results = [try await first.wait(), try await second.wait()]
+            #expect(results.allSatisfy { $0.status == 0 }, "\(results.map(\.stderr))")
+            #expect(try await host.rows(book: "家計簿_2024", sheet: "5").dropFirst().map { $0[0] as? String } == ["L1", "L2"])
+        }
+    }
+
+    @Test func theScriptsAnswersAreTheWireFormatTheClientReadsOnItsFastPath() async throws {
+        try await withScriptHost { host in
+            _ = try await host.call(post: #"[{"id":"W1","date":"20240601","name":"コーヒー","price":178,"category":0,"categorySub":1},{"id":"W2","date":"20240602","name":"映画","price":1800,"category":1,"categorySub":null}]"#)
+            let answer = try await host.call("?year=2024&month=6")
+            // Byte for byte the wire format the client itself writes (fetch --format json, the fixtures): plainly typed.
+            let items = try ItemCodec.items(Data(answer.utf8))
+            #expect(answer.filter { !$0.isWhitespace } == ItemJSON.array(items).filter { !$0.isWhitespace })
+            #expect(answer == #"[{"id":"W1","date":"20240601","name":"コーヒー","price":178,"category":0,"categorySub":1},{"id":"W2","date":"20240602","name":"映画","price":1800,"category":1,"categorySub":null}]"#)
+        }
+    }
+}

@@ -3,7 +3,9 @@
 // format, and plain-text columns that keep text), DriveApp, ContentService, LockService, PropertiesService and
 // Utilities. Standard library only.
 //
-//   node host.js [--port N] [--key SECRET] [--zone Asia/Tokyo]    prints "PORT n", serves until stdin closes
+//   node host.js [--port N] [--key SECRET] [--zone Asia/Tokyo] [--lose-answers N]
+//       prints "PORT n", serves until stdin closes; --lose-answers N runs the first N POSTs and then drops their
+//       connections, as a network does when the answer is lost after the script ran
 //
 // HTTP, as script.google.com answers a web app: GET or POST /exec runs doGet/doPost and answers 302 to
 // /echo?key=… (the redirect host, another origin in real life), whose GET hands out the output once; an exception
@@ -154,6 +156,7 @@ vm.runInContext(fs.readFileSync(SCRIPT, 'utf8'), context, {filename: 'Code.gs'})
 // MARK: - HTTP as Apps Script answers
 
 const outputs = new Map();
+let lostAnswers = Number(option('lose-answers', '0'));
 
 function run(handler, event) {
   try {
@@ -198,6 +201,10 @@ const server = http.createServer((request, response) => {
         ? {parameter, postData: {contents: body, type: request.headers['content-type'] || '', length: body.length}}
         : {parameter};
       const result = run(request.method === 'POST' ? 'doPost' : 'doGet', event);
+      if (request.method === 'POST' && lostAnswers > 0) {
+        lostAnswers -= 1;
+        return request.socket.destroy();
+      }
       if (result.status === 200) {
         response.writeHead(200, {'Content-Type': 'text/html; charset=utf-8'});
         return response.end(result.page);
