@@ -50,14 +50,7 @@ import Testing
     }
 
     /// An element of an XML document as Python's `xml.etree` read it.
-    struct Element: Decodable {
-        let tag: String
-        let attrs: [String: String]
-        /// Every text inside it, a child's `<title>` included.
-        let text: String
-        /// Its own text, before any child element.
-        let own: String
-    }
+    typealias Element = XMLElementRead
 
     /// Sets budgets through `config set`, each expected to succeed.
     static func setBudgets(_ budgets: [(String, String)], _ env: [String: String]) async throws {
@@ -90,43 +83,9 @@ import Testing
         return try JSONDecoder().decode([String: String].self, from: output)
     }
 
-    /// The elements of an XML document, read by Python's `xml.etree`; throws when it is not well-formed (one root).
-    static func parsedByPython(_ xml: String) throws -> [Element] {
-        let script = """
-            import json, sys
-            import xml.etree.ElementTree as ET
-            try:
-                root = ET.fromstring(sys.stdin.buffer.read())
-            except ET.ParseError as error:
-                sys.stdout.write("not well-formed: %s" % error)
-                sys.exit(3)
-            out = []
-            for element in root.iter():
-                tag = element.tag.rpartition("}")[2]
-                out.append({"tag": tag, "attrs": dict(element.attrib), "text": "".join(element.itertext()), "own": element.text or ""})
-            sys.stdout.buffer.write(json.dumps(out, ensure_ascii=False).encode("utf-8"))
-            """
-        let process = try ChildProcess("/usr/bin/env", ["python3", "-c", script], stdin: .pipe, stdout: .pipe)
-        process.input?.write(Data(xml.utf8))
-        try process.input?.close()
-        let output = process.output?.readDataToEndOfFile() ?? Data()
-        let status = process.waitBlocking()
-        guard status == 0 else {
-            throw TestFailure("python3's xml.etree refused the document (exit \(status)): \(String(decoding: output, as: UTF8.self))")
-        }
-        return try JSONDecoder().decode([Element].self, from: output)
-    }
+    static func parsedByPython(_ xml: String) throws -> [Element] { try TestSupport.parsedByPython(xml) }
 
-    /// Every `<svg …>…</svg>` inside a page, in order.
-    static func svgDocuments(in html: String) -> [String] {
-        var found: [String] = []
-        var rest = html[...]
-        while let start = rest.range(of: "<svg "), let end = rest[start.upperBound...].range(of: "</svg>") {
-            found.append(String(rest[start.lowerBound..<end.upperBound]))
-            rest = rest[end.upperBound...]
-        }
-        return found
-    }
+    static func svgDocuments(in html: String) -> [String] { TestSupport.svgDocuments(in: html) }
 
     /// The rows of the budget table under `BUDGET  AMOUNT …`, split into words: its heading, then a row per budget.
     static func budgetTable(_ stdout: String) throws -> (heading: [String], rows: [[String]]) {

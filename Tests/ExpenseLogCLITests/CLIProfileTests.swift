@@ -10,18 +10,7 @@ import Testing
 @Suite struct CLIProfileTests {
     // MARK: - Helpers
 
-    /// A bank statement as the bank exports it (written as CP932 by the caller): two rows before the header, a deposit
-    /// with an empty お引出し, Excel's date-times, names in half-width kana.
-    static let statementRows: [[String]] = [
-        ["普通預金 入出金明細"],
-        ["口座番号", "1234567"],
-        ["年月日", "お引出し", "お預入れ", "お取り扱い内容", "残高"],
-        ["2026/11/3 0:00", "178", "", "ｺｰﾋｰ ﾄﾞﾄｰﾙ", "99,822"],
-        ["2026/11/3 0:00", "", "250,000", "ｷｭｳﾖ", "349,822"],
-        ["2026/11/4 0:00", "598", "", "ｾﾌﾞﾝｲﾚﾌﾞﾝ", "349,224"],
-        ["2026/11/5 0:00", "178", "", "ｺｰﾋｰ ﾄﾞﾄｰﾙ", "349,046"],
-        ["2026/11/6 0:00", "1,200", "", "ﾗﾝﾁ ｻｸﾗ", "347,846"],
-    ]
+    static let statementRows = SampleStatements.bank
 
     /// The next statement: it repeats 5 and 6 November, then a deposit and two new withdrawals.
     static let nextStatementRows: [[String]] = Array(statementRows.prefix(3)) + [

@@ -9,65 +9,13 @@ import Testing
 
 // MARK: - Helpers
 
-/// An element of an XML document as Python's `xml.etree` read it, in document order.
-private struct ParsedElement: Decodable {
-    /// The local name (`svg`, `path`, `text`…).
-    let tag: String
-    /// The namespace URI, or "".
-    let ns: String
-    let attrs: [String: String]
-    /// Every text inside it, as `itertext()` joins it (a child's `<title>` included).
-    let text: String
-    /// Its own text, before any child element.
-    let own: String
-
-    func number(_ name: String) -> Double? { attrs[name].flatMap(Double.init) }
-}
+private typealias ParsedElement = XMLElementRead
 
 /// Why a document or a path could not be read.
 private struct ChartReadError: Error, CustomStringConvertible {
     let description: String
 }
 
-/// The elements of an XML document, read by Python's `xml.etree`; throws what Python said when it is not well-formed
-/// (one root element, no character XML refuses).
-private func parsedByPython(_ xml: String) throws -> [ParsedElement] {
-    let script = """
-        import json, sys
-        import xml.etree.ElementTree as ET
-        try:
-            root = ET.fromstring(sys.stdin.buffer.read())
-        except ET.ParseError as error:
-            sys.stdout.write("not well-formed: %s" % error)
-            sys.exit(3)
-        out = []
-        for element in root.iter():
-            ns, _, tag = element.tag[1:].partition("}") if element.tag.startswith("{") else ("", "", element.tag)
-            out.append({"tag": tag, "ns": ns, "attrs": dict(element.attrib), "text": "".join(element.itertext()),
-                        "own": element.text or ""})
-        sys.stdout.buffer.write(json.dumps(out, ensure_ascii=False).encode("utf-8"))
-        """
-    let process = try ChildProcess("/usr/bin/env", ["python3", "-c", script], stdin: .pipe, stdout: .pipe)
-    process.input?.write(Data(xml.utf8))
-    try process.input?.close()
-    let output = process.output?.readDataToEndOfFile() ?? Data()
-    let status = process.waitBlocking()
-    guard status == 0 else {
-        throw ChartReadError(description: "python3's xml.etree refused the document (exit \(status)): \(String(decoding: output, as: UTF8.self))")
-    }
-    return try JSONDecoder().decode([ParsedElement].self, from: output)
-}
-
-/// Every `<svg …>…</svg>` inside a page, in order.
-private func svgDocuments(in html: String) -> [String] {
-    var found: [String] = []
-    var rest = html[...]
-    while let start = rest.range(of: "<svg "), let end = rest[start.upperBound...].range(of: "</svg>") {
-        found.append(String(rest[start.lowerBound..<end.upperBound]))
-        rest = rest[end.upperBound...]
-    }
-    return found
-}
 
 /// How many times `needle` occurs in `text`.
 private func occurrences(of needle: String, in text: String) -> Int {
