@@ -87,9 +87,13 @@ function checkKey(parameter) {
 
 function withLock(work) {
   var lock = LockService.getScriptLock();
-  if (!lock.tryLock(30000)) throw failure('busy', 'another request holds the lock; try again');
+  // Shorter than a client's 30 s timeout, so a busy script says so instead of leaving the client guessing.
+  if (!lock.tryLock(10000)) throw failure('busy', 'another request holds the lock; try again');
   try {
-    return work();
+    var result = work();
+    // Written rows are committed before the next request may read them (Google's advice with the lock).
+    SpreadsheetApp.flush();
+    return result;
   } finally {
     lock.releaseLock();
   }
@@ -126,12 +130,24 @@ function monthSheet(year, month, create) {
   var spreadsheet = book(year, create);
   if (!spreadsheet) return null;
   var sheet = spreadsheet.getSheetByName(String(month));
-  if (sheet || !create) return sheet;
-  sheet = spreadsheet.insertSheet(String(month));
-  sheet.getRange(1, 1, 1, HEADER.length).setNumberFormat('@').setValues([HEADER]);
-  // Text columns stay text: what is written is what is read back.
-  sheet.getRange('A:C').setNumberFormat('@');
+  if (!sheet && !create) return null;
+  if (!sheet) {
+    sheet = spreadsheet.insertSheet(String(month));
+    // Text columns stay text: what is written is what is read back.
+    sheet.getRange('A:C').setNumberFormat('@');
+  }
+  // A sheet made or cleared by hand gets its header first, so that no item is taken for one.
+  if (create && sheet.getLastRow() === 0) sheet.getRange(1, 1, 1, HEADER.length).setNumberFormat('@').setValues([HEADER]);
   return sheet;
+}
+
+/** Appends rows, as plain text in the id, date and name columns even on a sheet the original app made. */
+function append(sheet, rows) {
+  var start = sheet.getLastRow() + 1;
+  var needed = start + rows.length - 1 - sheet.getMaxRows();
+  if (needed > 0) sheet.insertRowsAfter(sheet.getMaxRows(), needed);
+  sheet.getRange(start, 1, rows.length, 3).setNumberFormat('@');
+  sheet.getRange(start, 1, rows.length, HEADER.length).setValues(rows);
 }
 
 // MARK: - Rows and items
@@ -150,18 +166,25 @@ function readItems(sheet) {
 
 function item(cells, zone) {
   return {
-    id: text(cells[0]),
-    date: cells[1] instanceof Date ? Utilities.formatDate(cells[1], zone, 'yyyyMMdd') : text(cells[1]),
-    name: text(cells[2]),
-    price: Number(cells[3]),
-    category: Number(cells[4]),
-    categorySub: cells[5] === '' || cells[5] === null ? null : Number(cells[5])
+    id: text(cells[0], zone),
+    date: cells[1] instanceof Date ? Utilities.formatDate(cells[1], zone, 'yyyyMMdd') : text(cells[1], zone),
+    name: text(cells[2], zone),
+    // A blank cell is no number: null, so that a client names the row instead of reading 0.
+    price: number(cells[3]),
+    category: number(cells[4]),
+    categorySub: number(cells[5])
   };
 }
 
-function text(cell) {
+function number(cell) {
+  return cell === '' || cell === null || cell === undefined ? null : Number(cell);
+}
+
+/** A cell as the text a person sees in it (a date typed into a text column of an older sheet as yyyy/MM/dd). */
+function text(cell, zone) {
   if (cell === true) return 'TRUE';
   if (cell === false) return 'FALSE';
+  if (cell instanceof Date) return Utilities.formatDate(cell, zone, 'yyyy/MM/dd');
   return cell === null || cell === undefined ? '' : String(cell);
 }
 
@@ -174,11 +197,25 @@ function checked(item, index) {
   var place = 'item ' + (index + 1);
   if (!item || typeof item !== 'object') throw failure('bad-request', place + ' is not an object');
   if (typeof item.id !== 'string' || item.id === '') throw failure('bad-request', place + ': id must be a non-empty string');
-  if (!/^\d{8}$/.test(String(item.date))) throw failure('bad-request', place + ': date must be yyyyMMdd');
+  if (!realDay(item.date)) throw failure('bad-request', place + ': date must be a real day as yyyyMMdd');
   if (typeof item.name !== 'string' || item.name === '') throw failure('bad-request', place + ': name must be a non-empty string');
   if (typeof item.price !== 'number' || Math.floor(item.price) !== item.price) throw failure('bad-request', place + ': price must be a whole number');
-  if (typeof item.category !== 'number') throw failure('bad-request', place + ': category must be a number');
+  if (typeof item.category !== 'number' || Math.floor(item.category) !== item.category || item.category < 0) {
+    throw failure('bad-request', place + ': category must be a whole number');
+  }
+  var sub = item.categorySub;
+  if (sub !== null && sub !== undefined && (typeof sub !== 'number' || Math.floor(sub) !== sub || sub < 0)) {
+    throw failure('bad-request', place + ': categorySub must be a whole number or null');
+  }
   return item;
+}
+
+function realDay(date) {
+  var text = String(date);
+  if (!/^\d{8}$/.test(text)) return false;
+  var year = Number(text.slice(0, 4)), month = Number(text.slice(4, 6)), day = Number(text.slice(6, 8));
+  var last = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= last;
 }
 
 function yearMonth(date) {
@@ -205,25 +242,32 @@ function register(items) {
     var key = String(item.date).slice(0, 6);
     (byMonth[key] = byMonth[key] || []).push(item);
   });
+  var stored = {};
   Object.keys(byMonth).forEach(function (key) {
     var when = yearMonth(key + '01');
     var sheet = monthSheet(when.year, when.month, true);
+    var zone = sheet.getParent().getSpreadsheetTimeZone();
     var present = rowsById(sheet);
-    var fresh = byMonth[key].filter(function (item) {
-      if (present[item.id]) return false;
-      present[item.id] = true;
+    var fresh = byMonth[key].filter(function (sent) {
+      if (present[sent.id] === true) return false;  // twice in this very request
+      if (present[sent.id]) {
+        // Already there (a retried POST): answered as the sheet holds it, not as sent this time.
+        stored[sent.id] = stored[sent.id] || item(sheet.getRange(present[sent.id], 1, 1, HEADER.length).getValues()[0], zone);
+        return false;
+      }
+      present[sent.id] = true;
       return true;
     });
-    if (fresh.length) sheet.getRange(sheet.getLastRow() + 1, 1, fresh.length, HEADER.length).setValues(fresh.map(row));
+    if (fresh.length) append(sheet, fresh.map(row));
   });
-  return items;
+  return items.map(function (sent) { return stored[sent.id] || sent; });
 }
 
 function remove(targets) {
   if (!Array.isArray(targets)) throw failure('bad-request', '"items" must be an array of {"id", "date"}');
   var deleted = [], missing = [];
   targets.forEach(function (target, index) {
-    if (!target || typeof target.id !== 'string' || !/^\d{8}$/.test(String(target.date))) {
+    if (!target || typeof target.id !== 'string' || !realDay(target.date)) {
       throw failure('bad-request', 'item ' + (index + 1) + ' must have an id and a yyyyMMdd date');
     }
     var when = yearMonth(target.date);
@@ -240,12 +284,19 @@ function remove(targets) {
 }
 
 function update(body) {
-  if (typeof body.id !== 'string' || !/^\d{8}$/.test(String(body.date)) || !body.changes || typeof body.changes !== 'object') {
+  if (typeof body.id !== 'string' || !realDay(body.date) || !body.changes || typeof body.changes !== 'object') {
     throw failure('bad-request', 'an update needs "id", its current "date" (yyyyMMdd) and "changes"');
   }
   var when = yearMonth(body.date);
   var sheet = monthSheet(when.year, when.month, false);
   var at = sheet ? rowsById(sheet)[body.id] : undefined;
+  if (!at && realDay(body.changes.date)) {
+    // Already moved by this very update, whose answer was lost: it is found in its new month and changed there.
+    var moved = yearMonth(body.changes.date);
+    sheet = monthSheet(moved.year, moved.month, false);
+    at = sheet ? rowsById(sheet)[body.id] : undefined;
+    if (at) body.date = body.changes.date;
+  }
   if (!at) throw failure('not-found', 'no item ' + body.id + ' in ' + String(body.date).slice(0, 6));
   var zone = sheet.getParent().getSpreadsheetTimeZone();
   var current = item(sheet.getRange(at, 1, 1, HEADER.length).getValues()[0], zone);
@@ -261,7 +312,9 @@ function update(body) {
     // Another month: the item moves to that month's sheet.
     var target = yearMonth(changed.date);
     var to = monthSheet(target.year, target.month, true);
-    to.getRange(to.getLastRow() + 1, 1, 1, HEADER.length).setValues([row(changed)]);
+    var there = rowsById(to)[changed.id];
+    if (there) to.getRange(there, 1, 1, HEADER.length).setValues([row(changed)]);
+    else append(to, [row(changed)]);
     sheet.deleteRow(at);
   }
   return changed;

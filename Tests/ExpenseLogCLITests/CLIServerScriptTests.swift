@@ -215,3 +215,38 @@ extension CLIServerScriptTests {
         }
     }
 }
+
+extension CLIServerScriptTests {
+    @Test func anEditSendsOnlyItsFieldsAndIsSafeToRunAgainAfterALostAnswer() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let file = try home.write("e.csv", "id,date,name,price,category,categorySub\nE1,20240105,コーヒー,178,0,1\n")
+        try await withScriptHost(["--lose-answers", "1"]) { host in
+            let env = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "development", "EXPENSE_LOG_BASE_URL": host.base])
+            // The lost answer is the register's: sync settles it, then the edits have answers.
+            _ = try await CLI.run(["register", file, "--retries", "0"], environment: env)
+            #expect(try await CLI.run(["sync"], environment: env).status == 0)
+            #expect(try await CLI.run(["fetch", "2024-01"], environment: env).status == 0)
+            // Another machine renames it meanwhile, straight on the sheet through the script.
+            _ = try await host.call(post: #"{"action":"update","id":"E1","date":"20240105","changes":{"name":"珈琲"}}"#)
+            let edited = try await CLI.run(["edit", "E1", "--price", "200", "--category", "food"], environment: env)
+            #expect(edited.status == 0, "\(edited.stderr)")
+            let row = try await host.rows(book: "家計簿_2024", sheet: "1").dropFirst().first
+            #expect(row?[2] as? String == "珈琲", "the other machine's name is kept: only the price was sent")
+            #expect(row?[3] as? Int == 200)
+            #expect(row?[5] as? Int == 1, "--category food on a Food/Drink item keeps the drink")
+            let again = try await CLI.run(["edit", "E1", "--price", "200"], environment: env)
+            #expect(again.status == 0 && again.stderr.contains("Nothing to change"), "\(again.stderr)")
+        }
+        try await withScriptHost(["--lose-answers", "2"]) { host in
+            // Here the lost answers are the register's and the edit's own: the row moved, and the same edit again finds
+            // it in its new month.
+            _ = try? await host.call(post: #"[{"id":"M1","date":"20240105","name":"本","price":900,"category":1,"categorySub":2}]"#)
+            let first = try? await host.call(post: #"{"action":"update","id":"M1","date":"20240105","changes":{"date":"20240203"}}"#)
+            #expect(first == nil || first?.isEmpty == true, "the answer was lost")
+            let retried = try await host.call(post: #"{"action":"update","id":"M1","date":"20240105","changes":{"date":"20240203"}}"#)
+            #expect(try ItemCodec.items(Data("[\(retried)]".utf8)).map(\.date.compact) == ["20240203"], "\(retried)")
+            #expect(try await host.rows(book: "家計簿_2024", sheet: "2").dropFirst().map { $0[0] as? String } == ["M1"])
+        }
+    }
+}

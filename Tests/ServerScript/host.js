@@ -68,7 +68,9 @@ class Range {
 }
 
 class Sheet {
-  constructor(parent, name) { Object.assign(this, {parent, name, cells: [], formats: {}, cellFormats: {}}); }
+  constructor(parent, name) { Object.assign(this, {parent, name, cells: [], formats: {}, cellFormats: {}, maxRows: 1000}); }
+  getMaxRows() { return this.maxRows; }
+  insertRowsAfter(after, count) { this.maxRows += count; return this; }
   getName() { return this.name; }
   getParent() { return this.parent; }
   format(row, column) { return this.cellFormats[row + ':' + column] || this.formats[column] || 'General'; }
@@ -92,10 +94,13 @@ class Sheet {
       const first = match[1].charCodeAt(0) - 64, last = match[2].charCodeAt(0) - 64;
       return new Range(this, 1, first, Infinity, last - first + 1);
     }
-    return new Range(this, row, column, rows === undefined ? 1 : rows, columns === undefined ? 1 : columns);
+    const range = new Range(this, row, column, rows === undefined ? 1 : rows, columns === undefined ? 1 : columns);
+    // As Sheets refuses a range past the sheet's rows (a new sheet has 1000).
+    if (range.row + range.rows - 1 > this.maxRows) throw new Error('The coordinates of the range are outside the dimensions of the sheet.');
+    return range;
   }
   getDataRange() { return new Range(this, 1, 1, this.getLastRow(), Math.max(this.getLastColumn(), 1)); }
-  deleteRow(row) { this.cells.splice(row - 1, 1); }
+  deleteRow(row) { this.cells.splice(row - 1, 1); this.maxRows -= 1; }
 }
 
 class Spreadsheet {
@@ -108,11 +113,13 @@ class Spreadsheet {
 }
 
 const books = [];
+let flushes = 0;
 const properties = {};
 if (option('key')) properties.EXPENSE_LOG_KEY = option('key');
 
 const services = {
   SpreadsheetApp: {
+    flush() { flushes += 1; },
     create(name) { const book = new Spreadsheet(name); books.push(book); return book; },
     openById(id) {
       const book = books.find(b => b.id === id);
@@ -176,7 +183,8 @@ const server = http.createServer((request, response) => {
   request.on('data', chunk => { body += chunk; });
   request.on('end', () => {
     if (url.pathname === '/_control/state') {
-      const state = books.map(b => ({name: b.name, sheets: b.sheets.map(s => ({name: s.name, cells: s.cells, formats: s.formats}))}));
+      const state = books.map(b => ({name: b.name, flushes,
+                                     sheets: b.sheets.map(s => ({name: s.name, cells: s.cells, formats: s.formats, maxRows: s.maxRows}))}));
       response.writeHead(200, {'Content-Type': 'application/json'});
       return response.end(JSON.stringify(state));
     }

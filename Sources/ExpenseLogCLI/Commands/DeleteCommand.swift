@@ -27,7 +27,9 @@ enum DeleteCommand {
         let config = try context.config()
         let client = try context.client(config)
         let repository = context.repository(config)
-        let items = try await ServerEdits.items(invocation.arguments, repository, context)
+        var seen: Set<String> = []
+        let items = try await ServerEdits.items(invocation.arguments, repository, context).filter { seen.insert($0.id).inserted }
+        try await ServerEdits.requireAction("delete", client, repository, context)
         if !invocation[yes] {
             guard context.canAsk else {
                 throw UsageError(path: invocation.path, message: "Deleting needs --yes when stdin is not a terminal")
@@ -39,7 +41,6 @@ enum DeleteCommand {
                 throw CommandExit(code: .failure)
             }
         }
-        try await ServerEdits.requireAction("delete", client, repository, context)
         let (deleted, missing) = try await client.delete(items.map { ItemReference(id: $0.id, date: $0.date) })
         _ = try await repository.remove(ids: Set(deleted + missing))
         await context.flushWarnings(repository)

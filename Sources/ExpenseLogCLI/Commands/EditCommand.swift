@@ -5,6 +5,9 @@ import Foundation
 enum EditCommand {
     static let name = Option<String>("name", "name", help: "The new name.")
     static let price = Option<String>("price", "yen", help: "The new price (1500, 1,500円, -300 for a refund).")
+    static let date = Option<String>("date", "day", help: "The new day: 2024-01-05, 20240105, 2024/1/5, today, yesterday or -3d.")
+    static let category = Option<String>("category", "name", .suggest(CommonOptions.categoryWords),
+                                         help: "The new category (food, 食費, a number) or category/sub; the sub is kept when the category is.")
 
     static let spec = CommandSpec(
         name: "edit",
@@ -18,13 +21,12 @@ enum EditCommand {
               expense-log edit 1000…-ID --price 980
               expense-log edit 1000…-ID --date yesterday --category food/drink
             """,
-        options: [name.spec, price.spec, AddCommand.date.spec, AddCommand.category.spec],
+        options: [name.spec, price.spec, date.spec, category.spec],
         arguments: [ArgumentSpec("id", help: "The id of the item to change.")])
 
     static func run(_ invocation: Invocation, _ context: Context) async throws {
         let config = try context.config()
-        guard invocation[name] != nil || invocation[price] != nil || invocation[AddCommand.date] != nil
-                || invocation[AddCommand.category] != nil else {
+        guard invocation[name] != nil || invocation[price] != nil || invocation[date] != nil || invocation[category] != nil else {
             throw UsageError(path: invocation.path, message: "Say what to change: --name, --price, --date or --category")
         }
         let client = try context.client(config)
@@ -34,24 +36,47 @@ enum EditCommand {
         draft.id = .text(item.id)
         draft.name = .text(invocation[name] ?? item.name)
         draft.price = invocation[price].map(RawValue.text) ?? .integer(item.price)
-        if let text = invocation[AddCommand.date] {
+        if let text = invocation[date] {
             guard let day = Day(personDate: text) else { throw AddCommand.notADay(text, invocation) }
             draft.date = .text(day.compact)
         } else {
             draft.date = .text(item.date.compact)
         }
-        let category = try invocation[AddCommand.category].map { try AddCommand.resolve($0, config, invocation) } ?? (item.category, item.categorySub)
-        draft.category = .integer(category.0)
-        draft.categorySub = category.1.map(RawValue.integer) ?? .null
+        var category: (category: Int, sub: Int?) = try invocation[Self.category].map { try AddCommand.resolve($0, config, invocation) }
+            ?? (item.category, item.categorySub)
+        // `--category food` on a Food/Drink item keeps the drink: only a new category drops the old one's sub.
+        if category.category == item.category, category.sub == nil { category.sub = item.categorySub }
+        draft.category = .integer(category.category)
+        draft.categorySub = category.sub.map(RawValue.integer) ?? .null
         let (checked, problems) = draft.validated(catalogue: config.catalogue.value)
         guard let changed = checked else {
             for problem in problems { context.io.stderr.write("Error: \(problem.field.map { "\($0): " } ?? "")\(problem.message)\n") }
             throw CommandExit(code: .dataError)
         }
+        let fields = Set(ItemField.allCases.filter { field in
+            switch field {
+            case .id: return false
+            case .date: return changed.date != item.date
+            case .name: return changed.name != item.name
+            case .price: return changed.price != item.price
+            case .category: return changed.category != item.category
+            case .categorySub: return changed.categorySub != item.categorySub
+            }
+        })
+        guard !fields.isEmpty else {
+            context.note("Nothing to change: \(ServerEdits.describe(item, config, context)) already is so.")
+            return
+        }
         try await ServerEdits.requireAction("update", client, repository, context)
-        let saved = try await client.update(ItemReference(id: item.id, date: item.date), to: changed)
-        _ = try await repository.remove(ids: [item.id])
-        try await repository.add([saved])
+        let saved: Item
+        do {
+            saved = try await client.update(ItemReference(id: item.id, date: item.date), to: changed, fields: fields)
+        } catch let error as APIError where error.isTransient {
+            context.io.stderr.write("Error: \(error)\nThe item may have been changed all the same: run the same edit again (it is safe), "
+                                    + "or fetch its month to see.\n")
+            throw CommandExit(code: ExitCode(for: error))
+        }
+        try await repository.replace(id: item.id, with: saved)
         await context.flushWarnings(repository)
         context.note("Changed: \(ServerEdits.describe(saved, config, context)) (was \(ServerEdits.describe(item, config, context))).")
     }

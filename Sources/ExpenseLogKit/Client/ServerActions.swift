@@ -78,10 +78,21 @@ extension ExpenseLogAPIClient {
         return (strings("deleted"), strings("missing"))
     }
 
-    /// `POST {"action":"update","id","date","changes":{…}}`: the item as the server saved it.
-    public func update(_ item: ItemReference, to changed: Item) async throws -> Item {
-        // The item's own JSON, from the array form the wire uses, without its brackets.
-        let changes = String(ItemJSON.array([changed]).trimmingCharacters(in: .whitespacesAndNewlines).dropFirst().dropLast())
+    /// `POST {"action":"update","id","date","changes":{…}}` with only the `fields` changed (so that another machine's
+    /// change to another field is kept): the item as the server saved it.
+    public func update(_ item: ItemReference, to changed: Item, fields: Set<ItemField>) async throws -> Item {
+        var members: [String] = []
+        for field in ItemField.allCases where fields.contains(field) {
+            switch field {
+            case .id: continue
+            case .date: members.append("\"date\":\"\(changed.date.compact)\"")
+            case .name: members.append("\"name\":\(ItemJSON.string(changed.name))")
+            case .price: members.append("\"price\":\(changed.price)")
+            case .category: members.append("\"category\":\(changed.category)")
+            case .categorySub: members.append("\"categorySub\":\(changed.categorySub.map(String.init) ?? "null")")
+            }
+        }
+        let changes = "{" + members.joined(separator: ",") + "}"
         let body = "{\"action\":\"update\",\"id\":\(ItemJSON.string(item.id)),\"date\":\"\(item.date.compact)\",\"changes\":\(changes)}"
         let (_, raw) = try await post(body)
         guard let saved = try? ItemCodec.items(Data("[".utf8) + raw + Data("]".utf8)).first else {

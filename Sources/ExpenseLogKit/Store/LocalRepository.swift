@@ -142,6 +142,21 @@ public actor LocalRepository {
         return removed
     }
 
+    /// Replaces an item (found by id in any cached month) with its changed form, in its month, under one lock: an edit
+    /// that moves the item to another month leaves no moment without it.
+    public func replace(id: String, with item: Item) async throws {
+        let lock = try await FileLock.acquire(lockFile)
+        defer { lock.release() }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        for month in names.compactMap(Self.month(ofFile:)).sorted() where month != item.date.yearMonth {
+            months[month] = nil
+            guard var cached = try load(month), cached.items.contains(where: { $0.id == id }) else { continue }
+            cached.items.removeAll { $0.id == id }
+            try save(cached)
+        }
+        try merge(item.date.yearMonth) { add in try add(item) }
+    }
+
     /// The server's description of itself, as last asked (`GET ?action=info`), or nil when never asked.
     public func serverInfo() -> ServerInfo? {
         (try? Data(contentsOf: directory.appendingPathComponent("server-info.json"))).flatMap { ServerInfo(json: Array($0)) }
