@@ -114,7 +114,9 @@ function book(year, create) {
   var name = '家計簿_' + year;
   var id = properties.getProperty('book_' + year);
   if (id) return SpreadsheetApp.openById(id);
-  var files = DriveApp.getFilesByName(name);
+  // Only a spreadsheet of one's own that is not in the trash: a shared or trashed file of the same name is not the log.
+  var files = DriveApp.searchFiles('title = "' + name + '" and mimeType = "application/vnd.google-apps.spreadsheet" ' +
+                                   'and trashed = false and "me" in owners');
   if (files.hasNext()) {
     id = files.next().getId();
   } else if (create) {

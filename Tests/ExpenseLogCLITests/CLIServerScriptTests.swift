@@ -250,3 +250,23 @@ extension CLIServerScriptTests {
         }
     }
 }
+
+extension CLIServerScriptTests {
+    @Test func anEditOfAnItemTheServerNoLongerHasSaysToFetchAndDropsTheCachedCopy() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let file = try home.write("g.csv", "id,date,name,price,category\nG1,20240105,コーヒー,178,0\n")
+        try await withScriptHost { host in
+            let env = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "development", "EXPENSE_LOG_BASE_URL": host.base])
+            #expect(try await CLI.run(["register", file], environment: env).status == 0)
+            // Another machine deletes it.
+            _ = try await host.call(post: #"{"action":"delete","items":[{"id":"G1","date":"20240105"}]}"#)
+            let edited = try await CLI.run(["edit", "G1", "--price", "200"], environment: env)
+            #expect(edited.status == 65, "\(edited.stderr)")
+            #expect(edited.stderr.contains("refused the request (not-found)") && edited.stderr.contains("expense-log fetch 2024-01"), "\(edited.stderr)")
+            #expect(edited.stderr.contains(host.base), "the message names the web app's URL, not the echo host's")
+            let cached = try await CLI.run(["fetch", "2024-01", "--offline", "--format", "json"], environment: env)
+            #expect(try ItemCodec.items(Data(cached.stdout.utf8)).isEmpty, "\(cached.stdout)")
+        }
+    }
+}

@@ -128,8 +128,9 @@ const services = {
     },
   },
   DriveApp: {
-    getFilesByName(name) {
-      const found = books.filter(b => b.name === name);
+    searchFiles(query) {
+      const title = /title = "([^"]*)"/.exec(query);
+      const found = books.filter(b => title && b.name === title[1]);
       let i = 0;
       return {hasNext: () => i < found.length, next: () => found[i++]};
     },

@@ -71,6 +71,8 @@ enum EditCommand {
         let saved: Item
         do {
             saved = try await client.update(ItemReference(id: item.id, date: item.date), to: changed, fields: fields)
+        } catch let error as APIError where error.isNotFound {
+            try await ServerEdits.notFound(error, item, repository, context)
         } catch let error as APIError where error.isTransient {
             context.io.stderr.write("Error: \(error)\nThe item may have been changed all the same: run the same edit again (it is safe), "
                                     + "or fetch its month to see.\n")

@@ -34,6 +34,15 @@ enum ServerEdits {
         }
     }
 
+    /// Says what a refusal of an item the cache named means: the server no longer has it in that month (changed from
+    /// another machine, or by hand), so the cached copy is dropped and the month is to be fetched; 65.
+    static func notFound(_ error: APIError, _ item: Item, _ repository: LocalRepository, _ context: Context) async throws -> Never {
+        _ = try? await repository.remove(ids: [item.id])
+        context.io.stderr.write("Error: \(error)\nThe server no longer has \(TextTable.printable(item.id)) in \(item.date.yearMonth) "
+                                + "(changed elsewhere?); it is dropped from the cache: run `expense-log fetch \(item.date.yearMonth)` to see the month.\n")
+        throw CommandExit(code: .dataError)
+    }
+
     /// `2024-01-05 コーヒー ¥178 (Food/Drink)`, an item as the questions name it.
     static func describe(_ item: Item, _ config: AppConfig, _ context: Context) -> String {
         TextTable.printable("\(item.date) \(item.name) ¥\(PriceText.format(item.price)) (\(AddCommand.describe(item.category, item.categorySub, config, context)))")

@@ -139,6 +139,12 @@ extension APIError {
         }
     }
 
+    /// Whether the bundled script said the item asked for is not where it was named.
+    public var isNotFound: Bool {
+        if case .scriptRefused(_, "not-found", _) = self { return true }
+        return false
+    }
+
     /// Whether a retry may help: connection failures, timeouts, 429, 502, 503 and 504 (the contract's list).
     public var isRetryable: Bool {
         switch self {

@@ -105,7 +105,12 @@ public struct ExpenseLogAPIClient: Sendable {
                 retryAfter = response.headers["retry-after"].flatMap { RetryAfter.seconds($0, now: Date()) }
                 return try decode(response)
             } catch let error as APIError {
-                failure = error.redacting(token)
+                // A refusal is named by the URL asked, not by the one Apps Script answered from (its echo host).
+                if case let .scriptRefused(_, kind, message) = error {
+                    failure = APIError.scriptRefused(url: request.url, kind: kind, message: message).redacting(token)
+                } else {
+                    failure = error.redacting(token)
+                }
                 if case .network = failure { onEvent(.failed(request, failure, elapsed: clock.now - start, attempt: attempt)) }
             }
             guard attempt < attempts, failure.isRetryable, mayRetry(failure),
