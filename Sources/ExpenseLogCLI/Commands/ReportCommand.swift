@@ -31,23 +31,10 @@ enum ReportCommand {
         arguments: [CommonOptions.period])
 
     static func run(_ invocation: Invocation, _ context: Context) async throws {
-        let period = try CommonOptions.period(invocation)
-        guard period.dayBounds == nil else { throw UsageError(path: invocation.path, message: "report takes a month or a year") }
-        if invocation[SummaryCommand.offline], invocation[SummaryCommand.refresh] {
-            throw UsageError(path: invocation.path, message: "--offline and --refresh cannot be used together")
-        }
-        let policy: MonthLoader.Policy = invocation[SummaryCommand.offline] ? .offline
-            : invocation[SummaryCommand.refresh] ? .refresh : .preferServer
+        let (period, policy) = try SummaryCommand.periodAndPolicy(invocation)
         let config = try context.config()
-        let repository = context.repository(config)
-        let client = policy == .offline ? nil : try context.client(config)
-        let loaded = await MonthLoader(client: client, repository: repository, strict: false).load(period.months, policy: policy)
-        await context.flushWarnings(repository)
-
-        let (year, month): (Int, Int?) = {
-            if case .month(let month) = period { return (month.year, month.month) }
-            return (period.months.first?.year ?? 0, nil)
-        }()
+        let loaded = try await SummaryCommand.load(period.months, policy: policy, config, context, strict: false)
+        let (year, month) = SummaryCommand.yearAndMonth(period)
         let name = invocation[output] ?? "expense-log-\(month.map { String(format: "%04d-%02d", year, $0) } ?? String(year)).html"
         var failure: (any Error)?
         // A page that could not be written is the worse news: 74, even when a month was missing (69).

@@ -47,32 +47,19 @@ enum SummaryCommand {
         arguments: [CommonOptions.period])
 
     static func run(_ invocation: Invocation, _ context: Context) async throws {
-        let period = try CommonOptions.period(invocation)
-        guard period.dayBounds == nil else { throw UsageError(path: invocation.path, message: "summary takes a month or a year") }
-        if invocation[offline], invocation[refresh] {
-            throw UsageError(path: invocation.path, message: "--offline and --refresh cannot be used together")
-        }
+        let (period, policy) = try periodAndPolicy(invocation)
         let months = period.months
         let grouping = invocation[grouping] ?? .category
         let format = invocation[format] ?? .table
-        let policy: MonthLoader.Policy = invocation[offline] ? .offline : invocation[refresh] ? .refresh : .preferServer
 
         let config = try context.config()
         let budgets = try budgets(invocation, config, format: format)
-        let repository = context.repository(config)
-        // Offline needs no base URL, as `fetch --offline`.
-        let client = policy == .offline ? nil : try context.client(config)
-        let loaded = await MonthLoader(client: client, repository: repository, strict: invocation[CommonOptions.strict])
-            .load(months, policy: policy)
-        await context.flushWarnings(repository)
+        let loaded = try await load(months, policy: policy, config, context, strict: invocation[CommonOptions.strict])
 
         var over = false
         try SummarySources.show(loaded, context, config, subject: "the summary", verb: "counted") {
             let catalogue = config.catalogue.value
-            let (year, month): (Int, Int?) = {
-                if case .month(let month) = period { return (month.year, month.month) }
-                return (months.first?.year ?? 0, nil)
-            }()
+            let (year, month) = yearAndMonth(period)
             let summary = Summary(year: year, month: month, grouping: grouping, catalogue: catalogue, loaded: loaded, budgets: budgets,
                                   budgetMonths: BudgetReport.months(of: months, missing: Set(loaded.filter { $0.missing != nil }.map(\.month)),
                                                                     now: YearMonth.current()))
@@ -80,6 +67,34 @@ enum SummaryCommand {
             over = summary.budget?.isOver ?? false
         }
         if over { throw CommandExit(code: .overBudget) }
+    }
+
+    /// The month or year asked for (`summary` and `report` take no range) and how to load it (`--offline`, `--refresh`).
+    static func periodAndPolicy(_ invocation: Invocation) throws -> (Period, MonthLoader.Policy) {
+        let period = try CommonOptions.period(invocation)
+        guard period.dayBounds == nil else {
+            throw UsageError(path: invocation.path, message: "\(invocation.path.joined(separator: " ")) takes a month or a year")
+        }
+        if invocation[offline], invocation[refresh] {
+            throw UsageError(path: invocation.path, message: "--offline and --refresh cannot be used together")
+        }
+        return (period, invocation[offline] ? .offline : invocation[refresh] ? .refresh : .preferServer)
+    }
+
+    /// The months, from the server first (as fetch), else the cache; offline needs no base URL, as `fetch --offline`.
+    static func load(_ months: [YearMonth], policy: MonthLoader.Policy, _ config: AppConfig, _ context: Context,
+                     strict: Bool) async throws -> [LoadedMonth] {
+        let repository = context.repository(config)
+        let client = policy == .offline ? nil : try context.client(config)
+        let loaded = await MonthLoader(client: client, repository: repository, strict: strict).load(months, policy: policy)
+        await context.flushWarnings(repository)
+        return loaded
+    }
+
+    /// The period's year, and its month when it is one.
+    static func yearAndMonth(_ period: Period) -> (year: Int, month: Int?) {
+        if case .month(let month) = period { return (month.year, month.month) }
+        return (period.months.first?.year ?? 0, nil)
     }
 
     /// `--budget`: the config file's budgets; none set is a configuration error saying how to set them.
