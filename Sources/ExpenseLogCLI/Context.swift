@@ -80,6 +80,11 @@ public struct Context: Sendable {
         Outbox(directory: config.outboxDirectory)
     }
 
+    /// The queue of edits and deletions of the configured environment.
+    public func editQueue(_ config: AppConfig) -> EditQueue {
+        EditQueue(directory: config.editsDirectory)
+    }
+
     /// A client for the configured environment: fixtures for dummy, the live session (with the token) otherwise.
     public func client(_ config: AppConfig) throws -> ExpenseLogAPIClient {
         let session: any Session

@@ -131,7 +131,7 @@ extension CLIServerScriptTests {
             #expect(unasked.status == 64 && unasked.stderr.contains("--yes"), "\(unasked.stderr)")
             let deleted = try await CLI.run(["delete", "--yes", "D2"], environment: env)
             #expect(deleted.status == 0, "\(deleted.stderr)")
-            #expect(deleted.stderr.contains("Deleted 1 item."))
+            #expect(deleted.stderr.contains("Deleted: 2024-01-06 パン ¥250"), "\(deleted.stderr)")
             #expect(try await host.rows(book: "家計簿_2024", sheet: "1").dropFirst().map { $0[0] as? String } == ["D1"])
 
             let edited = try await CLI.run(["edit", "D1", "--price", "200", "--date", "2024-02-03", "--category", "food/grocery"], environment: env)

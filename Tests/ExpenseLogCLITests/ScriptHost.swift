@@ -63,6 +63,29 @@ final class ScriptHost: Sendable {
         _ = try await URLSession.shared.data(for: request)
     }
 
+    /// Takes the web app down (every connection dropped unanswered, nothing run) or brings it back.
+    func setDown(_ down: Bool) async throws {
+        try await control("down", down ? "1" : "0")
+    }
+
+    /// Drops the answers of the next `count` POSTs once the script has run them.
+    func loseAnswers(_ count: Int) async throws {
+        try await control("lose", String(count))
+    }
+
+    private func control(_ name: String, _ body: String) async throws {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/_control/\(name)")!)
+        request.httpMethod = "POST"
+        request.httpBody = Data(body.utf8)
+        _ = try await URLSession.shared.data(for: request)
+    }
+
+    /// How many POSTs reached the script.
+    func posts() async throws -> Int {
+        let (data, _) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/_control/calls")!)
+        return (try JSONSerialization.jsonObject(with: data) as? [String: Int])?["POST"] ?? 0
+    }
+
     /// A raw request to `/exec`, its redirect followed as a browser would (a POST's answer is fetched with GET).
     func call(_ query: String = "", post body: String? = nil) async throws -> String {
         var request = URLRequest(url: URL(string: base + query)!)

@@ -9,7 +9,9 @@
 //
 // HTTP, as script.google.com answers a web app: GET or POST /exec runs doGet/doPost and answers 302 to
 // /echo?key=… (the redirect host, another origin in real life), whose GET hands out the output once; an exception
-// that escapes the script is 200 text/html. /_control/state (GET) returns every sheet's cells; /_control/type (POST
+// that escapes the script is 200 text/html. /_control/down (POST "1" or "0") drops every /exec connection unanswered
+// while on; /_control/lose (POST n) drops the answers of the next n POSTs after they ran, as --lose-answers does at
+// the start; /_control/calls (GET) counts the scripts run by method. /_control/state (GET) returns every sheet's cells; /_control/type (POST
 // {"book","sheet","row","column","value"}) types into a cell as a person would, retyped as Sheets retypes it.
 'use strict';
 const http = require('http');
@@ -165,6 +167,8 @@ vm.runInContext(fs.readFileSync(SCRIPT, 'utf8'), context, {filename: 'Code.gs'})
 
 const outputs = new Map();
 let lostAnswers = Number(option('lose-answers', '0'));
+let down = false;  // POST /_control/down "1": every /exec connection is dropped before the script runs, as in an outage
+const calls = {GET: 0, POST: 0};
 
 function run(handler, event) {
   try {
@@ -196,6 +200,20 @@ const server = http.createServer((request, response) => {
       response.writeHead(204);
       return response.end();
     }
+    if (url.pathname === '/_control/down' && request.method === 'POST') {
+      down = body.trim() === '1';
+      response.writeHead(204);
+      return response.end();
+    }
+    if (url.pathname === '/_control/lose' && request.method === 'POST') {
+      lostAnswers = Number(body.trim());
+      response.writeHead(204);
+      return response.end();
+    }
+    if (url.pathname === '/_control/calls') {
+      response.writeHead(200, {'Content-Type': 'application/json'});
+      return response.end(JSON.stringify(calls));
+    }
     if (url.pathname === '/echo' && request.method === 'GET') {
       const key = url.searchParams.get('user_content_key');
       const output = outputs.get(key);
@@ -205,6 +223,8 @@ const server = http.createServer((request, response) => {
       return response.end(output.content);
     }
     if (url.pathname.endsWith('/exec')) {
+      if (down) return request.socket.destroy();
+      calls[request.method] = (calls[request.method] || 0) + 1;
       const parameter = Object.fromEntries(url.searchParams.entries());
       const event = request.method === 'POST'
         ? {parameter, postData: {contents: body, type: request.headers['content-type'] || '', length: body.length}}

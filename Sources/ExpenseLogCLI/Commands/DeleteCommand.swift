@@ -15,6 +15,10 @@ enum DeleteCommand {
             items are listed and the deletion asked for; elsewhere --yes is needed. Deleted items leave the \
             cache too; an id the server no longer had is said so (and leaves the cache as well).
 
+            When the server cannot be reached, or its answer is lost, the deletion waits in the queue of \
+            changes (pending lists it, sync sends it; exit 75) and the items leave the cache at once. \
+            Changes are sent in the order they were made, and sending one again is safe.
+
             EXAMPLES:
               expense-log fetch 2024-01 --format json | jq -r '.[] | select(.name == "コーヒー") | .id'
               expense-log delete 1000…-ID
@@ -29,7 +33,7 @@ enum DeleteCommand {
         let repository = context.repository(config)
         var seen: Set<String> = []
         let items = try await ServerEdits.items(invocation.arguments, repository, context).filter { seen.insert($0.id).inserted }
-        try await ServerEdits.requireAction("delete", client, repository, context)
+        let reachable = try await ServerEdits.requireAction("delete", client, repository, context)
         if !invocation[yes] {
             guard context.canAsk else {
                 throw UsageError(path: invocation.path, message: "Deleting needs --yes when stdin is not a terminal")
@@ -41,13 +45,6 @@ enum DeleteCommand {
                 throw CommandExit(code: .failure)
             }
         }
-        let (deleted, missing) = try await client.delete(items.map { ItemReference(id: $0.id, date: $0.date) })
-        _ = try await repository.remove(ids: Set(deleted + missing))
-        await context.flushWarnings(repository)
-        if !missing.isEmpty {
-            context.warn("the server had no item \(missing.map(TextTable.printable).joined(separator: ", ")) (already deleted?); "
-                         + "it is gone from the cache too")
-        }
-        context.note("Deleted \(deleted.count) item\(deleted.count == 1 ? "" : "s").")
+        try await EditSending.submit(.delete(items), reachable: reachable, client, repository, context, config)
     }
 }

@@ -17,6 +17,10 @@ enum EditCommand {
             its own, checked as add checks them, and the server's answer replaces it in the cache (in its \
             new month when the date moves it). A server without the extensions is told apart as for delete.
 
+            When the server cannot be reached, or its answer is lost, the edit waits in the queue of changes \
+            (pending lists it, sync sends it; exit 75) and the cache shows it made, so a further edit starts \
+            from it. Queued changes are sent first and in order, and sending one again is safe.
+
             EXAMPLES:
               expense-log edit 1000…-ID --price 980
               expense-log edit 1000…-ID --date yesterday --category food/drink
@@ -67,19 +71,7 @@ enum EditCommand {
             context.note("Nothing to change: \(ServerEdits.describe(item, config, context)) already is so.")
             return
         }
-        try await ServerEdits.requireAction("update", client, repository, context)
-        let saved: Item
-        do {
-            saved = try await client.update(ItemReference(id: item.id, date: item.date), to: changed, fields: fields)
-        } catch let error as APIError where error.isNotFound {
-            try await ServerEdits.notFound(error, item, repository, context)
-        } catch let error as APIError where error.isTransient {
-            context.io.stderr.write("Error: \(error)\nThe item may have been changed all the same: run the same edit again (it is safe), "
-                                    + "or fetch its month to see.\n")
-            throw CommandExit(code: ExitCode(for: error))
-        }
-        try await repository.replace(id: item.id, with: saved)
-        await context.flushWarnings(repository)
-        context.note("Changed: \(ServerEdits.describe(saved, config, context)) (was \(ServerEdits.describe(item, config, context))).")
+        let reachable = try await ServerEdits.requireAction("update", client, repository, context)
+        try await EditSending.submit(.update(item: item, changed: changed, fields: fields), reachable: reachable, client, repository, context, config)
     }
 }

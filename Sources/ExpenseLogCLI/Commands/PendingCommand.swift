@@ -12,7 +12,8 @@ enum PendingCommand {
             Items land in the outbox when register cannot confirm them (the server is down, or the \
             answer was lost). The table starts with each item's id, which pending drop takes; the json, \
             ndjson and csv output can be fed back to register. An outbox entry that cannot be read is named \
-            on stderr and the exit status is 74: the list is incomplete.
+            on stderr and the exit status is 74: the list is incomplete. Edits and deletions waiting to be \
+            sent are listed on stderr, one a line; drop and clear remove them too (by the item's id).
 
             EXAMPLES:
               expense-log pending
@@ -36,11 +37,12 @@ enum PendingCommand {
         // An entry that cannot be read still waits: the listing is then incomplete, and says so with 74.
         let unreadable = problems.isEmpty ? "" : " \(problems.count) outbox entr\(problems.count == 1 ? "y" : "ies") cannot be read "
             + "(see above) and \(problems.count == 1 ? "is" : "are") not listed; fix or move \(problems.count == 1 ? "it" : "them") away."
+        let (editsWait, editsUnreadable) = try listEdits(context, config)
         guard let oldest = entries.first else {
             if format != .table { context.printItems([], format, config) }
-            context.note(problems.isEmpty ? "The outbox of the \(config.environment.value.rawValue) environment is empty."
+            context.note(problems.isEmpty ? (editsWait ? "No item to register waits in the outbox." : "The outbox of the \(config.environment.value.rawValue) environment is empty.")
                          : "No readable item waits in \(outbox.directory.path)." + unreadable)
-            if !problems.isEmpty { throw CommandExit(code: .ioError) }
+            if !problems.isEmpty || editsUnreadable { throw CommandExit(code: .ioError) }
             return
         }
         // A batch at a time through a spool on disk: an offline import of millions of rows is listed in flat memory.
@@ -58,7 +60,27 @@ enum PendingCommand {
         context.note("\(items.count) item\(items.count == 1 ? "" : "s") in \(batches) batch\(batches == 1 ? "" : "es") "
                      + "\(items.count == 1 ? "waits" : "wait") in \(outbox.directory.path), the oldest queued "
                      + "\(oldest.queuedAt.formatted(Date.ISO8601FormatStyle())). Run `expense-log sync` to send them." + unreadable)
-        if !problems.isEmpty { throw CommandExit(code: .ioError) }
+        if !problems.isEmpty || editsUnreadable { throw CommandExit(code: .ioError) }
+    }
+
+    /// Lists the queued edits and deletions on stderr, one line each, oldest first: whether any waits, and whether one cannot be read.
+    private static func listEdits(_ context: Context, _ config: AppConfig) throws -> (wait: Bool, unreadable: Bool) {
+        let queue = context.editQueue(config)
+        let (edits, problems) = try queue.edits()
+        for problem in problems { context.warn(problem) }
+        guard !edits.isEmpty else { return (false, !problems.isEmpty) }
+        context.note("\(edits.count) change\(edits.count == 1 ? "" : "s") to items on the server \(edits.count == 1 ? "waits" : "wait") "
+                     + "in \(queue.directory.path), sent in this order by `expense-log sync`:")
+        for edit in edits {
+            switch edit.change {
+            case .delete(let items):
+                for item in items { context.note("  delete \(TextTable.printable(item.id)): \(ServerEdits.describe(item, config, context))") }
+            case let .update(item, changed, _):
+                context.note("  edit \(TextTable.printable(item.id)): \(ServerEdits.describe(item, config, context)) → "
+                             + ServerEdits.describe(changed, config, context))
+            }
+        }
+        return (true, !problems.isEmpty)
     }
 
     static func drop(_ invocation: Invocation, _ context: Context) async throws {
@@ -69,12 +91,28 @@ enum PendingCommand {
         try await remove(nil, invocation, context)
     }
 
+    /// Removes the queued changes to these ids (every change when nil) under the sync lock, says what went and that the
+    /// cache still shows them made; nil when a sync holds the lock.
+    private static func dropEdits(_ ids: Set<String>?, _ context: Context, _ config: AppConfig) async throws -> [QueuedEdit] {
+        let queue = context.editQueue(config)
+        guard let dropped = try await FileLock.withLockIfFree(context.outbox(config).syncLock, { try queue.drop(ids: ids) }) else {
+            context.warn("the queue of edits was left alone: a sync is sending it; run pending again once it ends")
+            return []
+        }
+        for edit in dropped {
+            context.note("Removed the queued \(edit.isDelete ? "deletion" : "edit") of \(edit.ids.map(TextTable.printable).joined(separator: ", ")); "
+                         + "the cache still shows it made, until "
+                         + edit.months.map { "`expense-log fetch --refresh \($0)`" }.joined(separator: " and ") + ".")
+        }
+        return dropped
+    }
+
     /// Removes the items with these ids (every item when nil) after asking, and says what went; an id that waits
     /// nowhere is an error (65), so a typo is never taken for a removal.
     private static func remove(_ ids: Set<String>?, _ invocation: Invocation, _ context: Context) async throws {
         let config = try context.config()
         let outbox = context.outbox(config)
-        let what = ids.map { "\($0.count) item\($0.count == 1 ? "" : "s") (\($0.sorted().joined(separator: ", ")))" } ?? "every waiting item"
+        let what = ids.map { "\($0.count) item\($0.count == 1 ? "" : "s") (\($0.sorted().joined(separator: ", ")))" } ?? "every waiting item and queued change"
         if !invocation[yes] {
             guard context.canAsk else {
                 throw UsageError(path: invocation.path, message: "Removing from the outbox needs --yes when stdin is not a terminal")
@@ -85,10 +123,13 @@ enum PendingCommand {
             }
         }
         let dropped = try outbox.drop(ids: ids)
+        let droppedEdits = try await dropEdits(ids, context, config)
         for item in dropped.removed {
             context.note("Removed \(TextTable.printable(item.id)): \(item.date) \(TextTable.printable(item.name)) \(PriceText.format(item.price))")
         }
-        context.note("Removed \(dropped.removed.count) item\(dropped.removed.count == 1 ? "" : "s") from the outbox.")
+        if !dropped.removed.isEmpty || droppedEdits.isEmpty {
+            context.note("Removed \(dropped.removed.count) item\(dropped.removed.count == 1 ? "" : "s") from the outbox.")
+        }
         if dropped.maybeOnServer > 0 {
             context.warn("\(dropped.maybeOnServer) of them \(dropped.maybeOnServer == 1 ? "was" : "were") in a batch whose POST got no "
                          + "answer: the server may have saved \(dropped.maybeOnServer == 1 ? "it" : "them") anyway; `expense-log fetch` shows what it has")
@@ -97,7 +138,7 @@ enum PendingCommand {
             context.warn("\(dropped.busy) outbox entr\(dropped.busy == 1 ? "y was" : "ies were") left alone: another run is sending "
                          + "\(dropped.busy == 1 ? "it" : "them") (or sent \(dropped.busy == 1 ? "it" : "them") meanwhile); run pending again once it ends")
         }
-        let missing = (ids ?? []).subtracting(dropped.removed.map(\.id))
+        let missing = (ids ?? []).subtracting(dropped.removed.map(\.id) + droppedEdits.flatMap(\.ids))
         if !missing.isEmpty, dropped.busy > 0 {
             context.io.stderr.write("Error: \(missing.sorted().joined(separator: ", ")) may wait in an entry another run is sending; "
                                     + "run `expense-log pending` once it ends.\n")

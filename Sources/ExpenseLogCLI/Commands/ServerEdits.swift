@@ -20,10 +20,17 @@ enum ServerEdits {
     }
 
     /// Checks that the server takes `action`: its cached `?action=info`, asked again when missing or lacking it. A server
-    /// without the extensions (the original script) stops the command with what to do, before anything is sent.
-    static func requireAction(_ action: String, _ client: ExpenseLogAPIClient, _ repository: LocalRepository, _ context: Context) async throws {
-        if await repository.serverInfo()?.offers(action) == true { return }
-        let info = try await client.info()
+    /// without the extensions (the original script) stops the command with what to do, before anything is sent. False
+    /// when the server cannot be reached to ask: the change is then queued, and `sync` asks first.
+    static func requireAction(_ action: String, _ client: ExpenseLogAPIClient, _ repository: LocalRepository, _ context: Context) async throws -> Bool {
+        if await repository.serverInfo()?.offers(action) == true { return true }
+        let info: ServerInfo?
+        do {
+            info = try await client.info()
+        } catch let error as APIError where error.isTransient {
+            context.warn("\(String(describing: error).prefix { $0 != "\n" }); the change is queued, and sync checks that the server takes it before sending")
+            return false
+        }
         if let info { try? await repository.saveServerInfo(info) }
         guard info?.offers(action) == true else {
             context.io.stderr.write("Error: \(APIError.redacted(client.baseURL)) is not expense-log's web app (it does not answer "
@@ -32,15 +39,7 @@ enum ServerEdits {
                                     + "the README's \"Set up a server\" walks through it.\n")
             throw CommandExit(code: .unavailable)
         }
-    }
-
-    /// Says what a refusal of an item the cache named means: the server no longer has it in that month (changed from
-    /// another machine, or by hand), so the cached copy is dropped and the month is to be fetched; 65.
-    static func notFound(_ error: APIError, _ item: Item, _ repository: LocalRepository, _ context: Context) async throws -> Never {
-        _ = try? await repository.remove(ids: [item.id])
-        context.io.stderr.write("Error: \(error)\nThe server no longer has \(TextTable.printable(item.id)) in \(item.date.yearMonth) "
-                                + "(changed elsewhere?); it is dropped from the cache: run `expense-log fetch \(item.date.yearMonth)` to see the month.\n")
-        throw CommandExit(code: .dataError)
+        return true
     }
 
     /// `2024-01-05 コーヒー ¥178 (Food/Drink)`, an item as the questions name it.

@@ -16,6 +16,11 @@ enum SyncCommand {
             the outbox is empty afterwards, 75 when items remain that a later run can send, 74 when an \
             outbox entry cannot be read (fix or move it away). Running it twice sends nothing twice.
 
+            Then the edits and deletions queued by edit and delete are sent, one at a time in the order \
+            they were made (each is safe to send again). An edit of an item the server no longer has is \
+            dropped with its cached copy and said so (exit 65); a server without the bundled script's \
+            extensions keeps them queued (exit 69).
+
             A batch whose POST got no answer (a timeout, a lost connection) may still be running on the \
             server: an Apps Script execution lasts up to 6 minutes, and the script cannot see the \
             Idempotency-Key. Unless the server already shows its items, such a batch is sent again only \
@@ -28,7 +33,8 @@ enum SyncCommand {
         let config = try context.config()
         let outbox = context.outbox(config)
         let (entries, problems) = try outbox.entries()
-        guard !entries.isEmpty || !problems.isEmpty else {
+        let (edits, editProblems) = try context.editQueue(config).edits()
+        guard !entries.isEmpty || !problems.isEmpty || !edits.isEmpty || !editProblems.isEmpty else {
             let format = CommonOptions.outputFormat(invocation)
             if format != .table { context.printItems([], format, config) }
             context.note("The outbox of the \(config.environment.value.rawValue) environment is empty; nothing to send.")
@@ -46,11 +52,54 @@ enum SyncCommand {
         }
     }
 
-    /// The work done under the sync lock; another process may have sent entries meanwhile, so the outbox is read again.
+    /// The work done under the sync lock: the outbox's items, then the queued edits and deletions (which only touch
+    /// items the server had, so they never wait on an item being registered). Another process may have sent some
+    /// meanwhile, so both are read again.
     static func send(outbox: Outbox, client: ExpenseLogAPIClient, repository: LocalRepository,
                      _ invocation: Invocation, _ context: Context, config: AppConfig) async throws {
         outbox.tidy()
         let (entries, problems) = try outbox.entries()
+        let queue = context.editQueue(config)
+        let format = CommonOptions.outputFormat(invocation)
+        var itemsExit: CommandExit?
+        let editsWait = try !queue.edits().edits.isEmpty
+        if !entries.isEmpty || !problems.isEmpty || !editsWait {
+            do {
+                try await sendItems(entries, problems, outbox: outbox, client: client, repository: repository, invocation, context, config: config)
+            } catch let exit as CommandExit where exit.code != .temporaryFailure {
+                itemsExit = exit  // a refused batch or an unreadable entry leaves the server reachable for the edits
+            }
+        } else if format != .table {
+            context.printItems([], format, config)
+        }
+        try await sendEdits(queue, client: client, repository: repository, context, config: config)
+        if let itemsExit { throw itemsExit }
+    }
+
+    /// Sends the queued edits and deletions in order, once the server is known to take them.
+    static func sendEdits(_ queue: EditQueue, client: ExpenseLogAPIClient, repository: LocalRepository, _ context: Context,
+                          config: AppConfig) async throws {
+        let (edits, problems) = try queue.edits()
+        for problem in problems { context.warn(problem) }
+        guard !edits.isEmpty else {
+            if !problems.isEmpty { throw CommandExit(code: .ioError) }
+            return
+        }
+        for action in Set(edits.map { $0.isDelete ? "delete" : "update" }).sorted() {
+            guard try await ServerEdits.requireAction(action, client, repository, context) else {
+                context.io.stderr.write("\(edits.count) change\(edits.count == 1 ? " waits" : "s wait") in \(queue.directory.path); "
+                                        + "run sync again once the server can be reached.\n")
+                throw CommandExit(code: .temporaryFailure)
+            }
+        }
+        try EditSending.report(try await EditDelivery(client: client, repository: repository, queue: queue).send(edits), queue: queue, context, config)
+        if !problems.isEmpty { throw CommandExit(code: .ioError) }
+        context.note("The queue of edits is empty.")
+    }
+
+    /// Sends the outbox's items.
+    static func sendItems(_ entries: [OutboxEntry], _ problems: [String], outbox: Outbox, client: ExpenseLogAPIClient,
+                          repository: LocalRepository, _ invocation: Invocation, _ context: Context, config: AppConfig) async throws {
         for problem in problems { context.warn(problem) }
         let format = CommonOptions.outputFormat(invocation)
         let sender = OutboxSender(delivery: OutboxDelivery(client: client, outbox: outbox), repository: repository,

@@ -87,7 +87,7 @@ public enum APIError: Error, Sendable, Equatable, CustomStringConvertible {
         guard var parts = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.absoluteString }
         if parts.password != nil { parts.password = "***" }
         parts.queryItems = parts.queryItems?.map { item in
-            ["year", "month"].contains(item.name) ? item : URLQueryItem(name: item.name, value: "***")
+            ["year", "month", "action"].contains(item.name) ? item : URLQueryItem(name: item.name, value: "***")
         }
         return parts.string ?? url.absoluteString
     }

@@ -66,6 +66,11 @@ public struct Paths: Sendable, Equatable {
         stateDirectory(environment).appendingPathComponent("outbox", isDirectory: true)
     }
 
+    /// The folder of one environment's queued edits and deletions.
+    public func editsDirectory(_ environment: Environment) -> URL {
+        stateDirectory(environment).appendingPathComponent("edits", isDirectory: true)
+    }
+
     /// The state folder of one environment.
     public func stateDirectory(_ environment: Environment) -> URL {
         stateRoot.appendingPathComponent(environment.rawValue, isDirectory: true)

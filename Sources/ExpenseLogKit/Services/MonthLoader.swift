@@ -22,6 +22,8 @@ public struct MonthLoader: Sendable {
     public let maxConcurrent: Int
     /// Whether a month with rows that cannot be read is refused whole (`--strict`) instead of loaded without them.
     public let strict: Bool
+    /// Edits and deletions waiting to be sent, made on each month fetched before it is cached and shown.
+    public let edits: [QueuedEdit]
 
     /// A year's twelve months at once: Apps Script runs 30 executions of one user at a time, which leaves room for
     /// another device, and a year then takes one round trip instead of four.
@@ -29,11 +31,12 @@ public struct MonthLoader: Sendable {
 
     /// A loader over a client and a cache.
     public init(client: ExpenseLogAPIClient?, repository: LocalRepository, maxConcurrent: Int = MonthLoader.defaultConcurrency,
-                strict: Bool = false) {
+                strict: Bool = false, edits: [QueuedEdit] = []) {
         self.client = client
         self.repository = repository
         self.maxConcurrent = max(1, maxConcurrent)
         self.strict = strict
+        self.edits = edits
     }
 
     /// Each month, in the order given, with its items and where they came from; failures are in the results, never thrown.
@@ -88,7 +91,7 @@ public struct MonthLoader: Sendable {
             return LoadedMonth(month: month, items: [], source: .missing(failure), cacheFailure: fallsBack ? readFailure : nil)
         }
         // The cache file of a month holds only that month (the dummy fixtures answer January 2024 for any month).
-        let items = answer.items.filter { $0.date.yearMonth == month }
+        let items = edits.applied(to: answer.items.filter { $0.date.yearMonth == month }, in: month)
         var cacheFailure: StoreError?
         do {
             try await repository.replaceMonth(month, with: items, fetchedAt: Date())

@@ -95,12 +95,14 @@ public struct Outbox: Sendable {
 
     private func write(now: Date, beforeRename: ((Int32) throws -> Void)?,
                        batches: ((OutboxBatch) throws -> Void) throws -> Void) throws -> (URL, [QueuedBatch]) {
-        // The name sorts by time, so entries are sent in the order they were queued.
-        let stamp = String(UInt64(max(0, now.timeIntervalSince1970) * 1_000_000))
-        let name = String(repeating: "0", count: max(0, 20 - stamp.count)) + stamp + "-\(getpid())-"
-            + UUID().uuidString.prefix(8) + ".json"
-        let file = directory.appendingPathComponent(name)
+        let file = directory.appendingPathComponent(Self.entryName(now: now))
         return (file, try OutboxFile.write(to: file, queuedAt: now, beforeRename: beforeRename, batches: batches))
+    }
+
+    /// A new entry's file name, which sorts by time, so entries are sent in the order they were queued.
+    static func entryName(now: Date) -> String {
+        let stamp = String(UInt64(max(0, now.timeIntervalSince1970) * 1_000_000))
+        return String(repeating: "0", count: max(0, 20 - stamp.count)) + stamp + "-\(getpid())-" + UUID().uuidString.prefix(8) + ".json"
     }
 
     /// The body of a queued batch, read back from the entry's file.

@@ -1,0 +1,85 @@
+import ExpenseLogKit
+import Foundation
+
+/// How `edit`, `delete` and `sync` send the queue of changes and say what the server answered.
+enum EditSending {
+    /// Queues a change, brings the cache in step with it, and sends the queue when the server can be asked (`reachable`):
+    /// the change goes behind any queued earlier, so none overtakes another. Exits 75 when it stays queued.
+    static func submit(_ change: QueuedEdit.Change, reachable: Bool, _ client: ExpenseLogAPIClient, _ repository: LocalRepository,
+                       _ context: Context, _ config: AppConfig) async throws {
+        let queue = context.editQueue(config)
+        let own = try queue.enqueue(change)
+        do {
+            switch change {
+            case .delete(let items): _ = try await repository.remove(ids: Set(items.map(\.id)))
+            case let .update(item, changed, _): try await repository.replace(id: item.id, with: changed)
+            }
+        } catch {
+            context.warn("the cache could not be updated: \(error)")
+        }
+        guard reachable else {
+            context.io.stderr.write("The change waits in \(queue.directory.path); `expense-log sync` sends it once the server can be reached.\n")
+            throw CommandExit(code: .temporaryFailure)
+        }
+        let sent: Void? = try await FileLock.withLockIfFree(context.outbox(config).syncLock) {
+            let outcome = try await EditDelivery(client: client, repository: repository, queue: queue).send(try queue.edits().edits)
+            try report(outcome, own: own, queue: queue, context, config)
+        }
+        if sent == nil {
+            context.io.stderr.write("Another `expense-log sync` is sending this environment's queue; the change waits in "
+                                    + "\(queue.directory.path): run `expense-log sync` once it ends.\n")
+            throw CommandExit(code: .temporaryFailure)
+        }
+    }
+
+    /// The changes waiting to be sent, for a fetch to make on the months it reads (none when the queue cannot be read:
+    /// `pending` and `sync` say why).
+    static func waiting(_ context: Context, _ config: AppConfig) -> [QueuedEdit] {
+        (try? context.editQueue(config).edits().edits) ?? []
+    }
+
+    /// Says that months shown carry changes not sent yet.
+    static func noteWaiting(_ edits: [QueuedEdit], in months: [YearMonth], _ context: Context) {
+        let shown = Set(months)
+        let touching = edits.filter { !shown.isDisjoint(with: $0.months) }
+        guard !touching.isEmpty else { return }
+        context.note("\(touching.count) queued change\(touching.count == 1 ? " is" : "s are") shown made, not sent yet: "
+                     + "`expense-log pending` lists \(touching.count == 1 ? "it" : "them"), `expense-log sync` sends \(touching.count == 1 ? "it" : "them").")
+    }
+
+    /// Says what the server answered to each change, and why the rest stay queued; throws the exit code: 65 when a
+    /// change (the caller's `own`, or any for `sync`) can never apply, else the stopping error's.
+    static func report(_ outcome: EditOutcome, own: QueuedEdit? = nil, queue: EditQueue, _ context: Context, _ config: AppConfig) throws {
+        var vanished = false
+        for delivered in outcome.delivered {
+            switch delivered {
+            case let .deleted(edit, deleted, missing):
+                guard case .delete(let items) = edit.change else { continue }
+                for item in items where deleted.contains(item.id) { context.note("Deleted: \(ServerEdits.describe(item, config, context)).") }
+                if !missing.isEmpty {
+                    context.warn("the server had no item \(missing.map(TextTable.printable).joined(separator: ", ")) (already deleted?); "
+                                 + "it is gone from the cache too")
+                }
+            case let .changed(edit, saved):
+                guard case .update(let item, _, _) = edit.change else { continue }
+                context.note("Changed: \(ServerEdits.describe(saved, config, context)) (was \(ServerEdits.describe(item, config, context))).")
+            case let .vanished(edit, error):
+                guard case .update(let item, _, _) = edit.change else { continue }
+                if own == nil || edit.file == own?.file { vanished = true }  // an earlier run's change is reported, not this run's failure
+                context.io.stderr.write("Error: \(error)\nThe server no longer has \(TextTable.printable(item.id)) in \(item.date.yearMonth) "
+                                        + "(changed elsewhere?), so the change was dropped, and the cached copy too: run "
+                                        + "`expense-log fetch \(item.date.yearMonth)` to see the month.\n")
+            }
+        }
+        if let (edit, error) = outcome.stop {
+            let what = "\(outcome.remaining) change\(outcome.remaining == 1 ? " waits" : "s wait") in \(queue.directory.path)"
+            let mine = own.map { own in !outcome.delivered.contains { $0.edit.file == own.file } } == true ? " (this one among them)" : ""
+            context.io.stderr.write("Error: \(error)\n\(what)\(mine), the first one unsent; "
+                                    + (error.isTransient ? "it may have reached the server all the same, and sending it again is safe: "
+                                       + "`expense-log sync` sends them.\n"
+                                       : "fix the cause and run `expense-log sync`, or remove it with `expense-log pending drop \(edit.ids[0])`.\n"))
+            throw CommandExit(code: error.isTransient ? .temporaryFailure : ExitCode(for: error))
+        }
+        if vanished { throw CommandExit(code: .dataError) }
+    }
+}

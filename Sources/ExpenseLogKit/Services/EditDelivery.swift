@@ -1,0 +1,82 @@
+import Foundation
+
+/// What the server answered to one queued change.
+public enum DeliveredEdit: Sendable {
+    /// A deletion: the ids deleted, and those the server no longer had.
+    case deleted(QueuedEdit, deleted: [String], missing: [String])
+    /// An update: the item as the server saved it.
+    case changed(QueuedEdit, saved: Item)
+    /// An update of an item the server no longer has in its month (deleted or changed elsewhere): it can never apply.
+    case vanished(QueuedEdit, APIError)
+
+    /// The change answered.
+    public var edit: QueuedEdit {
+        switch self {
+        case .deleted(let edit, _, _), .changed(let edit, _), .vanished(let edit, _): edit
+        }
+    }
+}
+
+/// What a run of the queue did: the changes answered, in order, and the one that stopped it, if any.
+public struct EditOutcome: Sendable {
+    /// The changes the server answered, which left the queue.
+    public var delivered: [DeliveredEdit] = []
+    /// The change the server could not be asked about, or refused; it and those after it stay queued.
+    public var stop: (edit: QueuedEdit, error: APIError)?
+    /// How many changes stay queued.
+    public var remaining = 0
+}
+
+/// Sends queued changes in the order they were queued, one POST each, keeping the cache in step with each answer; the
+/// caller holds the outbox's sync lock.
+public struct EditDelivery: Sendable {
+    /// The client that sends.
+    public let client: ExpenseLogAPIClient
+    /// The cache updated with each answer.
+    public let repository: LocalRepository
+    /// The queue the changes leave once answered.
+    public let queue: EditQueue
+
+    /// A delivery over a client, a cache and a queue.
+    public init(client: ExpenseLogAPIClient, repository: LocalRepository, queue: EditQueue) {
+        (self.client, self.repository, self.queue) = (client, repository, queue)
+    }
+
+    /// Sends `edits` in order and stops at the first that is neither answered nor moot, so none overtakes another.
+    public func send(_ edits: [QueuedEdit]) async throws -> EditOutcome {
+        var outcome = EditOutcome()
+        for (index, edit) in edits.enumerated() {
+            let answered: DeliveredEdit
+            do {
+                answered = try await deliver(edit)
+            } catch let error as APIError {
+                outcome.stop = (edit, error)
+                outcome.remaining = edits.count - index
+                return outcome
+            }
+            // The queue first: a crash before the cache is updated only leaves the cache behind the server.
+            try queue.remove(edit)
+            switch answered {
+            case let .deleted(_, deleted, missing): _ = try await repository.remove(ids: Set(deleted + missing))
+            case let .changed(_, saved): try await repository.replace(id: saved.id, with: saved)
+            case .vanished(let edit, _): _ = try await repository.remove(ids: Set(edit.ids))
+            }
+            outcome.delivered.append(answered)
+        }
+        return outcome
+    }
+
+    private func deliver(_ edit: QueuedEdit) async throws -> DeliveredEdit {
+        switch edit.change {
+        case .delete(let items):
+            let (deleted, missing) = try await client.delete(items.map { ItemReference(id: $0.id, date: $0.date) })
+            return .deleted(edit, deleted: deleted, missing: missing)
+        case let .update(item, changed, fields):
+            do {
+                return .changed(edit, saved: try await client.update(ItemReference(id: item.id, date: item.date), to: changed, fields: fields))
+            } catch let error as APIError where error.isNotFound {
+                return .vanished(edit, error)
+            }
+        }
+    }
+}

@@ -1,0 +1,166 @@
+import ExpenseLogKit
+import Foundation
+import Testing
+
+/// `edit` and `delete` when the web app cannot be reached or its answer is lost: the change waits in the queue, the
+/// cache shows it made, `pending` lists it, and `sync` (or the next change) sends the queue in order, once each.
+@Suite(.serialized) struct CLIQueuedEditsTests {
+    static let items = """
+        id,date,name,price,category,categorySub
+        Q1,20240105,コーヒー,178,0,1
+        Q2,20240106,パン,250,0,0
+        Q3,20240107,本,900,1,
+        """
+
+    /// The ids in a month's sheet, in row order.
+    func ids(_ host: ScriptHost, _ sheet: String) async throws -> [String?] {
+        try await host.rows(book: "家計簿_2024", sheet: sheet).dropFirst().map { $0[0] as? String }
+    }
+
+    @Test func changesMadeWhileTheServerIsDownWaitAndSyncSendsThemInOrderOnce() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let file = try home.write("q.csv", Self.items)
+        try await withScriptHost { host in
+            let env = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "development", "EXPENSE_LOG_BASE_URL": host.base])
+            #expect(try await CLI.run(["register", file], environment: env).status == 0)
+            try await host.setDown(true)
+
+            // The server was never asked ?action=info: the change is queued all the same, and sync asks first.
+            let priced = try await CLI.run(["edit", "Q1", "--price", "200", "--retries", "0"], environment: env)
+            #expect(priced.status == 75, "\(priced.stderr)")
+            #expect(priced.stderr.contains("The change waits in") && priced.stderr.contains("expense-log sync"), "\(priced.stderr)")
+            // The next edit starts from the cache, which shows the first one made.
+            let moved = try await CLI.run(["edit", "Q1", "--date", "2024-02-01", "--retries", "0"], environment: env)
+            #expect(moved.status == 75, "\(moved.stderr)")
+            let deleted = try await CLI.run(["delete", "--yes", "Q2", "--retries", "0"], environment: env)
+            #expect(deleted.status == 75, "\(deleted.stderr)")
+            #expect(try await host.posts() == 1, "only the register reached the script")
+
+            let january = try await CLI.run(["fetch", "2024-01", "--offline", "--format", "json"], environment: env)
+            #expect(try ItemCodec.items(Data(january.stdout.utf8)).map(\.id) == ["Q3"], "\(january.stdout)")
+            let february = try await CLI.run(["fetch", "2024-02", "--offline", "--format", "json"], environment: env)
+            #expect(try ItemCodec.items(Data(february.stdout.utf8)).map { "\($0.id) \($0.date.compact) \($0.price)" } == ["Q1 20240201 200"])
+
+            let pending = try await CLI.run(["pending"], environment: env)
+            #expect(pending.status == 0, "\(pending.stderr)")
+            let lines = pending.stderr.split(separator: "\n").map(String.init)
+            #expect(lines.contains { $0.hasPrefix("3 changes to items on the server wait in ") && $0.hasSuffix("/development/edits, "
+                                   + "sent in this order by `expense-log sync`:") }, "\(pending.stderr)")
+            #expect(lines.filter { $0.hasPrefix("  ") } == [
+                "  edit Q1: 2024-01-05 コーヒー ¥178 (Food/Drink) → 2024-01-05 コーヒー ¥200 (Food/Drink)",
+                "  edit Q1: 2024-01-05 コーヒー ¥200 (Food/Drink) → 2024-02-01 コーヒー ¥200 (Food/Drink)",
+                "  delete Q2: 2024-01-06 パン ¥250 (Food/Grocery)",
+            ], "\(pending.stderr)")
+
+            let stillDown = try await CLI.run(["sync", "--retries", "0"], environment: env)
+            #expect(stillDown.status == 75 && stillDown.stderr.contains("3 changes wait in"), "\(stillDown.stderr)")
+
+            try await host.setDown(false)
+            // Back online but not synced: a month read from the server is shown (and cached) with the changes made.
+            let refetched = try await CLI.run(["fetch", "2024-01", "--format", "json"], environment: env)
+            #expect(try ItemCodec.items(Data(refetched.stdout.utf8)).map(\.id) == ["Q3"], "\(refetched.stdout)")
+            #expect(refetched.stderr.contains("3 queued changes are shown made, not sent yet"), "\(refetched.stderr)")
+            let movedIn = try await CLI.run(["fetch", "2024-02", "--format", "json"], environment: env)
+            #expect(try ItemCodec.items(Data(movedIn.stdout.utf8)).map { "\($0.id) \($0.date.compact) \($0.price)" } == ["Q1 20240201 200"])
+            #expect(try await ids(host, "1") == ["Q1", "Q2", "Q3"], "fetching sent nothing")
+
+            let synced = try await CLI.run(["sync"], environment: env)
+            #expect(synced.status == 0, "\(synced.stderr)")
+            #expect(synced.stderr.contains("Changed: 2024-02-01 コーヒー ¥200") && synced.stderr.contains("Deleted: 2024-01-06 パン ¥250"),
+                    "\(synced.stderr)")
+            #expect(try await ids(host, "1") == ["Q3"])
+            let row = try await host.rows(book: "家計簿_2024", sheet: "2").dropFirst().first
+            #expect(row?[0] as? String == "Q1" && row?[3] as? Int == 200, "\(String(describing: row))")
+
+            let posts = try await host.posts()
+            let again = try await CLI.run(["sync"], environment: env)
+            #expect(again.status == 0 && again.stderr.contains("nothing to send"), "\(again.stderr)")
+            #expect(try await host.posts() == posts, "nothing is sent twice")
+            let empty = try await CLI.run(["pending"], environment: env)
+            #expect(!empty.stderr.contains("changes to items"), "\(empty.stderr)")
+        }
+    }
+
+    @Test func anEditWhoseAnswerIsLostWaitsAndTheNextEditSendsItFirst() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let file = try home.write("q.csv", Self.items)
+        try await withScriptHost { host in
+            let env = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "development", "EXPENSE_LOG_BASE_URL": host.base])
+            #expect(try await CLI.run(["register", file], environment: env).status == 0)
+            try await host.loseAnswers(1)
+            let lost = try await CLI.run(["edit", "Q1", "--price", "200", "--retries", "0"], environment: env)
+            #expect(lost.status == 75, "\(lost.stderr)")
+            #expect(lost.stderr.contains("1 change waits in") && lost.stderr.contains("(this one among them)")
+                    && lost.stderr.contains("sending it again is safe"), "\(lost.stderr)")
+            #expect(try await host.rows(book: "家計簿_2024", sheet: "1")[1][3] as? Int == 200, "the script ran it")
+
+            // The next change sends the queue first: the lost edit again (it sets the same price), then its own.
+            let renamed = try await CLI.run(["edit", "Q1", "--name", "珈琲"], environment: env)
+            #expect(renamed.status == 0, "\(renamed.stderr)")
+            #expect(renamed.stderr.components(separatedBy: "Changed:").count == 3, "\(renamed.stderr)")
+            let rows = try await host.rows(book: "家計簿_2024", sheet: "1").dropFirst()
+            #expect(rows.map { "\($0[0]) \($0[2]) \($0[3])" } == ["Q1 珈琲 200", "Q2 パン 250", "Q3 本 900"])
+            let pending = try await CLI.run(["pending"], environment: env)
+            #expect(!pending.stderr.contains("changes to items"), "\(pending.stderr)")
+        }
+    }
+
+    @Test func aQueuedEditOfAVanishedItemIsDroppedAndPendingDropRemovesAChange() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let file = try home.write("q.csv", Self.items)
+        try await withScriptHost { host in
+            let env = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "development", "EXPENSE_LOG_BASE_URL": host.base])
+            #expect(try await CLI.run(["register", file], environment: env).status == 0)
+            try await host.setDown(true)
+            #expect(try await CLI.run(["edit", "Q1", "--price", "200", "--retries", "0"], environment: env).status == 75)
+            #expect(try await CLI.run(["delete", "--yes", "Q3", "--retries", "0"], environment: env).status == 75)
+            let dropped = try await CLI.run(["pending", "drop", "--yes", "Q3"], environment: env)
+            #expect(dropped.status == 0, "\(dropped.stderr)")
+            #expect(dropped.stderr.contains("Removed the queued deletion of Q3; the cache still shows it made, until "
+                                            + "`expense-log fetch --refresh 2024-01`."), "\(dropped.stderr)")
+
+            try await host.setDown(false)
+            _ = try await host.call(post: #"{"action":"delete","items":[{"id":"Q1","date":"20240105"}]}"#)  // another machine
+            let synced = try await CLI.run(["sync"], environment: env)
+            #expect(synced.status == 65, "\(synced.stderr)")
+            #expect(synced.stderr.contains("The server no longer has Q1 in 2024-01") && synced.stderr.contains("the change was dropped"),
+                    "\(synced.stderr)")
+            #expect(try await ids(host, "1") == ["Q2", "Q3"], "the dropped deletion was never sent")
+            let pending = try await CLI.run(["pending"], environment: env)
+            #expect(pending.status == 0 && !pending.stderr.contains("changes to items"), "\(pending.stderr)")
+        }
+    }
+
+    @Test func syncKeepsQueuedChangesForAServerWithoutTheExtensions() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let file = try home.write("q.csv", Self.items)
+        // The original protocol only: a month, or the items posted back; a GET without a month fails as such a script does.
+        let original = try home.write("Original.gs", """
+            function doGet(e) {
+              if (!e.parameter.year) throw new TypeError("Cannot read properties of undefined (reading 'getSheetByName')");
+              return ContentService.createTextOutput('[]').setMimeType(ContentService.MimeType.JSON);
+            }
+            function doPost(e) {
+              return ContentService.createTextOutput(e.postData.contents).setMimeType(ContentService.MimeType.JSON);
+            }
+            """)
+        try await withScriptHost(["--script", original]) { host in
+            let env = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "development", "EXPENSE_LOG_BASE_URL": host.base])
+            #expect(try await CLI.run(["register", file], environment: env).status == 0)
+            try await host.setDown(true)
+            #expect(try await CLI.run(["edit", "Q1", "--price", "200", "--retries", "0"], environment: env).status == 75)
+            try await host.setDown(false)
+            let posts = try await host.posts()
+            let synced = try await CLI.run(["sync"], environment: env)
+            #expect(synced.status == 69, "\(synced.stderr)")
+            #expect(synced.stderr.contains("is not expense-log's web app"), "\(synced.stderr)")
+            #expect(try await host.posts() == posts, "nothing was sent")
+            let pending = try await CLI.run(["pending"], environment: env)
+            #expect(pending.stderr.contains("1 change to items on the server waits in"), "\(pending.stderr)")
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import ExpenseLogKit
+import Foundation
+import Testing
+
+/// The queue of edits and deletions: files that read back as written, in the order made, and the changes laid over a
+/// month the server answers.
+@Suite struct EditQueueTests {
+    func item(_ id: String, _ day: Int, month: Int = 1, _ name: String = "コーヒー", price: Int = 178, sub: Int? = 1) throws -> Item {
+        Item(id: id, date: try #require(Day(year: 2024, month: month, day: day)), name: name, price: price, category: 0, categorySub: sub)
+    }
+
+    @Test func changesReadBackInTheOrderMadeAndDroppingOneIdKeepsTheRestOfADeletion() async throws {
+        try await withTemporaryDirectory { root in
+            let queue = EditQueue(directory: root.appendingPathComponent("edits"))
+            let (a, b) = (try item("A", 5), try item("B", 6, "パン\n\"改行\"", price: 250, sub: nil))
+            let start = Date(timeIntervalSince1970: 1_700_000_000)
+            try queue.enqueue(.update(item: a, changed: try item("A", 3, month: 2, price: 200), fields: [.date, .price]), now: start)
+            try queue.enqueue(.delete([a, b]), now: start.addingTimeInterval(1))
+            let read = try queue.edits()
+            #expect(read.problems.isEmpty)
+            #expect(read.edits.map(\.change) == [.update(item: a, changed: try item("A", 3, month: 2, price: 200), fields: [.date, .price]),
+                                                 .delete([a, b])])
+            #expect(read.edits.map(\.queuedAt) == [start, start.addingTimeInterval(1)])
+            #expect(read.edits[0].months.map(\.description) == ["2024-01", "2024-02"])
+
+            let dropped = try queue.drop(ids: ["B"])
+            #expect(dropped.map(\.ids) == [["B"]])
+            #expect(try queue.edits().edits.map(\.change) == [read.edits[0].change, .delete([a])], "the deletion keeps A, in its turn")
+            #expect(try queue.drop(ids: nil).count == 2)
+            #expect(try queue.edits().edits.isEmpty)
+        }
+    }
+
+    @Test func aFileThatIsNotAChangeIsNamedAndLeftInPlace() async throws {
+        try await withTemporaryDirectory { root in
+            let queue = EditQueue(directory: root)
+            let file = root.appendingPathComponent("00000000000000000001-1-ABCDEF01.json")
+            try Data(#"{"queuedAt":1,"action":"rename"}"#.utf8).write(to: file)
+            let read = try queue.edits()
+            #expect(read.edits.isEmpty && read.problems.count == 1 && read.problems[0].contains(file.path))
+            #expect(FileManager.default.fileExists(atPath: file.path))
+        }
+    }
+
+    @Test func queuedChangesAreMadeOnTheMonthTheServerAnswers() throws {
+        let january = try #require(YearMonth(year: 2024, month: 1)), february = try #require(YearMonth(year: 2024, month: 2))
+        let (a, b, c) = (try item("A", 5), try item("B", 6), try item("C", 7))
+        // Another machine renamed A meanwhile: only the price the edit sends replaces the server's.
+        let renamed = Item(id: "A", date: a.date, name: "珈琲", price: 178, category: 0, categorySub: 1)
+        let edits = [
+            QueuedEdit.Change.update(item: a, changed: try item("A", 5, price: 200), fields: [.price]),
+            .delete([b]),
+            .update(item: c, changed: try item("C", 1, month: 2), fields: [.date]),
+        ].enumerated().map { QueuedEdit(change: $0.element, queuedAt: Date(timeIntervalSince1970: Double($0.offset)), file: URL(fileURLWithPath: "/q/\($0.offset)")) }
+        #expect(edits.applied(to: [renamed, b, c], in: january).map { "\($0.id) \($0.name) \($0.price)" } == ["A 珈琲 200"])
+        #expect(edits.applied(to: [], in: february).map { "\($0.id) \($0.date.compact)" } == ["C 20240201"], "moved in")
+        #expect(edits.applied(to: [try item("C", 1, month: 2)], in: february).count == 1, "already moved: once")
+        #expect(edits.applied(to: [], in: january).isEmpty, "an edit without a date brings in nothing")
+    }
+}
