@@ -33,7 +33,8 @@ extension RegisterMessages {
                          + "item\(saved.count == 1 ? "" : "s") above \(saved.count == 1 ? "is" : "are") that canned answer, "
                          + "not what was sent; no server stored anything (only the dummy environment's cache keeps them).")
         }
-        let code = outcome.stop.map { explain($0, confirmed: outcome.confirmed, total: total, config: config, report: report) } ?? .success
+        let wait = ResendPolicy.wait(config, info: await repository.serverInfo())
+        let code = outcome.stop.map { explain($0, confirmed: outcome.confirmed, total: total, config: config, wait: wait, report: report) } ?? .success
         guard let failure else { return code }
         context.warn(saved.warning(for: failure, registered: outcome.confirmed))
         return code == .success ? .ioError : code
@@ -48,7 +49,8 @@ extension RegisterMessages {
 
     /// Says what stopped the run, what was registered and what stays queued; returns the exit code (75 when the
     /// failure may pass).
-    private func explain(_ stop: BatchRegistration.Stop, confirmed: Int, total: Int, config: AppConfig, report: ImportReport) -> ExitCode {
+    private func explain(_ stop: BatchRegistration.Stop, confirmed: Int, total: Int, config: AppConfig, wait: ResendWait,
+                         report: ImportReport) -> ExitCode {
         let outbox = context.outbox(config).directory.path
         switch stop {
         case .outboxUnwritable(let error):
@@ -66,7 +68,7 @@ extension RegisterMessages {
             let location = report.location(ofRow: rows[0])
             lead(error, confirmed: confirmed, total: total)
             if mayHaveBeenSaved {
-                let wait = Int(config.resendWait.value.seconds)
+                let wait = Int(wait.seconds)
                 context.io.stderr.write("The batch from \(location) may have been saved before the answer was lost, or the server may "
                                         + "still be saving it: `expense-log sync` checks the server by id before sending anything again, "
                                         + (wait > 0 ? "and sends this batch again only \(wait) s after its POST, unless the server "

@@ -102,8 +102,9 @@ enum SyncCommand {
                           repository: LocalRepository, _ invocation: Invocation, _ context: Context, config: AppConfig) async throws {
         for problem in problems { context.warn(problem) }
         let format = CommonOptions.outputFormat(invocation)
+        let wait = await ResendPolicy.wait(for: entries, outbox, client, repository, config, context)
         let sender = OutboxSender(delivery: OutboxDelivery(client: client, outbox: outbox), repository: repository,
-                                  resendWait: config.resendWait.value, verifyAnswers: config.environment.value != .dummy)
+                                  resendWait: wait, verifyAnswers: config.environment.value != .dummy)
         var saved = try SavedItems()
         var outcome = SyncOutcome()
         // What the server saved is cached and printed once: before an error is explained, else at the end.
@@ -142,7 +143,7 @@ enum SyncCommand {
             await finish(printEmpty: format != .table)
         }
         await context.flushWarnings(repository)
-        try report(outcome, problems: problems, wait: config.resendWait.value, context)
+        try report(outcome, problems: problems, wait: wait, context)
         if keepFailure != nil { throw CommandExit(code: .ioError) }
     }
 }
