@@ -7,6 +7,7 @@
  *   GET  ?year=2024&month=1   → the month's items: [{"id","date":"yyyyMMdd","name","price","category","categorySub"}]
  *   POST [item, …]            → the items saved, in the order sent
  * Extensions, which a client discovers with GET ?action=info:
+ *   POST {"action":"register","items":[item, …]}               → {"saved":[items as stored],"existing":[ids already there]}
  *   POST {"action":"delete","items":[{"id","date"}]}              → {"deleted":[ids],"missing":[ids]}
  *   POST {"action":"update","id","date","changes":{name,price,date,category,categorySub}} → the item as saved
  * Errors are JSON: {"error":{"kind":"…","message":"…"}} (Apps Script answers 200 whatever a script returns).
@@ -16,7 +17,7 @@
  * sheet never retypes what is written (0120 stays 0120, TRUE stays TRUE); reads turn any cell into the wire's types.
  *
  * Registering is idempotent: under the script lock, an item whose id is already in its month is not appended again
- * (a retried POST whose first answer was lost saves nothing twice).
+ * (a retried POST whose first answer was lost saves nothing twice); the register action's answer names those ids.
  *
  * Access: if the script property EXPENSE_LOG_KEY is set (Project Settings › Script properties), every request must
  * carry it as the `key` query parameter; the client sends its token so and never prints it. Without the property,
@@ -48,10 +49,14 @@ function doPost(e) {
     } catch (error) {
       throw failure('bad-request', 'the body is not JSON: ' + error.message);
     }
-    if (Array.isArray(body)) return withLock(function () { return register(body); });
+    if (Array.isArray(body)) return withLock(function () { return register(body).saved; });
+    if (body && body.action === 'register') {
+      if (!Array.isArray(body.items)) throw failure('bad-request', '"items" must be an array of items');
+      return withLock(function () { return register(body.items); });
+    }
     if (body && body.action === 'delete') return withLock(function () { return remove(body.items); });
     if (body && body.action === 'update') return withLock(function () { return update(body); });
-    throw failure('bad-request', 'the body must be an array of items, or an object with "action": "delete" or "update"');
+    throw failure('bad-request', 'the body must be an array of items, or an object with "action": "register", "delete" or "update"');
   });
 }
 
@@ -244,7 +249,7 @@ function register(items) {
     var key = String(item.date).slice(0, 6);
     (byMonth[key] = byMonth[key] || []).push(item);
   });
-  var stored = {};
+  var stored = {}, existing = [];
   Object.keys(byMonth).forEach(function (key) {
     var when = yearMonth(key + '01');
     var sheet = monthSheet(when.year, when.month, true);
@@ -254,7 +259,10 @@ function register(items) {
       if (present[sent.id] === true) return false;  // twice in this very request
       if (present[sent.id]) {
         // Already there (a retried POST): answered as the sheet holds it, not as sent this time.
-        stored[sent.id] = stored[sent.id] || item(sheet.getRange(present[sent.id], 1, 1, HEADER.length).getValues()[0], zone);
+        if (!stored[sent.id]) {
+          stored[sent.id] = item(sheet.getRange(present[sent.id], 1, 1, HEADER.length).getValues()[0], zone);
+          existing.push(sent.id);
+        }
         return false;
       }
       present[sent.id] = true;
@@ -262,7 +270,7 @@ function register(items) {
     });
     if (fresh.length) append(sheet, fresh.map(row));
   });
-  return items.map(function (sent) { return stored[sent.id] || sent; });
+  return {saved: items.map(function (sent) { return stored[sent.id] || sent; }), existing: existing};
 }
 
 function remove(targets) {

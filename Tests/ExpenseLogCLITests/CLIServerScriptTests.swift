@@ -57,6 +57,14 @@ import Testing
             #expect(try ItemCodec.items(Data(second.utf8)).map(\.id) == ["A1"])
             #expect(try await host.rows(book: "家計簿_2024", sheet: "3").count == 2, "the header and one row, not two")
 
+            // The register action says which were already there (A1), beside what it saved.
+            let reported = try await host.call(post: #"{"action":"register","items":[{"id":"A2","date":"20240302","name":"牛乳","price":200,"category":0,"categorySub":0},"#
+                                                + #"{"id":"A1","date":"20240301","name":"パン (again)","price":250,"category":0,"categorySub":0}]}"#)
+            let answer = try JSONSerialization.jsonObject(with: Data(reported.utf8)) as? [String: Any]
+            #expect(answer?["existing"] as? [String] == ["A1"], "\(reported)")
+            #expect((answer?["saved"] as? [[String: Any]])?.map { $0["name"] as? String } == ["牛乳", "パン"], "A1 as the sheet holds it")
+            #expect(try await host.rows(book: "家計簿_2024", sheet: "3").dropFirst().map { $0[0] as? String } == ["A1", "A2"])
+
             let info = try JSONSerialization.jsonObject(with: Data(try await host.call("?action=info").utf8)) as? [String: Any]
             #expect(info?["app"] as? String == "expense-log" && info?["version"] as? Int == 1)
             #expect(info?["actions"] as? [String] == ["info", "fetch", "register", "delete", "update"])
