@@ -26,8 +26,9 @@ enum EditSending {
             try report(outcome, own: own, queue: queue, context, config)
         }
         if sent == nil {
-            context.io.stderr.write("Another `expense-log sync` is sending this environment's queue; the change waits in "
-                                    + "\(queue.directory.path): run `expense-log sync` once it ends.\n")
+            context.io.stderr.write("Another run (a sync, edit or delete) is sending this environment's queue and may send this "
+                                    + "change too; until then it waits in \(queue.directory.path): `expense-log pending` shows "
+                                    + "whether it still does, and `expense-log sync` sends it.\n")
             throw CommandExit(code: .temporaryFailure)
         }
     }

@@ -46,7 +46,7 @@ enum SyncCommand {
                            config: config)
         }
         if finished == nil {
-            context.io.stderr.write("Error: another `expense-log sync` is sending this environment's outbox (it holds "
+            context.io.stderr.write("Error: another run (a sync, or an edit or delete sending its queue) is sending this environment's outbox (it holds "
                                     + "\(outbox.syncLock.path)). Let it finish, then run `expense-log pending` to see what is left.\n")
             throw CommandExit(code: .temporaryFailure)
         }

@@ -85,12 +85,13 @@ public struct EditQueue: Sendable {
         var edits: [QueuedEdit] = [], problems: [String] = []
         for name in names.filter({ $0.hasSuffix(".json") && !$0.hasPrefix(".") }).sorted() {
             let file = directory.appendingPathComponent(name)
-            guard let data = FileManager.default.contents(atPath: file.path) else { continue }  // sent since listed
-            if let edit = Self.decode(Array(data), file: file) {
+            let data = FileManager.default.contents(atPath: file.path)
+            if data == nil, access(file.path, F_OK) != 0 { continue }  // sent and removed since the folder was listed
+            if let data, let edit = Self.decode(Array(data), file: file) {
                 edits.append(edit)
             } else {
-                problems.append("the queued change \(file.path) cannot be read; it was left in place and is not sent until it is "
-                                + "fixed or moved away")
+                problems.append("the queued change \(file.path) cannot be read\(data == nil ? " (\(AtomicFile.errorText()))" : ""); it was "
+                                + "left in place and is not sent until it is fixed or moved away")
             }
         }
         return (edits, problems)
