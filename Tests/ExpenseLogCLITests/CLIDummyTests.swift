@@ -72,3 +72,27 @@ import Testing
         #expect(result.stdout.split(separator: "\n").count == 4)
     }
 }
+
+extension CLIDummyTests {
+    @Test func editAndDeleteWorkOnTheFixturesWithoutANetwork() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let env = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "dummy"])
+        #expect(try await CLI.run(["fetch", "2024-01"], environment: env).status == 0)
+        let edited = try await CLI.run(["edit", Self.fixtureIDs[0], "--price", "150", "--date", "2024-02-01"], environment: env)
+        #expect(edited.status == 0, "\(edited.stderr)")
+        #expect(edited.stderr.contains("Changed: 2024-02-01 コーヒー ¥150 (Food/Drink) (was 2024-01-22 コーヒー ¥178 (Food/Drink))."),
+                "\(edited.stderr)")
+        let deleted = try await CLI.run(["delete", "--yes", Self.fixtureIDs[1]], environment: env)
+        #expect(deleted.status == 0 && deleted.stderr.contains("Deleted: 2024-01-10 紅茶 ¥200"), "\(deleted.stderr)")
+        let january = try await CLI.run(["fetch", "2024-01", "--offline", "--format", "json"], environment: env)
+        #expect(try ItemCodec.items(Data(january.stdout.utf8)).map(\.id) == Array(Self.fixtureIDs.dropFirst(2)))
+        let february = try await CLI.run(["fetch", "2024-02", "--offline", "--format", "json"], environment: env)
+        #expect(try ItemCodec.items(Data(february.stdout.utf8)).map(\.price) == [150])
+        // An id the fixtures lack is the script's not-found: the change is dropped, said so, 65.
+        let cached = home.url.appendingPathComponent("expense-log/cache/dummy/2024-03.json")
+        try Data(#"{"month":"2024-03","fetchedAt":null,"items":[{"id":"ELSEWHERE","date":"20240301","name":"本","price":900,"category":1,"categorySub":null}]}"#.utf8).write(to: cached)
+        let gone = try await CLI.run(["edit", "ELSEWHERE", "--price", "800"], environment: env)
+        #expect(gone.status == 65 && gone.stderr.contains("The server no longer has ELSEWHERE in 2024-03"), "\(gone.stderr)\(gone.stdout)")
+    }
+}

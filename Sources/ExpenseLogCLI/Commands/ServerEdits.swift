@@ -28,7 +28,7 @@ enum ServerEdits {
         do {
             info = try await client.info()
         } catch let error as APIError where error.isTransient {
-            context.warn("\(String(describing: error).prefix { $0 != "\n" }); the change is queued, and sync checks that the server takes it before sending")
+            context.warn("\(String(describing: error).prefix { $0 != "\n" }); the change will wait in the queue for `expense-log sync`, which first checks that the server takes it")
             return false
         }
         if let info { try? await repository.saveServerInfo(info) }

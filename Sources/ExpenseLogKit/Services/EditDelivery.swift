@@ -58,7 +58,7 @@ public struct EditDelivery: Sendable {
             try queue.remove(edit)
             switch answered {
             case let .deleted(_, deleted, missing): _ = try await repository.remove(ids: Set(deleted + missing))
-            case let .changed(_, saved): try await repository.replace(id: saved.id, with: saved)
+            case let .changed(edit, saved): try await repository.replace(id: edit.ids[0], with: saved)
             case .vanished(let edit, _): _ = try await repository.remove(ids: Set(edit.ids))
             }
             outcome.delivered.append(answered)
