@@ -120,7 +120,7 @@ import Testing
             let dropped = try await CLI.run(["pending", "drop", "--yes", "Q3"], environment: env)
             #expect(dropped.status == 0, "\(dropped.stderr)")
             #expect(dropped.stderr.contains("Removed the queued deletion of Q3; the cache still shows it made, until "
-                                            + "`expense-log fetch --refresh 2024-01`."), "\(dropped.stderr)")
+                                            + "`expense-log fetch --refresh 2024-01`, which shows what the server has"), "\(dropped.stderr)")
 
             try await host.setDown(false)
             _ = try await host.call(post: #"{"action":"delete","items":[{"id":"Q1","date":"20240105"}]}"#)  // another machine
@@ -161,6 +161,114 @@ import Testing
             #expect(try await host.posts() == posts, "nothing was sent")
             let pending = try await CLI.run(["pending"], environment: env)
             #expect(pending.stderr.contains("1 change to items on the server waits in"), "\(pending.stderr)")
+        }
+    }
+}
+
+extension CLIQueuedEditsTests {
+    @Test func syncSendsTheOutboxThenTheChangesAndTheCacheKeepsWhatIsStillQueued() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let file = try home.write("q.csv", Self.items)
+        let later = try home.write("r.csv", "id,date,name,price,category\nR9,20240120,牛乳,200,0\n")
+        try await withScriptHost { host in
+            let env = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "development", "EXPENSE_LOG_BASE_URL": host.base])
+            #expect(try await CLI.run(["register", file], environment: env).status == 0)
+            try await host.setDown(true)
+            #expect(try await CLI.run(["register", later, "--retries", "0"], environment: env).status == 75)
+            #expect(try await CLI.run(["edit", "Q1", "--price", "200", "--retries", "0"], environment: env).status == 75)
+            #expect(try await CLI.run(["edit", "Q1", "--date", "2024-02-01", "--retries", "0"], environment: env).status == 75)
+            try await host.setDown(false)
+
+            // The batch and the price go through; the move runs on the script but its answer is lost.
+            try await host.loseAnswers(1, after: 2)
+            let synced = try await CLI.run(["sync", "--format", "json"], environment: env)
+            #expect(synced.status == 75, "\(synced.stderr)")
+            #expect(try ItemCodec.items(Data(synced.stdout.utf8)).map(\.id) == ["R9"], "\(synced.stdout)")
+            #expect(synced.stderr.contains("Changed: 2024-01-05 コーヒー ¥200") && synced.stderr.contains("1 change waits in"), "\(synced.stderr)")
+            // The cache shows the move still queued, not the server's January copy the price change came back with.
+            let february = try await CLI.run(["fetch", "2024-02", "--offline", "--format", "json"], environment: env)
+            #expect(try ItemCodec.items(Data(february.stdout.utf8)).map { "\($0.id) \($0.price)" } == ["Q1 200"], "\(february.stdout)")
+
+            // The next edit starts from February and goes behind the move, which is sent again first (it is safe).
+            let renamed = try await CLI.run(["edit", "Q1", "--name", "珈琲"], environment: env)
+            #expect(renamed.status == 0, "\(renamed.stderr)")
+            let moved = try await host.rows(book: "家計簿_2024", sheet: "2").dropFirst()
+            #expect(moved.map { "\($0[0]) \($0[1]) \($0[2]) \($0[3])" } == ["Q1 20240201 珈琲 200"])
+            #expect(try await ids(host, "1") == ["Q2", "Q3", "R9"])
+        }
+    }
+
+    @Test func aQueuedFileThatCannotBeReadStopsTheChangesAfterIt() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let file = try home.write("q.csv", Self.items)
+        try await withScriptHost { host in
+            let env = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "development", "EXPENSE_LOG_BASE_URL": host.base])
+            #expect(try await CLI.run(["register", file], environment: env).status == 0)
+            try await host.setDown(true)
+            for arguments in [["edit", "Q1", "--price", "200"], ["edit", "Q2", "--price", "300"], ["delete", "--yes", "Q3"]] {
+                #expect(try await CLI.run(arguments + ["--retries", "0"], environment: env).status == 75)
+            }
+            try await host.setDown(false)
+            let folder = home.url.appendingPathComponent("expense-log/state/development/edits")
+            let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+            #expect(names.count == 3, "\(names)")
+            let broken = folder.appendingPathComponent(names[1])
+            try Data("{\"queuedAt\":1,".utf8).write(to: broken)
+
+            let synced = try await CLI.run(["sync"], environment: env)
+            #expect(synced.status == 74, "\(synced.stderr)")
+            #expect(synced.stderr.contains("the queued change \(broken.path) cannot be read"), "\(synced.stderr)")
+            #expect(synced.stderr.contains("Changed: 2024-01-05 コーヒー ¥200"), "the change before it is sent")
+            #expect(try await ids(host, "1") == ["Q1", "Q2", "Q3"], "the deletion after it waits")
+            let pending = try await CLI.run(["pending"], environment: env)
+            #expect(pending.status == 74 && pending.stderr.contains("delete Q3"), "\(pending.stderr)")
+        }
+    }
+
+    @Test func aRefusedChangeStaysQueuedAndSaysHowToDropIt() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let file = try home.write("q.csv", Self.items)
+        try await withScriptHost(["--key", "right-key"]) { host in
+            var env = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "development", "EXPENSE_LOG_BASE_URL": host.base])
+            env["EXPENSE_LOG_TOKEN"] = "right-key"
+            #expect(try await CLI.run(["register", file], environment: env).status == 0)
+            try await host.setDown(true)
+            #expect(try await CLI.run(["delete", "--yes", "Q1", "Q2", "--retries", "0"], environment: env).status == 75)
+            try await host.setDown(false)
+            env["EXPENSE_LOG_TOKEN"] = "wrong-key"
+            let refused = try await CLI.run(["sync"], environment: env)
+            #expect(refused.status == 77, "\(refused.stderr)")
+            #expect(refused.stderr.contains("1 change waits in") && refused.stderr.contains("`expense-log pending drop Q1 Q2`"), "\(refused.stderr)")
+            #expect(try await ids(host, "1") == ["Q1", "Q2", "Q3"])
+            env["EXPENSE_LOG_TOKEN"] = "right-key"
+            #expect(try await CLI.run(["sync"], environment: env).status == 0)
+            #expect(try await ids(host, "1") == ["Q3"])
+        }
+    }
+}
+
+extension CLIQueuedEditsTests {
+    @Test func whileAnotherRunSendsTheQueueAChangeWaitsAndPendingDropLeavesItAlone() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let file = try home.write("q.csv", Self.items)
+        try await withScriptHost { host in
+            let env = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "development", "EXPENSE_LOG_BASE_URL": host.base])
+            #expect(try await CLI.run(["register", file], environment: env).status == 0)
+            // This test holds the lock a sync holds while it sends (flock: another open of the file conflicts, in-process too).
+            let lockFile = home.url.appendingPathComponent("expense-log/state/development/sync.lock")
+            let held = try await FileLock.acquire(lockFile)
+            let edited = try await CLI.run(["edit", "Q1", "--price", "200"], environment: env)
+            #expect(edited.status == 75 && edited.stderr.contains("Another run (a sync, edit or delete) is sending"), "\(edited.stderr)")
+            let dropped = try await CLI.run(["pending", "drop", "--yes", "Q1"], environment: env)
+            #expect(dropped.status == 75 && dropped.stderr.contains("the queue of edits was left alone"), "\(dropped.stderr)")
+            held.release()
+            #expect(try await host.rows(book: "家計簿_2024", sheet: "1")[1][3] as? Int == 178, "nothing was sent while the lock was held")
+            let synced = try await CLI.run(["sync"], environment: env)
+            #expect(synced.status == 0 && synced.stderr.contains("Changed: 2024-01-05 コーヒー ¥200"), "\(synced.stderr)")
         }
     }
 }

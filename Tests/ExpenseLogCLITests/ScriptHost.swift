@@ -68,9 +68,9 @@ final class ScriptHost: Sendable {
         try await control("down", down ? "1" : "0")
     }
 
-    /// Drops the answers of the next `count` POSTs once the script has run them.
-    func loseAnswers(_ count: Int) async throws {
-        try await control("lose", String(count))
+    /// Drops the answers of `count` POSTs once the script has run them, after answering `after` POSTs.
+    func loseAnswers(_ count: Int, after: Int = 0) async throws {
+        try await control("lose", "\(count)@\(after)")
     }
 
     private func control(_ name: String, _ body: String) async throws {

@@ -56,5 +56,20 @@ import Testing
         #expect(edits.applied(to: [], in: february).map { "\($0.id) \($0.date.compact)" } == ["C 20240201"], "moved in")
         #expect(edits.applied(to: [try item("C", 1, month: 2)], in: february).count == 1, "already moved: once")
         #expect(edits.applied(to: [], in: january).isEmpty, "an edit without a date brings in nothing")
+
+        // A day changed within its month, of an item the server no longer has, brings back nothing.
+        let sameMonth = [QueuedEdit(change: .update(item: a, changed: try item("A", 10), fields: [.date]), queuedAt: Date(),
+                                    file: URL(fileURLWithPath: "/q/x"))]
+        #expect(sameMonth.applied(to: [b], in: january).map(\.id) == ["B"])
+        // Across the whole cache, an item is what the queue leaves of it, wherever it was.
+        #expect(edits.applied(to: [a, b, c]).map { "\($0.id) \($0.date.compact) \($0.price)" } == ["A 20240105 200", "C 20240201 178"])
+    }
+
+    @Test func aDeletionOfNothingIsNotAChange() async throws {
+        try await withTemporaryDirectory { root in
+            try Data(#"{"queuedAt":1,"action":"delete","items":[]}"#.utf8).write(to: root.appendingPathComponent("00000000000000000001-1-ABCDEF01.json"))
+            let read = try EditQueue(directory: root).edits()
+            #expect(read.edits.isEmpty && read.problems.count == 1)
+        }
     }
 }

@@ -10,8 +10,8 @@
 // HTTP, as script.google.com answers a web app: GET or POST /exec runs doGet/doPost and answers 302 to
 // /echo?key=… (the redirect host, another origin in real life), whose GET hands out the output once; an exception
 // that escapes the script is 200 text/html. /_control/down (POST "1" or "0") drops every /exec connection unanswered
-// while on; /_control/lose (POST n) drops the answers of the next n POSTs after they ran, as --lose-answers does at
-// the start; /_control/calls (GET) counts the scripts run by method. /_control/state (GET) returns every sheet's cells; /_control/type (POST
+// while on; /_control/lose (POST "n" or "n@k") drops the answers of n POSTs after they ran, after answering k, as
+// --lose-answers does at the start; /_control/calls (GET) counts the scripts run by method. /_control/state (GET) returns every sheet's cells; /_control/type (POST
 // {"book","sheet","row","column","value"}) types into a cell as a person would, retyped as Sheets retypes it.
 'use strict';
 const http = require('http');
@@ -167,6 +167,7 @@ vm.runInContext(fs.readFileSync(SCRIPT, 'utf8'), context, {filename: 'Code.gs'})
 
 const outputs = new Map();
 let lostAnswers = Number(option('lose-answers', '0'));
+let answersBeforeLoss = 0;  // POSTs answered before the lost ones start
 let down = false;  // POST /_control/down "1": every /exec connection is dropped before the script runs, as in an outage
 const calls = {GET: 0, POST: 0};
 
@@ -206,7 +207,9 @@ const server = http.createServer((request, response) => {
       return response.end();
     }
     if (url.pathname === '/_control/lose' && request.method === 'POST') {
-      lostAnswers = Number(body.trim());
+      const [count, after] = body.trim().split('@');
+      lostAnswers = Number(count);
+      answersBeforeLoss = Number(after || '0');
       response.writeHead(204);
       return response.end();
     }
@@ -230,7 +233,9 @@ const server = http.createServer((request, response) => {
         ? {parameter, postData: {contents: body, type: request.headers['content-type'] || '', length: body.length}}
         : {parameter};
       const result = run(request.method === 'POST' ? 'doPost' : 'doGet', event);
-      if (request.method === 'POST' && lostAnswers > 0) {
+      if (request.method === 'POST' && answersBeforeLoss > 0) {
+        answersBeforeLoss -= 1;
+      } else if (request.method === 'POST' && lostAnswers > 0) {
         lostAnswers -= 1;
         return request.socket.destroy();
       }

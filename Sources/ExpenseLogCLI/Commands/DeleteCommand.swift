@@ -32,7 +32,7 @@ enum DeleteCommand {
         let client = try context.client(config)
         let repository = context.repository(config)
         var seen: Set<String> = []
-        let items = try await ServerEdits.items(invocation.arguments, repository, context).filter { seen.insert($0.id).inserted }
+        let items = try await ServerEdits.items(invocation.arguments, repository, context, config).filter { seen.insert($0.id).inserted }
         let reachable = try await ServerEdits.requireAction("delete", client, repository, context)
         if !invocation[yes] {
             guard context.canAsk else {

@@ -35,7 +35,7 @@ enum EditCommand {
         }
         let client = try context.client(config)
         let repository = context.repository(config)
-        guard let item = try await ServerEdits.items([invocation.arguments[0]], repository, context).first else { return }
+        guard let item = try await ServerEdits.items([invocation.arguments[0]], repository, context, config).first else { return }
         var draft = ItemDraft(location: SourceLocation(file: "(arguments)", line: 1))
         draft.id = .text(item.id)
         draft.name = .text(invocation[name] ?? item.name)

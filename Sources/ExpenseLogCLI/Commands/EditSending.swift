@@ -22,8 +22,7 @@ enum EditSending {
             throw CommandExit(code: .temporaryFailure)
         }
         let sent: Void? = try await FileLock.withLockIfFree(context.outbox(config).syncLock) {
-            let outcome = try await EditDelivery(client: client, repository: repository, queue: queue).send(try queue.edits().edits)
-            try report(outcome, own: own, queue: queue, context, config)
+            try await sendQueue(own: own, client, repository, context, config)
         }
         if sent == nil {
             context.io.stderr.write("Another run (a sync, edit or delete) is sending this environment's queue and may send this "
@@ -48,9 +47,21 @@ enum EditSending {
                      + "`expense-log pending` lists \(touching.count == 1 ? "it" : "them"), `expense-log sync` sends \(touching.count == 1 ? "it" : "them").")
     }
 
+    /// Sends the queue in order, up to the first change that cannot be read, and says how it went; the caller holds the
+    /// sync lock. Throws the exit code: 74 for a change that cannot be read or recorded, else as `report`.
+    static func sendQueue(own: QueuedEdit? = nil, _ client: ExpenseLogAPIClient, _ repository: LocalRepository, _ context: Context,
+                          _ config: AppConfig) async throws {
+        let queue = context.editQueue(config)
+        let (edits, blocker) = try queue.sendable()
+        let outcome = await EditDelivery(client: client, repository: repository, queue: queue).send(edits)
+        try report(outcome, own: own, queue: queue, context, config, blocked: blocker)
+    }
+
     /// Says what the server answered to each change, and why the rest stay queued; throws the exit code: 65 when a
-    /// change (the caller's `own`, or any for `sync`) can never apply, else the stopping error's.
-    static func report(_ outcome: EditOutcome, own: QueuedEdit? = nil, queue: EditQueue, _ context: Context, _ config: AppConfig) throws {
+    /// change (the caller's `own`, or any for `sync`) can never apply, 74 when the queue could not be read or kept up,
+    /// else the stopping error's.
+    static func report(_ outcome: EditOutcome, own: QueuedEdit?, queue: EditQueue, _ context: Context, _ config: AppConfig,
+                       blocked: String?) throws {
         var vanished = false
         for delivered in outcome.delivered {
             switch delivered {
@@ -58,28 +69,41 @@ enum EditSending {
                 guard case .delete(let items) = edit.change else { continue }
                 for item in items where deleted.contains(item.id) { context.note("Deleted: \(ServerEdits.describe(item, config, context)).") }
                 if !missing.isEmpty {
-                    context.warn("the server had no item \(missing.map(TextTable.printable).joined(separator: ", ")) (already deleted?); "
-                                 + "it is gone from the cache too")
+                    context.warn("the server had no item \(missing.map(TextTable.printable).joined(separator: ", ")) (deleted already: "
+                                 + "elsewhere, or by an earlier try whose answer was lost); it is gone from the cache too")
                 }
             case let .changed(edit, saved):
                 guard case .update(let item, _, _) = edit.change else { continue }
                 context.note("Changed: \(ServerEdits.describe(saved, config, context)) (was \(ServerEdits.describe(item, config, context))).")
             case let .vanished(edit, error):
                 guard case .update(let item, _, _) = edit.change else { continue }
-                if own == nil || edit.file == own?.file { vanished = true }  // an earlier run's change is reported, not this run's failure
-                context.io.stderr.write("Error: \(error)\nThe server no longer has \(TextTable.printable(item.id)) in \(item.date.yearMonth) "
-                                        + "(changed elsewhere?), so the change was dropped, and the cached copy too: run "
-                                        + "`expense-log fetch \(item.date.yearMonth)` to see the month.\n")
+                let mine = own == nil || edit.file == own?.file  // an earlier run's change is reported, not this run's failure
+                vanished = vanished || mine
+                let text = "\(error)\nThe server no longer has \(TextTable.printable(item.id)) in \(item.date.yearMonth) (changed "
+                    + "elsewhere?), so the change was dropped, and the cached copy too: run `expense-log fetch \(item.date.yearMonth)` to see the month."
+                if mine { context.io.stderr.write("Error: \(text)\n") } else { context.warn(text) }
             }
         }
+        for failure in outcome.cacheFailures { context.warn("the cache could not follow the server's answer: \(failure)") }
+        let waiting = "\(outcome.remaining) change\(outcome.remaining == 1 ? " waits" : "s wait") in \(queue.directory.path)"
+        let ownWaits = own.map { own in !outcome.delivered.contains { $0.edit.file == own.file } } == true ? " (this one among them)" : ""
+        if let (edit, error) = outcome.unrecorded {
+            context.io.stderr.write("Error: \(error)\nThe server made the change, but it could not be taken off the queue, so sending "
+                                    + "stopped there: \(waiting)\(ownWaits). Fix the cause (see above) and run `expense-log sync`, which sends "
+                                    + "\(TextTable.printable(edit.file.lastPathComponent)) again (that is safe) before the rest.\n")
+            throw CommandExit(code: .ioError)
+        }
         if let (edit, error) = outcome.stop {
-            let what = "\(outcome.remaining) change\(outcome.remaining == 1 ? " waits" : "s wait") in \(queue.directory.path)"
-            let mine = own.map { own in !outcome.delivered.contains { $0.edit.file == own.file } } == true ? " (this one among them)" : ""
-            context.io.stderr.write("Error: \(error)\n\(what)\(mine), the first one unsent; "
+            let ids = edit.ids.map(TextTable.printable).joined(separator: " ")
+            context.io.stderr.write("Error: \(error)\n\(waiting)\(ownWaits), the first one unsent; "
                                     + (error.isTransient ? "it may have reached the server all the same, and sending it again is safe: "
                                        + "`expense-log sync` sends them.\n"
-                                       : "fix the cause and run `expense-log sync`, or remove it with `expense-log pending drop \(edit.ids[0])`.\n"))
+                                       : "fix the cause and run `expense-log sync`, or remove it with `expense-log pending drop \(ids)`.\n"))
             throw CommandExit(code: error.isTransient ? .temporaryFailure : ExitCode(for: error))
+        }
+        if let blocked {
+            context.io.stderr.write("Error: \(blocked).\n" + (own == nil ? "" : "This change waits behind it.\n"))
+            throw CommandExit(code: .ioError)
         }
         if vanished { throw CommandExit(code: .dataError) }
     }

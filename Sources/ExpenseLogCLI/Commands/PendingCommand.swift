@@ -66,7 +66,13 @@ enum PendingCommand {
     /// Lists the queued edits and deletions on stderr, one line each, oldest first: whether any waits, and whether one cannot be read.
     private static func listEdits(_ context: Context, _ config: AppConfig) throws -> (wait: Bool, unreadable: Bool) {
         let queue = context.editQueue(config)
-        let (edits, problems) = try queue.edits()
+        let edits: [QueuedEdit], problems: [String]
+        do {
+            (edits, problems) = try queue.edits()
+        } catch {
+            context.warn("\(error)")  // the outbox is still listed
+            return (false, true)
+        }
         for problem in problems { context.warn(problem) }
         guard !edits.isEmpty else { return (false, !problems.isEmpty) }
         context.note("\(edits.count) change\(edits.count == 1 ? "" : "s") to items on the server \(edits.count == 1 ? "waits" : "wait") "
@@ -93,16 +99,17 @@ enum PendingCommand {
 
     /// Removes the queued changes to these ids (every change when nil) under the sync lock, says what went and that the
     /// cache still shows them made; nil when a sync holds the lock.
-    private static func dropEdits(_ ids: Set<String>?, _ context: Context, _ config: AppConfig) async throws -> [QueuedEdit] {
+    private static func dropEdits(_ ids: Set<String>?, _ context: Context, _ config: AppConfig) async throws -> [QueuedEdit]? {
         let queue = context.editQueue(config)
         guard let dropped = try await FileLock.withLockIfFree(context.outbox(config).syncLock, { try queue.drop(ids: ids) }) else {
-            context.warn("the queue of edits was left alone: a sync is sending it; run pending again once it ends")
-            return []
+            context.warn("the queue of edits was left alone: another run (a sync, edit or delete) is sending it; run pending again once it ends")
+            return nil
         }
         for edit in dropped {
             context.note("Removed the queued \(edit.isDelete ? "deletion" : "edit") of \(edit.ids.map(TextTable.printable).joined(separator: ", ")); "
                          + "the cache still shows it made, until "
-                         + edit.months.map { "`expense-log fetch --refresh \($0)`" }.joined(separator: " and ") + ".")
+                         + edit.months.map { "`expense-log fetch --refresh \($0)`" }.joined(separator: " and ")
+                         + ", which shows what the server has (it made the change if an earlier send of it lost its answer).")
         }
         return dropped
     }
@@ -117,17 +124,19 @@ enum PendingCommand {
             guard context.canAsk else {
                 throw UsageError(path: invocation.path, message: "Removing from the outbox needs --yes when stdin is not a terminal")
             }
-            guard await context.confirm("Remove \(what) from \(outbox.directory.path)? They will not be sent", yesByDefault: false) else {
+            guard await context.confirm("Remove \(what) from the outbox (\(outbox.directory.path)) and the queue of edits? They will not be sent",
+                                        yesByDefault: false) else {
                 context.io.stderr.write("Cancelled; nothing was removed.\n")
                 throw CommandExit(code: .failure)
             }
         }
         let dropped = try outbox.drop(ids: ids)
         let droppedEdits = try await dropEdits(ids, context, config)
+        let busy = dropped.busy > 0 || droppedEdits == nil
         for item in dropped.removed {
             context.note("Removed \(TextTable.printable(item.id)): \(item.date) \(TextTable.printable(item.name)) \(PriceText.format(item.price))")
         }
-        if !dropped.removed.isEmpty || droppedEdits.isEmpty {
+        if !dropped.removed.isEmpty || droppedEdits?.isEmpty != false {
             context.note("Removed \(dropped.removed.count) item\(dropped.removed.count == 1 ? "" : "s") from the outbox.")
         }
         if dropped.maybeOnServer > 0 {
@@ -138,9 +147,9 @@ enum PendingCommand {
             context.warn("\(dropped.busy) outbox entr\(dropped.busy == 1 ? "y was" : "ies were") left alone: another run is sending "
                          + "\(dropped.busy == 1 ? "it" : "them") (or sent \(dropped.busy == 1 ? "it" : "them") meanwhile); run pending again once it ends")
         }
-        let missing = (ids ?? []).subtracting(dropped.removed.map(\.id) + droppedEdits.flatMap(\.ids))
-        if !missing.isEmpty, dropped.busy > 0 {
-            context.io.stderr.write("Error: \(missing.sorted().joined(separator: ", ")) may wait in an entry another run is sending; "
+        let missing = (ids ?? []).subtracting(dropped.removed.map(\.id) + (droppedEdits ?? []).flatMap(\.ids))
+        if !missing.isEmpty, busy {
+            context.io.stderr.write("Error: \(missing.sorted().joined(separator: ", ")) may wait in an entry or a queue another run is sending; "
                                     + "run `expense-log pending` once it ends.\n")
             throw CommandExit(code: .temporaryFailure)
         }
@@ -148,6 +157,6 @@ enum PendingCommand {
             context.io.stderr.write("Error: no waiting item has the id \(missing.sorted().joined(separator: ", ")); `expense-log pending` lists them.\n")
             throw CommandExit(code: .dataError)
         }
-        if dropped.busy > 0 { throw CommandExit(code: .temporaryFailure) }
+        if busy { throw CommandExit(code: .temporaryFailure) }
     }
 }

@@ -121,7 +121,7 @@ enum RegisterCommand {
             client = nil
         }
         let (repository, outbox) = (context.repository(config), context.outbox(config))
-        let check = DuplicateCheck(loader: MonthLoader(client: client, repository: repository), outbox: outbox,
+        let check = DuplicateCheck(loader: MonthLoader(client: client, repository: repository, edits: EditSending.waiting(context, config)), outbox: outbox,
                                    allowLikely: options.allowDuplicates)
         let (items, skipped, waiting) = try await check.run(months: inputs.months.sorted(), spool: inputs.spool,
                                                             madeIDRows: inputs.madeIDRows, report: &report, event: messages.show)

@@ -3,9 +3,10 @@ import Foundation
 
 /// What `delete` and `edit` share: the items they name, found in the cache, and a server that takes the extensions.
 enum ServerEdits {
-    /// The cached items with these ids, in the order given; an id the cache lacks is a data error that says to fetch.
-    static func items(_ ids: [String], _ repository: LocalRepository, _ context: Context) async throws -> [Item] {
-        let cached = try await repository.cachedMonths().flatMap(\.items)
+    /// The cached items with these ids, in the order given, as the queued changes leave them (whatever the cache missed
+    /// of them: a refetch, a failed write); an id the cache lacks is a data error that says to fetch.
+    static func items(_ ids: [String], _ repository: LocalRepository, _ context: Context, _ config: AppConfig) async throws -> [Item] {
+        let cached = EditSending.waiting(context, config).applied(to: try await repository.cachedMonths().flatMap(\.items))
         await context.flushWarnings(repository)
         var found: [Item] = []
         for id in ids {
@@ -28,7 +29,7 @@ enum ServerEdits {
         do {
             info = try await client.info()
         } catch let error as APIError where error.isTransient {
-            context.warn("\(String(describing: error).prefix { $0 != "\n" }); the change will wait in the queue for `expense-log sync`, which first checks that the server takes it")
+            context.warn(String(String(describing: error).prefix { $0 != "\n" }))
             return false
         }
         if let info { try? await repository.saveServerInfo(info) }

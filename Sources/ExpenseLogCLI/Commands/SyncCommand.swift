@@ -25,7 +25,8 @@ enum SyncCommand {
             server: an Apps Script execution lasts up to 6 minutes, and the script cannot see the \
             Idempotency-Key. Unless the server already shows its items, such a batch is sent again only \
             once that time has passed since its POST (serverMaxExecutionSeconds in the config file); until \
-            then sync says when it becomes safe and exits 75. --force sends it at once.
+            then sync says when it becomes safe and exits 75. --force sends it at once. The bundled web app \
+            (expense-log server script) saves an id only once, so to it such a batch is sent again at once.
             """,
         options: [CommonOptions.format.spec, force.spec])
 
@@ -61,29 +62,41 @@ enum SyncCommand {
         let (entries, problems) = try outbox.entries()
         let queue = context.editQueue(config)
         let format = CommonOptions.outputFormat(invocation)
-        var itemsExit: CommandExit?
-        let editsWait = try !queue.edits().edits.isEmpty
+        var itemsExit: CommandExit?, stoppedOnServer = false
+        let editsWait = try !queue.edits().edits.isEmpty || !queue.edits().problems.isEmpty
         if !entries.isEmpty || !problems.isEmpty || !editsWait {
             do {
-                try await sendItems(entries, problems, outbox: outbox, client: client, repository: repository, invocation, context, config: config)
-            } catch let exit as CommandExit where exit.code != .temporaryFailure {
-                itemsExit = exit  // a refused batch or an unreadable entry leaves the server reachable for the edits
+                try await sendItems(entries, problems, outbox: outbox, client: client, repository: repository, invocation, context,
+                                    config: config, stoppedOnServer: &stoppedOnServer)
+            } catch let exit as CommandExit {
+                itemsExit = exit
             }
         } else if format != .table {
             context.printItems([], format, config)
         }
-        try await sendEdits(queue, client: client, repository: repository, context, config: config)
-        if let itemsExit { throw itemsExit }
+        // A server that could not be read or refused a batch would fail the edits the same way; anything else (a refused
+        // batch set aside, a batch that must wait, an unreadable entry) leaves it to them.
+        if let itemsExit, stoppedOnServer {
+            if editsWait { context.note("The queued edits and deletions wait too (`expense-log pending` lists them).") }
+            throw itemsExit
+        }
+        var editsExit: CommandExit?
+        do {
+            try await sendEdits(queue, client: client, repository: repository, context, config: config)
+        } catch let exit as CommandExit {
+            editsExit = exit
+        }
+        if let exit = itemsExit ?? editsExit { throw exit }
     }
 
     /// Sends the queued edits and deletions in order, once the server is known to take them.
     static func sendEdits(_ queue: EditQueue, client: ExpenseLogAPIClient, repository: LocalRepository, _ context: Context,
                           config: AppConfig) async throws {
-        let (edits, problems) = try queue.edits()
-        for problem in problems { context.warn(problem) }
+        let (edits, blocker) = try queue.sendable()
         guard !edits.isEmpty else {
-            if !problems.isEmpty { throw CommandExit(code: .ioError) }
-            return
+            guard let blocker else { return }
+            context.io.stderr.write("Error: \(blocker).\n")
+            throw CommandExit(code: .ioError)
         }
         for action in Set(edits.map { $0.isDelete ? "delete" : "update" }).sorted() {
             guard try await ServerEdits.requireAction(action, client, repository, context) else {
@@ -92,19 +105,20 @@ enum SyncCommand {
                 throw CommandExit(code: .temporaryFailure)
             }
         }
-        try EditSending.report(try await EditDelivery(client: client, repository: repository, queue: queue).send(edits), queue: queue, context, config)
-        if !problems.isEmpty { throw CommandExit(code: .ioError) }
+        try await EditSending.sendQueue(client, repository, context, config)
         context.note("The queue of edits is empty.")
     }
 
     /// Sends the outbox's items.
     static func sendItems(_ entries: [OutboxEntry], _ problems: [String], outbox: Outbox, client: ExpenseLogAPIClient,
-                          repository: LocalRepository, _ invocation: Invocation, _ context: Context, config: AppConfig) async throws {
+                          repository: LocalRepository, _ invocation: Invocation, _ context: Context, config: AppConfig,
+                          stoppedOnServer: inout Bool) async throws {
         for problem in problems { context.warn(problem) }
         let format = CommonOptions.outputFormat(invocation)
         let wait = await ResendPolicy.wait(for: entries, outbox, client, repository, config, context)
         let sender = OutboxSender(delivery: OutboxDelivery(client: client, outbox: outbox), repository: repository,
-                                  resendWait: wait, verifyAnswers: config.environment.value != .dummy)
+                                  resendWait: wait, verifyAnswers: config.environment.value != .dummy,
+                                  edits: EditSending.waiting(context, config))
         var saved = try SavedItems()
         var outcome = SyncOutcome()
         // What the server saved is cached and printed once: before an error is explained, else at the end.
@@ -131,10 +145,12 @@ enum SyncCommand {
         let remaining = "\(outcome.remaining) item\(outcome.remaining == 1 ? " remains" : "s remain") in the outbox"
         switch outcome.stop {
         case .some(.monthUnreadable(let month, let failure)):
+            stoppedOnServer = true
             context.io.stderr.write("Error: \(failure)\nNothing was sent: \(month) must be read from the server first, "
                                     + "so that no item is registered twice. \(remaining); run sync again later.\n")
             throw CommandExit(code: failure.isTransient ? .temporaryFailure : ExitCode(for: failure))
         case .some(.batchFailed(let key, let entry, let error)):
+            stoppedOnServer = true
             await finish()
             context.io.stderr.write("Error: \(error)\nThe batch \(key) of \(entry.path) was not confirmed; \(remaining). "
                                     + "Run sync again later" + (error.isTransient ? ".\n" : " once the cause is fixed.\n"))

@@ -25,6 +25,11 @@ public struct EditOutcome: Sendable {
     public var stop: (edit: QueuedEdit, error: APIError)?
     /// How many changes stay queued.
     public var remaining = 0
+    /// A change the server answered that could not be taken off the queue: sending stopped there, since sending it again
+    /// after a later change would undo that one.
+    public var unrecorded: (edit: QueuedEdit, error: StoreError)?
+    /// Why the cache could not follow an answer (the queue did: the changes are made on the server).
+    public var cacheFailures: [StoreError] = []
 }
 
 /// Sends queued changes in the order they were queued, one POST each, keeping the cache in step with each answer; the
@@ -43,27 +48,49 @@ public struct EditDelivery: Sendable {
     }
 
     /// Sends `edits` in order and stops at the first that is neither answered nor moot, so none overtakes another.
-    public func send(_ edits: [QueuedEdit]) async throws -> EditOutcome {
+    public func send(_ edits: [QueuedEdit]) async -> EditOutcome {
         var outcome = EditOutcome()
         for (index, edit) in edits.enumerated() {
             let answered: DeliveredEdit
             do {
                 answered = try await deliver(edit)
-            } catch let error as APIError {
-                outcome.stop = (edit, error)
+            } catch {
+                outcome.stop = (edit, error as? APIError ?? .network(url: client.baseURL, reason: .other("\(error)")))
                 outcome.remaining = edits.count - index
                 return outcome
             }
-            // The queue first: a crash before the cache is updated only leaves the cache behind the server.
-            try queue.remove(edit)
-            switch answered {
-            case let .deleted(_, deleted, missing): _ = try await repository.remove(ids: Set(deleted + missing))
-            case let .changed(edit, saved): try await repository.replace(id: edit.ids[0], with: saved)
-            case .vanished(let edit, _): _ = try await repository.remove(ids: Set(edit.ids))
-            }
             outcome.delivered.append(answered)
+            do {
+                try queue.remove(edit)
+            } catch {
+                outcome.unrecorded = (edit, StoreError.wrapping(error, path: edit.file.path, writing: true))
+                outcome.remaining = edits.count - index
+                return outcome
+            }
+            do {
+                try await cache(answered, later: edits[(index + 1)...])
+            } catch {
+                outcome.cacheFailures.append(StoreError.wrapping(error, path: repository.directory.path, writing: true))
+            }
         }
         return outcome
+    }
+
+    /// Brings the cache in step with an answer, and with the changes still queued after it for the same item, so the
+    /// cache goes on showing what the queue will make of it.
+    private func cache(_ answered: DeliveredEdit, later: ArraySlice<QueuedEdit>) async throws {
+        switch answered {
+        case let .deleted(_, deleted, missing):
+            _ = try await repository.remove(ids: Set(deleted + missing))
+        case let .changed(edit, saved):
+            if let item = Array(later).applied(to: [saved]).first(where: { $0.id == saved.id }) {
+                try await repository.replace(id: edit.ids[0], with: item)
+            } else {
+                _ = try await repository.remove(ids: [edit.ids[0]])
+            }
+        case .vanished(let edit, _):
+            _ = try await repository.remove(ids: Set(edit.ids))
+        }
     }
 
     private func deliver(_ edit: QueuedEdit) async throws -> DeliveredEdit {

@@ -79,10 +79,13 @@ public struct OutboxSender: Sendable {
     public let resendWait: ResendWait
     /// Whether answers must name every item sent (not for the dummy environment's canned answers).
     public let verifyAnswers: Bool
+    /// The queued edits and deletions, made on the months read before they are cached (as `fetch` does).
+    public let edits: [QueuedEdit]
 
     /// A sender over a delivery and a cache.
-    public init(delivery: OutboxDelivery, repository: LocalRepository, resendWait: ResendWait, verifyAnswers: Bool) {
+    public init(delivery: OutboxDelivery, repository: LocalRepository, resendWait: ResendWait, verifyAnswers: Bool, edits: [QueuedEdit] = []) {
         (self.delivery, self.repository, self.resendWait, self.verifyAnswers) = (delivery, repository, resendWait, verifyAnswers)
+        self.edits = edits
     }
 
     /// Sends the entries' batches in order, one in memory at a time; `keep` gets what the server saved, `event` what
@@ -145,7 +148,7 @@ public struct OutboxSender: Sendable {
     /// cannot be read.
     private func knownIDs(_ months: [YearMonth], _ outcome: inout SyncOutcome, _ event: (SyncEvent) -> Void) async -> Set<String>? {
         var known = Set<String>()
-        for month in await MonthLoader(client: delivery.client, repository: repository).load(months, policy: .refresh) {
+        for month in await MonthLoader(client: delivery.client, repository: repository, edits: edits).load(months, policy: .refresh) {
             if let failure = month.missing {
                 outcome.stop = .monthUnreadable(month.month, failure)
                 return nil

@@ -74,27 +74,32 @@ public struct EditQueue: Sendable {
 
     /// Every queued change, oldest first, and a message for each file that cannot be read (left in place).
     public func edits() throws -> (edits: [QueuedEdit], problems: [String]) {
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-        } catch {
-            var info = stat()
-            if stat(directory.path, &info) != 0, errno == ENOENT { return ([], []) }
-            throw StoreError.readFailed(path: directory.path, reason: "the queue of edits cannot be listed (\(StoreError.reason(of: error)))")
-        }
-        var edits: [QueuedEdit] = [], problems: [String] = []
-        for name in names.filter({ $0.hasSuffix(".json") && !$0.hasPrefix(".") }).sorted() {
+        let listed = try listing()
+        return (listed.map(\.edit).compactMap { $0 }, listed.map(\.problem).compactMap { $0 })
+    }
+
+    /// The changes that may be sent now: those queued before the first file that cannot be read, which no later
+    /// change may overtake; and that file's problem, if any.
+    public func sendable() throws -> (edits: [QueuedEdit], blocker: String?) {
+        let listed = try listing()
+        let end = listed.firstIndex { $0.edit == nil } ?? listed.endIndex
+        return (listed[..<end].compactMap(\.edit), listed[end...].first?.problem)
+    }
+
+    private func listing() throws -> [(edit: QueuedEdit?, problem: String?)] {
+        var listed: [(edit: QueuedEdit?, problem: String?)] = []
+        for name in try QueueFolder.entryNames(in: directory, what: "the queue of edits") {
             let file = directory.appendingPathComponent(name)
             let data = FileManager.default.contents(atPath: file.path)
             if data == nil, access(file.path, F_OK) != 0 { continue }  // sent and removed since the folder was listed
             if let data, let edit = Self.decode(Array(data), file: file) {
-                edits.append(edit)
+                listed.append((edit, nil))
             } else {
-                problems.append("the queued change \(file.path) cannot be read\(data == nil ? " (\(AtomicFile.errorText()))" : ""); it was "
-                                + "left in place and is not sent until it is fixed or moved away")
+                listed.append((nil, "the queued change \(file.path) cannot be read\(data == nil ? " (\(AtomicFile.errorText()))" : ""); it "
+                               + "was left in place, and neither it nor the changes queued after it are sent until it is fixed or moved away"))
             }
         }
-        return (edits, problems)
+        return listed
     }
 
     /// Removes a change the server answered (or that can never apply).
@@ -147,7 +152,7 @@ public struct EditQueue: Sendable {
         case "delete":
             guard case .array(let values, _)? = member("items") else { return nil }
             let items = values.compactMap { try? ItemCodec.item($0) }
-            guard items.count == values.count else { return nil }
+            guard !items.isEmpty, items.count == values.count else { return nil }
             change = .delete(items)
         case "update":
             guard let item = itemAt("item"), let changed = itemAt("changed"), case .array(let names, _)? = member("fields") else { return nil }
@@ -161,11 +166,36 @@ public struct EditQueue: Sendable {
     }
 }
 
+extension QueuedEdit.Change {
+    /// `base` with the fields this update sends taken from its changed item; `base` itself for a deletion.
+    func applying(to base: Item) -> Item {
+        guard case let .update(_, changed, fields) = self else { return base }
+        return Item(id: base.id, date: fields.contains(.date) ? changed.date : base.date,
+                    name: fields.contains(.name) ? changed.name : base.name,
+                    price: fields.contains(.price) ? changed.price : base.price,
+                    category: fields.contains(.category) ? changed.category : base.category,
+                    categorySub: fields.contains(.categorySub) ? changed.categorySub : base.categorySub)
+    }
+}
+
 extension [QueuedEdit] {
     /// A month's items as the server answered them, with these queued changes made in order: deleted items gone, edited
     /// ones changed in the fields the edit sends, an item moved in added and one moved out removed. The cache holds
     /// a month so, as it does right after a change is queued, so a refetch does not bring back what was deleted.
     public func applied(to items: [Item], in month: YearMonth) -> [Item] {
+        applied(to: items) { item, changed, fields in
+            // An item the month lacks comes in only when the edit moves it here from another month.
+            fields.contains(.date) && item.date.yearMonth != month && changed.date.yearMonth == month
+        }.filter { $0.date.yearMonth == month }
+    }
+
+    /// Items of any months (the whole cache) with these changes made: what an item is once the queue is sent. An
+    /// edited item the items lack is taken as the edit left it.
+    public func applied(to items: [Item]) -> [Item] {
+        applied(to: items) { _, _, _ in true }
+    }
+
+    private func applied(to items: [Item], bringsIn: (Item, Item, Set<ItemField>) -> Bool) -> [Item] {
         var items = items
         for edit in self {
             switch edit.change {
@@ -173,17 +203,11 @@ extension [QueuedEdit] {
                 let ids = Set(gone.map(\.id))
                 items.removeAll { ids.contains($0.id) }
             case let .update(item, changed, fields):
-                let index = items.firstIndex { $0.id == item.id }
-                let base = index.map { items[$0] } ?? changed
-                let result = Item(id: base.id, date: fields.contains(.date) ? changed.date : base.date,
-                                  name: fields.contains(.name) ? changed.name : base.name,
-                                  price: fields.contains(.price) ? changed.price : base.price,
-                                  category: fields.contains(.category) ? changed.category : base.category,
-                                  categorySub: fields.contains(.categorySub) ? changed.categorySub : base.categorySub)
-                if let index { items.remove(at: index) }
-                // An item the server shows in another month comes in only when the edit moves it here.
-                guard result.date.yearMonth == month, index != nil || fields.contains(.date) else { continue }
-                items.insert(result, at: index ?? items.endIndex)
+                if let index = items.firstIndex(where: { $0.id == item.id }) {
+                    items[index] = edit.change.applying(to: items[index])
+                } else if bringsIn(item, changed, fields) {
+                    items.append(edit.change.applying(to: changed))
+                }
             }
         }
         return items

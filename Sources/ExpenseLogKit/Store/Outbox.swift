@@ -125,26 +125,10 @@ public struct Outbox: Sendable {
     ///
     /// A missing folder is an empty outbox; a folder that cannot be listed is an error, never "empty".
     public func entries() throws -> (entries: [OutboxEntry], problems: [String]) {
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-        } catch {
-            // Only "no such file" means an empty outbox; "not a folder" or "permission denied" must not look empty.
-            var info = stat()
-            if stat(directory.path, &info) != 0, errno == ENOENT { return ([], []) }
-            // The system's own reason (ENOTDIR, EACCES), which Foundation's error on Linux does not carry.
-            let reason: String
-            if let folder = opendir(directory.path) {
-                closedir(folder)
-                reason = StoreError.reason(of: error)
-            } else {
-                reason = AtomicFile.errorText()
-            }
-            throw StoreError.readFailed(path: directory.path, reason: "the outbox folder cannot be listed (\(reason))")
-        }
+        let names = try QueueFolder.entryNames(in: directory, what: "the outbox folder")
         var entries: [OutboxEntry] = []
         var problems: [String] = []
-        for name in names.filter({ $0.hasSuffix(".json") && !$0.hasPrefix(".") }).sorted() {
+        for name in names {
             let file = directory.appendingPathComponent(name)
             do {
                 let entry = try read(file, parseItems: true)
