@@ -9,7 +9,8 @@
  * Extensions, which a client discovers with GET ?action=info:
  *   POST {"action":"register","items":[item, …]}               → {"saved":[items as stored],"existing":[ids already there]}
  *   POST {"action":"delete","items":[{"id","date"}]}              → {"deleted":[ids],"missing":[ids]}
- *   POST {"action":"update","id","date","changes":{name,price,date,category,categorySub}} → the item as saved
+ *   POST {"action":"update","id","date","changes":{name,price,date,category,categorySub},"was":{…}} → the item as saved
+ *        ("was", optional, holds what the changed fields held: a field that now holds neither is a "conflict")
  * Errors are JSON: {"error":{"kind":"…","message":"…"}} (Apps Script answers 200 whatever a script returns).
  *
  * Storage: one spreadsheet per year named 家計簿_yyyy (found in Drive, else created on first use), a sheet per month
@@ -310,6 +311,7 @@ function update(body) {
   if (!at) throw failure('not-found', 'no item ' + body.id + ' in ' + String(body.date).slice(0, 6));
   var zone = sheet.getParent().getSpreadsheetTimeZone();
   var current = item(sheet.getRange(at, 1, 1, HEADER.length).getValues()[0], zone);
+  conflicts(current, body);
   var changed = {};
   Object.keys(current).forEach(function (key) { changed[key] = current[key]; });
   ['name', 'price', 'date', 'category', 'categorySub'].forEach(function (key) {
@@ -328,4 +330,22 @@ function update(body) {
     sheet.deleteRow(at);
   }
   return changed;
+}
+
+// An update may say what each field it changes held when the change was made ("was"). A field that now holds neither
+// that nor the new value was changed by someone else since (or by a later change this one arrives after, if it ran
+// late): the update is refused rather than undo it. A field already at its new value is a retry, and is fine.
+function conflicts(current, body) {
+  var was = body.was;
+  if (!was || typeof was !== 'object') return;
+  var differing = Object.keys(was).filter(function (key) {
+    if (!Object.prototype.hasOwnProperty.call(body.changes, key)) return false;
+    var now = current[key] === undefined ? null : current[key];
+    return now !== was[key] && now !== body.changes[key];
+  });
+  if (differing.length) {
+    throw failure('conflict', 'item ' + body.id + ' changed on the server since: ' + differing.map(function (key) {
+      return key + ' is ' + JSON.stringify(current[key]) + ', not ' + JSON.stringify(was[key]);
+    }).join(', '));
+  }
 }

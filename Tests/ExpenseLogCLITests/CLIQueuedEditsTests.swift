@@ -272,3 +272,34 @@ extension CLIQueuedEditsTests {
         }
     }
 }
+
+extension CLIQueuedEditsTests {
+    @Test func anEditNeverUndoesAChangeMadeOnTheServerSince() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let file = try home.write("q.csv", Self.items)
+        try await withScriptHost { host in
+            let env = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "development", "EXPENSE_LOG_BASE_URL": host.base])
+            #expect(try await CLI.run(["register", file], environment: env).status == 0)
+            // Another machine sets the price; this cache still says 178.
+            _ = try await host.call(post: #"{"action":"update","id":"Q1","date":"20240105","changes":{"price":250}}"#)
+            let edited = try await CLI.run(["edit", "Q1", "--price", "200"], environment: env)
+            #expect(edited.status == 65, "\(edited.stderr)")
+            #expect(edited.stderr.contains("refused the request (conflict)") && edited.stderr.contains("price is 250, not 178")
+                    && edited.stderr.contains("edit again if the change is still wanted"), "\(edited.stderr)")
+            #expect(try await host.rows(book: "家計簿_2024", sheet: "1")[1][3] as? Int == 250)
+            // Another field is no conflict: the name changes, the other machine's price stays.
+            #expect(try await CLI.run(["fetch", "2024-01"], environment: env).status == 0)
+            #expect(try await CLI.run(["edit", "Q1", "--name", "珈琲"], environment: env).status == 0)
+
+            // An old update that runs late (its answer long lost) finds the price moved on, and leaves it.
+            _ = try await host.call(post: #"{"action":"update","id":"Q1","date":"20240105","changes":{"price":300},"was":{"price":250}}"#)
+            let late = try await host.call(post: #"{"action":"update","id":"Q1","date":"20240105","changes":{"price":200},"was":{"price":178}}"#)
+            #expect(late.contains(#""kind":"conflict""#), "\(late)")
+            let again = try await host.call(post: #"{"action":"update","id":"Q1","date":"20240105","changes":{"price":300},"was":{"price":250}}"#)
+            #expect(!again.contains("error"), "a retry of the change made is no conflict: \(again)")
+            let row = try await host.rows(book: "家計簿_2024", sheet: "1")[1]
+            #expect("\(row[2]) \(row[3])" == "珈琲 300")
+        }
+    }
+}

@@ -79,8 +79,10 @@ enum EditSending {
                 guard case .update(let item, _, _) = edit.change else { continue }
                 let mine = own == nil || edit.file == own?.file  // an earlier run's change is reported, not this run's failure
                 vanished = vanished || mine
-                let text = "\(error)\nThe server no longer has \(TextTable.printable(item.id)) in \(item.date.yearMonth) (changed "
-                    + "elsewhere?), so the change was dropped, and the cached copy too: run `expense-log fetch \(item.date.yearMonth)` to see the month."
+                let why = error.isConflict ? "The item was changed on the server since this edit was made, and the edit must not undo that"
+                    : "The server no longer has \(TextTable.printable(item.id)) in \(item.date.yearMonth) (changed elsewhere?)"
+                let text = "\(error)\n\(why), so the change was dropped, and the cached copy too: run `expense-log fetch \(item.date.yearMonth)` "
+                    + "to see the month\(error.isConflict ? ", then edit again if the change is still wanted" : "")."
                 if mine { context.io.stderr.write("Error: \(text)\n") } else { context.warn(text) }
             }
         }

@@ -145,6 +145,12 @@ extension APIError {
         return false
     }
 
+    /// Whether the bundled script refused an update because a field it changes was changed on the server since.
+    public var isConflict: Bool {
+        if case .scriptRefused(_, "conflict", _) = self { return true }
+        return false
+    }
+
     /// Whether a retry may help: connection failures, timeouts, 429, 502, 503 and 504 (the contract's list).
     public var isRetryable: Bool {
         switch self {

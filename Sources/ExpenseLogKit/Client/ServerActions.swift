@@ -78,22 +78,26 @@ extension ExpenseLogAPIClient {
         return (strings("deleted"), strings("missing"))
     }
 
-    /// `POST {"action":"update","id","date","changes":{…}}` with only the `fields` changed (so that another machine's
-    /// change to another field is kept): the item as the server saved it.
-    public func update(_ item: ItemReference, to changed: Item, fields: Set<ItemField>) async throws -> Item {
-        var members: [String] = []
-        for field in ItemField.allCases where fields.contains(field) {
-            switch field {
-            case .id: continue
-            case .date: members.append("\"date\":\"\(changed.date.compact)\"")
-            case .name: members.append("\"name\":\(ItemJSON.string(changed.name))")
-            case .price: members.append("\"price\":\(changed.price)")
-            case .category: members.append("\"category\":\(changed.category)")
-            case .categorySub: members.append("\"categorySub\":\(changed.categorySub.map(String.init) ?? "null")")
+    /// `POST {"action":"update","id","date","changes":{…},"was":{…}}` with only the `fields` changed (so that another
+    /// machine's change to another field is kept) and what they held in `item`, so that the script refuses (a conflict)
+    /// to undo a change made since: the item as the server saved it.
+    public func update(_ item: Item, to changed: Item, fields: Set<ItemField>) async throws -> Item {
+        func members(_ of: Item) -> String {
+            var members: [String] = []
+            for field in ItemField.allCases where fields.contains(field) {
+                switch field {
+                case .id: continue
+                case .date: members.append("\"date\":\"\(of.date.compact)\"")
+                case .name: members.append("\"name\":\(ItemJSON.string(of.name))")
+                case .price: members.append("\"price\":\(of.price)")
+                case .category: members.append("\"category\":\(of.category)")
+                case .categorySub: members.append("\"categorySub\":\(of.categorySub.map(String.init) ?? "null")")
+                }
             }
+            return "{" + members.joined(separator: ",") + "}"
         }
-        let changes = "{" + members.joined(separator: ",") + "}"
-        let body = "{\"action\":\"update\",\"id\":\(ItemJSON.string(item.id)),\"date\":\"\(item.date.compact)\",\"changes\":\(changes)}"
+        let body = "{\"action\":\"update\",\"id\":\(ItemJSON.string(item.id)),\"date\":\"\(item.date.compact)\","
+            + "\"changes\":\(members(changed)),\"was\":\(members(item))}"
         let (_, raw) = try await post(body)
         guard let saved = try? ItemCodec.items(Data("[".utf8) + raw + Data("]".utf8)).first else {
             throw APIError.invalidResponse(url: baseURL, status: 200, reason: "the answer to an update is not the item saved", snippet: "")

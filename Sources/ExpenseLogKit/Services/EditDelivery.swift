@@ -6,7 +6,8 @@ public enum DeliveredEdit: Sendable {
     case deleted(QueuedEdit, deleted: [String], missing: [String])
     /// An update: the item as the server saved it.
     case changed(QueuedEdit, saved: Item)
-    /// An update of an item the server no longer has in its month (deleted or changed elsewhere): it can never apply.
+    /// An update that can never apply: the server no longer has the item in its month (deleted or moved elsewhere), or
+    /// a field it changes was changed there since (a conflict, which it must not undo).
     case vanished(QueuedEdit, APIError)
 
     /// The change answered.
@@ -100,8 +101,8 @@ public struct EditDelivery: Sendable {
             return .deleted(edit, deleted: deleted, missing: missing)
         case let .update(item, changed, fields):
             do {
-                return .changed(edit, saved: try await client.update(ItemReference(id: item.id, date: item.date), to: changed, fields: fields))
-            } catch let error as APIError where error.isNotFound {
+                return .changed(edit, saved: try await client.update(item, to: changed, fields: fields))
+            } catch let error as APIError where error.isNotFound || error.isConflict {
                 return .vanished(edit, error)
             }
         }
