@@ -10,7 +10,8 @@
  *   POST {"action":"register","items":[item, …]}               → {"saved":[items as stored],"existing":[ids already there]}
  *   POST {"action":"delete","items":[{"id","date"}]}              → {"deleted":[ids],"missing":[ids]}
  *   POST {"action":"update","id","date","changes":{name,price,date,category,categorySub},"was":{…}} → the item as saved
- *        ("was", optional, holds what the changed fields held: a field that now holds neither is a "conflict")
+ *        ("was", optional, holds what the changed fields held: a field that now holds neither is a "conflict";
+ *        "change", optional, names the change: one already made is answered and not made again)
  * Errors are JSON: {"error":{"kind":"…","message":"…"}} (Apps Script answers 200 whatever a script returns).
  *
  * Storage: one spreadsheet per year named 家計簿_yyyy (found in Drive, else created on first use), a sheet per month
@@ -149,6 +150,12 @@ function monthSheet(year, month, create) {
   return sheet;
 }
 
+/** Rewrites a row, as plain text in the id, date and name columns even on a row the original app wrote. */
+function overwrite(sheet, at, item) {
+  sheet.getRange(at, 1, 1, 3).setNumberFormat('@');
+  sheet.getRange(at, 1, 1, HEADER.length).setValues([row(item)]);
+}
+
 /** Appends rows, as plain text in the id, date and name columns even on a sheet the original app made. */
 function append(sheet, rows) {
   var start = sheet.getLastRow() + 1;
@@ -175,13 +182,20 @@ function readItems(sheet) {
 function item(cells, zone) {
   return {
     id: text(cells[0], zone),
-    date: cells[1] instanceof Date ? Utilities.formatDate(cells[1], zone, 'yyyyMMdd') : text(cells[1], zone),
+    date: cells[1] instanceof Date ? Utilities.formatDate(cells[1], zone, 'yyyyMMdd') : dayText(text(cells[1], zone)),
     name: text(cells[2], zone),
     // A blank cell is no number: null, so that a client names the row instead of reading 0.
     price: number(cells[3]),
     category: number(cells[4]),
     categorySub: number(cells[5])
   };
+}
+
+/** A date typed by hand as text (2024/1/7, 2024-01-07, 2024.1.7) as the wire's yyyyMMdd; other text as it is. */
+function dayText(text) {
+  var parts = /^(\d{4})[\/.-](\d{1,2})[\/.-](\d{1,2})$/.exec(text.trim());
+  if (!parts) return text;
+  return parts[1] + ('0' + parts[2]).slice(-2) + ('0' + parts[3]).slice(-2);
 }
 
 function number(cell) {
@@ -311,6 +325,10 @@ function update(body) {
   if (!at) throw failure('not-found', 'no item ' + body.id + ' in ' + String(body.date).slice(0, 6));
   var zone = sheet.getParent().getSpreadsheetTimeZone();
   var current = item(sheet.getRange(at, 1, 1, HEADER.length).getValues()[0], zone);
+  // A change already made (a retry, or a first try that ran late after its retry): answered, never made again.
+  var done = typeof body.change === 'string' && body.change ? 'change:' + body.change.slice(0, 200) : null;
+  var cache = done ? CacheService.getScriptCache() : null;
+  if (cache && cache.get(done)) return current;
   conflicts(current, body);
   var changed = {};
   Object.keys(current).forEach(function (key) { changed[key] = current[key]; });
@@ -319,16 +337,18 @@ function update(body) {
   });
   checked(changed, 0);
   if (String(changed.date).slice(0, 6) === String(body.date).slice(0, 6)) {
-    sheet.getRange(at, 1, 1, HEADER.length).setValues([row(changed)]);
+    overwrite(sheet, at, changed);
   } else {
     // Another month: the item moves to that month's sheet.
     var target = yearMonth(changed.date);
     var to = monthSheet(target.year, target.month, true);
     var there = rowsById(to)[changed.id];
-    if (there) to.getRange(there, 1, 1, HEADER.length).setValues([row(changed)]);
+    if (there) overwrite(to, there, changed);
     else append(to, [row(changed)]);
     sheet.deleteRow(at);
   }
+  // Six hours, Apps Script's longest; the cache may forget sooner, and then "was" still guards the fields.
+  if (cache) cache.put(done, '1', 21600);
   return changed;
 }
 

@@ -57,26 +57,28 @@ final class ScriptHost: Sendable {
 
     /// Types a value into a cell as a person would (Sheets retypes it unless the column is plain text).
     func type(book: String, sheet: String, row: Int, column: Int, _ value: String) async throws {
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/_control/type")!)
-        request.httpMethod = "POST"
-        request.httpBody = try JSONSerialization.data(withJSONObject: ["book": book, "sheet": sheet, "row": row, "column": column, "value": value])
-        _ = try await URLSession.shared.data(for: request)
+        try await control("type", JSONSerialization.data(withJSONObject: ["book": book, "sheet": sheet, "row": row, "column": column, "value": value]))
+    }
+
+    /// Sets a column's number format (`General`: as the original app's sheets have it).
+    func format(book: String, sheet: String, column: Int, _ format: String) async throws {
+        try await control("format", JSONSerialization.data(withJSONObject: ["book": book, "sheet": sheet, "column": column, "format": format]))
     }
 
     /// Takes the web app down (every connection dropped unanswered, nothing run) or brings it back.
     func setDown(_ down: Bool) async throws {
-        try await control("down", down ? "1" : "0")
+        try await control("down", Data((down ? "1" : "0").utf8))
     }
 
     /// Drops the answers of `count` POSTs once the script has run them, after answering `after` POSTs.
     func loseAnswers(_ count: Int, after: Int = 0) async throws {
-        try await control("lose", "\(count)@\(after)")
+        try await control("lose", Data("\(count)@\(after)".utf8))
     }
 
-    private func control(_ name: String, _ body: String) async throws {
+    private func control(_ name: String, _ body: Data) async throws {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/_control/\(name)")!)
         request.httpMethod = "POST"
-        request.httpBody = Data(body.utf8)
+        request.httpBody = body
         _ = try await URLSession.shared.data(for: request)
     }
 

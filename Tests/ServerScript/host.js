@@ -1,7 +1,7 @@
 // Runs Resources/server/Code.gs unmodified under Node.js, behind an HTTP front end that answers as Apps Script does,
 // for the tests: imitations of SpreadsheetApp (with Sheets' retyping of text typed into cells left at their default
-// format, and plain-text columns that keep text), DriveApp, ContentService, LockService, PropertiesService and
-// Utilities. Standard library only.
+// format, and plain-text columns that keep text), DriveApp, ContentService, LockService, PropertiesService,
+// CacheService and Utilities. Standard library only.
 //
 //   node host.js [--port N] [--key SECRET] [--zone Asia/Tokyo] [--lose-answers N]
 //       prints "PORT n", serves until stdin closes; --lose-answers N runs the first N POSTs and then drops their
@@ -12,7 +12,8 @@
 // that escapes the script is 200 text/html. /_control/down (POST "1" or "0") drops every /exec connection unanswered
 // while on; /_control/lose (POST "n" or "n@k") drops the answers of n POSTs after they ran, after answering k, as
 // --lose-answers does at the start; /_control/calls (GET) counts the scripts run by method. /_control/state (GET) returns every sheet's cells; /_control/type (POST
-// {"book","sheet","row","column","value"}) types into a cell as a person would, retyped as Sheets retypes it.
+// {"book","sheet","row","column","value"}) types into a cell as a person would, retyped as Sheets retypes it;
+// /_control/format (POST {"book","sheet","column","format"}) sets a column's format, as an older sheet has it.
 'use strict';
 const http = require('http');
 const fs = require('fs');
@@ -38,8 +39,11 @@ function retype(value) {
   return value;
 }
 
+// The script's own Date (its vm context is another realm): `cell instanceof Date` must hold in the script, as in Apps Script.
+let ScriptDate = Date;
+
 function tokyoMidnight(year, month, day) {
-  return new Date(Date.UTC(year, month - 1, day) - 9 * 3600 * 1000);
+  return new ScriptDate(Date.UTC(year, month - 1, day) - 9 * 3600 * 1000);
 }
 
 class Range {
@@ -119,6 +123,7 @@ let flushes = 0;
 const properties = {};
 if (option('key')) properties.EXPENSE_LOG_KEY = option('key');
 
+const scriptCache = new Map();
 const services = {
   SpreadsheetApp: {
     flush() { flushes += 1; },
@@ -145,6 +150,11 @@ const services = {
   },
   // One script runs at a time here (Node is single-threaded and doGet/doPost are synchronous), as the lock ensures.
   LockService: {getScriptLock: () => ({tryLock: () => true, waitLock() {}, releaseLock() {}})},
+  // Apps Script's cache: strings by key (at most 250 characters), kept here for the host's life.
+  CacheService: {getScriptCache: () => ({
+    get: key => { if (key.length > 250) throw new Error('key too long'); return scriptCache.has(key) ? scriptCache.get(key) : null; },
+    put: (key, value) => { if (key.length > 250) throw new Error('key too long'); scriptCache.set(key, String(value)); },
+  })},
   ContentService: {
     MimeType: {JSON: 'application/json', TEXT: 'text/plain'},
     createTextOutput(content) {
@@ -161,6 +171,7 @@ const services = {
 };
 
 const context = vm.createContext(Object.assign({}, services));
+ScriptDate = vm.runInContext('Date', context);
 vm.runInContext(fs.readFileSync(SCRIPT, 'utf8'), context, {filename: 'Code.gs'});
 
 // MARK: - HTTP as Apps Script answers
@@ -198,6 +209,13 @@ const server = http.createServer((request, response) => {
       const typed = JSON.parse(body);
       const book = books.find(b => b.name === typed.book);
       book.getSheetByName(String(typed.sheet)).write(typed.row, typed.column, typed.value);
+      response.writeHead(204);
+      return response.end();
+    }
+    if (url.pathname === '/_control/format' && request.method === 'POST') {
+      const asked = JSON.parse(body);
+      const sheet = books.find(b => b.name === asked.book).getSheetByName(String(asked.sheet));
+      sheet.formats[asked.column] = asked.format;
       response.writeHead(204);
       return response.end();
     }

@@ -35,7 +35,12 @@ enum EditSending {
     /// The changes waiting to be sent, for a fetch to make on the months it reads (none when the queue cannot be read:
     /// `pending` and `sync` say why).
     static func waiting(_ context: Context, _ config: AppConfig) -> [QueuedEdit] {
-        (try? context.editQueue(config).edits().edits) ?? []
+        do {
+            return try context.editQueue(config).edits().edits
+        } catch {
+            context.warn("\(error); the months read are shown without the changes waiting in it")
+            return []
+        }
     }
 
     /// Says that months shown carry changes not sent yet.
@@ -47,12 +52,12 @@ enum EditSending {
                      + "`expense-log pending` lists \(touching.count == 1 ? "it" : "them"), `expense-log sync` sends \(touching.count == 1 ? "it" : "them").")
     }
 
-    /// Sends the queue in order, up to the first change that cannot be read, and says how it went; the caller holds the
-    /// sync lock. Throws the exit code: 74 for a change that cannot be read or recorded, else as `report`.
-    static func sendQueue(own: QueuedEdit? = nil, _ client: ExpenseLogAPIClient, _ repository: LocalRepository, _ context: Context,
-                          _ config: AppConfig) async throws {
+    /// Sends the queue in order (as `listed`, else as read now), up to the first change that cannot be read, and says how
+    /// it went; the caller holds the sync lock. Throws the exit code: 74 for a change that cannot be read or recorded, else as `report`.
+    static func sendQueue(own: QueuedEdit? = nil, listed: (edits: [QueuedEdit], blocker: String?)? = nil, _ client: ExpenseLogAPIClient,
+                          _ repository: LocalRepository, _ context: Context, _ config: AppConfig) async throws {
         let queue = context.editQueue(config)
-        let (edits, blocker) = try queue.sendable()
+        let (edits, blocker) = try listed ?? queue.sendable()
         let outcome = await EditDelivery(client: client, repository: repository, queue: queue).send(edits)
         try report(outcome, own: own, queue: queue, context, config, blocked: blocker)
     }
@@ -79,7 +84,7 @@ enum EditSending {
                 guard case .update(let item, _, _) = edit.change else { continue }
                 let mine = own == nil || edit.file == own?.file  // an earlier run's change is reported, not this run's failure
                 vanished = vanished || mine
-                let why = error.isConflict ? "The item was changed on the server since this edit was made, and the edit must not undo that"
+                let why = error.isConflict ? "The item was changed on the server since its month was last fetched here, and the edit must not undo that"
                     : "The server no longer has \(TextTable.printable(item.id)) in \(item.date.yearMonth) (changed elsewhere?)"
                 let text = "\(error)\n\(why), so the change was dropped, and the cached copy too: run `expense-log fetch \(item.date.yearMonth)` "
                     + "to see the month\(error.isConflict ? ", then edit again if the change is still wanted" : "")."
@@ -89,10 +94,11 @@ enum EditSending {
         for failure in outcome.cacheFailures { context.warn("the cache could not follow the server's answer: \(failure)") }
         let waiting = "\(outcome.remaining) change\(outcome.remaining == 1 ? " waits" : "s wait") in \(queue.directory.path)"
         let ownWaits = own.map { own in !outcome.delivered.contains { $0.edit.file == own.file } } == true ? " (this one among them)" : ""
-        if let (edit, error) = outcome.unrecorded {
-            context.io.stderr.write("Error: \(error)\nThe server made the change, but it could not be taken off the queue, so sending "
-                                    + "stopped there: \(waiting)\(ownWaits). Fix the cause (see above) and run `expense-log sync`, which sends "
-                                    + "\(TextTable.printable(edit.file.lastPathComponent)) again (that is safe) before the rest.\n")
+        if let (answer, error) = outcome.unrecorded {
+            let answered = if case .vanished = answer { "The server refused the change as one that can never apply" } else { "The server made the change" }
+            context.io.stderr.write("Error: \(error)\n\(answered), but it could not be taken off the queue, so sending stopped there: "
+                                    + "\(waiting)\(ownWaits). Fix the cause and run `expense-log sync`, which sends "
+                                    + "\(TextTable.printable(answer.edit.file.lastPathComponent)) again (that is safe) before the rest.\n")
             throw CommandExit(code: .ioError)
         }
         if let (edit, error) = outcome.stop {
@@ -108,5 +114,6 @@ enum EditSending {
             throw CommandExit(code: .ioError)
         }
         if vanished { throw CommandExit(code: .dataError) }
+        if !outcome.cacheFailures.isEmpty { throw CommandExit(code: .ioError) }
     }
 }

@@ -92,7 +92,8 @@ enum SyncCommand {
     /// Sends the queued edits and deletions in order, once the server is known to take them.
     static func sendEdits(_ queue: EditQueue, client: ExpenseLogAPIClient, repository: LocalRepository, _ context: Context,
                           config: AppConfig) async throws {
-        let (edits, blocker) = try queue.sendable()
+        let listed = try queue.sendable()
+        let (edits, blocker) = listed
         guard !edits.isEmpty else {
             guard let blocker else { return }
             context.io.stderr.write("Error: \(blocker).\n")
@@ -105,7 +106,7 @@ enum SyncCommand {
                 throw CommandExit(code: .temporaryFailure)
             }
         }
-        try await EditSending.sendQueue(client, repository, context, config)
+        try await EditSending.sendQueue(listed: listed, client, repository, context, config)
         context.note("The queue of edits is empty.")
     }
 

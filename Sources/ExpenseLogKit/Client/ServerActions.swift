@@ -78,10 +78,11 @@ extension ExpenseLogAPIClient {
         return (strings("deleted"), strings("missing"))
     }
 
-    /// `POST {"action":"update","id","date","changes":{…},"was":{…}}` with only the `fields` changed (so that another
-    /// machine's change to another field is kept) and what they held in `item`, so that the script refuses (a conflict)
-    /// to undo a change made since: the item as the server saved it.
-    public func update(_ item: Item, to changed: Item, fields: Set<ItemField>) async throws -> Item {
+    /// `POST {"action":"update","id","date","changes":{…},"was":{…},"change"}` with only the `fields` changed (so that
+    /// another machine's change to another field is kept), what they held in `item` (so that the script refuses, as a
+    /// conflict, to undo a change made since) and the change's name (so that it is made once, however often it arrives):
+    /// the item as the server saved it.
+    public func update(_ item: Item, to changed: Item, fields: Set<ItemField>, change: String? = nil) async throws -> Item {
         func members(_ of: Item) -> String {
             var members: [String] = []
             for field in ItemField.allCases where fields.contains(field) {
@@ -97,7 +98,7 @@ extension ExpenseLogAPIClient {
             return "{" + members.joined(separator: ",") + "}"
         }
         let body = "{\"action\":\"update\",\"id\":\(ItemJSON.string(item.id)),\"date\":\"\(item.date.compact)\","
-            + "\"changes\":\(members(changed)),\"was\":\(members(item))}"
+            + "\"changes\":\(members(changed)),\"was\":\(members(item))" + (change.map { ",\"change\":\(ItemJSON.string($0))" } ?? "") + "}"
         let (_, raw) = try await post(body)
         guard let saved = try? ItemCodec.items(Data("[".utf8) + raw + Data("]".utf8)).first else {
             throw APIError.invalidResponse(url: baseURL, status: 200, reason: "the answer to an update is not the item saved", snippet: "")

@@ -28,7 +28,7 @@ public struct EditOutcome: Sendable {
     public var remaining = 0
     /// A change the server answered that could not be taken off the queue: sending stopped there, since sending it again
     /// after a later change would undo that one.
-    public var unrecorded: (edit: QueuedEdit, error: StoreError)?
+    public var unrecorded: (answer: DeliveredEdit, error: StoreError)?
     /// Why the cache could not follow an answer (the queue did: the changes are made on the server).
     public var cacheFailures: [StoreError] = []
 }
@@ -60,14 +60,14 @@ public struct EditDelivery: Sendable {
                 outcome.remaining = edits.count - index
                 return outcome
             }
-            outcome.delivered.append(answered)
             do {
                 try queue.remove(edit)
             } catch {
-                outcome.unrecorded = (edit, StoreError.wrapping(error, path: edit.file.path, writing: true))
+                outcome.unrecorded = (answered, StoreError.wrapping(error, path: edit.file.path, writing: true))
                 outcome.remaining = edits.count - index
                 return outcome
             }
+            outcome.delivered.append(answered)
             do {
                 try await cache(answered, later: edits[(index + 1)...])
             } catch {
@@ -101,7 +101,8 @@ public struct EditDelivery: Sendable {
             return .deleted(edit, deleted: deleted, missing: missing)
         case let .update(item, changed, fields):
             do {
-                return .changed(edit, saved: try await client.update(item, to: changed, fields: fields))
+                let name = edit.file.deletingPathExtension().lastPathComponent  // unique: the time, the process and a random part
+                return .changed(edit, saved: try await client.update(item, to: changed, fields: fields, change: name))
             } catch let error as APIError where error.isNotFound || error.isConflict {
                 return .vanished(edit, error)
             }

@@ -158,6 +158,8 @@ public struct OutboxSender: Sendable {
             known.formUnion((month.items + month.outside).map { SheetText.key($0.id) })
             known.formUnion(month.unreadable.compactMap(\.id))
         }
+        // An item a queued change deletes or moves away is hidden from the months read, but was on the server.
+        known.formUnion(edits.flatMap(\.ids).map(SheetText.key))
         return known
     }
 }
