@@ -15,7 +15,9 @@ enum EditCommand {
         discussion: """
             The item is found in the cache by id (fetch --format json shows ids); the fields given replace \
             its own, checked as add checks them, and the server's answer replaces it in the cache (in its \
-            new month when the date moves it). A server without the extensions is told apart as for delete.
+            new month when the date moves it). A server without the extensions is told apart as for delete. \
+            The script refuses an edit of a field changed on the server since the month was fetched here \
+            (a conflict: exit 65; fetch and edit again).
 
             When the server cannot be reached, or its answer is lost, the edit waits in the queue of changes \
             (pending lists it, sync sends it; exit 75) and the cache shows it made, so a further edit starts \
