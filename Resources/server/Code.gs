@@ -322,7 +322,7 @@ function update(body) {
     at = sheet ? rowsById(sheet)[body.id] : undefined;
     if (at) body.date = body.changes.date;
   }
-  if (!at) throw failure('not-found', 'no item ' + body.id + ' in ' + String(body.date).slice(0, 6));
+  if (!at) throw failure('not-found', 'no item ' + body.id + ' in ' + String(body.date).slice(0, 4) + '-' + String(body.date).slice(4, 6));
   var zone = sheet.getParent().getSpreadsheetTimeZone();
   var current = item(sheet.getRange(at, 1, 1, HEADER.length).getValues()[0], zone);
   // A change already made (a retry, or a first try that ran late after its retry): answered, never made again.

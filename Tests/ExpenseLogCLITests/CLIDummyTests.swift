@@ -87,6 +87,8 @@ extension CLIDummyTests {
         #expect(deleted.status == 0 && deleted.stderr.contains("Deleted: 2024-01-10 紅茶 ¥200"), "\(deleted.stderr)")
         let january = try await CLI.run(["fetch", "2024-01", "--offline", "--format", "json"], environment: env)
         #expect(try ItemCodec.items(Data(january.stdout.utf8)).map(\.id) == Array(Self.fixtureIDs.dropFirst(2)))
+        let refund = try await CLI.run(["edit", Self.fixtureIDs[2], "--price", "-300"], environment: env)
+        #expect(refund.status == 0 && refund.stderr.contains(" -¥300 ("), "a refund reads as in the report: \(refund.stderr)")
         let february = try await CLI.run(["fetch", "2024-02", "--offline", "--format", "json"], environment: env)
         #expect(try ItemCodec.items(Data(february.stdout.utf8)).map(\.price) == [150])
         // An id the fixtures lack is the script's not-found: the change is dropped, said so, 65.

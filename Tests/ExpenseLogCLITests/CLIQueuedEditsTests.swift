@@ -119,14 +119,15 @@ import Testing
             #expect(try await CLI.run(["delete", "--yes", "Q3", "--retries", "0"], environment: env).status == 75)
             let dropped = try await CLI.run(["pending", "drop", "--yes", "Q3"], environment: env)
             #expect(dropped.status == 0, "\(dropped.stderr)")
-            #expect(dropped.stderr.contains("Removed the queued deletion of Q3; the cache still shows it made, until "
+            #expect(dropped.stderr.contains("Removed the queued deletion of Q3 (2024-01-07 本 ¥900 (Entertainment)); the cache still shows it made, until "
                                             + "`expense-log fetch --refresh 2024-01`, which shows what the server has"), "\(dropped.stderr)")
 
             try await host.setDown(false)
             _ = try await host.call(post: #"{"action":"delete","items":[{"id":"Q1","date":"20240105"}]}"#)  // another machine
             let synced = try await CLI.run(["sync"], environment: env)
             #expect(synced.status == 65, "\(synced.stderr)")
-            #expect(synced.stderr.contains("The server no longer has Q1 in 2024-01") && synced.stderr.contains("the change was dropped"),
+            #expect(synced.stderr.contains("The server no longer has Q1 in 2024-01")
+                    && synced.stderr.contains("so the change (to 2024-01-05 コーヒー ¥200 (Food/Drink)) was dropped"),
                     "\(synced.stderr)")
             #expect(try await ids(host, "1") == ["Q2", "Q3"], "the dropped deletion was never sent")
             let pending = try await CLI.run(["pending"], environment: env)
@@ -176,6 +177,8 @@ extension CLIQueuedEditsTests {
             #expect(try await CLI.run(["register", file], environment: env).status == 0)
             try await host.setDown(true)
             #expect(try await CLI.run(["register", later, "--retries", "0"], environment: env).status == 75)
+            let notYet = try await CLI.run(["edit", "R9", "--price", "150"], environment: env)
+            #expect(notYet.status == 75 && notYet.stderr.contains("R9 waits in the outbox to be registered"), "\(notYet.stderr)")
             #expect(try await CLI.run(["edit", "Q1", "--price", "200", "--retries", "0"], environment: env).status == 75)
             #expect(try await CLI.run(["edit", "Q1", "--date", "2024-02-01", "--retries", "0"], environment: env).status == 75)
             try await host.setDown(false)
@@ -286,6 +289,7 @@ extension CLIQueuedEditsTests {
             let edited = try await CLI.run(["edit", "Q1", "--price", "200"], environment: env)
             #expect(edited.status == 65, "\(edited.stderr)")
             #expect(edited.stderr.contains("refused the request (conflict)") && edited.stderr.contains("price is 250, not 178")
+                    && edited.stderr.contains("so the change (to 2024-01-05 コーヒー ¥200 (Food/Drink)) was dropped")
                     && edited.stderr.contains("edit again if the change is still wanted"), "\(edited.stderr)")
             #expect(try await host.rows(book: "家計簿_2024", sheet: "1")[1][3] as? Int == 250)
             // Another field is no conflict: the name changes, the other machine's price stays.

@@ -118,6 +118,10 @@ struct ParserTests {
                                                                      "--min", "-300"]).invocation)
         #expect(invocation[FetchCommand.sort] == .price && invocation[FetchCommand.reverse])
         #expect(invocation[FetchCommand.category] == "food" && invocation[FetchCommand.sub] == "2" && invocation[FetchCommand.min] == -300)
+        // A day some days ago is a value too, as `add --date -3d` and `edit --date -3d` take it; `-d` alone is no such day.
+        let edit = try #require(try parse(["edit", "ID", "--date", "-3d"]).invocation)
+        #expect(edit[EditCommand.date] == "-3d")
+        #expect(!Parser.isNegativeNumber("-d") && !Parser.isNegativeNumber("-3x") && Parser.isNegativeNumber("-12d"))
         #expect(try usageError(Self.fetchJanuary + ["--min", "x"]).message
                 == "The value 'x' is invalid for '--min <yen>': expected a whole number")
         #expect(try usageError(Self.fetchJanuary + ["--sort", "name"]).message

@@ -40,7 +40,9 @@ enum DeleteCommand {
             }
             for item in items { context.io.stderr.write("  \(ServerEdits.describe(item, config, context))\n") }
             let what = items.count == 1 ? "this item" : "these \(items.count) items"
-            guard await context.confirm("Delete \(what) from the server? This cannot be undone", yesByDefault: false) else {
+            let question = reachable ? "Delete \(what) from the server? This cannot be undone"
+                : "Delete \(what)? The server cannot be reached: the deletion waits for `expense-log sync` (`pending drop` undoes it)"
+            guard await context.confirm(question, yesByDefault: false) else {
                 context.io.stderr.write("Nothing was deleted.\n")
                 throw CommandExit(code: .failure)
             }

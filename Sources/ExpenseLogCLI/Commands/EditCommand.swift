@@ -7,7 +7,7 @@ enum EditCommand {
     static let price = Option<String>("price", "yen", help: "The new price (1500, 1,500円, -300 for a refund).")
     static let date = Option<String>("date", "day", help: "The new day: 2024-01-05, 20240105, 2024/1/5, today, yesterday or -3d.")
     static let category = Option<String>("category", "name", .suggest(CommonOptions.categoryWords),
-                                         help: "The new category (food, 食費, a number) or category/sub; the sub is kept when the category is.")
+                                         help: "The new category (food, 食費, a unique prefix, a number) or category/sub; the sub is kept when the category is.")
 
     static let spec = CommandSpec(
         name: "edit",

@@ -86,8 +86,9 @@ enum EditSending {
                 vanished = vanished || mine
                 let why = error.isConflict ? "The item was changed on the server since its month was last fetched here, and the edit must not undo that"
                     : "The server no longer has \(TextTable.printable(item.id)) in \(item.date.yearMonth) (changed elsewhere?)"
-                let text = "\(error)\n\(why), so the change was dropped, and the cached copy too: run `expense-log fetch \(item.date.yearMonth)` "
-                    + "to see the month\(error.isConflict ? ", then edit again if the change is still wanted" : "")."
+                let wanted = if case let .update(_, changed, _) = edit.change { ServerEdits.describe(changed, config, context) } else { "" }
+                let text = "\(error)\n\(why), so the change (to \(wanted)) was dropped, and the cached copy too: run `expense-log fetch "
+                    + "\(item.date.yearMonth)` to see the month\(error.isConflict ? ", then edit again if the change is still wanted" : "")."
                 if mine { context.io.stderr.write("Error: \(text)\n") } else { context.warn(text) }
             }
         }
@@ -103,7 +104,7 @@ enum EditSending {
         }
         if let (edit, error) = outcome.stop {
             let ids = edit.ids.map(TextTable.printable).joined(separator: " ")
-            context.io.stderr.write("Error: \(error)\n\(waiting)\(ownWaits), the first one unsent; "
+            context.io.stderr.write("Error: \(error)\n\(waiting)\(ownWaits), the first one not confirmed; "
                                     + (error.isTransient ? "it may have reached the server all the same, and sending it again is safe: "
                                        + "`expense-log sync` sends them.\n"
                                        : "fix the cause and run `expense-log sync`, or remove it with `expense-log pending drop \(ids)`.\n"))

@@ -106,8 +106,12 @@ enum PendingCommand {
             return nil
         }
         for edit in dropped {
-            context.note("Removed the queued \(edit.isDelete ? "deletion" : "edit") of \(edit.ids.map(TextTable.printable).joined(separator: ", ")); "
-                         + "the cache still shows it made, until "
+            let what: String
+            switch edit.change {
+            case .delete(let items): what = "deletion of " + items.map { "\(TextTable.printable($0.id)) (\(ServerEdits.describe($0, config, context)))" }.joined(separator: ", ")
+            case let .update(item, changed, _): what = "edit of \(TextTable.printable(item.id)) (to \(ServerEdits.describe(changed, config, context)))"
+            }
+            context.note("Removed the queued \(what); the cache still shows it made, until "
                          + edit.months.map { "`expense-log fetch --refresh \($0)`" }.joined(separator: " and ")
                          + ", which shows what the server has (it made the change if an earlier send of it lost its answer).")
         }
@@ -119,10 +123,10 @@ enum PendingCommand {
     private static func remove(_ ids: Set<String>?, _ invocation: Invocation, _ context: Context) async throws {
         let config = try context.config()
         let outbox = context.outbox(config)
-        let what = ids.map { "\($0.count) item\($0.count == 1 ? "" : "s") (\($0.sorted().joined(separator: ", ")))" } ?? "every waiting item and queued change"
+        let what = ids.map { "what waits for \($0.count == 1 ? "the id" : "the ids") \($0.sorted().joined(separator: ", "))" } ?? "every waiting item and queued change"
         if !invocation[yes] {
             guard context.canAsk else {
-                throw UsageError(path: invocation.path, message: "Removing from the outbox needs --yes when stdin is not a terminal")
+                throw UsageError(path: invocation.path, message: "Removing from the outbox or the queue of edits needs --yes when stdin is not a terminal")
             }
             guard await context.confirm("Remove \(what) from the outbox (\(outbox.directory.path)) and the queue of edits? They will not be sent",
                                         yesByDefault: false) else {
@@ -136,7 +140,7 @@ enum PendingCommand {
         for item in dropped.removed {
             context.note("Removed \(TextTable.printable(item.id)): \(item.date) \(TextTable.printable(item.name)) \(PriceText.format(item.price))")
         }
-        if !dropped.removed.isEmpty || droppedEdits?.isEmpty != false {
+        if !dropped.removed.isEmpty || (ids == nil && droppedEdits?.isEmpty != false) {
             context.note("Removed \(dropped.removed.count) item\(dropped.removed.count == 1 ? "" : "s") from the outbox.")
         }
         if dropped.maybeOnServer > 0 {

@@ -11,11 +11,27 @@ enum ServerEdits {
         var found: [Item] = []
         for id in ids {
             guard let item = cached.first(where: { $0.id == id }) ?? cached.first(where: { SheetText.key($0.id) == SheetText.key(id) }) else {
+                if try waitsInOutbox(id, context, config) {
+                    context.io.stderr.write("Error: \(TextTable.printable(id)) waits in the outbox to be registered, so the server has "
+                                            + "nothing to change yet: run `expense-log sync` first, or `expense-log pending drop "
+                                            + "\(TextTable.printable(id))` and add it again as it should be.\n")
+                    throw CommandExit(code: .temporaryFailure)
+                }
                 context.io.stderr.write("Error: no cached item has the id \(TextTable.printable(id)); fetch its month first "
-                                        + "(expense-log fetch 2024-01 --format json shows each item's id)\n")
+                                        + "(`expense-log fetch MONTH --format json` shows each item's id)\n")
                 throw CommandExit(code: .dataError)
             }
             found.append(item)
+        }
+        return found
+    }
+
+    /// Whether an item with this id waits in the outbox (read only when the cache lacks it: an error path).
+    private static func waitsInOutbox(_ id: String, _ context: Context, _ config: AppConfig) throws -> Bool {
+        let outbox = context.outbox(config)
+        var found = false
+        for entry in try outbox.entries().entries where !found {
+            _ = try outbox.forEachBatch(of: entry) { batch in found = found || batch.items.contains { $0.id == id } }
         }
         return found
     }
@@ -45,6 +61,7 @@ enum ServerEdits {
 
     /// `2024-01-05 コーヒー ¥178 (Food/Drink)`, an item as the questions name it.
     static func describe(_ item: Item, _ config: AppConfig, _ context: Context) -> String {
-        TextTable.printable("\(item.date) \(item.name) ¥\(PriceText.format(item.price)) (\(AddCommand.describe(item.category, item.categorySub, config, context)))")
+        TextTable.printable("\(item.date) \(item.name) \(item.price < 0 ? "-" : "")¥\(PriceText.format(abs(item.price))) "
+                            + "(\(AddCommand.describe(item.category, item.categorySub, config, context)))")
     }
 }

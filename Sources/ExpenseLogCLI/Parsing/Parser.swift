@@ -158,8 +158,11 @@ public struct Parser: Sendable {
         token.hasPrefix("-") && token != "-" && !isNegativeNumber(token)
     }
 
+    /// `-300` (a refund) or `-3d` (three days ago): values, not options.
     static func isNegativeNumber(_ token: String) -> Bool {
-        token.count > 1 && token.hasPrefix("-") && Double(token.dropFirst()) != nil
+        guard token.count > 1, token.hasPrefix("-") else { return false }
+        let body = token.dropFirst()
+        return Double(body) != nil || (body.count > 1 && body.last == "d" && body.dropLast().allSatisfy(\.isASCII) && Int(body.dropLast()) != nil)
     }
 
     static func check(_ value: String, _ kind: ValueKind, label: String, fail: (String) -> UsageError) throws -> String {

@@ -91,7 +91,8 @@ public struct MonthLoader: Sendable {
             return LoadedMonth(month: month, items: [], source: .missing(failure), cacheFailure: fallsBack ? readFailure : nil)
         }
         // The cache file of a month holds only that month (the dummy fixtures answer January 2024 for any month).
-        let items = edits.applied(to: answer.items.filter { $0.date.yearMonth == month }, in: month)
+        let own = answer.items.filter { $0.date.yearMonth == month }
+        let items = edits.isEmpty ? own : edits.applied(to: own, in: month)
         var cacheFailure: StoreError?
         do {
             try await repository.replaceMonth(month, with: items, fetchedAt: Date())
