@@ -3,17 +3,22 @@
 // format, and plain-text columns that keep text), DriveApp, ContentService, LockService, PropertiesService,
 // CacheService and Utilities. Standard library only.
 //
-//   node host.js [--port N] [--key SECRET] [--zone Asia/Tokyo] [--lose-answers N]
+//   node host.js [--port N] [--key SECRET] [--zone Asia/Tokyo] [--lose-answers N] [--script FILE (another Code.gs)]
 //       prints "PORT n", serves until stdin closes; --lose-answers N runs the first N POSTs and then drops their
 //       connections, as a network does when the answer is lost after the script ran
 //
 // HTTP, as script.google.com answers a web app: GET or POST /exec runs doGet/doPost and answers 302 to
-// /echo?key=… (the redirect host, another origin in real life), whose GET hands out the output once; an exception
-// that escapes the script is 200 text/html. /_control/down (POST "1" or "0") drops every /exec connection unanswered
-// while on; /_control/lose (POST "n" or "n@k") drops the answers of n POSTs after they ran, after answering k, as
-// --lose-answers does at the start; /_control/calls (GET) counts the scripts run by method. /_control/state (GET) returns every sheet's cells; /_control/type (POST
-// {"book","sheet","row","column","value"}) types into a cell as a person would, retyped as Sheets retypes it;
-// /_control/format (POST {"book","sheet","column","format"}) sets a column's format, as an older sheet has it.
+// /echo?user_content_key=… on a second port (another origin, as the redirect host is in real life), whose GET hands
+// out the output once; an exception that escapes the script is 200 text/html.
+//
+// Controls for the tests:
+//   POST /_control/down "1"|"0"   drops every /exec connection unanswered while on (the server cannot be reached)
+//   POST /_control/lose "n@k"     answers k POSTs, then drops the answers of n after running them (as --lose-answers)
+//   GET  /_control/calls          how many scripts ran, by method
+//   GET  /_control/state          every sheet's cells and formats
+//   POST /_control/type {"book","sheet","row","column","value"}   types into a cell as a person would (retyped as
+//                                 Sheets retypes it)
+//   POST /_control/format {"book","sheet","column","format"}     sets a column's format, as an older sheet has it
 'use strict';
 const http = require('http');
 const fs = require('fs');
@@ -194,7 +199,7 @@ function run(handler, event) {
   }
 }
 
-const server = http.createServer((request, response) => {
+function handle(request, response) {
   const url = new URL(request.url, 'http://host');
   let body = '';
   request.on('data', chunk => { body += chunk; });
@@ -263,16 +268,21 @@ const server = http.createServer((request, response) => {
       }
       const key = crypto.randomBytes(12).toString('hex');
       outputs.set(key, result.output);
-      response.writeHead(302, {Location: 'http://' + request.headers.host + '/echo?user_content_key=' + key});
+      // Another origin, as script.googleusercontent.com is to script.google.com: the echo server's own port.
+      response.writeHead(302, {Location: 'http://127.0.0.1:' + echo.address().port + '/echo?user_content_key=' + key});
       return response.end();
     }
     response.writeHead(404, {'Content-Type': 'text/html'});
     response.end('<html>not found</html>');
   });
-});
+}
 
-server.listen(Number(option('port', '0')), '127.0.0.1', () => {
-  process.stdout.write('PORT ' + server.address().port + '\n');
+const server = http.createServer(handle);
+const echo = http.createServer(handle);
+echo.listen(0, '127.0.0.1', () => {
+  server.listen(Number(option('port', '0')), '127.0.0.1', () => {
+    process.stdout.write('PORT ' + server.address().port + '\n');
+  });
 });
 process.stdin.on('end', () => process.exit(0));
 process.stdin.resume();
