@@ -32,8 +32,8 @@ enum EditSending {
         }
     }
 
-    /// The changes waiting to be sent, for a fetch to make on the months it reads (none when the queue cannot be read:
-    /// `pending` and `sync` say why).
+    /// The changes waiting to be sent, for a fetch to make on the months it reads (none, with a warning, when the queue's
+    /// folder cannot be listed; a file that cannot be read is left out, and `pending` and `sync` name it).
     static func waiting(_ context: Context, _ config: AppConfig) -> [QueuedEdit] {
         do {
             return try context.editQueue(config).edits().edits
