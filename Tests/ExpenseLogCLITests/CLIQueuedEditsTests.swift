@@ -12,18 +12,29 @@ import Testing
         Q3,20240107,本,900,1,
         """
 
+    /// A fresh home, a script host (given `options`, or running `script` instead of Code.gs) and the three items
+    /// registered on it: what each test starts from.
+    func withRegisteredItems(_ options: [String] = [], script: String? = nil, token: String? = nil,
+                             _ body: (ScriptHost, [String: String], TemporaryDirectory) async throws -> Void) async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let file = try home.write("q.csv", Self.items)
+        let scriptOption = try script.map { ["--script", try home.write("Script.gs", $0)] } ?? []
+        try await withScriptHost(options + scriptOption) { host in
+            var env = host.environment(home: home)
+            if let token { env["EXPENSE_LOG_TOKEN"] = token }
+            #expect(try await CLI.run(["register", file], environment: env).status == 0)
+            try await body(host, env, home)
+        }
+    }
+
     /// The ids in a month's sheet, in row order.
     func ids(_ host: ScriptHost, _ sheet: String) async throws -> [String?] {
         try await host.rows(book: "家計簿_2024", sheet: sheet).dropFirst().map { $0[0] as? String }
     }
 
     @Test func changesMadeWhileTheServerIsDownWaitAndSyncSendsThemInOrderOnce() async throws {
-        let home = try TemporaryDirectory()
-        defer { home.remove() }
-        let file = try home.write("q.csv", Self.items)
-        try await withScriptHost { host in
-            let env = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "development", "EXPENSE_LOG_BASE_URL": host.base])
-            #expect(try await CLI.run(["register", file], environment: env).status == 0)
+        try await withRegisteredItems { host, env, _ in
             try await host.setDown(true)
 
             // The server was never asked ?action=info: the change is queued all the same, and sync asks first.
@@ -83,12 +94,7 @@ import Testing
     }
 
     @Test func anEditWhoseAnswerIsLostWaitsAndTheNextEditSendsItFirst() async throws {
-        let home = try TemporaryDirectory()
-        defer { home.remove() }
-        let file = try home.write("q.csv", Self.items)
-        try await withScriptHost { host in
-            let env = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "development", "EXPENSE_LOG_BASE_URL": host.base])
-            #expect(try await CLI.run(["register", file], environment: env).status == 0)
+        try await withRegisteredItems { host, env, _ in
             try await host.loseAnswers(1)
             let lost = try await CLI.run(["edit", "Q1", "--price", "200", "--retries", "0"], environment: env)
             #expect(lost.status == 75, "\(lost.stderr)")
@@ -108,12 +114,7 @@ import Testing
     }
 
     @Test func aQueuedEditOfAVanishedItemIsDroppedAndPendingDropRemovesAChange() async throws {
-        let home = try TemporaryDirectory()
-        defer { home.remove() }
-        let file = try home.write("q.csv", Self.items)
-        try await withScriptHost { host in
-            let env = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "development", "EXPENSE_LOG_BASE_URL": host.base])
-            #expect(try await CLI.run(["register", file], environment: env).status == 0)
+        try await withRegisteredItems { host, env, _ in
             try await host.setDown(true)
             #expect(try await CLI.run(["edit", "Q1", "--price", "200", "--retries", "0"], environment: env).status == 75)
             #expect(try await CLI.run(["delete", "--yes", "Q3", "--retries", "0"], environment: env).status == 75)
@@ -136,11 +137,8 @@ import Testing
     }
 
     @Test func syncKeepsQueuedChangesForAServerWithoutTheExtensions() async throws {
-        let home = try TemporaryDirectory()
-        defer { home.remove() }
-        let file = try home.write("q.csv", Self.items)
         // The original protocol only: a month, or the items posted back; a GET without a month fails as such a script does.
-        let original = try home.write("Original.gs", """
+        let original = """
             function doGet(e) {
               if (!e.parameter.year) throw new TypeError("Cannot read properties of undefined (reading 'getSheetByName')");
               return ContentService.createTextOutput('[]').setMimeType(ContentService.MimeType.JSON);
@@ -148,10 +146,8 @@ import Testing
             function doPost(e) {
               return ContentService.createTextOutput(e.postData.contents).setMimeType(ContentService.MimeType.JSON);
             }
-            """)
-        try await withScriptHost(["--script", original]) { host in
-            let env = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "development", "EXPENSE_LOG_BASE_URL": host.base])
-            #expect(try await CLI.run(["register", file], environment: env).status == 0)
+            """
+        try await withRegisteredItems(script: original) { host, env, _ in
             try await host.setDown(true)
             #expect(try await CLI.run(["edit", "Q1", "--price", "200", "--retries", "0"], environment: env).status == 75)
             try await host.setDown(false)
@@ -168,13 +164,8 @@ import Testing
 
 extension CLIQueuedEditsTests {
     @Test func syncSendsTheOutboxThenTheChangesAndTheCacheKeepsWhatIsStillQueued() async throws {
-        let home = try TemporaryDirectory()
-        defer { home.remove() }
-        let file = try home.write("q.csv", Self.items)
-        let later = try home.write("r.csv", "id,date,name,price,category\nR9,20240120,牛乳,200,0\n")
-        try await withScriptHost { host in
-            let env = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "development", "EXPENSE_LOG_BASE_URL": host.base])
-            #expect(try await CLI.run(["register", file], environment: env).status == 0)
+        try await withRegisteredItems { host, env, home in
+            let later = try home.write("r.csv", "id,date,name,price,category\nR9,20240120,牛乳,200,0\n")
             try await host.setDown(true)
             #expect(try await CLI.run(["register", later, "--retries", "0"], environment: env).status == 75)
             let notYet = try await CLI.run(["edit", "R9", "--price", "150"], environment: env)
@@ -203,12 +194,7 @@ extension CLIQueuedEditsTests {
     }
 
     @Test func aQueuedFileThatCannotBeReadStopsTheChangesAfterIt() async throws {
-        let home = try TemporaryDirectory()
-        defer { home.remove() }
-        let file = try home.write("q.csv", Self.items)
-        try await withScriptHost { host in
-            let env = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "development", "EXPENSE_LOG_BASE_URL": host.base])
-            #expect(try await CLI.run(["register", file], environment: env).status == 0)
+        try await withRegisteredItems { host, env, home in
             try await host.setDown(true)
             for arguments in [["edit", "Q1", "--price", "200"], ["edit", "Q2", "--price", "300"], ["delete", "--yes", "Q3"]] {
                 #expect(try await CLI.run(arguments + ["--retries", "0"], environment: env).status == 75)
@@ -231,13 +217,8 @@ extension CLIQueuedEditsTests {
     }
 
     @Test func aRefusedChangeStaysQueuedAndSaysHowToDropIt() async throws {
-        let home = try TemporaryDirectory()
-        defer { home.remove() }
-        let file = try home.write("q.csv", Self.items)
-        try await withScriptHost(["--key", "right-key"]) { host in
-            var env = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "development", "EXPENSE_LOG_BASE_URL": host.base])
-            env["EXPENSE_LOG_TOKEN"] = "right-key"
-            #expect(try await CLI.run(["register", file], environment: env).status == 0)
+        try await withRegisteredItems(["--key", "right-key"], token: "right-key") { host, env, _ in
+            var env = env
             try await host.setDown(true)
             #expect(try await CLI.run(["delete", "--yes", "Q1", "Q2", "--retries", "0"], environment: env).status == 75)
             try await host.setDown(false)
@@ -255,12 +236,7 @@ extension CLIQueuedEditsTests {
 
 extension CLIQueuedEditsTests {
     @Test func whileAnotherRunSendsTheQueueAChangeWaitsAndPendingDropLeavesItAlone() async throws {
-        let home = try TemporaryDirectory()
-        defer { home.remove() }
-        let file = try home.write("q.csv", Self.items)
-        try await withScriptHost { host in
-            let env = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "development", "EXPENSE_LOG_BASE_URL": host.base])
-            #expect(try await CLI.run(["register", file], environment: env).status == 0)
+        try await withRegisteredItems { host, env, home in
             // This test holds the lock a sync holds while it sends (flock: another open of the file conflicts, in-process too).
             let lockFile = home.url.appendingPathComponent("expense-log/state/development/sync.lock")
             let held = try await FileLock.acquire(lockFile)
@@ -278,12 +254,7 @@ extension CLIQueuedEditsTests {
 
 extension CLIQueuedEditsTests {
     @Test func anEditNeverUndoesAChangeMadeOnTheServerSince() async throws {
-        let home = try TemporaryDirectory()
-        defer { home.remove() }
-        let file = try home.write("q.csv", Self.items)
-        try await withScriptHost { host in
-            let env = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "development", "EXPENSE_LOG_BASE_URL": host.base])
-            #expect(try await CLI.run(["register", file], environment: env).status == 0)
+        try await withRegisteredItems { host, env, _ in
             // Another machine sets the price; this cache still says 178.
             _ = try await host.call(post: #"{"action":"update","id":"Q1","date":"20240105","changes":{"price":250}}"#)
             let edited = try await CLI.run(["edit", "Q1", "--price", "200"], environment: env)

@@ -9,7 +9,7 @@ import Testing
         defer { home.remove() }
         let file = try home.write("r.csv", "id,date,name,price,category\nR1,20240301,パン,250,0\n")
         try await withScriptHost { host in
-            let env = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "development", "EXPENSE_LOG_BASE_URL": host.base])
+            let env = host.environment(home: home)
             // The connection drops with no answer: for all the client knows, the script may be running it still.
             try await host.setDown(true)
             let lost = try await CLI.run(["register", file, "--retries", "0"], environment: env)
@@ -35,7 +35,7 @@ import Testing
         defer { home.remove() }
         let file = try home.write("r.csv", "id,date,name,price,category\nR1,20240301,パン,250,0\n")
         try await withScriptHost { host in
-            let env = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "development", "EXPENSE_LOG_BASE_URL": host.base])
+            let env = host.environment(home: home)
             #expect(try await CLI.run(["config", "set", "serverMaxExecutionSeconds", "900"], environment: env).status == 0)
             try await host.setDown(true)
             #expect(try await CLI.run(["register", file, "--retries", "0"], environment: env).status == 75)

@@ -10,7 +10,7 @@ import Testing
         defer { home.remove() }
         let file = try home.write("q.csv", "id,date,name,price,category,categorySub\nQ1,20240105,コーヒー,178,0,1\n")
         try await withScriptHost { host in
-            let env = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "development", "EXPENSE_LOG_BASE_URL": host.base])
+            let env = host.environment(home: home)
             #expect(try await CLI.run(["register", file], environment: env).status == 0)
             // A person retypes Q1's date (a plain-text cell: it stays "2024/1/5"), and adds a row below as the
             // original app's rows are, in the default format (Sheets makes a date of "2024/01/08" and a number of "120").

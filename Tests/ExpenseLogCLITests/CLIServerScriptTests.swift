@@ -26,7 +26,7 @@ import Testing
 
             """)
         try await withScriptHost { host in
-            let env = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "development", "EXPENSE_LOG_BASE_URL": host.base])
+            let env = host.environment(home: home)
             let registered = try await CLI.run(["register", file], environment: env)
             #expect(registered.status == 0, "\(registered.stderr)")
             #expect(registered.stderr.contains("Report: 3 added."), "\(registered.stderr)")
@@ -106,7 +106,7 @@ extension CLIServerScriptTests {
         let key = "k3y+with&odd=chars"
         let file = try home.write("one.csv", "id,date,name,price,category\nK1,20240401,パン,250,0\n")
         try await withScriptHost(["--key", key]) { host in
-            let base = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "development", "EXPENSE_LOG_BASE_URL": host.base])
+            let base = host.environment(home: home)
             let refused = try await CLI.run(["fetch", "2024-04", "--retries", "0"], environment: base)
             #expect(refused.status == 77, "\(refused.stderr)")
             #expect(refused.stderr.contains("EXPENSE_LOG_KEY") && refused.stderr.contains("config set-token"), "\(refused.stderr)")
@@ -132,7 +132,7 @@ extension CLIServerScriptTests {
         defer { home.remove() }
         let file = try home.write("d.csv", "id,date,name,price,category,categorySub\nD1,20240105,コーヒー,178,0,1\nD2,20240106,パン,250,0,0\n")
         try await withScriptHost { host in
-            let env = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "development", "EXPENSE_LOG_BASE_URL": host.base])
+            let env = host.environment(home: home)
             #expect(try await CLI.run(["register", file], environment: env).status == 0)
 
             let unasked = try await CLI.run(["delete", "D2"], environment: env)
@@ -187,7 +187,7 @@ extension CLIServerScriptTests {
         defer { home.remove() }
         let file = try home.write("l.csv", "id,date,name,price,category\nL1,20240501,パン,250,0\nL2,20240502,牛乳,200,0\n")
         try await withScriptHost(["--lose-answers", "1"]) { host in
-            let env = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "development", "EXPENSE_LOG_BASE_URL": host.base])
+            let env = host.environment(home: home)
             // The script saved the items, but the answer never came: the items wait in the outbox (75).
             let lost = try await CLI.run(["register", file, "--retries", "0"], environment: env)
             #expect(lost.status == 75, "\(lost.stderr)")
@@ -203,7 +203,7 @@ extension CLIServerScriptTests {
             defer { homes.forEach { $0.remove() } }
             let running = try homes.map { home in
                 try CLI.start(["register", file, "--allow-duplicates"],
-                              environment: Samples.environment(home: home, ["EXPENSE_LOG_ENV": "development", "EXPENSE_LOG_BASE_URL": host.base]))
+                              environment: host.environment(home: home))
             }
             let (first, second) = (running[0], running[1])
             let results = [try await first.wait(), try await second.wait()]
@@ -230,7 +230,7 @@ extension CLIServerScriptTests {
         defer { home.remove() }
         let file = try home.write("e.csv", "id,date,name,price,category,categorySub\nE1,20240105,コーヒー,178,0,1\n")
         try await withScriptHost(["--lose-answers", "1"]) { host in
-            let env = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "development", "EXPENSE_LOG_BASE_URL": host.base])
+            let env = host.environment(home: home)
             // The lost answer is the register's: sync settles it, then the edits have answers.
             _ = try await CLI.run(["register", file, "--retries", "0"], environment: env)
             #expect(try await CLI.run(["sync"], environment: env).status == 0)
@@ -265,7 +265,7 @@ extension CLIServerScriptTests {
         defer { home.remove() }
         let file = try home.write("g.csv", "id,date,name,price,category\nG1,20240105,コーヒー,178,0\n")
         try await withScriptHost { host in
-            let env = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "development", "EXPENSE_LOG_BASE_URL": host.base])
+            let env = host.environment(home: home)
             #expect(try await CLI.run(["register", file], environment: env).status == 0)
             // Another machine deletes it.
             _ = try await host.call(post: #"{"action":"delete","items":[{"id":"G1","date":"20240105"}]}"#)

@@ -60,6 +60,11 @@ final class ScriptHost: Sendable {
         try await control("type", JSONSerialization.data(withJSONObject: ["book": book, "sheet": sheet, "row": row, "column": column, "value": value]))
     }
 
+    /// The variables of a user (home in `home`) whose development environment is this web app.
+    func environment(home: TemporaryDirectory) -> [String: String] {
+        Samples.environment(home: home, ["EXPENSE_LOG_ENV": "development", "EXPENSE_LOG_BASE_URL": base])
+    }
+
     /// Sets a column's number format (`General`: as the original app's sheets have it).
     func format(book: String, sheet: String, column: Int, _ format: String) async throws {
         try await control("format", JSONSerialization.data(withJSONObject: ["book": book, "sheet": sheet, "column": column, "format": format]))

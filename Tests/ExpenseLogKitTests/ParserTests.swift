@@ -121,7 +121,7 @@ struct ParserTests {
         // A day some days ago is a value too, as `add --date -3d` and `edit --date -3d` take it; `-d` alone is no such day.
         let edit = try #require(try parse(["edit", "ID", "--date", "-3d"]).invocation)
         #expect(edit[EditCommand.date] == "-3d")
-        #expect(!Parser.isNegativeNumber("-d") && !Parser.isNegativeNumber("-3x") && Parser.isNegativeNumber("-12d"))
+        #expect(!Parser.isNegativeValue("-d") && !Parser.isNegativeValue("-3x") && Parser.isNegativeValue("-12d"))
         #expect(try usageError(Self.fetchJanuary + ["--min", "x"]).message
                 == "The value 'x' is invalid for '--min <yen>': expected a whole number")
         #expect(try usageError(Self.fetchJanuary + ["--sort", "name"]).message

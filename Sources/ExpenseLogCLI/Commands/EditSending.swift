@@ -54,12 +54,12 @@ enum EditSending {
 
     /// Sends the queue in order (as `listed`, else as read now), up to the first change that cannot be read, and says how
     /// it went; the caller holds the sync lock. Throws the exit code: 74 for a change that cannot be read or recorded, else as `report`.
-    static func sendQueue(own: QueuedEdit? = nil, listed: (edits: [QueuedEdit], blocker: String?)? = nil, _ client: ExpenseLogAPIClient,
+    static func sendQueue(own: QueuedEdit? = nil, listed: EditQueue.Listing? = nil, _ client: ExpenseLogAPIClient,
                           _ repository: LocalRepository, _ context: Context, _ config: AppConfig) async throws {
         let queue = context.editQueue(config)
-        let (edits, blocker) = try listed ?? queue.sendable()
-        let outcome = await EditDelivery(client: client, repository: repository, queue: queue).send(edits)
-        try report(outcome, own: own, queue: queue, context, config, blocked: blocker)
+        let listed = try listed ?? queue.listing()
+        let outcome = await EditDelivery(client: client, repository: repository, queue: queue).send(listed.sendable)
+        try report(outcome, own: own, queue: queue, context, config, blocked: listed.blocker)
     }
 
     /// Says what the server answered to each change, and why the rest stay queued; throws the exit code: 65 when a

@@ -61,7 +61,7 @@ enum ServerEdits {
 
     /// `2024-01-05 コーヒー ¥178 (Food/Drink)`, an item as the questions name it.
     static func describe(_ item: Item, _ config: AppConfig, _ context: Context) -> String {
-        TextTable.printable("\(item.date) \(item.name) \(item.price < 0 ? "-" : "")¥\(PriceText.format(abs(item.price))) "
+        TextTable.printable("\(item.date) \(item.name) \(PriceText.yen(item.price)) "
                             + "(\(AddCommand.describe(item.category, item.categorySub, config, context)))")
     }
 }

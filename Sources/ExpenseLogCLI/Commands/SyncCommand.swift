@@ -63,11 +63,12 @@ enum SyncCommand {
         let queue = context.editQueue(config)
         let format = CommonOptions.outputFormat(invocation)
         var itemsExit: CommandExit?, stoppedOnServer = false
-        let editsWait = try !queue.edits().edits.isEmpty || !queue.edits().problems.isEmpty
+        let queued = try queue.listing()
+        let editsWait = !queued.edits.isEmpty || !queued.problems.isEmpty
         if !entries.isEmpty || !problems.isEmpty || !editsWait {
             do {
                 try await sendItems(entries, problems, outbox: outbox, client: client, repository: repository, invocation, context,
-                                    config: config, stoppedOnServer: &stoppedOnServer)
+                                    config: config, edits: queued.edits, stoppedOnServer: &stoppedOnServer)
             } catch let exit as CommandExit {
                 itemsExit = exit
             }
@@ -89,11 +90,12 @@ enum SyncCommand {
         if let exit = itemsExit ?? editsExit { throw exit }
     }
 
-    /// Sends the queued edits and deletions in order, once the server is known to take them.
+    /// Sends the queued edits and deletions in order, once the server is known to take them; the queue is read again, for
+    /// the changes an `edit` queued while the items were sent.
     static func sendEdits(_ queue: EditQueue, client: ExpenseLogAPIClient, repository: LocalRepository, _ context: Context,
                           config: AppConfig) async throws {
-        let listed = try queue.sendable()
-        let (edits, blocker) = listed
+        let listed = try queue.listing()
+        let (edits, blocker) = (listed.sendable, listed.blocker)
         guard !edits.isEmpty else {
             guard let blocker else { return }
             context.io.stderr.write("Error: \(blocker).\n")
@@ -110,16 +112,16 @@ enum SyncCommand {
         context.note("The queue of edits is empty.")
     }
 
-    /// Sends the outbox's items.
+    /// Sends the outbox's items, the queued `edits` made on the months it reads.
     static func sendItems(_ entries: [OutboxEntry], _ problems: [String], outbox: Outbox, client: ExpenseLogAPIClient,
                           repository: LocalRepository, _ invocation: Invocation, _ context: Context, config: AppConfig,
-                          stoppedOnServer: inout Bool) async throws {
+                          edits: [QueuedEdit], stoppedOnServer: inout Bool) async throws {
         for problem in problems { context.warn(problem) }
         let format = CommonOptions.outputFormat(invocation)
         let wait = await ResendPolicy.wait(for: entries, outbox, client, repository, config, context)
         let sender = OutboxSender(delivery: OutboxDelivery(client: client, outbox: outbox), repository: repository,
                                   resendWait: wait, verifyAnswers: config.environment.value != .dummy,
-                                  edits: EditSending.waiting(context, config))
+                                  edits: edits)
         var saved = try SavedItems()
         var outcome = SyncOutcome()
         // What the server saved is cached and printed once: before an error is explained, else at the end.

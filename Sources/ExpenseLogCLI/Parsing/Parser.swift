@@ -38,7 +38,7 @@ public struct Parser: Sendable {
             let token = arguments[index]
             index += 1
             if !optionsEnded, token == "--" { optionsEnded = true; continue }
-            if !optionsEnded, token.hasPrefix("-"), token != "-", !Self.isNegativeNumber(token) {
+            if !optionsEnded, token.hasPrefix("-"), token != "-", !Self.isNegativeValue(token) {
                 let (name, inline) = try Self.split(token, fail: fail)
                 if name == "help" || name == "h" { wantsHelp = true; continue }
                 if name == "version" { wantsVersion = true; continue }
@@ -155,11 +155,11 @@ public struct Parser: Sendable {
     }
 
     static func looksLikeOption(_ token: String) -> Bool {
-        token.hasPrefix("-") && token != "-" && !isNegativeNumber(token)
+        token.hasPrefix("-") && token != "-" && !isNegativeValue(token)
     }
 
     /// `-300` (a refund) or `-3d` (three days ago): values, not options.
-    static func isNegativeNumber(_ token: String) -> Bool {
+    static func isNegativeValue(_ token: String) -> Bool {
         guard token.count > 1, token.hasPrefix("-") else { return false }
         let body = token.dropFirst()
         return Double(body) != nil || (body.count > 1 && body.last == "d" && body.dropLast().allSatisfy(\.isASCII) && Int(body.dropLast()) != nil)

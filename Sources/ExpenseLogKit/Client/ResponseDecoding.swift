@@ -38,10 +38,10 @@ extension ExpenseLogAPIClient {
     static func refusal(_ response: HTTPResponse, hiding secret: String?) throws {
         guard JSONParser.firstSignificantByte(of: response.body) == UInt8(ascii: "{"),
               case .object(let members, _)? = try? JSONParser.parse(Array(response.body)),
-              case .object(let error, _)? = members.first(where: { $0.key == "error" })?.value,
-              case .string(let kind, _)? = error.first(where: { $0.key == "kind" })?.value else { return }
+              case .object(let error, _)? = members[member: "error"],
+              case .string(let kind, _)? = error[member: "kind"] else { return }
         let message: String
-        if case .string(let text, _)? = error.first(where: { $0.key == "message" })?.value { message = text } else { message = kind }
+        if case .string(let text, _)? = error[member: "message"] { message = text } else { message = kind }
         throw APIError.scriptRefused(url: response.url, kind: kind, message: message).redacting(secret)
     }
 }

@@ -25,9 +25,9 @@ public struct ServerInfo: Sendable, Equatable {
     /// Info read back from `json`, or nil when the bytes are not such an object.
     public init?(json bytes: [UInt8]) {
         guard case .object(let members, _)? = try? JSONParser.parse(bytes),
-              case .string(let app, _)? = members.first(where: { $0.key == "app" })?.value,
-              case .number(let version, _)? = members.first(where: { $0.key == "version" })?.value, let number = Int(version),
-              case .array(let list, _)? = members.first(where: { $0.key == "actions" })?.value else { return nil }
+              case .string(let app, _)? = members[member: "app"],
+              case .number(let version, _)? = members[member: "version"], let number = Int(version),
+              case .array(let list, _)? = members[member: "actions"] else { return nil }
         let actions = list.compactMap { value -> String? in if case .string(let text, _) = value { return text } else { return nil } }
         self.init(app: app, version: number, actions: actions)
     }
@@ -72,7 +72,7 @@ extension ExpenseLogAPIClient {
         let list = items.map { "{\"id\":\(ItemJSON.string($0.id)),\"date\":\"\($0.date.compact)\"}" }.joined(separator: ",")
         let (answer, _) = try await post("{\"action\":\"delete\",\"items\":[\(list)]}")
         func strings(_ key: String) -> [String] {
-            guard case .array(let values, _)? = answer.first(where: { $0.key == key })?.value else { return [] }
+            guard case .array(let values, _)? = answer[member: key] else { return [] }
             return values.compactMap { if case .string(let text, _) = $0 { return text } else { return nil } }
         }
         return (strings("deleted"), strings("missing"))

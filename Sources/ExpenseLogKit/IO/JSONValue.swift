@@ -268,3 +268,10 @@ public struct JSONParser {
         return value
     }
 }
+
+extension Array where Element == (key: String, value: JSONValue) {
+    /// The value of an object's first member named `key`.
+    public subscript(member key: String) -> JSONValue? {
+        first { $0.key == key }?.value
+    }
+}

@@ -18,7 +18,7 @@ public struct ReportPage: Sendable {
         let month = summary.month.flatMap { YearMonth(year: summary.year, month: $0) }
         let heading = month.map(monthTitle) ?? (japanese ? "\(summary.year)年" : "\(summary.year)")
         var body = "<h1>\(word("家計簿", "Expenses")) \(SVGChart.escaped(heading))</h1>\n"
-        body += "<p class=\"total\">\(word("合計", "Total")) <strong>\(yen(summary.totals.total))</strong> "
+        body += "<p class=\"total\">\(word("合計", "Total")) <strong>\(PriceText.yen(summary.totals.total))</strong> "
             + "(\(summary.totals.count)\(word("件", summary.totals.count == 1 ? " item" : " items")))</p>\n"
         body += sources(summary)
         body += "<section class=\"charts\">\n"
@@ -70,13 +70,13 @@ public struct ReportPage: Sendable {
         let parts = categoryParts(summary.totals)
         return SVGChart.donut(title: word("項目別の支出", "Spending by category") + " " + period(summary),
                               description: describe(parts, whole: summary.totals.total), parts: parts,
-                              centre: yen(summary.totals.total), legend: legend)
+                              centre: PriceText.yen(summary.totals.total), legend: legend)
     }
 
     func subDonut(_ parts: [ChartPart], heading: String) -> String {
         let whole = parts.reduce(Int128(0)) { $0 + $1.value }
         return SVGChart.donut(title: word("サブ項目別の支出", "Spending by sub-category") + " " + heading,
-                              description: describe(parts, whole: whole), parts: parts, centre: yen(whole), legend: false)
+                              description: describe(parts, whole: whole), parts: parts, centre: PriceText.yen(whole), legend: false)
     }
 
     /// A part per category and sub-category, each sub in its category's colour lightened by its place.
@@ -104,7 +104,7 @@ public struct ReportPage: Sendable {
     /// A chart's legend under it, in HTML so that it wraps on a phone.
     func caption(_ parts: [ChartPart]) -> String {
         "<figcaption><ul class=\"legend\">" + parts.map { part in
-            "<li><span class=\"swatch\" style=\"background:\(part.colour)\"></span>\(SVGChart.escaped(part.label)) \(yen(part.value))</li>"
+            "<li><span class=\"swatch\" style=\"background:\(part.colour)\"></span>\(SVGChart.escaped(part.label)) \(PriceText.yen(part.value))</li>"
         }.joined() + "</ul></figcaption>"
     }
 
@@ -115,7 +115,7 @@ public struct ReportPage: Sendable {
         }
         let monthly = summary.budget?.lines.first { $0.entry.key == .total }.map { $0.entry.monthly }
         let description = summary.months.map { month in
-            "\(month.month): " + (month.isMissing ? word("取得できず", "missing") : yen(month.totals.total))
+            "\(month.month): " + (month.isMissing ? word("取得できず", "missing") : PriceText.yen(month.totals.total))
         }.joined(separator: "; ")
         return SVGChart.stackedBars(title: word("月別・項目別の支出", "Spending per month by category") + " \(summary.year)",
                                     description: description, bars: bars, legend: categoryParts(summary.totals),
@@ -135,7 +135,7 @@ public struct ReportPage: Sendable {
                     line.isOver ? word("超過", "over") : nil)
         }
         let description = report.lines.map { line in
-            "\(names.budgetName(line.entry.key)): \(yen(line.spent)) / \(yen(line.budget))"
+            "\(names.budgetName(line.entry.key)): \(PriceText.yen(line.spent)) / \(PriceText.yen(line.budget))"
                 + (line.isOver ? word("（超過）", " (over)") : "")
         }.joined(separator: "; ")
         return SVGChart.budgetBars(title: word("予算と支出", "Spending against budgets"), description: description, lines: lines)
@@ -149,10 +149,10 @@ public struct ReportPage: Sendable {
         for line in summary.totals.lines {
             out += "<tr><td><span class=\"swatch\" style=\"background:\(ChartPalette.colour(ofCategory: line.key.category, in: catalogue))\"></span></td>"
                 + "<td>\(SVGChart.escaped(catalogue.name(of: line.key.category, japanese: japanese)))</td><td class=\"n\">\(line.count)</td>"
-                + "<td class=\"n\">\(yen(line.total))</td><td class=\"n\">\(line.shareTenths.map { SummaryWriter.share($0) + "%" } ?? "")</td></tr>\n"
+                + "<td class=\"n\">\(PriceText.yen(line.total))</td><td class=\"n\">\(line.shareTenths.map { SummaryWriter.share($0) + "%" } ?? "")</td></tr>\n"
         }
         return out + "</tbody><tfoot><tr><td></td><td>\(word("合計", "Total"))</td><td class=\"n\">\(summary.totals.count)</td>"
-            + "<td class=\"n\">\(yen(summary.totals.total))</td><td></td></tr></tfoot></table>\n"
+            + "<td class=\"n\">\(PriceText.yen(summary.totals.total))</td><td></td></tr></tfoot></table>\n"
     }
 
     func itemsTable(_ items: [Item]) -> String {
@@ -162,7 +162,7 @@ public struct ReportPage: Sendable {
             let sub = catalogue.name(ofSub: item.categorySub, in: item.category, japanese: japanese)
             out += "<tr><td class=\"d\">\(item.date)</td><td>\(SVGChart.escaped(item.name))</td>"
                 + "<td>\(SVGChart.escaped(catalogue.name(of: item.category, japanese: japanese) + (sub.isEmpty ? "" : "/" + sub)))</td>"
-                + "<td class=\"n\">\(yen(item.price))</td></tr>\n"
+                + "<td class=\"n\">\(PriceText.yen(item.price))</td></tr>\n"
         }
         return out + "</tbody></table>\n"
     }
@@ -176,13 +176,13 @@ public struct ReportPage: Sendable {
             out += "<tr><td class=\"d\">\(month.month)</td>"
             for line in categories {
                 let total = month.totals.lines.first { $0.key == line.key }?.total ?? 0
-                out += "<td class=\"n\">\(month.isMissing ? "–" : yen(total))</td>"
+                out += "<td class=\"n\">\(month.isMissing ? "–" : PriceText.yen(total))</td>"
             }
-            out += "<td class=\"n\">\(month.isMissing ? "–" : yen(month.totals.total))</td></tr>\n"
+            out += "<td class=\"n\">\(month.isMissing ? "–" : PriceText.yen(month.totals.total))</td></tr>\n"
         }
         out += "</tbody><tfoot><tr><td>\(word("合計", "Total"))</td>"
-        for line in categories { out += "<td class=\"n\">\(yen(line.total))</td>" }
-        return out + "<td class=\"n\">\(yen(summary.totals.total))</td></tr></tfoot></table></div>\n"
+        for line in categories { out += "<td class=\"n\">\(PriceText.yen(line.total))</td>" }
+        return out + "<td class=\"n\">\(PriceText.yen(summary.totals.total))</td></tr></tfoot></table></div>\n"
     }
 
     /// Which months came from the cache (and when they were fetched) or could not be had at all.
@@ -208,7 +208,7 @@ public struct ReportPage: Sendable {
 
     func describe(_ parts: [ChartPart], whole: Int128) -> String {
         parts.map { part in
-            "\(part.label) \(yen(part.value))"
+            "\(part.label) \(PriceText.yen(part.value))"
                 + (SummaryTotals.shareTenths(of: part.value, in: whole).map { " (\(SummaryWriter.share($0))%)" } ?? "")
         }.joined(separator: "; ")
     }
@@ -223,11 +223,6 @@ public struct ReportPage: Sendable {
 
     func word(_ ja: String, _ en: String) -> String { japanese ? ja : en }
 
-    /// `¥1,500`, and a refund's `-¥300`.
-    func yen(_ value: Int128) -> String { (value < 0 ? "-¥" : "¥") + PriceText.format(value.magnitude) }
-
-    /// As `yen(_:)`, for a price.
-    func yen(_ value: Int) -> String { yen(Int128(value)) }
 
     static let englishMonths = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 

@@ -187,13 +187,12 @@ private struct ProfileReader {
     /// A `rules` entry: a test, and a category, a new name, or both.
     func rule(_ element: JSONValue, at place: String) throws(ValidationProblem) -> CategoryRule {
         let rule = try object(element, at: place, keys: ["column", "category", "sub", "name"] + ColumnMatch.Kind.allCases.map(\.rawValue))
-        func member(_ key: String) -> JSONValue? { rule.first { $0.key == key }?.value }
-        let category = try member("category").map { value throws(ValidationProblem) in try integer(value, at: place + ".category", in: 0...Int(Int32.max)) }
-        let name = try member("name").map { value throws(ValidationProblem) in try string(value, at: place + ".name") }
+        let category = try rule[member: "category"].map { value throws(ValidationProblem) in try integer(value, at: place + ".category", in: 0...Int(Int32.max)) }
+        let name = try rule[member: "name"].map { value throws(ValidationProblem) in try string(value, at: place + ".name") }
         guard category != nil || name != nil else {
             throw problem(element, place, "needs \"category\" (the number rows matching it get), \"name\" (their new name), or both")
         }
-        let sub = try member("sub").flatMap { value throws(ValidationProblem) in try optionalInteger(value, at: place + ".sub") }
+        let sub = try rule[member: "sub"].flatMap { value throws(ValidationProblem) in try optionalInteger(value, at: place + ".sub") }
         if sub != nil, category == nil { throw problem(element, place + ".sub", "needs \"category\": a sub-category only means something within a category") }
         return CategoryRule(match: try match(rule, element, at: place), category: category, sub: sub, name: name)
     }

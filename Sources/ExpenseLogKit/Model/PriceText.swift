@@ -11,6 +11,11 @@ public enum PriceText {
         return value < 0 ? "-" + out : out
     }
 
+    /// `¥1,500`, and a refund's `-¥300`.
+    public static func yen<Value: BinaryInteger>(_ value: Value) -> String {
+        (value < 0 ? "-¥" : "¥") + format(value.magnitude)
+    }
+
     /// Reads `1500`, `1,500`, `¥1,500`, `1,500円`, `1,500 円`, `1500.0`, `-1,500`, `▲1,500` (and full-width forms); nil for
     /// fractions of a yen or misplaced commas.
     public static func parse(_ text: String) -> Int? {

@@ -72,21 +72,33 @@ public struct EditQueue: Sendable {
         return QueuedEdit(change: change, queuedAt: now, file: file)
     }
 
+    /// The queue as read once: every change, the files that cannot be read, and what may be sent now.
+    public struct Listing: Sendable {
+        /// Every change that can be read, oldest first.
+        public let edits: [QueuedEdit]
+        /// A message for each file that cannot be read (left in place).
+        public let problems: [String]
+        /// The changes queued before the first file that cannot be read, which no later change may overtake.
+        public let sendable: [QueuedEdit]
+        /// That file's problem, if any.
+        public let blocker: String?
+    }
+
     /// Every queued change, oldest first, and a message for each file that cannot be read (left in place).
     public func edits() throws -> (edits: [QueuedEdit], problems: [String]) {
         let listed = try listing()
-        return (listed.map(\.edit).compactMap { $0 }, listed.map(\.problem).compactMap { $0 })
+        return (listed.edits, listed.problems)
     }
 
-    /// The changes that may be sent now: those queued before the first file that cannot be read, which no later
-    /// change may overtake; and that file's problem, if any.
-    public func sendable() throws -> (edits: [QueuedEdit], blocker: String?) {
-        let listed = try listing()
-        let end = listed.firstIndex { $0.edit == nil } ?? listed.endIndex
-        return (listed[..<end].compactMap(\.edit), listed[end...].first?.problem)
+    /// The queue as it is on disk now.
+    public func listing() throws -> Listing {
+        let read = try files()
+        let end = read.firstIndex { $0.edit == nil } ?? read.endIndex
+        return Listing(edits: read.compactMap(\.edit), problems: read.compactMap(\.problem), sendable: read[..<end].compactMap(\.edit),
+                       blocker: read[end...].first?.problem)
     }
 
-    private func listing() throws -> [(edit: QueuedEdit?, problem: String?)] {
+    private func files() throws -> [(edit: QueuedEdit?, problem: String?)] {
         var listed: [(edit: QueuedEdit?, problem: String?)] = []
         for name in try QueueFolder.entryNames(in: directory, what: "the queue of edits") {
             let file = directory.appendingPathComponent(name)
@@ -143,19 +155,18 @@ public struct EditQueue: Sendable {
     /// A change read back from its file, or nil when the bytes are not one.
     static func decode(_ bytes: [UInt8], file: URL) -> QueuedEdit? {
         guard case .object(let members, _)? = try? JSONParser.parse(bytes) else { return nil }
-        func member(_ key: String) -> JSONValue? { members.first { $0.key == key }?.value }
-        func itemAt(_ key: String) -> Item? { member(key).flatMap { try? ItemCodec.item($0) } }
-        guard case .number(let time, _)? = member("queuedAt"), let seconds = Double(time),
-              case .string(let action, _)? = member("action") else { return nil }
+        func itemAt(_ key: String) -> Item? { members[member: key].flatMap { try? ItemCodec.item($0) } }
+        guard case .number(let time, _)? = members[member: "queuedAt"], let seconds = Double(time),
+              case .string(let action, _)? = members[member: "action"] else { return nil }
         let change: QueuedEdit.Change
         switch action {
         case "delete":
-            guard case .array(let values, _)? = member("items") else { return nil }
+            guard case .array(let values, _)? = members[member: "items"] else { return nil }
             let items = values.compactMap { try? ItemCodec.item($0) }
             guard !items.isEmpty, items.count == values.count else { return nil }
             change = .delete(items)
         case "update":
-            guard let item = itemAt("item"), let changed = itemAt("changed"), case .array(let names, _)? = member("fields") else { return nil }
+            guard let item = itemAt("item"), let changed = itemAt("changed"), case .array(let names, _)? = members[member: "fields"] else { return nil }
             let fields = names.compactMap { if case .string(let name, _) = $0 { ItemField(rawValue: name) } else { nil } }
             guard fields.count == names.count else { return nil }
             change = .update(item: item, changed: changed, fields: Set(fields))

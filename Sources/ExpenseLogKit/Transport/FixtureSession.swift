@@ -37,25 +37,27 @@ public struct FixtureSession: Session {
             guard query.contains(URLQueryItem(name: "action", value: "info")) else { return nil }
             return ServerInfo(app: "expense-log", version: 1, actions: ["info", "fetch", "register", "delete", "update"]).json
         }
-        guard case .object(let members, _)? = try? JSONParser.parse(Array(request.body ?? Data())),
-              case .string(let action, _)? = members.first(where: { $0.key == "action" })?.value else { return nil }
-        func member(_ key: String) -> JSONValue? { members.first { $0.key == key }?.value }
+        // A register batch (an array, up to 512 KiB) is not parsed here: only an object can carry an action.
+        let body = request.body ?? Data()
+        guard JSONParser.firstSignificantByte(of: body) == UInt8(ascii: "{"),
+              case .object(let members, _)? = try? JSONParser.parse(Array(body)),
+              case .string(let action, _)? = members[member: "action"] else { return nil }
         switch action {
         case "delete":
-            guard case .array(let targets, _)? = member("items") else { return nil }
+            guard case .array(let targets, _)? = members[member: "items"] else { return nil }
             let ids = targets.compactMap { target -> String? in
-                guard case .object(let fields, _) = target, case .string(let id, _)? = fields.first(where: { $0.key == "id" })?.value else { return nil }
+                guard case .object(let fields, _) = target, case .string(let id, _)? = fields[member: "id"] else { return nil }
                 return id
             }
             return "{\"deleted\":[\(ids.map(ItemJSON.string).joined(separator: ","))],\"missing\":[]}"
         case "update":
-            guard case .string(let id, _)? = member("id"), case .object(let changes, _)? = member("changes") else { return nil }
+            guard case .string(let id, _)? = members[member: "id"], case .object(let changes, _)? = members[member: "changes"] else { return nil }
             let known = try (ItemCodec.items(read(directory.appendingPathComponent("fetch.json")))
                              + ItemCodec.items(read(directory.appendingPathComponent("register.json"))))
             guard let item = known.first(where: { $0.id == id }) else {
                 return "{\"error\":{\"kind\":\"not-found\",\"message\":\(ItemJSON.string("no item \(id) in the dummy fixtures"))}}"
             }
-            func change(_ key: ItemField) -> JSONValue? { changes.first { $0.key == key.rawValue }?.value }
+            func change(_ key: ItemField) -> JSONValue? { changes[member: key.rawValue] }
             func number(_ key: ItemField) -> Int? { if case .number(let text, _)? = change(key) { Int(text) } else { nil } }
             var date = item.date, name = item.name
             if case .string(let text, _)? = change(.date), let day = Day(parsing: text) { date = day }
