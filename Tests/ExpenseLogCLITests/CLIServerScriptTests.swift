@@ -278,3 +278,19 @@ extension CLIServerScriptTests {
         }
     }
 }
+
+extension CLIServerScriptTests {
+    @Test func addSavesWhatAPersonTypesOnTheScriptsSheet() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        try await withScriptHost { host in
+            let env = host.environment(home: home)
+            let added = try await CLI.run(["add", "ラーメン", "980", "--category", "food", "--date", "2024-01-15"], environment: env)
+            #expect(added.status == 0, "\(added.stderr)")
+            let row = try #require(try await host.rows(book: "家計簿_2024", sheet: "1").dropFirst().first)
+            #expect("\(row[1]) \(row[2]) \(row[3]) \(row[4])" == "20240115 ラーメン 980 0", "\(row)")
+            let fetched = try await CLI.run(["fetch", "2024-01", "--refresh", "--format", "json"], environment: env)
+            #expect(try ItemCodec.items(Data(fetched.stdout.utf8)).map(\.name) == ["ラーメン"], "\(fetched.stdout)")
+        }
+    }
+}
