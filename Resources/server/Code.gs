@@ -1,49 +1,76 @@
 /**
  * expense-log's web app: the household expense log (家計簿) in Google Sheets, for the iOS app and the expense-log
  * command-line client. Paste this file as the whole of an Apps Script project's Code.gs and deploy it as a web app
- * (`expense-log server script` prints it; the client's README walks through the deployment).
+ * (`expense-log server script` prints it; the client's README walks through the deployment, and `expense-log server
+ * check` then asks the deployment to test itself on Google).
  *
  * The original protocol, unchanged:
  *   GET  ?year=2024&month=1   → the month's items: [{"id","date":"yyyyMMdd","name","price","category","categorySub"}]
  *   POST [item, …]            → the items saved, in the order sent
  * Extensions, which a client discovers with GET ?action=info:
- *   POST {"action":"register","items":[item, …]}               → {"saved":[items as stored],"existing":[ids already there]}
- *   POST {"action":"delete","items":[{"id","date"}]}              → {"deleted":[ids],"missing":[ids]}
+ *   POST {"action":"register","items":[item, …]}   → {"saved":[items as stored],"existing":[ids already there]}
+ *   POST {"action":"delete","items":[{"id","date"}]}  → {"deleted":[ids],"missing":[ids]}
  *   POST {"action":"update","id","date","changes":{name,price,date,category,categorySub},"was":{…}} → the item as saved
  *        ("was", optional, holds what the changed fields held: a field that now holds neither is a "conflict";
- *        "change", optional, names the change: one already made is answered and not made again)
+ *        "change", optional, names the change: one already made is answered, marked "already": true, and not made again)
+ *   POST {"action":"check"}  → {"check":{…}}: the deployment's self-test on a temporary spreadsheet (see selfTest)
+ * register and delete answers may carry "notices": things the owner should know (a year's spreadsheet in the trash).
  * Errors are JSON: {"error":{"kind":"…","message":"…"}} (Apps Script answers 200 whatever a script returns).
  *
  * Storage: one spreadsheet per year named 家計簿_yyyy (found in Drive, else created on first use), a sheet per month
- * named 1…12 with the header ID,日付,品名,金額,項目,サブ項目. The id, date and name columns are plain text, so the
- * sheet never retypes what is written (0120 stays 0120, TRUE stays TRUE); reads turn any cell into the wire's types.
+ * named 1…12 in order, with the header ID,日付,品名,金額,項目,サブ項目. The id, date and name cells are written as rich
+ * text, which is text by definition: never retyped (0120 stays 0120, TRUE stays TRUE) and never a formula (a name
+ * =IMPORTXML(…) is stored and read back as those characters). They are read as the sheet displays them, so a cell a
+ * person typed reads as it shows (12:30 as 12:30:00, not as a date in 1899); numbers are read as numbers.
  *
- * Registering is idempotent: under the script lock, an item whose id is already in its month is not appended again
- * (a retried POST whose first answer was lost saves nothing twice); the register action's answer names those ids.
+ * Nothing half-written: a request is checked whole (every item, every limit of Sheets) before anything is written,
+ * and refused naming the item. Registering is idempotent: under the script lock, an item whose id is already in its
+ * month is not appended again (a retried POST whose first answer was lost saves nothing twice).
  *
- * Access: if the script property EXPENSE_LOG_KEY is set (Project Settings › Script properties), every request must
- * carry it as the `key` query parameter; the client sends its token so and never prints it. Without the property,
- * whoever has the /exec URL can read and write, as with the original script.
+ * Cost: Apps Script charges time per call to Sheets and Drive (tens of milliseconds each). Every action opens each
+ * book and reads each month it touches once: register and delete cost a few calls per month touched, whatever the
+ * number of items (a delete one more per run of adjacent rows deleted), so a batch stays well inside the client's
+ * 30 s timeout and Apps Script's 6 minutes.
+ *
+ * Access: if the script property EXPENSE_LOG_KEY is set (Project Settings › Script properties), every request but
+ * ?action=info must carry it, as the `key` query parameter or as the path after /exec (…/exec/KEY, which the iOS
+ * app keeps when it adds its query). Without the property, whoever has the /exec URL can read and write, as with the
+ * original script.
  */
 
 var HEADER = ['ID', '日付', '品名', '金額', '項目', 'サブ項目'];
-var APP = {app: 'expense-log', version: 1, actions: ['info', 'fetch', 'register', 'delete', 'update']};
+var VERSION = 2;
+var APP = {app: 'expense-log', version: VERSION, actions: ['info', 'fetch', 'register', 'delete', 'update', 'check']};
+// Sheets' limits (Google's "Files you can store in Google Drive"): a cell holds at most 50,000 characters, and a
+// spreadsheet at most 10 million cells. A number is a double: whole numbers are kept exactly up to 2^53 - 1.
+var CELL_CHARACTERS = 50000;
+var LARGEST_WHOLE = 9007199254740991;
+
+// What one execution has opened and has to say. Each doGet/doPost starts anew: Apps Script gives every execution fresh
+// globals, but an imitation (or a future runtime) may not.
+var run = fresh();
+
+function fresh() {
+  return {books: Object.create(null), zones: Object.create(null), created: Object.create(null), notices: []};
+}
 
 function doGet(e) {
+  run = fresh();
   return answer(function () {
     var parameter = (e && e.parameter) || {};
     if (parameter.action === 'info') return APP;
-    checkKey(parameter);
+    checkKey(e);
     var year = whole(parameter.year, 'year', 1, 9999);
     var month = whole(parameter.month, 'month', 1, 12);
     var sheet = monthSheet(year, month, false);
-    return sheet ? readItems(sheet) : [];
+    return sheet ? monthRows(sheet).items(zone(year)) : [];
   });
 }
 
 function doPost(e) {
+  run = fresh();
   return answer(function () {
-    checkKey((e && e.parameter) || {});
+    checkKey(e);
     var text = e && e.postData ? e.postData.contents : '';
     var body;
     try {
@@ -52,13 +79,16 @@ function doPost(e) {
       throw failure('bad-request', 'the body is not JSON: ' + error.message);
     }
     if (Array.isArray(body)) return withLock(function () { return register(body).saved; });
-    if (body && body.action === 'register') {
+    var action = body && typeof body === 'object' ? body.action : undefined;
+    if (action === 'register') {
       if (!Array.isArray(body.items)) throw failure('bad-request', '"items" must be an array of items');
-      return withLock(function () { return register(body.items); });
+      return withLock(function () { return noted(register(body.items)); });
     }
-    if (body && body.action === 'delete') return withLock(function () { return remove(body.items); });
-    if (body && body.action === 'update') return withLock(function () { return update(body); });
-    throw failure('bad-request', 'the body must be an array of items, or an object with "action": "register", "delete" or "update"');
+    if (action === 'delete') return withLock(function () { return noted(remove(body.items)); });
+    if (action === 'update') return withLock(function () { return update(body); });
+    if (action === 'check') return withLock(selfTest);
+    throw failure('bad-request', 'the body must be an array of items, or an object with "action": "register", "delete", ' +
+                  '"update" or "check"');
   });
 }
 
@@ -69,9 +99,17 @@ function answer(work) {
   try {
     result = work();
   } catch (error) {
-    result = {error: {kind: error.kind || 'script', message: String(error.message || error)}};
+    var message = String(error && error.message || error);
+    // What the owner should know (a book in the trash) goes with an error too: it may be why the item is not found.
+    if (run.notices.length) message += ' (' + run.notices.join(' ') + ')';
+    result = {error: {kind: error && error.kind || 'script', message: message}};
   }
   return ContentService.createTextOutput(JSON.stringify(result)).setMimeType(ContentService.MimeType.JSON);
+}
+
+function noted(result) {
+  if (run.notices.length) result.notices = run.notices;
+  return result;
 }
 
 function failure(kind, message) {
@@ -80,10 +118,13 @@ function failure(kind, message) {
   return error;
 }
 
-function checkKey(parameter) {
+function checkKey(e) {
   var expected = PropertiesService.getScriptProperties().getProperty('EXPENSE_LOG_KEY');
   if (!expected) return;
-  var given = String(parameter.key || '');
+  var parameter = (e && e.parameter) || {};
+  // …/exec/KEY: the iOS app replaces a base URL's query with its own, but keeps its path.
+  var path = e && typeof e.pathInfo === 'string' ? e.pathInfo.split('/')[0] : '';
+  var given = String(parameter.key || path || '');
   // Compared in full whatever differs first, so the time taken tells nothing of the key.
   var difference = given.length ^ expected.length;
   for (var i = 0; i < expected.length; i++) {
@@ -97,12 +138,15 @@ function withLock(work) {
   // Shorter than a client's 30 s timeout, so a busy script says so instead of leaving the client guessing.
   if (!lock.tryLock(10000)) throw failure('busy', 'another request holds the lock; try again');
   try {
-    var result = work();
-    // Written rows are committed before the next request may read them (Google's advice with the lock).
-    SpreadsheetApp.flush();
-    return result;
+    return work();
   } finally {
-    lock.releaseLock();
+    // What was written is committed before the next request may read it (Google's advice with the lock), also when
+    // the work failed after writing.
+    try {
+      SpreadsheetApp.flush();
+    } finally {
+      lock.releaseLock();
+    }
   }
 }
 
@@ -116,85 +160,136 @@ function whole(value, field, low, high) {
 
 // MARK: - Spreadsheets and sheets
 
+/** The year's book, opened once per execution: never one in the trash or deleted, which would swallow what is written. */
 function book(year, create) {
+  if (year in run.books && (run.books[year] || !create)) return run.books[year];
   var properties = PropertiesService.getScriptProperties();
   var name = '家計簿_' + year;
   var id = properties.getProperty('book_' + year);
-  if (id) return SpreadsheetApp.openById(id);
+  var lost = null;
+  if (id) {
+    lost = fileState(id);
+    if (!lost) return (run.books[year] = SpreadsheetApp.openById(id));
+    properties.deleteProperty('book_' + year);
+  }
   // Only a spreadsheet of one's own that is not in the trash: a shared or trashed file of the same name is not the log.
   var files = DriveApp.searchFiles('title = "' + name + '" and mimeType = "application/vnd.google-apps.spreadsheet" ' +
                                    'and trashed = false and "me" in owners');
+  var spreadsheet = null;
   if (files.hasNext()) {
-    id = files.next().getId();
+    spreadsheet = SpreadsheetApp.openById(files.next().getId());
   } else if (create) {
-    id = SpreadsheetApp.create(name).getId();
-  } else {
-    return null;
+    spreadsheet = SpreadsheetApp.create(name);
+    run.created[year] = true;
   }
-  properties.setProperty('book_' + year, id);
-  return SpreadsheetApp.openById(id);
+  if (lost) {
+    var now = !spreadsheet ? 'no other ' + name + ' is in Drive, so the year reads as empty until an item is saved'
+        : run.created[year] ? 'a new ' + name + ' was made for what is saved now'
+        : 'another ' + name + ' in Drive is used instead';
+    run.notices.push(name + ', the spreadsheet this web app kept ' + year + ' in, ' + lost + ': it is no longer used, and ' +
+                     now + '. To go on with the old one, restore it from Drive\'s trash and remove or rename the other.');
+  }
+  if (spreadsheet) properties.setProperty('book_' + year, spreadsheet.getId());
+  return (run.books[year] = spreadsheet);
 }
 
+/** Why a remembered book cannot be used ("is in Drive's trash", "was deleted from Drive"), or null when it can. */
+function fileState(id) {
+  try {
+    return DriveApp.getFileById(id).isTrashed() ? 'is in Drive\'s trash' : null;
+  } catch (error) {
+    // Drive says so for a deleted file; any other failure is not taken for a deletion (a new book would split the year).
+    try {
+      SpreadsheetApp.openById(id);
+    } catch (open) {
+      if (/missing|deleted|not found|could not be found/i.test(String(open && open.message || open))) return 'was deleted from Drive';
+      throw open;
+    }
+    return null;
+  }
+}
+
+/** The time zone of a year's book (which reads date cells), asked once. */
+function zone(year) {
+  return run.zones[year] || (run.zones[year] = book(year, false).getSpreadsheetTimeZone());
+}
+
+/** A month's sheet (made, in month order, when `create`), or null. */
 function monthSheet(year, month, create) {
   var spreadsheet = book(year, create);
   if (!spreadsheet) return null;
-  var sheet = spreadsheet.getSheetByName(String(month));
-  if (!sheet && !create) return null;
-  if (!sheet) {
-    sheet = spreadsheet.insertSheet(String(month));
-    // Text columns stay text: what is written is what is read back.
-    sheet.getRange('A:C').setNumberFormat('@');
+  var name = String(month);
+  var sheet = spreadsheet.getSheetByName(name);
+  if (sheet || !create) return sheet;
+  if (run.created[year]) {
+    // A new spreadsheet's only sheet (シート1) becomes the first month, rather than stay behind empty.
+    sheet = spreadsheet.getSheets()[0];
+    sheet.setName(name);
+    run.created[year] = false;
+  } else {
+    var sheets = spreadsheet.getSheets(), index = 0;
+    for (var i = 0; i < sheets.length; i++) {
+      var other = sheets[i].getName();
+      if (/^\d+$/.test(other) && Number(other) < month) index = i + 1;
+    }
+    sheet = growing(spreadsheet, 'a sheet', function () { return spreadsheet.insertSheet(name, index); });
   }
-  // A sheet made or cleared by hand gets its header first, so that no item is taken for one.
-  if (create && sheet.getLastRow() === 0) sheet.getRange(1, 1, 1, HEADER.length).setNumberFormat('@').setValues([HEADER]);
+  // Text columns stay text when a person types into them too.
+  sheet.getRange('A:C').setNumberFormat('@');
   return sheet;
 }
 
-/** Rewrites a row, as plain text in the id, date and name columns even on a row the original app wrote. */
-function overwrite(sheet, at, item) {
-  sheet.getRange(at, 1, 1, 3).setNumberFormat('@');
-  sheet.getRange(at, 1, 1, HEADER.length).setValues([row(item)]);
-}
-
-/** Appends rows, as plain text in the id, date and name columns even on a sheet the original app made. */
-function append(sheet, rows) {
-  var start = sheet.getLastRow() + 1;
-  var needed = start + rows.length - 1 - sheet.getMaxRows();
-  if (needed > 0) sheet.insertRowsAfter(sheet.getMaxRows(), needed);
-  sheet.getRange(start, 1, rows.length, 3).setNumberFormat('@');
-  sheet.getRange(start, 1, rows.length, HEADER.length).setValues(rows);
+/**
+ * A month as read once: its last row, the row of each id (as displayed), and its items; two calls for the text as
+ * displayed, one more for the values when items are wanted, whatever the number of rows.
+ */
+function monthRows(sheet) {
+  var range = sheet.getDataRange();
+  var shown = range.getDisplayValues();
+  var empty = shown.length === 1 && shown[0].every(function (cell) { return cell === ''; });
+  var rows = {sheet: sheet, last: empty ? 0 : shown.length, ids: Object.create(null), values: null};
+  for (var i = 1; i < rows.last; i++) if (!(shown[i][0] in rows.ids)) rows.ids[shown[i][0]] = i + 1;
+  /** The item on a (1-based) row. */
+  rows.item = function (row, where) {
+    rows.values = rows.values || range.getValues();
+    return item(rows.values[row - 1], shown[row - 1], where);
+  };
+  /** Every item below the header; a row cleared by hand is no item. */
+  rows.items = function (where) {
+    var items = [];
+    for (var row = 2; row <= rows.last; row++) {
+      if (shown[row - 1].every(function (cell) { return cell === ''; })) continue;
+      items.push(rows.item(row, where));
+    }
+    return items;
+  };
+  return rows;
 }
 
 // MARK: - Rows and items
 
-function readItems(sheet) {
-  var zone = sheet.getParent().getSpreadsheetTimeZone();
-  var values = sheet.getDataRange().getValues();
-  var items = [];
-  for (var row = 1; row < values.length; row++) {
-    var cells = values[row];
-    if (cells.every(function (cell) { return cell === '' || cell === null; })) continue;
-    items.push(item(cells, zone));
-  }
-  return items;
-}
-
-function item(cells, zone) {
+function item(cells, shown, where) {
+  // A data range narrower than the header (no sub-category anywhere) leaves the last cells out.
+  var cell = function (index) { return index < cells.length ? cells[index] : ''; };
+  var text = function (index) { return index < shown.length ? shown[index] : ''; };
+  var date = cell(1);
   return {
-    id: text(cells[0], zone),
-    date: cells[1] instanceof Date ? Utilities.formatDate(cells[1], zone, 'yyyyMMdd') : dayText(text(cells[1], zone)),
-    name: text(cells[2], zone),
+    id: text(0),
+    // A date cell as its day, whatever its display format; a time typed by hand (a Date in 1899) as it shows.
+    date: date instanceof Date && Utilities.formatDate(date, where, 'yyyy') !== '1899'
+        ? Utilities.formatDate(date, where, 'yyyyMMdd') : dayText(text(1)),
+    name: text(2),
     // A blank cell is no number: null, so that a client names the row instead of reading 0.
-    price: number(cells[3]),
-    category: number(cells[4]),
-    categorySub: number(cells[5])
+    price: number(cell(3)),
+    category: number(cell(4)),
+    categorySub: number(cell(5))
   };
 }
 
 /** A date typed by hand as text (2024/1/7, 2024-01-07, 2024.1.7) as the wire's yyyyMMdd; other text as it is. */
 function dayText(text) {
-  var parts = /^(\d{4})[\/.-](\d{1,2})[\/.-](\d{1,2})$/.exec(text.trim());
-  if (!parts) return text;
+  var parts = /^(\d{4})[\/.-](\d{1,2})[\/.-](\d{1,2})$/.exec(String(text).trim());
+  if (!parts) return String(text);
   return parts[1] + ('0' + parts[2]).slice(-2) + ('0' + parts[3]).slice(-2);
 }
 
@@ -202,34 +297,84 @@ function number(cell) {
   return cell === '' || cell === null || cell === undefined ? null : Number(cell);
 }
 
-/** A cell as the text a person sees in it (a date typed into a text column of an older sheet as yyyy/MM/dd). */
-function text(cell, zone) {
-  if (cell === true) return 'TRUE';
-  if (cell === false) return 'FALSE';
-  if (cell instanceof Date) return Utilities.formatDate(cell, zone, 'yyyy/MM/dd');
-  return cell === null || cell === undefined ? '' : String(cell);
+/**
+ * Writes items from row `start`: the text columns as rich text, the numbers as values. Google's reference says a
+ * string written with setValue(s) that begins with "=" is a formula, and does not say that the plain-text format
+ * prevents it; a rich text value is text, never evaluated, so a name cannot make the sheet fetch a URL.
+ */
+function writeRows(sheet, start, rows) {
+  var texts = rows.map(function (cells) { return cells.slice(0, 3).map(rich); });
+  var numbers = rows.map(function (cells) { return cells.slice(3); });
+  sheet.getRange(start, 1, rows.length, 3).setNumberFormat('@').setRichTextValues(texts);
+  sheet.getRange(start, 4, rows.length, 3).setValues(numbers);
 }
 
+/** An item's cells in the header's order. */
 function row(item) {
-  return [String(item.id), String(item.date), String(item.name), item.price, item.category,
+  return [item.id, item.date, item.name, item.price, item.category,
           item.categorySub === null || item.categorySub === undefined ? '' : item.categorySub];
+}
+
+function rich(text) {
+  return SpreadsheetApp.newRichTextValue().setText(String(text)).build();
+}
+
+/** Makes room for `count` more rows after `last` (a sheet has 1000 rows until rows are inserted). */
+function makeRoom(sheet, last, count) {
+  var rows = sheet.getMaxRows(), needed = last + count - rows;
+  if (needed > 0) growing(sheet.getParent(), needed + ' rows', function () { sheet.insertRowsAfter(rows, needed); });
+}
+
+/** Runs work that grows a spreadsheet, turning Sheets' refusal (its cell limit) into one that says nothing was saved. */
+function growing(spreadsheet, what, work) {
+  try {
+    return work();
+  } catch (error) {
+    var message = String(error && error.message || error);
+    if (!/limit/i.test(message)) throw error;
+    throw failure('too-large', spreadsheet.getName() + ' cannot grow by ' + what + ': ' + message + ' Nothing of this ' +
+                  'request was saved; move older months to another spreadsheet, or send fewer items.');
+  }
 }
 
 function checked(item, index) {
   var place = 'item ' + (index + 1);
   if (!item || typeof item !== 'object') throw failure('bad-request', place + ' is not an object');
   if (typeof item.id !== 'string' || item.id === '') throw failure('bad-request', place + ': id must be a non-empty string');
+  place += ' (id ' + JSON.stringify(item.id.length > 40 ? item.id.slice(0, 40) + '…' : item.id) + ')';
+  ['id', 'name'].forEach(function (field) {
+    if (typeof item[field] === 'string' && item[field].length > CELL_CHARACTERS) {
+      throw failure('too-large', place + ': the ' + field + ' has ' + item[field].length + ' characters, more than the ' +
+                    CELL_CHARACTERS + ' a Sheets cell holds');
+    }
+  });
   if (!realDay(item.date)) throw failure('bad-request', place + ': date must be a real day as yyyyMMdd');
   if (typeof item.name !== 'string' || item.name === '') throw failure('bad-request', place + ': name must be a non-empty string');
-  if (typeof item.price !== 'number' || Math.floor(item.price) !== item.price) throw failure('bad-request', place + ': price must be a whole number');
-  if (typeof item.category !== 'number' || Math.floor(item.category) !== item.category || item.category < 0) {
-    throw failure('bad-request', place + ': category must be a whole number');
-  }
+  if (!wholeNumber(item.price)) throw failure('bad-request', place + ': price must be a whole number of yen Sheets keeps exactly');
+  if (!wholeNumber(item.category) || item.category < 0) throw failure('bad-request', place + ': category must be a whole number');
   var sub = item.categorySub;
-  if (sub !== null && sub !== undefined && (typeof sub !== 'number' || Math.floor(sub) !== sub || sub < 0)) {
+  if (sub !== null && sub !== undefined && (!wholeNumber(sub) || sub < 0)) {
     throw failure('bad-request', place + ': categorySub must be a whole number or null');
   }
   return item;
+}
+
+function wholeNumber(value) {
+  return typeof value === 'number' && Math.floor(value) === value && Math.abs(value) <= LARGEST_WHOLE;
+}
+
+/** Checks a whole request before anything is written: every item, and each id once. */
+function checkedAll(items) {
+  var seen = Object.create(null);
+  items.forEach(function (item, index) {
+    checked(item, index);
+    if (item.id in seen) {
+      throw failure('bad-request', 'items ' + (seen[item.id] + 1) + ' and ' + (index + 1) + ' have the same id ' +
+                    JSON.stringify(item.id) + ': an id names one item');
+    }
+    seen[item.id] = index;
+  });
+  return items;
 }
 
 function realDay(date) {
@@ -245,67 +390,84 @@ function yearMonth(date) {
   return {year: Number(text.slice(0, 4)), month: Number(text.slice(4, 6))};
 }
 
-/** The rows of a month by id (1-based sheet row numbers), read once. */
-function rowsById(sheet) {
-  var ids = {};
-  var last = sheet.getLastRow();
-  if (last < 2) return ids;
-  var values = sheet.getRange(2, 1, last - 1, 1).getValues();
-  for (var i = 0; i < values.length; i++) ids[text(values[i][0])] = i + 2;
-  return ids;
+/** Items (or targets) by month, in the order their months first appear. */
+function byMonth(list) {
+  var groups = [], index = Object.create(null);
+  list.forEach(function (entry) {
+    var key = String(entry.date).slice(0, 6);
+    if (!(key in index)) {
+      index[key] = groups.length;
+      var when = yearMonth(key + '01');
+      groups.push({year: when.year, month: when.month, entries: []});
+    }
+    groups[index[key]].entries.push(entry);
+  });
+  return groups;
 }
 
 // MARK: - Register, delete, update
 
 function register(items) {
-  items.forEach(checked);
-  var byMonth = {};
-  items.forEach(function (item) {
-    var key = String(item.date).slice(0, 6);
-    (byMonth[key] = byMonth[key] || []).push(item);
-  });
-  var stored = {}, existing = [];
-  Object.keys(byMonth).forEach(function (key) {
-    var when = yearMonth(key + '01');
-    var sheet = monthSheet(when.year, when.month, true);
-    var zone = sheet.getParent().getSpreadsheetTimeZone();
-    var present = rowsById(sheet);
-    var fresh = byMonth[key].filter(function (sent) {
-      if (present[sent.id] === true) return false;  // twice in this very request
-      if (present[sent.id]) {
-        // Already there (a retried POST): answered as the sheet holds it, not as sent this time.
-        if (!stored[sent.id]) {
-          stored[sent.id] = item(sheet.getRange(present[sent.id], 1, 1, HEADER.length).getValues()[0], zone);
-          existing.push(sent.id);
-        }
-        return false;
-      }
-      present[sent.id] = true;
-      return true;
+  checkedAll(items);
+  var stored = Object.create(null), existing = [];
+  // Every month is read and given room before the first item is written, so a refusal leaves nothing half-saved.
+  var plans = byMonth(items).map(function (group) {
+    var rows = monthRows(monthSheet(group.year, group.month, true));
+    var fresh = group.entries.filter(function (sent) { return !(sent.id in rows.ids); });
+    var again = group.entries.filter(function (sent) { return sent.id in rows.ids; });
+    again.forEach(function (sent) {
+      // Already there (a retried POST): answered as the sheet holds it, not as sent this time.
+      stored[sent.id] = rows.item(rows.ids[sent.id], zone(group.year));
+      existing.push(sent.id);
     });
-    if (fresh.length) append(sheet, fresh.map(row));
+    // A sheet made or cleared by hand gets its header first, in the same write, so that no item is taken for one.
+    var lines = (rows.last === 0 ? [HEADER] : []).concat(fresh.map(row));
+    if (lines.length) makeRoom(rows.sheet, rows.last, lines.length);
+    return {sheet: rows.sheet, start: rows.last + 1, lines: lines};
+  });
+  plans.forEach(function (plan) {
+    if (plan.lines.length) writeRows(plan.sheet, plan.start, plan.lines);
   });
   return {saved: items.map(function (sent) { return stored[sent.id] || sent; }), existing: existing};
 }
 
 function remove(targets) {
   if (!Array.isArray(targets)) throw failure('bad-request', '"items" must be an array of {"id", "date"}');
-  var deleted = [], missing = [];
   targets.forEach(function (target, index) {
     if (!target || typeof target.id !== 'string' || !realDay(target.date)) {
       throw failure('bad-request', 'item ' + (index + 1) + ' must have an id and a yyyyMMdd date');
     }
-    var when = yearMonth(target.date);
-    var sheet = monthSheet(when.year, when.month, false);
-    var at = sheet ? rowsById(sheet)[target.id] : undefined;
-    if (at) {
-      sheet.deleteRow(at);
-      deleted.push(target.id);
-    } else {
-      missing.push(target.id);
-    }
+  });
+  var deleted = [], missing = [], asked = Object.create(null);
+  byMonth(targets).forEach(function (group) {
+    var sheet = monthSheet(group.year, group.month, false);
+    var ids = sheet ? monthRows(sheet).ids : Object.create(null);
+    var rows = [];
+    group.entries.forEach(function (target) {
+      if (target.id in asked) return;  // named twice: counted once
+      asked[target.id] = true;
+      if (target.id in ids) {
+        rows.push(ids[target.id]);
+        deleted.push(target.id);
+      } else {
+        missing.push(target.id);
+      }
+    });
+    deleteRuns(sheet, rows);
   });
   return {deleted: deleted, missing: missing};
+}
+
+/** Deletes rows in runs of adjacent rows, bottom-up, so each call leaves the rows still to delete where they were. */
+function deleteRuns(sheet, rows) {
+  rows.sort(function (a, b) { return b - a; });
+  var i = 0;
+  while (i < rows.length) {
+    var end = rows[i], start = end;
+    while (i + 1 < rows.length && rows[i + 1] === start - 1) start = rows[++i];
+    sheet.deleteRows(start, end - start + 1);
+    i++;
+  }
 }
 
 function update(body) {
@@ -314,21 +476,29 @@ function update(body) {
   }
   var when = yearMonth(body.date);
   var sheet = monthSheet(when.year, when.month, false);
-  var at = sheet ? rowsById(sheet)[body.id] : undefined;
-  if (!at && realDay(body.changes.date)) {
+  var rows = sheet ? monthRows(sheet) : null;
+  if (!(rows && body.id in rows.ids) && realDay(body.changes.date)) {
     // Already moved by this very update, whose answer was lost: it is found in its new month and changed there.
     var moved = yearMonth(body.changes.date);
     sheet = monthSheet(moved.year, moved.month, false);
-    at = sheet ? rowsById(sheet)[body.id] : undefined;
-    if (at) body.date = body.changes.date;
+    rows = sheet ? monthRows(sheet) : null;
+    if (rows && body.id in rows.ids) {
+      body.date = body.changes.date;
+      when = moved;
+    }
   }
-  if (!at) throw failure('not-found', 'no item ' + body.id + ' in ' + String(body.date).slice(0, 4) + '-' + String(body.date).slice(4, 6));
-  var zone = sheet.getParent().getSpreadsheetTimeZone();
-  var current = item(sheet.getRange(at, 1, 1, HEADER.length).getValues()[0], zone);
+  if (!(rows && body.id in rows.ids)) {
+    throw failure('not-found', 'no item ' + body.id + ' in ' + String(body.date).slice(0, 4) + '-' + String(body.date).slice(4, 6));
+  }
+  var at = rows.ids[body.id];
+  var current = rows.item(at, zone(when.year));
   // A change already made (a retry, or a first try that ran late after its retry): answered, never made again.
   var done = typeof body.change === 'string' && body.change ? 'change:' + body.change.slice(0, 200) : null;
   var cache = done ? CacheService.getScriptCache() : null;
-  if (cache && cache.get(done)) return current;
+  if (cache && cache.get(done)) {
+    current.already = true;  // so that a client does not take a later change's values for a wrong answer
+    return current;
+  }
   conflicts(current, body);
   var changed = {};
   Object.keys(current).forEach(function (key) { changed[key] = current[key]; });
@@ -337,14 +507,18 @@ function update(body) {
   });
   checked(changed, 0);
   if (String(changed.date).slice(0, 6) === String(body.date).slice(0, 6)) {
-    overwrite(sheet, at, changed);
+    writeRows(sheet, at, [row(changed)]);
   } else {
-    // Another month: the item moves to that month's sheet.
+    // Another month: the item moves to that month's sheet, written there before it leaves this one.
     var target = yearMonth(changed.date);
-    var to = monthSheet(target.year, target.month, true);
-    var there = rowsById(to)[changed.id];
-    if (there) overwrite(to, there, changed);
-    else append(to, [row(changed)]);
+    var there = monthRows(monthSheet(target.year, target.month, true));
+    if (changed.id in there.ids) {
+      writeRows(there.sheet, there.ids[changed.id], [row(changed)]);
+    } else {
+      var lines = (there.last === 0 ? [HEADER] : []).concat([row(changed)]);
+      makeRoom(there.sheet, there.last, lines.length);
+      writeRows(there.sheet, there.last + 1, lines);
+    }
     sheet.deleteRow(at);
   }
   // Six hours, Apps Script's longest; the cache may forget sooner, and then "was" still guards the fields.
@@ -368,4 +542,140 @@ function conflicts(current, body) {
       return key + ' is ' + JSON.stringify(current[key]) + ', not ' + JSON.stringify(was[key]);
     }).join(', '));
   }
+}
+
+// MARK: - The deployment's self-test
+
+/**
+ * What the client's README promises, tried on Google itself: in a temporary spreadsheet of the owner's (moved to the
+ * trash at the end, also when a step fails), the hazards are written as the script writes items, read back as a client
+ * reads them, and the actions timed at this deployment's latency. Answers every step with what held.
+ */
+function selfTest() {
+  var began = Date.now();
+  var name = 'expense-log check ' + Utilities.formatDate(new Date(), Session.getScriptTimeZone(), 'yyyy-MM-dd HH:mm:ss');
+  var spreadsheet = SpreadsheetApp.create(name);
+  var report = {version: VERSION, spreadsheet: name, steps: [], timings: [], removed: false};
+  try {
+    checkBooks(report);
+    checkOn(spreadsheet.getSheets()[0], report);
+  } catch (error) {
+    report.error = String(error && error.message || error);
+  } finally {
+    try {
+      DriveApp.getFileById(spreadsheet.getId()).setTrashed(true);
+      report.removed = true;
+    } catch (error) {
+      report.removedError = String(error && error.message || error);
+    }
+  }
+  report.seconds = (Date.now() - began) / 1000;
+  return {check: report};
+}
+
+/** Each year's spreadsheet the script remembers is live: one in the trash or deleted is replaced at its next use. */
+function checkBooks(report) {
+  var remembered = PropertiesService.getScriptProperties().getProperties();
+  Object.keys(remembered).filter(function (key) { return /^book_\d+$/.test(key); }).sort().forEach(function (key) {
+    var year = key.slice(5), lost = fileState(remembered[key]);
+    report.steps.push({what: '家計簿_' + year + ' is live in Drive', ok: !lost,
+                       detail: lost ? 'it ' + lost + ': the next request for ' + year + ' uses another 家計簿_' + year +
+                       ' or makes one; restore it from the trash to go on with it' : ''});
+  });
+}
+
+function checkOn(sheet, report) {
+  function step(what, ok, detail) { report.steps.push({what: what, ok: !!ok, detail: detail || ''}); }
+  function timed(action, items, work) {
+    var began = Date.now();
+    var result = work();
+    report.timings.push({action: action, items: items, seconds: (Date.now() - began) / 1000});
+    return result;
+  }
+  var where = sheet.getParent().getSpreadsheetTimeZone();
+  sheet.setName('1');
+  sheet.getRange('A:C').setNumberFormat('@');
+  writeRows(sheet, 1, [HEADER]);
+  var began = Date.now();
+  for (var i = 0; i < 5; i++) sheet.getLastRow();
+  report.callSeconds = (Date.now() - began) / 5000;
+
+  var long = new Array(CELL_CHARACTERS + 1).join('長');
+  var hazards = [
+    {what: 'a name 0120 stays 0120', name: '0120'},
+    {what: 'a name TRUE stays TRUE', name: 'TRUE'},
+    {what: 'a name 12:30 stays 12:30', name: '12:30'},
+    {what: 'a name 2024/2/3 stays 2024/2/3', name: '2024/2/3'},
+    {what: 'a name =1+1 stays text, never a formula', name: '=1+1'},
+    {what: 'a name +81 stays +81', name: '+81'},
+    {what: 'a name -1 stays -1', name: '-1'},
+    {what: 'a name @x stays @x', name: '@x'},
+    {what: 'an id 00123 stays 00123', id: '00123', name: 'id'},
+    {what: 'a refund of -300 yen with a sub-category', name: '返品', price: -300, categorySub: 1},
+    {what: 'a name of ' + CELL_CHARACTERS + ' characters is kept whole', name: long}
+  ];
+  // The longest batch the client sends (500 items), in one write.
+  var items = [];
+  for (var n = 0; n < 500; n++) {
+    var hazard = hazards[n] || {name: '品目' + n};
+    items.push({id: hazard.id || 'CHECK-' + n, date: '20240203', name: hazard.name, price: hazard.price || 100 + n,
+                category: 0, categorySub: hazard.categorySub === undefined ? null : hazard.categorySub});
+  }
+  checkedAll(items);
+  timed('register', items.length, function () {
+    var rows = monthRows(sheet);
+    makeRoom(sheet, rows.last, items.length);
+    writeRows(sheet, rows.last + 1, items.map(row));
+  });
+  var read = timed('fetch', items.length, function () { return monthRows(sheet).items(where); });
+  var byId = Object.create(null);
+  read.forEach(function (item) { byId[item.id] = item; });
+  items.forEach(function (sent, index) {
+    var back = byId[sent.id];
+    var same = back && ['id', 'date', 'name', 'price', 'category', 'categorySub'].every(function (key) { return back[key] === sent[key]; });
+    if (index < hazards.length) {
+      step(hazards[index].what, same, same ? '' : 'read back as ' + clip(JSON.stringify(back || null)));
+    } else if (!same) {
+      step('item ' + (index + 1) + ' of the batch reads back as sent', false, 'read back as ' + clip(JSON.stringify(back || null)));
+    }
+  });
+  step('all ' + items.length + ' items of the longest batch read back', read.length === items.length,
+       read.length + ' items read');
+  var formulas = sheet.getRange(2, 1, items.length, 3).getFormulas().filter(function (cells) {
+    return cells.some(function (cell) { return cell !== ''; });
+  });
+  step('no text cell became a formula', formulas.length === 0, formulas.length ? formulas.length + ' cells hold formulas' : '');
+
+  var refused = null;
+  try {
+    checkedAll([{id: 'TOO-LONG', date: '20240203', name: long + '長', price: 1, category: 0, categorySub: null}]);
+  } catch (error) {
+    refused = error;
+  }
+  step('a name over ' + CELL_CHARACTERS + ' characters is refused before anything is written',
+       refused && refused.kind === 'too-large' && sheet.getLastRow() === items.length + 1, refused ? refused.message : 'not refused');
+
+  var changed = {id: 'CHECK-20', date: '20240203', name: '=HYPERLINK("x")', price: 1234, category: 1, categorySub: 2};
+  timed('update', 1, function () { writeRows(sheet, monthRows(sheet).ids['CHECK-20'], [row(changed)]); });
+  var after = monthRows(sheet).items(where).filter(function (item) { return item.id === 'CHECK-20'; })[0];
+  step('an edit is read back as made', after && after.name === changed.name && after.price === 1234,
+       after ? '' : 'the item is gone');
+
+  // The client's delete batch: runs of adjacent rows and scattered rows.
+  var doomed = [];
+  for (var k = 100; k < 180; k++) doomed.push('CHECK-' + k);
+  for (var j = 200; j < 400; j += 10) doomed.push('CHECK-' + j);
+  timed('delete', doomed.length, function () {
+    var ids = monthRows(sheet).ids;
+    deleteRuns(sheet, doomed.map(function (id) { return ids[id]; }));
+  });
+  var left = monthRows(sheet).ids;
+  var gone = doomed.filter(function (id) { return !(id in left); }).length;
+  var kept = items.filter(function (item) { return doomed.indexOf(item.id) < 0 && item.id in left; }).length;
+  step('a delete removes exactly the ids asked', gone === doomed.length && kept === items.length - doomed.length,
+       gone + ' of ' + doomed.length + ' deleted, ' + kept + ' of ' + (items.length - doomed.length) + ' others kept');
+}
+
+function clip(text) {
+  return text.length > 120 ? text.slice(0, 120) + '…' : text;
 }

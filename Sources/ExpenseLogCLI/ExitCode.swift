@@ -37,6 +37,7 @@ public enum ExitCode: Int32, Sendable {
             case .invalidResponse, .answerTooLarge: self = .protocolError
             case .fixtureUnreadable: self = .noInput
             case .invalidMonth: self = .usage
+            case .scriptStopped: self = .unavailable
             case .scriptRefused(_, let kind, _): self = kind == "unauthorized" ? .noPermission : kind == "busy" ? .unavailable : .protocolError
             }
         default: self = .failure

@@ -53,7 +53,7 @@ public enum ExpenseLogCommand {
         "config init": ConfigCommand.initialize,
         "config set-token": ConfigCommand.setToken, "config clear-token": ConfigCommand.clearToken,
         "categories": CategoriesCommand.run, "completion": CompletionCommand.run,
-        "server script": ServerCommand.script, "delete": DeleteCommand.run, "edit": EditCommand.run,
+        "server script": ServerCommand.script, "server check": ServerCheck.run, "delete": DeleteCommand.run, "edit": EditCommand.run,
         "profile list": ProfileCommand.list, "profile show": ProfileCommand.show, "profile init": ProfileCommand.initialize,
     ]
 

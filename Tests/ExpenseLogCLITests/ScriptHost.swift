@@ -5,7 +5,8 @@ import FoundationNetworking
 import TestSupport
 
 /// `Resources/server/Code.gs`, unmodified, run by Node.js behind `Tests/ServerScript/host.js`, which imitates Apps Script's
-/// services and HTTP (a 302 to an echo URL, 200 text/html for an exception) on a free loopback port.
+/// services and HTTP (a 302 to an echo URL, 200 text/html for an exception) on a free loopback port: simultaneous
+/// executions under a real script lock, a count and a latency per call, the time limit, Drive's trash, Sheets' cells.
 final class ScriptHost: Sendable {
     let process: ChildProcess
     let port: Int
@@ -48,9 +49,10 @@ final class ScriptHost: Sendable {
         return (try JSONSerialization.jsonObject(with: data) as? [[String: Any]]) ?? []
     }
 
-    /// The rows of a month's sheet (the header first) as the sheet holds them.
+    /// The rows of a month's sheet (the header first) as the sheet holds them, in the live book of that name if there is one.
     func rows(book: String, sheet: String) async throws -> [[Any]] {
-        let found = try await state().first { $0["name"] as? String == book }
+        let named = try await state().filter { $0["name"] as? String == book }
+        let found = named.first { $0["trashed"] as? Bool != true && $0["deleted"] as? Bool != true } ?? named.first
         let sheets = found?["sheets"] as? [[String: Any]] ?? []
         return sheets.first { $0["name"] as? String == sheet }?["cells"] as? [[Any]] ?? []
     }
@@ -80,11 +82,56 @@ final class ScriptHost: Sendable {
         try await control("lose", Data("\(count)@\(after)".utf8))
     }
 
+    /// Moves the live spreadsheet of that name to Drive's trash.
+    func trash(book: String) async throws {
+        try await control("trash", JSONSerialization.data(withJSONObject: ["book": book]))
+    }
+
+    /// Deletes the spreadsheet of that name for good (the live one, else the one in the trash), as Drive does 30 days after trashing.
+    func deleteFile(book: String) async throws {
+        try await control("delete-file", JSONSerialization.data(withJSONObject: ["book": book]))
+    }
+
+    /// Takes the spreadsheet of that name out of Drive's trash.
+    func restore(book: String) async throws {
+        try await control("restore", JSONSerialization.data(withJSONObject: ["book": book]))
+    }
+
+    /// Sets what each call to Sheets, Drive or the other services costs: virtual (added to the clock) or `real` (slept).
+    func setLatency(ms: Int, real: Bool) async throws {
+        try await control("latency", JSONSerialization.data(withJSONObject: ["ms": ms, "real": real] as [String: Any]))
+    }
+
+    /// Sets an execution's time limit (Apps Script's is 360,000 ms), for the executions running and to come.
+    func setTimeLimit(ms: Int) async throws {
+        try await control("time-limit", Data("\(ms)".utf8))
+    }
+
+    /// The executions finished so far, in the order they finished: handler, action, sheets, drive, other, elapsedMs, outcome, message.
+    func executions() async throws -> [[String: Any]] {
+        let (data, _) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/_control/executions")!)
+        return (try JSONSerialization.jsonObject(with: data) as? [[String: Any]]) ?? []
+    }
+
+    /// Forgets the executions finished so far.
+    func clearExecutions() async throws {
+        try await control("executions", Data("clear".utf8))
+    }
+
+    /// Makes the next call of a method of that name (`getFormulas`…) throw `message`, as a failing Google service does.
+    func failNext(_ method: String, message: String) async throws {
+        try await control("fail", JSONSerialization.data(withJSONObject: ["method": method, "message": message]))
+    }
+
     private func control(_ name: String, _ body: Data) async throws {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/_control/\(name)")!)
         request.httpMethod = "POST"
         request.httpBody = body
-        _ = try await URLSession.shared.data(for: request)
+        let (data, response) = try await URLSession.shared.data(for: request)
+        // A control that names no spreadsheet or sheet says so, rather than leave the test to wonder.
+        if let status = (response as? HTTPURLResponse)?.statusCode, status >= 400 {
+            throw TestFailure("the script host refused /_control/\(name) (\(status)): \(String(decoding: data, as: UTF8.self))")
+        }
     }
 
     /// How many POSTs reached the script.

@@ -92,6 +92,7 @@ enum EditSending {
                 if mine { context.io.stderr.write("Error: \(text)\n") } else { context.warn(text) }
             }
         }
+        for notice in outcome.notices { context.warn("the web app says: \(notice)") }
         for failure in outcome.cacheFailures { context.warn("the cache could not follow the server's answer: \(failure)") }
         let waiting = "\(outcome.remaining) change\(outcome.remaining == 1 ? " waits" : "s wait") in \(queue.directory.path)"
         let ownWaits = own.map { own in !outcome.delivered.contains { $0.edit.file == own.file } } == true ? " (this one among them)" : ""

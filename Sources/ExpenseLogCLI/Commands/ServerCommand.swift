@@ -2,7 +2,7 @@ import ExpenseLogKit
 import ExpenseLogFixtures
 import Foundation
 
-/// `server script`: the web app's Apps Script, to paste into a new Apps Script project and deploy.
+/// `server script`: the web app's Apps Script, to paste into a new Apps Script project and deploy (`server check` tests it).
 enum ServerCommand {
     static let spec = CommandSpec(
         name: "server",
@@ -18,6 +18,7 @@ enum ServerCommand {
                               expense-log server script > Code.gs
                               expense-log server script | pbcopy
                             """),
+            ServerCheck.spec,
         ])
 
     static func script(_ invocation: Invocation, _ context: Context) async throws {

@@ -50,6 +50,9 @@ public enum APIError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidMonth(year: Int, month: Int)
     /// The bundled web app (`server script`) refused the request with its JSON error: `{"error":{"kind","message"}}`.
     case scriptRefused(url: URL, kind: String, message: String)
+    /// Apps Script's error page for an execution it ended (past its time limit) or failed in its own services: what the
+    /// script wrote before stays, so the request may be partly made; every action of the bundled script is safe to send again.
+    case scriptStopped(url: URL, message: String)
 
     /// The message shown to the user.
     public var description: String {
@@ -77,15 +80,22 @@ public enum APIError: Error, Sendable, Equatable, CustomStringConvertible {
                 + "the token here must be the same: set it with `expense-log config set-token` (or EXPENSE_LOG_TOKEN)"
         case let .scriptRefused(url, kind, message):
             return "\(APIError.redacted(url)) refused the request (\(kind)): \(message)"
+        case let .scriptStopped(url, message):
+            return "\(APIError.redacted(url)) did not finish: Apps Script stopped the web app's script (\(message)). What it did "
+                + "before stays, so the request may be partly made; sending it again is safe"
         case let .invalidMonth(year, month):
             return "\(year)-\(month) is not a month (the year has four digits, the month is 1 to 12); nothing was sent."
         }
     }
 
-    /// The URL without user info or query values that could hold a secret.
+    /// The URL without user info, query values or a path after `/exec/` (the bundled script's key: `…/exec/KEY`) that
+    /// could hold a secret.
     public static func redacted(_ url: URL) -> String {
         guard var parts = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.absoluteString }
         if parts.password != nil { parts.password = "***" }
+        if let exec = parts.percentEncodedPath.range(of: "/exec/"), exec.upperBound < parts.percentEncodedPath.endIndex {
+            parts.percentEncodedPath = parts.percentEncodedPath[..<exec.upperBound] + "***"
+        }
         parts.queryItems = parts.queryItems?.map { item in
             ["year", "month", "action"].contains(item.name) ? item : URLQueryItem(name: item.name, value: "***")
         }
@@ -135,6 +145,7 @@ extension APIError {
             return true
         case .httpStatus(_, let status, _): return status == 429 || (500...599).contains(status)
         case .scriptRefused(_, let kind, _): return kind == "busy"
+        case .scriptStopped: return true
         case .invalidResponse, .answerTooLarge, .fixtureUnreadable, .invalidMonth: return false
         }
     }
@@ -157,6 +168,7 @@ extension APIError {
         case .network: return isTransient
         case .httpStatus(_, let status, _): return [429, 502, 503, 504].contains(status)
         case .scriptRefused(_, let kind, _): return kind == "busy"
+        case .scriptStopped: return true
         case .invalidResponse, .answerTooLarge, .fixtureUnreadable, .invalidMonth: return false
         }
     }
@@ -173,7 +185,7 @@ extension APIError {
             }
         case let .httpStatus(url, status, _):
             return url == requestURL && ((400...499).contains(status) || status == 503)
-        case .invalidResponse, .answerTooLarge: return false
+        case .invalidResponse, .answerTooLarge, .scriptStopped: return false
         // The script answered with its refusal before it changed anything.
         case .fixtureUnreadable, .invalidMonth, .scriptRefused: return true
         }
@@ -184,7 +196,7 @@ extension APIError {
     /// gives only once the script has finished.
     func scriptFinished(requestURL: URL) -> Bool {
         switch self {
-        case .invalidResponse, .answerTooLarge, .fixtureUnreadable, .invalidMonth, .scriptRefused: return true
+        case .invalidResponse, .answerTooLarge, .fixtureUnreadable, .invalidMonth, .scriptRefused, .scriptStopped: return true
         case .httpStatus(let url, _, _), .network(let url, _): return url != requestURL
         }
     }
@@ -199,6 +211,7 @@ extension APIError {
             return .invalidResponse(url: url, status: status, reason: clean(reason), snippet: clean(snippet))
         case let .network(url, .other(detail)): return .network(url: url, reason: .other(clean(detail)))
         case let .scriptRefused(url, kind, message): return .scriptRefused(url: url, kind: kind, message: clean(message))
+        case let .scriptStopped(url, message): return .scriptStopped(url: url, message: clean(message))
         default: return self
         }
     }

@@ -7,18 +7,7 @@ extension ExpenseLogAPIClient {
         guard (200...299).contains(response.status) else {
             throw APIError.httpStatus(url: response.url, status: response.status, snippet: APIError.snippet(response.body, hiding: secret))
         }
-        if JSONParser.firstSignificantByte(of: response.body) == UInt8(ascii: "<") {
-            let reason: String
-            if let message = AppsScriptPage.errorMessage(response.body) {
-                let shown = secret.map { message.replacingOccurrences(of: $0, with: "***") } ?? message
-                reason = "the web app's script failed: \(shown) (the script's executions in the Apps Script editor show more; "
-                    + "fix the script or the sheet it names, then try again)"
-            } else {
-                reason = "the body is an HTML page, not JSON (is the URL the web app's /exec URL, deployed for your account?)"
-            }
-            throw APIError.invalidResponse(url: response.url, status: response.status, reason: reason,
-                                           snippet: APIError.snippet(response.body, hiding: secret))
-        }
+        try pageFailure(response, hiding: secret)
         try refusal(response, hiding: secret)
         // Plainly typed answers (every value of the expected type) take the fast path; anything a Sheet retyped takes the other.
         if let items = WireItems.items(Array(response.body)),
@@ -34,6 +23,23 @@ extension ExpenseLogAPIClient {
 }
 
 extension ExpenseLogAPIClient {
+    /// Throws what an HTML page in place of JSON means, on every call alike: Apps Script's error page with the script's
+    /// message (a stopped execution, of unknown fate, as `scriptStopped`), or another page (a sign-in, a wrong URL).
+    static func pageFailure(_ response: HTTPResponse, hiding secret: String?) throws {
+        guard JSONParser.firstSignificantByte(of: response.body) == UInt8(ascii: "<") else { return }
+        let reason: String
+        if let message = AppsScriptPage.errorMessage(response.body) {
+            let shown = secret.map { message.replacingOccurrences(of: $0, with: "***") } ?? message
+            if AppsScriptPage.isStopped(shown) { throw APIError.scriptStopped(url: response.url, message: shown) }
+            reason = "the web app's script failed: \(shown) (the script's executions in the Apps Script editor show more; "
+                + "fix the script or the sheet it names, then try again)"
+        } else {
+            reason = "the body is an HTML page, not JSON (is the URL the web app's /exec URL, deployed for your account?)"
+        }
+        throw APIError.invalidResponse(url: response.url, status: response.status, reason: reason,
+                                       snippet: APIError.snippet(response.body, hiding: secret))
+    }
+
     /// Throws the bundled script's refusal, `{"error": {"kind": "unauthorized", "message": "…"}}`, when the answer is one.
     static func refusal(_ response: HTTPResponse, hiding secret: String?) throws {
         guard JSONParser.firstSignificantByte(of: response.body) == UInt8(ascii: "{"),
@@ -58,6 +64,14 @@ enum AppsScriptPage {
         let lines = unescape(String(inner).replacingOccurrences(of: "<br>", with: "\n"))
             .split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
         return lines.first { !$0.isEmpty }
+    }
+
+    /// Whether Apps Script ended the execution itself (its time limit, its own services failing) rather than the script
+    /// throwing: what the script wrote before stays, and sending the request again is the way on.
+    static func isStopped(_ message: String) -> Bool {
+        let text = message.lowercased()
+        return ["exceeded maximum execution time", "service unavailable", "server error occurred", "service invoked too many times",
+                "please wait a bit and try again"].contains { text.contains($0) }
     }
 
     /// HTML's character references (`&quot;`, `&#39;`, `&#x27;`…); tags are dropped.

@@ -67,21 +67,42 @@ extension ExpenseLogAPIClient {
         }
     }
 
-    /// `POST {"action":"delete","items":[{"id","date"}]}`: the ids deleted, and those the server did not have.
-    public func delete(_ items: [ItemReference]) async throws -> (deleted: [String], missing: [String]) {
+    /// The most ids one delete asks for: the bundled script deletes a month's adjacent rows in one call, but scattered
+    /// rows cost a call each, and 100 of them stay well inside the 30 s timeout at Apps Script's tens of milliseconds a call.
+    public static let deleteBatch = 100
+
+    /// `POST {"action":"delete","items":[{"id","date"}]}`: the ids deleted, those the server did not have, and what it had
+    /// to say (a year's spreadsheet in the trash). An answer that does not account for each id asked exactly once is a
+    /// protocol error: nothing of it is taken as done.
+    public func delete(_ items: [ItemReference]) async throws -> (deleted: [String], missing: [String], notices: [String]) {
         let list = items.map { "{\"id\":\(ItemJSON.string($0.id)),\"date\":\"\($0.date.compact)\"}" }.joined(separator: ",")
-        let (answer, _) = try await post("{\"action\":\"delete\",\"items\":[\(list)]}")
-        func strings(_ key: String) -> [String] {
-            guard case .array(let values, _)? = answer[member: key] else { return [] }
-            return values.compactMap { if case .string(let text, _) = $0 { return text } else { return nil } }
+        let (answer, raw, url) = try await post("{\"action\":\"delete\",\"items\":[\(list)]}")
+        func strings(_ key: String) -> [String]? {
+            guard case .array(let values, _)? = answer[member: key] else { return nil }
+            let texts = values.compactMap { value -> String? in if case .string(let text, _) = value { text } else { nil } }
+            return texts.count == values.count ? texts : nil
         }
-        return (strings("deleted"), strings("missing"))
+        let asked = Set(items.map(\.id))
+        guard let deleted = strings("deleted"), let missing = strings("missing") else {
+            throw APIError.invalidResponse(url: url, status: 200, reason: "the answer to a delete is not {\"deleted\":[ids],\"missing\":[ids]}",
+                                           snippet: APIError.snippet(raw, hiding: token))
+        }
+        let answered = deleted + missing
+        guard answered.count == asked.count, Set(answered) == asked else {
+            let unanswered = asked.subtracting(answered).sorted(), unasked = Set(answered).subtracting(asked).sorted()
+            let reason = "the answer to a delete of \(asked.count) id\(asked.count == 1 ? "" : "s") does not account for each exactly once"
+                + (unanswered.isEmpty ? "" : " (it says nothing of \(Self.listed(unanswered)))")
+                + (unasked.isEmpty ? "" : " (it names \(Self.listed(unasked)), which were not asked)")
+            throw APIError.invalidResponse(url: url, status: 200, reason: reason, snippet: APIError.snippet(raw, hiding: token))
+        }
+        return (deleted, missing, strings("notices") ?? [])
     }
 
     /// `POST {"action":"update","id","date","changes":{…},"was":{…},"change"}` with only the `fields` changed (so that
     /// another machine's change to another field is kept), what they held in `item` (so that the script refuses, as a
     /// conflict, to undo a change made since) and the change's name (so that it is made once, however often it arrives):
-    /// the item as the server saved it.
+    /// the item as the server saved it. An answer that is not that item with the change made (or, marked `"already"`,
+    /// made before) is a protocol error.
     public func update(_ item: Item, to changed: Item, fields: Set<ItemField>, change: String? = nil) async throws -> Item {
         func members(_ of: Item) -> String {
             var members: [String] = []
@@ -99,30 +120,54 @@ extension ExpenseLogAPIClient {
         }
         let body = "{\"action\":\"update\",\"id\":\(ItemJSON.string(item.id)),\"date\":\"\(item.date.compact)\","
             + "\"changes\":\(members(changed)),\"was\":\(members(item))" + (change.map { ",\"change\":\(ItemJSON.string($0))" } ?? "") + "}"
-        let (_, raw) = try await post(body)
+        let (answer, raw, url) = try await post(body)
         guard let saved = try? ItemCodec.items(Data("[".utf8) + raw + Data("]".utf8)).first else {
-            throw APIError.invalidResponse(url: baseURL, status: 200, reason: "the answer to an update is not the item saved", snippet: "")
+            throw APIError.invalidResponse(url: url, status: 200, reason: "the answer to an update is not the item saved",
+                                           snippet: APIError.snippet(raw, hiding: token))
+        }
+        // A change the script made before (its answer lost) is answered as the item is now, which a later change may have moved on.
+        let madeBefore: Bool = if case .bool(true, _)? = answer[member: "already"] { true } else { false }
+        let unchanged = fields.filter { field in
+            switch field {
+            case .id: false
+            case .date: saved.date != changed.date
+            case .name: saved.name != changed.name
+            case .price: saved.price != changed.price
+            case .category: saved.category != changed.category
+            case .categorySub: saved.categorySub != changed.categorySub
+            }
+        }
+        guard SheetText.key(saved.id) == SheetText.key(item.id), madeBefore || unchanged.isEmpty else {
+            let reason = SheetText.key(saved.id) != SheetText.key(item.id)
+                ? "the answer to an update of \(item.id) is another item (\(saved.id))"
+                : "the answer to an update of \(item.id) does not show the change made (\(unchanged.map(\.rawValue).sorted().joined(separator: ", ")))"
+            throw APIError.invalidResponse(url: url, status: 200, reason: reason, snippet: APIError.snippet(raw, hiding: token))
         }
         return saved
     }
 
+    static func listed(_ ids: [String]) -> String {
+        ids.prefix(5).joined(separator: ", ") + (ids.count > 5 ? " and \(ids.count - 5) more" : "")
+    }
+
     /// An extension's POST, sent once: its answer's members, or the script's refusal.
-    private func post(_ body: String) async throws -> (members: [(key: String, value: JSONValue)], body: Data) {
+    func post(_ body: String, timeout seconds: Double? = nil) async throws -> (members: [(key: String, value: JSONValue)], body: Data, url: URL) {
         let request = authorized(HTTPRequest(method: "POST", url: baseURL,
                                              headers: ["Accept": "application/json", "Content-Type": "application/json; charset=utf-8",
                                                        "User-Agent": ExpenseLogAPI.userAgent],
-                                             body: Data(body.utf8), timeout: timeout ?? ExpenseLogAPI.registerTimeout))
+                                             body: Data(body.utf8), timeout: timeout ?? seconds ?? ExpenseLogAPI.registerTimeout))
         let url = request.url
         return try await perform(request, mayRetry: { $0.provesNotProcessed(requestURL: url) }) { response in
             guard (200...299).contains(response.status) else {
                 throw APIError.httpStatus(url: response.url, status: response.status, snippet: APIError.snippet(response.body, hiding: token))
             }
+            try Self.pageFailure(response, hiding: token)
             try Self.refusal(response, hiding: token)
             guard case .object(let members, _)? = try? JSONParser.parse(Array(response.body)) else {
                 throw APIError.invalidResponse(url: response.url, status: response.status, reason: "the body is not the JSON object expected",
                                                snippet: APIError.snippet(response.body, hiding: token))
             }
-            return (members, response.body)
+            return (members, response.body, response.url)
         }
     }
 }

@@ -31,6 +31,8 @@ public struct EditOutcome: Sendable {
     public var unrecorded: (answer: DeliveredEdit, error: StoreError)?
     /// Why the cache could not follow an answer (the queue did: the changes are made on the server).
     public var cacheFailures: [StoreError] = []
+    /// What the server had to say besides (a year's spreadsheet found in the trash), each once.
+    public var notices: [String] = []
 }
 
 /// Sends queued changes in the order they were queued, one POST each, keeping the cache in step with each answer; the
@@ -54,7 +56,7 @@ public struct EditDelivery: Sendable {
         for (index, edit) in edits.enumerated() {
             let answered: DeliveredEdit
             do {
-                answered = try await deliver(edit)
+                answered = try await deliver(edit, notices: &outcome.notices)
             } catch {
                 outcome.stop = (edit, error as? APIError ?? .network(url: client.baseURL, reason: .other("\(error)")))
                 outcome.remaining = edits.count - index
@@ -94,10 +96,19 @@ public struct EditDelivery: Sendable {
         }
     }
 
-    private func deliver(_ edit: QueuedEdit) async throws -> DeliveredEdit {
+    /// Sends one change: a deletion in batches of `ExpenseLogAPIClient.deleteBatch` (a batch sent again after a failure
+    /// answers its ids as missing, so the change stays whole in the queue until every batch is answered).
+    private func deliver(_ edit: QueuedEdit, notices: inout [String]) async throws -> DeliveredEdit {
         switch edit.change {
         case .delete(let items):
-            let (deleted, missing) = try await client.delete(items.map { ItemReference(id: $0.id, date: $0.date) })
+            var deleted: [String] = [], missing: [String] = []
+            let references = items.map { ItemReference(id: $0.id, date: $0.date) }
+            for start in stride(from: 0, to: references.count, by: ExpenseLogAPIClient.deleteBatch) {
+                let answer = try await client.delete(Array(references[start..<min(start + ExpenseLogAPIClient.deleteBatch, references.count)]))
+                deleted += answer.deleted
+                missing += answer.missing
+                notices += answer.notices.filter { !notices.contains($0) }
+            }
             return .deleted(edit, deleted: deleted, missing: missing)
         case let .update(item, changed, fields):
             do {
