@@ -48,6 +48,37 @@ import Testing
         }
     }
 
+    @Test func theClientShowsWhatTheWebAppSaysOfABookItCanNoLongerUse() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let file = try home.write("n.csv", "id,date,name,price,category\nN1,20240105,パン,250,0\n")
+        try await withScriptHost { host in
+            let env = host.environment(home: home)
+            #expect(try await CLI.run(["register", file], environment: env).status == 0)
+            try await host.trash(book: "家計簿_2024")
+            let deleted = try await CLI.run(["delete", "--yes", "N1"], environment: env)
+            #expect(deleted.status == 0, "\(deleted.stderr)")
+            #expect(deleted.stderr.contains("warning: the web app says: 家計簿_2024") && deleted.stderr.contains("trash")
+                    && deleted.stderr.contains("restore it"), "\(deleted.stderr)")
+        }
+    }
+
+    @Test func whatWasWrittenIsFlushedBeforeTheLockIsReleasedAlsoWhenTheScriptFails() async throws {
+        try await withScriptHost { host in
+            _ = try await host.call(post: "[\(Self.item("U1", "20240105"))]")
+            let before = try #require(try await Self.books(host, "家計簿_2024").first?["flushes"] as? Int)
+            // The move writes U1 into April, then fails to remove it from January.
+            try await host.failNext("deleteRow", message: "Service Spreadsheets failed while accessing document")
+            let moved = try await host.call(post: #"{"action":"update","id":"U1","date":"20240105","changes":{"date":"20240405"}}"#)
+            #expect(moved.contains(#""kind":"script""#) && moved.contains("Service Spreadsheets failed"), "\(moved)")
+            #expect(try await Self.books(host, "家計簿_2024").first?["flushes"] as? Int == before + 1)
+            // Sent again, the update finds U1 in January and April, and finishes the move.
+            _ = try await host.call(post: #"{"action":"update","id":"U1","date":"20240105","changes":{"date":"20240405"}}"#)
+            #expect(try await host.call("?year=2024&month=1") == "[]")
+            #expect(try await host.call("?year=2024&month=4").contains("\"U1\""))
+        }
+    }
+
     @Test func aTimeTypedByHandReadsAsItShows() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }

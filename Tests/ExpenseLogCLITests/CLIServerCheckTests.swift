@@ -33,6 +33,19 @@ import Testing
         }
     }
 
+    @Test func aYearsSpreadsheetInTheTrashIsACheckThatDidNotHold() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        try await withScriptHost { host in
+            _ = try await host.call(post: "[\(CLIScriptOnGoogleTests.item("Y1", "20240105"))]")
+            try await host.trash(book: "家計簿_2024")
+            let checked = try await CLI.run(["server", "check"], environment: host.environment(home: home))
+            #expect(checked.status == 1, "\(checked.stderr)")
+            #expect(checked.stdout.contains("✗ 家計簿_2024 is live in Drive: it is in Drive's trash"), "\(checked.stdout)")
+            #expect(checked.stderr.contains("1 of "), "\(checked.stderr)")
+        }
+    }
+
     @Test func aStepThatFailsStillTrashesTheTemporarySpreadsheet() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }
