@@ -44,6 +44,8 @@ var APP = {app: 'expense-log', version: VERSION, actions: ['info', 'fetch', 'reg
 // Sheets' limits (Google's "Files you can store in Google Drive"): a cell holds at most 50,000 characters, and a
 // spreadsheet at most 10 million cells. A number is a double: whole numbers are kept exactly up to 2^53 - 1.
 var CELL_CHARACTERS = 50000;
+// How Google words its services failing for a while ("Exception: Service Spreadsheets failed while accessing document…").
+var GOOGLE_FAILING = /Service (Spreadsheets|Drive|error)|Service invoked too many times|timed out|try again later|server error occurred|Unexpected error/i;
 var LARGEST_WHOLE = 9007199254740991;
 
 // What one execution has opened and has to say. Each doGet/doPost starts anew: Apps Script gives every execution fresh
@@ -51,7 +53,7 @@ var LARGEST_WHOLE = 9007199254740991;
 var run = fresh();
 
 function fresh() {
-  return {books: Object.create(null), zones: Object.create(null), created: Object.create(null), notices: []};
+  return {books: Object.create(null), zones: Object.create(null), created: Object.create(null), notices: [], locked: false};
 }
 
 function doGet(e) {
@@ -100,9 +102,11 @@ function answer(work) {
     result = work();
   } catch (error) {
     var message = String(error && error.message || error);
+    // Google's services failing is not the request's fault: a client sends it again (what was written before stays).
+    var kind = error && error.kind || (GOOGLE_FAILING.test(message) ? 'unavailable' : 'script');
     // What the owner should know (a book in the trash) goes with an error too: it may be why the item is not found.
     if (run.notices.length) message += ' (' + run.notices.join(' ') + ')';
-    result = {error: {kind: error && error.kind || 'script', message: message}};
+    result = {error: {kind: kind, message: message}};
   }
   return ContentService.createTextOutput(JSON.stringify(result)).setMimeType(ContentService.MimeType.JSON);
 }
@@ -122,14 +126,20 @@ function checkKey(e) {
   var expected = PropertiesService.getScriptProperties().getProperty('EXPENSE_LOG_KEY');
   if (!expected) return;
   var parameter = (e && e.parameter) || {};
-  // …/exec/KEY: the iOS app replaces a base URL's query with its own, but keeps its path.
-  var path = e && typeof e.pathInfo === 'string' ? e.pathInfo.split('/')[0] : '';
-  var given = String(parameter.key || path || '');
-  // Compared in full whatever differs first, so the time taken tells nothing of the key.
-  var difference = given.length ^ expected.length;
-  for (var i = 0; i < expected.length; i++) {
-    difference |= expected.charCodeAt(i) ^ (i < given.length ? given.charCodeAt(i) : 0);
-  }
+  // …/exec/KEY: the iOS app replaces a base URL's query with its own, but keeps its path. Every key given must be
+  // right, so a URL whose path key is wrong is not let in by a right `key` beside it (the app would be refused).
+  var given = [];
+  if (parameter.key !== undefined) given.push(String(parameter.key));
+  if (e && typeof e.pathInfo === 'string' && e.pathInfo) given.push(e.pathInfo.split('/')[0]);
+  if (!given.length) given.push('');
+  var difference = 0;
+  given.forEach(function (key) {
+    // Compared in full whatever differs first, so the time taken tells nothing of the key.
+    difference |= key.length ^ expected.length;
+    for (var i = 0; i < expected.length; i++) {
+      difference |= expected.charCodeAt(i) ^ (i < key.length ? key.charCodeAt(i) : 0);
+    }
+  });
   if (difference !== 0) throw failure('unauthorized', 'the key is missing or wrong');
 }
 
@@ -137,6 +147,7 @@ function withLock(work) {
   var lock = LockService.getScriptLock();
   // Shorter than a client's 30 s timeout, so a busy script says so instead of leaving the client guessing.
   if (!lock.tryLock(10000)) throw failure('busy', 'another request holds the lock; try again');
+  run.locked = true;
   try {
     return work();
   } finally {
@@ -165,12 +176,17 @@ function book(year, create) {
   if (year in run.books && (run.books[year] || !create)) return run.books[year];
   var properties = PropertiesService.getScriptProperties();
   var name = '家計簿_' + year;
-  var id = properties.getProperty('book_' + year);
+  var remembered = properties.getProperties();
+  var id = remembered['book_' + year];
+  // Said on every request for the year until the owner deals with it (and deletes the property).
+  if (remembered['lost_' + year] && run.notices.indexOf(remembered['lost_' + year]) < 0) run.notices.push(remembered['lost_' + year]);
   var lost = null;
   if (id) {
-    lost = fileState(id);
+    lost = fileState(id, name);
     if (!lost) return (run.books[year] = SpreadsheetApp.openById(id));
-    properties.deleteProperty('book_' + year);
+    // What the script remembers changes only under the lock: a read (a GET) that raced a register could otherwise
+    // forget the book the register just made. A read goes on with a live book it finds, or reads the year as empty.
+    if (run.locked) properties.deleteProperty('book_' + year);
   }
   // Only a spreadsheet of one's own that is not in the trash: a shared or trashed file of the same name is not the log.
   var files = DriveApp.searchFiles('title = "' + name + '" and mimeType = "application/vnd.google-apps.spreadsheet" ' +
@@ -182,30 +198,36 @@ function book(year, create) {
     spreadsheet = SpreadsheetApp.create(name);
     run.created[year] = true;
   }
-  if (lost) {
-    var now = !spreadsheet ? 'no other ' + name + ' is in Drive, so the year reads as empty until an item is saved'
-        : run.created[year] ? 'a new ' + name + ' was made for what is saved now'
-        : 'another ' + name + ' in Drive is used instead';
-    run.notices.push(name + ', the spreadsheet this web app kept ' + year + ' in, ' + lost + ': it is no longer used, and ' +
-                     now + '. To go on with the old one, restore it from Drive\'s trash and remove or rename the other.');
+  if (lost && run.locked) {
+    var notice = name + ' (' + id + '), the spreadsheet this web app kept ' + year + ' in until ' +
+        Utilities.formatDate(new Date(), Session.getScriptTimeZone(), 'yyyy-MM-dd') + ', ' + lost + ': it is no longer ' +
+        'used, and what is saved for ' + year + ' goes to another ' + name + ' (made if there is none), without the items the ' +
+        'old one holds. ' + (lost.indexOf('trash') >= 0 ? 'Restore it from Drive\'s trash and copy its items over (or use it ' +
+        'again: rename or remove the other), then' : 'Its items are gone with it unless a copy is kept elsewhere;') +
+        ' delete the script property lost_' + year + ' (Project Settings › Script properties) to end this notice.';
+    properties.setProperty('lost_' + year, notice);
+    run.notices.push(notice);
   }
-  if (spreadsheet) properties.setProperty('book_' + year, spreadsheet.getId());
+  if (spreadsheet && run.locked) properties.setProperty('book_' + year, spreadsheet.getId());
   return (run.books[year] = spreadsheet);
 }
 
-/** Why a remembered book cannot be used ("is in Drive's trash", "was deleted from Drive"), or null when it can. */
-function fileState(id) {
+/**
+ * Why a remembered book cannot be used ("is in Drive's trash", "was deleted from Drive"), or null when it can. Told
+ * apart by what Drive lists, never by the wording of an error (Google words it in the owner's language): a file Drive
+ * no longer lists under its name, in the trash or out, is gone; any other failure is thrown, so that a passing fault
+ * of Drive's is never taken for a deletion (a new book would split the year).
+ */
+function fileState(id, name) {
   try {
     return DriveApp.getFileById(id).isTrashed() ? 'is in Drive\'s trash' : null;
   } catch (error) {
-    // Drive says so for a deleted file; any other failure is not taken for a deletion (a new book would split the year).
-    try {
-      SpreadsheetApp.openById(id);
-    } catch (open) {
-      if (/missing|deleted|not found|could not be found/i.test(String(open && open.message || open))) return 'was deleted from Drive';
-      throw open;
+    var files = DriveApp.searchFiles('title = "' + name + '" and "me" in owners');
+    while (files.hasNext()) {
+      var file = files.next();
+      if (file.getId() === id) return file.isTrashed() ? 'is in Drive\'s trash' : null;
     }
-    return null;
+    return 'was deleted from Drive';
   }
 }
 
@@ -247,8 +269,16 @@ function monthRows(sheet) {
   var range = sheet.getDataRange();
   var shown = range.getDisplayValues();
   var empty = shown.length === 1 && shown[0].every(function (cell) { return cell === ''; });
-  var rows = {sheet: sheet, last: empty ? 0 : shown.length, ids: Object.create(null), values: null};
-  for (var i = 1; i < rows.last; i++) if (!(shown[i][0] in rows.ids)) rows.ids[shown[i][0]] = i + 1;
+  var rows = {sheet: sheet, last: empty ? 0 : shown.length, ids: Object.create(null), all: Object.create(null), values: null};
+  for (var i = 1; i < rows.last; i++) {
+    var id = shown[i][0];
+    if (id === '') continue;  // a row typed by hand without an id is no item any request can name
+    if (!(id in rows.ids)) {
+      rows.ids[id] = i + 1;
+      rows.all[id] = [];
+    }
+    rows.all[id].push(i + 1);  // an id a person copied onto another row: a delete removes every copy
+  }
   /** The item on a (1-based) row. */
   rows.item = function (row, where) {
     rows.values = rows.values || range.getValues();
@@ -305,8 +335,9 @@ function number(cell) {
 function writeRows(sheet, start, rows) {
   var texts = rows.map(function (cells) { return cells.slice(0, 3).map(rich); });
   var numbers = rows.map(function (cells) { return cells.slice(3); });
-  sheet.getRange(start, 1, rows.length, 3).setNumberFormat('@').setRichTextValues(texts);
+  // The numbers first: a write cut short between the two calls leaves no id to be taken for a saved item.
   sheet.getRange(start, 4, rows.length, 3).setValues(numbers);
+  sheet.getRange(start, 1, rows.length, 3).setNumberFormat('@').setRichTextValues(texts);
 }
 
 /** An item's cells in the header's order. */
@@ -415,17 +446,25 @@ function register(items) {
     var rows = monthRows(monthSheet(group.year, group.month, true));
     var fresh = group.entries.filter(function (sent) { return !(sent.id in rows.ids); });
     var again = group.entries.filter(function (sent) { return sent.id in rows.ids; });
+    var redo = [];
     again.forEach(function (sent) {
+      var held = rows.item(rows.ids[sent.id], zone(group.year));
+      if (held.price === null || held.category === null) {
+        // A row an earlier write left without its numbers (Google failed between its two calls): written again whole.
+        redo.push({at: rows.ids[sent.id], item: sent});
+        return;
+      }
       // Already there (a retried POST): answered as the sheet holds it, not as sent this time.
-      stored[sent.id] = rows.item(rows.ids[sent.id], zone(group.year));
+      stored[sent.id] = held;
       existing.push(sent.id);
     });
     // A sheet made or cleared by hand gets its header first, in the same write, so that no item is taken for one.
     var lines = (rows.last === 0 ? [HEADER] : []).concat(fresh.map(row));
     if (lines.length) makeRoom(rows.sheet, rows.last, lines.length);
-    return {sheet: rows.sheet, start: rows.last + 1, lines: lines};
+    return {sheet: rows.sheet, start: rows.last + 1, lines: lines, redo: redo};
   });
   plans.forEach(function (plan) {
+    plan.redo.forEach(function (again) { writeRows(plan.sheet, again.at, [row(again.item)]); });
     if (plan.lines.length) writeRows(plan.sheet, plan.start, plan.lines);
   });
   return {saved: items.map(function (sent) { return stored[sent.id] || sent; }), existing: existing};
@@ -434,33 +473,38 @@ function register(items) {
 function remove(targets) {
   if (!Array.isArray(targets)) throw failure('bad-request', '"items" must be an array of {"id", "date"}');
   targets.forEach(function (target, index) {
-    if (!target || typeof target.id !== 'string' || !realDay(target.date)) {
+    if (!target || typeof target.id !== 'string' || target.id === '' || !realDay(target.date)) {
       throw failure('bad-request', 'item ' + (index + 1) + ' must have an id and a yyyyMMdd date');
     }
   });
   var deleted = [], missing = [], asked = Object.create(null);
   byMonth(targets).forEach(function (group) {
     var sheet = monthSheet(group.year, group.month, false);
-    var ids = sheet ? monthRows(sheet).ids : Object.create(null);
+    var month = sheet ? monthRows(sheet) : {last: 0, all: Object.create(null)};
     var rows = [];
     group.entries.forEach(function (target) {
       if (target.id in asked) return;  // named twice: counted once
       asked[target.id] = true;
-      if (target.id in ids) {
-        rows.push(ids[target.id]);
+      if (target.id in month.all) {
+        rows = rows.concat(month.all[target.id]);
         deleted.push(target.id);
       } else {
         missing.push(target.id);
       }
     });
-    deleteRuns(sheet, rows);
+    if (rows.length) deleteRuns(sheet, rows, month.last);
   });
   return {deleted: deleted, missing: missing};
 }
 
 /** Deletes rows in runs of adjacent rows, bottom-up, so each call leaves the rows still to delete where they were. */
-function deleteRuns(sheet, rows) {
+function deleteRuns(sheet, rows, last) {
   rows.sort(function (a, b) { return b - a; });
+  // Sheets refuses to delete every row below a frozen header; a month emptied whole keeps one blank row.
+  if (rows.length === last - 1) {
+    var most = sheet.getMaxRows();
+    if (last === most) sheet.insertRowsAfter(most, 1);
+  }
   var i = 0;
   while (i < rows.length) {
     var end = rows[i], start = end;
@@ -471,7 +515,7 @@ function deleteRuns(sheet, rows) {
 }
 
 function update(body) {
-  if (typeof body.id !== 'string' || !realDay(body.date) || !body.changes || typeof body.changes !== 'object') {
+  if (typeof body.id !== 'string' || body.id === '' || !realDay(body.date) || !body.changes || typeof body.changes !== 'object') {
     throw failure('bad-request', 'an update needs "id", its current "date" (yyyyMMdd) and "changes"');
   }
   var when = yearMonth(body.date);
@@ -554,8 +598,16 @@ function conflicts(current, body) {
 function selfTest() {
   var began = Date.now();
   var name = 'expense-log check ' + Utilities.formatDate(new Date(), Session.getScriptTimeZone(), 'yyyy-MM-dd HH:mm:ss');
+  // A check Apps Script ended (its time limit) could not trash its spreadsheet: the next one does.
+  var leftovers = DriveApp.searchFiles('title contains "expense-log check " and mimeType = "application/vnd.google-apps.spreadsheet" ' +
+                                       'and trashed = false and "me" in owners');
+  var cleaned = 0;
+  while (leftovers.hasNext()) {
+    leftovers.next().setTrashed(true);
+    cleaned++;
+  }
   var spreadsheet = SpreadsheetApp.create(name);
-  var report = {version: VERSION, spreadsheet: name, steps: [], timings: [], removed: false};
+  var report = {version: VERSION, spreadsheet: name, steps: [], timings: [], removed: false, leftovers: cleaned};
   try {
     checkBooks(report);
     checkOn(spreadsheet.getSheets()[0], report);
@@ -576,9 +628,13 @@ function selfTest() {
 /** Each year's spreadsheet the script remembers is live: one in the trash or deleted is replaced at its next use. */
 function checkBooks(report) {
   var remembered = PropertiesService.getScriptProperties().getProperties();
+  Object.keys(remembered).filter(function (key) { return /^lost_\d+$/.test(key); }).sort().forEach(function (key) {
+    report.steps.push({what: 'the items of ' + key.slice(5) + ' are all in the 家計簿_' + key.slice(5) + ' in use', ok: false,
+                       detail: remembered[key], about: 'books'});
+  });
   Object.keys(remembered).filter(function (key) { return /^book_\d+$/.test(key); }).sort().forEach(function (key) {
-    var year = key.slice(5), lost = fileState(remembered[key]);
-    report.steps.push({what: '家計簿_' + year + ' is live in Drive', ok: !lost,
+    var year = key.slice(5), lost = fileState(remembered[key], '家計簿_' + year);
+    report.steps.push({what: '家計簿_' + year + ' is live in Drive', ok: !lost, about: 'books',
                        detail: lost ? 'it ' + lost + ': the next request for ' + year + ' uses another 家計簿_' + year +
                        ' or makes one; restore it from the trash to go on with it' : ''});
   });
@@ -667,7 +723,7 @@ function checkOn(sheet, report) {
   for (var j = 200; j < 400; j += 10) doomed.push('CHECK-' + j);
   timed('delete', doomed.length, function () {
     var ids = monthRows(sheet).ids;
-    deleteRuns(sheet, doomed.map(function (id) { return ids[id]; }));
+    deleteRuns(sheet, doomed.map(function (id) { return ids[id]; }), items.length + 1);
   });
   var left = monthRows(sheet).ids;
   var gone = doomed.filter(function (id) { return !(id in left); }).length;

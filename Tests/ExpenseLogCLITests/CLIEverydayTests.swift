@@ -245,7 +245,7 @@ import Testing
             func onTerminal(_ answers: [(String, String)], _ arguments: [String]) async throws -> CLIResult {
                 try await Self.onTerminal(arguments, answering: answers, env)
             }
-            let initialized = try await onTerminal([("(ends in /exec)", "ftp://example.com/exec"), ("(ends in /exec)", server.base)],
+            let initialized = try await onTerminal([("(ends in /exec", "ftp://example.com/exec"), ("(ends in /exec", server.base)],
                                                    ["config", "init"])
             #expect(initialized.status == 0, "\(initialized.stdout)")
             #expect(initialized.stdout.contains("it must be an http:// or https:// URL"))

@@ -39,10 +39,21 @@ import Testing
         try await withScriptHost { host in
             _ = try await host.call(post: "[\(CLIScriptOnGoogleTests.item("Y1", "20240105"))]")
             try await host.trash(book: "家計簿_2024")
+            // A read (the iOS app's, a fetch) takes no lock, and changes nothing the script remembers.
+            #expect(try await host.call("?year=2024&month=1") == "[]")
             let checked = try await CLI.run(["server", "check"], environment: host.environment(home: home))
             #expect(checked.status == 1, "\(checked.stderr)")
             #expect(checked.stdout.contains("✗ 家計簿_2024 is live in Drive: it is in Drive's trash"), "\(checked.stdout)")
-            #expect(checked.stderr.contains("1 of "), "\(checked.stderr)")
+            #expect(checked.stderr.contains("1 of ") && checked.stderr.contains("Do what each ✗ above says"), "\(checked.stderr)")
+
+            // Once a write has moved the year to a new spreadsheet, every check (and every answer with room) says so,
+            // until the owner deletes the script property the notice names.
+            _ = try await host.call(post: "[\(CLIScriptOnGoogleTests.item("Y2", "20240106"))]")
+            let again = try await CLI.run(["server", "check"], environment: host.environment(home: home))
+            #expect(again.status == 1 && again.stdout.contains("✗ the items of 2024 are all in the 家計簿_2024 in use")
+                    && again.stdout.contains("lost_2024"), "\(again.stdout)")
+            let answer = try await host.call(post: #"{"action":"delete","items":[{"id":"Y9","date":"20240107"}]}"#)
+            #expect(answer.contains("notices") && answer.contains("Restore it from Drive's trash"), "\(answer)")
         }
     }
 
@@ -55,7 +66,8 @@ import Testing
             #expect(checked.status == 1, "\(checked.stderr)")
             #expect(checked.stdout.contains("the check stopped before its end: Service Spreadsheets failed"), "\(checked.stdout)")
             #expect(checked.stderr.contains("did not hold") && checked.stderr.contains("expense-log server script"), "\(checked.stderr)")
-            #expect(try await Self.checkBooks(host).allSatisfy { $0["trashed"] as? Bool == true })
+            let books = try await Self.checkBooks(host)
+            #expect(books.count == 1 && books.allSatisfy { $0["trashed"] as? Bool == true })
         }
     }
 
@@ -106,6 +118,11 @@ import Testing
             env["EXPENSE_LOG_BASE_URL"] = host.base + "/n0t-the-k3y"
             let refused = try await CLI.run(["fetch", "2024-04", "--refresh"], environment: env)
             #expect(refused.status == 77 && refused.stderr.contains("/exec/***") && !refused.stderr.contains("n0t-the-k3y"), "\(refused.stderr)")
+            #expect(refused.stderr.contains("The key at the end of the base URL"), "\(refused.stderr)")
+            // A right token beside a wrong key in the path is no way in: the iOS app, with the path alone, would be refused.
+            env["EXPENSE_LOG_TOKEN"] = key
+            let both = try await CLI.run(["server", "check"], environment: env)
+            #expect(both.status == 77, "\(both.stderr)")
         }
     }
 }

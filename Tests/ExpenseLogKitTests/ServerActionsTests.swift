@@ -75,7 +75,7 @@ import Testing
             Issue.record("a stopped execution was taken for an answer")
         } catch let error as APIError {
             guard case .scriptStopped = error else { Issue.record("\(error)"); return }
-            #expect(error.isTransient && "\(error)".contains("sending it again is safe"), "\(error)")
+            #expect(error.isTransient && "\(error)".contains("asking again is safe"), "\(error)")
         }
         let failed = await Self.reason {
             _ = try await Self.client(page("TypeError: Cannot read properties of null (line 3, file &quot;Code&quot;)"))

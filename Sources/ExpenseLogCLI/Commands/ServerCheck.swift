@@ -27,8 +27,19 @@ enum ServerCheck {
         }
         let client = try context.client(config)
         let url = APIError.redacted(client.baseURL)
-        context.note("Asking \(url) to test itself on Google (a temporary spreadsheet in your Drive; a few seconds)…")
-        switch try await DeploymentChecking(client: client, repository: context.repository(config)).run() {
+        context.note("Asking \(url) to test itself on Google (a temporary spreadsheet in your Drive; a few seconds, up to a "
+                     + "minute on a slow deployment)…")
+        let outcome: DeploymentCheckOutcome
+        do {
+            outcome = try await DeploymentChecking(client: client, repository: context.repository(config)).run()
+        } catch let error as APIError where unfinished(error) {
+            context.io.stderr.write("Error: \(error)\nThe check did not finish, so a temporary spreadsheet \"expense-log check …\" may "
+                                    + "remain in your Drive: the next check moves it to the trash (or delete it by hand). A check "
+                                    + "that does not finish in time means this deployment answers slowly; try again later, or with "
+                                    + "a longer --timeout.\n")
+            throw CommandExit(code: .unavailable)
+        }
+        switch outcome {
         case .notBundled:
             context.io.stderr.write("Error: \(url) does not run expense-log's script (it answers no ?action=info as the bundled "
                                     + "script does; the original app's script, say), and only that script can test itself. Deploy "
@@ -46,6 +57,14 @@ enum ServerCheck {
         }
     }
 
+    /// Whether the check may have run without finishing: Apps Script or Google's services stopped it, or its answer never came.
+    static func unfinished(_ error: APIError) -> Bool {
+        switch error {
+        case .scriptStopped, .scriptRefused(_, "unavailable", _), .network(_, .timedOut), .network(_, .connectionLost): true
+        default: false
+        }
+    }
+
     /// The checklist on stdout, then the timings and what became of the temporary spreadsheet.
     static func render(_ report: DeploymentReport, timeout: Double?, _ context: Context) {
         var out = ""
@@ -55,10 +74,11 @@ enum ServerCheck {
         }
         if let error = report.error { out += "✗ the check stopped before its end: \(TextTable.printable(error))\n" }
         if !report.timings.isEmpty {
-            let call = report.callSeconds.map { String(format: " (one Sheets call took %.0f ms)", $0 * 1000) } ?? ""
-            out += "\nOn Google, at this deployment's pace\(call):\n"
+            // Below a few milliseconds a call's time is noise (an imitation, a cache), and so is a count made from it.
+            let call = report.callSeconds.flatMap { $0 >= 0.005 ? $0 : nil }
+            out += "\nOn Google, at this deployment's pace" + (call.map { String(format: " (one Sheets call took %.0f ms)", $0 * 1000) } ?? "") + ":\n"
             for timing in report.timings {
-                let calls = report.callSeconds.flatMap { $0 > 0 ? Int((timing.seconds / $0).rounded()) : nil }.map { ", about \($0) calls' time" } ?? ""
+                let calls = call.map { ", about \(Int((timing.seconds / $0).rounded())) calls' time" } ?? ""
                 out += String(format: "  %@ %d item%@: %.2f s%@\n", timing.action, timing.items, timing.items == 1 ? "" : "s",
                               timing.seconds, calls)
             }
@@ -66,8 +86,14 @@ enum ServerCheck {
         context.io.stdout.write(out)
         let limit = timeout ?? ExpenseLogAPI.registerTimeout
         for timing in report.timings where timing.seconds > limit / 2 {
-            context.warn("\(timing.action) of \(timing.items) items took \(String(format: "%.1f", timing.seconds)) s, more than half the "
-                         + "client's \(Int(limit)) s timeout: use smaller batches (register --batch-size) or a longer --timeout")
+            let remedy = timing.action == "register" ? "send smaller batches (register --batch-size) or give a longer --timeout"
+                : "give a longer --timeout (a deletion goes in batches of \(ExpenseLogAPIClient.deleteBatch) ids)"
+            context.warn("\(timing.action) of \(timing.items) items took \(String(format: "%.1f", timing.seconds)) s on Google, more than "
+                         + "half the client's \(Int(limit)) s timeout: \(remedy)")
+        }
+        if report.leftovers > 0 {
+            context.note("\(report.leftovers) spreadsheet\(report.leftovers == 1 ? "" : "s") of an earlier check that did not finish "
+                         + "went to the trash as well.")
         }
         if report.removed {
             context.note("The temporary spreadsheet \"\(report.spreadsheet)\" is in your Drive's trash (Drive empties it after 30 days).")
@@ -78,11 +104,16 @@ enum ServerCheck {
         let failed = report.steps.filter { !$0.held }.count
         if report.passed {
             context.note("All \(report.steps.count) checks held: this deployment keeps what the client writes as the README says.")
+        } else if report.error == nil, report.steps.allSatisfy({ $0.held || $0.aboutBooks }) {
+            context.io.stderr.write("\(failed) of \(report.steps.count) checks did not hold: a year's spreadsheet of the log is not "
+                                    + "where the web app expects it. Do what each ✗ above says in your Drive, then run the check again.\n")
         } else {
-            context.io.stderr.write("\(failed) of \(report.steps.count) checks did not hold\(report.error == nil ? "" : ", and the check stopped early"): "
-                                    + "this deployment may not keep what the client writes as the README says. Make sure it runs the "
-                                    + "script of this version (`expense-log server script`, then Deploy › Manage deployments › Edit › "
-                                    + "New version), run the check again, and if it still fails, report it with this output.\n")
+            let what = report.error == nil ? "\(failed) of \(report.steps.count) checks did not hold"
+                : "The check stopped early (\(failed) of the \(report.steps.count) checks made did not hold)"
+            context.io.stderr.write("\(what): this deployment may not keep what the client writes as the README says. If the "
+                                    + "check stopped on Google's services failing, run it again later; else make sure the deployment "
+                                    + "runs the script of this version (`expense-log server script`, then Deploy › Manage deployments "
+                                    + "› Edit › New version), run the check again, and if it still fails, report it with this output.\n")
         }
     }
 }

@@ -75,25 +75,31 @@ public enum APIError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .fixtureUnreadable(path, reason):
             return "the dummy fixture \(path) is unavailable (\(reason)). "
                 + "Point --fixtures or EXPENSE_LOG_FIXTURES at a folder holding fetch.json and register.json."
+        case let .scriptRefused(url, kind, message) where kind == "unauthorized" && APIError.pathKey(of: url) != nil:
+            return "\(APIError.redacted(url)) refused the request: \(message). The key at the end of the base URL (…/exec/***) "
+                + "must be the web app's script property EXPENSE_LOG_KEY (and a token set here as well must be the same): "
+                + "fix the URL with `expense-log config set baseURL`"
         case let .scriptRefused(url, kind, message) where kind == "unauthorized":
             return "\(APIError.redacted(url)) refused the request: \(message). The web app's script property EXPENSE_LOG_KEY and "
                 + "the token here must be the same: set it with `expense-log config set-token` (or EXPENSE_LOG_TOKEN)"
+        case let .scriptRefused(url, kind, message) where kind == "unavailable":
+            return "\(APIError.redacted(url)) could not finish: Google's services failed under the web app's script (\(message)); "
+                + "what it did before that stays, and asking again is safe"
         case let .scriptRefused(url, kind, message):
             return "\(APIError.redacted(url)) refused the request (\(kind)): \(message)"
         case let .scriptStopped(url, message):
-            return "\(APIError.redacted(url)) did not finish: Apps Script stopped the web app's script (\(message)). What it did "
-                + "before stays, so the request may be partly made; sending it again is safe"
+            return "\(APIError.redacted(url)) did not finish: Apps Script stopped the web app's script (\(message)); what it did "
+                + "before that stays, and asking again is safe"
         case let .invalidMonth(year, month):
             return "\(year)-\(month) is not a month (the year has four digits, the month is 1 to 12); nothing was sent."
         }
     }
 
-    /// The URL without user info, query values or a path after `/exec/` (the bundled script's key: `…/exec/KEY`) that
-    /// could hold a secret.
+    /// The URL without user info, query values or a path after `/exec/` (the bundled script's key) that could hold a secret.
     public static func redacted(_ url: URL) -> String {
         guard var parts = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.absoluteString }
         if parts.password != nil { parts.password = "***" }
-        if let exec = parts.percentEncodedPath.range(of: "/exec/"), exec.upperBound < parts.percentEncodedPath.endIndex {
+        if pathKey(of: url) != nil, let exec = parts.percentEncodedPath.range(of: "/exec/") {
             parts.percentEncodedPath = parts.percentEncodedPath[..<exec.upperBound] + "***"
         }
         parts.queryItems = parts.queryItems?.map { item in
@@ -102,18 +108,27 @@ public enum APIError: Error, Sendable, Equatable, CustomStringConvertible {
         return parts.string ?? url.absoluteString
     }
 
+    /// The bundled script's key when a URL carries it as the path after `/exec/` (`…/exec/KEY`), else nil.
+    public static func pathKey(of url: URL) -> String? {
+        let path = url.path
+        guard let exec = path.range(of: "/exec/") else { return nil }
+        let key = path[exec.upperBound...].split(separator: "/").first.map(String.init) ?? ""
+        return key.isEmpty ? nil : key
+    }
+
     static func quote(_ snippet: String) -> String {
         snippet.isEmpty ? "" : "\nThe answer began: \(snippet)"
     }
 
-    /// The start of a body, one line, for error messages, with `secret` hidden in every form a server may echo it in
-    /// (raw, JSON-escaped, percent-encoded), across the whole of the first 64 KiB, before the cut: no part of it can
+    /// The start of a body, one line, for error messages, with each of `secrets` hidden in every form a server may echo
+    /// it in (raw, JSON-escaped, percent-encoded), across the whole of the first 64 KiB, before the cut: no part of it can
     /// show at the edge, however often it is repeated.
-    static func snippet(_ body: Data, hiding secret: String? = nil) -> String {
+    static func snippet(_ body: Data, hiding secrets: [String] = []) -> String {
         var whole = body
-        if let secret, !secret.isEmpty {
+        let secrets = secrets.filter { !$0.isEmpty }
+        if !secrets.isEmpty {
             var text = String(decoding: body.prefix(65_536), as: UTF8.self)
-            for form in escapedForms(of: secret).sorted(by: { $0.count > $1.count }) {
+            for form in secrets.flatMap(escapedForms).sorted(by: { $0.count > $1.count }) {
                 text = text.replacingOccurrences(of: form, with: "***")
             }
             whole = Data(text.utf8)
@@ -144,7 +159,7 @@ extension APIError {
             if case .redirect = reason { return false }
             return true
         case .httpStatus(_, let status, _): return status == 429 || (500...599).contains(status)
-        case .scriptRefused(_, let kind, _): return kind == "busy"
+        case .scriptRefused(_, let kind, _): return kind == "busy" || kind == "unavailable"
         case .scriptStopped: return true
         case .invalidResponse, .answerTooLarge, .fixtureUnreadable, .invalidMonth: return false
         }
@@ -167,7 +182,7 @@ extension APIError {
         switch self {
         case .network: return isTransient
         case .httpStatus(_, let status, _): return [429, 502, 503, 504].contains(status)
-        case .scriptRefused(_, let kind, _): return kind == "busy"
+        case .scriptRefused(_, let kind, _): return kind == "busy" || kind == "unavailable"
         case .scriptStopped: return true
         case .invalidResponse, .answerTooLarge, .fixtureUnreadable, .invalidMonth: return false
         }
@@ -186,8 +201,9 @@ extension APIError {
         case let .httpStatus(url, status, _):
             return url == requestURL && ((400...499).contains(status) || status == 503)
         case .invalidResponse, .answerTooLarge, .scriptStopped: return false
-        // The script answered with its refusal before it changed anything.
-        case .fixtureUnreadable, .invalidMonth, .scriptRefused: return true
+        // The script refused before it changed anything; a failure of the script or of Google's services may come after.
+        case .scriptRefused(_, let kind, _): return !["script", "unavailable"].contains(kind)
+        case .fixtureUnreadable, .invalidMonth: return true
         }
     }
 
@@ -201,10 +217,11 @@ extension APIError {
         }
     }
 
-    /// The same error with a secret replaced wherever the server's answer echoed it.
-    func redacting(_ secret: String?) -> APIError {
-        guard let secret, !secret.isEmpty else { return self }
-        func clean(_ text: String) -> String { text.replacingOccurrences(of: secret, with: "***") }
+    /// The same error with the secrets replaced wherever the server's answer echoed them.
+    func redacting(_ secrets: [String]) -> APIError {
+        let secrets = secrets.filter { !$0.isEmpty }
+        guard !secrets.isEmpty else { return self }
+        func clean(_ text: String) -> String { secrets.reduce(text) { $0.replacingOccurrences(of: $1, with: "***") } }
         switch self {
         case let .httpStatus(url, status, snippet): return .httpStatus(url: url, status: status, snippet: clean(snippet))
         case let .invalidResponse(url, status, reason, snippet):

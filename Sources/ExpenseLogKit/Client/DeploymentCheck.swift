@@ -11,6 +11,8 @@ public struct DeploymentReport: Sendable, Equatable {
         public let held: Bool
         /// What was seen instead, or a figure.
         public let detail: String
+        /// Whether it is about the log's own spreadsheets (one in the trash), which the owner fixes in Drive, not in the script.
+        public let aboutBooks: Bool
     }
 
     /// One action, timed.
@@ -41,6 +43,8 @@ public struct DeploymentReport: Sendable, Equatable {
     public let removalError: String?
     /// The whole check's time on Google.
     public let seconds: Double?
+    /// How many spreadsheets of earlier checks, which Apps Script ended before they could clean up, it moved to the trash.
+    public let leftovers: Int
 
     /// Whether everything held and the check ran to its end.
     public var passed: Bool { error == nil && !steps.isEmpty && steps.allSatisfy(\.held) }
@@ -61,7 +65,7 @@ public struct DeploymentReport: Sendable, Equatable {
         var read: [Step] = []
         for case .object(let step, _) in steps {
             guard let what = text(step, "what") else { return nil }
-            read.append(Step(what: what, held: flag(step, "ok"), detail: text(step, "detail") ?? ""))
+            read.append(Step(what: what, held: flag(step, "ok"), detail: text(step, "detail") ?? "", aboutBooks: text(step, "about") == "books"))
         }
         var timings: [Timing] = []
         if case .array(let list, _)? = check[member: "timings"] {
@@ -79,6 +83,7 @@ public struct DeploymentReport: Sendable, Equatable {
         removed = flag(check, "removed")
         removalError = text(check, "removedError")
         seconds = number(check, "seconds")
+        leftovers = Int(number(check, "leftovers") ?? 0)
     }
 }
 
@@ -91,7 +96,7 @@ extension ExpenseLogAPIClient {
         let (members, raw, url) = try await post("{\"action\":\"check\"}", timeout: Self.checkTimeout)
         guard let report = DeploymentReport(members) else {
             throw APIError.invalidResponse(url: url, status: 200, reason: "the answer to a check is not the script's report",
-                                           snippet: APIError.snippet(raw, hiding: token))
+                                           snippet: APIError.snippet(raw, hiding: secrets))
         }
         return report
     }

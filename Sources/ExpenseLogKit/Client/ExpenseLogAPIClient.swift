@@ -66,6 +66,9 @@ public struct ExpenseLogAPIClient: Sendable {
         }
     }
 
+    /// What no message may show: the token, and the key in the base URL's path (`…/exec/KEY`).
+    var secrets: [String] { [token, APIError.pathKey(of: baseURL)].compactMap { $0 } }
+
     /// The request with the token and the answer size limit (for the extensions' calls too). The token goes as `Authorization: Bearer …` and as the
     /// `key` query parameter: Apps Script hands a web app no request headers, so the bundled script (`server script`)
     /// reads its key from the query. Every URL shown (errors, `--verbose`) has its query values but the month's masked.
@@ -86,7 +89,7 @@ public struct ExpenseLogAPIClient: Sendable {
 
     /// Sends with retries: backoff with full jitter, or the server's `Retry-After`.
     private func perform(_ request: HTTPRequest, mayRetry: (APIError) -> Bool) async throws -> SheetAnswer {
-        try await perform(request, mayRetry: mayRetry) { response in try Self.decodeAnswer(response, rows: rows, hiding: token) }
+        try await perform(request, mayRetry: mayRetry) { response in try Self.decodeAnswer(response, rows: rows, hiding: secrets) }
     }
 
     /// As `perform(_:mayRetry:)`, reading the answer with `decode`.
@@ -107,9 +110,9 @@ public struct ExpenseLogAPIClient: Sendable {
             } catch let error as APIError {
                 // A refusal is named by the URL asked, not by the one Apps Script answered from (its echo host).
                 if case let .scriptRefused(_, kind, message) = error {
-                    failure = APIError.scriptRefused(url: request.url, kind: kind, message: message).redacting(token)
+                    failure = APIError.scriptRefused(url: request.url, kind: kind, message: message).redacting(secrets)
                 } else {
-                    failure = error.redacting(token)
+                    failure = error.redacting(secrets)
                 }
                 if case .network = failure { onEvent(.failed(request, failure, elapsed: clock.now - start, attempt: attempt)) }
             }

@@ -2,13 +2,13 @@ import Foundation
 
 extension ExpenseLogAPIClient {
     /// Checks the status and reads the JSON array of items as a Sheet-backed server gives it, telling a script's error
-    /// page and other HTML pages from broken JSON; `secret` is hidden in the quoted start of the body.
-    static func decodeAnswer(_ response: HTTPResponse, rows: SheetRows, hiding secret: String? = nil) throws -> SheetAnswer {
+    /// page and other HTML pages from broken JSON; `secrets` are hidden in the quoted start of the body.
+    static func decodeAnswer(_ response: HTTPResponse, rows: SheetRows, hiding secrets: [String] = []) throws -> SheetAnswer {
         guard (200...299).contains(response.status) else {
-            throw APIError.httpStatus(url: response.url, status: response.status, snippet: APIError.snippet(response.body, hiding: secret))
+            throw APIError.httpStatus(url: response.url, status: response.status, snippet: APIError.snippet(response.body, hiding: secrets))
         }
-        try pageFailure(response, hiding: secret)
-        try refusal(response, hiding: secret)
+        try pageFailure(response, hiding: secrets)
+        try refusal(response, hiding: secrets)
         // Plainly typed answers (every value of the expected type) take the fast path; anything a Sheet retyped takes the other.
         if let items = WireItems.items(Array(response.body)),
            items.allSatisfy({ !$0.id.isEmpty && !$0.name.isEmpty && !SheetRows.mayBeInstant($0.name) }) {
@@ -18,18 +18,18 @@ extension ExpenseLogAPIClient {
         throw APIError.invalidResponse(url: response.url, status: response.status,
                                        reason: "the body is not a JSON array of items; "
                                            + "try again, and if it persists check the web app's deployment and logs",
-                                       snippet: APIError.snippet(response.body, hiding: secret))
+                                       snippet: APIError.snippet(response.body, hiding: secrets))
     }
 }
 
 extension ExpenseLogAPIClient {
     /// Throws what an HTML page in place of JSON means, on every call alike: Apps Script's error page with the script's
     /// message (a stopped execution, of unknown fate, as `scriptStopped`), or another page (a sign-in, a wrong URL).
-    static func pageFailure(_ response: HTTPResponse, hiding secret: String?) throws {
+    static func pageFailure(_ response: HTTPResponse, hiding secrets: [String]) throws {
         guard JSONParser.firstSignificantByte(of: response.body) == UInt8(ascii: "<") else { return }
         let reason: String
         if let message = AppsScriptPage.errorMessage(response.body) {
-            let shown = secret.map { message.replacingOccurrences(of: $0, with: "***") } ?? message
+            let shown = secrets.filter { !$0.isEmpty }.reduce(message) { $0.replacingOccurrences(of: $1, with: "***") }
             if AppsScriptPage.isStopped(shown) { throw APIError.scriptStopped(url: response.url, message: shown) }
             reason = "the web app's script failed: \(shown) (the script's executions in the Apps Script editor show more; "
                 + "fix the script or the sheet it names, then try again)"
@@ -37,18 +37,18 @@ extension ExpenseLogAPIClient {
             reason = "the body is an HTML page, not JSON (is the URL the web app's /exec URL, deployed for your account?)"
         }
         throw APIError.invalidResponse(url: response.url, status: response.status, reason: reason,
-                                       snippet: APIError.snippet(response.body, hiding: secret))
+                                       snippet: APIError.snippet(response.body, hiding: secrets))
     }
 
     /// Throws the bundled script's refusal, `{"error": {"kind": "unauthorized", "message": "…"}}`, when the answer is one.
-    static func refusal(_ response: HTTPResponse, hiding secret: String?) throws {
+    static func refusal(_ response: HTTPResponse, hiding secrets: [String]) throws {
         guard JSONParser.firstSignificantByte(of: response.body) == UInt8(ascii: "{"),
               case .object(let members, _)? = try? JSONParser.parse(Array(response.body)),
               case .object(let error, _)? = members[member: "error"],
               case .string(let kind, _)? = error[member: "kind"] else { return }
         let message: String
         if case .string(let text, _)? = error[member: "message"] { message = text } else { message = kind }
-        throw APIError.scriptRefused(url: response.url, kind: kind, message: message).redacting(secret)
+        throw APIError.scriptRefused(url: response.url, kind: kind, message: message).redacting(secrets)
     }
 }
 
@@ -70,8 +70,9 @@ enum AppsScriptPage {
     /// throwing: what the script wrote before stays, and sending the request again is the way on.
     static func isStopped(_ message: String) -> Bool {
         let text = message.lowercased()
+        // Apps Script words its pages in the owner's language: English and Japanese, the language of this tool's users.
         return ["exceeded maximum execution time", "service unavailable", "server error occurred", "service invoked too many times",
-                "please wait a bit and try again"].contains { text.contains($0) }
+                "please wait a bit and try again", "最大実行時間", "サーバー エラー", "サーバーエラー"].contains { text.contains($0) }
     }
 
     /// HTML's character references (`&quot;`, `&#39;`, `&#x27;`…); tags are dropped.

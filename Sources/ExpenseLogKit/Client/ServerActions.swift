@@ -60,9 +60,9 @@ extension ExpenseLogAPIClient {
             guard (200...299).contains(response.status) else {
                 // The original script fails on a GET without a month: a 4xx or its error page means "no extensions".
                 if (400...499).contains(response.status), ![401, 403].contains(response.status) { return nil }
-                throw APIError.httpStatus(url: response.url, status: response.status, snippet: APIError.snippet(response.body, hiding: token))
+                throw APIError.httpStatus(url: response.url, status: response.status, snippet: APIError.snippet(response.body, hiding: secrets))
             }
-            try Self.refusal(response, hiding: token)
+            try Self.refusal(response, hiding: secrets)
             return ServerInfo(json: Array(response.body))
         }
     }
@@ -85,7 +85,7 @@ extension ExpenseLogAPIClient {
         let asked = Set(items.map(\.id))
         guard let deleted = strings("deleted"), let missing = strings("missing") else {
             throw APIError.invalidResponse(url: url, status: 200, reason: "the answer to a delete is not {\"deleted\":[ids],\"missing\":[ids]}",
-                                           snippet: APIError.snippet(raw, hiding: token))
+                                           snippet: APIError.snippet(raw, hiding: secrets))
         }
         let answered = deleted + missing
         guard answered.count == asked.count, Set(answered) == asked else {
@@ -93,7 +93,7 @@ extension ExpenseLogAPIClient {
             let reason = "the answer to a delete of \(asked.count) id\(asked.count == 1 ? "" : "s") does not account for each exactly once"
                 + (unanswered.isEmpty ? "" : " (it says nothing of \(Self.listed(unanswered)))")
                 + (unasked.isEmpty ? "" : " (it names \(Self.listed(unasked)), which were not asked)")
-            throw APIError.invalidResponse(url: url, status: 200, reason: reason, snippet: APIError.snippet(raw, hiding: token))
+            throw APIError.invalidResponse(url: url, status: 200, reason: reason, snippet: APIError.snippet(raw, hiding: secrets))
         }
         return (deleted, missing, strings("notices") ?? [])
     }
@@ -123,7 +123,7 @@ extension ExpenseLogAPIClient {
         let (answer, raw, url) = try await post(body)
         guard let saved = try? ItemCodec.items(Data("[".utf8) + raw + Data("]".utf8)).first else {
             throw APIError.invalidResponse(url: url, status: 200, reason: "the answer to an update is not the item saved",
-                                           snippet: APIError.snippet(raw, hiding: token))
+                                           snippet: APIError.snippet(raw, hiding: secrets))
         }
         // A change the script made before (its answer lost) is answered as the item is now, which a later change may have moved on.
         let madeBefore: Bool = if case .bool(true, _)? = answer[member: "already"] { true } else { false }
@@ -141,7 +141,7 @@ extension ExpenseLogAPIClient {
             let reason = SheetText.key(saved.id) != SheetText.key(item.id)
                 ? "the answer to an update of \(item.id) is another item (\(saved.id))"
                 : "the answer to an update of \(item.id) does not show the change made (\(unchanged.map(\.rawValue).sorted().joined(separator: ", ")))"
-            throw APIError.invalidResponse(url: url, status: 200, reason: reason, snippet: APIError.snippet(raw, hiding: token))
+            throw APIError.invalidResponse(url: url, status: 200, reason: reason, snippet: APIError.snippet(raw, hiding: secrets))
         }
         return saved
     }
@@ -159,13 +159,13 @@ extension ExpenseLogAPIClient {
         let url = request.url
         return try await perform(request, mayRetry: { $0.provesNotProcessed(requestURL: url) }) { response in
             guard (200...299).contains(response.status) else {
-                throw APIError.httpStatus(url: response.url, status: response.status, snippet: APIError.snippet(response.body, hiding: token))
+                throw APIError.httpStatus(url: response.url, status: response.status, snippet: APIError.snippet(response.body, hiding: secrets))
             }
-            try Self.pageFailure(response, hiding: token)
-            try Self.refusal(response, hiding: token)
+            try Self.pageFailure(response, hiding: secrets)
+            try Self.refusal(response, hiding: secrets)
             guard case .object(let members, _)? = try? JSONParser.parse(Array(response.body)) else {
                 throw APIError.invalidResponse(url: response.url, status: response.status, reason: "the body is not the JSON object expected",
-                                               snippet: APIError.snippet(response.body, hiding: token))
+                                               snippet: APIError.snippet(response.body, hiding: secrets))
             }
             return (members, response.body, response.url)
         }

@@ -75,7 +75,8 @@ public enum ConfigEdit {
             throw ConfigError.refusedValue(path: path, key: key, reason: reason)
         }
         try FileManager.default.createDirectory(at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
-        try AtomicFile.write(data + Data("\n".utf8), to: URL(fileURLWithPath: path))
+        // Readable by its owner only (as gh keeps its hosts.yml): a base URL may carry the web app's key (…/exec/KEY).
+        try AtomicFile.write(data + Data("\n".utf8), to: URL(fileURLWithPath: path), mode: 0o600)
     }
 
     /// The file's name of the budget that `name` names (`Food` → `食費`), or nil; throws when no category is called so.

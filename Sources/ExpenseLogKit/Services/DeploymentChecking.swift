@@ -25,7 +25,12 @@ public struct DeploymentChecking: Sendable {
 
     /// Runs the check; a failure to reach the server or a refusal (a wrong key) is thrown.
     public func run() async throws -> DeploymentCheckOutcome {
-        guard let info = try await client.info() else { return .notBundled }
+        guard let info = try await client.info() else {
+            // No info of ours: a web app of another script only if it answers a month; else what is wrong (a 404, a
+            // sign-in page) is thrown as a fetch would say it.
+            _ = try await client.fetch(YearMonth.current())
+            return .notBundled
+        }
         // Asked anew, so a deployment updated since is seen as it is now.
         try? await repository.saveServerInfo(info)
         guard info.offers("check") else { return .outdated(info) }
