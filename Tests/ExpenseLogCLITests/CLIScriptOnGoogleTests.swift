@@ -51,7 +51,7 @@ import Testing
     @Test func theClientShowsWhatTheWebAppSaysOfABookItCanNoLongerUse() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }
-        let file = try home.write("n.csv", "id,date,name,price,category\nN1,20240105,パン,250,0\n")
+        let file = try home.write("n.csv", "id,date,name,price,category\nN1,20240105,パン,250,0\nN2,20240106,牛乳,200,0\n")
         try await withScriptHost { host in
             let env = host.environment(home: home)
             #expect(try await CLI.run(["register", file], environment: env).status == 0)
@@ -60,6 +60,10 @@ import Testing
             #expect(deleted.status == 0, "\(deleted.stderr)")
             #expect(deleted.stderr.contains("warning: the web app says: 家計簿_2024") && deleted.stderr.contains("trash")
                     && deleted.stderr.contains("Restore it from Drive's trash"), "\(deleted.stderr)")
+            // A month's read has no room for the notice; a month that comes back empty where the cache held items is said.
+            let fetched = try await CLI.run(["fetch", "2024-01"], environment: env)
+            #expect(fetched.status == 0 && fetched.stderr.contains("where the cache held 1") && fetched.stderr.contains("server check"),
+                    "\(fetched.stderr)")
         }
     }
 

@@ -68,6 +68,8 @@ enum EditSending {
     static func report(_ outcome: EditOutcome, own: QueuedEdit?, queue: EditQueue, _ context: Context, _ config: AppConfig,
                        blocked: String?) throws {
         var vanished = false
+        // First, so that what follows (an id "missing" from a spreadsheet no longer used) reads in its light.
+        for notice in outcome.notices { context.warn("the web app says: \(notice)") }
         for delivered in outcome.delivered {
             switch delivered {
             case let .deleted(edit, deleted, missing):
@@ -92,7 +94,6 @@ enum EditSending {
                 if mine { context.io.stderr.write("Error: \(text)\n") } else { context.warn(text) }
             }
         }
-        for notice in outcome.notices { context.warn("the web app says: \(notice)") }
         for failure in outcome.cacheFailures { context.warn("the cache could not follow the server's answer: \(failure)") }
         let waiting = "\(outcome.remaining) change\(outcome.remaining == 1 ? " waits" : "s wait") in \(queue.directory.path)"
         let ownWaits = own.map { own in !outcome.delivered.contains { $0.edit.file == own.file } } == true ? " (this one among them)" : ""

@@ -88,6 +88,10 @@ enum FetchCommand {
                 context.reportLeftOut(rows.unreadable.count)
             }
             let answered = loaded.items + loaded.outside
+            if loaded.emptied > 0 {
+                context.warn("the server answered no items for \(month), where the cache held \(loaded.emptied); if nobody deleted "
+                             + "them, the year's spreadsheet may be in Drive's trash: `expense-log server check` tells")
+            }
             if !loaded.outside.isEmpty {
                 context.warn("\(loaded.outside.count) of the \(answered.count) items the server returned are dated outside "
                              + "\(month); they are printed but not cached (the cache of \(month) keeps only its own items)")

@@ -150,7 +150,8 @@ enum SyncCommand {
         case .some(.monthUnreadable(let month, let failure)):
             stoppedOnServer = true
             context.io.stderr.write("Error: \(failure)\nNothing was sent: \(month) must be read from the server first, "
-                                    + "so that no item is registered twice. \(remaining); run sync again later.\n")
+                                    + "so that no item is registered twice. \(remaining); run sync again "
+                                    + (failure.isTransient ? "later.\n" : "once the cause is fixed.\n"))
             throw CommandExit(code: failure.isTransient ? .temporaryFailure : ExitCode(for: failure))
         case .some(.batchFailed(let key, let entry, let error)):
             stoppedOnServer = true

@@ -56,10 +56,12 @@ public struct LoadedMonth: Sendable, Equatable {
     public let cacheFailure: StoreError?
     /// The rows of the server's answer left out or read with a guess, without its items; nil when every row was read.
     public let rows: SheetAnswer?
+    /// How many items the cache held for a month the server answered empty (a year's spreadsheet in Drive's trash looks so).
+    public let emptied: Int
 
     /// A loaded month with every part given.
     public init(month: YearMonth, items: [Item], source: MonthSource, fallback: MonthFailure? = nil,
-                outside: [Item] = [], cacheFailure: StoreError? = nil, rows: SheetAnswer? = nil) {
+                outside: [Item] = [], cacheFailure: StoreError? = nil, rows: SheetAnswer? = nil, emptied: Int = 0) {
         self.month = month
         self.items = items
         self.source = source
@@ -67,6 +69,7 @@ public struct LoadedMonth: Sendable, Equatable {
         self.outside = outside
         self.cacheFailure = cacheFailure
         self.rows = rows
+        self.emptied = emptied
     }
 
     /// How many items the server answered that are dated outside the month.

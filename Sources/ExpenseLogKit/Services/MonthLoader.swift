@@ -100,7 +100,8 @@ public struct MonthLoader: Sendable {
             cacheFailure = Self.storeError(error, repository, writing: true)
         }
         return LoadedMonth(month: month, items: items, source: .server, outside: answer.items.filter { $0.date.yearMonth != month },
-                           cacheFailure: cacheFailure, rows: answer.problemsOnly)
+                           cacheFailure: cacheFailure, rows: answer.problemsOnly,
+                           emptied: answer.items.isEmpty && answer.unreadable.isEmpty ? cached?.items.count ?? 0 : 0)
     }
 
     static func fromCache(_ cached: CachedMonth, fallback: MonthFailure? = nil) -> LoadedMonth {
