@@ -1,6 +1,7 @@
 // Runs Resources/server/Code.gs unmodified under Node.js, behind an HTTP front end that answers as Apps Script does,
-// for the tests. Standard library only. Beside it: sheets.js (Sheets and Drive as Google keeps them), worker.js (one
-// execution on a thread of its own, in a fresh realm), dates.js (time zones, Sheets' serial days, date patterns).
+// for the tests. Standard library only. Beside it: sheets.js (Sheets and Drive as Google keeps them), cells.js (what a
+// cell holds and shows: typing, formulas, display values), worker.js (one execution on a thread of its own, in a fresh
+// realm), dates.js (time zones, Sheets' serial days, date patterns).
 //
 //   node host.js [--port N] [--key SECRET] [--zone Asia/Tokyo] [--lose-answers N] [--script FILE (another Code.gs)]
 //                [--latency MS] [--latency-real] [--time-limit MS] [--lock-wait-scale F] [--max-executions N]

@@ -50,8 +50,7 @@ public enum APIError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidMonth(year: Int, month: Int)
     /// The bundled web app (`server script`) refused the request with its JSON error: `{"error":{"kind","message"}}`.
     case scriptRefused(url: URL, kind: String, message: String)
-    /// Apps Script's error page for an execution it ended (past its time limit) or failed in its own services: what the
-    /// script wrote before stays, so the request may be partly made; every action of the bundled script is safe to send again.
+    /// Apps Script's page for an execution it ended (its time limit, its services failing): fate unknown, safe to send again.
     case scriptStopped(url: URL, message: String)
 
     /// The message shown to the user.

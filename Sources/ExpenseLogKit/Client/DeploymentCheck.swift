@@ -1,7 +1,6 @@
 import Foundation
 
-/// What the bundled script's self-test (`POST {"action":"check"}`) found on Google: each hazard the README depends on,
-/// tried in a temporary spreadsheet, and the actions timed at the deployment's latency.
+/// What the bundled script's self-test (`POST {"action":"check"}`) found on Google: each hazard, and the actions' times.
 public struct DeploymentReport: Sendable, Equatable {
     /// One thing checked.
     public struct Step: Sendable, Equatable {

@@ -67,13 +67,10 @@ extension ExpenseLogAPIClient {
         }
     }
 
-    /// The most ids one delete asks for: the bundled script deletes a month's adjacent rows in one call, but scattered
-    /// rows cost a call each, and 100 of them stay well inside the 30 s timeout at Apps Script's tens of milliseconds a call.
+    /// The most ids one delete asks for: 100 scattered rows (a call each) stay well inside the 30 s timeout.
     public static let deleteBatch = 100
 
-    /// `POST {"action":"delete","items":[{"id","date"}]}`: the ids deleted, those the server did not have, and what it had
-    /// to say (a year's spreadsheet in the trash). An answer that does not account for each id asked exactly once is a
-    /// protocol error: nothing of it is taken as done.
+    /// `POST {"action":"delete",…}`: the ids deleted, those missing and the notices; an answer not naming each id once throws.
     public func delete(_ items: [ItemReference]) async throws -> (deleted: [String], missing: [String], notices: [String]) {
         let list = items.map { "{\"id\":\(ItemJSON.string($0.id)),\"date\":\"\($0.date.compact)\"}" }.joined(separator: ",")
         let (answer, raw, url) = try await post("{\"action\":\"delete\",\"items\":[\(list)]}")
@@ -98,11 +95,7 @@ extension ExpenseLogAPIClient {
         return (deleted, missing, strings("notices") ?? [])
     }
 
-    /// `POST {"action":"update","id","date","changes":{…},"was":{…},"change"}` with only the `fields` changed (so that
-    /// another machine's change to another field is kept), what they held in `item` (so that the script refuses, as a
-    /// conflict, to undo a change made since) and the change's name (so that it is made once, however often it arrives):
-    /// the item as the server saved it. An answer that is not that item with the change made (or, marked `"already"`,
-    /// made before) is a protocol error.
+    /// `POST {"action":"update",…}` of `fields` with what they held and the change's name: the item as saved, checked.
     public func update(_ item: Item, to changed: Item, fields: Set<ItemField>, change: String? = nil) async throws -> Item {
         func members(_ of: Item) -> String {
             var members: [String] = []
@@ -118,6 +111,8 @@ extension ExpenseLogAPIClient {
             }
             return "{" + members.joined(separator: ",") + "}"
         }
+        // Only the fields changed are sent, so another machine's change to another field is kept; what they held lets the
+        // script refuse, as a conflict, to undo a change made since; the name makes it once however often it arrives.
         let body = "{\"action\":\"update\",\"id\":\(ItemJSON.string(item.id)),\"date\":\"\(item.date.compact)\","
             + "\"changes\":\(members(changed)),\"was\":\(members(item))" + (change.map { ",\"change\":\(ItemJSON.string($0))" } ?? "") + "}"
         let (answer, raw, url) = try await post(body)

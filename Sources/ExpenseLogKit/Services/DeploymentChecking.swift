@@ -10,8 +10,7 @@ public enum DeploymentCheckOutcome: Sendable {
     case checked(ServerInfo, DeploymentReport)
 }
 
-/// Asks a deployment to test itself: first which script it runs (`?action=info`, remembered in the cache), then, when
-/// it is the bundled script in a version that has one, its self-test.
+/// Asks a deployment which script it runs (`?action=info`) and, for the bundled script with one, to run its self-test.
 public struct DeploymentChecking: Sendable {
     /// The client that asks.
     public let client: ExpenseLogAPIClient
