@@ -28,9 +28,7 @@ public struct Context: Sendable {
     public var verbose: Bool { invocation[ExpenseLogCommand.Global.verbose] }
     /// Japanese table headings and category names when the locale is Japanese.
     public var japanese: Bool {
-        let locale = [environment["LC_ALL"], environment["LC_MESSAGES"], environment["LANG"]]
-            .compactMap { $0 }.first { !$0.isEmpty } ?? ""
-        return locale.hasPrefix("ja")
+        Language.isJapanese(environment: environment, preferred: Language.systemPreferred)
     }
 
     /// The width a table on stdout fits: `COLUMNS` when a positive integer (as `ls` reads it), else the terminal's own;

@@ -56,7 +56,7 @@ import Testing
         try #require(root.subcommands.first { $0.name == group }).subcommands.flatMap { [$0.name] + $0.aliases }
     }
 
-    @Test(arguments: Shell.allCases)
+    @Test(.enabled(if: shellsToRun, shellsMissing), arguments: Shell.allCases)
     func eachScriptIsPrintedAndPassesItsShellsSyntaxCheck(shell: Shell) async throws {
         let text = try await script(shell.rawValue)
         let marker = switch shell {
@@ -133,7 +133,7 @@ import Testing
         #expect(try complete("fetch", "--config", "i") == ["items.csv"])
     }
 
-    @Test(arguments: [Shell.zsh, Shell.fish])
+    @Test(.enabled(if: shellsToRun, shellsMissing), arguments: [Shell.zsh, Shell.fish])
     func zshAndFishCompleteCommandsOptionsValuesAndFiles(shell: Shell) async throws {
         let text = try await script(shell.rawValue)
         guard let binary = try Self.checkingShell(shell) else { return }

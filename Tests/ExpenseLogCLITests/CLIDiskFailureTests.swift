@@ -25,8 +25,11 @@ import Testing
         return (try Samples.offlineEnvironment(home: home), state)
     }
 
-    #if os(Linux)
-    @Test func aReadOnlyStateFolderExits74NamingThePath() async throws {
+    /// Linux's `unshare` and `mount --bind`/tmpfs, which make a folder read-only or full for one process even as root.
+    static let mounts = FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare")
+
+    @Test(.enabled(if: mounts, "needs Linux's unshare and mount (a private mount namespace); macOS has neither"))
+    func aReadOnlyStateFolderExits74NamingThePath() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }
         let (env, state) = try offlineUser(home)
@@ -42,7 +45,8 @@ import Testing
         #expect(try await CLI.run(["pending", "--format", "json"], environment: env).stdout == "[]\n")
     }
 
-    @Test func aFullDiskExits74AndLeavesNoTemporaryFile() async throws {
+    @Test(.enabled(if: mounts, "needs Linux's unshare and mount (a private mount namespace); macOS has neither"))
+    func aFullDiskExits74AndLeavesNoTemporaryFile() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }
         let (env, state) = try offlineUser(home)
@@ -56,7 +60,6 @@ import Testing
         #expect(result.stderr.contains("Nothing was sent"))
         #expect(result.stderr.hasSuffix("LEFT:"), "the temporary file was removed")
     }
-    #endif
 
     @Test func aStateFolderThatIsAFileExits74AndPendingAndSyncSaySo() async throws {
         let home = try TemporaryDirectory()

@@ -22,6 +22,11 @@ enum CLI {
         if let explicit = ProcessInfo.processInfo.environment["EXPENSE_LOG_BIN"] {
             candidates.append(URL(fileURLWithPath: explicit))
         }
+        #if canImport(Darwin)
+        // On macOS the tests are a bundle (`….xctest`) loaded by Xcode's runner, whose own folder is not the build's:
+        // the binary built with them sits beside the bundle (SwiftPM's .build/<config>, or Xcode's products folder).
+        candidates.append(Bundle(for: BundleMarker.self).bundleURL.deletingLastPathComponent().appendingPathComponent("expense-log"))
+        #endif
         if let testBinary = Bundle.main.executableURL {
             candidates.append(testBinary.deletingLastPathComponent().appendingPathComponent("expense-log"))
         }
@@ -147,3 +152,8 @@ struct TestFailure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
+
+#if canImport(Darwin)
+/// A class of the test bundle's own, by which `Bundle(for:)` finds the bundle on macOS.
+private final class BundleMarker {}
+#endif

@@ -55,13 +55,9 @@ import Testing
         let arguments = ["--env", "dummy", "--fixtures", try fixtures(home), "fetch", "--year", "2024", "--month", "1"]
         let env = Samples.environment(home: home, ["COLUMNS": "\(columns)"])
         guard onTerminal else { return try await CLI.run(arguments, environment: env) }
-        guard let script = ["/usr/bin/script", "/bin/script"].first(where: FileManager.default.isExecutableFile(atPath:)) else {
-            throw TestFailure("`script` (util-linux, Debian's bsdutils) is needed to run the binary on a pseudo-terminal")
-        }
-        let command = ([try CLI.binary().path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
-        // -q: no start and end notes; -e: the binary's exit status; the terminal turns each "\n" into "\r\n".
-        let result = try await CLI.run(["-qec", command.joined(separator: " "), "/dev/null"], environment: env,
-                                       binary: URL(fileURLWithPath: script))
+        // Python's pty (pty_run.py), not `script`, whose options differ between util-linux and BSD (macOS); the terminal
+        // turns each "\n" into "\r\n".
+        let result = try await CLIEverydayTests.onTerminal(arguments, answering: [], env)
         return CLIResult(status: result.status, stdout: result.stdout.replacingOccurrences(of: "\r\n", with: "\n"), stderr: result.stderr)
     }
 

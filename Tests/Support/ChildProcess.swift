@@ -34,7 +34,7 @@ public final class ChildProcess: Sendable {
     /// streams reach the child: every other descriptor is closed in it, as `Process` does.
     public init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil, directory: String? = nil,
                 stdin: Stream = .null, stdout: Stream = .inherit, stderr: Stream = .inherit) throws {
-        var actions = posix_spawn_file_actions_t()
+        var actions = Spawn.newActions()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         var opened: [Int32] = []
@@ -44,6 +44,11 @@ public final class ChildProcess: Sendable {
             let fd: Int32
             switch stream {
             case .inherit:
+                // Darwin closes every descriptor no file action names (POSIX_SPAWN_CLOEXEC_DEFAULT below), so the
+                // test's own stream is named to be kept (spawn.h: posix_spawn_file_actions_addinherit_np, macOS 10.7).
+                #if canImport(Darwin)
+                posix_spawn_file_actions_addinherit_np(&actions, target)
+                #endif
                 continue
             case .file(let path):
                 fd = target == 0 ? open(path, O_RDONLY | O_CLOEXEC) : open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
@@ -59,9 +64,9 @@ public final class ChildProcess: Sendable {
             opened.append(fd)
             posix_spawn_file_actions_adddup2(&actions, fd, target)
         }
-        try GNUSpawn.closeFrom(&actions, 3)
-        if let directory { try GNUSpawn.changeDirectory(&actions, directory) }
-        var attributes = posix_spawnattr_t()
+        try Spawn.closeFrom(&actions, 3)
+        if let directory { try Spawn.changeDirectory(&actions, directory) }
+        var attributes = Spawn.newAttributes()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
         #if canImport(Darwin)
@@ -108,11 +113,24 @@ public final class ChildProcess: Sendable {
     }
 }
 
-/// The spawn file actions glibc declares only under `_GNU_SOURCE`, which Swift's Glibc module is built without:
-/// looked up by name (glibc 2.34 and later has both). Darwin has `addchdir_np` and closes the rest with
-/// `POSIX_SPAWN_CLOEXEC_DEFAULT`.
-private enum GNUSpawn {
-    typealias Actions = UnsafeMutablePointer<posix_spawn_file_actions_t>
+/// What posix_spawn needs that differs by C library. glibc's file actions and attributes are structs; Darwin's are
+/// opaque pointers (`typedef void *posix_spawn_file_actions_t` in the macOS SDK's spawn.h), which Swift imports as
+/// optional raw pointers that `…_init` fills. The file actions glibc declares only under `_GNU_SOURCE` (which Swift's
+/// Glibc module is built without) are looked up by name (glibc 2.34 and later has both); Darwin declares
+/// `addchdir_np` (macOS 10.15) and closes the other descriptors with `POSIX_SPAWN_CLOEXEC_DEFAULT`.
+private enum Spawn {
+    #if canImport(Darwin)
+    typealias FileActions = posix_spawn_file_actions_t?
+    typealias Attributes = posix_spawnattr_t?
+    static func newActions() -> FileActions { nil }
+    static func newAttributes() -> Attributes { nil }
+    #else
+    typealias FileActions = posix_spawn_file_actions_t
+    typealias Attributes = posix_spawnattr_t
+    static func newActions() -> FileActions { posix_spawn_file_actions_t() }
+    static func newAttributes() -> Attributes { posix_spawnattr_t() }
+    #endif
+    typealias Actions = UnsafeMutablePointer<FileActions>
 
     static func closeFrom(_ actions: Actions, _ lowest: Int32) throws {
         #if canImport(Glibc)

@@ -49,7 +49,7 @@ public enum AtomicFile {
             thrown = error
             failure = "\(error)"
         }
-        if failure == nil, durable, fsync(fd) != 0 { failure = errorText() }
+        if failure == nil, durable, flushToDisk(fd) != 0 { failure = errorText() }
         if failure == nil, let beforeRename {
             do { try beforeRename(fd) } catch { failure = "\(error)" }
         }
@@ -75,8 +75,18 @@ public enum AtomicFile {
     static func syncDirectory(_ url: URL) {
         let fd = open(url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { return }
-        fsync(fd)
+        _ = flushToDisk(fd)
         close(fd)
+    }
+
+    /// Puts a file's written data on the disk itself, past the drive's cache: `fsync` does on Linux, but on macOS it only
+    /// hands the data to the drive, and Apple's fsync(2) names `fcntl(F_FULLFSYNC)` for data that must survive a power
+    /// cut; a file system without it (some network and FAT volumes) gets `fsync`. 0, or -1 with `errno` set.
+    static func flushToDisk(_ fd: Int32) -> Int32 {
+        #if canImport(Darwin)
+        if fcntl(fd, F_FULLFSYNC) == 0 { return 0 }
+        #endif
+        return fsync(fd)
     }
 
     static func errorText() -> String { StoreError.posix(errno) }

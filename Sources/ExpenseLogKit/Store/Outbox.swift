@@ -236,7 +236,7 @@ public struct Outbox: Sendable {
         if size > 0 { _ = pread(fd, &last, 1, size - 1) }
         let line = Array(((last == 0x0A ? "" : "\n") + text + "\n").utf8)
         let written = line.withUnsafeBytes { Glibc_or_Darwin_write(fd, $0.baseAddress!, $0.count) }
-        let failure = written != line.count ? AtomicFile.errorText() : (fsync(fd) != 0 ? AtomicFile.errorText() : nil)
+        let failure = written != line.count ? AtomicFile.errorText() : (AtomicFile.flushToDisk(fd) != 0 ? AtomicFile.errorText() : nil)
         close(fd)
         if let failure { throw StoreError.writeFailed(path: log.path, reason: failure) }
     }

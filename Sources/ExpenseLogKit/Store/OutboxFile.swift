@@ -254,6 +254,7 @@ struct FileIdentity: Sendable, Equatable {
         #else
         (modified, modifiedNanoseconds) = (Int64(info.st_mtim.tv_sec), info.st_mtim.tv_nsec)
         #endif
-        (device, inode, size) = (UInt64(info.st_dev), UInt64(info.st_ino), Int64(info.st_size))
+        // dev_t is a UInt64 on Linux and an Int32 on Darwin (sys/_types/_dev_t.h), where a negative device number must not trap.
+        (device, inode, size) = (UInt64(truncatingIfNeeded: info.st_dev), UInt64(info.st_ino), Int64(info.st_size))
     }
 }
