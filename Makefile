@@ -11,7 +11,7 @@ SHAREDIR = $(PREFIX)/share/expense-log
 STATIC ?= $(if $(filter Linux,$(shell uname -s)),1,)
 STATIC_FLAG = $(if $(STATIC),--static-swift-stdlib,)
 
-.PHONY: build test test-deps run install install-files bench clean deps
+.PHONY: build test test-deps portability run install install-files bench clean deps
 
 # libcurl's headers: the Linux transport is built on libcurl (which FoundationNetworking links already), and a static
 # build links libcurl itself. Installed with apt-get when missing; elsewhere, say what to install.
@@ -31,8 +31,35 @@ build: deps
 	$(SWIFT) build
 
 # What the tests run besides the binary: zsh and fish (their completion scripts), Chromium and a Japanese font (the
-# report page), Node.js (the web app's Code.gs). Installed with apt-get when missing; elsewhere, say what to install.
+# report page), Node.js (the web app's Code.gs). Installed with apt-get when missing (Homebrew on a Mac); elsewhere,
+# say what to install.
+# On macOS: zsh is the system's (/bin/zsh), and the Japanese fonts too (Hiragino, which Chromium finds through Core
+# Text; macOS has no fc-list); fish and node come from Homebrew, and the report-page test takes `chromium` on PATH,
+# /Applications/Chromium.app or Google Chrome.app (Tests/ReferenceServer/browser_check.py), installing Google Chrome
+# when there is none: Homebrew's chromium cask is an unsigned snapshot that Gatekeeper may refuse to start.
 test-deps:
+ifeq ($(shell uname -s),Darwin)
+	@missing=""; cask=""; browser=""; \
+	for program in zsh fish node; do command -v $$program >/dev/null || missing="$$missing $$program"; done; \
+	for candidate in "$$(command -v chromium)" "$$(command -v chromium-browser)" \
+		/Applications/Chromium.app/Contents/MacOS/Chromium "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome" \
+		"$$HOME/Applications/Chromium.app/Contents/MacOS/Chromium" \
+		"$$HOME/Applications/Google Chrome.app/Contents/MacOS/Google Chrome"; do \
+		[ -n "$$candidate" ] && [ -x "$$candidate" ] && { browser="$$candidate"; break; }; \
+	done; \
+	[ -n "$$browser" ] || cask="google-chrome"; \
+	if [ -n "$$missing$$cask" ]; then \
+		if command -v brew >/dev/null; then \
+			echo "make: installing$$missing$${cask:+ $$cask (a cask)} with Homebrew (the completion, report-page and web-app tests run them)" >&2; \
+			{ [ -z "$$missing" ] || brew install $$missing; } && { [ -z "$$cask" ] || brew install --cask $$cask; } || \
+				{ echo "make: could not install$$missing $$cask with Homebrew; install them and run make test again" >&2; exit 1; }; \
+		else \
+			echo "make: the tests need$$missing$${missing:+$${cask:+ and}}$${cask:+ Google Chrome or Chromium}; with Homebrew (https://brew.sh):" \
+				"$${missing:+brew install$$missing}$${missing:+$${cask:+ && }}$${cask:+brew install --cask $$cask}," \
+				"then run make test again" >&2; exit 1; \
+		fi; \
+	fi
+else
 	@missing=""; \
 	for program in zsh fish chromium; do command -v $$program >/dev/null || missing="$$missing $$program"; done; \
 	command -v node >/dev/null || missing="$$missing nodejs"; \
@@ -46,11 +73,17 @@ test-deps:
 			echo "make: the tests need$$missing; install them and run make test again" >&2; exit 1; \
 		fi; \
 	fi
+endif
 
 # Builds everything first, so the CLI tests find the expense-log binary next to the test bundle.
 test: deps test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# What would break on macOS, read from the sources on any platform in a second (also run by `make test`, in
+# CLIPortabilityTests): Tests/Portability/portability.py, whose table says why each symbol differs and Darwin's way.
+portability:
+	python3 Tests/Portability/portability.py
 
 # The main job in the dummy environment: no network, no configuration.
 run: build
@@ -71,11 +104,15 @@ install-files:
 
 # Benchmarks against curl, jq and a plain Python script; not part of `make test`. Installs curl, jq, GNU time and
 # libcurl's headers if missing, measures the binary `make install STATIC=1` installs, and writes bench/results.md.
+# GNU time measures peak memory (`time -f %M`): /usr/bin/time on Linux (Debian's time package); on macOS, whose
+# /usr/bin/time is BSD's, Homebrew's gnu-time, run as `gtime` (bench.py installs it with brew when missing). macOS has
+# no static Swift runtime, so there the binary is linked as `make install` links it, dynamically.
 # BENCH_FLAGS="--only import --rounds 3" narrows it; `python3 bench/bench.py --help` lists the flags.
+BENCH_STATIC_FLAG = $(if $(filter Darwin,$(shell uname -s)),,--static-swift-stdlib)
 bench: deps
 	python3 bench/bench.py --install-tools
-	$(SWIFT) build -c release --static-swift-stdlib
-	python3 bench/bench.py --binary "$$($(SWIFT) build -c release --static-swift-stdlib --show-bin-path)/expense-log" $(BENCH_FLAGS)
+	$(SWIFT) build -c release $(BENCH_STATIC_FLAG)
+	python3 bench/bench.py --binary "$$($(SWIFT) build -c release $(BENCH_STATIC_FLAG) --show-bin-path)/expense-log" $(BENCH_FLAGS)
 
 clean:
 	rm -rf .build

@@ -5,7 +5,7 @@
 
 Each scenario runs both sides alternately (which goes first swaps every round) after one warm-up
 run each, and reports the median wall time and the median CPU time (user + system) of the client
-processes, from wait4(2), and the median peak RSS, from a second run under /usr/bin/time (see
+processes, from wait4(2), and the median peak RSS, from a second run under GNU time (see
 `measure`). A pipeline runs under `sh -c`, whose wait4 counts every process of the pipeline: CPU is
 their sum, RSS the largest one.
 The slow-server scenarios (idle-*: the client's CPU while it waits; trips-*: its wall time against the fewest
@@ -26,6 +26,12 @@ import results
 import scenarios
 
 
+# GNU time, the stopwatch for peak RSS (`-f %M -o FILE`): /usr/bin/time on Linux; macOS's /usr/bin/time is BSD's,
+# without -f or -o, so there it is Homebrew's gnu-time, installed as `gtime`.
+DARWIN = sys.platform == "darwin"
+GNU_TIME = "gtime" if DARWIN else "/usr/bin/time"
+
+
 def run(argv, env, cwd):
     """Runs a command to completion and returns its wait4(2) usage; a failure stops the benchmark."""
     with tempfile.TemporaryFile() as stderr:
@@ -42,9 +48,10 @@ def run(argv, env, cwd):
 def measure(command, cwd, before):
     """(wall seconds, CPU seconds, peak RSS in KiB) of a command, from two runs.
 
-    Wall and CPU come from a run of its own. Peak RSS comes from a second run under /usr/bin/time:
+    Wall and CPU come from a run of its own. Peak RSS comes from a second run under GNU time:
     a child forked by this Python process starts with Python's own peak in its ru_maxrss, while one
     forked by time starts with time's, about 1 MiB; time's fork and exec would add ~1.5 ms to the first.
+    GNU time prints ru_maxrss as the kernel counts it: KiB on Linux, bytes on macOS.
     """
     before()
     start = time.perf_counter()
@@ -52,8 +59,9 @@ def measure(command, cwd, before):
     wall = time.perf_counter() - start
     before()
     with tempfile.NamedTemporaryFile("r") as out:
-        run(["/usr/bin/time", "-f", "%M", "-o", out.name, *command.argv], command.env, cwd)
+        run([shutil.which(GNU_TIME) or GNU_TIME, "-f", "%M", "-o", out.name, *command.argv], command.env, cwd)
         rss = int(out.read().split()[-1])
+        rss = rss // 1024 if DARWIN else rss
     return wall, usage.ru_utime + usage.ru_stime, rss
 
 
@@ -81,7 +89,17 @@ def run_scenario(scenario, rounds, cwd):
 
 def ensure_tools():
     """curl, jq and GNU time (the other side and the stopwatch), and libcurl's headers (a static build links libcurl):
-    installed from Debian's packages when missing."""
+    installed from Debian's packages when missing, or with Homebrew on a Mac (jq, gnu-time; curl is the system's)."""
+    if DARWIN:
+        formulae = {"curl": "curl", "jq": "jq", GNU_TIME: "gnu-time"}
+        missing = [formula for tool, formula in formulae.items() if shutil.which(tool) is None]
+        if missing and shutil.which("brew"):
+            print(f"bench: installing {', '.join(missing)} with Homebrew", file=sys.stderr)
+            subprocess.run(["brew", "install", *missing], check=True)
+        elif missing:
+            raise SystemExit(f"bench: {', '.join(missing)} not found; install them (brew install {' '.join(missing)}) "
+                             "and run again")
+        return
     packages = {"curl": "curl", "jq": "jq", "/usr/bin/time": "time"}
     missing = [package for tool, package in packages.items() if shutil.which(tool) is None]
     if not glob.glob("/usr/lib/*/libcurl.so") + glob.glob("/usr/lib/libcurl.so") and sys.platform.startswith("linux"):

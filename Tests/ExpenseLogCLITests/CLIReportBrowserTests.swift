@@ -35,7 +35,7 @@ import Testing
                                        stdin: .null, stdout: .pipe)
         let output = process.output?.readDataToEndOfFile() ?? Data()
         guard process.waitBlocking() == 0 else {
-            throw TestFailure("browser_check.py failed; Chromium is needed (.ci/run installs Debian's chromium package)")
+            throw TestFailure("browser_check.py failed; Chromium (or Google Chrome on a Mac) is needed: make test-deps installs it")
         }
         return try JSONDecoder().decode(Seen.self, from: output)
     }

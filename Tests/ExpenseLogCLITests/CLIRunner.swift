@@ -2,6 +2,8 @@ import Foundation
 import TestSupport
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// What one run of the built binary did.

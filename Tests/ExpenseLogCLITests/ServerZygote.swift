@@ -3,6 +3,8 @@ import Synchronization
 import TestSupport
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// One `server.py --zygote` for the whole test run, which forks each test's reference server: Python's start-up and

@@ -17,7 +17,25 @@ import sys
 import tempfile
 import zlib
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or "chromium"
+
+
+def find_chromium():
+    """The browser: `CHROMIUM` if set; Debian's chromium (or Homebrew's `brew install --cask chromium`, which puts a
+    `chromium` on PATH); else, on macOS, Chromium.app or Google Chrome.app (`brew install --cask google-chrome`, and
+    on GitHub's macOS runners already), in /Applications or ~/Applications. Both take the same headless flags."""
+    if os.environ.get("CHROMIUM"):
+        return os.environ["CHROMIUM"]
+    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    if found:
+        return found
+    for folder in ("/Applications", os.path.expanduser("~/Applications")):
+        for app in ("Chromium.app/Contents/MacOS/Chromium", "Google Chrome.app/Contents/MacOS/Google Chrome"):
+            if os.access(os.path.join(folder, app), os.X_OK):
+                return os.path.join(folder, app)
+    return "chromium"
+
+
+CHROMIUM = find_chromium()
 FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
          "--disable-dev-shm-usage", "--enable-logging=stderr", "--v=0", "--run-all-compositor-stages-before-draw"]
 

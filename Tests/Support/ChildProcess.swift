@@ -133,6 +133,7 @@ private enum Spawn {
     typealias Actions = UnsafeMutablePointer<FileActions>
 
     static func closeFrom(_ actions: Actions, _ lowest: Int32) throws {
+        // Linux only: Darwin closes every descriptor no file action names, by POSIX_SPAWN_CLOEXEC_DEFAULT (see init).
         #if canImport(Glibc)
         typealias Function = @convention(c) (Actions, Int32) -> Int32
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else {
