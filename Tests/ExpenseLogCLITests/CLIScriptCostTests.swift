@@ -41,13 +41,8 @@ import Testing
     }
 
     @Test func theClientDeletesInBatchesThatEachStayWellInsideTheTimeout() async throws {
-        let home = try TemporaryDirectory()
-        defer { home.remove() }
-        let file = try home.write("many.csv", "id,date,name,price,category\n"
-                                  + (0..<250).map { "B\($0),202401\(String(format: "%02d", $0 % 28 + 1)),パン,\(100 + $0),0" }.joined(separator: "\n") + "\n")
-        try await withScriptHost { host in
-            let env = host.environment(home: home)
-            #expect(try await CLI.run(["register", file], environment: env).status == 0)
+        try await withRegistered("id,date,name,price,category\n"
+                                  + (0..<250).map { "B\($0),202401\(String(format: "%02d", $0 % 28 + 1)),パン,\(100 + $0),0" }.joined(separator: "\n") + "\n") { host, env in
             try await host.clearExecutions()
             let deleted = try await CLI.run(["delete", "--yes"] + (0..<250).map { "B\($0)" }, environment: env)
             #expect(deleted.status == 0, "\(deleted.stderr)")
@@ -59,12 +54,7 @@ import Testing
     }
 
     @Test func anExecutionEndedByTheTimeLimitLeavesTheChangeQueuedAndSafeToSendAgain() async throws {
-        let home = try TemporaryDirectory()
-        defer { home.remove() }
-        let file = try home.write("t.csv", "id,date,name,price,category\nS1,20240105,パン,250,0\nS2,20240106,牛乳,200,0\n")
-        try await withScriptHost { host in
-            let env = host.environment(home: home)
-            #expect(try await CLI.run(["register", file], environment: env).status == 0)
+        try await withRegistered("id,date,name,price,category\nS1,20240105,パン,250,0\nS2,20240106,牛乳,200,0\n") { host, env in
             // At a second a call (virtual), a six-second limit ends any delete or update halfway.
             try await host.setLatency(ms: 1_000, real: false)
             try await host.setTimeLimit(ms: 6_000)

@@ -49,12 +49,7 @@ import Testing
     }
 
     @Test func theClientShowsWhatTheWebAppSaysOfABookItCanNoLongerUse() async throws {
-        let home = try TemporaryDirectory()
-        defer { home.remove() }
-        let file = try home.write("n.csv", "id,date,name,price,category\nN1,20240105,パン,250,0\nN2,20240106,牛乳,200,0\n")
-        try await withScriptHost { host in
-            let env = host.environment(home: home)
-            #expect(try await CLI.run(["register", file], environment: env).status == 0)
+        try await withRegistered("id,date,name,price,category\nN1,20240105,パン,250,0\nN2,20240106,牛乳,200,0\n") { host, env in
             try await host.trash(book: "家計簿_2024")
             let deleted = try await CLI.run(["delete", "--yes", "N1"], environment: env)
             #expect(deleted.status == 0, "\(deleted.stderr)")

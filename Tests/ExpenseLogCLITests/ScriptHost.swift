@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import TestSupport
+import Testing
 
 /// `Resources/server/Code.gs`, unmodified, run by Node.js behind `Tests/ServerScript/host.js`, which imitates Apps Script's
 /// services and HTTP (a 302 to an echo URL, 200 text/html for an exception) on a free loopback port: simultaneous
@@ -157,4 +158,18 @@ func withScriptHost<T>(_ options: [String] = [], _ body: (ScriptHost) async thro
     let host = try await ScriptHost.start(options)
     defer { host.stop() }
     return try await body(host)
+}
+
+/// A fresh home and script host with the rows of `csv` registered through the binary, as most tests of the script start:
+/// the body gets the host and the environment of a user whose development environment is its web app.
+func withRegistered(_ csv: String, options: [String] = [], _ body: (ScriptHost, [String: String]) async throws -> Void) async throws {
+    let home = try TemporaryDirectory()
+    defer { home.remove() }
+    let file = try home.write("registered.csv", csv)
+    try await withScriptHost(options) { host in
+        let env = host.environment(home: home)
+        let registered = try await CLI.run(["register", file], environment: env)
+        #expect(registered.status == 0, "\(registered.stderr)")
+        try await body(host, env)
+    }
 }
