@@ -1,7 +1,7 @@
 import ExpenseLogKit
 
 /// The BSD sysexits codes of the contract.
-public enum ExitCode: Int32, Sendable {
+public enum ExitCode: Int32, Sendable, CaseIterable {
     case success = 0
     case failure = 1
     /// `summary --budget`: a budget was overspent (the output is complete).
@@ -15,6 +15,24 @@ public enum ExitCode: Int32, Sendable {
     case protocolError = 76
     case noPermission = 77
     case configuration = 78
+
+    /// What each code means, in a line, for the manual page (the README's table says more).
+    public var meaning: String {
+        switch self {
+        case .success: "Success, also when the cached month was served after a network failure (with a warning)."
+        case .failure: "Unexpected failure; server check: a check did not hold; a question answered no."
+        case .overBudget: "summary --budget: a budget was overspent (the output is complete)."
+        case .usage: "Usage: an unknown command or option, a missing or malformed value."
+        case .dataError: "An input item or file is invalid (every problem listed, nothing sent), or rows of the server's answer were left out."
+        case .noInput: "An input file or a dummy fixture does not exist or cannot be read."
+        case .unavailable: "The network failed or the server answered an error status, and nothing cached could serve; or the server lacks what the command needs."
+        case .ioError: "The cache, the queue of pending writes, the token file or stdout could not be written."
+        case .temporaryFailure: "Items or changes wait in the queue for sync (the server could not be reached, or its answer was lost)."
+        case .protocolError: "The server answered something that is not the expected JSON, or an answer that does not account for what was asked."
+        case .noPermission: "HTTP 401 or 403, or the web app's key refused."
+        case .configuration: "Configuration: no base URL, a bad config file, an insecure token file, http:// in release."
+        }
+    }
 
     /// The one place where every error becomes an exit code.
     public init(for error: any Error) {

@@ -65,6 +65,11 @@ public enum ExpenseLogCommand {
     /// Runs a command line and returns the exit code; nothing here calls `exit`, so tests can run it in-process.
     public static func main(arguments: [String], environment: [String: String], io: ConsoleIO,
                             makeLiveSession: (@Sendable () -> any Session)? = nil) async -> Int32 {
+        // The manual page, for `make install` (as swift-argument-parser's generate-manual plugin makes one); not a command.
+        if arguments == ["--generate-manual"] {
+            io.stdout.write(manPage(date: Date()).render())
+            return outputLost(io) ? ExitCode.ioError.rawValue : ExitCode.success.rawValue
+        }
         let result: ParseResult
         do {
             result = try parser.parse(arguments)
@@ -103,6 +108,13 @@ public enum ExpenseLogCommand {
             }
             return outputLost(io) && code == ExitCode.success.rawValue ? ExitCode.ioError.rawValue : code
         }
+    }
+
+    /// The manual page of this tree, dated `date` (a calendar day in UTC: the page names no time).
+    public static func manPage(date: Date) -> ManPage {
+        let day = date.formatted(Date.ISO8601FormatStyle().year().month().day())
+        return ManPage(parser: parser, toolName: helpFormatter.toolName, version: version, date: day,
+                       exitCodes: ExitCode.allCases.map { ($0.rawValue, $0.meaning) })
     }
 
     /// Says so when stdout could not be written (a full disk, a closed file), so that lost output never exits 0. A

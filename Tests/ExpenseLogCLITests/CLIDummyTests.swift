@@ -70,6 +70,29 @@ import Testing
                                        environment: Samples.environment(home: prefix), in: URL(fileURLWithPath: "/"), binary: installed)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.split(separator: "\n").count == 4)
+        // The manual page, generated from the same declarations as the help, beside it where `man` looks.
+        let page = try String(contentsOf: prefix.url.appendingPathComponent("share/man/man1/expense-log.1"), encoding: .utf8)
+        #expect(page.hasPrefix(".TH EXPENSE-LOG 1 "))
+        for command in ["fetch", "add", "register", "sync", "pending drop", "server check", "config set\\-token"] {
+            #expect(page.contains(".SS \(command)"), "\(command) has its section")
+        }
+        #expect(page.contains("\\fB\\-\\-batch\\-size\\fR") && page.contains(".B 77\nHTTP 401 or 403"))
+    }
+
+    /// groff renders the manual page as `man` does, with every warning on: any is a fault of the generated roff.
+    @Test(.enabled(if: CLICompletionTests.installed("groff") != nil || ProcessInfo.processInfo.environment["CI"] == "true",
+                   "groff, which renders manual pages, is not installed: make test-deps installs it"))
+    func theManualPageRendersWithoutAWarning() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let generated = try await CLI.run(["--generate-manual"], environment: Samples.environment(home: home))
+        #expect(generated.status == 0 && generated.stderr.isEmpty, "\(generated.stderr)")
+        let page = try home.write("expense-log.1", generated.stdout)
+        let groff = try #require(CLICompletionTests.installed("groff"), "groff is not installed: make test-deps installs it")
+        let rendered = try await CLI.run(["-K", "utf8", "-man", "-Tutf8", "-P-cbou", "-ww", page], environment: Samples.environment(home: home),
+                                         binary: groff)
+        #expect(rendered.status == 0 && rendered.stderr.isEmpty, "\(rendered.stderr)")
+        #expect(rendered.stdout.contains("家計簿") && rendered.stdout.contains("EXIT STATUS"))
     }
 }
 
