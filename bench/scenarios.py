@@ -22,7 +22,7 @@ GROUPS = {"idle": IDLE, "trips": TRIPS, "slow": IDLE + TRIPS}  # --only idle run
 IDLE_LATENCY = 1.0                    # seconds per execution in the idle-* scenarios (no redirect)
 TRIP_LATENCY, TRIP_HOP = 0.8, 0.1     # the trips-* server: an execution, then the 302 to /echo and its answer
 TRIP = TRIP_LATENCY + TRIP_HOP        # one round trip at Apps Script latency
-# register's --batch-size default (README "register"; `expense-log register --help` says "(default: 500)").
+# register's --batch-size default (docs/register.md; `expense-log register --help` says "(default: 500)").
 DEFAULT_BATCH = 500
 SLOW_MONTH_ITEMS = 100                # items in each month the slow servers hold for fetch and summary
 SLOW_ROUNDS = 3

@@ -1,7 +1,7 @@
 /**
  * expense-log's web app: the household expense log (家計簿) in Google Sheets, for the iOS app and the expense-log
  * command-line client. Paste this file as the whole of an Apps Script project's Code.gs and deploy it as a web app
- * (`expense-log server script` prints it; the client's README walks through the deployment, and `expense-log server
+ * (`expense-log server script` prints it; the client's docs/server.md walks through the deployment, and `expense-log server
  * check` then asks the deployment to test itself on Google).
  *
  * The original protocol, unchanged:
@@ -591,7 +591,7 @@ function conflicts(current, body) {
 // MARK: - The deployment's self-test
 
 /**
- * What the client's README promises, tried on Google itself: in a temporary spreadsheet of the owner's (moved to the
+ * What the client's docs promise, tried on Google itself: in a temporary spreadsheet of the owner's (moved to the
  * trash at the end, also when a step fails), the hazards are written as the script writes items, read back as a client
  * reads them, and the actions timed at this deployment's latency. Answers every step with what held.
  */

@@ -16,7 +16,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     case noPermission = 77
     case configuration = 78
 
-    /// What each code means, in a line, for the manual page (the README's table says more).
+    /// What each code means, in a line, for the manual page (docs/exit-codes.md says more).
     public var meaning: String {
         switch self {
         case .success: "Success, also when the cached month was served after a network failure (with a warning)."

@@ -35,7 +35,7 @@ public enum ExpenseLogCommand {
         abstract: "Read and write a household expense log (家計簿) kept in a web app.",
         discussion: """
             Data goes to stdout, everything else to stderr. Exit codes follow BSD sysexits \
-            (see the README). Try it offline: expense-log --env dummy fetch --year 2024 --month 1
+            (see docs/exit-codes.md). Try it offline: expense-log --env dummy fetch --year 2024 --month 1
             """,
         subcommands: [FetchCommand.spec, AddCommand.spec, EditCommand.spec, DeleteCommand.spec, RegisterCommand.spec, SyncCommand.spec, PendingCommand.spec, SummaryCommand.spec, ReportCommand.spec,
                       CacheCommand.spec, ConfigCommand.spec, CategoriesCommand.spec, ProfileCommand.spec, ServerCommand.spec, CompletionCommand.spec, helpSpec])

@@ -43,7 +43,7 @@ import Testing
         return path
     }
 
-    /// The ids rows without one get, as the README and `DerivedID` define them, computed by Python's `uuid` module:
+    /// The ids rows without one get, as docs/register.md and `DerivedID` define them, computed by Python's `uuid` module:
     /// `uuid5(namespace, "yyyyMMdd␟NAME␟PRICE␟N")` in uppercase, where ␟ is U+001F and N is the row's place among the
     /// file's rows with the same day, name and price. The namespace is checked to be the documented one.
     /// Each row is (yyyyMMdd, name, price, N).

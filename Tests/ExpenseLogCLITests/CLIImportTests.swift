@@ -116,10 +116,11 @@ import Testing
         #expect(dummy.stdout.split(separator: "\n").count == 7, "a header and the six items")
     }
 
+    /// The README's worked profile example, read from the page of its reference that holds it, docs/import-profiles.md.
     @Test func theREADMEsWorkedProfileExampleReadsItsBankStatement() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }
-        let readme = try String(contentsOf: CLI.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: CLI.packageRoot.appendingPathComponent("docs/import-profiles.md"), encoding: .utf8)
         let profile = try home.write("smbc-profile.json", try Self.fence(after: "smbc-profile.json", in: readme))
         let statement = try home.write("smbc-2024-03.csv", try Self.fence(after: "smbc-2024-03.csv", in: readme))
         let env = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "dummy"])
@@ -155,12 +156,12 @@ import Testing
         #expect(wrongInput.stderr.contains("--profile reads CSV"))
     }
 
-    /// The body of the first code fence after the line naming a file.
+    /// The body of the first code fence after the line naming a file (in the README's reference, docs/*.md).
     static func fence(after name: String, in text: String) throws -> String {
         guard let named = text.range(of: "`\(name)`"), let open = text.range(of: "```", range: named.upperBound..<text.endIndex),
               let lineEnd = text.range(of: "\n", range: open.upperBound..<text.endIndex),
               let close = text.range(of: "\n```", range: lineEnd.upperBound..<text.endIndex) else {
-            throw TestFailure("the README has no code block after `\(name)`")
+            throw TestFailure("the page has no code block after `\(name)`")
         }
         return String(text[lineEnd.upperBound..<close.lowerBound]) + "\n"
     }

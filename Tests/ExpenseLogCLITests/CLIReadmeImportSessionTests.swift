@@ -2,13 +2,14 @@ import ExpenseLogKit
 import Foundation
 import Testing
 
-/// The README's worked import session, run from the README itself against the reference server: `profile init` on a
-/// card statement, the edited profile, the import, a re-import, and next month's overlapping statement.
+/// The README's worked import session (in its reference, docs/import-profiles.md), run from that page itself against the
+/// reference server: `profile init` on a card statement, the edited profile, the import, a re-import, and next month's
+/// overlapping statement.
 @Suite struct CLIReadmeImportSessionTests {
     @Test func theREADMEsProfileInitEditImportReimportSessionDoesWhatItSays() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }
-        let readme = try String(contentsOf: CLI.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: CLI.packageRoot.appendingPathComponent("docs/import-profiles.md"), encoding: .utf8)
         func fence(_ label: String) throws -> String { try CLIImportTests.fence(after: label, in: readme) }
         // The statements are written by Python's codec, as a card company's site would hand them over.
         try Samples.encoded(try fence("card-2026-11.csv"), as: "utf-8").write(to: home.url.appendingPathComponent("card-2026-11.csv"))

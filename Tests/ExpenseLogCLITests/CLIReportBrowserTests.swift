@@ -73,7 +73,7 @@ import Testing
         #expect(narrow.probe?.wide == false && narrow.probe?.outside == [], "\(String(describing: narrow.probe))")
         #expect(narrow.consoleErrors.isEmpty)
 
-        // `UPDATE_SCREENSHOTS=1 make test` refreshes the README's picture from this very page.
+        // `UPDATE_SCREENSHOTS=1 make test` refreshes docs/report.md's picture from this very page.
         if ProcessInfo.processInfo.environment["UPDATE_SCREENSHOTS"] == "1" {
             let docs = CLI.packageRoot.appendingPathComponent("docs/report-month.png")
             _ = try? FileManager.default.removeItem(at: docs)

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// What each action of the bundled script costs on Google, counted in Sheets calls by the host (a budget each, as the
-/// README's table says), and what happens when an execution passes Apps Script's time limit.
+/// table in docs/server.md says), and what happens when an execution passes Apps Script's time limit.
 @Suite struct CLIScriptCostTests {
     /// The Sheets calls of the last execution the host finished.
     static func lastCalls(_ host: ScriptHost) async throws -> Int {
@@ -19,7 +19,7 @@ import Testing
     @Test func everyActionCostsCallsByTheMonthsItTouchesNotByItsItems() async throws {
         try await withScriptHost { host in
             let thousand = Self.items(1_000)
-            // The README's budgets: a register or a delete of 1,000 items over three months, a fetch, an update.
+            // docs/server.md's budgets: a register or a delete of 1,000 items over three months, a fetch, an update.
             _ = try await host.call(post: #"{"action":"register","items":["# + thousand.joined(separator: ",") + "]}")
             let registered = try await Self.lastCalls(host)
             #expect(registered <= 45, "register: \(registered) Sheets calls")

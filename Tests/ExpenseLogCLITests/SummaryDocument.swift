@@ -1,7 +1,7 @@
 import ExpenseLogKit
 import Foundation
 
-/// `summary --format json` as the README documents it, decoded strictly: a renamed or retyped key fails the test.
+/// `summary --format json` as docs/summary.md documents it, decoded strictly: a renamed or retyped key fails the test.
 struct SummaryDocument: Decodable {
     struct Row: Decodable, Equatable {
         let category: Int

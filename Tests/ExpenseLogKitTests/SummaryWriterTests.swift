@@ -80,7 +80,7 @@ struct SummaryWriterTests {
         ])
     }
 
-    @Test("JSON: valid, the README's keys and numbers, null for unknown numbers, sources with fetch times")
+    @Test("JSON: valid, docs/summary.md's keys and numbers, null for unknown numbers, sources with fetch times")
     func json() throws {
         let text = SummaryWriter().render(try sampleSummary(grouping: .sub), as: .json)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])

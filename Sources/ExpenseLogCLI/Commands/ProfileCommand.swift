@@ -14,7 +14,7 @@ enum ProfileCommand {
             profile init reads a CSV's header and first rows and prints a profile guessed from them: the \
             encoding, the rows before the header, the date, name and price columns (from Japanese and English \
             header names), the date layout and the sign of spending. Edit it (rules give categories), then \
-            register --profile FILE. A profile may start from another with "extends" (see the README).
+            register --profile FILE. A profile may start from another with "extends" (see docs/import-profiles.md).
 
             EXAMPLES:
               expense-log profile list

@@ -37,7 +37,7 @@ enum RegisterCommand {
             ignored; empty rows are skipped.
 
             A CSV row without an id gets one made from its date, name, price and place among such rows of its \
-            file (a version 5 UUID; see the README), so importing an overlapping statement again skips by id \
+            file (a version 5 UUID; see docs/register.md), so importing an overlapping statement again skips by id \
             what is already there; a JSON item without one gets a random id. Before sending, each row is \
             compared with its month on the server (fetched afresh, the cache only when the server cannot \
             answer) and with the outbox: a row whose id is there is skipped, and so is one with the same date, \

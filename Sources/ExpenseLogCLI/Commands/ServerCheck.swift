@@ -43,7 +43,7 @@ enum ServerCheck {
         case .notBundled:
             context.io.stderr.write("Error: \(url) does not run expense-log's script (it answers no ?action=info as the bundled "
                                     + "script does; the original app's script, say), and only that script can test itself. Deploy "
-                                    + "it: `expense-log server script` prints it, and the README's \"Set up a server\" walks through it.\n")
+                                    + "it: `expense-log server script` prints it, and docs/server.md walks through it.\n")
             throw CommandExit(code: .unavailable)
         case .outdated(let info):
             context.io.stderr.write("Error: \(url) runs an older version of expense-log's script (version \(info.version)), which has "
@@ -103,14 +103,14 @@ enum ServerCheck {
         }
         let failed = report.steps.filter { !$0.held }.count
         if report.passed {
-            context.note("All \(report.steps.count) checks held: this deployment keeps what the client writes as the README says.")
+            context.note("All \(report.steps.count) checks held: this deployment keeps what the client writes as docs/server.md says.")
         } else if report.error == nil, report.steps.allSatisfy({ $0.held || $0.aboutBooks }) {
             context.io.stderr.write("\(failed) of \(report.steps.count) checks did not hold: a year's spreadsheet of the log is not "
                                     + "where the web app expects it. Do what each ✗ above says in your Drive, then run the check again.\n")
         } else {
             let what = report.error == nil ? "\(failed) of \(report.steps.count) checks did not hold"
                 : "The check stopped early (\(failed) of the \(report.steps.count) checks made did not hold)"
-            context.io.stderr.write("\(what): this deployment may not keep what the client writes as the README says. If the "
+            context.io.stderr.write("\(what): this deployment may not keep what the client writes as docs/server.md says. If the "
                                     + "check stopped on Google's services failing, run it again later; else make sure the deployment "
                                     + "runs the script of this version (`expense-log server script`, then Deploy › Manage deployments "
                                     + "› Edit › New version), run the check again, and if it still fails, report it with this output.\n")

@@ -6,7 +6,7 @@ import Foundation
 enum ServerCommand {
     static let spec = CommandSpec(
         name: "server",
-        abstract: "The web app to deploy in Google Apps Script (see the README's \"Set up a server\").",
+        abstract: "The web app to deploy in Google Apps Script (see docs/server.md).",
         subcommands: [
             CommandSpec(name: "script", abstract: "Print Code.gs, the whole web app: paste it into a new Apps Script project.",
                         discussion: """

@@ -53,7 +53,7 @@ enum ServerEdits {
             context.io.stderr.write("Error: \(APIError.redacted(client.baseURL)) is not expense-log's web app (it does not answer "
                                     + "?action=info as the bundled script does), so it can fetch and register items but not \(action) them. "
                                     + "Deploy the bundled script to add edits and deletions: `expense-log server script` prints it, and "
-                                    + "the README's \"Set up a server\" walks through it.\n")
+                                    + "docs/server.md walks through it.\n")
             throw CommandExit(code: .unavailable)
         }
         return true

@@ -30,7 +30,7 @@ public struct ManPage: Sendable {
         page += ".SH COMMANDS\n"
         for command in root.subcommands { page += section(command, path: [command.name]) }
         page += ".SH EXIT STATUS\n" + exitCodes.map { ".TP\n.B \($0.code)\n\(Self.escape($0.meaning))\n" }.joined()
-        page += ".SH SEE ALSO\n\\fB\(Self.escape(toolName)) help\\fR \\fIcommand\\fR, and the README of the source distribution.\n"
+        page += ".SH SEE ALSO\n\\fB\(Self.escape(toolName)) help\\fR \\fIcommand\\fR, and the README and docs/ of the source distribution.\n"
         return page
     }
 

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A summary as one JSON object, written by hand so the keys keep the README's order.
+/// A summary as one JSON object, written by hand so the keys keep the order docs/summary.md shows.
 ///
 /// `{"year","month","by","count","total","categories":[…],"months":[…] (a year only),"sources":[…]}`.
 struct SummaryJSON {

@@ -1,5 +1,5 @@
 extension ImportProfile {
-    /// The built-in profiles by name, written in the same JSON a profile file uses (the README shows them).
+    /// The built-in profiles by name, written in the same JSON a profile file uses (docs/import-profiles.md shows them).
     public static let builtinSources: [String: String] = ["moneyforward": moneyForward]
 
     /// Every built-in profile by name, parsed once, in name order.

@@ -173,7 +173,7 @@ extension ImportProfile {
                         : "a rule for them in the profile imports such rows"
                     return .failure(.excluded(unmatched + "; " + fix))
                 }
-                return problem(.category, unmatched + "; write a profile with a rule or a defaultCategory for it (see the README), "
+                return problem(.category, unmatched + "; write a profile with a rule or a defaultCategory for it (see docs/import-profiles.md), "
                                + "or use --skip-invalid")
             }
         }

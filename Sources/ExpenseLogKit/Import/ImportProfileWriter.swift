@@ -1,5 +1,5 @@
 extension ImportProfile {
-    /// The profile as a profile file's JSON, which `parse` reads back to the same profile: keys in the README's order,
+    /// The profile as a profile file's JSON, which `parse` reads back to the same profile: keys in docs/import-profiles.md's order,
     /// those at their default left out, one rule a line.
     public var json: String {
         var members: [String] = []

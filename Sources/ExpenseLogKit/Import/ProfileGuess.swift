@@ -48,7 +48,7 @@ public struct ProfileGuess: Sendable {
             let first = records.first.map { $0.fields.map { "'\($0)'" }.joined(separator: ", ") } ?? "nothing"
             throw ValidationProblem(location: SourceLocation(file: name, line: records.first?.line ?? 1), field: nil,
                                     message: "no row among the first \(min(records.count, 20)) names a date, a name and a price column "
-                                        + "(the first has \(first)); write the profile by hand (see the README's import section)")
+                                        + "(the first has \(first)); write the profile by hand (see docs/import-profiles.md)")
         }
         var columns = found
         let header = records[headerIndex].fields.map { $0.trimmingSpaces() }

@@ -22,7 +22,7 @@ public struct URLSessionSession: Session {
         // FoundationNetworking's default is 6, which would make a year's twelve GETs two round trips.
         configuration.httpMaximumConnectionsPerHost = MonthLoader.defaultConcurrency
         #if canImport(CFNetwork) && os(macOS)
-        // Apple's URLSession follows the system's proxy settings, not the variables curl and the README name.
+        // Apple's URLSession follows the system's proxy settings, not the variables curl and docs/decisions.md name.
         let proxies = ProxySettings(environment: ProcessInfo.processInfo.environment)
         if !proxies.isEmpty { configuration.connectionProxyDictionary = proxies.dictionary }
         #endif
