@@ -622,6 +622,15 @@ class Server(ThreadingHTTPServer):
         address = self.server_address[:2]
         self.socket.close()
         guard.bind(address)
+        if sys.platform == "darwin":
+            # Darwin silently drops a connection to a socket that is bound but not listening (xnu's tcp_input.c), so
+            # a client would wait out its timeout; connected to a listener of its own, the guard holds the port as
+            # well and matches no new connection, which the kernel then refuses with a reset.
+            peer = socket.socket(self.address_family, socket.SOCK_STREAM)
+            peer.bind((address[0], 0))
+            peer.listen(1)
+            guard.connect(peer.getsockname()[:2])
+            self.guard_peer = (peer, peer.accept()[0])
         self.guard = guard
 
     def handle_error(self, request, client_address):
