@@ -11,7 +11,8 @@ enum ServerCheck {
             name, the longest batch the client sends), reads it back as the client would, edits and deletes, times \
             each action, and moves the spreadsheet to the trash, also when a step fails. It runs under the script's \
             lock, with the key when one is set. Exit 0 only when every check held; 1 when one did not; 69 when the \
-            URL runs an older version of the script or not the bundled script at all.
+            URL runs an older version of the script or not the bundled script at all, or the check did not finish; \
+            77 when the key is refused; 78 in the dummy environment, which has no web app.
 
             EXAMPLES:
               expense-log server check
