@@ -3,32 +3,27 @@ import Foundation
 
 /// How `edit`, `delete` and `sync` send the queue of changes and say what the server answered.
 enum EditSending {
-    /// Queues a change, brings the cache in step with it, and sends the queue when the server can be asked (`reachable`):
-    /// the change goes behind any queued earlier, so none overtakes another. Exits 75 when it stays queued.
+    /// Queues a change, brings the cache in step with it, and sends the queue when the server can be asked (`reachable`)
+    /// (`EditSubmission`); says what became of it. Exits 75 when it stays queued.
     static func submit(_ change: QueuedEdit.Change, reachable: Bool, _ client: ExpenseLogAPIClient, _ repository: LocalRepository,
                        _ context: Context, _ config: AppConfig) async throws {
         let queue = context.editQueue(config)
-        let own = try queue.enqueue(change)
-        do {
-            switch change {
-            case .delete(let items): _ = try await repository.remove(ids: Set(items.map(\.id)))
-            case let .update(item, changed, _): try await repository.replace(id: item.id, with: changed)
-            }
-        } catch {
+        let submission = EditSubmission(delivery: EditDelivery(client: client, repository: repository, queue: queue),
+                                        syncLock: context.outbox(config).syncLock)
+        let submitted = try await submission.submit(change, reachable: reachable) { error in
             context.warn("the cache could not be updated: \(error)")
         }
-        guard reachable else {
+        switch submitted {
+        case .waiting:
             context.io.stderr.write("The change waits in \(queue.directory.path); `expense-log sync` sends it once the server can be reached.\n")
             throw CommandExit(code: .temporaryFailure)
-        }
-        let sent: Void? = try await FileLock.withLockIfFree(context.outbox(config).syncLock) {
-            try await sendQueue(own: own, client, repository, context, config)
-        }
-        if sent == nil {
+        case .busy:
             context.io.stderr.write("Another run (a sync, edit or delete) is sending this environment's queue and may send this "
                                     + "change too; until then it waits in \(queue.directory.path): `expense-log pending` shows "
                                     + "whether it still does, and `expense-log sync` sends it.\n")
             throw CommandExit(code: .temporaryFailure)
+        case let .sent(own, outcome, blocker):
+            try report(outcome, own: own, queue: queue, context, config, blocked: blocker)
         }
     }
 
@@ -52,14 +47,13 @@ enum EditSending {
                      + "`expense-log pending` lists \(touching.count == 1 ? "it" : "them"), `expense-log sync` sends \(touching.count == 1 ? "it" : "them").")
     }
 
-    /// Sends the queue in order (as `listed`, else as read now), up to the first change that cannot be read, and says how
-    /// it went; the caller holds the sync lock. Throws the exit code: 74 for a change that cannot be read or recorded, else as `report`.
-    static func sendQueue(own: QueuedEdit? = nil, listed: EditQueue.Listing? = nil, _ client: ExpenseLogAPIClient,
-                          _ repository: LocalRepository, _ context: Context, _ config: AppConfig) async throws {
+    /// Sends the queue as `listed`, up to the first change that cannot be read, and says how it went (for `sync`, which
+    /// holds the sync lock). Throws the exit code: 74 for a change that cannot be read or recorded, else as `report`.
+    static func sendQueue(listed: EditQueue.Listing, _ client: ExpenseLogAPIClient, _ repository: LocalRepository,
+                          _ context: Context, _ config: AppConfig) async throws {
         let queue = context.editQueue(config)
-        let listed = try listed ?? queue.listing()
         let outcome = await EditDelivery(client: client, repository: repository, queue: queue).send(listed.sendable)
-        try report(outcome, own: own, queue: queue, context, config, blocked: listed.blocker)
+        try report(outcome, own: nil, queue: queue, context, config, blocked: listed.blocker)
     }
 
     /// Says what the server answered to each change, and why the rest stay queued; throws the exit code: 65 when a

@@ -1,0 +1,70 @@
+import ExpenseLogKit
+import Foundation
+import Testing
+
+/// `edit` and `delete` as a use case, in-process over a fake server: a change is queued and the cache shows it made,
+/// then the queue goes out in order when the server can be asked and no other run holds the sync lock.
+@Suite struct EditSubmissionTests {
+    static func item(_ id: String, price: Int = 178) throws -> Item {
+        Item(id: id, date: try #require(Day(year: 2024, month: 1, day: 5)), name: "コーヒー", price: price, category: 0, categorySub: 1)
+    }
+
+    /// A submission over a queue, a cache holding A and B, and `session`, in a fresh folder.
+    func withSubmission(_ session: FakeSession, _ body: (EditSubmission, URL) async throws -> Void) async throws {
+        try await withTemporaryDirectory { root in
+            let repository = LocalRepository(directory: root.appendingPathComponent("cache"))
+            try await repository.replaceMonth(try #require(YearMonth(year: 2024, month: 1)), with: [try Self.item("A"), try Self.item("B")],
+                                              fetchedAt: Date())
+            let client = ExpenseLogAPIClient(session: session, baseURL: URL(string: "https://example.com/exec")!,
+                                             retryPolicy: RetryPolicy(maxRetries: 0), sleep: { _ in })
+            let delivery = EditDelivery(client: client, repository: repository, queue: EditQueue(directory: root.appendingPathComponent("edits")))
+            try await body(EditSubmission(delivery: delivery, syncLock: root.appendingPathComponent("sync.lock")), root)
+        }
+    }
+
+    @Test func anUnreachableServerLeavesTheChangeQueuedAndTheCacheShowingItMade() async throws {
+        try await withSubmission(.unmocked) { submission, _ in
+            let submitted = try await submission.submit(.delete([try Self.item("A")]), reachable: false)
+            guard case .waiting(let own) = submitted else { Issue.record("\(submitted)"); return }
+            #expect(try submission.delivery.queue.edits().edits.map(\.file) == [own.file])
+            #expect(try await submission.delivery.repository.cachedMonths().flatMap(\.items).map(\.id) == ["B"])
+        }
+    }
+
+    @Test func aReachableServerIsSentTheWholeQueueInOrder() async throws {
+        let log = RequestLog()
+        let session = FakeSession { request in
+            let body = try JSONSerialization.jsonObject(with: request.body ?? Data()) as? [String: Any]
+            let answer: String
+            if body?["action"] as? String == "delete" {
+                answer = #"{"deleted":["A"],"missing":[]}"#
+            } else {
+                answer = #"{"id":"B","date":"20240105","name":"コーヒー","price":200,"category":0,"categorySub":1}"#
+            }
+            return HTTPResponse(status: 200, body: Data(answer.utf8), url: request.url)
+        }.recording(into: log)
+        try await withSubmission(session) { submission, _ in
+            _ = try await submission.submit(.delete([try Self.item("A")]), reachable: false)
+            let submitted = try await submission.submit(.update(item: try Self.item("B"), changed: try Self.item("B", price: 200),
+                                                                fields: [.price]), reachable: true)
+            guard case let .sent(_, outcome, blocker) = submitted else { Issue.record("\(submitted)"); return }
+            #expect(blocker == nil && outcome.stop == nil && outcome.delivered.count == 2)
+            let actions = await log.requests.compactMap { request in
+                ((try? JSONSerialization.jsonObject(with: request.body ?? Data())) as? [String: Any])?["action"] as? String
+            }
+            #expect(actions == ["delete", "update"], "the older change first")
+            #expect(try submission.delivery.queue.edits().edits.isEmpty)
+        }
+    }
+
+    @Test func anotherRunHoldingTheSyncLockLeavesTheChangeForIt() async throws {
+        try await withSubmission(.unmocked) { submission, _ in
+            let held: SubmittedEdit? = try await FileLock.withLockIfFree(submission.syncLock) {
+                // Another open of the lock file is another holder to flock, as another process is.
+                try await submission.submit(.delete([try Self.item("A")]), reachable: true)
+            }
+            guard case .busy? = held else { Issue.record("\(String(describing: held))"); return }
+            #expect(try submission.delivery.queue.edits().edits.count == 1)
+        }
+    }
+}
