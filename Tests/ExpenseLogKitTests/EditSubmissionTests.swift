@@ -68,3 +68,42 @@ import Testing
         }
     }
 }
+
+/// What `edit` and `delete` look up before anything is sent: the items, as the queue leaves the cache, and whether the
+/// server takes the action.
+@Suite struct EditTargetsTests {
+    @Test func itemsAreFoundAsTheQueueLeavesTheCacheAndTheFirstMissingIdIsNamed() async throws {
+        try await withTemporaryDirectory { root in
+            let repository = LocalRepository(directory: root.appendingPathComponent("cache"))
+            let (a, b) = (try EditSubmissionTests.item("00123"), try EditSubmissionTests.item("B"))
+            try await repository.replaceMonth(try #require(YearMonth(year: 2024, month: 1)), with: [a, b], fetchedAt: Date())
+            let queue = EditQueue(directory: root.appendingPathComponent("edits"))
+            try queue.enqueue(.delete([b]))
+            let targets = EditTargets(repository: repository, queued: try queue.edits().edits)
+            let found = try await targets.items(["123"])
+            #expect(found.found.map(\.id) == ["00123"] && found.missing == nil, "an id as the sheet shows it")
+            let gone = try await targets.items(["00123", "B"])
+            #expect(gone.found.map(\.id) == ["00123"] && gone.missing == "B", "a queued deletion hides B")
+        }
+    }
+
+    @Test func theServersActionsAreAskedOnceAndRememberedAndAnOutageIsNoAnswer() async throws {
+        try await withTemporaryDirectory { root in
+            let repository = LocalRepository(directory: root.appendingPathComponent("cache"))
+            func client(_ session: FakeSession) -> ExpenseLogAPIClient {
+                ExpenseLogAPIClient(session: session, baseURL: URL(string: "https://example.com/exec")!,
+                                    retryPolicy: RetryPolicy(maxRetries: 0), sleep: { _ in })
+            }
+            let down = try await EditTargets.availability(of: "delete", client(.failing(.network(url: URL(string: "https://example.com/exec")!,
+                                                                                                   reason: .refused))), repository)
+            guard case .unknown = down else { Issue.record("\(down)"); return }
+            let original = try await EditTargets.availability(of: "delete", client(.json("[]")), repository)
+            guard case .absent = original else { Issue.record("\(original)"); return }
+            let bundled = try await EditTargets.availability(
+                of: "delete", client(.json(#"{"app":"expense-log","version":2,"actions":["info","delete","update"]}"#)), repository)
+            guard case .offered = bundled else { Issue.record("\(bundled)"); return }
+            let remembered = try await EditTargets.availability(of: "update", client(.unmocked), repository)
+            guard case .offered = remembered else { Issue.record("\(remembered)"); return }
+        }
+    }
+}
