@@ -1,0 +1,57 @@
+import ExpenseLogKit
+import Foundation
+
+/// How `server check` shows the self-test's report: a checklist, the timings, and what to do when a check failed.
+enum DeploymentReportText {
+    /// The checklist on stdout, then the timings and what became of the temporary spreadsheet.
+    static func render(_ report: DeploymentReport, timeout: Double?, _ context: Context) {
+        var out = ""
+        for step in report.steps {
+            out += "\(step.held ? "✓" : "✗") \(TextTable.printable(step.what))"
+            out += step.detail.isEmpty || step.held ? "\n" : ": \(TextTable.printable(step.detail))\n"
+        }
+        if let error = report.error { out += "✗ the check stopped before its end: \(TextTable.printable(error))\n" }
+        if !report.timings.isEmpty {
+            // Below a few milliseconds a call's time is noise (an imitation, a cache), and so is a count made from it.
+            let call = report.callSeconds.flatMap { $0 >= 0.005 ? $0 : nil }
+            out += "\nOn Google, at this deployment's pace" + (call.map { String(format: " (one Sheets call took %.0f ms)", $0 * 1000) } ?? "") + ":\n"
+            for timing in report.timings {
+                let calls = call.map { ", about \(Int((timing.seconds / $0).rounded())) calls' time" } ?? ""
+                out += String(format: "  %@ %d item%@: %.2f s%@\n", timing.action, timing.items, timing.items == 1 ? "" : "s",
+                              timing.seconds, calls)
+            }
+        }
+        context.io.stdout.write(out)
+        let limit = timeout ?? ExpenseLogAPI.registerTimeout
+        for timing in report.timings where timing.seconds > limit / 2 {
+            let remedy = timing.action == "register" ? "send smaller batches (register --batch-size) or give a longer --timeout"
+                : "give a longer --timeout (a deletion goes in batches of \(ExpenseLogAPIClient.deleteBatch) ids)"
+            context.warn("\(timing.action) of \(timing.items) items took \(String(format: "%.1f", timing.seconds)) s on Google, more than "
+                         + "half the client's \(Int(limit)) s timeout: \(remedy)")
+        }
+        if report.leftovers > 0 {
+            context.note("\(report.leftovers) spreadsheet\(report.leftovers == 1 ? "" : "s") of an earlier check that did not finish "
+                         + "went to the trash as well.")
+        }
+        if report.removed {
+            context.note("The temporary spreadsheet \"\(report.spreadsheet)\" is in your Drive's trash (Drive empties it after 30 days).")
+        } else {
+            context.warn("the temporary spreadsheet \"\(report.spreadsheet)\" could not be moved to the trash"
+                         + (report.removalError.map { " (\($0))" } ?? "") + "; remove it from your Drive by hand")
+        }
+        let failed = report.steps.filter { !$0.held }.count
+        if report.passed {
+            context.note("All \(report.steps.count) checks held: this deployment keeps what the client writes as docs/server.md says.")
+        } else if report.error == nil, report.steps.allSatisfy({ $0.held || $0.aboutBooks }) {
+            context.io.stderr.write("\(failed) of \(report.steps.count) checks did not hold: a year's spreadsheet of the log is not "
+                                    + "where the web app expects it. Do what each ✗ above says in your Drive, then run the check again.\n")
+        } else {
+            let what = report.error == nil ? "\(failed) of \(report.steps.count) checks did not hold"
+                : "The check stopped early (\(failed) of the \(report.steps.count) checks made did not hold)"
+            context.io.stderr.write("\(what): this deployment may not keep what the client writes as docs/server.md says. If the "
+                                    + "check stopped on Google's services failing, run it again later; else make sure the deployment "
+                                    + "runs the script of this version (`expense-log server script`, then Deploy › Manage deployments "
+                                    + "› Edit › New version), run the check again, and if it still fails, report it with this output.\n")
+        }
+    }
+}
