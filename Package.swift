@@ -1,12 +1,21 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// The library's layers, lowest first.
+let libraryLayers = ["ExpenseLogModel", "ExpenseLogFormats", "ExpenseLogHTTP", "ExpenseLogClient", "ExpenseLogStore",
+                     "ExpenseLogConfig", "ExpenseLogImport", "ExpenseLogUseCases", "ExpenseLogRendering"]
+
+/// A layer of the library, built optimized in debug too.
+func layer(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
+    .target(name: name, dependencies: dependencies, swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))])
+}
+
 let package = Package(
     name: "expense-log",
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "expense-log", targets: ["expense-log"]),
-        .library(name: "ExpenseLogKit", targets: ["ExpenseLogKit"]),
+        .library(name: "ExpenseLogKit", targets: libraryLayers),
     ],
     targets: [
         // The dummy environment's answers, kept at the top level as the original app had them.
@@ -20,16 +29,24 @@ let package = Package(
         // Its headers come from libcurl4-openssl-dev, which the Makefile installs when missing.
         .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
                        providers: [.apt(["libcurl4-openssl-dev"])]),
-        // Optimized in debug builds too: the tests run the binary over outboxes of 120,000 items, which took six times as
-        // long unoptimized (the whole suite 49 s instead of 25 s). It makes the package unusable as another's dependency.
-        .target(name: "ExpenseLogKit", dependencies: ["ExpenseLogFixtures", .target(name: "CCurl", condition: .when(platforms: [.linux]))],
-                swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
-        .target(name: "ExpenseLogCLI", dependencies: ["ExpenseLogKit", "ExpenseLogFixtures"]),
+        // One target per layer, each importing only the layers below it (ARCHITECTURE.md), so an upward use does not
+        // compile. Optimized in debug builds too: the tests run the binary over outboxes of 120,000 items, which took six
+        // times as long unoptimized. It makes the package unusable as another's dependency.
+        layer("ExpenseLogModel", []),
+        layer("ExpenseLogFormats", ["ExpenseLogModel"]),
+        layer("ExpenseLogHTTP", [.target(name: "CCurl", condition: .when(platforms: [.linux]))]),
+        layer("ExpenseLogClient", ["ExpenseLogModel", "ExpenseLogFormats", "ExpenseLogHTTP", "ExpenseLogFixtures"]),
+        layer("ExpenseLogStore", ["ExpenseLogModel", "ExpenseLogFormats", "ExpenseLogClient"]),
+        layer("ExpenseLogConfig", ["ExpenseLogModel", "ExpenseLogFormats", "ExpenseLogHTTP", "ExpenseLogClient", "ExpenseLogStore"]),
+        layer("ExpenseLogImport", ["ExpenseLogModel", "ExpenseLogFormats", "ExpenseLogStore"]),
+        layer("ExpenseLogUseCases", ["ExpenseLogModel", "ExpenseLogFormats", "ExpenseLogClient", "ExpenseLogStore", "ExpenseLogImport"]),
+        layer("ExpenseLogRendering", ["ExpenseLogModel", "ExpenseLogFormats", "ExpenseLogStore", "ExpenseLogImport", "ExpenseLogUseCases"]),
+        .target(name: "ExpenseLogCLI", dependencies: libraryLayers.map { .target(name: $0) } + ["ExpenseLogFixtures"]),
         .executableTarget(name: "expense-log", dependencies: ["ExpenseLogCLI"]),
         // Starts child processes for the tests without Foundation's Process (see ChildProcess.swift).
         .target(name: "TestSupport", path: "Tests/Support"),
-        .testTarget(name: "ExpenseLogKitTests", dependencies: ["ExpenseLogKit", "ExpenseLogCLI", "TestSupport"]),
-        .testTarget(name: "ExpenseLogCLITests", dependencies: ["ExpenseLogKit", "ExpenseLogCLI", "TestSupport"]),
+        .testTarget(name: "ExpenseLogKitTests", dependencies: libraryLayers.map { .target(name: $0) } + ["ExpenseLogCLI", "TestSupport"]),
+        .testTarget(name: "ExpenseLogCLITests", dependencies: libraryLayers.map { .target(name: $0) } + ["ExpenseLogCLI", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,8 @@
+import ExpenseLogClient
+import ExpenseLogConfig
 import ExpenseLogFixtures
-import ExpenseLogKit
+import ExpenseLogHTTP
+import ExpenseLogStore
 import Foundation
 
 /// Everything a command needs from outside: streams, environment variables, global options, and how to reach the server.
@@ -101,7 +104,7 @@ public struct Context: Sendable {
         } else {
             baseURL = try config.requireBaseURL()
             token = try Token.load(environment: environment, file: config.paths.tokenFile)?.value
-            if token != nil, baseURL.scheme?.lowercased() == "http", !AppConfig.isLoopback(baseURL.host ?? "") {
+            if token != nil, baseURL.scheme?.lowercased() == "http", !LoopbackHost.matches(baseURL.host ?? "") {
                 warn("the token is sent over plain http:// to \(baseURL.host ?? "the server"), unencrypted; use https://")
             }
             session = makeLiveSession?() ?? config.transport.value.makeSession()

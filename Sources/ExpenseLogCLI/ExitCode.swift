@@ -1,4 +1,9 @@
-import ExpenseLogKit
+import ExpenseLogClient
+import ExpenseLogConfig
+import ExpenseLogFormats
+import ExpenseLogModel
+import ExpenseLogStore
+import ExpenseLogUseCases
 
 /// The BSD sysexits codes of the contract.
 public enum ExitCode: Int32, Sendable, CaseIterable {

@@ -1,4 +1,7 @@
-import ExpenseLogKit
+import ExpenseLogClient
+import ExpenseLogConfig
+import ExpenseLogHTTP
+import ExpenseLogStore
 import Foundation
 
 /// The tool's command tree and entry point.

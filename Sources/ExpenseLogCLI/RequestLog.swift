@@ -1,4 +1,5 @@
-import ExpenseLogKit
+import ExpenseLogClient
+import ExpenseLogHTTP
 import Foundation
 
 /// Renders the client's events on stderr: every attempt with `--verbose`, every retry unless `--quiet`.
@@ -13,7 +14,7 @@ struct RequestLog: Sendable {
     func record(_ event: ClientEvent) {
         switch event {
         case let .answered(request, response, elapsed, attempt) where verbose:
-            let redirected = response.url == request.url ? "" : " via \(APIError.redacted(response.url))"
+            let redirected = response.url == request.url ? "" : " via \(URLRedaction.redacted(response.url))"
             sink.write("> \(Self.target(request)) -> \(response.status), \(request.body?.count ?? 0) bytes sent, "
                        + "\(response.body.count) bytes received in \(Self.milliseconds(elapsed)) ms\(redirected)"
                        + "\(Self.attemptText(attempt))\n")
@@ -33,7 +34,7 @@ struct RequestLog: Sendable {
         }
     }
 
-    static func target(_ request: HTTPRequest) -> String { "\(request.method) \(APIError.redacted(request.url))" }
+    static func target(_ request: HTTPRequest) -> String { "\(request.method) \(URLRedaction.redacted(request.url))" }
 
     static func attemptText(_ attempt: Int) -> String { attempt > 1 ? " (attempt \(attempt))" : "" }
 

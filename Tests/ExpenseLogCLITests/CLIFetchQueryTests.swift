@@ -1,4 +1,12 @@
-import ExpenseLogKit
+import ExpenseLogModel
+import ExpenseLogFormats
+import ExpenseLogHTTP
+import ExpenseLogClient
+import ExpenseLogStore
+import ExpenseLogConfig
+import ExpenseLogImport
+import ExpenseLogUseCases
+import ExpenseLogRendering
 import Foundation
 import Testing
 

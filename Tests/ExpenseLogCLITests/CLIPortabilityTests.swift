@@ -11,6 +11,11 @@ import Testing
 
     /// Runs the check with `arguments` under python3; its exit status and all it printed (stdout, then stderr).
     static func check(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        try run(script, arguments)
+    }
+
+    /// Runs a Python check `script` with `arguments`; its exit status and all it printed (stdout, then stderr).
+    static func run(_ script: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
         let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
         let errors = scratch.url.appendingPathComponent("stderr").path

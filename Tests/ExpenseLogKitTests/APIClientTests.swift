@@ -1,5 +1,13 @@
 import ExpenseLogCLI
-import ExpenseLogKit
+import ExpenseLogModel
+import ExpenseLogFormats
+import ExpenseLogHTTP
+import ExpenseLogClient
+import ExpenseLogStore
+import ExpenseLogConfig
+import ExpenseLogImport
+import ExpenseLogUseCases
+import ExpenseLogRendering
 import Foundation
 import Testing
 

@@ -1,4 +1,12 @@
-import ExpenseLogKit
+import ExpenseLogModel
+import ExpenseLogFormats
+import ExpenseLogHTTP
+import ExpenseLogClient
+import ExpenseLogStore
+import ExpenseLogConfig
+import ExpenseLogImport
+import ExpenseLogUseCases
+import ExpenseLogRendering
 import Testing
 
 /// A purchase on a day of January 2024, a coffee unless told otherwise.

@@ -1,4 +1,12 @@
-@testable import ExpenseLogKit
+@testable import ExpenseLogModel
+@testable import ExpenseLogFormats
+@testable import ExpenseLogHTTP
+@testable import ExpenseLogClient
+@testable import ExpenseLogStore
+@testable import ExpenseLogConfig
+@testable import ExpenseLogImport
+@testable import ExpenseLogUseCases
+@testable import ExpenseLogRendering
 import Foundation
 import TestSupport
 import Testing

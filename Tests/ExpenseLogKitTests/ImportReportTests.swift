@@ -1,4 +1,12 @@
-import ExpenseLogKit
+import ExpenseLogModel
+import ExpenseLogFormats
+import ExpenseLogHTTP
+import ExpenseLogClient
+import ExpenseLogStore
+import ExpenseLogConfig
+import ExpenseLogImport
+import ExpenseLogUseCases
+import ExpenseLogRendering
 import Foundation
 import Testing
 
@@ -8,8 +16,8 @@ private func coffee(_ id: String, price: Int = 178) throws -> Item {
 }
 
 /// A place in an input.
-private func at(_ file: String, _ line: Int) -> ExpenseLogKit.SourceLocation {
-    ExpenseLogKit.SourceLocation(file: file, line: line)
+private func at(_ file: String, _ line: Int) -> ExpenseLogModel.SourceLocation {
+    ExpenseLogModel.SourceLocation(file: file, line: line)
 }
 
 /// A report row for a valid item.

@@ -1,4 +1,12 @@
-import ExpenseLogKit
+import ExpenseLogModel
+import ExpenseLogFormats
+import ExpenseLogHTTP
+import ExpenseLogClient
+import ExpenseLogStore
+import ExpenseLogConfig
+import ExpenseLogImport
+import ExpenseLogUseCases
+import ExpenseLogRendering
 import Testing
 
 /// A MoneyForward ME 入出金 export as the web site writes it: every field quoted, spending negative.
@@ -26,7 +34,7 @@ private func moneyForward() throws -> ImportProfile {
 
 /// The export read with the built-in profile, its drafts validated.
 private func readExport(_ text: String = moneyForwardExport)
-    throws -> (read: ReadOutcome, checked: (items: [Item], locations: [ExpenseLogKit.SourceLocation], problems: [ValidationProblem])) {
+    throws -> (read: ReadOutcome, checked: (items: [Item], locations: [ExpenseLogModel.SourceLocation], problems: [ValidationProblem])) {
     let read = try moneyForward().readCSV(text, name: "mf.csv")
     return (read, read.drafts.validatedAll(catalogue: .wide))
 }

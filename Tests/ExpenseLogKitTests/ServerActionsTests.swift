@@ -1,4 +1,12 @@
-import ExpenseLogKit
+import ExpenseLogModel
+import ExpenseLogFormats
+import ExpenseLogHTTP
+import ExpenseLogClient
+import ExpenseLogStore
+import ExpenseLogConfig
+import ExpenseLogImport
+import ExpenseLogUseCases
+import ExpenseLogRendering
 import Foundation
 import Testing
 
@@ -110,7 +118,7 @@ import Testing
 
     @Test func aKeyInThePathAfterExecIsNeverShown() {
         let url = URL(string: "https://script.google.com/macros/s/ID/exec/0f3a9c?year=2024&month=1&key=abc")!
-        #expect(APIError.redacted(url) == "https://script.google.com/macros/s/ID/exec/***?year=2024&month=1&key=***")
-        #expect(APIError.redacted(Self.base) == Self.base.absoluteString, "a plain /exec URL is shown whole")
+        #expect(URLRedaction.redacted(url) == "https://script.google.com/macros/s/ID/exec/***?year=2024&month=1&key=***")
+        #expect(URLRedaction.redacted(Self.base) == Self.base.absoluteString, "a plain /exec URL is shown whole")
     }
 }

@@ -1,4 +1,5 @@
-import ExpenseLogKit
+import ExpenseLogConfig
+import ExpenseLogModel
 import Foundation
 
 /// What `add` and its questions share: the guess from the cache, category names, and the words for a bad day.

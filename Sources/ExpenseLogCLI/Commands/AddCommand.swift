@@ -1,4 +1,6 @@
-import ExpenseLogKit
+import ExpenseLogFormats
+import ExpenseLogModel
+import ExpenseLogUseCases
 import Foundation
 
 /// `add`: one item from its name and price, registered exactly as `register` registers a file's rows.

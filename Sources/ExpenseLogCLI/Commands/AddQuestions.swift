@@ -1,4 +1,5 @@
-import ExpenseLogKit
+import ExpenseLogConfig
+import ExpenseLogModel
 import Foundation
 
 /// `add` on a terminal with arguments missing: asks for each (the date with today as default, the name with the names

@@ -1,4 +1,5 @@
-import ExpenseLogKit
+import ExpenseLogModel
+import ExpenseLogRendering
 import Foundation
 
 /// `cache list|clear|path`: the cache of fetched months of the current environment and server.

@@ -1,6 +1,7 @@
-import ExpenseLogKit
 
 /// `categories`: the catalogue the numbers in `category` and `categorySub` refer to.
+import ExpenseLogFormats
+import ExpenseLogRendering
 enum CategoriesCommand {
     /// How the catalogue is printed.
     enum Format: String, CaseIterable, Sendable { case table, json }

@@ -1,4 +1,8 @@
-import ExpenseLogKit
+import ExpenseLogConfig
+import ExpenseLogFormats
+import ExpenseLogModel
+import ExpenseLogRendering
+import ExpenseLogStore
 import Foundation
 
 /// Options several commands share, declared once.

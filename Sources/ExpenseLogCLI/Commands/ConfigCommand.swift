@@ -1,4 +1,4 @@
-import ExpenseLogKit
+import ExpenseLogConfig
 import Foundation
 
 /// `config show|path|get|set|unset|set-token|clear-token`: the effective configuration, the config file, the token file.

@@ -1,4 +1,5 @@
-import ExpenseLogKit
+import ExpenseLogConfig
+import ExpenseLogModel
 import Foundation
 
 extension ConfigCommand {

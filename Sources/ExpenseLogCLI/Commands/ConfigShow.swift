@@ -1,5 +1,10 @@
-import ExpenseLogKit
+import ExpenseLogClient
+import ExpenseLogConfig
 import ExpenseLogFixtures
+import ExpenseLogFormats
+import ExpenseLogHTTP
+import ExpenseLogModel
+import ExpenseLogRendering
 import Foundation
 
 extension ConfigCommand {
@@ -10,7 +15,7 @@ extension ConfigCommand {
         var rows = [["SETTING", "VALUE", "SOURCE"]]
         rows.append(["environment", env.rawValue, config.environment.source])
         if env.usesNetwork {
-            rows.append(["base-url", config.baseURL.map { APIError.redacted(URL(string: $0.value) ?? URL(fileURLWithPath: "/")) } ?? "(none)",
+            rows.append(["base-url", config.baseURL.map { URLRedaction.redacted(URL(string: $0.value) ?? URL(fileURLWithPath: "/")) } ?? "(none)",
                          config.baseURL?.source ?? "set --base-url, EXPENSE_LOG_BASE_URL or the config file"])
         } else {
             let fixtures = config.fixturesDirectory?.value ?? FixtureSession.bundledDirectory()?.path ?? "(not found)"

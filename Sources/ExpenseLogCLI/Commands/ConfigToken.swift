@@ -1,4 +1,6 @@
-import ExpenseLogKit
+import ExpenseLogConfig
+import ExpenseLogFormats
+import ExpenseLogStore
 import Foundation
 
 /// `config set-token` and `config clear-token`: the token file, written with mode 0600, never from argv.

@@ -1,4 +1,3 @@
-import ExpenseLogKit
 import Foundation
 
 /// `delete ID…`: removes items from the server (the bundled web app's extension) and from the cache.

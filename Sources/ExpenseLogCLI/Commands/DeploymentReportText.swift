@@ -1,4 +1,5 @@
-import ExpenseLogKit
+import ExpenseLogClient
+import ExpenseLogModel
 import Foundation
 
 /// How `server check` shows the self-test's report: a checklist, the timings, and what to do when a check failed.
@@ -7,10 +8,10 @@ enum DeploymentReportText {
     static func render(_ report: DeploymentReport, timeout: Double?, _ context: Context) {
         var out = ""
         for step in report.steps {
-            out += "\(step.held ? "✓" : "✗") \(TextTable.printable(step.what))"
-            out += step.detail.isEmpty || step.held ? "\n" : ": \(TextTable.printable(step.detail))\n"
+            out += "\(step.held ? "✓" : "✗") \(PrintableText.of(step.what))"
+            out += step.detail.isEmpty || step.held ? "\n" : ": \(PrintableText.of(step.detail))\n"
         }
-        if let error = report.error { out += "✗ the check stopped before its end: \(TextTable.printable(error))\n" }
+        if let error = report.error { out += "✗ the check stopped before its end: \(PrintableText.of(error))\n" }
         if !report.timings.isEmpty {
             // Below a few milliseconds a call's time is noise (an imitation, a cache), and so is a count made from it.
             let call = report.callSeconds.flatMap { $0 >= 0.005 ? $0 : nil }

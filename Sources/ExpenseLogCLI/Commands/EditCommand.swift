@@ -1,4 +1,4 @@
-import ExpenseLogKit
+import ExpenseLogModel
 import Foundation
 
 /// `edit ID [--name] [--price] [--date] [--category]`: changes an item on the server (the bundled web app's extension).

@@ -1,4 +1,8 @@
-import ExpenseLogKit
+import ExpenseLogClient
+import ExpenseLogConfig
+import ExpenseLogModel
+import ExpenseLogStore
+import ExpenseLogUseCases
 import Foundation
 
 /// How `edit`, `delete` and `sync` send the queue of changes and say what the server answered.
@@ -70,7 +74,7 @@ enum EditSending {
                 guard case .delete(let items) = edit.change else { continue }
                 for item in items where deleted.contains(item.id) { context.note("Deleted: \(ServerEdits.describe(item, config, context)).") }
                 if !missing.isEmpty {
-                    context.warn("the server had no item \(missing.map(TextTable.printable).joined(separator: ", ")) (deleted already: "
+                    context.warn("the server had no item \(missing.map(PrintableText.of).joined(separator: ", ")) (deleted already: "
                                  + "elsewhere, or by an earlier try whose answer was lost); it is gone from the cache too")
                 }
             case let .changed(edit, saved):
@@ -81,7 +85,7 @@ enum EditSending {
                 let mine = own == nil || edit.file == own?.file  // an earlier run's change is reported, not this run's failure
                 vanished = vanished || mine
                 let why = error.isConflict ? "The item was changed on the server since its month was last fetched here, and the edit must not undo that"
-                    : "The server no longer has \(TextTable.printable(item.id)) in \(item.date.yearMonth) (changed elsewhere?)"
+                    : "The server no longer has \(PrintableText.of(item.id)) in \(item.date.yearMonth) (changed elsewhere?)"
                 let wanted = if case let .update(_, changed, _) = edit.change { ServerEdits.describe(changed, config, context) } else { "" }
                 let text = "\(error)\n\(why), so the change (to \(wanted)) was dropped, and the cached copy too: run `expense-log fetch "
                     + "\(item.date.yearMonth)` to see the month\(error.isConflict ? ", then edit again if the change is still wanted" : "")."
@@ -95,11 +99,11 @@ enum EditSending {
             let answered = if case .vanished = answer { "The server refused the change as one that can never apply" } else { "The server made the change" }
             context.io.stderr.write("Error: \(error)\n\(answered), but it could not be taken off the queue, so sending stopped there: "
                                     + "\(waiting)\(ownWaits). Fix the cause and run `expense-log sync`, which sends "
-                                    + "\(TextTable.printable(answer.edit.file.lastPathComponent)) again (that is safe) before the rest.\n")
+                                    + "\(PrintableText.of(answer.edit.file.lastPathComponent)) again (that is safe) before the rest.\n")
             throw CommandExit(code: .ioError)
         }
         if let (edit, error) = outcome.stop {
-            let ids = edit.ids.map(TextTable.printable).joined(separator: " ")
+            let ids = edit.ids.map(PrintableText.of).joined(separator: " ")
             context.io.stderr.write("Error: \(error)\n\(waiting)\(ownWaits), the first one not confirmed; "
                                     + (error.isTransient ? "it may have reached the server all the same, and sending it again is safe: "
                                        + "`expense-log sync` sends them.\n"

@@ -1,4 +1,5 @@
-import ExpenseLogKit
+import ExpenseLogModel
+import ExpenseLogUseCases
 import Foundation
 
 /// `fetch`: a month (or a year, or a range) from the server (or the cache with `--offline`), printed and cached.

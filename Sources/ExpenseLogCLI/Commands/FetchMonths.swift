@@ -1,4 +1,7 @@
-import ExpenseLogKit
+import ExpenseLogConfig
+import ExpenseLogModel
+import ExpenseLogRendering
+import ExpenseLogUseCases
 import Foundation
 
 extension FetchCommand {

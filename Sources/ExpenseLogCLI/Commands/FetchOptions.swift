@@ -1,4 +1,6 @@
-import ExpenseLogKit
+import ExpenseLogModel
+import ExpenseLogRendering
+import ExpenseLogUseCases
 import Foundation
 
 /// `fetch`'s arguments, decoded and checked once.

@@ -1,4 +1,7 @@
-import ExpenseLogKit
+import ExpenseLogFormats
+import ExpenseLogImport
+import ExpenseLogModel
+import ExpenseLogStore
 import Foundation
 #if canImport(Glibc)
 import Glibc

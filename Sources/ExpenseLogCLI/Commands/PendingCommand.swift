@@ -1,4 +1,6 @@
-import ExpenseLogKit
+import ExpenseLogConfig
+import ExpenseLogModel
+import ExpenseLogStore
 import Foundation
 
 /// `pending`: the items waiting in the outbox of the current environment; `pending drop|clear` removes them.
@@ -80,9 +82,9 @@ enum PendingCommand {
         for edit in edits {
             switch edit.change {
             case .delete(let items):
-                for item in items { context.note("  delete \(TextTable.printable(item.id)): \(ServerEdits.describe(item, config, context))") }
+                for item in items { context.note("  delete \(PrintableText.of(item.id)): \(ServerEdits.describe(item, config, context))") }
             case let .update(item, changed, _):
-                context.note("  edit \(TextTable.printable(item.id)): \(ServerEdits.describe(item, config, context)) → "
+                context.note("  edit \(PrintableText.of(item.id)): \(ServerEdits.describe(item, config, context)) → "
                              + ServerEdits.describe(changed, config, context))
             }
         }
@@ -108,8 +110,8 @@ enum PendingCommand {
         for edit in dropped {
             let what: String
             switch edit.change {
-            case .delete(let items): what = "deletion of " + items.map { "\(TextTable.printable($0.id)) (\(ServerEdits.describe($0, config, context)))" }.joined(separator: ", ")
-            case let .update(item, changed, _): what = "edit of \(TextTable.printable(item.id)) (to \(ServerEdits.describe(changed, config, context)))"
+            case .delete(let items): what = "deletion of " + items.map { "\(PrintableText.of($0.id)) (\(ServerEdits.describe($0, config, context)))" }.joined(separator: ", ")
+            case let .update(item, changed, _): what = "edit of \(PrintableText.of(item.id)) (to \(ServerEdits.describe(changed, config, context)))"
             }
             context.note("Removed the queued \(what); the cache still shows it made, until "
                          + edit.months.map { "`expense-log fetch --refresh \($0)`" }.joined(separator: " and ")
@@ -138,7 +140,7 @@ enum PendingCommand {
         let droppedEdits = try await dropEdits(ids, context, config)
         let busy = dropped.busy > 0 || droppedEdits == nil
         for item in dropped.removed {
-            context.note("Removed \(TextTable.printable(item.id)): \(item.date) \(TextTable.printable(item.name)) \(PriceText.format(item.price))")
+            context.note("Removed \(PrintableText.of(item.id)): \(item.date) \(PrintableText.of(item.name)) \(PriceText.format(item.price))")
         }
         if !dropped.removed.isEmpty || (ids == nil && droppedEdits?.isEmpty != false) {
             context.note("Removed \(dropped.removed.count) item\(dropped.removed.count == 1 ? "" : "s") from the outbox.")

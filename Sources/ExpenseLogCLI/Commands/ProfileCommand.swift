@@ -1,4 +1,7 @@
-import ExpenseLogKit
+import ExpenseLogFormats
+import ExpenseLogImport
+import ExpenseLogRendering
+import ExpenseLogStore
 import Foundation
 
 /// `profile list|show|init`: the import profiles `register --profile` reads, and a start on one of your own.

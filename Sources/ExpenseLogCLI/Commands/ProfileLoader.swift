@@ -1,4 +1,5 @@
-import ExpenseLogKit
+import ExpenseLogImport
+import ExpenseLogModel
 import Foundation
 
 /// Finds an import profile by what a person types: a built-in name, or a profile file, whose `"extends"` may name

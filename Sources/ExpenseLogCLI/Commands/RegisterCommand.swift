@@ -1,4 +1,9 @@
-import ExpenseLogKit
+import ExpenseLogClient
+import ExpenseLogFormats
+import ExpenseLogImport
+import ExpenseLogModel
+import ExpenseLogStore
+import ExpenseLogUseCases
 import Foundation
 
 /// `register`: read and validate every input row, skip what the server already has, POST the rest in batches, report.

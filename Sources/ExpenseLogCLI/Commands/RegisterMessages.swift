@@ -1,4 +1,7 @@
-import ExpenseLogKit
+import ExpenseLogConfig
+import ExpenseLogImport
+import ExpenseLogStore
+import ExpenseLogUseCases
 import Foundation
 
 /// What `register` says on stderr while it reads and compares, and what it prints for a dry run.

@@ -1,4 +1,8 @@
-import ExpenseLogKit
+import ExpenseLogClient
+import ExpenseLogFormats
+import ExpenseLogImport
+import ExpenseLogRendering
+import ExpenseLogUseCases
 import Foundation
 
 /// `register`'s arguments, decoded and checked once.

@@ -1,4 +1,9 @@
-import ExpenseLogKit
+import ExpenseLogClient
+import ExpenseLogConfig
+import ExpenseLogImport
+import ExpenseLogModel
+import ExpenseLogStore
+import ExpenseLogUseCases
 import Foundation
 
 extension RegisterMessages {

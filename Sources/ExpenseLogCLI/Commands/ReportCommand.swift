@@ -1,4 +1,8 @@
-import ExpenseLogKit
+import ExpenseLogConfig
+import ExpenseLogModel
+import ExpenseLogRendering
+import ExpenseLogStore
+import ExpenseLogUseCases
 import Foundation
 
 /// `report`: a month's or a year's spending as one self-contained HTML page with charts, written to a file.

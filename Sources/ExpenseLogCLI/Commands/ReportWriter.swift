@@ -1,4 +1,5 @@
-import ExpenseLogKit
+import ExpenseLogImport
+import ExpenseLogStore
 import Foundation
 
 /// How every `register` run ends: the report's summary on stderr, the JSON report file, then the exit code.

@@ -1,4 +1,6 @@
-import ExpenseLogKit
+import ExpenseLogClient
+import ExpenseLogConfig
+import ExpenseLogStore
 import Foundation
 
 /// How long a batch whose answer was lost waits before it is sent again: not at all on the bundled web app, which under

@@ -1,4 +1,6 @@
-import ExpenseLogKit
+import ExpenseLogClient
+import ExpenseLogHTTP
+import ExpenseLogUseCases
 import Foundation
 
 /// `server check`: asks the deployed web app to test itself on Google and prints what held as a checklist.
@@ -27,7 +29,7 @@ enum ServerCheck {
             throw CommandExit(code: .configuration)
         }
         let client = try context.client(config)
-        let url = APIError.redacted(client.baseURL)
+        let url = URLRedaction.redacted(client.baseURL)
         context.note("Asking \(url) to test itself on Google (a temporary spreadsheet in your Drive; a few seconds, up to a "
                      + "minute on a slow deployment)…")
         let outcome: DeploymentCheckOutcome

@@ -1,5 +1,6 @@
-import ExpenseLogKit
+import ExpenseLogClient
 import ExpenseLogFixtures
+import ExpenseLogFormats
 import Foundation
 
 /// `server script`: the web app's Apps Script, to paste into a new Apps Script project and deploy (`server check` tests it).

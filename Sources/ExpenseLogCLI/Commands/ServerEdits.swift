@@ -1,4 +1,9 @@
-import ExpenseLogKit
+import ExpenseLogClient
+import ExpenseLogConfig
+import ExpenseLogHTTP
+import ExpenseLogModel
+import ExpenseLogStore
+import ExpenseLogUseCases
 import Foundation
 
 /// What `delete` and `edit` share: the items they name, found in the cache, and a server that takes the extensions.
@@ -11,12 +16,12 @@ enum ServerEdits {
         await context.flushWarnings(repository)
         guard let id = missing else { return found }
         if try waitsInOutbox(id, context, config) {
-            context.io.stderr.write("Error: \(TextTable.printable(id)) waits in the outbox to be registered, so the server has "
+            context.io.stderr.write("Error: \(PrintableText.of(id)) waits in the outbox to be registered, so the server has "
                                     + "nothing to change yet: run `expense-log sync` first, or `expense-log pending drop "
-                                    + "\(TextTable.printable(id))` and add it again as it should be.\n")
+                                    + "\(PrintableText.of(id))` and add it again as it should be.\n")
             throw CommandExit(code: .temporaryFailure)
         }
-        context.io.stderr.write("Error: no cached item has the id \(TextTable.printable(id)); fetch its month first "
+        context.io.stderr.write("Error: no cached item has the id \(PrintableText.of(id)); fetch its month first "
                                 + "(`expense-log fetch MONTH --format json` shows each item's id)\n")
         throw CommandExit(code: .dataError)
     }
@@ -42,7 +47,7 @@ enum ServerEdits {
             context.warn(String(String(describing: error).prefix { $0 != "\n" }))
             return false
         case .absent:
-            context.io.stderr.write("Error: \(APIError.redacted(client.baseURL)) is not expense-log's web app (it does not answer "
+            context.io.stderr.write("Error: \(URLRedaction.redacted(client.baseURL)) is not expense-log's web app (it does not answer "
                                     + "?action=info as the bundled script does), so it can fetch and register items but not \(action) them. "
                                     + "Deploy the bundled script to add edits and deletions: `expense-log server script` prints it, and "
                                     + "docs/server.md walks through it.\n")
@@ -52,7 +57,7 @@ enum ServerEdits {
 
     /// `2024-01-05 コーヒー ¥178 (Food/Drink)`, an item as the questions name it.
     static func describe(_ item: Item, _ config: AppConfig, _ context: Context) -> String {
-        TextTable.printable("\(item.date) \(item.name) \(PriceText.yen(item.price)) "
+        PrintableText.of("\(item.date) \(item.name) \(PriceText.yen(item.price)) "
                             + "(\(AddCommand.describe(item.category, item.categorySub, config, context)))")
     }
 }

@@ -1,4 +1,7 @@
-import ExpenseLogKit
+import ExpenseLogConfig
+import ExpenseLogModel
+import ExpenseLogRendering
+import ExpenseLogUseCases
 import Foundation
 
 /// `summary`: totals per category for a month or a year, from the server first (as `fetch`), else from the cache.

@@ -1,4 +1,5 @@
-import ExpenseLogKit
+import ExpenseLogConfig
+import ExpenseLogUseCases
 import Foundation
 
 /// What `summary` and a `fetch` of several months say on stderr after their output: where the months came from and

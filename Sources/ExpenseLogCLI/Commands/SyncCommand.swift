@@ -1,4 +1,7 @@
-import ExpenseLogKit
+import ExpenseLogClient
+import ExpenseLogConfig
+import ExpenseLogStore
+import ExpenseLogUseCases
 import Foundation
 
 /// `sync`: sends the outbox, after dropping the items the server already has, so nothing is registered twice.

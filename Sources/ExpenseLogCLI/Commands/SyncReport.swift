@@ -1,4 +1,5 @@
-import ExpenseLogKit
+import ExpenseLogStore
+import ExpenseLogUseCases
 import Foundation
 
 extension SyncCommand {

@@ -1,4 +1,5 @@
 /// A flag declared once, read back through this value (`invocation[Self.offline]`): a misspelt name does not compile.
+import ExpenseLogModel
 public struct Flag: Sendable {
     /// The declaration the parser, help and completions read.
     public let spec: OptionSpec

@@ -1,0 +1,58 @@
+import ExpenseLogFormats
+import ExpenseLogHTTP
+import ExpenseLogModel
+import Foundation
+
+/// The two calls of the web app, turned into requests.
+public enum ExpenseLogAPI: Sendable, Equatable {
+    /// `GET <base>?year=Y&month=M` (no zero padding).
+    case fetch(YearMonth)
+    /// `POST <base>` with a JSON array of items.
+    case register([Item])
+
+    /// This tool's version, for `--version` and the User-Agent.
+    public static let version = "0.1.0"
+    /// Sent on every request, so a server's logs can tell this client from a browser or curl.
+    public static let userAgent = "expense-log/\(version)"
+
+    /// Seconds a fetch may take by default (the app's value: a month's sheet can be slow to read).
+    public static let fetchTimeout: Double = 60
+    /// Seconds a register POST may take by default (the app's value).
+    public static let registerTimeout: Double = 30
+
+    /// This call's default timeout.
+    public var defaultTimeout: Double {
+        switch self {
+        case .fetch: return Self.fetchTimeout
+        case .register: return Self.registerTimeout
+        }
+    }
+
+    /// The defaults in words, for help and `config show`.
+    public static var defaultTimeoutText: String {
+        "\(Int(fetchTimeout)) s for fetch, \(Int(registerTimeout)) s for register"
+    }
+
+    /// The request for this call against a base URL; `timeout` overrides the default.
+    public func request(baseURL: URL, timeout: Double? = nil) -> HTTPRequest {
+        switch self {
+        case .fetch(let month):
+            // Append to the encoded query as written: re-encoding it would turn a signed `%2B` into `+`.
+            var parts = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)
+            let ours = "year=\(month.year)&month=\(month.month)"
+            let existing = parts?.percentEncodedQuery ?? ""
+            parts?.percentEncodedQuery = existing.isEmpty ? ours : existing + "&" + ours
+            return HTTPRequest(method: "GET", url: parts?.url ?? baseURL,
+                               headers: ["Accept": "application/json", "User-Agent": Self.userAgent], timeout: timeout ?? defaultTimeout)
+        case .register(let items):
+            return Self.register(body: Data(ItemJSON.arrayBytes(items)), baseURL: baseURL, timeout: timeout)
+        }
+    }
+
+    /// The register POST of a body already encoded (a batch's), so that a batch is encoded once.
+    public static func register(body: Data, baseURL: URL, timeout: Double? = nil) -> HTTPRequest {
+        HTTPRequest(method: "POST", url: baseURL,
+                    headers: ["Accept": "application/json", "Content-Type": "application/json; charset=utf-8", "User-Agent": userAgent],
+                    body: body, timeout: timeout ?? registerTimeout)
+    }
+}

@@ -1,0 +1,151 @@
+import ExpenseLogHTTP
+import ExpenseLogModel
+import ExpenseLogStore
+import Foundation
+
+/// The JSON config file: `{"environment": "development", "baseURL": {"development": "http://…"}}`.
+struct ConfigFile: Equatable {
+    /// The environment chosen by the file, if any.
+    var environment: String?
+    /// A base URL per environment; a plain string in the file applies to both real environments.
+    var baseURLs: [Environment: String] = [:]
+    /// A catalogue replacing the app's, in the shape `categories --format json` prints.
+    var catalogue: CategoryCatalogue?
+    /// The spreadsheet's time zone (an IANA name), for date cells the server hands back as instants.
+    var serverTimeZone: TimeZone?
+    /// The largest answer accepted from the server, in MiB.
+    var maxAnswerMiB: Int?
+    /// The live session's kind.
+    var transport: Transport?
+    /// The server's longest execution, after which an unanswered POST can no longer be running.
+    var serverMaxExecutionSeconds: Double?
+    /// The monthly budgets, named by the catalogue in force.
+    var budgets: Budgets?
+
+    static let knownKeys = ["environment", "baseURL", "categories", "serverTimeZone", "maxAnswerMiB", "transport",
+                            "serverMaxExecutionSeconds", "budgets"]
+
+    /// Reads and checks the file, naming the offending key in every error.
+    static func read(path: String) throws -> ConfigFile {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw ConfigError.badConfigFile(path: path, reason: "it cannot be read (\(StoreError.reason(of: error)))")
+        }
+        guard let object = try? JSONSerialization.jsonObject(with: data), let root = object as? [String: Any] else {
+            throw ConfigError.badConfigFile(path: path, reason: "it is not a JSON object, e.g. {\"environment\": \"release\"}")
+        }
+        if let unknown = root.keys.sorted().first(where: { !knownKeys.contains($0) }) {
+            throw ConfigError.badConfigFile(path: path, reason: "unknown key '\(unknown)'; the keys are \(knownKeys.joined(separator: ", "))")
+        }
+        var file = ConfigFile()
+        if let value = root["environment"] {
+            guard let name = value as? String else {
+                throw ConfigError.badConfigFile(path: path, reason: "'environment' must be a string")
+            }
+            file.environment = name
+        }
+        switch root["baseURL"] {
+        case nil: break
+        case let url as String:
+            file.baseURLs = [.release: url, .development: url]
+        case let perEnvironment as [String: Any]:
+            for (key, value) in perEnvironment {
+                guard let env = Environment(rawValue: key), env.usesNetwork else {
+                    throw ConfigError.badConfigFile(path: path, reason: "'baseURL' has an entry for '\(key)'; only release and development use one")
+                }
+                guard let url = value as? String else {
+                    throw ConfigError.badConfigFile(path: path, reason: "'baseURL.\(key)' must be a string")
+                }
+                file.baseURLs[env] = url
+            }
+        default:
+            throw ConfigError.badConfigFile(path: path, reason: "'baseURL' must be a URL string or an object of one per environment")
+        }
+        if let value = root["serverTimeZone"] {
+            guard let name = value as? String, let zone = TimeZone(identifier: name) else {
+                throw ConfigError.badConfigFile(path: path, reason: "'serverTimeZone' must be a time zone name such as \"Asia/Tokyo\" "
+                                                + "(the spreadsheet's File > Settings > Time zone)")
+            }
+            file.serverTimeZone = zone
+        }
+        if let value = root["maxAnswerMiB"] {
+            guard let number = value as? NSNumber, let mib = Int(exactly: number.doubleValue), (1...4096).contains(mib) else {
+                throw ConfigError.badConfigFile(path: path, reason: "'maxAnswerMiB' must be a whole number of MiB from 1 to 4096 "
+                                                + "(the default is \(HTTPRequest.defaultMaxAnswerBytes >> 20))")
+            }
+            file.maxAnswerMiB = mib
+        }
+        if let value = root["serverMaxExecutionSeconds"] {
+            guard let number = value as? NSNumber, number.doubleValue >= 0, number.doubleValue <= 86_400 else {
+                throw ConfigError.badConfigFile(path: path, reason: "'serverMaxExecutionSeconds' must be a number of seconds "
+                                                + "from 0 (a server that skips ids it has) to 86400; Apps Script's is 360")
+            }
+            file.serverMaxExecutionSeconds = number.doubleValue
+        }
+        if let value = root["transport"] {
+            let names = Transport.allCases.filter(\.isAvailable).map(\.rawValue)
+            guard let name = value as? String, let transport = Transport(rawValue: name), transport.isAvailable else {
+                throw ConfigError.badConfigFile(path: path, reason: "'transport' must be one of \(names.joined(separator: ", ")) here")
+            }
+            file.transport = transport
+        }
+        if let value = root["categories"] {
+            file.catalogue = try catalogue(from: value, path: path)
+        }
+        if let value = root["budgets"] {
+            guard let object = value as? [String: Any] else {
+                throw ConfigError.badConfigFile(path: path, reason: "'budgets' must be an object of yen per month, "
+                                                + "e.g. {\"total\": 80000, \"食費\": 30000, \"娯楽費/交通費\": 10000}")
+            }
+            do {
+                let budgets = try Budgets(object.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, catalogue: file.catalogue ?? .standard)
+                file.budgets = budgets.isEmpty ? nil : budgets
+            } catch {
+                throw ConfigError.badConfigFile(path: path, reason: error.message)
+            }
+        }
+        return file
+    }
+
+    /// `[{"id": 0, "ja": "食費", "en": "Food", "subs": [{"id": 0, "ja": "食品", "en": "Grocery"}]}]`.
+    static func catalogue(from value: Any, path: String) throws -> CategoryCatalogue {
+        func fail(_ reason: String) -> ConfigError { .badConfigFile(path: path, reason: reason) }
+        func entry(_ value: Any, at place: String, allowing keys: Set<String>) throws -> (id: Int, ja: String, en: String, object: [String: Any]) {
+            guard let object = value as? [String: Any] else { throw fail("\(place) must be an object like {\"id\": 0, \"ja\": \"食費\", \"en\": \"Food\"}") }
+            if let unknown = object.keys.sorted().first(where: { !keys.contains($0) }) {
+                throw fail("\(place) has an unknown key '\(unknown)'; the keys are \(keys.sorted().joined(separator: ", "))")
+            }
+            // No `is Bool` check: on Linux every NSNumber, 0 and 1 included, passes it.
+            guard let number = object["id"] as? NSNumber, let id = Int(exactly: number.doubleValue) else {
+                throw fail("\(place).id must be a whole number")
+            }
+            let names = try ["ja", "en"].map { key in
+                guard let name = object[key] as? String, !name.trimmingSpaces().isEmpty else {
+                    throw fail("\(place).\(key) must be a non-empty name")
+                }
+                return name
+            }
+            return (id, names[0], names[1], object)
+        }
+        guard let list = value as? [Any], !list.isEmpty else {
+            throw fail("'categories' must be a non-empty array, as printed by `expense-log categories --format json`")
+        }
+        var categories: [Category] = []
+        for (index, element) in list.enumerated() {
+            let place = "categories[\(index)]"
+            let found = try entry(element, at: place, allowing: ["id", "ja", "en", "subs"])
+            if categories.contains(where: { $0.id == found.id }) { throw fail("\(place).id \(found.id) is used twice") }
+            var subs: [SubCategory] = []
+            guard let subList = (found.object["subs"] ?? [Any]()) as? [Any] else { throw fail("\(place).subs must be an array") }
+            for (subIndex, subElement) in subList.enumerated() {
+                let sub = try entry(subElement, at: "\(place).subs[\(subIndex)]", allowing: ["id", "ja", "en"])
+                if subs.contains(where: { $0.id == sub.id }) { throw fail("\(place).subs[\(subIndex)].id \(sub.id) is used twice") }
+                subs.append(SubCategory(id: sub.id, japanese: sub.ja, english: sub.en))
+            }
+            categories.append(Category(id: found.id, japanese: found.ja, english: found.en, subs: subs))
+        }
+        return CategoryCatalogue(categories: categories)
+    }
+}

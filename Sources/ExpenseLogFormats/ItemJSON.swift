@@ -1,0 +1,122 @@
+/// Writes items in the wire format with the keys in the contract's order, without a JSONEncoder per item.
+import ExpenseLogModel
+public enum ItemJSON {
+    /// One item as a single-line JSON object.
+    public static func object(_ item: Item) -> String {
+        var out: [UInt8] = []
+        appendObject(item, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// A JSON array of items, one per line, so diffs and `grep` stay readable.
+    public static func array(_ items: [Item]) -> String {
+        String(decoding: arrayBytes(items), as: UTF8.self)
+    }
+
+    /// The same array as UTF-8 bytes, for files and request bodies: appending bytes is several times faster than
+    /// appending to a String, and this runs for every item of every outbox entry, request and cache file.
+    public static func arrayBytes(_ items: [Item]) -> [UInt8] {
+        var array = ArrayBytes(reserving: items.count)
+        items.forEach { array.append($0) }
+        array.close()
+        return array.bytes
+    }
+
+    /// The array of `arrayBytes` built an item at a time, so that a caller can write it out in pieces as it grows.
+    public struct ArrayBytes {
+        /// The bytes so far (since the last `drain`).
+        public private(set) var bytes: [UInt8] = []
+        private var isEmpty = true
+
+        public init(reserving expected: Int = 0) {
+            bytes.reserveCapacity(expected * 130 + 8)
+        }
+
+        /// Adds an item.
+        public mutating func append(_ item: Item) {
+            bytes.append(contentsOf: (isEmpty ? "[\n  " : ",\n  ").utf8)
+            isEmpty = false
+            appendObject(item, to: &bytes)
+        }
+
+        /// Ends the array.
+        public mutating func close() {
+            bytes.append(contentsOf: (isEmpty ? "[]" : "\n]").utf8)
+        }
+
+        /// Hands the bytes so far to `emit`, then forgets them.
+        public mutating func drain(to emit: (UnsafeRawBufferPointer) throws -> Void) rethrows {
+            try bytes.withUnsafeBytes(emit)
+            bytes.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// Appends one item's object as UTF-8, with no intermediate strings.
+    public static func appendObject(_ item: Item, to out: inout [UInt8]) {
+        out.append(contentsOf: "{\"id\":".utf8)
+        appendString(item.id, to: &out)
+        out.append(contentsOf: ",\"date\":\"".utf8)
+        out.append(contentsOf: item.date.compact.utf8)
+        out.append(contentsOf: "\",\"name\":".utf8)
+        appendString(item.name, to: &out)
+        out.append(contentsOf: ",\"price\":".utf8)
+        out.append(contentsOf: String(item.price).utf8)
+        out.append(contentsOf: ",\"category\":".utf8)
+        out.append(contentsOf: String(item.category).utf8)
+        out.append(contentsOf: ",\"categorySub\":".utf8)
+        out.append(contentsOf: (item.categorySub.map(String.init) ?? "null").utf8)
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// Appends a JSON string literal as UTF-8, escaping only what JSON requires (UTF-8 stays as is).
+    static func appendString(_ text: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        // Most text needs no escape and is copied whole, straight from its storage; the rest goes a scalar at a time.
+        func plain(_ byte: UInt8) -> Bool { byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") }
+        let copied = text.utf8.withContiguousStorageIfAvailable { bytes in
+            guard bytes.allSatisfy(plain) else { return false }
+            out.append(contentsOf: bytes)
+            return true
+        }
+        switch copied {
+        case true?: break
+        case nil where text.utf8.allSatisfy(plain): out.append(contentsOf: text.utf8)
+        default:
+            var escaped = ""
+            appendEscaped(text, to: &escaped)
+            out.append(contentsOf: escaped.utf8)
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends a JSON string literal to text (summaries, reports: not the hot path).
+    public static func string(_ text: String) -> String {
+        var out = ""
+        appendString(text, to: &out)
+        return out
+    }
+
+    /// Appends a JSON string literal (quotes and escapes) to a String.
+    public static func appendString(_ text: String, to out: inout String) {
+        var bytes: [UInt8] = []
+        appendString(text, to: &bytes)
+        out += String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The text with JSON's escapes, without quotes.
+    private static func appendEscaped(_ text: String, to out: inout String) {
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case let c where c.value < 0x20:
+                let hex = String(c.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+    }
+}

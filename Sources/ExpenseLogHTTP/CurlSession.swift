@@ -1,0 +1,171 @@
+#if canImport(CCurl)
+import CCurl
+import Foundation
+import Synchronization
+
+/// The live session on Linux: libcurl's easy interface, one transfer per request on a thread of its own.
+///
+/// FoundationNetworking's URLSession spins a core for as long as the server thinks (its write source stays armed
+/// on an always-writable socket), and queues every piece of an answer for its delegate without back-pressure.
+/// Here the thread sleeps in poll(2) while it waits, the answer's size is checked as each piece arrives (past the
+/// limit the transfer stops at once), and the deadline covers the whole transfer.
+/// Every request has a connection of its own, so a POST is never re-sent on a reused connection that died.
+public struct CurlSession: Session {
+    /// A session; libcurl is set up once per process.
+    public init() {}
+
+    /// Sends the request and follows redirects before its deadline; failures come back as `TransportError`s.
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        guard curlReady else { throw TransportError.network(url: request.url, reason: .other("libcurl could not be initialised")) }
+        return try await Redirects.follow(request, until: ContinuousClock.now + .seconds(request.timeout)) { hop, deadline in
+            try await Self.perform(hop, until: deadline)
+        }
+    }
+
+    /// One hop, on a thread of its own: a blocking transfer must never hold a thread of the cooperative pool.
+    static func perform(_ request: HTTPRequest, until deadline: ContinuousClock.Instant) async throws -> HTTPResponse {
+        let stop = StopFlag()
+        let milliseconds = Redirects.milliseconds(until: deadline)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let thread = Thread {
+                    continuation.resume(with: Result { try CurlTransfer(request, stop: stop).run(milliseconds: milliseconds) })
+                }
+                thread.stackSize = 512 << 10
+                thread.start()
+            }
+        } onCancel: {
+            stop.set()
+        }
+    }
+}
+
+/// `curl_global_init`, once, before the first transfer (libcurl asks for it before any thread uses it).
+private let curlReady: Bool = curl_global_init(Int(CURL_GLOBAL_ALL)) == CURLE_OK
+
+/// Set when the task waiting for a transfer is cancelled; libcurl's progress callback then stops it.
+final class StopFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+
+    func set() { value.store(true, ordering: .relaxed) }
+
+    var isSet: Bool { value.load(ordering: .relaxed) }
+}
+
+/// One HTTP exchange through a libcurl easy handle; used by one thread only.
+final class CurlTransfer {
+    let request: HTTPRequest
+    let stop: StopFlag
+    private(set) var body = Data()
+    private(set) var headers: [String: String] = [:]
+    private(set) var tooLarge = false
+
+    init(_ request: HTTPRequest, stop: StopFlag) {
+        self.request = request
+        self.stop = stop
+    }
+
+    /// Performs the transfer, blocking the calling thread until it ends or `milliseconds` pass.
+    func run(milliseconds: Int) throws -> HTTPResponse {
+        guard let handle = curl_easy_init() else {
+            throw TransportError.network(url: request.url, reason: .other("libcurl could not start a transfer"))
+        }
+        defer { curl_easy_cleanup(handle) }
+        var list: UnsafeMutablePointer<curl_slist>?
+        defer { curl_slist_free_all(list) }
+        var fields = request.headers.map { "\($0.key): \($0.value)" }
+        // No `Expect: 100-continue` round trip before a large POST body.
+        if request.method == "POST" { fields.append("Expect:") }
+        for field in fields { list = curl_slist_append(list, field) }
+
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        let url = strdup(request.url.absoluteString)
+        defer { free(url) }
+        el_setopt_pointer(handle, CURLOPT_URL, url)
+        el_allow_web_only(handle)
+        el_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
+        el_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 0)
+        el_setopt_long(handle, CURLOPT_TIMEOUT_MS, milliseconds)
+        el_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, milliseconds)
+        el_setopt_long(handle, CURLOPT_FRESH_CONNECT, 1)
+        el_setopt_long(handle, CURLOPT_FORBID_REUSE, 1)
+        el_setopt_pointer(handle, CURLOPT_HTTPHEADER, list)
+        el_setopt_pointer(handle, CURLOPT_ACCEPT_ENCODING, "")
+        el_setopt_data_callback(handle, CURLOPT_WRITEFUNCTION, { data, size, count, context in
+            guard let data, let context else { return 0 }
+            return Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue().received(data, size * count)
+        })
+        el_setopt_pointer(handle, CURLOPT_WRITEDATA, context)
+        el_setopt_data_callback(handle, CURLOPT_HEADERFUNCTION, { data, size, count, context in
+            guard let data, let context else { return 0 }
+            return Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue().header(data, size * count)
+        })
+        el_setopt_pointer(handle, CURLOPT_HEADERDATA, context)
+        el_setopt_long(handle, CURLOPT_NOPROGRESS, 0)
+        el_setopt_progress_callback(handle) { context, _, _, _, _ in
+            guard let context else { return 0 }
+            return Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue().stop.isSet ? 1 : 0
+        }
+        el_setopt_pointer(handle, CURLOPT_XFERINFODATA, context)
+
+        let code: CURLcode = (request.body ?? Data()).withUnsafeBytes { bytes in
+            switch request.method {
+            case "GET": el_setopt_long(handle, CURLOPT_HTTPGET, 1)
+            case "POST": el_setopt_long(handle, CURLOPT_POST, 1)
+            default: el_setopt_pointer(handle, CURLOPT_CUSTOMREQUEST, request.method)
+            }
+            if request.body != nil {
+                el_setopt_offset(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(bytes.count))
+                el_setopt_pointer(handle, CURLOPT_POSTFIELDS, bytes.baseAddress)
+            }
+            return curl_easy_perform(handle)
+        }
+        if code == CURLE_OK {
+            return HTTPResponse(status: el_response_code(handle), headers: headers, body: body, url: request.url)
+        }
+        if tooLarge { throw TransportError.answerTooLarge(url: request.url, limit: request.maxAnswerBytes) }
+        throw TransportError.network(url: request.url, reason: NetworkFailure(code))
+    }
+
+    /// A piece of the body; refusing it (returning less than its size) stops the transfer at the size limit.
+    private func received(_ data: UnsafeMutablePointer<CChar>, _ size: Int) -> Int {
+        guard body.count + size <= request.maxAnswerBytes else {
+            tooLarge = true
+            return 0
+        }
+        body.append(UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: size)
+        return size
+    }
+
+    /// A header line; a status line starts a new set (a `100 Continue` may come before the answer).
+    private func header(_ data: UnsafeMutablePointer<CChar>, _ size: Int) -> Int {
+        let line = String(decoding: UnsafeRawBufferPointer(start: data, count: size), as: UTF8.self)
+        if line.hasPrefix("HTTP/") {
+            headers = [:]
+        } else if let colon = line.firstIndex(of: ":") {
+            let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
+            headers[name] = headers[name].map { "\($0), \(value)" } ?? value
+        }
+        return size
+    }
+}
+
+extension NetworkFailure {
+    init(_ code: CURLcode) {
+        let text = String(cString: curl_easy_strerror(code))
+        switch code {
+        case CURLE_OPERATION_TIMEDOUT: self = .timedOut
+        case CURLE_ABORTED_BY_CALLBACK: self = .other("the request was cancelled")
+        case CURLE_UNSUPPORTED_PROTOCOL: self = .redirect("not an http(s) URL")
+        case CURLE_COULDNT_CONNECT: self = .refused
+        case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY: self = .hostNotFound
+        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_CERTPROBLEM,
+             CURLE_SSL_CIPHER, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+            self = .tls(text)
+        case CURLE_GOT_NOTHING, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_PARTIAL_FILE: self = .connectionLost
+        default: self = .other("\(text) (libcurl error \(code.rawValue))")
+        }
+    }
+}
+#endif

@@ -1,0 +1,270 @@
+/// A row an import profile leaves out on purpose (a transfer, income), reported but never sent.
+import ExpenseLogFormats
+import ExpenseLogModel
+public struct ExcludedRow: Sendable, Equatable {
+    /// Where the row is.
+    public let location: SourceLocation
+    /// Why it is left out.
+    public let reason: String
+}
+
+/// What reading one input gave: drafts to validate, problems found while reading, and rows left out.
+public struct ReadOutcome: Sendable {
+    /// The items as read, in input order.
+    public var drafts: [ItemDraft] = []
+    /// Syntax and layout problems, at their lines.
+    public var problems: [ValidationProblem] = []
+    /// Rows the profile's `skip` rules left out.
+    public var excluded: [ExcludedRow] = []
+    /// Guesses worth a look, such as an unquoted `1,500` read as one price.
+    public var warnings: [ValidationProblem] = []
+    /// A syntax error made the whole input unreadable: its only problem says where, and any drafts already handed
+    /// out must be dropped (a broken file is refused whole, never sent in part).
+    public var refusedWhole = false
+
+    /// Runs a streaming read and keeps its drafts in the outcome (none when the input was refused whole).
+    static func collecting(_ read: ((ItemDraft) -> Void) -> ReadOutcome) -> ReadOutcome {
+        var drafts: [ItemDraft] = []
+        var outcome = read { drafts.append($0) }
+        if !outcome.refusedWhole { outcome.drafts = drafts }
+        return outcome
+    }
+}
+
+extension ImportProfile {
+    /// Reads UTF-8 CSV text with this profile: the header names the columns, each later record becomes a draft.
+    public func readCSV(_ text: String, name: String) -> ReadOutcome {
+        ReadOutcome.collecting { readCSV(Array(text.utf8), name: name, each: $0) }
+    }
+
+    /// Reads UTF-8 CSV bytes with this profile, handing each draft to `each` as soon as its record is read, so the
+    /// drafts of a large file are never all held; the outcome carries no drafts.
+    public func readCSV(_ bytes: [UInt8], name: String, each: (ItemDraft) -> Void) -> ReadOutcome {
+        var reader = CSV.Reader(bytes)
+        do {
+            return try readCSV(&reader, name: name, each: each)
+        } catch {
+            return ReadOutcome(problems: [.wholeFile(SourceLocation(file: name, line: 1), "\(error)")], refusedWhole: true)
+        }
+    }
+
+    /// As `readCSV(_:name:each:)`, from a reader; rethrows what the reader's source throws.
+    public func readCSV(_ reader: inout CSV.Reader, name: String, each: (ItemDraft) -> Void) throws -> ReadOutcome {
+        var outcome = ReadOutcome()
+        func problem(_ line: Int, _ field: String?, _ message: String) -> ValidationProblem {
+            ValidationProblem(location: SourceLocation(file: name, line: line), field: field, message: message)
+        }
+        do {
+            for _ in 0..<skipRows { _ = try reader.next() }
+            var header = try reader.next()
+            while let blank = header, blank.isBlank { header = try reader.next() }
+            guard let header else { return outcome }
+            let (resolved, messages) = Layout.resolve(header, profile: self)
+            guard let layout = resolved else {
+                outcome.problems = messages.map { .wholeFile(SourceLocation(file: name, line: header.line), $0) }
+                return outcome
+            }
+            if !layout.ignored.isEmpty {
+                outcome.warnings.append(problem(header.line, nil, "ignored the column\(layout.ignored.count == 1 ? "" : "s") "
+                                                + layout.ignored.map { "'\($0)'" }.joined(separator: ", ")
+                                                + " (an item has \(InputReader.fields.joined(separator: ", ")))"))
+            }
+            var folding = CellFolding()
+            while let record = try reader.next() {
+                // Spreadsheets save empty rows, often as `,,,,` to the sheet's width: nothing to read there.
+                if record.isBlank { continue }
+                read(record, layout: layout, name: name, folding: &folding, into: &outcome, each: each)
+            }
+        } catch let error as CSV.SyntaxError {
+            return ReadOutcome(problems: [.wholeFile(SourceLocation(file: name, line: error.line), "invalid CSV: \(error.message)")],
+                               refusedWhole: true)
+        }
+        return outcome
+    }
+
+    /// One record after the header: a draft, a problem, or a row the profile leaves out.
+    private func read(_ record: CSV.Record, layout: Layout, name: String, folding: inout CellFolding, into outcome: inout ReadOutcome,
+                      each: (ItemDraft) -> Void) {
+        let location = SourceLocation(file: name, line: record.line)
+        guard let cells = layout.cells(of: record) else {
+            outcome.problems.append(ValidationProblem(location: location, field: nil, message: "has \(record.fields.count) fields "
+                                                      + "but the header has \(layout.width) (quote a field that holds a comma)"))
+            return
+        }
+        if cells.count != record.fields.count, let price = layout.price {
+            outcome.warnings.append(ValidationProblem(location: location, field: ItemField.price.rawValue,
+                                                      message: "read the unquoted '\(cells[price])' as one price; quote the "
+                                                        + "field if a comma belongs to another column"))
+        }
+        func test(_ match: ColumnMatch, _ position: Int, _ regexes: [Regex<AnyRegexOutput>]?) -> Bool {
+            match.matches(folded: folding.folded(cells[position]), regexes: regexes)
+        }
+        if let index = skip.indices.first(where: { test(skip[$0].match, layout.tested[$0], layout.skipRegexes[$0]) }) {
+            outcome.excluded.append(ExcludedRow(location: location, reason: skip[index].reason))
+            return
+        }
+        // The category comes from the first matching rule that gives one, the name from the first that gives one: a rule
+        // that only renames does not hide the category rules after it.
+        var (categoryRule, renaming): (CategoryRule?, String?) = (nil, nil)
+        for index in rules.indices where categoryRule == nil || renaming == nil && layout.renames {
+            guard test(rules[index].match, layout.ruled[index], layout.ruleRegexes[index]) else { continue }
+            if categoryRule == nil, rules[index].category != nil { categoryRule = rules[index] }
+            if renaming == nil { renaming = rules[index].name }
+        }
+        switch draft(from: cells, layout: layout, rule: categoryRule, renaming: renaming, location: location) {
+        case .success(let draft): each(draft)
+        case .failure(.excluded(let reason)): outcome.excluded.append(ExcludedRow(location: location, reason: reason))
+        case .failure(.invalid(let found)): outcome.problems.append(found)
+        }
+    }
+
+    /// Why a row gives no draft.
+    private enum RowFailure: Error {
+        case invalid(ValidationProblem)
+        /// No rule gives it a category, and the profile leaves such rows out.
+        case excluded(String)
+    }
+
+    private func draft(from cells: [String], layout: Layout, rule: CategoryRule?, renaming: String?,
+                       location: SourceLocation) -> Result<ItemDraft, RowFailure> {
+        func problem(_ field: ItemField, _ message: String) -> Result<ItemDraft, RowFailure> {
+            .failure(.invalid(ValidationProblem(location: location, field: field.rawValue, message: message)))
+        }
+        func cell(_ field: ItemField) -> String? { layout.field[field].map { cells[$0] } }
+        var draft = ItemDraft(location: location)
+        draft.isCSVRow = true
+        draft.id = cell(.id).map(RawValue.text) ?? .missing
+        draft.name = cell(.name).map(RawValue.text) ?? .missing
+        draft.categorySub = cell(.categorySub).map(RawValue.text) ?? .missing
+        draft.category = cell(.category).map(RawValue.text) ?? .missing
+
+        if let text = cell(.date) {
+            if let dateFormat, !text.allSatisfy(\.isWhitespace) {
+                guard let day = dateFormat.day(from: text) else { return problem(.date, dateFormat.problem(text)) }
+                draft.date = .text(day.compact)
+            } else {
+                draft.date = .text(text)
+            }
+        }
+        if let text = cell(.price) {
+            draft.price = invertSign ? PriceText.parse(text).map { RawValue.integer(-$0) } ?? .text(text) : .text(text)
+        }
+        if let renamed = renaming {
+            if case .text(let read) = draft.name { draft.readName = read }
+            draft.name = .text(renamed)
+        }
+        if truncateNames, case .text(let text) = draft.name {
+            let trimmed = text.trimmingSpaces()
+            if trimmed.count > ItemDraft.maxNameLength { draft.name = .text(String(trimmed.prefix(ItemDraft.maxNameLength))) }
+        }
+        if draft.category.isAbsent, !rules.isEmpty || defaultCategory != nil {
+            if let rule, let category = rule.category {
+                draft.category = .integer(category)
+                if draft.categorySub.isAbsent { draft.categorySub = rule.sub.map(RawValue.integer) ?? .null }
+            } else if let defaultCategory {
+                draft.category = .integer(defaultCategory)
+                if draft.categorySub.isAbsent { draft.categorySub = defaultSub.map(RawValue.integer) ?? .null }
+            } else {
+                // Each tested column once, in header order, with the cell the rules saw (found as the rules find it).
+                var positions: [Int: String] = [:]
+                for (rule, position) in zip(rules, layout.ruled) where positions[position] == nil { positions[position] = rule.match.column }
+                let seen = positions.sorted { $0.key < $1.key }.map { position, column in "\(column) '\(cells[position])'" }
+                let unmatched = "no rule of the \(self.name) profile matches (\(seen.joined(separator: ", ")))"
+                if excludesUnmatched {
+                    let fix = ImportProfile.builtinSources[self.name] != nil ? "a profile that extends it with a rule imports such rows"
+                        : "a rule for them in the profile imports such rows"
+                    return .failure(.excluded(unmatched + "; " + fix))
+                }
+                return problem(.category, unmatched + "; write a profile with a rule or a defaultCategory for it (see docs/import-profiles.md), "
+                               + "or use --skip-invalid")
+            }
+        }
+        return .success(draft)
+    }
+}
+
+/// Where the profile's columns are in one file's header.
+private struct Layout {
+    /// The number of columns in the header.
+    let width: Int
+    /// Header position of each mapped field.
+    let field: [ItemField: Int]
+    /// Header position tested by each skip rule, and by each category rule.
+    let tested: [Int]
+    let ruled: [Int]
+    /// The compiled expressions of each skip rule and each category rule that is a `regex` one.
+    let skipRegexes: [[Regex<AnyRegexOutput>]?]
+    let ruleRegexes: [[Regex<AnyRegexOutput>]?]
+    /// Whether any rule renames, so that rules are tried past the one that gives the category.
+    let renames: Bool
+    /// Where the price is, to mend `1,500` written without quotes.
+    let price: Int?
+    /// Header names the profile does not use, for a profile that warns of them.
+    let ignored: [String]
+
+    static func resolve(_ header: CSV.Record, profile: ImportProfile) -> (Layout?, [String]) {
+        var index: [String: Int] = [:]
+        for (position, title) in header.fields.enumerated() {
+            let trimmed = title.trimmingSpaces()
+            if index[trimmed] == nil { index[trimmed] = position }
+        }
+        func find(_ names: [String]) -> Int? {
+            for name in names {
+                if let exact = index[name] { return exact }
+                if let folded = index.filter({ $0.key.caseInsensitiveCompare(name) == .orderedSame }).values.min() { return folded }
+            }
+            return nil
+        }
+        var messages: [String] = []
+        var field: [ItemField: Int] = [:]
+        for (key, names) in profile.columns { field[key] = find(names) }
+        let expected = ItemField.allCases.compactMap { profile.columns[$0]?.first }.joined(separator: ",")
+        let known = Set(field.values)
+        let ignored = profile.warnsOtherColumns
+            ? header.fields.enumerated().filter { !known.contains($0.offset) && !$0.element.trimmingSpaces().isEmpty }.map { $0.element.trimmingSpaces() }
+            : []
+        let missing = profile.requiredFields.filter { field[$0] == nil }.map { profile.columns[$0]?.joined(separator: " or ") ?? $0.rawValue }
+        if !missing.isEmpty {
+            if profile.name == ImportProfile.native.name, let (name, builtin) = ImportProfile.builtins.first(where: { resolve(header, profile: $0.1).0 != nil }) {
+                return (nil, ["the header is not expense-log's own (\(expected)) but matches the built-in \(name) profile "
+                              + "(\(builtin.description.prefix { $0 != "(" }.trimmingSpaces())): pass --profile \(name)"])
+            }
+            let hint = profile.name == ImportProfile.native.name
+                ? " (expected \(expected); id and categorySub may be left out"
+                    + (ignored.isEmpty ? ")" : "; it has \(ignored.map { "'\($0)'" }.joined(separator: ", ")), which no field is called)")
+                    + "; another layout needs a profile: `expense-log profile init FILE` writes one"
+                : " (the \(profile.name) profile needs them; is this the right profile?)"
+            messages.append("the header lacks \(missing.joined(separator: ", "))" + hint)
+        }
+        func column(_ name: String, _ place: String) -> Int {
+            if let found = find([name]) { return found }
+            messages.append("the header has no column '\(name)', which the \(profile.name) profile's \(place) tests")
+            return 0
+        }
+        let tested = profile.skip.enumerated().map { column($0.element.match.column, "skip[\($0.offset)]") }
+        let ruled = profile.rules.enumerated().map { column($0.element.match.column, "rules[\($0.offset)]") }
+        guard messages.isEmpty else { return (nil, messages) }
+        return (Layout(width: header.fields.count, field: field, tested: tested, ruled: ruled,
+                       skipRegexes: profile.skip.map { $0.match.compiled() }, ruleRegexes: profile.rules.map { $0.match.compiled() },
+                       renames: profile.rules.contains { $0.name != nil },
+                       price: field[.price], ignored: ignored), [])
+    }
+
+    /// The record's cells by header position, or nil when it has the wrong number of fields.
+    func cells(of record: CSV.Record) -> [String]? {
+        if record.fields.count == width { return record.fields }
+        // `…,1,500,…` without quotes splits the price in two: join it back when the extra fields are three-digit groups.
+        let extra = record.fields.count - width
+        guard extra > 0, let price, price + extra < record.fields.count else { return nil }
+        let groups = record.fields[(price + 1)...(price + extra)]
+        let joined = record.fields[price] + groups.map { "," + $0 }.joined()
+        guard groups.dropLast().allSatisfy(Self.isGroup), let last = groups.last,
+              Self.isGroup(last) || (last.hasSuffix("円") && Self.isGroup(String(last.dropLast()))),
+              record.fields[price].contains(where: \.isNumber), PriceText.parse(joined) != nil else { return nil }
+        var fields = Array(record.fields[..<price]) + [joined]
+        fields += record.fields[(price + extra + 1)...]
+        return fields
+    }
+
+    static func isGroup(_ text: String) -> Bool { text.count == 3 && text.allSatisfy { ("0"..."9").contains($0) } }
+}

@@ -1,0 +1,182 @@
+import ExpenseLogFormats
+import ExpenseLogModel
+import Foundation
+
+/// A test on one text column of a CSV row, made after NFKC normalisation and case folding on both sides, so `ｾﾌﾞﾝ`
+/// matches `セブン` and `amazon` matches `ＡＭＡＺＯＮ`.
+public struct ColumnMatch: Sendable, Equatable {
+    /// How the cell is compared.
+    public enum Kind: String, Sendable, CaseIterable {
+        /// The trimmed cell is one of the values.
+        case equals
+        /// The cell contains one of the values.
+        case contains
+        /// One of the values, a regular expression, matches part of the cell (case ignored).
+        case regex
+    }
+
+    /// The header name of the column tested.
+    public var column: String
+    /// How it is compared.
+    public var kind: Kind
+    /// The values that match, as written.
+    public var values: [String]
+    /// The values as compared: folded, or for regular expressions NFKC only (case is ignored when matching, and
+    /// lowercasing a pattern would change it: `\S` is not `\s`).
+    let folded: [String]
+
+    /// A test of a column.
+    public init(column: String, kind: Kind, values: [String]) {
+        self.column = column
+        self.kind = kind
+        self.values = values
+        self.folded = kind == .regex ? values.map(\.precomposedStringWithCompatibilityMapping) : values.map { CellFolding.fold($0.trimmingSpaces()) }
+    }
+
+    /// Whether a cell matches (folding it here; a reader of many rows folds through a `CellFolding`).
+    public func matches(_ cell: String) -> Bool {
+        var folding = CellFolding()
+        return matches(folded: folding.folded(cell), regexes: nil)
+    }
+
+    /// A `regex` match's expressions compiled, case ignored (a reader compiles them once per file); nil for the others.
+    func compiled() -> [Regex<AnyRegexOutput>]? {
+        guard kind == .regex else { return nil }
+        return folded.compactMap { try? Regex($0).ignoresCase() }
+    }
+
+    /// Whether a folded cell matches; `regexes` are this match's compiled values, when it is a `regex` one.
+    func matches(folded cell: String, regexes: [Regex<AnyRegexOutput>]?) -> Bool {
+        switch kind {
+        case .equals: return folded.contains(cell)
+        case .contains: return folded.contains { cell.contains($0) }
+        case .regex:
+            return (regexes ?? compiled() ?? []).contains { (try? $0.firstMatch(in: cell)) != nil }
+        }
+    }
+}
+
+/// Cells as rules compare them: trimmed, NFKC, case folded; each distinct cell is folded once (a column such as
+/// 大項目 repeats a few values over thousands of rows).
+struct CellFolding {
+    private var cache: [String: String] = [:]
+
+    /// `text` trimmed, NFKC-normalised and case folded.
+    static func fold(_ text: String) -> String {
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.lowercased() }
+        return compatible(text).folding(options: [.caseInsensitive], locale: nil)
+    }
+
+    /// `text` in NFKC (full-width letters and half-width kana made ordinary), case kept; ASCII as it is.
+    static func compatible(_ text: String) -> String {
+        text.unicodeScalars.allSatisfy(isStable) ? text : text.precomposedStringWithCompatibilityMapping
+    }
+
+    /// Whether NFKC leaves this scalar as it is whatever stands beside it: ASCII, kana, the common kanji and Japanese
+    /// punctuation, most of a name. Skipping texts made only of them keeps a large import from normalising every name.
+    private static func isStable(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x20...0x7E, 0x3001...0x3002, 0x3005...0x3007, 0x300C...0x300F, 0x3041...0x3096, 0x309D...0x309E, 0x30A1...0x30FE,
+             0x4E00...0x9FFF:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// A cell folded, from the cache when it was seen.
+    mutating func folded(_ cell: String) -> String {
+        let trimmed = cell.trimmingSpaces()
+        if let known = cache[trimmed] { return known }
+        let folded = Self.fold(trimmed)
+        if cache.count < 4096 { cache[trimmed] = folded }
+        return folded
+    }
+}
+
+/// A profile's `skip` entry: rows matching it are left out of the import, with the reason in the report.
+public struct SkipRule: Sendable, Equatable {
+    /// The test.
+    public var match: ColumnMatch
+    /// Why such rows are left out ("a transfer").
+    public var reason: String
+}
+
+/// A profile's `rules` entry: the first rule a row matches gives it a category (and sub) when its own columns do not,
+/// and a new name when the rule has one.
+public struct CategoryRule: Sendable, Equatable {
+    /// The test.
+    public var match: ColumnMatch
+    /// The category number given, or none (the rule only renames).
+    public var category: Int?
+    /// The sub-category number given, or none.
+    public var sub: Int?
+    /// The name the item gets instead of the one read, or none.
+    public var name: String?
+}
+
+/// What a run does with rows that cannot be sent (`--on-invalid`, or a profile's `onInvalid`).
+public enum InvalidRows: String, Sendable, CaseIterable {
+    /// Send nothing and exit 65.
+    case stop
+    /// Send the valid rows and exit 65.
+    case skip
+    /// Send the valid rows, show the invalid ones as warnings, and exit 0 when every valid row was sent.
+    case warn
+}
+
+/// How to read one CSV layout: which column holds which field, and how to turn its rows into items.
+public struct ImportProfile: Sendable, Equatable {
+    /// The profile's name (a built-in name or the file it came from).
+    public var name: String
+    /// A line for help and messages.
+    public var description: String
+    /// The encoding the layout's files use, when fixed (`--encoding` still wins).
+    public var encoding: TextEncoding?
+    /// Records before the header to ignore (a bank's preamble).
+    public var skipRows: Int = 0
+    /// For each field, the header names that may hold it (the first found is used).
+    public var columns: [ItemField: [String]]
+    /// Whether columns it does not use are named in a warning (the native layout's, where one may be a typo).
+    public var warnsOtherColumns = false
+    /// The date layout, when not one of the forms `Day(written:)` reads.
+    public var dateFormat: DatePattern?
+    /// Whether prices are negated (exports that show spending as negative amounts).
+    public var invertSign = false
+    /// Whether names longer than the app allows are cut to fit, instead of being invalid.
+    public var truncateNames = false
+    /// Rows to leave out.
+    public var skip: [SkipRule] = []
+    /// Category and renaming rules, first match wins; a rule's category is used when the row has no category value.
+    public var rules: [CategoryRule] = []
+    /// Whether a row no rule or default gives a category is left out (reported, as a `skip` rule would) instead of invalid.
+    public var excludesUnmatched = false
+    /// What a run does with invalid rows when the command line does not say.
+    public var onInvalid: InvalidRows?
+    /// The category when no column value or rule gives one.
+    public var defaultCategory: Int?
+    /// The sub-category that goes with `defaultCategory`.
+    public var defaultSub: Int?
+
+    /// A profile with columns; everything else has its default.
+    public init(name: String, description: String, columns: [ItemField: [String]]) {
+        self.name = name
+        self.description = description
+        self.columns = columns
+    }
+
+    /// The fields a row cannot do without, given how categories are found.
+    var requiredFields: [ItemField] {
+        [.date, .name, .price] + (rules.isEmpty && defaultCategory == nil ? [.category] : [])
+    }
+
+    /// The native layout: the wire keys or the spreadsheet's Japanese headers, in any order; `id` and `categorySub` optional.
+    public static let native: ImportProfile = {
+        var profile = ImportProfile(name: "native", description: "expense-log's own CSV (fetch --format csv)", columns: [
+            .id: ["id", "ID"], .date: ["date", "日付"], .name: ["name", "品名"], .price: ["price", "金額"],
+            .category: ["category", "項目"], .categorySub: ["categorySub", "サブ項目"],
+        ])
+        profile.warnsOtherColumns = true
+        return profile
+    }()
+}

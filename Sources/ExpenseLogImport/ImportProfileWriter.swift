@@ -1,0 +1,58 @@
+import ExpenseLogFormats
+import ExpenseLogModel
+extension ImportProfile {
+    /// The profile as a profile file's JSON, which `parse` reads back to the same profile: keys in docs/import-profiles.md's order,
+    /// those at their default left out, one rule a line.
+    public var json: String {
+        var members: [String] = []
+        func add(_ key: String, _ value: String) { members.append("  \(Self.quoted(key)): \(value)") }
+        if !description.isEmpty { add("description", Self.quoted(description)) }
+        if let encoding { add("encoding", Self.quoted(encoding.rawValue)) }
+        if skipRows > 0 { add("skipRows", String(skipRows)) }
+        let columnMembers = ItemField.allCases.compactMap { field in
+            columns[field].map { "\(Self.quoted(field.rawValue)): \(Self.strings($0))" }
+        }
+        add("columns", "{" + columnMembers.joined(separator: ", ") + "}")
+        if let dateFormat { add("dateFormat", Self.quoted(dateFormat.description)) }
+        if invertSign { add("invertSign", "true") }
+        if truncateNames { add("truncateNames", "true") }
+        if !skip.isEmpty {
+            add("skip", Self.list(skip.map { rule in
+                "{" + Self.members(rule.match) + ", \"reason\": \(Self.quoted(rule.reason))}"
+            }))
+        }
+        if !rules.isEmpty {
+            add("rules", Self.list(rules.map { rule in
+                var parts = [Self.members(rule.match)]
+                if let category = rule.category { parts.append("\"category\": \(category)") }
+                if let sub = rule.sub { parts.append("\"sub\": \(sub)") }
+                if let name = rule.name { parts.append("\"name\": \(Self.quoted(name))") }
+                return "{" + parts.joined(separator: ", ") + "}"
+            }))
+        }
+        if let defaultCategory { add("defaultCategory", String(defaultCategory)) }
+        if let defaultSub { add("defaultSub", String(defaultSub)) }
+        if excludesUnmatched { add("unmatched", "\"exclude\"") }
+        if let onInvalid { add("onInvalid", Self.quoted(onInvalid.rawValue)) }
+        return "{\n" + members.joined(separator: ",\n") + "\n}\n"
+    }
+
+    private static func members(_ match: ColumnMatch) -> String {
+        "\"column\": \(quoted(match.column)), \(quoted(match.kind.rawValue)): \(strings(match.values))"
+    }
+
+    private static func list(_ elements: [String]) -> String {
+        "[\n" + elements.map { "    " + $0 }.joined(separator: ",\n") + "\n  ]"
+    }
+
+    /// One string as a string, more as an array.
+    private static func strings(_ values: [String]) -> String {
+        values.count == 1 ? quoted(values[0]) : "[" + values.map(quoted).joined(separator: ", ") + "]"
+    }
+
+    static func quoted(_ text: String) -> String {
+        var out = ""
+        ItemJSON.appendString(text, to: &out)
+        return out
+    }
+}

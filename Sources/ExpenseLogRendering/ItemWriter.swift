@@ -1,0 +1,128 @@
+/// The output formats for lists of items.
+import ExpenseLogFormats
+import ExpenseLogImport
+import ExpenseLogModel
+import ExpenseLogStore
+public enum OutputFormat: String, Sendable, CaseIterable {
+    /// An aligned table for people, with a total.
+    case table
+    /// A JSON array in the wire format.
+    case json
+    /// One wire-format JSON object per line.
+    case ndjson
+    /// CSV with the native header.
+    case csv
+}
+
+/// Renders items in an output format; every machine format can be fed back to `register`.
+public struct ItemWriter: Sendable {
+    /// The catalogue naming categories in tables.
+    public var catalogue: CategoryCatalogue
+    /// Whether tables use Japanese headings and names.
+    public var japanese: Bool
+    /// The width of the terminal a table goes to, so long names are shortened to fit; nil keeps every name whole.
+    public var terminalWidth: Int?
+    /// Whether a table starts with each item's id (`pending`, whose ids `pending drop` takes).
+    public var showsIDs = false
+
+    /// A writer with a catalogue, a language and the terminal's width, if a table goes to one.
+    public init(catalogue: CategoryCatalogue = .standard, japanese: Bool = false, terminalWidth: Int? = nil) {
+        self.catalogue = catalogue
+        self.japanese = japanese
+        self.terminalWidth = terminalWidth
+    }
+
+    /// The narrowest a shortened name column gets: as `gh` keeps a title readable, and never narrower than the
+    /// heading or the total's count, so those are never cut.
+    static let minimumNameWidth = 8
+
+    /// The whole output, ending in a newline unless empty.
+    public func render(_ items: [Item], as format: OutputFormat) -> String {
+        switch format {
+        case .json: return ItemJSON.array(items) + "\n"
+        case .ndjson: return items.map { ItemJSON.object($0) + "\n" }.joined()
+        case .csv: return csv(items)
+        case .table: return table(items)
+        }
+    }
+
+    /// Writes a spool's items in a format to `emit`, in pieces, reading them back from disk as it goes (twice for a
+    /// table, whose widths come first), so a large import's output is never held whole.
+    public func write(_ spool: ItemSpool, as format: OutputFormat, to emit: (String) -> Void) throws {
+        var reader = try spool.reader()
+        var out = format == .csv ? csvHeader : format == .json ? (spool.count == 0 ? "[]\n" : "[\n") : ""
+        func flush(_ force: Bool = false) {
+            guard force || out.utf8.count >= 1 << 16 else { return }
+            emit(out)
+            out = ""
+        }
+        switch format {
+        case .json, .ndjson, .csv:
+            var index = 0
+            while let (item, _) = try reader.next() {
+                index += 1
+                switch format {
+                case .json: out += "  " + ItemJSON.object(item) + (index < spool.count ? ",\n" : "\n")
+                case .ndjson: out += ItemJSON.object(item) + "\n"
+                default: out += csvLine(item)
+                }
+                flush()
+            }
+            if format == .json, spool.count > 0 { out += "]\n" }
+            flush(true)
+        case .table:
+            var failure: (any Error)?
+            writeTable(spool.count, total: spool.totalPrice, item: { index in
+                do {
+                    if index == 0 { reader = try spool.reader() }
+                    return try reader.next()?.item
+                } catch {
+                    failure = failure ?? error
+                    return nil
+                }
+            }, to: emit)
+            if let failure { throw failure }
+        }
+    }
+
+    private var csvHeader: String { InputReader.fields.joined(separator: ",") + "\n" }
+
+    private func csvLine(_ item: Item) -> String {
+        [CSV.field(item.id), item.date.compact, CSV.field(item.name), String(item.price), String(item.category),
+         item.categorySub.map(String.init) ?? ""].joined(separator: ",") + "\n"
+    }
+
+    func csv(_ items: [Item]) -> String {
+        items.reduce(into: csvHeader) { $0 += csvLine($1) }
+    }
+
+    func table(_ items: [Item]) -> String {
+        var out = ""
+        writeTable(items.count, total: items.totalPrice, item: { items[$0] }) { out += $0 }
+        return out
+    }
+
+    /// A table of `count` items with their `total`; `item` is asked for items 0 to `count - 1` in order, twice (nil
+    /// when it cannot be read: an empty row, the caller reports why).
+    private func writeTable(_ count: Int, total: Int128, item: (Int) -> Item?, to emit: (String) -> Void) {
+        let id = showsIDs ? ["ID"] : []
+        let headings = id + (japanese ? ["日付", "品名", "金額", "項目", "サブ項目"] : ["DATE", "NAME", "PRICE", "CATEGORY", "SUB"])
+        let counted = japanese ? "\(count)件" : "\(count) item\(count == 1 ? "" : "s")"
+        // The total's words stay under the first column, its count under the names and its sum under the prices.
+        let totals = [japanese ? "合計" : "TOTAL"] + id.map { _ in "" } + [counted, PriceText.format(total), "", ""]
+        let name = id.count + 1
+        let fit = terminalWidth.map { width in
+            TableFit(width: width, column: name,
+                     minimum: max(Self.minimumNameWidth, TextWidth.of(headings[name]), TextWidth.of(counted)))
+        }
+        // Each row's cells are made when the table asks for them, so the items are never all held again as text.
+        TextTable.write(count + 2, rightAligned: [name + 1], ruleBeforeLast: true, fit: fit, row: { index in
+            if index == 0 { return headings }
+            if index == count + 1 { return totals }
+            guard let item = item(index - 1) else { return Array(repeating: "", count: headings.count) }
+            return (showsIDs ? [PrintableText.of(item.id)] : [])
+                + [item.date.description, item.name, PriceText.format(item.price), catalogue.name(of: item.category, japanese: japanese),
+                   catalogue.name(ofSub: item.categorySub, in: item.category, japanese: japanese)]
+        }, to: emit)
+    }
+}

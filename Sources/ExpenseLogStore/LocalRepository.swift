@@ -1,0 +1,281 @@
+import ExpenseLogClient
+import ExpenseLogFormats
+import ExpenseLogModel
+import Foundation
+
+/// One cached month: what the server had when it was fetched, plus what was registered from here since.
+public struct CachedMonth: Sendable, Equatable {
+    /// The month.
+    public let month: YearMonth
+    /// The items, in the server's order then in registration order.
+    public var items: [Item]
+    /// When the month was last fetched whole; nil when only registered items are known.
+    public var fetchedAt: Date?
+
+    /// Whether the whole month came from the server (not only items registered from here).
+    public var isComplete: Bool { fetchedAt != nil }
+}
+
+/// The per-environment cache of fetched months: one `YYYY-MM.json` per month, written atomically.
+///
+/// Memory only changes after the file is written, so a failed write leaves both as they were.
+public actor LocalRepository {
+    /// The environment's cache folder.
+    public nonisolated let directory: URL
+    private var months: [YearMonth: CachedMonth] = [:]
+    private var warnings: [String] = []
+
+    /// A repository over a folder, which is created on the first write.
+    public init(directory: URL) {
+        self.directory = directory
+    }
+
+    /// The lock file that serialises writers across processes.
+    public nonisolated var lockFile: URL { directory.appendingPathComponent(".lock") }
+
+    /// The file of one month.
+    public nonisolated func file(for month: YearMonth) -> URL {
+        directory.appendingPathComponent("\(month).json")
+    }
+
+    /// The cached month, or nil when it is not cached; a corrupt file is moved aside (see `takeWarnings`).
+    public func month(_ month: YearMonth) throws -> CachedMonth? {
+        if let cached = months[month] { return cached }
+        return try load(month)
+    }
+
+    /// Reads a month's file into memory, ignoring what memory held (another process may have written it since).
+    private func load(_ month: YearMonth) throws -> CachedMonth? {
+        let url = file(for: month)
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            if !FileManager.default.fileExists(atPath: url.path) {
+                months[month] = nil
+                return nil
+            }
+            throw StoreError.readFailed(path: url.path, reason: StoreError.reason(of: error, at: url.path))
+        }
+        do {
+            let decoded = try CacheFileFormat.decode(data, month: month)
+            months[month] = decoded
+            return decoded
+        } catch {
+            let aside = url.appendingPathExtension("corrupt")
+            try? FileManager.default.removeItem(at: aside)
+            try? FileManager.default.moveItem(at: url, to: aside)
+            months[month] = nil
+            warnings.append("the cache file \(url.path) was unreadable and was moved to \(aside.lastPathComponent); it will be fetched again")
+            return nil
+        }
+    }
+
+    /// Replaces a month with what the server answered.
+    public func replaceMonth(_ month: YearMonth, with items: [Item], fetchedAt: Date) async throws {
+        let lock = try await FileLock.acquire(lockFile)
+        defer { lock.release() }
+        try save(CachedMonth(month: month, items: items, fetchedAt: fetchedAt))
+    }
+
+    /// Adds items the server saved to their months (replacing any with the same id), one write per month.
+    ///
+    /// Each month is re-read under the lock, so items another process added meanwhile are kept.
+    public func add(_ items: [Item]) async throws {
+        let byMonth = Dictionary(grouping: items, by: \.date.yearMonth)
+        let lock = try await FileLock.acquire(lockFile)
+        defer { lock.release() }
+        for (month, newItems) in byMonth.sorted(by: { $0.key < $1.key }) {
+            try merge(month) { add in try newItems.forEach(add) }
+        }
+    }
+
+    /// Adds the items of one month that a spool reader gives, as `add(_:)` does, straight from the spool to the file.
+    public func add(_ month: YearMonth, from spool: ItemSpool.Reader) async throws {
+        let lock = try await FileLock.acquire(lockFile)
+        defer { lock.release() }
+        // An import's items are never all held in memory, not even a month of them.
+        try merge(month) { add in
+            var reader = spool
+            while let (item, _) = try reader.next(where: { $0 == month.year && $1 == month.month }) { try add(item) }
+        }
+    }
+
+    /// Writes a month (under the lock): its items on file, less those an added item replaces (same id), then the added
+    /// items, which `eachAdded` hands over in order (twice when the file has items: the first pass finds the replaced).
+    private func merge(_ month: YearMonth, eachAdded: ((Item) throws -> Void) throws -> Void) throws {
+        let cached = try load(month)
+        var replaced: Set<String> = []
+        if let cached, !cached.items.isEmpty {
+            let known = Set(cached.items.map(\.id))
+            try eachAdded { if known.contains($0.id) { replaced.insert($0.id) } }
+        }
+        // `emit` is captured by `add`, which `eachAdded` calls: allowed only once it is known not to escape.
+        try AtomicFile.write(to: file(for: month), durable: false) { emit in try withoutActuallyEscaping(emit) { emit in
+            try CacheFileFormat.header(month: month, fetchedAt: cached?.fetchedAt).withUnsafeBytes(emit)
+            var array = ItemJSON.ArrayBytes()
+            func add(_ item: Item) throws {
+                array.append(item)
+                if array.bytes.count >= 1 << 16 { try array.drain(to: emit) }
+            }
+            for item in cached?.items ?? [] where !replaced.contains(item.id) { try add(item) }
+            try eachAdded(add)
+            array.close()
+            try array.drain(to: emit)
+            try CacheFileFormat.trailer.withUnsafeBytes(emit)
+        } }
+        // Not kept in memory: an import adds whole months that this run does not read again.
+        months[month] = nil
+    }
+
+    /// Removes items by id from the cached months that hold them, each month re-read under the lock and keeping when it
+    /// was fetched; returns the items removed.
+    public func remove(ids: Set<String>) async throws -> [Item] {
+        let lock = try await FileLock.acquire(lockFile)
+        defer { lock.release() }
+        var removed: [Item] = []
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        for month in names.compactMap(Self.month(ofFile:)).sorted() {
+            months[month] = nil
+            guard var cached = try load(month), cached.items.contains(where: { ids.contains($0.id) }) else { continue }
+            removed += cached.items.filter { ids.contains($0.id) }
+            cached.items.removeAll { ids.contains($0.id) }
+            try save(cached)
+        }
+        return removed
+    }
+
+    /// Replaces an item (found by id in any cached month) with its changed form, in its month, under one lock: an edit
+    /// that moves the item to another month leaves no moment without it.
+    public func replace(id: String, with item: Item) async throws {
+        let lock = try await FileLock.acquire(lockFile)
+        defer { lock.release() }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        for month in names.compactMap(Self.month(ofFile:)).sorted() where month != item.date.yearMonth {
+            months[month] = nil
+            guard var cached = try load(month), cached.items.contains(where: { $0.id == id }) else { continue }
+            cached.items.removeAll { $0.id == id }
+            try save(cached)
+        }
+        try merge(item.date.yearMonth) { add in try add(item) }
+    }
+
+    /// The server's description of itself, as last asked (`GET ?action=info`), or nil when never asked.
+    public func serverInfo() -> ServerInfo? {
+        (try? Data(contentsOf: directory.appendingPathComponent("server-info.json"))).flatMap { ServerInfo(json: Array($0)) }
+    }
+
+    /// Remembers the server's description, so an edit or a deletion does not ask again.
+    public func saveServerInfo(_ info: ServerInfo) throws {
+        try AtomicFile.createDirectory(directory)
+        try AtomicFile.write(Data(info.json.utf8), to: directory.appendingPathComponent("server-info.json"), durable: false)
+    }
+
+    /// Every cached month on disk, oldest first.
+    public func cachedMonths() throws -> [CachedMonth] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return try names.compactMap(Self.month(ofFile:)).sorted().compactMap { try month($0) }
+    }
+
+    /// Deletes every cached month of this environment and returns how many there were.
+    public func clear() throws -> Int {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        var removed = 0
+        // Only month files and their moved-aside copies: anything else in the folder is not ours to delete.
+        for name in names where Self.month(ofFile: name.hasSuffix(".corrupt") ? String(name.dropLast(8)) : name) != nil {
+            let url = directory.appendingPathComponent(name)
+            do {
+                try FileManager.default.removeItem(at: url)
+            } catch {
+                throw StoreError.writeFailed(path: url.path, reason: "it cannot be removed (\(StoreError.reason(of: error)))")
+            }
+            if name.hasSuffix(".json") { removed += 1 }
+        }
+        months.removeAll()
+        return removed
+    }
+
+    /// The month a cache file name (`YYYY-MM.json`) stands for, or nil for any other file.
+    static func month(ofFile name: String) -> YearMonth? {
+        name.hasSuffix(".json") ? YearMonth(parsing: String(name.dropLast(5))) : nil
+    }
+
+    /// Warnings gathered since the last call (corrupt files moved aside), for the caller to print.
+    public func takeWarnings() -> [String] {
+        defer { warnings.removeAll() }
+        return warnings
+    }
+
+    private func save(_ cached: CachedMonth) throws {
+        // Not durable: the cache is a copy of the server, and a lost write costs only a fetch.
+        try AtomicFile.write(CacheFileFormat.encode(cached), to: file(for: cached.month), durable: false)
+        months[cached.month] = cached
+    }
+}
+
+/// The cache file: `{"month":"2024-01","fetchedAt":1705900000.0,"items":[…]}`, its items through `ItemCodec`.
+enum CacheFileFormat {
+    struct File {
+        let month: String
+        let fetchedAt: Double?
+        let items: [Item]
+    }
+
+    static func encode(_ cached: CachedMonth) -> Data {
+        Data(header(month: cached.month, fetchedAt: cached.fetchedAt) + ItemJSON.arrayBytes(cached.items) + trailer)
+    }
+
+    /// What comes before the items' array.
+    static func header(month: YearMonth, fetchedAt: Date?) -> [UInt8] {
+        let fetched = fetchedAt.map { String($0.timeIntervalSince1970) } ?? "null"
+        return Array("{\"month\":\"\(month)\",\"fetchedAt\":\(fetched),\"items\":".utf8)
+    }
+
+    /// What comes after it.
+    static let trailer = Array("}\n".utf8)
+
+    static func decode(_ data: Data, month: YearMonth) throws -> CachedMonth {
+        let bytes = Array(data)
+        let file = try fastDecode(bytes) ?? decodeParsed(bytes)
+        guard file.month == month.description else {
+            throw StoreError.readFailed(path: "\(month).json", reason: "it holds \(file.month)")
+        }
+        return CachedMonth(month: month, items: file.items, fetchedAt: file.fetchedAt.map(Date.init(timeIntervalSince1970:)))
+    }
+
+    /// The file through `WireItems`, or nil for the general reading (which says what is wrong).
+    static func fastDecode(_ bytes: [UInt8]) -> File? {
+        WireItems.read(bytes) { parser in
+            var month: String?, fetchedAt: Double?, items: [Item]?
+            let complete = try parser.fields(["month", "fetchedAt", "items"]) { parser, key in
+                switch key {
+                case "month": month = try parser.string(); return month != nil
+                case "fetchedAt": return try parser.optionalNumber(&fetchedAt)
+                default: items = try parser.itemArray(); return items != nil
+                }
+            }
+            guard complete, let month, let items else { return nil }
+            return File(month: month, fetchedAt: fetchedAt, items: items)
+        }
+    }
+
+    /// The file parsed whole; a problem names its line.
+    static func decodeParsed(_ bytes: [UInt8]) throws(ItemCodec.Problem) -> File {
+        let value = try ItemCodec.parse(bytes)
+        guard case .object(let members, _) = value else {
+            throw ItemCodec.Problem(line: value.line, item: nil, message: "expected the cache's object, found \(value.described)")
+        }
+        let fields = Dictionary(members.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
+        guard case .string(let month, _)? = fields["month"] else {
+            throw ItemCodec.Problem(line: value.line, item: nil, message: "month: missing or not a string")
+        }
+        var fetchedAt: Double?
+        switch fields["fetchedAt"] {
+        case nil, .null?: fetchedAt = nil
+        case .number(let text, _)? where Double(text) != nil: fetchedAt = Double(text)
+        case let other?: throw ItemCodec.Problem(line: other.line, item: nil, message: "fetchedAt: expected a time, found \(other.described)")
+        }
+        guard let items = fields["items"] else { throw ItemCodec.Problem(line: value.line, item: nil, message: "items: missing") }
+        return File(month: month, fetchedAt: fetchedAt, items: try ItemCodec.items(in: items))
+    }
+}

@@ -1,0 +1,312 @@
+import ExpenseLogClient
+import ExpenseLogFormats
+import ExpenseLogModel
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The batches one run queued, as one file: a crash while queueing leaves all of them or none.
+///
+/// An entry holds where each batch lies in its file, never the items: `Outbox.batch(_:of:)` reads one batch at a time,
+/// so that an outbox of millions of items is listed and sent in flat memory.
+public struct OutboxEntry: Sendable, Equatable {
+    /// The entry's file.
+    public let file: URL
+    /// When the run queued it.
+    public let queuedAt: Date
+    /// The batches not sent yet, in the order they were queued (every one, for an entry just written).
+    public let batches: [QueuedBatch]
+    /// The version of the file the batches' byte ranges belong to.
+    let identity: FileIdentity?
+
+    /// An entry of batches.
+    init(file: URL, queuedAt: Date, batches: [QueuedBatch], identity: FileIdentity?) {
+        (self.file, self.queuedAt, self.batches, self.identity) = (file, queuedAt, batches, identity)
+    }
+
+    /// How many items wait in its batches.
+    public var itemCount: Int { batches.reduce(0) { $0 + $1.count } }
+
+    /// The months its batches' items fall in, oldest first.
+    public var months: [YearMonth] { Set(batches.flatMap(\.months)).sorted() }
+}
+
+/// A queued batch: its key, where its body lies in the entry's file, and what it holds.
+public struct QueuedBatch: Sendable, Equatable {
+    /// The batch's `Idempotency-Key`.
+    public let key: String
+    /// The bytes of its JSON array in the entry's file.
+    public let body: Range<Int64>
+    /// How many items it holds.
+    public let count: Int
+    /// The months its items fall in, oldest first.
+    public let months: [YearMonth]
+
+    /// A batch as written or read.
+    init(key: String, body: Range<Int64>, count: Int, months: [YearMonth]) {
+        (self.key, self.body, self.count, self.months) = (key, body, count, months)
+    }
+}
+
+/// The outbox of one environment: items that could not be confirmed as saved, waiting for `sync`.
+///
+/// Each `register` that queues writes one new entry file (write-temp, `fsync`, rename), so concurrent runs never
+/// touch the same file. `sync` appends the key of every batch the server confirmed to the entry's `.sent` log
+/// (one line, `fsync`ed), and deletes both files once every batch is confirmed: no whole-file rewrites per batch.
+public struct Outbox: Sendable {
+    /// The folder holding the entries (`<state>/<env>/outbox`).
+    public let directory: URL
+
+    /// An outbox over a folder, which is created when the first entry is queued.
+    public init(directory: URL) {
+        self.directory = directory
+    }
+
+    /// The lock `sync` holds for its whole run, so two syncs never send the same batch.
+    public var syncLock: URL { directory.deletingLastPathComponent().appendingPathComponent("sync.lock") }
+
+    /// Queues batches as one new entry.
+    @discardableResult
+    public func enqueue(_ batches: [OutboxBatch], now: Date = Date()) throws -> OutboxEntry {
+        let (file, queued) = try write(now: now, beforeRename: nil) { add in
+            for batch in batches { try add(batch) }
+        }
+        return OutboxEntry(file: file, queuedAt: now, batches: queued, identity: FileIdentity(path: file.path))
+    }
+
+    /// Queues batches as one new entry that is locked before it appears; see `enqueueHeld(writing:)`.
+    public func enqueueHeld(_ batches: [OutboxBatch], now: Date = Date()) throws -> (OutboxEntry, HeldLock) {
+        try enqueueHeld(now: now) { add in
+            for batch in batches { try add(batch) }
+        }
+    }
+
+    /// Queues the batches `batches` hands to the function it gets as one new entry, written a batch at a time and
+    /// locked before it appears, so that no `sync` sends them while the caller does and a large import is never held
+    /// whole in memory; the lock goes with the process, so after a crash `sync` takes over.
+    public func enqueueHeld(now: Date = Date(), writing batches: ((OutboxBatch) throws -> Void) throws -> Void)
+        throws -> (OutboxEntry, HeldLock) {
+        var held: HeldLock?
+        let (file, queued) = try write(now: now, beforeRename: { fd in held = try FileLock.hold(descriptor: fd, path: directory.path) },
+                                       batches: batches)
+        guard let held else { throw StoreError.writeFailed(path: file.path, reason: "it could not be locked") }
+        return (OutboxEntry(file: file, queuedAt: now, batches: queued, identity: FileIdentity(path: file.path)), held)
+    }
+
+    private func write(now: Date, beforeRename: ((Int32) throws -> Void)?,
+                       batches: ((OutboxBatch) throws -> Void) throws -> Void) throws -> (URL, [QueuedBatch]) {
+        let file = directory.appendingPathComponent(Self.entryName(now: now))
+        return (file, try OutboxFile.write(to: file, queuedAt: now, beforeRename: beforeRename, batches: batches))
+    }
+
+    /// A new entry's file name, which sorts by time, so entries are sent in the order they were queued.
+    static func entryName(now: Date) -> String {
+        let stamp = String(UInt64(max(0, now.timeIntervalSince1970) * 1_000_000))
+        return String(repeating: "0", count: max(0, 20 - stamp.count)) + stamp + "-\(getpid())-" + UUID().uuidString.prefix(8) + ".json"
+    }
+
+    /// The body of a queued batch, read back from the entry's file.
+    public func body(of batch: QueuedBatch, in entry: OutboxEntry) throws -> Data {
+        try OutboxFile.body(of: batch, in: entry.file, expected: entry.identity)
+    }
+
+    /// A queued batch with its items, read back from the entry's file: one batch in memory at a time.
+    public func batch(_ batch: QueuedBatch, of entry: OutboxEntry) throws -> OutboxBatch {
+        let body = try body(of: batch, in: entry)
+        do {
+            return OutboxBatch(key: batch.key, items: try OutboxFile.items(body), body: body)
+        } catch {
+            let why = String(describing: error)
+            throw StoreError.readFailed(path: entry.file.path, reason: "the queued batch \(batch.key) cannot be read (\(why))")
+        }
+    }
+
+    /// Every entry with batches left, oldest first, and a message for each file that cannot be read (left in place).
+    ///
+    /// A missing folder is an empty outbox; a folder that cannot be listed is an error, never "empty".
+    public func entries() throws -> (entries: [OutboxEntry], problems: [String]) {
+        let names = try QueueFolder.entryNames(in: directory, what: "the outbox folder")
+        var entries: [OutboxEntry] = []
+        var problems: [String] = []
+        for name in names {
+            let file = directory.appendingPathComponent(name)
+            do {
+                let entry = try read(file, parseItems: true)
+                if !entry.batches.isEmpty { entries.append(entry) }
+            } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
+                continue  // sent and removed by another process since the folder was listed
+            } catch {
+                let reason = if case StoreError.readFailed(_, let reason) = error { reason } else { StoreError.reason(of: error) }
+                problems.append("the outbox entry \(file.path) cannot be read (\(reason)); it was left in place and its items "
+                                + "are not sent until it is fixed or moved away")
+            }
+        }
+        return (entries, problems)
+    }
+
+    /// Locks an entry for sending and drops the batches sent since it was listed; nil when another process is sending
+    /// it, nothing is left, or the file is not the one listed (edited or replaced since: its byte ranges no longer hold,
+    /// and its items may fall in months this run did not check). Once written, an entry's file never changes: only its
+    /// sent log grows.
+    public func hold(_ entry: OutboxEntry) throws -> (OutboxEntry, HeldLock)? {
+        guard let lock = try FileLock.holdIfFree(entry.file) else { return nil }
+        let sent = sentKeys(of: entry.file)
+        let left = entry.batches.filter { !sent.contains($0.key) }
+        guard !left.isEmpty, let identity = FileIdentity(path: entry.file.path), identity == entry.identity else {
+            lock.release()
+            return nil
+        }
+        return (OutboxEntry(file: entry.file, queuedAt: entry.queuedAt, batches: left, identity: identity), lock)
+    }
+
+    /// Hands each batch of an entry to `body`, read back one at a time; false when the entry is gone (sent and removed
+    /// since it was listed), so a reader that only lists skips it.
+    public func forEachBatch(of entry: OutboxEntry, _ body: (OutboxBatch) throws -> Void) throws -> Bool {
+        for queued in entry.batches {
+            let read: OutboxBatch
+            do {
+                read = try batch(queued, of: entry)
+            } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
+                return false
+            }
+            try body(read)
+        }
+        return true
+    }
+
+    /// Moves a batch the server refused as invalid out of the outbox into `rejected/`, as a JSON array that
+    /// `register` reads once fixed; returns that file.
+    ///
+    /// `key` is the batch's key in the entry when `batch` is a narrowed copy of it.
+    public func reject(_ batch: OutboxBatch, from entry: OutboxEntry, key: String? = nil) throws -> URL {
+        let file = directory.deletingLastPathComponent().appendingPathComponent("rejected", isDirectory: true)
+            .appendingPathComponent(entry.file.deletingPathExtension().lastPathComponent + "-" + batch.key.prefix(8) + ".json")
+        try AtomicFile.write(Data((ItemJSON.array(batch.items) + "\n").utf8), to: file)
+        try markSent(key ?? batch.key, in: entry)
+        return file
+    }
+
+    /// How many items wait in the outbox.
+    public func pendingCount() throws -> Int {
+        try entries().entries.reduce(0) { $0 + $1.itemCount }
+    }
+
+    /// Records that the server confirmed a batch; the entry's files go once every batch is confirmed.
+    public func markSent(_ key: String, in entry: OutboxEntry) throws {
+        let log = sentLog(for: entry.file)
+        try appendLine(key, to: log)
+        if Set(entry.batches.map(\.key)).isSubset(of: sentKeys(of: entry.file)) {
+            // The entry first: a crash between the two leaves only logs that name nothing, which is harmless.
+            for url in [entry.file, log, attemptLog(for: entry.file)] where unlink(url.path) != 0 && errno != ENOENT {
+                throw StoreError.writeFailed(path: url.path, reason: "it cannot be removed (\(AtomicFile.errorText()))")
+            }
+            AtomicFile.syncDirectory(directory)
+        }
+    }
+
+    /// Deletes what a crash left behind: entries every batch of which was confirmed, logs whose entry is gone,
+    /// and temporary files older than an hour (younger ones may belong to a `register` writing right now).
+    public func tidy(now: Date = Date()) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        for name in names {
+            let url = directory.appendingPathComponent(name)
+            // Only an entry with a sent log can be finished, so the others are not read at all.
+            if name.hasSuffix(".json"), !name.hasPrefix("."), FileManager.default.fileExists(atPath: sentLog(for: url).path),
+               (try? read(url, parseItems: false))?.batches.isEmpty == true {
+                unlink(url.path)
+                unlink(sentLog(for: url).path)
+            } else if name.hasSuffix(".sent") || name.hasSuffix(".tried"),
+                      !FileManager.default.fileExists(atPath: url.deletingPathExtension().appendingPathExtension("json").path) {
+                unlink(url.path)
+            } else if name.hasPrefix("."), name.hasSuffix(".tmp"),
+                      let modified = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date,
+                      now.timeIntervalSince(modified) > 3600 {
+                unlink(url.path)
+            }
+        }
+    }
+
+    /// Appends a line to a log and `fsync`s it; after a line torn by a crash, starts a new line, so this one is not
+    /// glued onto it.
+    func appendLine(_ text: String, to log: URL) throws {
+        let fd = open(log.path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw StoreError.writeFailed(path: log.path, reason: AtomicFile.errorText()) }
+        var last: UInt8 = 0x0A
+        let size = lseek(fd, 0, SEEK_END)
+        if size > 0 { _ = pread(fd, &last, 1, size - 1) }
+        let line = Array(((last == 0x0A ? "" : "\n") + text + "\n").utf8)
+        let written = line.withUnsafeBytes { Glibc_or_Darwin_write(fd, $0.baseAddress!, $0.count) }
+        let failure = written != line.count ? AtomicFile.errorText() : (AtomicFile.flushToDisk(fd) != 0 ? AtomicFile.errorText() : nil)
+        close(fd)
+        if let failure { throw StoreError.writeFailed(path: log.path, reason: failure) }
+    }
+
+    private func sentLog(for file: URL) -> URL {
+        file.deletingPathExtension().appendingPathExtension("sent")
+    }
+
+    /// The keys in a sent log. A line cut short by a crash matches no key, so its batch is checked again by the
+    /// next `sync` (which skips what the server already has).
+    private func sentKeys(of file: URL) -> Set<String> {
+        guard let data = FileManager.default.contents(atPath: sentLog(for: file).path) else { return [] }
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        return Set(lines.dropLast().map(String.init))  // the last piece is "" after a whole line, or a torn line
+    }
+
+    /// An entry with the batches not sent yet; `parseItems` reads each of those once, to count its items and months.
+    private func read(_ file: URL, parseItems: Bool) throws -> OutboxEntry {
+        let sent = sentKeys(of: file)
+        let (queuedAt, batches, identity) = try OutboxFile.scan(file, parseItems: parseItems, sent: sent)
+        return OutboxEntry(file: file, queuedAt: queuedAt, batches: batches.filter { !sent.contains($0.key) }, identity: identity)
+    }
+}
+
+extension Outbox {
+    /// What `drop` did.
+    public struct Dropped: Sendable {
+        /// The items removed, in queue order.
+        public var removed: [Item] = []
+        /// Entries another process was sending (or that changed since they were listed), left as they were.
+        public var busy = 0
+        /// How many removed items were in a batch whose last POST got no answer: the server may have saved them.
+        public var maybeOnServer = 0
+    }
+
+    /// Removes the waiting items whose ids are in `ids` (every waiting item when nil), under each entry's lock: a
+    /// batch emptied is marked done, and a batch partly dropped is queued again without them (in a new entry, under
+    /// a new key) before its old key is marked done, so an item is never lost by a crash in between (only queued twice,
+    /// which `sync` resolves by id against the server).
+    public func drop(ids: Set<String>?) throws -> Dropped {
+        var result = Dropped()
+        for entry in try entries().entries {
+            guard let (held, lock) = try hold(entry) else {
+                result.busy += 1
+                continue
+            }
+            defer { lock.release() }
+            let tried = attempts(in: held)
+            var kept: [(batch: OutboxBatch, tried: Date?)] = [], done: [String] = []
+            for queued in held.batches {
+                let items = try batch(queued, of: held).items
+                let dropped = items.filter { ids?.contains($0.id) ?? true }
+                guard !dropped.isEmpty else { continue }
+                result.removed += dropped
+                if tried[queued.key] != nil { result.maybeOnServer += dropped.count }
+                let rest = items.filter { !(ids?.contains($0.id) ?? true) }
+                if !rest.isEmpty { kept.append((OutboxBatch(key: RandomID.make(), items: rest), tried[queued.key])) }
+                done.append(queued.key)
+            }
+            if !kept.isEmpty {
+                // A POST of the old batch may still be running on the server: its time carries over, so that `sync`
+                // waits for it as it would have for the old key.
+                let entry = try enqueue(kept.map(\.batch))
+                for (batch, time) in kept where time != nil { try markAttempt(batch.key, in: entry, at: time) }
+            }
+            for key in done { try markSent(key, in: held) }
+        }
+        return result
+    }
+}

@@ -1,0 +1,133 @@
+import ExpenseLogClient
+import ExpenseLogImport
+import ExpenseLogModel
+import ExpenseLogStore
+import Foundation
+
+/// The sending part of an import: queue every batch in the outbox first, then POST them in order, keeping what the
+/// server saved; the outcome says how far it got, for the caller to explain.
+public struct BatchRegistration {
+    /// The items to send, in order, each record tagged with its report row.
+    public let items: ItemSpool
+    /// How many items a batch holds at most, and how large its body may be.
+    public let limit: BatchLimit
+    /// Whether the server's answers are checked against what was sent (not for the fixtures).
+    public let verifyAnswers: Bool
+    let client: ExpenseLogAPIClient
+    let outbox: Outbox
+
+    /// A run over `items` through `client`, queued in `outbox`.
+    public init(items: ItemSpool, limit: BatchLimit, client: ExpenseLogAPIClient, outbox: Outbox, verifyAnswers: Bool) {
+        (self.items, self.limit, self.client, self.outbox, self.verifyAnswers) = (items, limit, client, outbox, verifyAnswers)
+    }
+
+    /// What the run meets as it goes.
+    public enum Event {
+        /// The batch `index` (from 0) of `batches` was confirmed; `confirmed` items so far, at `rate` items a second.
+        case sent(index: Int, batches: Int, confirmed: Int, rate: Int)
+    }
+
+    /// Why a run stopped before the end. Every item not confirmed is in the outbox, except when it could not be written.
+    public enum Stop {
+        /// The outbox could not be written: nothing was queued, nothing sent.
+        case outboxUnwritable(StoreError)
+        /// A batch could not be read back from the outbox to be sent.
+        case outboxUnreadable(StoreError)
+        /// The server answered a batch, but the outbox could not record it.
+        case answerUnrecorded(StoreError)
+        /// A batch failed; it may have been saved when its answer was lost. `rows` are its report rows.
+        case failed(APIError, mayHaveBeenSaved: Bool, rows: [Int], batchesLeft: Int)
+        /// The server refused a batch, which was moved to `file`; `nextRow` is the report row the rest starts at.
+        case refused(APIError, file: URL, rows: [Int], batchesLeft: Int, nextRow: Int?)
+    }
+
+    /// How a run ended.
+    public struct Outcome {
+        /// How many items (from the first) the server confirmed.
+        public var confirmed = 0
+        /// Why it stopped early; nil when every batch was confirmed.
+        public var stop: Stop?
+    }
+
+    /// Queues every batch, then sends them in order, marking each row's fate in `report` and keeping what the server
+    /// saved in `saved`. Throws only what reading the spool throws.
+    public func run(saved: inout SavedItems, report: inout ImportReport, event: (Event) -> Void) async throws -> Outcome {
+        var outcome = Outcome()
+        // Queued before the first POST: whatever happens next (a lost answer, a crash, kill -9), every item the
+        // server has not confirmed is in the outbox for `sync`, and none is sent twice. Each batch is encoded once,
+        // here, and its body read back from the entry to be sent.
+        let entry: OutboxEntry, hold: HeldLock
+        do {
+            var reader = try items.reader()
+            (entry, hold) = try outbox.enqueueHeld { add in
+                var rows: [Int] = []
+                while let batch = try limit.fill(key: RandomID.make(), from: {
+                    guard let (item, row) = try reader.next() else { return nil }
+                    rows.append(Int(row))
+                    return item
+                }) {
+                    try add(batch)
+                    for row in rows { report.mark(row: row, .queued) }
+                    rows.removeAll(keepingCapacity: true)
+                }
+            }
+        } catch let error as StoreError {
+            // No entry was made: the rows marked as queued were not.
+            report.replaceStatus(.queued, with: .notSent)
+            outcome.stop = .outboxUnwritable(error)
+            return outcome
+        }
+        defer { hold.release() }
+        var reader = try items.reader()
+        let started = Date()
+        for (index, queuedBatch) in entry.batches.enumerated() {
+            let batch: OutboxBatch, rows: [Int]
+            do {
+                let (batchItems, batchRows) = try next(queuedBatch.count, from: &reader)
+                batch = OutboxBatch(key: queuedBatch.key, items: batchItems, body: try outbox.body(of: queuedBatch, in: entry))
+                rows = batchRows
+            } catch let error as StoreError {
+                outcome.stop = .outboxUnreadable(error)
+                return outcome
+            }
+            let delivery: DeliveryOutcome
+            do {
+                delivery = try await OutboxDelivery(client: client, outbox: outbox).deliver(batch, of: entry, verifyAnswer: verifyAnswers)
+            } catch let error as StoreError {
+                outcome.stop = .answerUnrecorded(error)
+                return outcome
+            }
+            let left = entry.batches.count - index
+            switch delivery {
+            case .delivered(let answer):
+                // The server usually answers with just what was sent: the sent values are kept then, as they were sent.
+                for row in rows { report.mark(row: row, .added) }
+                outcome.confirmed += batch.items.count
+                saved.keep(answer.isByteForByte(batch.items) ? batch.items : answer)
+                let rate = Double(outcome.confirmed) / max(Date().timeIntervalSince(started), 0.001)
+                event(.sent(index: index, batches: entry.batches.count, confirmed: outcome.confirmed, rate: Int(rate)))
+            case let .failed(error, mayHaveBeenSaved):
+                outcome.stop = .failed(error, mayHaveBeenSaved: mayHaveBeenSaved, rows: rows, batchesLeft: left)
+                return outcome
+            case let .rejected(error, file):
+                for row in rows { report.mark(row: row, .rejected) }
+                // After a refused batch, the rest starts with the next batch's first row.
+                let nextRow = (try? reader.nextTag())?.map(Int.init)
+                outcome.stop = .refused(error, file: file, rows: rows, batchesLeft: left - 1, nextRow: nextRow)
+                return outcome
+            }
+        }
+        return outcome
+    }
+
+    /// The next `count` items and their report rows from the spool: the batch the outbox entry holds next.
+    private func next(_ count: Int, from reader: inout ItemSpool.Reader) throws -> ([Item], [Int]) {
+        var batch: [Item] = [], rows: [Int] = []
+        batch.reserveCapacity(count)
+        while batch.count < count, let (item, row) = try reader.next() {
+            batch.append(item)
+            rows.append(Int(row))
+        }
+        return (batch, rows)
+    }
+}

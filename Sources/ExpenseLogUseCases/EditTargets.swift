@@ -1,0 +1,55 @@
+import ExpenseLogClient
+import ExpenseLogModel
+import ExpenseLogStore
+import Foundation
+
+/// Where an edit or deletion stands before anything is sent: the items it names, and whether the server takes it.
+public struct EditTargets: Sendable {
+    /// The cache the items are found in.
+    public let repository: LocalRepository
+    /// The changes still queued, laid over the cache.
+    public let queued: [QueuedEdit]
+
+    /// Targets found in a cache, as the queued changes leave it.
+    public init(repository: LocalRepository, queued: [QueuedEdit]) {
+        (self.repository, self.queued) = (repository, queued)
+    }
+
+    /// The cached items with these ids, in the order given (an id the sheet shows without its leading zeros matches as
+    /// the sheet shows it); the first id the cache lacks is `missing`.
+    public func items(_ ids: [String]) async throws -> (found: [Item], missing: String?) {
+        let cached = queued.applied(to: try await repository.cachedMonths().flatMap(\.items))
+        var found: [Item] = []
+        for id in ids {
+            guard let item = cached.first(where: { $0.id == id }) ?? cached.first(where: { SheetText.key($0.id) == SheetText.key(id) }) else {
+                return (found, id)
+            }
+            found.append(item)
+        }
+        return (found, nil)
+    }
+
+    /// Whether the server takes `action`, from its cached `?action=info` or asked again (and remembered) when that
+    /// lacks it: offered, absent (another script: nothing must be sent), or unknown when it cannot be reached.
+    public static func availability(of action: String, _ client: ExpenseLogAPIClient, _ repository: LocalRepository) async throws -> ActionAvailability {
+        if await repository.serverInfo()?.offers(action) == true { return .offered }
+        let info: ServerInfo?
+        do {
+            info = try await client.info()
+        } catch let error as APIError where error.isTransient {
+            return .unknown(error)
+        }
+        if let info { try? await repository.saveServerInfo(info) }
+        return info?.offers(action) == true ? .offered : .absent
+    }
+}
+
+/// Whether a server takes one of the bundled script's actions.
+public enum ActionAvailability: Sendable {
+    /// It does.
+    case offered
+    /// It does not: it is not the bundled script (or an older one).
+    case absent
+    /// It could not be asked; the change is queued and `sync` asks first.
+    case unknown(APIError)
+}

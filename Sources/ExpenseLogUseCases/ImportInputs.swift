@@ -1,0 +1,131 @@
+import ExpenseLogFormats
+import ExpenseLogImport
+import ExpenseLogModel
+import ExpenseLogStore
+import Foundation
+
+/// One input of an import: its name in messages, its format when the caller knows it, and its bytes.
+public struct ImportSource {
+    /// The name problems are reported under (`<stdin>` for standard input).
+    public let name: String
+    /// The format, when its extension or an option says; nil to detect it.
+    public let format: InputFormat?
+    /// The bytes, a chunk at a time.
+    public let input: ChunkedInput
+
+    /// A source as given.
+    public init(name: String, format: InputFormat?, input: @escaping ChunkedInput) {
+        (self.name, self.format, self.input) = (name, format, input)
+    }
+}
+
+/// What an import read from all its inputs: the valid items (on disk), and every problem, exclusion and warning.
+public struct ImportInputs {
+    /// Every valid item, in input order, on disk (a large import is never held in memory); each record's tag is its
+    /// row in the report, which holds where it was read.
+    public let spool: ItemSpool
+    /// The months of the valid items.
+    public var months: Set<YearMonth> = []
+    /// The report rows whose ids were made from their content (`DerivedID`), for `--explain`.
+    public var madeIDRows = RowSet()
+    /// Rows an earlier input of the run already had (overlapping statements given together), reported as duplicates.
+    public var repeated: [ImportReport.Row] = []
+    /// Every problem: syntax, layout and validation.
+    public var problems: [ValidationProblem] = []
+    /// Rows the profile left out.
+    public var excluded: [ExcludedRow] = []
+    /// Guesses the readers made, shown as warnings.
+    public var warnings: [ValidationProblem] = []
+
+    /// Reads and validates every source in order, each valid item going to `spool` and a row of `report`; a file
+    /// refused whole leaves nothing behind. A row without an id gets a `DerivedID` when `derivesIDs` (else a random
+    /// one), and a row an earlier source already had is reported as a duplicate. `progress` gets the count of rows
+    /// read after each source. Rethrows what the sources throw (an unreadable file) and the spool's errors.
+    public static func read(_ sources: [ImportSource], profile: ImportProfile?, encoding: TextEncoding?,
+                            catalogue: CategoryCatalogue = .standard, derivesIDs: Bool = true, into spool: ItemSpool,
+                            report: inout ImportReport, progress: (Int) -> Void = { _ in }) throws -> ImportInputs {
+        var inputs = ImportInputs(spool: spool)
+        // Each row is validated as it is read and a valid one goes to the spool: the input is never held as
+        // records, drafts or items.
+        var validator = ItemValidator(catalogue: catalogue, derivesIDs: derivesIDs)
+        var rows = 0
+        var failure: (any Error)?
+        for source in sources {
+            validator.beginInput(source.name)
+            let mark = (validator.mark, spool.mark, report.count, rows)
+            var months: Set<YearMonth> = []
+            var repeatedHere: [ImportReport.Row] = []
+            let read = try InputReader.read(source.input, name: source.name, format: source.format ?? (profile == nil ? nil : .csv),
+                                            encoding: encoding, profile: profile ?? .native) { draft in
+                rows += 1
+                guard failure == nil else { return }
+                let (item, madeID): (Item, Bool)
+                switch validator.validate(draft) {
+                case .invalid: return
+                case .valid(let valid, let made): (item, madeID) = (valid, made)
+                case .repeated(let repeated, let earlier):
+                    let row = ImportReport.Row(location: draft.location, status: .duplicate, item: repeated,
+                                               reasons: ["the same row as one of \(earlier), read earlier in this run (\(DerivedID.explanation))"])
+                    report.append(row)
+                    repeatedHere.append(row)
+                    return
+                }
+                guard report.count < Int(Int32.max) else {
+                    failure = InputError(path: source.name, reason: "it has more rows than one run can register (2,147,483,647); split it")
+                    return
+                }
+                do {
+                    let offset = try spool.append(item, tag: Int32(report.count))
+                    if madeID { inputs.madeIDRows.insert(report.count) }
+                    report.appendSpooled(at: draft.location, offset: offset)
+                    months.insert(item.date.yearMonth)
+                } catch {
+                    failure = error
+                }
+            }
+            if let failure { throw failure }
+            if read.refusedWhole {
+                validator.rollBack(to: mark.0)
+                inputs.madeIDRows.removeAll(from: mark.2)
+                try spool.truncate(to: mark.1)
+                report.truncate(to: mark.2)
+                rows = mark.3
+            } else {
+                inputs.months.formUnion(months)
+                inputs.repeated += repeatedHere
+            }
+            inputs.problems.append(contentsOf: read.problems)
+            inputs.excluded.append(contentsOf: read.excluded)
+            inputs.warnings.append(contentsOf: read.warnings)
+            progress(rows + inputs.excluded.count)
+        }
+        inputs.problems.append(contentsOf: validator.problems)
+        return inputs
+    }
+}
+
+/// A set of report rows, a bit each, so marking every row of a large import costs an eighth of a byte per row.
+public struct RowSet: Sendable {
+    private var words: [UInt64] = []
+
+    /// An empty set.
+    public init() {}
+
+    /// Adds a row.
+    public mutating func insert(_ row: Int) {
+        while words.count <= row / 64 { words.append(0) }
+        words[row / 64] |= 1 << UInt64(row % 64)
+    }
+
+    /// Whether the set holds a row.
+    public func contains(_ row: Int) -> Bool {
+        row / 64 < words.count && words[row / 64] & 1 << UInt64(row % 64) != 0
+    }
+
+    /// Removes every row from `start` on.
+    public mutating func removeAll(from start: Int) {
+        guard start / 64 < words.count else { return }
+        words[start / 64] &= (1 << UInt64(start % 64)) - 1
+        words.removeSubrange((start / 64 + 1)...)
+    }
+}

@@ -1,0 +1,73 @@
+import ExpenseLogClient
+import ExpenseLogFormats
+import ExpenseLogModel
+import ExpenseLogStore
+import Foundation
+
+/// What became of one outbox batch sent to the server.
+public enum DeliveryOutcome: Sendable {
+    /// The server confirmed every item; the batch left the outbox. The items as the server saved them.
+    case delivered([Item])
+    /// Not confirmed; the batch stays in the outbox. `mayHaveBeenSaved` when the server may have run it anyway.
+    case failed(APIError, mayHaveBeenSaved: Bool)
+    /// The server refused the batch's data (400 or 422 before running it); it was moved to `file` for fixing.
+    case rejected(APIError, file: URL)
+}
+
+/// Sends outbox batches through a client and records each outcome in the outbox: the one path `register` and `sync`
+/// share. The client only sends and decodes; what a send means for the outbox is decided here.
+public struct OutboxDelivery: Sendable {
+    /// The client that sends.
+    public let client: ExpenseLogAPIClient
+    /// The outbox the batches belong to.
+    public let outbox: Outbox
+
+    /// A delivery through a client into an outbox.
+    public init(client: ExpenseLogAPIClient, outbox: Outbox) {
+        (self.client, self.outbox) = (client, outbox)
+    }
+
+    /// Sends a batch of an entry (or only `items` of it, those the server does not have yet) and records the outcome.
+    ///
+    /// The batch leaves the outbox only after the answer was read and, when `verifyAnswer`, names every item sent
+    /// (a 200 that lists fewer items is not a confirmation). The dummy environment's canned answers are not verified.
+    public func deliver(_ batch: OutboxBatch, of entry: OutboxEntry, sending items: [Item]? = nil,
+                        verifyAnswer: Bool) async throws -> DeliveryOutcome {
+        let baseURL = client.baseURL
+        let sent = items.map { batch.narrowed(to: $0) } ?? batch
+        let answer: SheetAnswer
+        // Written before the POST: whatever happens next (a lost answer, kill -9), sync knows the server may be running it.
+        try outbox.markAttempt(batch.key, in: entry, at: Date())
+        do {
+            answer = try await client.send(sent)
+        } catch let failure as BatchFailure {
+            // No POST left running: it never ran, or an answer came (a 200 that is no list, a failure after the redirect,
+            // which Apps Script sends only once the script has finished), so there is nothing to wait for.
+            if !failure.mayHaveBeenSaved || failure.error.scriptFinished(requestURL: baseURL) {
+                try? outbox.markAttempt(batch.key, in: entry, at: nil)
+            }
+            if case .httpStatus(_, let status, _) = failure.error, status == 400 || status == 422, !failure.mayHaveBeenSaved {
+                return .rejected(failure.error, file: try outbox.reject(sent, from: entry, key: batch.key))
+            }
+            return .failed(failure.error, mayHaveBeenSaved: failure.mayHaveBeenSaved)
+        }
+        if verifyAnswer {
+            // By Sheet key: a server over a spreadsheet answers the id `00123` as 123, and it is still ours.
+            let returned = answer.idKeys
+            let missing = sent.items.map(\.id).filter { !returned.contains(SheetText.key($0)) }
+            if !missing.isEmpty {
+                let shown = missing.prefix(5).joined(separator: ", ") + (missing.count > 5 ? ", …" : "")
+                let error = APIError.invalidResponse(
+                    url: baseURL, status: 200,
+                    reason: "its list of saved items lacks \(missing.count) of the \(sent.items.count) sent (\(shown)); "
+                        + "they stay in the outbox, and sync checks the server for them before sending anything again",
+                    snippet: "")
+                // The answer came, so the script has finished: sync may check and re-send at once.
+                try? outbox.markAttempt(batch.key, in: entry, at: nil)
+                return .failed(error, mayHaveBeenSaved: true)
+            }
+        }
+        try outbox.markSent(batch.key, in: entry)
+        return .delivered(answer.items)
+    }
+}

@@ -1,0 +1,169 @@
+import ExpenseLogClient
+import ExpenseLogFormats
+import ExpenseLogModel
+import ExpenseLogStore
+import Foundation
+
+/// A batch whose last POST got no answer and may still be running on the server, so it is not sent again yet.
+public struct UnsafeBatch: Sendable, Equatable {
+    /// The batch's key.
+    public let key: String
+    /// How many of its items the server does not show yet.
+    public let count: Int
+    /// When its last POST went out.
+    public let sentAt: Date
+    /// When it becomes safe to send again.
+    public let safeFrom: Date
+}
+
+/// A batch the server refused as invalid, moved out of the outbox for fixing.
+public struct RefusedBatch: Sendable {
+    /// Where its items were moved (a JSON array `register` reads once fixed).
+    public let file: URL
+    /// What the server answered.
+    public let error: APIError
+}
+
+/// Why a `sync` stopped before the end.
+public enum SyncStop: Sendable {
+    /// A month the waiting items fall in could not be read from the server: nothing was sent.
+    case monthUnreadable(YearMonth, MonthFailure)
+    /// A batch was not confirmed; it and the rest stay in the outbox.
+    case batchFailed(key: String, entry: URL, error: APIError)
+}
+
+/// What a `sync` did, for the caller to report.
+public struct SyncOutcome: Sendable {
+    /// Items waiting when it started.
+    public var waiting = 0
+    /// Items that left the outbox (sent, or found on the server).
+    public var done = 0
+    /// Items the server confirmed.
+    public var sent = 0
+    /// POSTs made.
+    public var posts = 0
+    /// Items not sent because the server already shows their ids.
+    public var skipped = 0
+    /// Items of entries another process is sending, or that changed while this run went on.
+    public var busy = 0
+    /// Batches the server refused as invalid.
+    public var refused: [RefusedBatch] = []
+    /// Batches that may still be running on the server.
+    public var unsafe: [UnsafeBatch] = []
+    /// Why it stopped early, if it did.
+    public var stop: SyncStop?
+
+    /// An outcome of nothing done yet, with `waiting` items.
+    public init(waiting: Int = 0) {
+        self.waiting = waiting
+    }
+
+    /// How many items remain in the outbox.
+    public var remaining: Int { waiting - done }
+}
+
+/// What happens during a `sync` that the caller shows at once.
+public enum SyncEvent: Sendable {
+    /// The server's answer for a month had rows left out or read with a guess.
+    case rows(SheetAnswer, YearMonth)
+    /// A month was read but could not be cached.
+    case cacheFailure(StoreError)
+    /// A batch of unknown fate is sent again because the caller forced it.
+    case forced(key: String, sentAt: Date)
+}
+
+/// The `sync` use case: sends what waits in the outbox, after reading every month its items fall in and dropping the
+/// items whose ids the server already shows, so a POST whose answer was lost is never registered twice.
+public struct OutboxSender: Sendable {
+    /// The delivery that sends each batch and records its fate.
+    public let delivery: OutboxDelivery
+    /// The cache the months read are kept in.
+    public let repository: LocalRepository
+    /// How long a POST of unknown fate may still run on the server.
+    public let resendWait: ResendWait
+    /// Whether answers must name every item sent (not for the dummy environment's canned answers).
+    public let verifyAnswers: Bool
+    /// The queued edits and deletions, made on the months read before they are cached (as `fetch` does).
+    public let edits: [QueuedEdit]
+
+    /// A sender over a delivery and a cache.
+    public init(delivery: OutboxDelivery, repository: LocalRepository, resendWait: ResendWait, verifyAnswers: Bool, edits: [QueuedEdit] = []) {
+        (self.delivery, self.repository, self.resendWait, self.verifyAnswers) = (delivery, repository, resendWait, verifyAnswers)
+        self.edits = edits
+    }
+
+    /// Sends the entries' batches in order, one in memory at a time; `keep` gets what the server saved, `event` what
+    /// to show at once. `force` sends batches whose last POST may still be running; `now` (after the months are read,
+    /// unless given) decides which may. Throws a `StoreError` when an entry cannot be held, read back (edited while
+    /// sent: `.changed`) or record a batch's fate; what was sent before stays recorded.
+    public func send(_ entries: [OutboxEntry], force: Bool, now: Date? = nil, keep: ([Item]) -> Void,
+                     event: (SyncEvent) -> Void) async throws -> SyncOutcome {
+        let outbox = delivery.outbox
+        var outcome = SyncOutcome(waiting: entries.reduce(0) { $0 + $1.itemCount })
+        guard var known = await knownIDs(Set(entries.flatMap(\.months)).sorted(), &outcome, event) else { return outcome }
+        let now = now ?? Date()
+        for listed in entries {
+            // A register run still sending this entry holds its lock; it queues what it cannot send, so leave it be.
+            guard let (entry, hold) = try outbox.hold(listed) else {
+                outcome.busy += listed.itemCount
+                continue
+            }
+            defer { hold.release() }
+            outcome.done += listed.itemCount - entry.itemCount
+            let tried = outbox.attempts(in: entry)
+            for queued in entry.batches {
+                let batch = try outbox.batch(queued, of: entry)
+                let fresh = batch.items.filter { !known.contains(SheetText.key($0.id)) }
+                outcome.skipped += batch.items.count - fresh.count
+                if fresh.isEmpty {
+                    try outbox.markSent(batch.key, in: entry)
+                    outcome.done += batch.items.count
+                    continue
+                }
+                if let sentAt = tried[batch.key], now < resendWait.safe(after: sentAt) {
+                    guard force else {
+                        outcome.unsafe.append(UnsafeBatch(key: batch.key, count: fresh.count, sentAt: sentAt, safeFrom: resendWait.safe(after: sentAt)))
+                        continue
+                    }
+                    event(.forced(key: batch.key, sentAt: sentAt))
+                }
+                outcome.posts += 1
+                switch try await delivery.deliver(batch, of: entry, sending: fresh, verifyAnswer: verifyAnswers) {
+                case .delivered(let answer):
+                    outcome.sent += fresh.count
+                    keep(answer)
+                    known.formUnion(fresh.map { SheetText.key($0.id) })
+                    known.formUnion(answer.map { SheetText.key($0.id) })
+                case let .rejected(error, file):
+                    outcome.refused.append(RefusedBatch(file: file, error: error))
+                case let .failed(error, _):
+                    outcome.stop = .batchFailed(key: batch.key, entry: entry.file, error: error)
+                    return outcome
+                }
+                outcome.done += batch.items.count
+            }
+        }
+        return outcome
+    }
+
+    /// The Sheet keys of every id the server shows in the months, all read at once; also of rows that cannot be read, and
+    /// of items dated outside their sheet's month (a date edited by hand): an item whose id the sheet shows in any form
+    /// is not sent again. Only the keys are kept, not the months' items. Nil, with `outcome.stop` set, when a month
+    /// cannot be read.
+    private func knownIDs(_ months: [YearMonth], _ outcome: inout SyncOutcome, _ event: (SyncEvent) -> Void) async -> Set<String>? {
+        var known = Set<String>()
+        for month in await MonthLoader(client: delivery.client, repository: repository, edits: edits).load(months, policy: .refresh) {
+            if let failure = month.missing {
+                outcome.stop = .monthUnreadable(month.month, failure)
+                return nil
+            }
+            if let rows = month.rows { event(.rows(rows, month.month)) }
+            if let cacheFailure = month.cacheFailure { event(.cacheFailure(cacheFailure)) }
+            known.formUnion((month.items + month.outside).map { SheetText.key($0.id) })
+            known.formUnion(month.unreadable.compactMap(\.id))
+        }
+        // An item a queued change deletes or moves away is hidden from the months read, but was on the server.
+        known.formUnion(edits.flatMap(\.ids).map(SheetText.key))
+        return known
+    }
+}

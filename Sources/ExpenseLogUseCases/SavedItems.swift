@@ -1,0 +1,73 @@
+import ExpenseLogModel
+import ExpenseLogStore
+import Foundation
+
+/// What the server saved during one `register` or `sync` run, kept on disk (never all in memory) to be cached and
+/// printed once, at the end.
+public struct SavedItems {
+    private let spool: ItemSpool
+    /// Where each month's items lie in the spool, so that caching a month reads only that stretch of it.
+    private var months: [YearMonth: Range<Int64>] = [:]
+    /// Why the items could not all be kept to cache and print.
+    public private(set) var keepFailure: StoreError?
+    /// Whether the items were cached and printed already, and how that went.
+    private enum Stage { case keeping, finished(StoreError?) }
+    private var stage = Stage.keeping
+
+    /// An empty record in the temporary folder.
+    public init() throws {
+        spool = try ItemSpool()
+    }
+
+    /// How many items were kept.
+    public var count: Int { spool.count }
+
+    /// Keeps items the server saved. The server has them already, so a temporary file that cannot be written stops only
+    /// this (they are neither cached nor printed, and `finish` says so), never the sending.
+    public mutating func keep(_ answer: [Item]) {
+        guard keepFailure == nil else { return }
+        do {
+            for item in answer {
+                let start = try spool.append(item, tag: 0)
+                let month = item.date.yearMonth
+                months[month] = (months[month]?.lowerBound ?? start)..<spool.end
+            }
+        } catch {
+            keepFailure = StoreError.wrapping(error, path: NSTemporaryDirectory())
+        }
+    }
+
+    /// Caches the items and hands them to `print`, once (later calls return the first outcome), so that it can run before
+    /// an error is explained and the explanation is not scrolled away by the items; returns why they could not all be
+    /// kept or cached. `printEmpty` hands over an empty record too (`[]` for json), for a command whose output a script reads.
+    ///
+    /// One cache write per month for the whole run, straight from the spool (a write per batch would re-write each month
+    /// once per batch). The cache is only a copy: a crash that skips this costs a re-fetch.
+    @discardableResult
+    public mutating func finish(in repository: LocalRepository, printEmpty: Bool = false, print: (ItemSpool) -> Void) async
+        -> StoreError? {
+        if case .finished(let failure) = stage { return failure }
+        if let keepFailure {
+            stage = .finished(keepFailure)
+            return keepFailure
+        }
+        var failure: StoreError?
+        do {
+            for (month, stretch) in months.sorted(by: { $0.key < $1.key }) {
+                try await repository.add(month, from: spool.reader(from: stretch.lowerBound, to: stretch.upperBound))
+            }
+        } catch {
+            failure = StoreError.wrapping(error, path: repository.directory.path)
+        }
+        if spool.count > 0 || printEmpty { print(spool) }
+        stage = .finished(failure)
+        return failure
+    }
+
+    /// What a failure of `finish` means for `registered` items the server has.
+    public func warning(for failure: StoreError, registered: Int) -> String {
+        let what = keepFailure == nil ? "the cache could not be updated" : "they could not be kept to cache and print"
+        return "\(registered) item\(registered == 1 ? " was" : "s were") registered on the server, but \(what) (\(failure)); "
+            + "run fetch for their months to refresh the cache and see them"
+    }
+}

@@ -1,0 +1,50 @@
+/// One month of a summary.
+import ExpenseLogModel
+public struct MonthSummary: Sendable, Equatable {
+    /// The month.
+    public let month: YearMonth
+    /// Its totals (empty when missing).
+    public let totals: SummaryTotals
+    /// Where its items came from.
+    public let source: MonthSource
+    /// Why the cached copy was used instead of the server's, if it was.
+    public let fallback: MonthFailure?
+
+    /// Whether neither the server nor the cache could give it.
+    public var isMissing: Bool {
+        if case .missing = source { return true }
+        return false
+    }
+}
+
+/// A month's or a year's totals, with each month's own and where it came from.
+public struct Summary: Sendable, Equatable {
+    /// The year.
+    public let year: Int
+    /// The month asked for, or nil for the whole year.
+    public let month: Int?
+    /// How the rows are cut.
+    public let grouping: SummaryGrouping
+    /// Each month asked for, in order.
+    public let months: [MonthSummary]
+    /// The totals of every month that is not missing.
+    public let totals: SummaryTotals
+    /// How the period did against the budgets, when they were asked for.
+    public let budget: BudgetReport?
+
+    /// Sums loaded months (one for a month, twelve for a year), and compares them with `budgets` counted `budgetMonths`
+    /// times when given.
+    public init(year: Int, month: Int?, grouping: SummaryGrouping, catalogue: CategoryCatalogue, loaded: [LoadedMonth],
+                budgets: Budgets? = nil, budgetMonths: Int = 1) {
+        self.year = year
+        self.month = month
+        self.grouping = grouping
+        months = loaded.map { MonthSummary(month: $0.month, totals: SummaryTotals(items: $0.items, grouping: grouping, catalogue: catalogue),
+                                           source: $0.source, fallback: $0.fallback) }
+        totals = SummaryTotals(items: loaded.flatMap(\.items), grouping: grouping, catalogue: catalogue)
+        budget = budgets.map { BudgetReport(items: loaded.flatMap(\.items), budgets: $0, months: budgetMonths) }
+    }
+
+    /// The months that could not be loaded.
+    public var missingMonths: [YearMonth] { months.filter(\.isMissing).map(\.month) }
+}
