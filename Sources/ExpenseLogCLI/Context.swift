@@ -3,6 +3,7 @@ import ExpenseLogConfig
 import ExpenseLogFixtures
 import ExpenseLogHTTP
 import ExpenseLogStore
+import ExpenseLogUseCases
 import Foundation
 
 /// Everything a command needs from outside: streams, environment variables, global options, and how to reach the server.
@@ -84,6 +85,22 @@ public struct Context: Sendable {
     /// The queue of edits and deletions of the configured environment.
     public func editQueue(_ config: AppConfig) -> EditQueue {
         EditQueue(directory: config.editsDirectory)
+    }
+
+    /// Every write of the configured environment waiting for the server: the outbox and the queue of edits, in one order.
+    public func pendingWrites(_ config: AppConfig) -> PendingWrites {
+        PendingWrites(outbox: outbox(config), edits: editQueue(config))
+    }
+
+    /// How long a batch whose answer was lost waits before it is sent again, as configured.
+    public func resendPolicy(_ config: AppConfig) -> ResendPolicy {
+        ResendPolicy(configured: config.resendWait.value, isDefault: config.resendWait.source == "default")
+    }
+
+    /// A run of the pending writes over a client and a cache (`sync`, and `edit`/`delete` sending the queue).
+    public func sync(_ config: AppConfig, _ client: ExpenseLogAPIClient, _ repository: LocalRepository) -> Sync {
+        Sync(client: client, repository: repository, pending: pendingWrites(config), policy: resendPolicy(config),
+             verifyAnswers: config.environment.value != .dummy)
     }
 
     /// A client for the configured environment: fixtures for dummy, the live session (with the token) otherwise.

@@ -128,9 +128,16 @@ public struct Outbox: Sendable {
     ///
     /// A missing folder is an empty outbox; a folder that cannot be listed is an error, never "empty".
     public func entries() throws -> (entries: [OutboxEntry], problems: [String]) {
+        let listed = try listing()
+        return (listed.entries, listed.problems)
+    }
+
+    /// As `entries()`, with the files that cannot be read, so that what was queued after them can wait behind them.
+    public func listing() throws -> (entries: [OutboxEntry], problems: [String], unreadable: [URL]) {
         let names = try QueueFolder.entryNames(in: directory, what: "the outbox folder")
         var entries: [OutboxEntry] = []
         var problems: [String] = []
+        var unreadable: [URL] = []
         for name in names {
             let file = directory.appendingPathComponent(name)
             do {
@@ -142,9 +149,10 @@ public struct Outbox: Sendable {
                 let reason = if case StoreError.readFailed(_, let reason) = error { reason } else { StoreError.reason(of: error) }
                 problems.append("the outbox entry \(file.path) cannot be read (\(reason)); it was left in place and its items "
                                 + "are not sent until it is fixed or moved away")
+                unreadable.append(file)
             }
         }
-        return (entries, problems)
+        return (entries, problems, unreadable)
     }
 
     /// Locks an entry for sending and drops the batches sent since it was listed; nil when another process is sending

@@ -1,3 +1,4 @@
+import ExpenseLogModel
 import ExpenseLogStore
 import Foundation
 
@@ -5,50 +6,47 @@ import Foundation
 public enum SubmittedEdit: Sendable {
     /// The server could not be asked: the change waits in the queue.
     case waiting(QueuedEdit)
-    /// Another run holds the sync lock and may send it: the change waits in the queue meanwhile.
+    /// Another run holds the lock of the pending writes and may send it: the change waits in the queue meanwhile.
     case busy(QueuedEdit)
-    /// The queue was sent in order, up to its first change that could not be read (`blocker`), with the outcome.
-    case sent(QueuedEdit, EditOutcome, blocker: String?)
+    /// The writes queued up to it (items waiting to be registered, then changes) were sent in order, with the result.
+    case sent(QueuedEdit, SyncResult)
 
     /// The change as queued.
     public var own: QueuedEdit {
         switch self {
-        case .waiting(let edit), .busy(let edit), .sent(let edit, _, _): edit
+        case .waiting(let edit), .busy(let edit), .sent(let edit, _): edit
         }
     }
 }
 
-/// `edit` and `delete`: queue the change behind any waiting, bring the cache in step, and send the whole queue in
-/// order when the server can be asked and no other run is sending, so that no change overtakes an older one.
+/// `edit` and `delete`: queue the change behind every pending write, bring the cache in step, and send the writes queued
+/// up to it in order when the server can be asked and no other run is sending, so that no change overtakes an older
+/// write: an edit of an item still waiting to be registered goes out after it.
 public struct EditSubmission: Sendable {
-    /// What sends the queue, over the client, the cache and the queue.
-    public let delivery: EditDelivery
-    /// The lock that senders of this environment's queues take (the outbox's sync lock).
-    public let syncLock: URL
+    /// What sends the pending writes.
+    public let sync: Sync
 
-    /// A submission over a delivery and the sync lock.
-    public init(delivery: EditDelivery, syncLock: URL) {
-        (self.delivery, self.syncLock) = (delivery, syncLock)
+    /// A submission over a run of the pending writes.
+    public init(sync: Sync) {
+        self.sync = sync
     }
 
-    /// Queues `change` and sends the queue when `reachable`; a cache that cannot follow is said in `cacheFailure`
-    /// (the change is queued all the same), and a queue that cannot be written or listed is thrown.
-    public func submit(_ change: QueuedEdit.Change, reachable: Bool,
-                       cacheFailure: (any Error) -> Void = { _ in }) async throws -> SubmittedEdit {
-        let own = try delivery.queue.enqueue(change)
+    /// Queues `change` and sends what was queued up to it when `reachable`; `saved` keeps the items the server saved on
+    /// the way. A cache that cannot follow is said in `cacheFailure` (the change is queued all the same), and a queue
+    /// that cannot be written or listed is thrown.
+    public func submit(_ change: QueuedEdit.Change, reachable: Bool, saved: inout SavedItems,
+                       cacheFailure: (any Error) -> Void = { _ in }, event: (SyncEvent) -> Void = { _ in }) async throws -> SubmittedEdit {
+        let own = try sync.pending.edits.enqueue(change)
         do {
             switch change {
-            case .delete(let items): _ = try await delivery.repository.remove(ids: Set(items.map(\.id)))
-            case let .update(item, changed, _): try await delivery.repository.replace(id: item.id, with: changed)
+            case .delete(let items): _ = try await sync.repository.remove(ids: Set(items.map(\.id)))
+            case let .update(item, changed, _): try await sync.repository.replace(id: item.id, with: changed)
             }
         } catch {
             cacheFailure(error)
         }
         guard reachable else { return .waiting(own) }
-        let sent: SubmittedEdit? = try await FileLock.withLockIfFree(syncLock) {
-            let listed = try delivery.queue.listing()
-            return .sent(own, await delivery.send(listed.sendable), blocker: listed.blocker)
-        }
-        return sent ?? .busy(own)
+        let result = try await sync.runIfFree(force: false, through: own.file.lastPathComponent, saved: &saved, event: event)
+        return result.map { .sent(own, $0) } ?? .busy(own)
     }
 }

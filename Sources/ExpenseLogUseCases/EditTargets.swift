@@ -9,21 +9,28 @@ public struct EditTargets: Sendable {
     public let repository: LocalRepository
     /// The changes still queued, laid over the cache.
     public let queued: [QueuedEdit]
+    /// The writes waiting, whose items to register are looked in for an id the cache lacks.
+    public let pending: PendingWrites?
 
-    /// Targets found in a cache, as the queued changes leave it.
-    public init(repository: LocalRepository, queued: [QueuedEdit]) {
-        (self.repository, self.queued) = (repository, queued)
+    /// Targets found in a cache, as the queued changes leave it, and among the items waiting to be registered.
+    public init(repository: LocalRepository, queued: [QueuedEdit], pending: PendingWrites? = nil) {
+        (self.repository, self.queued, self.pending) = (repository, queued, pending)
     }
 
-    /// The cached items with these ids, in the order given (an id the sheet shows without its leading zeros matches as
-    /// the sheet shows it); the first id the cache lacks is `missing`.
+    /// The items with these ids, in the order given, as the queued changes leave them: cached (an id the sheet shows
+    /// without its leading zeros matches as the sheet shows it), else waiting to be registered (a change to one is queued
+    /// behind it). The first id found in neither is `missing`.
     public func items(_ ids: [String]) async throws -> (found: [Item], missing: String?) {
         let cached = queued.applied(to: try await repository.cachedMonths().flatMap(\.items))
-        var found: [Item] = []
+        var found: [Item] = [], waiting: [Item]?
         for id in ids {
-            guard let item = cached.first(where: { $0.id == id }) ?? cached.first(where: { SheetText.key($0.id) == SheetText.key(id) }) else {
-                return (found, id)
+            if let item = cached.first(where: { $0.id == id }) ?? cached.first(where: { SheetText.key($0.id) == SheetText.key(id) }) {
+                found.append(item)
+                continue
             }
+            // Read only when the cache lacks an id: the outbox may hold an import of millions of items.
+            waiting = try waiting ?? pending.map { queued.applied(to: try $0.waitingItems(Set(ids))) } ?? []
+            guard let item = waiting?.first(where: { $0.id == id }) else { return (found, id) }
             found.append(item)
         }
         return (found, nil)

@@ -62,10 +62,14 @@ public struct LoadedMonth: Sendable, Equatable {
     public let rows: SheetAnswer?
     /// How many items the cache held for a month the server answered empty (a year's spreadsheet in Drive's trash looks so).
     public let emptied: Int
+    /// The ids of the items the server answered in the month, when queued changes made `items` differ from them (a
+    /// deletion hides one, an edit moves one in); nil when `items` are as answered.
+    public let answeredIDs: [String]?
 
     /// A loaded month with every part given.
     public init(month: YearMonth, items: [Item], source: MonthSource, fallback: MonthFailure? = nil,
-                outside: [Item] = [], cacheFailure: StoreError? = nil, rows: SheetAnswer? = nil, emptied: Int = 0) {
+                outside: [Item] = [], cacheFailure: StoreError? = nil, rows: SheetAnswer? = nil, emptied: Int = 0,
+                answeredIDs: [String]? = nil) {
         self.month = month
         self.items = items
         self.source = source
@@ -74,6 +78,7 @@ public struct LoadedMonth: Sendable, Equatable {
         self.cacheFailure = cacheFailure
         self.rows = rows
         self.emptied = emptied
+        self.answeredIDs = answeredIDs
     }
 
     /// How many items the server answered that are dated outside the month.

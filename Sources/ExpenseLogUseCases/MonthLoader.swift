@@ -105,7 +105,8 @@ public struct MonthLoader: Sendable {
         }
         return LoadedMonth(month: month, items: items, source: .server, outside: answer.items.filter { $0.date.yearMonth != month },
                            cacheFailure: cacheFailure, rows: answer.problemsOnly,
-                           emptied: answer.items.isEmpty && answer.unreadable.isEmpty ? cached?.items.count ?? 0 : 0)
+                           emptied: answer.items.isEmpty && answer.unreadable.isEmpty ? cached?.items.count ?? 0 : 0,
+                           answeredIDs: edits.isEmpty ? nil : own.map(\.id))
     }
 
     static func fromCache(_ cached: CachedMonth, fallback: MonthFailure? = nil) -> LoadedMonth {

@@ -70,6 +70,8 @@ public enum SyncEvent: Sendable {
     case cacheFailure(StoreError)
     /// A batch of unknown fate is sent again because the caller forced it.
     case forced(key: String, sentAt: Date)
+    /// The server is the bundled web app, which saves an id only once: a batch whose answer was lost is sent again at once.
+    case resendsAtOnce
 }
 
 /// The `sync` use case: sends what waits in the outbox, after reading every month its items fall in and dropping the
@@ -159,11 +161,12 @@ public struct OutboxSender: Sendable {
             }
             if let rows = month.rows { event(.rows(rows, month.month)) }
             if let cacheFailure = month.cacheFailure { event(.cacheFailure(cacheFailure)) }
-            known.formUnion((month.items + month.outside).map { SheetText.key($0.id) })
+            // As the server answered, not as the queued changes leave the month: a deletion hides an item the server
+            // has, and an edit of an item still waiting to be registered moves in one it lacks.
+            known.formUnion((month.answeredIDs ?? month.items.map(\.id)).map(SheetText.key))
+            known.formUnion(month.outside.map { SheetText.key($0.id) })
             known.formUnion(month.unreadable.compactMap(\.id))
         }
-        // An item a queued change deletes or moves away is hidden from the months read, but was on the server.
-        known.formUnion(edits.flatMap(\.ids).map(SheetText.key))
         return known
     }
 }

@@ -171,23 +171,25 @@ import Testing
 }
 
 extension CLIQueuedEditsTests {
-    @Test func syncSendsTheOutboxThenTheChangesAndTheCacheKeepsWhatIsStillQueued() async throws {
+    @Test func syncSendsEveryWriteInTheOrderItWasQueuedAndTheCacheKeepsWhatIsStillQueued() async throws {
         try await withRegisteredItems { host, env, home in
             let later = try home.write("r.csv", "id,date,name,price,category\nR9,20240120,牛乳,200,0\n")
             try await host.setDown(true)
             #expect(try await CLI.run(["register", later, "--retries", "0"], environment: env).status == 75)
-            let notYet = try await CLI.run(["edit", "R9", "--price", "150"], environment: env)
-            #expect(notYet.status == 75 && notYet.stderr.contains("R9 waits in the outbox to be registered"), "\(notYet.stderr)")
+            // An edit of an item still waiting to be registered waits behind it.
+            let behind = try await CLI.run(["edit", "R9", "--price", "150", "--retries", "0"], environment: env)
+            #expect(behind.status == 75 && behind.stderr.contains("The change waits in"), "\(behind.stderr)")
             #expect(try await CLI.run(["edit", "Q1", "--price", "200", "--retries", "0"], environment: env).status == 75)
             #expect(try await CLI.run(["edit", "Q1", "--date", "2024-02-01", "--retries", "0"], environment: env).status == 75)
             try await host.setDown(false)
 
-            // The batch and the price go through; the move runs on the script but its answer is lost.
-            try await host.loseAnswers(1, after: 2)
+            // The batch, then its item's price, then Q1's price go through; the move runs on the script but its answer is lost.
+            try await host.loseAnswers(1, after: 3)
             let synced = try await CLI.run(["sync", "--format", "json"], environment: env)
             #expect(synced.status == 75, "\(synced.stderr)")
             #expect(try ItemCodec.items(Data(synced.stdout.utf8)).map(\.id) == ["R9"], "\(synced.stdout)")
-            #expect(synced.stderr.contains("Changed: 2024-01-05 コーヒー ¥200") && synced.stderr.contains("1 change waits in"), "\(synced.stderr)")
+            #expect(synced.stderr.contains("Changed: 2024-01-20 牛乳 ¥150") && synced.stderr.contains("Changed: 2024-01-05 コーヒー ¥200")
+                    && synced.stderr.contains("1 change waits in"), "\(synced.stderr)")
             // The cache shows the move still queued, not the server's January copy the price change came back with.
             let february = try await CLI.run(["fetch", "2024-02", "--offline", "--format", "json"], environment: env)
             #expect(try ItemCodec.items(Data(february.stdout.utf8)).map { "\($0.id) \($0.price)" } == ["Q1 200"], "\(february.stdout)")
@@ -198,6 +200,8 @@ extension CLIQueuedEditsTests {
             let moved = try await host.rows(book: "家計簿_2024", sheet: "2").dropFirst()
             #expect(moved.map { "\($0[0]) \($0[1]) \($0[2]) \($0[3])" } == ["Q1 20240201 珈琲 200"])
             #expect(try await ids(host, "1") == ["Q2", "Q3", "R9"])
+            let january = try await host.rows(book: "家計簿_2024", sheet: "1").dropFirst()
+            #expect(january.filter { "\($0[0])" == "R9" }.map { "\($0[2]) \($0[3])" } == ["牛乳 150"], "registered, then edited: \(january)")
         }
     }
 

@@ -17,25 +17,36 @@ import Testing
         Item(id: id, date: try #require(Day(year: 2024, month: 1, day: 5)), name: "コーヒー", price: price, category: 0, categorySub: 1)
     }
 
-    /// A submission over a queue, a cache holding A and B, and `session`, in a fresh folder.
+    /// A submission over the pending writes, a cache holding A and B (from a server known to be the bundled script), and
+    /// `session`, in a fresh folder.
     func withSubmission(_ session: FakeSession, _ body: (EditSubmission, URL) async throws -> Void) async throws {
         try await withTemporaryDirectory { root in
             let repository = LocalRepository(directory: root.appendingPathComponent("cache"))
             try await repository.replaceMonth(try #require(YearMonth(year: 2024, month: 1)), with: [try Self.item("A"), try Self.item("B")],
                                               fetchedAt: Date())
+            try await repository.saveServerInfo(ServerInfo(app: "expense-log", version: 2, actions: ["info", "delete", "update"]))
             let client = ExpenseLogAPIClient(session: session, baseURL: URL(string: "https://example.com/exec")!,
                                              retryPolicy: RetryPolicy(maxRetries: 0), sleep: { _ in })
-            let delivery = EditDelivery(client: client, repository: repository, queue: EditQueue(directory: root.appendingPathComponent("edits")))
-            try await body(EditSubmission(delivery: delivery, syncLock: root.appendingPathComponent("sync.lock")), root)
+            let pending = PendingWrites(outbox: Outbox(directory: root.appendingPathComponent("outbox")),
+                                        edits: EditQueue(directory: root.appendingPathComponent("edits")))
+            let sync = Sync(client: client, repository: repository, pending: pending,
+                            policy: ResendPolicy(configured: .appsScript, isDefault: true), verifyAnswers: true)
+            try await body(EditSubmission(sync: sync), root)
         }
+    }
+
+    /// Submits `change` with a fresh record of what the server saves.
+    func submit(_ submission: EditSubmission, _ change: QueuedEdit.Change, reachable: Bool) async throws -> SubmittedEdit {
+        var saved = try SavedItems()
+        return try await submission.submit(change, reachable: reachable, saved: &saved)
     }
 
     @Test func anUnreachableServerLeavesTheChangeQueuedAndTheCacheShowingItMade() async throws {
         try await withSubmission(.unmocked) { submission, _ in
-            let submitted = try await submission.submit(.delete([try Self.item("A")]), reachable: false)
+            let submitted = try await submit(submission, .delete([try Self.item("A")]), reachable: false)
             guard case .waiting(let own) = submitted else { Issue.record("\(submitted)"); return }
-            #expect(try submission.delivery.queue.edits().edits.map(\.file) == [own.file])
-            #expect(try await submission.delivery.repository.cachedMonths().flatMap(\.items).map(\.id) == ["B"])
+            #expect(try submission.sync.pending.edits.edits().edits.map(\.file) == [own.file])
+            #expect(try await submission.sync.repository.cachedMonths().flatMap(\.items).map(\.id) == ["B"])
         }
     }
 
@@ -52,27 +63,82 @@ import Testing
             return HTTPResponse(status: 200, body: Data(answer.utf8), url: request.url)
         }.recording(into: log)
         try await withSubmission(session) { submission, _ in
-            _ = try await submission.submit(.delete([try Self.item("A")]), reachable: false)
-            let submitted = try await submission.submit(.update(item: try Self.item("B"), changed: try Self.item("B", price: 200),
-                                                                fields: [.price]), reachable: true)
-            guard case let .sent(_, outcome, blocker) = submitted else { Issue.record("\(submitted)"); return }
+            _ = try await submit(submission, .delete([try Self.item("A")]), reachable: false)
+            let submitted = try await submit(submission, .update(item: try Self.item("B"), changed: try Self.item("B", price: 200),
+                                                                 fields: [.price]), reachable: true)
+            guard case let .sent(_, result) = submitted, case let .sent(outcome, blocker, behind) = result.edits else {
+                Issue.record("\(submitted)")
+                return
+            }
+            #expect(result.items == nil, "no item waited: no month is read")
+            #expect(behind == 0)
             #expect(blocker == nil && outcome.stop == nil && outcome.delivered.count == 2)
             let actions = await log.requests.compactMap { request in
                 ((try? JSONSerialization.jsonObject(with: request.body ?? Data())) as? [String: Any])?["action"] as? String
             }
             #expect(actions == ["delete", "update"], "the older change first")
-            #expect(try submission.delivery.queue.edits().edits.isEmpty)
+            #expect(try submission.sync.pending.edits.edits().edits.isEmpty)
+        }
+    }
+
+    @Test func anEditOfAnItemWaitingToBeRegisteredIsSentAfterIt() async throws {
+        let log = RequestLog()
+        let waiting = Item(id: "W", date: try #require(Day(year: 2024, month: 2, day: 3)), name: "たこ焼き", price: 600, category: 0, categorySub: nil)
+        let changed = Item(id: "W", date: waiting.date, name: "たこ焼き", price: 650, category: 0, categorySub: nil)
+        let session = FakeSession { request in
+            if request.method == "GET" { return HTTPResponse(status: 200, body: Data("[]".utf8), url: request.url) }
+            let body = try JSONSerialization.jsonObject(with: request.body ?? Data())
+            if body is [Any] { return HTTPResponse(status: 200, body: request.body ?? Data(), url: request.url) }
+            return HTTPResponse(status: 200, body: Data(ItemJSON.object(changed).utf8), url: request.url)
+        }.recording(into: log)
+        try await withSubmission(session) { submission, _ in
+            try submission.sync.pending.outbox.enqueue([OutboxBatch(key: "K1", items: [waiting])])
+            let targets = EditTargets(repository: submission.sync.repository, queued: [], pending: submission.sync.pending)
+            let found = try await targets.items(["W"])
+            #expect(found.found == [waiting] && found.missing == nil, "an item waiting in the outbox is found")
+            let submitted = try await submit(submission, .update(item: waiting, changed: changed, fields: [.price]), reachable: true)
+            guard case let .sent(_, result) = submitted, case let .sent(outcome, _, behind) = result.edits else {
+                Issue.record("\(submitted)")
+                return
+            }
+            #expect(result.items?.sent == 1 && behind == 0 && outcome.delivered.count == 1)
+            let kinds = await log.requests.map { request -> String in
+                guard request.method == "POST" else { return "GET" }
+                let body = try? JSONSerialization.jsonObject(with: request.body ?? Data())
+                return body is [Any] ? "register" : ((body as? [String: Any])?["action"] as? String ?? "?")
+            }
+            #expect(kinds == ["GET", "register", "update"], "the month is read, the item registered, then edited")
+            #expect(try submission.sync.pending.listing().writes.isEmpty)
+        }
+    }
+
+    @Test func anEditWaitsBehindItsItemWhileTheItemCannotBeSent() async throws {
+        let waiting = Item(id: "W", date: try #require(Day(year: 2024, month: 2, day: 3)), name: "たこ焼き", price: 600, category: 0, categorySub: nil)
+        let session = FakeSession { request in
+            if request.method == "GET" { return HTTPResponse(status: 200, body: Data("[]".utf8), url: request.url) }
+            throw APIError.network(url: request.url, reason: .timedOut)
+        }
+        try await withSubmission(session) { submission, _ in
+            try submission.sync.pending.outbox.enqueue([OutboxBatch(key: "K1", items: [waiting])])
+            let changed = Item(id: "W", date: waiting.date, name: "たこ焼き", price: 650, category: 0, categorySub: nil)
+            let submitted = try await submit(submission, .update(item: waiting, changed: changed, fields: [.price]), reachable: true)
+            guard case let .sent(_, result) = submitted, case .stoppedWithItems(1) = result.edits else {
+                Issue.record("\(submitted)")
+                return
+            }
+            let writes = try submission.sync.pending.listing().writes
+            #expect(writes.map { if case .items = $0 { "items" } else { "edit" } } == ["items", "edit"], "both wait, in their order")
         }
     }
 
     @Test func anotherRunHoldingTheSyncLockLeavesTheChangeForIt() async throws {
         try await withSubmission(.unmocked) { submission, _ in
-            let held: SubmittedEdit? = try await FileLock.withLockIfFree(submission.syncLock) {
+            let held: SubmittedEdit? = try await FileLock.withLockIfFree(submission.sync.pending.syncLock) {
                 // Another open of the lock file is another holder to flock, as another process is.
-                try await submission.submit(.delete([try Self.item("A")]), reachable: true)
+                try await submit(submission, .delete([try Self.item("A")]), reachable: true)
             }
             guard case .busy? = held else { Issue.record("\(String(describing: held))"); return }
-            #expect(try submission.delivery.queue.edits().edits.count == 1)
+            #expect(try submission.sync.pending.edits.edits().edits.count == 1)
         }
     }
 }

@@ -8,8 +8,8 @@ enum DeleteCommand {
         name: "delete",
         abstract: "Delete items from the server by id (needs the bundled web app: expense-log server script).",
         discussion: """
-            The items are found in the cache by id (fetch --format json shows each item's id), so their months \
-            are known. A server without the extensions (the original app's script) is told apart with \
+            The items are found by id in the cache (fetch --format json shows each item's id), or among the \
+            items waiting in the outbox (the deletion then waits behind them), so their months are known. A server without the extensions (the original app's script) is told apart with \
             GET ?action=info, remembered per server in the cache, and nothing is sent to it. On a terminal the \
             items are listed and the deletion asked for; elsewhere --yes is needed. Deleted items leave the \
             cache too; an id the server no longer had is said so (and leaves the cache as well).
@@ -28,11 +28,10 @@ enum DeleteCommand {
 
     static func run(_ invocation: Invocation, _ context: Context) async throws {
         let config = try context.config()
-        let client = try context.client(config)
-        let repository = context.repository(config)
+        let sync = context.sync(config, try context.client(config), context.repository(config))
         var seen: Set<String> = []
-        let items = try await ServerEdits.items(invocation.arguments, repository, context, config).filter { seen.insert($0.id).inserted }
-        let reachable = try await ServerEdits.requireAction("delete", client, repository, context)
+        let items = try await ServerEdits.items(invocation.arguments, sync, context, config).filter { seen.insert($0.id).inserted }
+        let reachable = try await ServerEdits.requireAction("delete", sync, context)
         if !invocation[yes] {
             guard context.canAsk else {
                 throw UsageError(path: invocation.path, message: "Deleting needs --yes when stdin is not a terminal")
@@ -46,6 +45,6 @@ enum DeleteCommand {
                 throw CommandExit(code: .failure)
             }
         }
-        try await EditSending.submit(.delete(items), reachable: reachable, client, repository, context, config)
+        try await EditSending.submit(.delete(items), reachable: reachable, sync, context, config)
     }
 }

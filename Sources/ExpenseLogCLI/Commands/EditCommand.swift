@@ -13,7 +13,8 @@ enum EditCommand {
         name: "edit",
         abstract: "Change an item's name, price, date or category on the server (needs the bundled web app).",
         discussion: """
-            The item is found in the cache by id (fetch --format json shows ids); the fields given replace \
+            The item is found by id in the cache (fetch --format json shows ids), or among the items \
+            waiting in the outbox (pending shows them: the edit then waits behind the item); the fields given replace \
             its own, checked as add checks them, and the server's answer replaces it in the cache (in its \
             new month when the date moves it). A server without the extensions is told apart as for delete. \
             The script refuses an edit of a field changed on the server since the month was fetched here \
@@ -35,9 +36,8 @@ enum EditCommand {
         guard invocation[name] != nil || invocation[price] != nil || invocation[date] != nil || invocation[category] != nil else {
             throw UsageError(path: invocation.path, message: "Say what to change: --name, --price, --date or --category")
         }
-        let client = try context.client(config)
-        let repository = context.repository(config)
-        guard let item = try await ServerEdits.items([invocation.arguments[0]], repository, context, config).first else { return }
+        let sync = context.sync(config, try context.client(config), context.repository(config))
+        guard let item = try await ServerEdits.items([invocation.arguments[0]], sync, context, config).first else { return }
         var draft = ItemDraft(location: SourceLocation(file: "(arguments)", line: 1))
         draft.id = .text(item.id)
         draft.name = .text(invocation[name] ?? item.name)
@@ -73,7 +73,7 @@ enum EditCommand {
             context.note("Nothing to change: \(ServerEdits.describe(item, config, context)) already is so.")
             return
         }
-        let reachable = try await ServerEdits.requireAction("update", client, repository, context)
-        try await EditSending.submit(.update(item: item, changed: changed, fields: fields), reachable: reachable, client, repository, context, config)
+        let reachable = try await ServerEdits.requireAction("update", sync, context)
+        try await EditSending.submit(.update(item: item, changed: changed, fields: fields), reachable: reachable, sync, context, config)
     }
 }

@@ -5,29 +5,34 @@ import ExpenseLogStore
 import ExpenseLogUseCases
 import Foundation
 
-/// How `edit`, `delete` and `sync` send the queue of changes and say what the server answered.
+/// How `edit` and `delete` hand their change to the pending writes, and what the server answered to each change says.
 enum EditSending {
-    /// Queues a change, brings the cache in step with it, and sends the queue when the server can be asked (`reachable`)
-    /// (`EditSubmission`); says what became of it. Exits 75 when it stays queued.
-    static func submit(_ change: QueuedEdit.Change, reachable: Bool, _ client: ExpenseLogAPIClient, _ repository: LocalRepository,
-                       _ context: Context, _ config: AppConfig) async throws {
-        let queue = context.editQueue(config)
-        let submission = EditSubmission(delivery: EditDelivery(client: client, repository: repository, queue: queue),
-                                        syncLock: context.outbox(config).syncLock)
-        let submitted = try await submission.submit(change, reachable: reachable) { error in
-            context.warn("the cache could not be updated: \(error)")
+    /// Queues a change, brings the cache in step with it, and sends what was queued up to it when the server can be
+    /// asked (`reachable`) (`EditSubmission`); says what became of it. Exits 75 when it stays queued.
+    static func submit(_ change: QueuedEdit.Change, reachable: Bool, _ sync: Sync, _ context: Context, _ config: AppConfig) async throws {
+        let directory = config.editsDirectory.path
+        let text = SyncText(context: context, config: config, sync: sync, format: .table)
+        var saved = try SavedItems()
+        let submitted: SubmittedEdit
+        do {
+            submitted = try await EditSubmission(sync: sync).submit(change, reachable: reachable, saved: &saved, cacheFailure: { error in
+                context.warn("the cache could not be updated: \(error)")
+            }, event: text.show)
+        } catch {
+            await text.finish(&saved)
+            throw error
         }
         switch submitted {
         case .waiting:
-            context.io.stderr.write("The change waits in \(queue.directory.path); `expense-log sync` sends it once the server can be reached.\n")
+            context.io.stderr.write("The change waits in \(directory); `expense-log sync` sends it once the server can be reached.\n")
             throw CommandExit(code: .temporaryFailure)
         case .busy:
             context.io.stderr.write("Another run (a sync, edit or delete) is sending this environment's queue and may send this "
-                                    + "change too; until then it waits in \(queue.directory.path): `expense-log pending` shows "
+                                    + "change too; until then it waits in \(directory): `expense-log pending` shows "
                                     + "whether it still does, and `expense-log sync` sends it.\n")
             throw CommandExit(code: .temporaryFailure)
-        case let .sent(own, outcome, blocker):
-            try report(outcome, own: own, queue: queue, context, config, blocked: blocker)
+        case let .sent(own, result):
+            try await text.render(result, saved: &saved, own: own)
         }
     }
 
@@ -51,19 +56,10 @@ enum EditSending {
                      + "`expense-log pending` lists \(touching.count == 1 ? "it" : "them"), `expense-log sync` sends \(touching.count == 1 ? "it" : "them").")
     }
 
-    /// Sends the queue as `listed`, up to the first change that cannot be read, and says how it went (for `sync`, which
-    /// holds the sync lock). Throws the exit code: 74 for a change that cannot be read or recorded, else as `report`.
-    static func sendQueue(listed: EditQueue.Listing, _ client: ExpenseLogAPIClient, _ repository: LocalRepository,
-                          _ context: Context, _ config: AppConfig) async throws {
-        let queue = context.editQueue(config)
-        let outcome = await EditDelivery(client: client, repository: repository, queue: queue).send(listed.sendable)
-        try report(outcome, own: nil, queue: queue, context, config, blocked: listed.blocker)
-    }
-
     /// Says what the server answered to each change, and why the rest stay queued; throws the exit code: 65 when a
     /// change (the caller's `own`, or any for `sync`) can never apply, 74 when the queue could not be read or kept up,
     /// else the stopping error's.
-    static func report(_ outcome: EditOutcome, own: QueuedEdit?, queue: EditQueue, _ context: Context, _ config: AppConfig,
+    static func report(_ outcome: EditOutcome, own: QueuedEdit?, directory: String, _ context: Context, _ config: AppConfig,
                        blocked: String?) throws {
         var vanished = false
         // First, so that what follows (an id "missing" from a spreadsheet no longer used) reads in its light.
@@ -93,7 +89,7 @@ enum EditSending {
             }
         }
         for failure in outcome.cacheFailures { context.warn("the cache could not follow the server's answer: \(failure)") }
-        let waiting = "\(outcome.remaining) change\(outcome.remaining == 1 ? " waits" : "s wait") in \(queue.directory.path)"
+        let waiting = "\(outcome.remaining) change\(outcome.remaining == 1 ? " waits" : "s wait") in \(directory)"
         let ownWaits = own.map { own in !outcome.delivered.contains { $0.edit.file == own.file } } == true ? " (this one among them)" : ""
         if let (answer, error) = outcome.unrecorded {
             let answered = if case .vanished = answer { "The server refused the change as one that can never apply" } else { "The server made the change" }

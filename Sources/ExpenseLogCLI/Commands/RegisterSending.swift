@@ -38,7 +38,7 @@ extension RegisterMessages {
                          + "item\(saved.count == 1 ? "" : "s") above \(saved.count == 1 ? "is" : "are") that canned answer, "
                          + "not what was sent; no server stored anything (only the dummy environment's cache keeps them).")
         }
-        let wait = ResendPolicy.wait(config, info: await repository.serverInfo())
+        let wait = context.resendPolicy(config).wait(info: await repository.serverInfo())
         let code = outcome.stop.map { explain($0, confirmed: outcome.confirmed, total: total, config: config, wait: wait, report: report) } ?? .success
         guard let failure else { return code }
         context.warn(saved.warning(for: failure, registered: outcome.confirmed))

@@ -1,0 +1,146 @@
+import ExpenseLogConfig
+import ExpenseLogModel
+import ExpenseLogRendering
+import ExpenseLogUseCases
+import Foundation
+
+/// What a run of the pending writes (`sync`, or an `edit`/`delete` sending the queue) says, and the exit code it ends
+/// with: the items the server saved, why items or changes stay queued, and what the server answered to each change.
+struct SyncText {
+    let context: Context
+    let config: AppConfig
+    /// The run whose result is said (its cache keeps what the server saved).
+    let sync: Sync
+    /// The format the saved items are printed in.
+    let format: OutputFormat
+
+    /// Shows what happens during the run at once.
+    func show(_ event: SyncEvent) {
+        switch event {
+        case let .rows(rows, month): context.report(rows, of: month)
+        case .cacheFailure(let failure): context.warn("the cache could not be updated: \(failure)")
+        case let .forced(key, sentAt):
+            context.warn("sending the batch \(key) again although its POST at \(Self.time(sentAt)) may still be "
+                         + "running on the server (--force); if it is, its items will be registered twice")
+        case .resendsAtOnce:
+            context.note("The server is expense-log's web app, which saves an id only once: a batch whose answer was lost is sent again at once.")
+        }
+    }
+
+    /// Caches and prints what the server saved, once; says when that failed, and returns whether it did.
+    @discardableResult
+    func finish(_ saved: inout SavedItems, printEmpty: Bool = false) async -> Bool {
+        guard let failure = await saved.finish(in: sync.repository, printEmpty: printEmpty, print: { context.printItems($0, format, config) })
+        else { return false }
+        context.warn(saved.warning(for: failure, registered: saved.count))
+        return true
+    }
+
+    /// Says how the run went, the items' part first; throws the exit code when it is not 0. `own` is the change an
+    /// `edit` or `delete` queued (nil for `sync`).
+    func render(_ result: SyncResult, saved: inout SavedItems, own: QueuedEdit?) async throws {
+        for problem in result.problems { context.warn(problem) }
+        var itemsExit: ExitCode?
+        if let outcome = result.items {
+            itemsExit = await items(outcome, result, saved: &saved)
+        } else if own == nil, format != .table {
+            context.printItems([], format, config)
+        }
+        do {
+            try edits(result.edits, own: own)
+        } catch let exit as CommandExit {
+            throw CommandExit(code: itemsExit ?? exit.code)
+        }
+        if let itemsExit { throw CommandExit(code: itemsExit) }
+    }
+
+    /// The items' part: what was saved (printed before an error is explained), why items stay; the exit code if not 0.
+    private func items(_ outcome: SyncOutcome, _ result: SyncResult, saved: inout SavedItems) async -> ExitCode? {
+        let remaining = "\(outcome.remaining) item\(outcome.remaining == 1 ? " remains" : "s remain") in the outbox"
+        switch outcome.stop {
+        case .some(.monthUnreadable(let month, let failure)):
+            context.io.stderr.write("Error: \(failure)\nNothing was sent: \(month) must be read from the server first, "
+                                    + "so that no item is registered twice. \(remaining); run sync again "
+                                    + (failure.isTransient ? "later.\n" : "once the cause is fixed.\n"))
+            return failure.isTransient ? .temporaryFailure : ExitCode(for: failure)
+        case .some(.batchFailed(let key, let entry, let error)):
+            await finish(&saved)
+            context.io.stderr.write("Error: \(error)\nThe batch \(key) of \(entry.path) was not confirmed; \(remaining). "
+                                    + "Run sync again later" + (error.isTransient ? ".\n" : " once the cause is fixed.\n"))
+            return error.isTransient ? .temporaryFailure : ExitCode(for: error)
+        case .none:
+            let keepFailed = await finish(&saved, printEmpty: format != .table)
+            await context.flushWarnings(sync.repository)
+            return report(outcome, problems: result.problems, wait: result.wait) ?? (keepFailed ? .ioError : nil)
+        }
+    }
+
+    /// Says how an items' run that went to its end ended; its exit code when not 0 (refused batches, unreadable entries,
+    /// entries held elsewhere, batches that may still be running).
+    private func report(_ outcome: SyncOutcome, problems: [String], wait: ResendWait) -> ExitCode? {
+        for refused in outcome.refused {
+            context.io.stderr.write("Error: \(refused.error)\nThe refused items were moved to \(refused.file.path); fix them there and "
+                                    + "register that file.\n")
+        }
+        for batch in outcome.unsafe {
+            context.warn("the batch \(batch.key) (\(batch.count) item\(batch.count == 1 ? "" : "s")) was sent at \(Self.time(batch.sentAt)) "
+                         + "and its answer never came: the server may still be running it (up to \(Int(wait.seconds)) s), so it is "
+                         + "sent again only from \(Self.time(batch.safeFrom)), unless the server shows it by then. Run sync again "
+                         + "then; --force sends it now, at the risk of registering it twice.")
+        }
+        let unsafe = outcome.unsafe, busy = outcome.busy
+        let left = !unsafe.isEmpty ? "\(unsafe.reduce(0) { $0 + $1.count }) item\(unsafe.count == 1 && unsafe[0].count == 1 ? " waits" : "s wait") until the server cannot still be running them."
+            : busy > 0 ? "\(busy) item\(busy == 1 ? " was" : "s were") not sent now: a register run is sending \(busy == 1 ? "it" : "them"), "
+                + "or \(busy == 1 ? "its" : "their") outbox entry changed while this sync ran; run sync again."
+            : problems.isEmpty ? "The outbox is empty." : "Unreadable outbox entries remain (see the warnings above)."
+        context.note("Sent \(outcome.sent) item\(outcome.sent == 1 ? "" : "s") in \(outcome.posts) request\(outcome.posts == 1 ? "" : "s"); "
+                     + "skipped \(outcome.skipped) the server already had. " + left)
+        if let first = outcome.refused.first { return ExitCode(for: first.error) }
+        // An unreadable entry needs a person, not another try: 74, as pending gives.
+        if !problems.isEmpty { return .ioError }
+        if busy > 0 || !unsafe.isEmpty { return .temporaryFailure }
+        return nil
+    }
+
+    /// The changes' part; throws the exit code when it is not 0.
+    private func edits(_ step: EditsStep, own: QueuedEdit?) throws {
+        let directory = config.editsDirectory.path
+        func behind(_ count: Int) -> String {
+            "\(count) change\(count == 1 ? " waits" : "s wait") behind items still waiting to be registered"
+                + (own == nil ? "" : " (this one among them)") + ": `expense-log sync` sends \(count == 1 ? "it" : "them") once those are sent.\n"
+        }
+        switch step {
+        case .none:
+            return
+        case .stoppedWithItems:
+            context.note("The queued edits and deletions wait too (`expense-log pending` lists them).")
+            throw CommandExit(code: .temporaryFailure)
+        case .behindItems(let count):
+            context.io.stderr.write(behind(count))
+            throw CommandExit(code: .temporaryFailure)
+        case .blocked(let blocker):
+            context.io.stderr.write("Error: \(blocker).\n" + (own == nil ? "" : "This change waits behind it.\n"))
+            throw CommandExit(code: .ioError)
+        case .actionAbsent(let action):
+            context.io.stderr.write(ServerEdits.absent(action, sync.client.baseURL))
+            throw CommandExit(code: .unavailable)
+        case let .actionUnknown(error, waiting):
+            context.warn(String(String(describing: error).prefix { $0 != "\n" }))
+            context.io.stderr.write("\(waiting) change\(waiting == 1 ? " waits" : "s wait") in \(directory); "
+                                    + "run sync again once the server can be reached.\n")
+            throw CommandExit(code: .temporaryFailure)
+        case let .sent(outcome, blocker, waitingBehind):
+            try EditSending.report(outcome, own: own, directory: directory, context, config, blocked: blocker)
+            if waitingBehind > 0 {
+                context.io.stderr.write(behind(waitingBehind))
+                throw CommandExit(code: .temporaryFailure)
+            }
+            if own == nil { context.note("The queue of edits is empty.") }
+        }
+    }
+
+    /// `2026-11-23T11:52:08Z`: when a batch was sent, or becomes safe to send again.
+    static func time(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle())
+    }
+}

@@ -1,0 +1,64 @@
+import ExpenseLogModel
+import Foundation
+
+/// One write waiting for the server: a run's items to register, or a change to items.
+public enum PendingWrite: Sendable {
+    /// An outbox entry: the batches one run could not confirm.
+    case items(OutboxEntry)
+    /// A queued edit or deletion.
+    case edit(QueuedEdit)
+
+    /// Its file's name, which sorts by the time it was queued (both queues name their files so).
+    public var order: String {
+        switch self {
+        case .items(let entry): entry.file.lastPathComponent
+        case .edit(let edit): edit.file.lastPathComponent
+        }
+    }
+}
+
+/// Every write of one environment waiting for the server, in one order: items to register (the outbox) and changes to
+/// items (the queue of edits), under one lock. A write is sent only after every write queued before it, so an edit of an
+/// item still waiting to be registered waits behind it. Each kind keeps its folder and file format, so what earlier
+/// versions queued is read and sent as before.
+public struct PendingWrites: Sendable {
+    /// The items waiting to be registered.
+    public let outbox: Outbox
+    /// The edits and deletions waiting to be sent.
+    public let edits: EditQueue
+
+    /// The pending writes kept in these two folders.
+    public init(outbox: Outbox, edits: EditQueue) {
+        (self.outbox, self.edits) = (outbox, edits)
+    }
+
+    /// The lock every sender of these writes holds (`sync`, and `edit`/`delete` sending the queue).
+    public var syncLock: URL { outbox.syncLock }
+
+    /// Every write that can be read, oldest first, and a message for each file that cannot be read (left in place).
+    public func listing() throws -> (writes: [PendingWrite], problems: [String]) {
+        let (entries, problems) = try outbox.entries()
+        let queued = try edits.listing()
+        let writes = (entries.map(PendingWrite.items) + queued.edits.map(PendingWrite.edit)).sorted { $0.order < $1.order }
+        return (writes, problems + queued.problems)
+    }
+
+    /// The items waiting in the outbox with these ids, each once, in queue order (read whole: only when asked).
+    public func waitingItems(_ ids: Set<String>) throws -> [Item] {
+        var found: [Item] = [], seen = Set<String>()
+        for entry in try outbox.entries().entries {
+            _ = try outbox.forEachBatch(of: entry) { batch in
+                for item in batch.items where ids.contains(item.id) && seen.insert(item.id).inserted { found.append(item) }
+            }
+        }
+        return found
+    }
+
+    /// The changes of `edits` (in queue order) that may be sent now: those queued before every outbox entry still waiting
+    /// (`entries`) or unreadable (`unreadable`); `behind` counts the rest, which wait for those items.
+    public static func ready(_ edits: [QueuedEdit], behind entries: [OutboxEntry], unreadable: [URL]) -> (ready: [QueuedEdit], behind: Int) {
+        guard let first = (entries.map(\.file) + unreadable).map(\.lastPathComponent).min() else { return (edits, 0) }
+        let ready = edits.prefix { $0.file.lastPathComponent < first }
+        return (Array(ready), edits.count - ready.count)
+    }
+}
