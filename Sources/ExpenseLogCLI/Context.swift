@@ -103,6 +103,16 @@ public struct Context: Sendable {
              verifyAnswers: config.environment.value != .dummy)
     }
 
+    /// A client, or none for a dry run when none can be made (no server configured): it compares with what is here.
+    public func client(_ config: AppConfig, orNoneFor dryRun: Bool) throws -> ExpenseLogAPIClient? {
+        do {
+            return try client(config)
+        } catch where dryRun {
+            warn("\(String(describing: error).prefix { $0 != "\n" }); the dry run compares with the cache and the outbox only")
+            return nil
+        }
+    }
+
     /// A client for the configured environment: fixtures for dummy, the live session (with the token) otherwise.
     public func client(_ config: AppConfig) throws -> ExpenseLogAPIClient {
         let session: any Session
@@ -110,7 +120,7 @@ public struct Context: Sendable {
         var token: String?
         if config.environment.value == .dummy {
             let directory = config.fixturesDirectory.map { URL(fileURLWithPath: $0.value, isDirectory: true) }
-                ?? FixtureSession.bundledDirectory()
+                ?? FixtureBundle.directory()
             guard let directory else {
                 let binDir = Bundle.main.executableURL?.deletingLastPathComponent().path ?? "the executable's folder"
                 throw APIError.fixtureUnreadable(path: "\(binDir)/\(FixtureBundle.name).resources or \(binDir)/../share/expense-log",

@@ -76,17 +76,4 @@ public struct FixtureSession: Session {
     static func reason(_ error: any Error, path: String) -> String {
         FileManager.default.fileExists(atPath: path) ? "it cannot be read" : "no such file"
     }
-    /// The bundled fixtures: next to the built executable (SwiftPM's bundle) or in `../share/expense-log` of an installed one.
-    public static func bundledDirectory(executable: URL? = Bundle.main.executableURL) -> URL? {
-        guard let binDir = executable?.resolvingSymlinksInPath().deletingLastPathComponent() else { return nil }
-        let candidates = [
-            binDir.appendingPathComponent(FixtureBundle.name + ".resources"),
-            binDir.appendingPathComponent(FixtureBundle.name + ".bundle/Contents/Resources"),
-            binDir.appendingPathComponent(FixtureBundle.name + ".bundle"),
-            binDir.deletingLastPathComponent().appendingPathComponent("share/expense-log"),
-        ]
-        return candidates.first { dir in
-            FixtureBundle.files.allSatisfy { FileManager.default.fileExists(atPath: dir.appendingPathComponent($0).path) }
-        }
-    }
 }

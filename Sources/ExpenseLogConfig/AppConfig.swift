@@ -180,3 +180,10 @@ extension AppConfig {
         URL(fileURLWithPath: path).standardizedFileURL.path
     }
 }
+
+extension AppConfig {
+    /// The timeout as `config show` says it: the one given, or the defaults of each request.
+    public var timeoutText: String {
+        timeout.map { "\($0) s" } ?? ExpenseLogAPI.defaultTimeoutText
+    }
+}

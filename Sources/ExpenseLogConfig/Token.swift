@@ -39,4 +39,15 @@ public enum Token {
         if let problem = problem(in: token) { throw ConfigError.badToken(source: "standard input", reason: problem) }
         try AtomicFile.write(Data((token + "\n").utf8), to: file, mode: 0o600)
     }
+
+    /// Deletes the token file; false when there was none.
+    public static func remove(_ file: URL) throws -> Bool {
+        guard FileManager.default.fileExists(atPath: file.path) else { return false }
+        do {
+            try FileManager.default.removeItem(at: file)
+        } catch {
+            throw StoreError.writeFailed(path: file.path, reason: "it cannot be removed (\(StoreError.reason(of: error)))")
+        }
+        return true
+    }
 }

@@ -1,5 +1,7 @@
 import ExpenseLogFormats
 import ExpenseLogModel
+import ExpenseLogStore
+import Foundation
 extension ImportProfile {
     /// The profile as a profile file's JSON, which `parse` reads back to the same profile: keys in docs/import-profiles.md's order,
     /// those at their default left out, one rule a line.
@@ -48,6 +50,11 @@ extension ImportProfile {
     /// One string as a string, more as an array.
     private static func strings(_ values: [String]) -> String {
         values.count == 1 ? quoted(values[0]) : "[" + values.map(quoted).joined(separator: ", ") + "]"
+    }
+
+    /// Writes a profile's text to a new file, atomically.
+    public static func save(_ text: String, to url: URL) throws {
+        try AtomicFile.write(Data(text.utf8), to: url)
     }
 
     static func quoted(_ text: String) -> String {

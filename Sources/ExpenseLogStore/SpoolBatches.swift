@@ -1,4 +1,4 @@
-import ExpenseLogClient
+import ExpenseLogFormats
 import Foundation
 
 extension BatchLimit {

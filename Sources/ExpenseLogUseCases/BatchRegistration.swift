@@ -1,4 +1,5 @@
 import ExpenseLogClient
+import ExpenseLogFormats
 import ExpenseLogImport
 import ExpenseLogModel
 import ExpenseLogStore
@@ -51,7 +52,7 @@ public struct BatchRegistration {
 
     /// Queues every batch, then sends them in order, marking each row's fate in `report` and keeping what the server
     /// saved in `saved`. Throws only what reading the spool throws.
-    public func run(saved: inout SavedItems, report: inout ImportReport, event: (Event) -> Void) async throws -> Outcome {
+    public func run(saved: inout SavedItems, report: inout ImportRecord, event: (Event) -> Void) async throws -> Outcome {
         var outcome = Outcome()
         // Queued before the first POST: whatever happens next (a lost answer, a crash, kill -9), every item the
         // server has not confirmed is in the outbox for `sync`, and none is sent twice. Each batch is encoded once,

@@ -11,6 +11,9 @@ public enum DeploymentCheckOutcome: Sendable {
     case outdated(ServerInfo)
     /// The self-test ran.
     case checked(ServerInfo, DeploymentReport)
+    /// The self-test may have run without finishing (Apps Script or Google's services stopped it, or its answer never
+    /// came), so its temporary spreadsheet may remain.
+    case unfinished(APIError)
 }
 
 /// Asks a deployment which script it runs (`?action=info`) and, for the bundled script with one, to run its self-test.
@@ -36,6 +39,19 @@ public struct DeploymentChecking: Sendable {
         // Asked anew, so a deployment updated since is seen as it is now.
         try? await repository.saveServerInfo(info)
         guard info.offers("check") else { return .outdated(info) }
-        return .checked(info, try await client.selfCheck())
+        do {
+            return .checked(info, try await client.selfCheck())
+        } catch let error as APIError where Self.unfinished(error) {
+            return .unfinished(error)
+        }
+    }
+
+    /// Whether a failed request may have run without finishing: stopped by Apps Script or Google's services, or its
+    /// answer never came.
+    static func unfinished(_ error: APIError) -> Bool {
+        switch error {
+        case .scriptStopped, .scriptRefused(_, "unavailable", _), .network(_, .timedOut), .network(_, .connectionLost): true
+        default: false
+        }
     }
 }

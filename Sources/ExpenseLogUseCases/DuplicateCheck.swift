@@ -41,8 +41,8 @@ public struct DuplicateCheck: Sendable {
     /// (also marked in `report`), and how many items the outbox holds. A month the server refuses for a reason that
     /// will not pass (401, a non-JSON answer) is thrown.
     /// `madeIDRows` are the rows whose ids were made from their content, which `--explain` says.
-    public func run(months: [YearMonth], spool: ItemSpool, madeIDRows: RowSet = RowSet(), report: inout ImportReport,
-                    event: (DuplicateCheckEvent) -> Void) async throws -> (items: ItemSpool, skipped: [ImportReport.Row], waiting: Int) {
+    public func run(months: [YearMonth], spool: ItemSpool, madeIDRows: RowSet = RowSet(), report: inout ImportRecord,
+                    event: (DuplicateCheckEvent) -> Void) async throws -> (items: ItemSpool, skipped: [ImportRecord.Row], waiting: Int) {
         event(.comparing(months: months.count))
         let loaded = await loader.load(months, policy: .preferServer)
         event(.compared)
@@ -80,10 +80,10 @@ public struct DuplicateCheck: Sendable {
         }
         var matcher = finder.matcher(inputIDs: knownIDs)
         let kept = try ItemSpool()
-        var skipped: [ImportReport.Row] = []
+        var skipped: [ImportRecord.Row] = []
         var reader = try spool.reader()
         while let (item, row) = try reader.next() {
-            let skip: ImportReport.Row
+            let skip: ImportRecord.Row
             switch matcher.verdict(for: item) {
             case .new:
                 try kept.append(item, tag: row)
@@ -92,12 +92,12 @@ public struct DuplicateCheck: Sendable {
                 try kept.append(item, tag: row)
                 continue
             case .sameID(let match):
-                skip = ImportReport.Row(location: report.location(ofRow: Int(row)), status: .duplicate, item: item,
+                skip = ImportRecord.Row(location: report.location(ofRow: Int(row)), status: .duplicate, item: item,
                                         reasons: ["id \(PrintableText.of(item.id)) is already \(Self.place(match))"
                                                   + (madeIDRows.contains(Int(row)) ? " (\(DerivedID.explanation): the same row was imported before)" : "")],
                                         matched: match)
             case .likely(let match):
-                skip = ImportReport.Row(location: report.location(ofRow: Int(row)), status: .likelyDuplicate, item: item,
+                skip = ImportRecord.Row(location: report.location(ofRow: Int(row)), status: .likelyDuplicate, item: item,
                                         reasons: ["the same date, price and name as \(Self.describe(match.item)) "
                                                   + "\(Self.place(match))"], matched: match)
             }

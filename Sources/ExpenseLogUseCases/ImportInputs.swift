@@ -29,7 +29,7 @@ public struct ImportInputs {
     /// The report rows whose ids were made from their content (`DerivedID`), for `--explain`.
     public var madeIDRows = RowSet()
     /// Rows an earlier input of the run already had (overlapping statements given together), reported as duplicates.
-    public var repeated: [ImportReport.Row] = []
+    public var repeated: [ImportRecord.Row] = []
     /// Every problem: syntax, layout and validation.
     public var problems: [ValidationProblem] = []
     /// Rows the profile left out.
@@ -43,7 +43,7 @@ public struct ImportInputs {
     /// read after each source. Rethrows what the sources throw (an unreadable file) and the spool's errors.
     public static func read(_ sources: [ImportSource], profile: ImportProfile?, encoding: TextEncoding?,
                             catalogue: CategoryCatalogue = .standard, derivesIDs: Bool = true, into spool: ItemSpool,
-                            report: inout ImportReport, progress: (Int) -> Void = { _ in }) throws -> ImportInputs {
+                            report: inout ImportRecord, progress: (Int) -> Void = { _ in }) throws -> ImportInputs {
         var inputs = ImportInputs(spool: spool)
         // Each row is validated as it is read and a valid one goes to the spool: the input is never held as
         // records, drafts or items.
@@ -54,7 +54,7 @@ public struct ImportInputs {
             validator.beginInput(source.name)
             let mark = (validator.mark, spool.mark, report.count, rows)
             var months: Set<YearMonth> = []
-            var repeatedHere: [ImportReport.Row] = []
+            var repeatedHere: [ImportRecord.Row] = []
             let read = try InputReader.read(source.input, name: source.name, format: source.format ?? (profile == nil ? nil : .csv),
                                             encoding: encoding, profile: profile ?? .native) { draft in
                 rows += 1
@@ -64,7 +64,7 @@ public struct ImportInputs {
                 case .invalid: return
                 case .valid(let valid, let made): (item, madeID) = (valid, made)
                 case .repeated(let repeated, let earlier):
-                    let row = ImportReport.Row(location: draft.location, status: .duplicate, item: repeated,
+                    let row = ImportRecord.Row(location: draft.location, status: .duplicate, item: repeated,
                                                reasons: ["the same row as one of \(earlier), read earlier in this run (\(DerivedID.explanation))"])
                     report.append(row)
                     repeatedHere.append(row)

@@ -73,7 +73,7 @@ public struct Sync: Sendable {
             let (wait, atOnce) = await policy.wait(for: entries, pending.outbox, client, repository)
             result.wait = wait
             if atOnce { event(.resendsAtOnce) }
-            let sender = OutboxSender(delivery: OutboxDelivery(client: client, outbox: pending.outbox), repository: repository,
+            let sender = OutboxSync(delivery: OutboxDelivery(client: client, outbox: pending.outbox), repository: repository,
                                       resendWait: wait, verifyAnswers: verifyAnswers, edits: queued.edits)
             result.items = try await sender.send(entries, force: force, keep: { saved.keep($0) }, event: event)
         }

@@ -64,8 +64,8 @@ import Testing
             let pending = try await CLI.run(["pending"], environment: env)
             #expect(pending.status == 0, "\(pending.stderr)")
             let lines = pending.stderr.split(separator: "\n").map(String.init)
-            #expect(lines.contains { $0.hasPrefix("3 changes to items on the server wait in ") && $0.hasSuffix("/development/edits, "
-                                   + "sent in this order by `expense-log sync`:") }, "\(pending.stderr)")
+            #expect(lines.contains { $0.hasPrefix("3 changes to items wait in ") && $0.hasSuffix("/development/edits, "
+                                   + "sent in this order by `expense-log sync`, each after the items queued before it:") }, "\(pending.stderr)")
             #expect(lines.filter { $0.hasPrefix("  ") } == [
                 "  edit Q1: 2024-01-05 コーヒー ¥178 (Food/Drink) → 2024-01-05 コーヒー ¥200 (Food/Drink)",
                 "  edit Q1: 2024-01-05 コーヒー ¥200 (Food/Drink) → 2024-02-01 コーヒー ¥200 (Food/Drink)",
@@ -165,7 +165,7 @@ import Testing
             #expect(synced.stderr.contains("is not expense-log's web app"), "\(synced.stderr)")
             #expect(try await host.posts() == posts, "nothing was sent")
             let pending = try await CLI.run(["pending"], environment: env)
-            #expect(pending.stderr.contains("1 change to items on the server waits in"), "\(pending.stderr)")
+            #expect(pending.stderr.contains("1 change to items waits in"), "\(pending.stderr)")
         }
     }
 }

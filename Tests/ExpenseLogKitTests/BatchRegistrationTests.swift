@@ -13,7 +13,7 @@ import Testing
 /// An import's sending in-process: every batch queued first, then sent in order, over a scripted server and a real outbox.
 @Suite struct BatchRegistrationTests {
     /// `count` numbered items in a spool, each tagged with its row in `report` (line = row + 2, after a header).
-    static func spooled(_ count: Int, report: inout ImportReport) throws -> ItemSpool {
+    static func spooled(_ count: Int, report: inout ImportRecord) throws -> ItemSpool {
         let spool = try ItemSpool()
         for item in try numberedItems(count) {
             let offset = try spool.append(item, tag: Int32(report.count))
@@ -24,8 +24,8 @@ import Testing
 
     /// Runs a registration of `count` items in batches of `size` against `answers`.
     static func register(_ count: Int, size: Int, _ answers: [ScriptedAnswer], in root: URL)
-        async throws -> (BatchRegistration.Outcome, SavedItems, ImportReport, Outbox, [String]) {
-        var report = ImportReport(files: ["in.csv"])
+        async throws -> (BatchRegistration.Outcome, SavedItems, ImportRecord, Outbox, [String]) {
+        var report = ImportRecord(files: ["in.csv"])
         let items = try spooled(count, report: &report)
         let outbox = releasePaths(root).outbox
         let registration = BatchRegistration(items: items, limit: BatchLimit(items: size),

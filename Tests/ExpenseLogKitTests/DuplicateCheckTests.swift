@@ -22,7 +22,7 @@ import Testing
                          Item(id: "N2", date: try day(2024, 1, 6), name: "ラーメン", price: 980, category: 0, categorySub: 0),
                          Item(id: "N3", date: try day(2024, 1, 7), name: "本", price: 900, category: 1, categorySub: 2)]
             let spool = try ItemSpool()
-            var report = ImportReport(files: ["in.csv"])
+            var report = ImportRecord(files: ["in.csv"])
             for (line, item) in input.enumerated() {
                 let offset = try spool.append(item, tag: Int32(line))
                 _ = report.appendSpooled(at: SourceLocation(file: "in.csv", line: line + 2), offset: offset)

@@ -26,7 +26,7 @@ import Testing
         let good = Self.source("a.csv", "date,name,price,category\n20240105,本,900,1\n20240206,茶,150,0\n20240207,,abc,0\n")
         // Its first row is valid and read before the broken quote is met: the whole file is refused, that row too.
         let broken = Self.source("b.csv", "date,name,price,category\n20240301,x,1,0\n20240302,\"unclosed,1,0\n")
-        var report = ImportReport(files: ["a.csv", "b.csv"])
+        var report = ImportRecord(files: ["a.csv", "b.csv"])
         var counts: [Int] = []
         let inputs = try ImportInputs.read([good, broken], profile: nil, encoding: nil, into: try ItemSpool(), report: &report) {
             counts.append($0)

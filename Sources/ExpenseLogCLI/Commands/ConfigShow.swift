@@ -1,4 +1,3 @@
-import ExpenseLogClient
 import ExpenseLogConfig
 import ExpenseLogFixtures
 import ExpenseLogFormats
@@ -18,7 +17,7 @@ extension ConfigCommand {
             rows.append(["base-url", config.baseURL.map { URLRedaction.redacted(URL(string: $0.value) ?? URL(fileURLWithPath: "/")) } ?? "(none)",
                          config.baseURL?.source ?? "set --base-url, EXPENSE_LOG_BASE_URL or the config file"])
         } else {
-            let fixtures = config.fixturesDirectory?.value ?? FixtureSession.bundledDirectory()?.path ?? "(not found)"
+            let fixtures = config.fixturesDirectory?.value ?? FixtureBundle.directory()?.path ?? "(not found)"
             rows.append(["fixtures", fixtures, config.fixturesDirectory?.source ?? "bundled"])
         }
         rows.append(["config-file", config.configFile.value + (config.configFileExists ? "" : " (not found)"), config.configFile.source])
@@ -35,7 +34,7 @@ extension ConfigCommand {
         }
         rows.append(["cache", config.cacheDirectory.path, config.paths.origin + (env.usesNetwork ? ", a folder per base URL" : "")])
         rows.append(["outbox", config.outboxDirectory.path, config.paths.origin])
-        rows.append(["timeout", config.timeout.map { "\($0) s" } ?? ExpenseLogAPI.defaultTimeoutText, config.timeout == nil ? "default" : "--timeout"])
+        rows.append(["timeout", config.timeoutText, config.timeout == nil ? "default" : "--timeout"])
         rows.append(["retries", String(config.retryPolicy.maxRetries), config.retries == nil ? "default" : "--retries"])
         let categories = config.catalogue.value.categories
         rows.append(["categories", "\(categories.count) categories, \(categories.reduce(0) { $0 + $1.subs.count }) subs",

@@ -1,6 +1,5 @@
 import ExpenseLogConfig
 import ExpenseLogFormats
-import ExpenseLogStore
 import Foundation
 
 /// `config set-token` and `config clear-token`: the token file, written with mode 0600, never from argv.
@@ -32,12 +31,7 @@ extension ConfigCommand {
 
     static func clearToken(_ invocation: Invocation, _ context: Context) async throws {
         let file = try context.config().paths.tokenFile
-        if FileManager.default.fileExists(atPath: file.path) {
-            do {
-                try FileManager.default.removeItem(at: file)
-            } catch {
-                throw StoreError.writeFailed(path: file.path, reason: "it cannot be removed (\(StoreError.reason(of: error)))")
-            }
+        if try Token.remove(file) {
             context.note("Deleted the token file \(file.path).")
         } else {
             context.note("There is no token file at \(file.path).")

@@ -45,6 +45,6 @@ enum DeleteCommand {
                 throw CommandExit(code: .failure)
             }
         }
-        try await EditSending.submit(.delete(items), reachable: reachable, sync, context, config)
+        try await EditText.submit(.delete(items), reachable: reachable, sync, context, config)
     }
 }

@@ -74,6 +74,6 @@ enum EditCommand {
             return
         }
         let reachable = try await ServerEdits.requireAction("update", sync, context)
-        try await EditSending.submit(.update(item: item, changed: changed, fields: fields), reachable: reachable, sync, context, config)
+        try await EditText.submit(.update(item: item, changed: changed, fields: fields), reachable: reachable, sync, context, config)
     }
 }

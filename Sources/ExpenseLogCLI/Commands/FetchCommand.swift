@@ -56,12 +56,12 @@ enum FetchCommand {
         let config = try context.config()
         let query = try options.query(config.catalogue.value, invocation)
         let repository = context.repository(config)
-        let edits = EditSending.waiting(context, config)
+        let edits = EditText.waiting(context, config)
         let loader = MonthLoader(client: offline ? nil : try context.client(config), repository: repository, strict: options.strict, edits: edits)
         guard case .month(let month) = options.period else {
             let loaded = await loader.load(options.period.months, policy: options.policy)
             await context.flushWarnings(repository)
-            EditSending.noteWaiting(edits, in: options.period.months, context)
+            EditText.noteWaiting(edits, in: options.period.months, context)
             return try printMonths(loaded, query, options.format, context, config)
         }
         let loaded = await loader.load(month, policy: options.policy)
@@ -81,11 +81,11 @@ enum FetchCommand {
                 context.warn("\(fallback)\nShowing \(month) \(when); run again when the server is back (or use --refresh to never fall back)")
             }
             if !complete { context.warn("\(month) was never fetched whole; only the items registered from here are shown") }
-            EditSending.noteWaiting(edits, in: [month], context)
+            EditText.noteWaiting(edits, in: [month], context)
             context.printItems(query.apply(loaded.items), options.format, config)
         case .server:
             if let rows = loaded.rows {
-                context.report(rows, of: month)
+                context.warnRows(rows, of: month)
                 context.reportLeftOut(rows.unreadable.count)
             }
             let answered = loaded.items + loaded.outside
@@ -98,7 +98,7 @@ enum FetchCommand {
                              + "\(month); they are printed but not cached (the cache of \(month) keeps only its own items)")
             }
             // The server's answer is printed whatever happens to the cache: a disk problem must not hide the data.
-            EditSending.noteWaiting(edits, in: [month], context)
+            EditText.noteWaiting(edits, in: [month], context)
             context.printItems(query.apply(answered), options.format, config)
             if let cacheFailure = loaded.cacheFailure {
                 context.warn("\(month) was fetched and printed, but not cached: \(cacheFailure) (exit status 74; --offline will not have it)")

@@ -1,7 +1,6 @@
 import ExpenseLogFormats
 import ExpenseLogImport
 import ExpenseLogRendering
-import ExpenseLogStore
 import Foundation
 
 /// `profile list|show|init`: the import profiles `register --profile` reads, and a start on one of your own.
@@ -65,7 +64,7 @@ enum ProfileCommand {
                 throw CommandExit(code: .ioError)
             }
             do {
-                try AtomicFile.write(Data(text.utf8), to: url)
+                try ImportProfile.save(text, to: url)
             } catch {
                 context.io.stderr.write("Error: could not write \(ArgumentBytes.display(output)): \(error)\n")
                 throw CommandExit(code: .ioError)

@@ -1,8 +1,6 @@
-import ExpenseLogClient
 import ExpenseLogFormats
 import ExpenseLogImport
 import ExpenseLogModel
-import ExpenseLogStore
 import ExpenseLogUseCases
 import Foundation
 
@@ -69,17 +67,16 @@ enum RegisterCommand {
     static func run(_ options: RegisterOptions, _ context: Context) async throws {
         let progress = ProgressLine(context)
         // The valid items wait on disk, not in memory, from reading to sending; the report reads them back from it.
-        let spool: ItemSpool
+        let ending: ImportRecordFile
         do {
-            spool = try ItemSpool()
+            ending = try ImportRecordFile(file: options.reportFile, context: context, progress: progress)
         } catch {
             context.io.stderr.write("Error: \(error)\n")
             throw CommandExit(code: ExitCode(for: error))
         }
-        let ending = ReportWriter(file: options.reportFile, context: context, progress: progress, spool: spool)
-        var report = ImportReport(files: options.paths.map { RegisterOptions.name(of: $0.path) })
+        var report = ImportRecord(files: options.paths.map { RegisterOptions.name(of: $0.path) })
         do {
-            let messages = RegisterMessages(options: options, context: context, progress: progress)
+            let messages = RegisterText(options: options, context: context, progress: progress)
             try await register(options, context, messages: messages, ending: ending, report: &report)
         } catch let exit as CommandExit {
             throw exit
@@ -95,8 +92,8 @@ enum RegisterCommand {
 
     /// The run itself: read, compare, send; it always ends through `ending.finish`, which writes the report and throws
     /// the exit code.
-    static func register(_ options: RegisterOptions, _ context: Context, messages: RegisterMessages, ending: ReportWriter,
-                         report: inout ImportReport) async throws {
+    static func register(_ options: RegisterOptions, _ context: Context, messages: RegisterText, ending: ImportRecordFile,
+                         report: inout ImportRecord) async throws {
         let config = try context.config()
         // `add` means "a new purchase, even if it looks like one there": a random id, not a made one.
         let inputs = try ImportInputs.read(options.sources(context), profile: options.profile, encoding: options.encoding,
@@ -117,16 +114,9 @@ enum RegisterCommand {
             }
             try ending.finish(report, code: invalid ? .dataError : .success)
         }
-        let client: ExpenseLogAPIClient?
-        do {
-            client = try context.client(config)
-        } catch where options.dryRun {
-            // A dry run validates with no server configured too: it compares with what is here.
-            context.warn("\(String(describing: error).prefix { $0 != "\n" }); the dry run compares with the cache and the outbox only")
-            client = nil
-        }
+        let client = try context.client(config, orNoneFor: options.dryRun)
         let (repository, outbox) = (context.repository(config), context.outbox(config))
-        let check = DuplicateCheck(loader: MonthLoader(client: client, repository: repository, edits: EditSending.waiting(context, config)), outbox: outbox,
+        let check = DuplicateCheck(loader: MonthLoader(client: client, repository: repository, edits: EditText.waiting(context, config)), outbox: outbox,
                                    allowLikely: options.allowDuplicates)
         let (items, skipped, waiting) = try await check.run(months: inputs.months.sorted(), spool: inputs.spool,
                                                             madeIDRows: inputs.madeIDRows, report: &report, event: messages.show)

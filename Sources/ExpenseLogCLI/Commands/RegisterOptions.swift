@@ -1,4 +1,3 @@
-import ExpenseLogClient
 import ExpenseLogFormats
 import ExpenseLogImport
 import ExpenseLogRendering

@@ -1,7 +1,6 @@
 import ExpenseLogConfig
 import ExpenseLogModel
 import ExpenseLogRendering
-import ExpenseLogStore
 import ExpenseLogUseCases
 import Foundation
 
@@ -73,7 +72,7 @@ enum ReportCommand {
             return
         }
         let url = URL(fileURLWithPath: name)
-        try AtomicFile.write(Data(page.utf8), to: url)
+        try ReportPage.save(page, to: url)
         context.note("Wrote \(url.standardizedFileURL.path); open it in a browser (file://\(url.standardizedFileURL.path)).")
     }
 }

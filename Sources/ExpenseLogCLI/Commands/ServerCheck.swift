@@ -1,4 +1,3 @@
-import ExpenseLogClient
 import ExpenseLogHTTP
 import ExpenseLogUseCases
 import Foundation
@@ -32,17 +31,13 @@ enum ServerCheck {
         let url = URLRedaction.redacted(client.baseURL)
         context.note("Asking \(url) to test itself on Google (a temporary spreadsheet in your Drive; a few seconds, up to a "
                      + "minute on a slow deployment)…")
-        let outcome: DeploymentCheckOutcome
-        do {
-            outcome = try await DeploymentChecking(client: client, repository: context.repository(config)).run()
-        } catch let error as APIError where unfinished(error) {
+        switch try await DeploymentChecking(client: client, repository: context.repository(config)).run() {
+        case .unfinished(let error):
             context.io.stderr.write("Error: \(error)\nThe check did not finish, so a temporary spreadsheet \"expense-log check …\" may "
                                     + "remain in your Drive: the next check moves it to the trash (or delete it by hand). A check "
                                     + "that does not finish in time means this deployment answers slowly; try again later, or with "
                                     + "a longer --timeout.\n")
             throw CommandExit(code: .unavailable)
-        }
-        switch outcome {
         case .notBundled:
             context.io.stderr.write("Error: \(url) does not run expense-log's script (it answers no ?action=info as the bundled "
                                     + "script does; the original app's script, say), and only that script can test itself. Deploy "
@@ -57,14 +52,6 @@ enum ServerCheck {
         case let .checked(_, report):
             DeploymentReportText.render(report, timeout: config.timeout, context)
             guard report.passed else { throw CommandExit(code: .failure) }
-        }
-    }
-
-    /// Whether the check may have run without finishing: Apps Script or Google's services stopped it, or its answer never came.
-    static func unfinished(_ error: APIError) -> Bool {
-        switch error {
-        case .scriptStopped, .scriptRefused(_, "unavailable", _), .network(_, .timedOut), .network(_, .connectionLost): true
-        default: false
         }
     }
 }

@@ -1,4 +1,3 @@
-import ExpenseLogClient
 import ExpenseLogFixtures
 import ExpenseLogFormats
 import Foundation
@@ -23,7 +22,7 @@ enum ServerCommand {
         ])
 
     static func script(_ invocation: Invocation, _ context: Context) async throws {
-        guard let directory = FixtureSession.bundledDirectory() else {
+        guard let directory = FixtureBundle.directory() else {
             throw InputError(path: FixtureBundle.name + ".resources", reason: "the bundled resources are not next to the binary; "
                              + "reinstall expense-log (make install)")
         }

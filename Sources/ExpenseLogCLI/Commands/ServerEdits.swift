@@ -1,8 +1,6 @@
-import ExpenseLogClient
 import ExpenseLogConfig
 import ExpenseLogHTTP
 import ExpenseLogModel
-import ExpenseLogStore
 import ExpenseLogUseCases
 import Foundation
 
@@ -11,7 +9,7 @@ enum ServerEdits {
     /// The items with these ids, in the order given, as the queued changes leave them: cached, or waiting to be
     /// registered (`EditTargets`); an id found in neither is a data error that says to fetch.
     static func items(_ ids: [String], _ sync: Sync, _ context: Context, _ config: AppConfig) async throws -> [Item] {
-        let targets = EditTargets(repository: sync.repository, queued: EditSending.waiting(context, config), pending: sync.pending)
+        let targets = EditTargets(repository: sync.repository, queued: EditText.waiting(context, config), pending: sync.pending)
         let (found, missing) = try await targets.items(ids)
         await context.flushWarnings(sync.repository)
         guard let id = missing else { return found }

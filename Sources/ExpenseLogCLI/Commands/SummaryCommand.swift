@@ -89,10 +89,10 @@ enum SummaryCommand {
                      strict: Bool) async throws -> [LoadedMonth] {
         let repository = context.repository(config)
         let client = policy == .offline ? nil : try context.client(config)
-        let edits = EditSending.waiting(context, config)
+        let edits = EditText.waiting(context, config)
         let loaded = await MonthLoader(client: client, repository: repository, strict: strict, edits: edits).load(months, policy: policy)
         await context.flushWarnings(repository)
-        EditSending.noteWaiting(edits, in: months, context)
+        EditText.noteWaiting(edits, in: months, context)
         return loaded
     }
 

@@ -20,8 +20,8 @@ enum SummarySources {
         }
         let missing = loaded.filter { $0.missing != nil }
         if missing.count < loaded.count { output() }
-        report(loaded, context, config, subject: subject, verb: verb)
-        for month in loaded { if let rows = month.rows { context.report(rows, of: month.month) } }
+        explain(loaded, context, config, subject: subject, verb: verb)
+        for month in loaded { if let rows = month.rows { context.warnRows(rows, of: month.month) } }
         context.reportLeftOut(loaded.reduce(0) { $0 + $1.unreadable.count })
         if !missing.isEmpty { throw CommandExit(code: .unavailable) }
         if loaded.contains(where: { !$0.unreadable.isEmpty }) { throw CommandExit(code: .dataError) }
@@ -29,7 +29,7 @@ enum SummarySources {
     }
 
     /// `subject` names the output (`the summary`), `verb` what happens to items in it (`counted`).
-    static func report(_ loaded: [LoadedMonth], _ context: Context, _ config: AppConfig, subject: String = "the summary",
+    static func explain(_ loaded: [LoadedMonth], _ context: Context, _ config: AppConfig, subject: String = "the summary",
                        verb: String = "counted", now: Date = Date()) {
         let outside = loaded.filter { $0.outsideCount > 0 }
         if !outside.isEmpty {

@@ -11,7 +11,7 @@ import Foundation
 import Testing
 
 /// The `sync` use case in-process, over a fake server: what it sends, what it skips, when it stops, what it reports.
-@Suite struct OutboxSenderTests {
+@Suite struct OutboxSyncTests {
     /// A server that holds `items` for GETs and saves what each POST carries; POSTs are logged.
     static func server(_ items: [Item], log: RequestLog, failPosts: Bool = false) -> FakeSession {
         FakeSession { request in
@@ -24,8 +24,8 @@ import Testing
         }
     }
 
-    static func sender(_ session: FakeSession, _ outbox: Outbox, _ root: URL, wait: Double = 360) throws -> OutboxSender {
-        OutboxSender(delivery: OutboxDelivery(client: try client(session), outbox: outbox),
+    static func sender(_ session: FakeSession, _ outbox: Outbox, _ root: URL, wait: Double = 360) throws -> OutboxSync {
+        OutboxSync(delivery: OutboxDelivery(client: try client(session), outbox: outbox),
                      repository: LocalRepository(directory: root.appendingPathComponent("cache")),
                      resendWait: ResendWait(seconds: wait), verifyAnswers: true)
     }

@@ -21,12 +21,12 @@ private func at(_ file: String, _ line: Int) -> ExpenseLogModel.SourceLocation {
 }
 
 /// A report row for a valid item.
-private func row(_ file: String, _ line: Int, _ item: Item, _ status: ImportReport.Status = .notSent) -> ImportReport.Row {
-    ImportReport.Row(location: at(file, line), status: status, item: item)
+private func row(_ file: String, _ line: Int, _ item: Item, _ status: ImportRecord.Status = .notSent) -> ImportRecord.Row {
+    ImportRecord.Row(location: at(file, line), status: status, item: item)
 }
 
 /// The report's JSON decoded, failing the test when it is not a JSON object.
-private func decodedReport(_ report: ImportReport, exitCode: Int32 = 0, spool: ItemSpool? = nil) throws -> [String: Any] {
+private func decodedReport(_ report: ImportRecord, exitCode: Int32 = 0, spool: ItemSpool? = nil) throws -> [String: Any] {
     let json = try report.json(exitCode: exitCode, spool: spool)
     let object = try JSONSerialization.jsonObject(with: Data(json.utf8))
     return try #require(object as? [String: Any], "not a JSON object: \(json)")
@@ -38,10 +38,10 @@ private func reportRows(_ object: [String: Any]) throws -> [[String: Any]] {
 }
 
 @Suite("The import report: a row per input row")
-struct ImportReportTests {
+struct ImportRecordTests {
     @Test("problems become one invalid row per location, with every reason in order")
     func appendInvalid() {
-        var report = ImportReport(files: ["a.csv"])
+        var report = ImportRecord(files: ["a.csv"])
         report.appendInvalid([
             ValidationProblem(location: at("a.csv", 2), field: "date", message: "is missing"),
             ValidationProblem(location: at("a.csv", 2), field: "price", message: "must not be 0"),
@@ -59,7 +59,7 @@ struct ImportReportTests {
 
     @Test("marking rows changes only those rows, adding reasons and what they matched; a row number not there is ignored")
     func mark() throws {
-        var report = ImportReport()
+        var report = ImportRecord()
         let (a, b, c) = (try coffee("A"), try coffee("B"), try coffee("C"))
         for (line, item) in [a, b, c].enumerated() { report.append(row("in.csv", line + 2, item)) }
         let known = KnownItem(item: try coffee("S1"), place: .server)
@@ -79,43 +79,43 @@ struct ImportReportTests {
 
     @Test("count gives the rows of each status")
     func count() throws {
-        var report = ImportReport()
+        var report = ImportRecord()
         report.append(row("in.csv", 2, try coffee("A"), .added))
         report.append(row("in.csv", 3, try coffee("B"), .added))
-        report.append(ImportReport.Row(location: at("in.csv", 4), status: .excluded, reasons: ["income (収入)"]))
+        report.append(ImportRecord.Row(location: at("in.csv", 4), status: .excluded, reasons: ["income (収入)"]))
         #expect(report.count(.added) == 2)
         #expect(report.count(.excluded) == 1)
         #expect(report.count(.queued) == 0)
     }
 
     @Test("the summary names the non-zero counts in a fixed order", arguments: [
-        ([ImportReport.Status](), "no rows"),
+        ([ImportRecord.Status](), "no rows"),
         ([.invalid, .added, .added], "2 added, 1 invalid"),
         ([.notSent, .excluded, .invalid, .likelyDuplicate, .duplicate, .duplicate, .rejected, .queued, .added, .added, .added],
          "3 added, 1 queued in the outbox, 1 refused by the server, 2 skipped as already there (same id), "
          + "1 skipped as likely duplicates, 1 invalid, 1 left out by the profile, 1 valid but not sent"),
     ])
-    func summary(statuses: [ImportReport.Status], expected: String) {
-        var report = ImportReport()
-        for (line, status) in statuses.enumerated() { report.append(ImportReport.Row(location: at("in.csv", line + 2), status: status)) }
+    func summary(statuses: [ImportRecord.Status], expected: String) {
+        var report = ImportRecord()
+        for (line, status) in statuses.enumerated() { report.append(ImportRecord.Row(location: at("in.csv", line + 2), status: status)) }
         #expect(report.summary == expected)
     }
 
     @Test("the JSON report is valid JSON with the exit code and a count for every status")
     func jsonCounts() throws {
-        var report = ImportReport(files: ["in.csv"])
+        var report = ImportRecord(files: ["in.csv"])
         report.append(row("in.csv", 2, try coffee("A"), .added))
         report.appendInvalid([ValidationProblem(location: at("in.csv", 3), field: "price", message: "is missing")])
         let object = try decodedReport(report, exitCode: 65)
         #expect(object["exitCode"] as? Int == 65)
         let counts = try #require(object["counts"] as? [String: Int])
-        #expect(Set(counts.keys) == Set(ImportReport.Status.allCases.map(\.rawValue)))
+        #expect(Set(counts.keys) == Set(ImportRecord.Status.allCases.map(\.rawValue)))
         #expect(counts["added"] == 1 && counts["invalid"] == 1 && counts["likely-duplicate"] == 0 && counts["not-sent"] == 0)
     }
 
     @Test("the JSON rows follow the order of the files, then the line, whatever order they were added in")
     func jsonOrder() throws {
-        var report = ImportReport(files: ["b.csv", "a.csv"])
+        var report = ImportRecord(files: ["b.csv", "a.csv"])
         report.append(row("a.csv", 2, try coffee("A2")))
         report.append(row("b.csv", 5, try coffee("B5")))
         report.appendInvalid([ValidationProblem(location: at("a.csv", 1), field: nil, message: "unknown column 'memo'")])
@@ -127,7 +127,7 @@ struct ImportReportTests {
 
     @Test("a JSON row holds its status, the item in the wire format, its reasons and the matched item with its place")
     func jsonRow() throws {
-        var report = ImportReport(files: ["in.csv"])
+        var report = ImportRecord(files: ["in.csv"])
         report.append(row("in.csv", 2, try coffee("A")))
         report.append(row("in.csv", 3, try coffee("B", price: -50)))
         report.mark(row: 1, .likelyDuplicate, reasons: ["same date, price and name"],
@@ -148,7 +148,7 @@ struct ImportReportTests {
 
     @Test("the JSON of an empty report is valid, with no rows")
     func jsonEmpty() throws {
-        let object = try decodedReport(ImportReport(files: ["in.csv"]), exitCode: 0)
+        let object = try decodedReport(ImportRecord(files: ["in.csv"]), exitCode: 0)
         #expect(try reportRows(object).isEmpty)
         #expect((object["counts"] as? [String: Int])?.values.allSatisfy { $0 == 0 } == true)
     }
@@ -157,7 +157,7 @@ struct ImportReportTests {
     func jsonEscaping() throws {
         let file = "C:\\明細\\\"2024\".csv"
         let reason = "name: 'a\tb\nc' is \"odd\" \u{01}"
-        var report = ImportReport(files: [file])
+        var report = ImportRecord(files: [file])
         report.appendInvalid([ValidationProblem(location: at(file, 7), field: nil, message: reason)])
         let rows = try reportRows(try decodedReport(report, exitCode: 65))
         #expect(rows.first?["file"] as? String == file)
@@ -167,7 +167,7 @@ struct ImportReportTests {
     @Test("a spooled row's item is read back from the spool into the JSON, and truncating forgets rows and their reasons")
     func spooledRows() throws {
         let spool = try ItemSpool()
-        var report = ImportReport(files: ["in.csv"])
+        var report = ImportRecord(files: ["in.csv"])
         let (a, b, c) = (try coffee("A"), try coffee("B", price: 200), try coffee("C"))
         for (line, item) in [a, b].enumerated() {
             report.appendSpooled(at: at("in.csv", line + 2), offset: try spool.append(item, tag: Int32(report.count)))
@@ -187,7 +187,7 @@ struct ImportReportTests {
 
     @Test("a line too far to pack keeps its place, in the rows, the order of the JSON and after truncating")
     func farPlaces() throws {
-        var report = ImportReport(files: ["in.csv"])
+        var report = ImportRecord(files: ["in.csv"])
         let far = 1 << 45
         report.append(row("in.csv", far, try coffee("F")))
         report.append(row("in.csv", 2, try coffee("A")))

@@ -17,7 +17,7 @@ struct SyncText {
     /// Shows what happens during the run at once.
     func show(_ event: SyncEvent) {
         switch event {
-        case let .rows(rows, month): context.report(rows, of: month)
+        case let .rows(rows, month): context.warnRows(rows, of: month)
         case .cacheFailure(let failure): context.warn("the cache could not be updated: \(failure)")
         case let .forced(key, sentAt):
             context.warn("sending the batch \(key) again although its POST at \(Self.time(sentAt)) may still be "
@@ -71,13 +71,13 @@ struct SyncText {
         case .none:
             let keepFailed = await finish(&saved, printEmpty: format != .table)
             await context.flushWarnings(sync.repository)
-            return report(outcome, problems: result.problems, wait: result.wait) ?? (keepFailed ? .ioError : nil)
+            return itemsSummary(outcome, problems: result.problems, wait: result.wait) ?? (keepFailed ? .ioError : nil)
         }
     }
 
     /// Says how an items' run that went to its end ended; its exit code when not 0 (refused batches, unreadable entries,
     /// entries held elsewhere, batches that may still be running).
-    private func report(_ outcome: SyncOutcome, problems: [String], wait: ResendWait) -> ExitCode? {
+    private func itemsSummary(_ outcome: SyncOutcome, problems: [String], wait: ResendWait) -> ExitCode? {
         for refused in outcome.refused {
             context.io.stderr.write("Error: \(refused.error)\nThe refused items were moved to \(refused.file.path); fix them there and "
                                     + "register that file.\n")
@@ -130,7 +130,7 @@ struct SyncText {
                                     + "run sync again once the server can be reached.\n")
             throw CommandExit(code: .temporaryFailure)
         case let .sent(outcome, blocker, waitingBehind):
-            try EditSending.report(outcome, own: own, directory: directory, context, config, blocked: blocker)
+            try EditText.say(outcome, own: own, directory: directory, context, config, blocked: blocker)
             if waitingBehind > 0 {
                 context.io.stderr.write(behind(waitingBehind))
                 throw CommandExit(code: .temporaryFailure)

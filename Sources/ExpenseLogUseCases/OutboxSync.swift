@@ -76,7 +76,7 @@ public enum SyncEvent: Sendable {
 
 /// The `sync` use case: sends what waits in the outbox, after reading every month its items fall in and dropping the
 /// items whose ids the server already shows, so a POST whose answer was lost is never registered twice.
-public struct OutboxSender: Sendable {
+public struct OutboxSync: Sendable {
     /// The delivery that sends each batch and records its fate.
     public let delivery: OutboxDelivery
     /// The cache the months read are kept in.

@@ -3,15 +3,21 @@ import ExpenseLogStore
 import Foundation
 
 /// How every `register` run ends: the report's summary on stderr, the JSON report file, then the exit code.
-struct ReportWriter {
+struct ImportRecordFile {
     /// `--report FILE`.
     let file: String?
     let context: Context
     let progress: ProgressLine
-    /// The run's valid items, which the report's rows name.
+    /// The run's valid items, which the report's rows name: on disk from reading to sending, never all in memory.
     let spool: ItemSpool
 
-    func finish(_ report: ImportReport, code: ExitCode) throws -> Never {
+    /// The ending of a run writing its report to `file` (none when nil), with a new spool for its items.
+    init(file: String?, context: Context, progress: ProgressLine) throws {
+        (self.file, self.context, self.progress) = (file, context, progress)
+        spool = try ItemSpool()
+    }
+
+    func finish(_ report: ImportRecord, code: ExitCode) throws -> Never {
         progress.clear()
         let summary = report.isEmpty && code != .success ? nil : "Report: \(report.summary)."
         if let path = file {

@@ -6,11 +6,11 @@ import ExpenseLogStore
 import ExpenseLogUseCases
 import Foundation
 
-extension RegisterMessages {
+extension RegisterText {
     /// Runs the registration with its progress, then prints and caches what the server saved and says how the run
     /// ended: `.success`, or the code of what stopped it, after saying what is queued.
     func send(_ registration: BatchRegistration, waiting: Int, repository: LocalRepository, config: AppConfig,
-              report: inout ImportReport) async throws -> ExitCode {
+              report: inout ImportRecord) async throws -> ExitCode {
         defer {
             if waiting > 0 {
                 context.note("\(waiting) item\(waiting == 1 ? "" : "s") queued by earlier runs \(waiting == 1 ? "is" : "are") still "
@@ -55,7 +55,7 @@ extension RegisterMessages {
     /// Says what stopped the run, what was registered and what stays queued; returns the exit code (75 when the
     /// failure may pass).
     private func explain(_ stop: BatchRegistration.Stop, confirmed: Int, total: Int, config: AppConfig, wait: ResendWait,
-                         report: ImportReport) -> ExitCode {
+                         report: ImportRecord) -> ExitCode {
         let outbox = context.outbox(config).directory.path
         switch stop {
         case .outboxUnwritable(let error):

@@ -2,7 +2,7 @@
 import ExpenseLogFormats
 import ExpenseLogModel
 import ExpenseLogStore
-public struct ImportReport: Sendable {
+public struct ImportRecord: Sendable {
     /// The fate of a row.
     public enum Status: String, Sendable, CaseIterable {
         /// The server confirmed it.

@@ -6,7 +6,7 @@ import ExpenseLogUseCases
 import Foundation
 
 /// How `edit` and `delete` hand their change to the pending writes, and what the server answered to each change says.
-enum EditSending {
+enum EditText {
     /// Queues a change, brings the cache in step with it, and sends what was queued up to it when the server can be
     /// asked (`reachable`) (`EditSubmission`); says what became of it. Exits 75 when it stays queued.
     static func submit(_ change: QueuedEdit.Change, reachable: Bool, _ sync: Sync, _ context: Context, _ config: AppConfig) async throws {
@@ -59,7 +59,7 @@ enum EditSending {
     /// Says what the server answered to each change, and why the rest stay queued; throws the exit code: 65 when a
     /// change (the caller's `own`, or any for `sync`) can never apply, 74 when the queue could not be read or kept up,
     /// else the stopping error's.
-    static func report(_ outcome: EditOutcome, own: QueuedEdit?, directory: String, _ context: Context, _ config: AppConfig,
+    static func say(_ outcome: EditOutcome, own: QueuedEdit?, directory: String, _ context: Context, _ config: AppConfig,
                        blocked: String?) throws {
         var vanished = false
         // First, so that what follows (an id "missing" from a spreadsheet no longer used) reads in its light.

@@ -5,7 +5,7 @@ import ExpenseLogUseCases
 import Foundation
 
 /// What `register` says on stderr while it reads and compares, and what it prints for a dry run.
-struct RegisterMessages {
+struct RegisterText {
     let options: RegisterOptions
     let context: Context
     let progress: ProgressLine
@@ -13,7 +13,7 @@ struct RegisterMessages {
     /// Shows the inputs' exclusions, warnings and problems, adding them to `report`; stops the run (65) when a row is
     /// invalid under `--on-invalid stop`. Returns whether the run is to end with 65 for them: not when they are only
     /// invalid rows under `--on-invalid warn`.
-    func show(_ inputs: ImportInputs, _ report: inout ImportReport, ending: ReportWriter) throws -> Bool {
+    func show(_ inputs: ImportInputs, _ report: inout ImportRecord, ending: ImportRecordFile) throws -> Bool {
         report.appendInvalid(inputs.problems)
         for row in inputs.excluded { report.append(.init(location: row.location, status: .excluded, reasons: [row.reason])) }
         if !inputs.warnings.isEmpty { progress.clear() }
@@ -50,7 +50,7 @@ struct RegisterMessages {
         case .comparing(let months):
             progress.show("Comparing with \(months) month\(months == 1 ? "" : "s") on the server", force: true)
         case .compared: progress.clear()
-        case let .rows(rows, month): context.report(rows, of: month)
+        case let .rows(rows, month): context.warnRows(rows, of: month)
         case let .notCompared(month, why):
             context.warn("could not compare with \(month) on the server (\(why)), nor with a cached copy; its rows were "
                          + "compared with the outbox only (sync still skips ids the server has)")
@@ -62,7 +62,7 @@ struct RegisterMessages {
     }
 
     /// `--explain`: each skipped row and the item it matched; without it, one line saying how to see them.
-    func explain(_ skipped: [ImportReport.Row]) {
+    func explain(_ skipped: [ImportRecord.Row]) {
         guard !skipped.isEmpty else { return }
         guard options.explain else {
             context.note("Skipped \(skipped.count) row\(skipped.count == 1 ? "" : "s") already there"

@@ -1,0 +1,50 @@
+import ExpenseLogConfig
+import ExpenseLogFormats
+import ExpenseLogModel
+import ExpenseLogRendering
+import ExpenseLogStore
+import Foundation
+
+/// What every command prints the same way: items, the rows of an answer left out, the cache's warnings.
+extension Context {
+    /// Writes items in a format to stdout, naming categories from the configured catalogue.
+    func printItems(_ items: [Item], _ format: OutputFormat, _ config: AppConfig) {
+        io.stdout.write(itemWriter(config).render(items, as: format))
+    }
+
+    /// A writer naming categories from the configured catalogue, in the locale's language, fitting tables to the terminal.
+    private func itemWriter(_ config: AppConfig) -> ItemWriter {
+        ItemWriter(catalogue: config.catalogue.value, japanese: japanese, terminalWidth: terminalWidth)
+    }
+
+    /// Writes a spool's items in a format to stdout, in pieces (a table starting with ids when `showingIDs`); a spool
+    /// that cannot be read back is warned about.
+    func printItems(_ spool: ItemSpool, _ format: OutputFormat, _ config: AppConfig, showingIDs: Bool = false) {
+        var writer = itemWriter(config)
+        writer.showsIDs = showingIDs
+        do {
+            try writer.write(spool, as: format) { io.stdout.write($0) }
+        } catch {
+            warn("the items could not all be printed (\(error)); `expense-log fetch` shows what the server has")
+        }
+    }
+
+    /// Names on stderr each row of a month's answer that was left out or read with a guess.
+    func warnRows(_ answer: SheetAnswer, of month: YearMonth?) {
+        for row in answer.retyped { warn(row.describe(in: month)) }
+        for row in answer.unreadable { warn("left out \(row.describe(in: month))") }
+    }
+
+    /// What rows left out mean for a reading command (fetch, summary): once, after the rows were named.
+    func reportLeftOut(_ count: Int) {
+        if count > 0 {
+            warn("\(count) row\(count == 1 ? "" : "s") of the server's answer could not be read as items and \(count == 1 ? "was" : "were") "
+                 + "left out; fix \(count == 1 ? "it" : "them") in the sheet (exit status 65; --strict refuses such a month whole)")
+        }
+    }
+
+    /// Prints the repository's warnings (corrupt files moved aside).
+    func flushWarnings(_ repository: LocalRepository) async {
+        for warning in await repository.takeWarnings() { warn(warning) }
+    }
+}

@@ -1,0 +1,63 @@
+import ExpenseLogConfig
+import ExpenseLogModel
+import ExpenseLogUseCases
+import Foundation
+
+/// What `pending` says about the queued changes, and what `pending drop|clear` says it removed.
+struct PendingText {
+    let context: Context
+    let config: AppConfig
+
+    /// Lists the queued edits and deletions on stderr, one line each, oldest first.
+    func edits(_ edits: [QueuedEdit], in directory: String) {
+        guard !edits.isEmpty else { return }
+        context.note("\(edits.count) change\(edits.count == 1 ? "" : "s") to items \(edits.count == 1 ? "waits" : "wait") in \(directory), "
+                     + "sent in this order by `expense-log sync`, each after the items queued before it:")
+        for edit in edits {
+            switch edit.change {
+            case .delete(let items):
+                for item in items { context.note("  delete \(PrintableText.of(item.id)): \(describe(item))") }
+            case let .update(item, changed, _):
+                context.note("  edit \(PrintableText.of(item.id)): \(describe(item)) → \(describe(changed))")
+            }
+        }
+    }
+
+    /// Says what was removed, what another run kept from removal, and what the server may have all the same.
+    func dropped(_ dropped: DroppedWrites, all: Bool) {
+        if dropped.edits == nil {
+            context.warn("the queue of edits was left alone: another run (a sync, edit or delete) is sending it; run pending again once it ends")
+        }
+        for edit in dropped.edits ?? [] {
+            let what: String
+            switch edit.change {
+            case .delete(let items): what = "deletion of " + items.map { "\(PrintableText.of($0.id)) (\(describe($0)))" }.joined(separator: ", ")
+            case let .update(item, changed, _): what = "edit of \(PrintableText.of(item.id)) (to \(describe(changed)))"
+            }
+            context.note("Removed the queued \(what); the cache still shows it made, until "
+                         + edit.months.map { "`expense-log fetch --refresh \($0)`" }.joined(separator: " and ")
+                         + ", which shows what the server has (it made the change if an earlier send of it lost its answer).")
+        }
+        for item in dropped.items {
+            context.note("Removed \(PrintableText.of(item.id)): \(item.date) \(PrintableText.of(item.name)) \(PriceText.format(item.price))")
+        }
+        let count = dropped.items.count
+        if count > 0 || (all && dropped.edits?.isEmpty != false) {
+            context.note("Removed \(count) item\(count == 1 ? "" : "s") from the outbox.")
+        }
+        let maybe = dropped.maybeOnServer
+        if maybe > 0 {
+            context.warn("\(maybe) of them \(maybe == 1 ? "was" : "were") in a batch whose POST got no "
+                         + "answer: the server may have saved \(maybe == 1 ? "it" : "them") anyway; `expense-log fetch` shows what it has")
+        }
+        let busy = dropped.busyEntries
+        if busy > 0 {
+            context.warn("\(busy) outbox entr\(busy == 1 ? "y was" : "ies were") left alone: another run is sending "
+                         + "\(busy == 1 ? "it" : "them") (or sent \(busy == 1 ? "it" : "them") meanwhile); run pending again once it ends")
+        }
+    }
+
+    private func describe(_ item: Item) -> String {
+        ServerEdits.describe(item, config, context)
+    }
+}

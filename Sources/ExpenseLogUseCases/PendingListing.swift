@@ -1,0 +1,73 @@
+import ExpenseLogModel
+import ExpenseLogStore
+import Foundation
+
+/// `pending`: every write waiting for the server, read once: the items to register (a spool, so an offline import of
+/// millions of rows is listed in flat memory) and the changes to items, each in queue order.
+public struct PendingListing {
+    /// The items waiting in the outbox, in queue order.
+    public let items: ItemSpool
+    /// How many batches they make.
+    public let batches: Int
+    /// When the oldest outbox entry was queued, if any waits.
+    public let oldest: Date?
+    /// A message for each outbox entry that cannot be read (left in place): the listing is incomplete.
+    public let itemProblems: [String]
+    /// The changes waiting, oldest first.
+    public let edits: [QueuedEdit]
+    /// A message for each queued change that cannot be read, or for a queue that cannot be listed.
+    public let editProblems: [String]
+
+    /// Reads what waits in `pending`; an outbox that cannot be listed is thrown, a queue of changes that cannot be is a
+    /// problem (the items are still listed).
+    public init(_ pending: PendingWrites) throws {
+        let (entries, problems) = try pending.outbox.entries()
+        do {
+            (edits, editProblems) = try pending.edits.edits()
+        } catch {
+            (edits, editProblems) = ([], ["\(error)"])
+        }
+        let spool = try ItemSpool()
+        var batches = 0
+        for entry in entries {
+            let mark = spool.mark
+            // An entry that a sync finished since it was listed is left out whole: its items are on the server.
+            let listed = try pending.outbox.forEachBatch(of: entry) { batch in
+                for item in batch.items { try spool.append(item, tag: 0) }
+            }
+            if listed { batches += entry.batches.count } else { try spool.truncate(to: mark) }
+        }
+        (items, self.batches, oldest, itemProblems) = (spool, batches, entries.first?.queuedAt, problems)
+    }
+
+    /// Whether nothing could be read as waiting.
+    public var isEmpty: Bool { items.count == 0 && edits.isEmpty }
+}
+
+/// What `pending drop` and `pending clear` removed.
+public struct DroppedWrites: Sendable {
+    /// The items removed from the outbox, in queue order.
+    public let items: [Item]
+    /// How many removed items were in a batch whose last POST got no answer: the server may have saved them.
+    public let maybeOnServer: Int
+    /// Outbox entries another run was sending (or that changed since they were listed), left as they were.
+    public let busyEntries: Int
+    /// The changes removed, or nil when another run holds the lock and the queue of changes was left alone.
+    public let edits: [QueuedEdit]?
+
+    /// Removes the writes that touch these ids (every write when nil): items under each entry's lock, changes under
+    /// the lock of the pending writes.
+    public init(ids: Set<String>?, from pending: PendingWrites) async throws {
+        let dropped = try pending.outbox.drop(ids: ids)
+        (items, maybeOnServer, busyEntries) = (dropped.removed, dropped.maybeOnServer, dropped.busy)
+        edits = try await FileLock.withLockIfFree(pending.syncLock) { try pending.edits.drop(ids: ids) }
+    }
+
+    /// Whether another run left something alone.
+    public var busy: Bool { busyEntries > 0 || edits == nil }
+
+    /// The ids asked for that nothing waiting had.
+    public func missing(of ids: Set<String>) -> Set<String> {
+        ids.subtracting(items.map(\.id) + (edits ?? []).flatMap(\.ids))
+    }
+}
