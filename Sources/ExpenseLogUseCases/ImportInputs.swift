@@ -104,6 +104,24 @@ public struct ImportInputs {
     }
 }
 
+extension ImportInputs {
+    /// Validates items a person gave on the command line (`add`), each as one row of `report`, the valid ones going to
+    /// `spool`; a row without an id gets a random one (a typed purchase is a new one).
+    public static func read(drafts: [ItemDraft], catalogue: CategoryCatalogue, into spool: ItemSpool,
+                            report: inout ImportRecord) throws -> ImportInputs {
+        var inputs = ImportInputs(spool: spool)
+        var validator = ItemValidator(catalogue: catalogue, derivesIDs: false)
+        for draft in drafts {
+            validator.beginInput(draft.location.file)
+            guard case .valid(let item, _) = validator.validate(draft) else { continue }
+            report.appendSpooled(at: draft.location, offset: try spool.append(item, tag: Int32(report.count)))
+            inputs.months.insert(item.date.yearMonth)
+        }
+        inputs.problems = validator.problems
+        return inputs
+    }
+}
+
 /// A set of report rows, a bit each, so marking every row of a large import costs an eighth of a byte per row.
 public struct RowSet: Sendable {
     private var words: [UInt64] = []

@@ -73,21 +73,17 @@ enum AddCommand {
         try await register(fields, invocation, context)
     }
 
-    /// Registers the item through `register`'s path, as a one-line input named `(arguments)`.
+    /// Registers the item through `register`'s path, as one row named `(arguments)`: a draft the fields fill, checked
+    /// as any input's row is.
     static func register(_ fields: Fields, _ invocation: Invocation, _ context: Context) async throws {
-        var members = [("date", ItemJSON.string(fields.day.compact)), ("name", ItemJSON.string(fields.name)),
-                       ("price", ItemJSON.string(fields.price)), ("category", String(fields.category))]
-        if let sub = fields.sub { members.append(("categorySub", String(sub))) }
-        if let id = invocation[id] { members.insert(("id", ItemJSON.string(id)), at: 0) }
-        let line = Array(("{" + members.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}\n").utf8)
-        let source = ImportSource(name: "(arguments)", format: .ndjson) {
-            var given = false
-            return {
-                defer { given = true }
-                return given ? nil : line
-            }
-        }
-        try await RegisterCommand.run(RegisterOptions(adding: source, format: CommonOptions.outputFormat(invocation),
+        var draft = ItemDraft(location: SourceLocation(file: "(arguments)", line: 1))
+        draft.id = invocation[id].map(RawValue.text) ?? .missing
+        draft.date = .text(fields.day.compact)
+        draft.name = .text(fields.name)
+        draft.price = .text(fields.price)
+        draft.category = .integer(fields.category)
+        draft.categorySub = fields.sub.map(RawValue.integer) ?? .missing
+        try await RegisterCommand.run(RegisterOptions(adding: draft, format: CommonOptions.outputFormat(invocation),
                                                       dryRun: invocation[RegisterCommand.dryRun],
                                                       allowDuplicates: invocation[RegisterCommand.allowDuplicates]), context)
     }

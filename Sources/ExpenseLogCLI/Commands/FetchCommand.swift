@@ -62,49 +62,10 @@ enum FetchCommand {
             let loaded = await loader.load(options.period.months, policy: options.policy)
             await context.flushWarnings(repository)
             EditText.noteWaiting(edits, in: options.period.months, context)
-            return try printMonths(loaded, query, options.format, context, config)
+            return try FetchText(context: context, config: config).months(loaded, query, options.format)
         }
         let loaded = await loader.load(month, policy: options.policy)
         await context.flushWarnings(repository)
-
-        switch loaded.source {
-        case .missing(.notCached) where offline:
-            context.io.stderr.write("Error: \(month) is not cached for the \(config.environment.value.rawValue) environment "
-                                    + "(\(config.cacheDirectory.path)). Run without --offline to fetch it.\n")
-            throw CommandExit(code: .unavailable)
-        case .missing(let failure):
-            if let cacheFailure = loaded.cacheFailure { context.warn("the cache cannot serve \(month) either: \(cacheFailure)") }
-            throw failure
-        case .cache(let fetchedAt, let complete):
-            if let fallback = loaded.fallback {
-                let when = fetchedAt.map { "as fetched \(Age.text(of: $0)) (\($0.formatted(Date.ISO8601FormatStyle())))" } ?? "from the cache"
-                context.warn("\(fallback)\nShowing \(month) \(when); run again when the server is back (or use --refresh to never fall back)")
-            }
-            if !complete { context.warn("\(month) was never fetched whole; only the items registered from here are shown") }
-            EditText.noteWaiting(edits, in: [month], context)
-            context.printItems(query.apply(loaded.items), options.format, config)
-        case .server:
-            if let rows = loaded.rows {
-                context.warnRows(rows, of: month)
-                context.reportLeftOut(rows.unreadable.count)
-            }
-            let answered = loaded.items + loaded.outside
-            if loaded.emptied > 0 {
-                context.warn("the server answered no items for \(month), where the cache held \(loaded.emptied); if nobody deleted "
-                             + "them, the year's spreadsheet may be in Drive's trash: `expense-log server check` tells")
-            }
-            if !loaded.outside.isEmpty {
-                context.warn("\(loaded.outside.count) of the \(answered.count) items the server returned are dated outside "
-                             + "\(month); they are printed but not cached (the cache of \(month) keeps only its own items)")
-            }
-            // The server's answer is printed whatever happens to the cache: a disk problem must not hide the data.
-            EditText.noteWaiting(edits, in: [month], context)
-            context.printItems(query.apply(answered), options.format, config)
-            if let cacheFailure = loaded.cacheFailure {
-                context.warn("\(month) was fetched and printed, but not cached: \(cacheFailure) (exit status 74; --offline will not have it)")
-            }
-            if !loaded.unreadable.isEmpty { throw CommandExit(code: .dataError) }
-            if loaded.cacheFailure != nil { throw CommandExit(code: .ioError) }
-        }
+        try FetchText(context: context, config: config).month(loaded, query, options.format, edits: edits, offline: offline)
     }
 }

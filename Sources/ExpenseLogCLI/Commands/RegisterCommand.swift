@@ -95,12 +95,13 @@ enum RegisterCommand {
     static func register(_ options: RegisterOptions, _ context: Context, messages: RegisterText, ending: ImportRecordFile,
                          report: inout ImportRecord) async throws {
         let config = try context.config()
-        // `add` means "a new purchase, even if it looks like one there": a random id, not a made one.
-        let inputs = try ImportInputs.read(options.sources(context), profile: options.profile, encoding: options.encoding,
-                                           catalogue: config.catalogue.value, derivesIDs: options.derivesIDs,
-                                           into: ending.spool, report: &report) { rows in
-            messages.progress.show("Read \(PriceText.format(rows)) row\(rows == 1 ? "" : "s")")
-        }
+        // `add` means "a new purchase, even if it looks like one there": a random id, not one made from its content.
+        let inputs = try options.adding.map { try ImportInputs.read(drafts: [$0], catalogue: config.catalogue.value, into: ending.spool,
+                                                                    report: &report) }
+            ?? ImportInputs.read(options.sources(context), profile: options.profile, encoding: options.encoding,
+                                 catalogue: config.catalogue.value, into: ending.spool, report: &report) { rows in
+                messages.progress.show("Read \(PriceText.format(rows)) row\(rows == 1 ? "" : "s")")
+            }
         let invalid = try messages.show(inputs, &report, ending: ending)
         guard inputs.spool.count > 0 else {
             // A script reading the output gets an empty list, as from fetch and pending, rather than nothing at all.

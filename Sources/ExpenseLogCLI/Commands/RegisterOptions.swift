@@ -1,5 +1,6 @@
 import ExpenseLogFormats
 import ExpenseLogImport
+import ExpenseLogModel
 import ExpenseLogRendering
 import ExpenseLogUseCases
 import Foundation
@@ -18,8 +19,8 @@ struct RegisterOptions {
     let dryRun: Bool
     let limit: BatchLimit
     let format: OutputFormat
-    /// An input made on the command line (`add`), read instead of files.
-    private(set) var inline: ImportSource?
+    /// An item made on the command line (`add`), registered instead of files.
+    private(set) var adding: ItemDraft?
 
     /// Decodes the invocation; two `-`, a file named twice, an unknown profile or a profile over a non-CSV input is a
     /// usage error.
@@ -50,14 +51,11 @@ struct RegisterOptions {
     }
 
     /// One item given on the command line (`add`), registered with the defaults and `format`.
-    init(adding source: ImportSource, format: OutputFormat, dryRun: Bool, allowDuplicates: Bool) {
-        (paths, profile, encoding, inline) = ([(source.name, source.format)], nil, nil, source)
+    init(adding draft: ItemDraft, format: OutputFormat, dryRun: Bool, allowDuplicates: Bool) {
+        (paths, profile, encoding, adding) = ([(draft.location.file, nil)], nil, nil, draft)
         (onInvalid, self.allowDuplicates, explain, reportFile, self.dryRun) = (.stop, allowDuplicates, false, nil, dryRun)
         (limit, self.format) = (BatchLimit(items: BatchLimit.defaultItems), format)
     }
-
-    /// Whether CSV rows without an id get one made from their content (files, not `add`), not a random one.
-    var derivesIDs: Bool { inline == nil }
 
     /// The name an input is reported under.
     static func name(of path: String) -> String {
@@ -66,8 +64,7 @@ struct RegisterOptions {
 
     /// Opens every input in order (standard input is read whole here); an unreadable file stops the command (66).
     func sources(_ context: Context) throws -> [ImportSource] {
-        if let inline { return [inline] }
-        return try paths.map { ImportSource(name: Self.name(of: $0.path), format: $0.format, input: try InputFile.chunked($0.path, context)) }
+        try paths.map { ImportSource(name: Self.name(of: $0.path), format: $0.format, input: try InputFile.chunked($0.path, context)) }
     }
 
     /// `--profile NAME|FILE`: a file when one exists at that path (or it looks like a path), else a built-in name.

@@ -36,7 +36,7 @@ enum ReportCommand {
     static func run(_ invocation: Invocation, _ context: Context) async throws {
         let (period, policy) = try SummaryCommand.periodAndPolicy(invocation)
         let config = try context.config()
-        let loaded = try await SummaryCommand.load(period.months, policy: policy, config, context, strict: false)
+        let loaded = try await context.loadMonths(period.months, policy: policy, config, strict: false)
         let (year, month) = SummaryCommand.yearAndMonth(period)
         let name = invocation[output] ?? "expense-log-\(month.map { String(format: "%04d-%02d", year, $0) } ?? String(year)).html"
         var failure: (any Error)?

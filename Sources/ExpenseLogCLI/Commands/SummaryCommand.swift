@@ -57,7 +57,7 @@ enum SummaryCommand {
 
         let config = try context.config()
         let budgets = try budgets(invocation, config, format: format)
-        let loaded = try await load(months, policy: policy, config, context, strict: invocation[CommonOptions.strict])
+        let loaded = try await context.loadMonths(months, policy: policy, config, strict: invocation[CommonOptions.strict])
 
         var over = false
         try SummarySources.show(loaded, context, config, subject: "the summary", verb: "counted") {
@@ -70,48 +70,5 @@ enum SummaryCommand {
             over = summary.budget?.isOver ?? false
         }
         if over { throw CommandExit(code: .overBudget) }
-    }
-
-    /// The month or year asked for (`summary` and `report` take no range) and how to load it (`--offline`, `--refresh`).
-    static func periodAndPolicy(_ invocation: Invocation) throws -> (Period, MonthLoader.Policy) {
-        let period = try CommonOptions.period(invocation)
-        guard period.dayBounds == nil else {
-            throw UsageError(path: invocation.path, message: "\(invocation.path.joined(separator: " ")) takes a month or a year")
-        }
-        if invocation[offline], invocation[refresh] {
-            throw UsageError(path: invocation.path, message: "--offline and --refresh cannot be used together")
-        }
-        return (period, invocation[offline] ? .offline : invocation[refresh] ? .refresh : .preferServer)
-    }
-
-    /// The months, from the server first (as fetch), else the cache; offline needs no base URL, as `fetch --offline`.
-    static func load(_ months: [YearMonth], policy: MonthLoader.Policy, _ config: AppConfig, _ context: Context,
-                     strict: Bool) async throws -> [LoadedMonth] {
-        let repository = context.repository(config)
-        let client = policy == .offline ? nil : try context.client(config)
-        let edits = EditText.waiting(context, config)
-        let loaded = await MonthLoader(client: client, repository: repository, strict: strict, edits: edits).load(months, policy: policy)
-        await context.flushWarnings(repository)
-        EditText.noteWaiting(edits, in: months, context)
-        return loaded
-    }
-
-    /// The period's year, and its month when it is one.
-    static func yearAndMonth(_ period: Period) -> (year: Int, month: Int?) {
-        if case .month(let month) = period { return (month.year, month.month) }
-        return (period.months.first?.year ?? 0, nil)
-    }
-
-    /// `--budget`: the config file's budgets; none set is a configuration error saying how to set them.
-    static func budgets(_ invocation: Invocation, _ config: AppConfig, format: SummaryFormat) throws -> Budgets? {
-        guard invocation[budget] else { return nil }
-        guard format == .table || format == .json else {
-            throw UsageError(path: invocation.path, message: "--budget prints a table or JSON; --format \(format.rawValue) has no budget columns")
-        }
-        guard let budgets = config.budgets?.value, !budgets.isEmpty else {
-            throw ConfigError.badConfigFile(path: config.configFile.value, reason: "it sets no budgets; set one with "
-                                            + "`expense-log config set budgets.total 80000` (or budgets.食費, budgets.娯楽費/交通費)")
-        }
-        return budgets
     }
 }

@@ -66,7 +66,7 @@ struct RegisterText {
         guard !skipped.isEmpty else { return }
         guard options.explain else {
             context.note("Skipped \(skipped.count) row\(skipped.count == 1 ? "" : "s") already there"
-                         + (options.inline != nil ? "" : "; --explain says what each matched")  // add has no --explain
+                         + (options.adding != nil ? "" : "; --explain says what each matched")  // add has no --explain
                          + (options.allowDuplicates || !skipped.contains { $0.status == .likelyDuplicate } ? "."
                             : " (--allow-duplicates sends likely duplicates anyway)."))
             return

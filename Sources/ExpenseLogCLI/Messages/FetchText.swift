@@ -1,0 +1,66 @@
+import ExpenseLogConfig
+import ExpenseLogModel
+import ExpenseLogRendering
+import ExpenseLogUseCases
+import Foundation
+
+/// What `fetch` prints and says about the months it read, and the exit code they make.
+struct FetchText {
+    let context: Context
+    let config: AppConfig
+
+    /// One month: its items as the query keeps them, and where they came from. Exits 69 when it is neither on the
+    /// server nor cached (offline), 65 when rows were left out, 74 when it could not be cached; a failure the cache
+    /// cannot stand in for is thrown.
+    func month(_ loaded: LoadedMonth, _ query: ItemQuery, _ format: OutputFormat, edits: [QueuedEdit], offline: Bool) throws {
+        let month = loaded.month
+        switch loaded.source {
+        case .missing(.notCached) where offline:
+            context.io.stderr.write("Error: \(month) is not cached for the \(config.environment.value.rawValue) environment "
+                                    + "(\(config.cacheDirectory.path)). Run without --offline to fetch it.\n")
+            throw CommandExit(code: .unavailable)
+        case .missing(let failure):
+            if let cacheFailure = loaded.cacheFailure { context.warn("the cache cannot serve \(month) either: \(cacheFailure)") }
+            throw failure
+        case .cache(let fetchedAt, let complete):
+            if let fallback = loaded.fallback {
+                let when = fetchedAt.map { "as fetched \(Age.text(of: $0)) (\($0.formatted(Date.ISO8601FormatStyle())))" } ?? "from the cache"
+                context.warn("\(fallback)\nShowing \(month) \(when); run again when the server is back (or use --refresh to never fall back)")
+            }
+            if !complete { context.warn("\(month) was never fetched whole; only the items registered from here are shown") }
+            EditText.noteWaiting(edits, in: [month], context)
+            context.printItems(query.apply(loaded.items), format, config)
+        case .server:
+            if let rows = loaded.rows {
+                context.warnRows(rows, of: month)
+                context.reportLeftOut(rows.unreadable.count)
+            }
+            let answered = loaded.items + loaded.outside
+            if loaded.emptied > 0 {
+                context.warn("the server answered no items for \(month), where the cache held \(loaded.emptied); if nobody deleted "
+                             + "them, the year's spreadsheet may be in Drive's trash: `expense-log server check` tells")
+            }
+            if !loaded.outside.isEmpty {
+                context.warn("\(loaded.outside.count) of the \(answered.count) items the server returned are dated outside "
+                             + "\(month); they are printed but not cached (the cache of \(month) keeps only its own items)")
+            }
+            // The server's answer is printed whatever happens to the cache: a disk problem must not hide the data.
+            EditText.noteWaiting(edits, in: [month], context)
+            context.printItems(query.apply(answered), format, config)
+            if let cacheFailure = loaded.cacheFailure {
+                context.warn("\(month) was fetched and printed, but not cached: \(cacheFailure) (exit status 74; --offline will not have it)")
+            }
+            if !loaded.unreadable.isEmpty { throw CommandExit(code: .dataError) }
+            if loaded.cacheFailure != nil { throw CommandExit(code: .ioError) }
+        }
+    }
+
+    /// Several months (a year, a range): prints what the query keeps of every month that could be read, then says where
+    /// they came from. Exits 69 when a month is missing, 65 when rows were left out, 74 when the cache could not be
+    /// written; an error waiting cannot fix (401, 404, a page instead of JSON) stops it before printing.
+    func months(_ loaded: [LoadedMonth], _ query: ItemQuery, _ format: OutputFormat) throws {
+        try SummarySources.show(loaded, context, config, subject: "the output", verb: "printed") {
+            context.printItems(query.apply(loaded.flatMap(\.items)), format, config)
+        }
+    }
+}
