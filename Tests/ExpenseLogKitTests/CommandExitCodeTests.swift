@@ -1,0 +1,183 @@
+import ExpenseLogFormats
+import ExpenseLogModel
+import Foundation
+import Testing
+
+/// Every command run in-process (`ExpenseLogCommand.main`) against `FakeWebApp`, for the exit codes of
+/// docs/exit-codes.md and the words a person sees; the CLI tests run the binary where a process is needed.
+@Suite struct CommandExitCodeTests {
+    static let january = YearMonth(year: 2024, month: 1)!
+
+    static func item(_ id: String, day: Int = 5, name: String = "コーヒー", price: Int = 178) -> Item {
+        Item(id: id, date: Day(year: 2024, month: 1, day: day)!, name: name, price: price, category: 0, categorySub: 1)
+    }
+
+    /// A run of the tool in a fresh home, in the development environment, against `app`.
+    struct Tool {
+        let home: URL
+        let app: FakeWebApp
+
+        var environment: [String: String] {
+            ["EXPENSE_LOG_HOME": home.path, "EXPENSE_LOG_ENV": "development", "EXPENSE_LOG_BASE_URL": "http://127.0.0.1:9/exec",
+             "LANG": "C", "TZ": "Asia/Tokyo"]
+        }
+
+        func callAsFunction(_ arguments: String...) async -> (code: Int32, stdout: String, stderr: String) {
+            await runTool(arguments + ["--retries", "0"], environment: environment, session: app.session)
+        }
+
+        /// A file in the home, written with `text`.
+        func file(_ name: String, _ text: String) throws -> String {
+            let url = home.appendingPathComponent(name)
+            try Data(text.utf8).write(to: url)
+            return url.path
+        }
+    }
+
+    func withTool(_ items: [Item] = [], _ body: (Tool) async throws -> Void) async throws {
+        try await withTemporaryDirectory { home in try await body(Tool(home: home, app: FakeWebApp(items))) }
+    }
+
+    @Test func fetchPrintsAMonthAndSaysWhatTheCacheCannotServe() async throws {
+        try await withTool([Self.item("Q1")]) { tool in
+            let offline = await tool("fetch", "2024-02", "--offline")
+            #expect(offline.code == 69 && offline.stderr.contains("2024-02 is not cached"), "\(offline.stderr)")
+            let fetched = await tool("fetch", "2024-01", "--format", "json")
+            #expect(fetched.code == 0 && (try? ItemCodec.items(Data(fetched.stdout.utf8)))?.map(\.id) == ["Q1"], "\(fetched)")
+            tool.app.setDown(true)
+            let cached = await tool("fetch", "2024-01", "--format", "json")
+            #expect(cached.code == 0 && cached.stderr.contains("Showing 2024-01"), "the cache serves: \(cached.stderr)")
+            let none = await tool("fetch", "2024-03")
+            #expect(none.code == 69, "\(none.stderr)")
+            #expect(await tool("fetch", "--month", "13").code == 64)
+        }
+    }
+
+    @Test func addRegistersAPurchaseAndQueuesItWhenTheServerIsDown() async throws {
+        try await withTool { tool in
+            let added = await tool("add", "ラーメン", "980", "--category", "food", "--date", "2024-01-20")
+            #expect(added.code == 0, "\(added.stderr)")
+            #expect(tool.app.items.map { "\($0.name) \($0.price) \($0.date)" } == ["ラーメン 980 2024-01-20"])
+            #expect(await tool("add", "ラーメン").code == 64, "off a terminal, add needs a name and a price")
+            let invalid = await tool("add", "ラーメン", "abc", "--category", "food")
+            #expect(invalid.code == 65 && invalid.stderr.contains("price"), "\(invalid.stderr)")
+            tool.app.setDown(true)
+            #expect(await tool("add", "餃子", "450", "--category", "food", "--date", "2024-01-21").code == 75)
+            let pending = await tool("pending", "--format", "json")
+            #expect(pending.code == 0 && pending.stdout.contains("餃子"), "\(pending)")
+        }
+    }
+
+    @Test func editAndDeleteChangeTheServerAndWaitWhenItIsDown() async throws {
+        try await withTool([Self.item("Q1"), Self.item("Q2", day: 6, name: "パン", price: 250)]) { tool in
+            #expect(await tool("fetch", "2024-01").code == 0)
+            #expect(await tool("edit", "Q1").code == 64, "nothing to change")
+            let unknown = await tool("edit", "NOPE", "--price", "1")
+            #expect(unknown.code == 65 && unknown.stderr.contains("no cached or waiting item has the id NOPE"), "\(unknown.stderr)")
+            let edited = await tool("edit", "Q1", "--price", "200")
+            #expect(edited.code == 0 && edited.stderr.contains("Changed: 2024-01-05 コーヒー ¥200"), "\(edited.stderr)")
+            #expect(await tool("delete", "Q2").code == 64, "off a terminal, delete needs --yes")
+            let deleted = await tool("delete", "--yes", "Q2")
+            #expect(deleted.code == 0 && tool.app.items.map(\.id) == ["Q1"], "\(deleted.stderr)")
+            tool.app.setDown(true)
+            let queued = await tool("edit", "Q1", "--name", "珈琲")
+            #expect(queued.code == 75 && queued.stderr.contains("1 change waits in") && queued.stderr.contains("`expense-log sync` sends them"),
+                    "\(queued.stderr)")
+        }
+    }
+
+    @Test func anEditOfAnItemAddedWhileTheServerWasDownIsSentAfterIt() async throws {
+        try await withTool { tool in
+            tool.app.setDown(true)
+            let added = await tool("add", "たこ焼き", "600", "--category", "food", "--date", "2024-01-22", "--id", "T1")
+            #expect(added.code == 75, "\(added.stderr)")
+            let edited = await tool("edit", "T1", "--price", "650")
+            #expect(edited.code == 75 && edited.stderr.contains("The change waits in"), "\(edited.stderr)")
+            let pending = await tool("pending")
+            #expect(pending.stderr.contains("edit T1: 2024-01-22 たこ焼き ¥600 (Food) → 2024-01-22 たこ焼き ¥650 (Food)"), "\(pending.stderr)")
+            tool.app.setDown(false)
+            let synced = await tool("sync")
+            #expect(synced.code == 0 && synced.stderr.contains("Changed: 2024-01-22 たこ焼き ¥650"), "\(synced.stderr)")
+            #expect(tool.app.items.map { "\($0.id) \($0.price)" } == ["T1 650"], "registered, then edited")
+            #expect(await tool("pending").stderr.contains("is empty"))
+        }
+    }
+
+    @Test func registerSendsAFileAndRefusesWhatItCannotRead() async throws {
+        try await withTool { tool in
+            let good = try tool.file("good.csv", "id,date,name,price,category\nR1,20240110,牛乳,200,0\n")
+            let sent = await tool("register", good)
+            #expect(sent.code == 0 && tool.app.items.map(\.id) == ["R1"], "\(sent.stderr)")
+            let bad = try tool.file("bad.csv", "id,date,name,price,category\nR2,20240230,牛乳,200,0\n")
+            let refused = await tool("register", bad)
+            #expect(refused.code == 65 && refused.stderr.contains("bad.csv:2"), "\(refused.stderr)")
+            #expect(await tool("register", tool.home.appendingPathComponent("none.csv").path).code == 66)
+            #expect(tool.app.posts == 1, "nothing invalid was sent")
+        }
+    }
+
+    @Test func syncAndPendingSayWhatWaitsAndSendIt() async throws {
+        try await withTool { tool in
+            let empty = await tool("sync")
+            #expect(empty.code == 0 && empty.stderr.contains("nothing to send"), "\(empty.stderr)")
+            tool.app.setDown(true)
+            #expect(await tool("add", "パン", "250", "--category", "food", "--date", "2024-01-06", "--id", "P1").code == 75)
+            #expect(await tool("sync").code == 75)
+            #expect(await tool("pending", "drop", "P1").code == 64, "off a terminal, drop needs --yes")
+            let typo = await tool("pending", "drop", "--yes", "P9")
+            #expect(typo.code == 65 && typo.stderr.contains("no waiting item has the id P9"), "\(typo.stderr)")
+            tool.app.setDown(false)
+            #expect(await tool("sync").code == 0 && tool.app.items.map(\.id) == ["P1"])
+            #expect(await tool("pending", "clear", "--yes").code == 0)
+        }
+    }
+
+    @Test func summaryAndReportCountTheMonthAndBudgetsExitThreeWhenOverspent() async throws {
+        try await withTool([Self.item("Q1", price: 50_000)]) { tool in
+            let summary = await tool("summary", "2024-01", "--format", "json")
+            #expect(summary.code == 0 && summary.stdout.contains("50000"), "\(summary)")
+            let unset = await tool("summary", "2024-01", "--budget")
+            #expect(unset.code == 78 && unset.stderr.contains("sets no budgets"), "\(unset.stderr)")
+            #expect(await tool("config", "set", "budgets.total", "30000").code == 0)
+            #expect(await tool("summary", "2024-01", "--budget").code == 3)
+            let page = tool.home.appendingPathComponent("2024-01.html").path
+            let report = await tool("report", "2024-01", "-o", page)
+            #expect(report.code == 0 && FileManager.default.fileExists(atPath: page), "\(report.stderr)")
+        }
+    }
+
+    @Test func theCacheConfigCategoriesProfilesAndCompletionAnswer() async throws {
+        try await withTool([Self.item("Q1")]) { tool in
+            #expect(await tool("fetch", "2024-01").code == 0)
+            let list = await tool("cache", "list")
+            #expect(list.code == 0 && list.stdout.contains("2024-01"), "\(list)")
+            #expect(await tool("cache", "path").code == 0)
+            let cleared = await tool("cache", "clear")
+            let gone = await tool("fetch", "2024-01", "--offline")
+            #expect(cleared.code == 0 && gone.code == 69, "\(cleared.stderr)")
+            #expect(await tool("config", "show").code == 0)
+            #expect(await tool("config", "path").code == 0)
+            #expect(await tool("config", "set", "serverTimeZone", "Asia/Tokyo").code == 0)
+            let get = await tool("config", "get", "serverTimeZone")
+            #expect(get.code == 0 && get.stdout == "Asia/Tokyo\n", "\(get)")
+            #expect(await tool("config", "unset", "serverTimeZone").code == 0)
+            #expect(await tool("config", "set", "baseurl", "x").code == 64, "an unknown key")
+            #expect(await tool("categories").code == 0)
+            #expect(await tool("profile", "list").code == 0)
+            #expect(await tool("profile", "show", "moneyforward").code == 0)
+            #expect(await tool("completion", "bash").code == 0)
+            #expect(await tool("help", "sync").code == 0)
+            #expect(await tool("frobnicate").code == 64)
+        }
+    }
+
+    @Test func serverCheckNeedsADeployedWebApp() async throws {
+        try await withTool { tool in
+            let dummy = await runTool(["--env", "dummy", "server", "check"], environment: ["EXPENSE_LOG_HOME": tool.home.path])
+            #expect(dummy.code == 78 && dummy.stderr.contains("the dummy environment"), "\(dummy.stderr)")
+            var environment = tool.environment
+            environment["EXPENSE_LOG_BASE_URL"] = nil
+            #expect(await runTool(["server", "check"], environment: environment).code == 78, "no base URL")
+        }
+    }
+}
