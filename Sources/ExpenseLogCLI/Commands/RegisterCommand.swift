@@ -90,47 +90,26 @@ enum RegisterCommand {
         }
     }
 
-    /// The run itself: read, compare, send; it always ends through `ending.finish`, which writes the report and throws
-    /// the exit code.
+    /// The run itself (`Registration`): read, compare, send; it always ends through `RegisterText.end`, which writes the
+    /// report and throws the exit code.
     static func register(_ options: RegisterOptions, _ context: Context, messages: RegisterText, ending: ImportRecordFile,
                          report: inout ImportRecord) async throws {
         let config = try context.config()
-        // `add` means "a new purchase, even if it looks like one there": a random id, not one made from its content.
-        let inputs = try options.adding.map { try ImportInputs.read(drafts: [$0], catalogue: config.catalogue.value, into: ending.spool,
-                                                                    report: &report) }
-            ?? ImportInputs.read(options.sources(context), profile: options.profile, encoding: options.encoding,
-                                 catalogue: config.catalogue.value, into: ending.spool, report: &report) { rows in
-                messages.progress.show("Read \(PriceText.format(rows)) row\(rows == 1 ? "" : "s")")
-            }
-        let invalid = try messages.show(inputs, &report, ending: ending)
-        guard inputs.spool.count > 0 else {
-            // A script reading the output gets an empty list, as from fetch and pending, rather than nothing at all.
-            if options.format != .table { context.printItems([], options.format, config) }
-            context.note("No items to register.")
-            // Under --on-invalid warn, a file of nothing but invalid rows (a bank changed its layout) is not a success.
-            if !invalid, !inputs.problems.isEmpty, inputs.repeated.isEmpty {
-                context.io.stderr.write("Error: no row is valid, so nothing was sent; --on-invalid warn exits 0 only when valid rows "
-                                        + "are sent. Fix the lines above (or the profile) and run the command again.\n")
-                try ending.finish(report, code: .dataError)
-            }
-            try ending.finish(report, code: invalid ? .dataError : .success)
+        let repository = context.repository(config)
+        let registration = Registration(client: try context.client(config, orNoneFor: options.dryRun), repository: repository,
+                                        pending: context.pendingWrites(config), queuedEdits: EditText.waiting(context, config),
+                                        catalogue: config.catalogue.value, onInvalid: options.onInvalid,
+                                        allowLikely: options.allowDuplicates, dryRun: options.dryRun, limit: options.limit,
+                                        verifyAnswers: config.environment.value != .dummy)
+        var saved = try SavedItems()
+        let result: RegistrationResult
+        do {
+            result = try await registration.run(options.input(context), into: ending.spool, record: &report, saved: &saved,
+                                                event: messages.show)
+        } catch {
+            await messages.finish(&saved, repository, config)  // what the server saved before the failure is still cached
+            throw error
         }
-        let client = try context.client(config, orNoneFor: options.dryRun)
-        let (repository, outbox) = (context.repository(config), context.outbox(config))
-        let check = DuplicateCheck(loader: MonthLoader(client: client, repository: repository, edits: EditText.waiting(context, config)), outbox: outbox,
-                                   allowLikely: options.allowDuplicates)
-        let (items, skipped, waiting) = try await check.run(months: inputs.months.sorted(), spool: inputs.spool,
-                                                            madeIDRows: inputs.madeIDRows, report: &report, event: messages.show)
-        messages.progress.clear()
-        messages.explain(inputs.repeated + skipped)
-        guard let client, !options.dryRun, items.count > 0 else {
-            try messages.dryRunOrNothing(items, config)
-            try ending.finish(report, code: invalid ? .dataError : .success)
-        }
-        let registration = BatchRegistration(items: items, limit: options.limit, client: client, outbox: outbox,
-                                             verifyAnswers: config.environment.value != .dummy)
-        let code = try await messages.send(registration, waiting: waiting, repository: repository, config: config, report: &report)
-        await context.flushWarnings(repository)
-        try ending.finish(report, code: code != .success ? code : invalid ? .dataError : .success)
+        try await messages.end(result, saved: &saved, ending: ending, report: report, repository: repository, config: config)
     }
 }

@@ -62,8 +62,15 @@ struct RegisterOptions {
         path == "-" ? "<stdin>" : ArgumentBytes.display(path)
     }
 
-    /// Opens every input in order (standard input is read whole here); an unreadable file stops the command (66).
-    func sources(_ context: Context) throws -> [ImportSource] {
+    /// What to register: the item `add` made, else every input opened in order (standard input is read whole here); an
+    /// unreadable file stops the command (66).
+    func input(_ context: Context) throws -> RegistrationInput {
+        if let adding { return .typed([adding]) }
+        return .files(try sources(context), profile: profile, encoding: encoding)
+    }
+
+    /// Opens every input in order.
+    private func sources(_ context: Context) throws -> [ImportSource] {
         try paths.map { ImportSource(name: Self.name(of: $0.path), format: $0.format, input: try InputFile.chunked($0.path, context)) }
     }
 

@@ -1,5 +1,6 @@
 import ExpenseLogConfig
 import ExpenseLogImport
+import ExpenseLogModel
 import ExpenseLogStore
 import ExpenseLogUseCases
 import Foundation
@@ -10,42 +11,43 @@ struct RegisterText {
     let context: Context
     let progress: ProgressLine
 
-    /// Shows the inputs' exclusions, warnings and problems, adding them to `report`; stops the run (65) when a row is
-    /// invalid under `--on-invalid stop`. Returns whether the run is to end with 65 for them: not when they are only
-    /// invalid rows under `--on-invalid warn`.
-    func show(_ inputs: ImportInputs, _ report: inout ImportRecord, ending: ImportRecordFile) throws -> Bool {
-        report.appendInvalid(inputs.problems)
-        for row in inputs.excluded { report.append(.init(location: row.location, status: .excluded, reasons: [row.reason])) }
+    /// Shows what a registration meets as it goes: rows read, the inputs' problems, the comparison, the batches sent.
+    func show(_ event: Registration.Event) {
+        switch event {
+        case .read(let rows): progress.show("Read \(PriceText.format(rows)) row\(rows == 1 ? "" : "s")")
+        case .checked(let inputs): show(inputs)
+        case .comparing(let event): show(event)
+        case let .sending(.sent(index, batches, confirmed, rate), total):
+            // The first and the last batch are always drawn, so even a quick run shows that sending began and ended.
+            progress.show("Sent \(index + 1)/\(batches) batches, \(PriceText.format(confirmed)) of \(PriceText.format(total)) "
+                          + "items, \(PriceText.format(rate)) items/s", force: index == 0 || index == batches - 1)
+        case .sending: break
+        }
+    }
+
+    /// Shows the inputs' warnings and problems: as errors when they stop the run or make it end with 65, as warnings
+    /// under `--on-invalid warn`.
+    private func show(_ inputs: ImportInputs) {
         if !inputs.warnings.isEmpty { progress.clear() }
         for warning in inputs.warnings.prefix(3) { context.warn("\(warning)") }
         if inputs.warnings.count > 3 { context.warn("\(inputs.warnings.count - 3) more rows like these") }
-        guard !inputs.problems.isEmpty else { return false }
+        guard !inputs.problems.isEmpty else { return }
         progress.clear()
-        let count = inputs.problems.count
-        // A file that cannot be read at all (its header, its bytes) is not helped by skipping rows: the run exits 65.
         let wholeFiles = inputs.problems.contains(where: \.ofWholeFile)
         if options.onInvalid == .warn, !wholeFiles {
             for problem in inputs.problems { context.warn("\(problem)") }
-            return false
+            return
         }
         for problem in inputs.problems { context.io.stderr.write("\(problem)\n") }
-        if options.onInvalid == .stop {
-            let rowsOnly = !inputs.problems.allSatisfy(\.ofWholeFile)
-            context.io.stderr.write("Error: \(count) problem\(count == 1 ? "" : "s") found; nothing was sent. "
-                                    + "Fix what the lines above name and run the command again"
-                                    + (rowsOnly ? " (or pass --skip-invalid to send the valid rows).\n" : ".\n"))
-            try ending.finish(report, code: .dataError)
-        }
-        if wholeFiles {
+        if wholeFiles, options.onInvalid != .stop {
             let files = Set(inputs.problems.filter(\.ofWholeFile).map(\.location.file)).sorted()
             context.warn("\(files.joined(separator: ", ")) could not be read at all: none of \(files.count == 1 ? "its" : "their") rows "
                          + "is sent, and the run exits 65; the valid rows of the other inputs are sent")
         }
-        return true
     }
 
     /// Shows what the duplicate check meets as it goes: progress while the months are read, then warnings.
-    func show(_ event: DuplicateCheckEvent) {
+    private func show(_ event: DuplicateCheckEvent) {
         switch event {
         case .comparing(let months):
             progress.show("Comparing with \(months) month\(months == 1 ? "" : "s") on the server", force: true)
@@ -77,13 +79,8 @@ struct RegisterText {
         }
     }
 
-    /// A run that sends nothing: a dry run prints what it would send, else every valid row was already there.
-    func dryRunOrNothing(_ items: ItemSpool, _ config: AppConfig) throws {
-        guard options.dryRun else {
-            if options.format != .table { context.printItems([], options.format, config) }
-            context.note("Nothing to send: every valid row is already there.")
-            return
-        }
+    /// A dry run: prints what it would send, and in how many batches.
+    func dryRun(_ items: ItemSpool, _ config: AppConfig) throws {
         let batches = try options.limit.batchCount(items)
         context.printItems(items, options.format, config)
         context.note("Dry run: \(items.count) item\(items.count == 1 ? "" : "s") would be sent in \(batches) "

@@ -7,30 +7,57 @@ import ExpenseLogUseCases
 import Foundation
 
 extension RegisterText {
-    /// Runs the registration with its progress, then prints and caches what the server saved and says how the run
-    /// ended: `.success`, or the code of what stopped it, after saying what is queued.
-    func send(_ registration: BatchRegistration, waiting: Int, repository: LocalRepository, config: AppConfig,
-              report: inout ImportRecord) async throws -> ExitCode {
-        defer {
-            if waiting > 0 {
-                context.note("\(waiting) item\(waiting == 1 ? "" : "s") queued by earlier runs \(waiting == 1 ? "is" : "are") still "
-                             + "waiting in the outbox; `expense-log sync` sends them.")
+    /// Says how the registration ended, prints and caches what the server saved, writes the report, and exits with the
+    /// run's code: the stop's, else 65 when rows were invalid, else 0. The one place a `register` decides its exit code.
+    func end(_ result: RegistrationResult, saved: inout SavedItems, ending: ImportRecordFile, report: ImportRecord,
+             repository: LocalRepository, config: AppConfig) async throws -> Never {
+        let inputs = result.inputs, rowsCode: ExitCode = result.invalid ? .dataError : .success
+        switch result.end {
+        case .stoppedOnInvalid:
+            let count = inputs.problems.count, rowsOnly = !inputs.problems.allSatisfy(\.ofWholeFile)
+            context.io.stderr.write("Error: \(count) problem\(count == 1 ? "" : "s") found; nothing was sent. "
+                                    + "Fix what the lines above name and run the command again"
+                                    + (rowsOnly ? " (or pass --skip-invalid to send the valid rows).\n" : ".\n"))
+            try ending.finish(report, code: .dataError)
+        case .nothingValid:
+            // A script reading the output gets an empty list, as from fetch and pending, rather than nothing at all.
+            if options.format != .table { context.printItems([], options.format, config) }
+            context.note("No items to register.")
+            // Under --on-invalid warn, a file of nothing but invalid rows (a bank changed its layout) is not a success.
+            if !result.invalid, !inputs.problems.isEmpty, inputs.repeated.isEmpty {
+                context.io.stderr.write("Error: no row is valid, so nothing was sent; --on-invalid warn exits 0 only when valid rows "
+                                        + "are sent. Fix the lines above (or the profile) and run the command again.\n")
+                try ending.finish(report, code: .dataError)
             }
-        }
-        let total = registration.items.count
-        var saved = try SavedItems()
-        let outcome: BatchRegistration.Outcome
-        do {
-            outcome = try await registration.run(saved: &saved, report: &report) { event in
-                guard case let .sent(index, batches, confirmed, rate) = event else { return }
-                // The first and the last batch are always drawn, so even a quick run shows that sending began and ended.
-                progress.show("Sent \(index + 1)/\(batches) batches, \(PriceText.format(confirmed)) of \(PriceText.format(total)) "
-                              + "items, \(PriceText.format(rate)) items/s", force: index == 0 || index == batches - 1)
+            try ending.finish(report, code: rowsCode)
+        case .nothingNew:
+            progress.clear()
+            explain(result.skipped)
+            if options.format != .table { context.printItems([], options.format, config) }
+            context.note("Nothing to send: every valid row is already there.")
+            try ending.finish(report, code: rowsCode)
+        case .dryRun(let items):
+            progress.clear()
+            explain(result.skipped)
+            try dryRun(items, config)
+            try ending.finish(report, code: rowsCode)
+        case let .sent(outcome, total):
+            progress.clear()
+            explain(result.skipped)
+            let code = await sent(outcome, total: total, saved: &saved, repository: repository, config: config, report: report)
+            if result.waiting > 0 {
+                context.note("\(result.waiting) item\(result.waiting == 1 ? "" : "s") queued by earlier runs \(result.waiting == 1 ? "is" : "are") "
+                             + "still waiting in the outbox; `expense-log sync` sends them.")
             }
-        } catch {
-            await finish(&saved, repository, config)
-            throw error
+            await context.flushWarnings(repository)
+            try ending.finish(report, code: code != .success ? code : rowsCode)
         }
+    }
+
+    /// Prints and caches what the server saved, then says how the sending ended: `.success`, or the code of what stopped
+    /// it, after saying what is queued.
+    private func sent(_ outcome: BatchRegistration.Outcome, total: Int, saved: inout SavedItems, repository: LocalRepository,
+                      config: AppConfig, report: ImportRecord) async -> ExitCode {
         // What the server saved is printed before an error is explained, so the explanation is not scrolled away.
         let failure = await finish(&saved, repository, config)
         if config.environment.value == .dummy, saved.count > 0 {
@@ -47,7 +74,7 @@ extension RegisterText {
 
     /// Caches and prints what the server saved; returns why it could not all be kept or cached.
     @discardableResult
-    private func finish(_ saved: inout SavedItems, _ repository: LocalRepository, _ config: AppConfig) async -> StoreError? {
+    func finish(_ saved: inout SavedItems, _ repository: LocalRepository, _ config: AppConfig) async -> StoreError? {
         progress.clear()
         return await saved.finish(in: repository) { context.printItems($0, options.format, config) }
     }

@@ -1,0 +1,127 @@
+import ExpenseLogClient
+import ExpenseLogFormats
+import ExpenseLogImport
+import ExpenseLogModel
+import ExpenseLogStore
+import Foundation
+
+/// What `register` (and `add`) registers.
+public enum RegistrationInput {
+    /// Files (or standard input), read a chunk at a time; a CSV row without an id gets one made from its content.
+    case files([ImportSource], profile: ImportProfile?, encoding: TextEncoding?)
+    /// Items a person typed; one without an id gets a random one (a typed purchase is a new one).
+    case typed([ItemDraft])
+}
+
+/// Where a registration ended.
+public enum RegistrationEnd {
+    /// Rows were invalid and the policy is to stop: nothing was compared or sent.
+    case stoppedOnInvalid
+    /// No row was valid.
+    case nothingValid
+    /// Every valid row was already on the server or waiting.
+    case nothingNew
+    /// A dry run: what would be sent.
+    case dryRun(ItemSpool)
+    /// The `total` new items went to the outbox and were sent batch by batch, with what became of them.
+    case sent(BatchRegistration.Outcome, total: Int)
+}
+
+/// What a registration did, for the caller to say and to map to an exit code.
+public struct RegistrationResult {
+    /// What was read: the problems, exclusions, warnings, and the rows a file of the run had twice.
+    public let inputs: ImportInputs
+    /// Whether the run ends with 65 for its rows (not for invalid rows only warned about).
+    public let invalid: Bool
+    /// The rows skipped as already there (repeated in the run, on the server, or waiting), in input order.
+    public var skipped: [ImportRecord.Row] = []
+    /// Items earlier runs left in the outbox.
+    public var waiting = 0
+    /// Where it ended.
+    public var end: RegistrationEnd = .nothingValid
+}
+
+/// `register` and `add`: read and check every input, compare the valid items with the server and the pending writes,
+/// and send what is new through the outbox; every row's fate goes to the run's `ImportRecord`.
+public struct Registration {
+    /// The client; nil for a dry run with no server configured (it compares with the cache and the outbox).
+    public let client: ExpenseLogAPIClient?
+    /// The cache months are read into.
+    public let repository: LocalRepository
+    /// The writes waiting: the outbox items go to, and the changes laid over the months read.
+    public let pending: PendingWrites
+    /// The queued changes, laid over the months read.
+    public let queuedEdits: [QueuedEdit]
+    /// The categories rows are checked against.
+    public let catalogue: CategoryCatalogue
+    /// What invalid rows do.
+    public let onInvalid: InvalidRows
+    /// Whether likely duplicates are sent anyway.
+    public let allowLikely: Bool
+    /// Whether nothing is sent.
+    public let dryRun: Bool
+    /// How large a batch grows.
+    public let limit: BatchLimit
+    /// Whether answers must name every item sent (not for the dummy environment's canned answers).
+    public let verifyAnswers: Bool
+
+    /// A registration with every part given.
+    public init(client: ExpenseLogAPIClient?, repository: LocalRepository, pending: PendingWrites, queuedEdits: [QueuedEdit],
+                catalogue: CategoryCatalogue, onInvalid: InvalidRows, allowLikely: Bool, dryRun: Bool, limit: BatchLimit,
+                verifyAnswers: Bool) {
+        (self.client, self.repository, self.pending, self.queuedEdits) = (client, repository, pending, queuedEdits)
+        (self.catalogue, self.onInvalid, self.allowLikely, self.dryRun) = (catalogue, onInvalid, allowLikely, dryRun)
+        (self.limit, self.verifyAnswers) = (limit, verifyAnswers)
+    }
+
+    /// What happens during a run that the caller shows at once.
+    public enum Event {
+        /// So many rows were read.
+        case read(Int)
+        /// Every input was read and checked (its problems are in the record).
+        case checked(ImportInputs)
+        /// The comparison with the server and the outbox went on.
+        case comparing(DuplicateCheckEvent)
+        /// A batch was sent, of `total` items to send.
+        case sending(BatchRegistration.Event, total: Int)
+    }
+
+    /// Runs the registration of `input`, its valid items going to `spool` and what the server saved to `saved`.
+    /// Throws what stops it before an outcome (an unreadable file, a month the comparison cannot do without, the spool).
+    public func run(_ input: RegistrationInput, into spool: ItemSpool, record: inout ImportRecord, saved: inout SavedItems,
+                    event: (Event) -> Void) async throws -> RegistrationResult {
+        let inputs: ImportInputs
+        switch input {
+        case let .files(sources, profile, encoding):
+            inputs = try ImportInputs.read(sources, profile: profile, encoding: encoding, catalogue: catalogue, into: spool,
+                                           report: &record) { event(.read($0)) }
+        case .typed(let drafts):
+            inputs = try ImportInputs.read(drafts: drafts, catalogue: catalogue, into: spool, report: &record)
+        }
+        record.appendInvalid(inputs.problems)
+        for row in inputs.excluded { record.append(.init(location: row.location, status: .excluded, reasons: [row.reason])) }
+        event(.checked(inputs))
+        // A file that cannot be read at all (its header, its bytes) is not helped by skipping rows: the run exits 65.
+        let invalid = !inputs.problems.isEmpty && (onInvalid != .warn || inputs.problems.contains(where: \.ofWholeFile))
+        var result = RegistrationResult(inputs: inputs, invalid: invalid)
+        if invalid, onInvalid == .stop {
+            result.end = .stoppedOnInvalid
+            return result
+        }
+        guard inputs.spool.count > 0 else { return result }
+        let check = DuplicateCheck(loader: MonthLoader(client: client, repository: repository, edits: queuedEdits),
+                                   outbox: pending.outbox, allowLikely: allowLikely)
+        let (items, skipped, waiting) = try await check.run(months: inputs.months.sorted(), spool: inputs.spool,
+                                                            madeIDRows: inputs.madeIDRows, report: &record) { event(.comparing($0)) }
+        (result.skipped, result.waiting) = (inputs.repeated + skipped, waiting)
+        guard let client, !dryRun, items.count > 0 else {
+            result.end = dryRun ? .dryRun(items) : .nothingNew
+            return result
+        }
+        let registration = BatchRegistration(items: items, limit: limit, client: client, outbox: pending.outbox,
+                                             verifyAnswers: verifyAnswers)
+        result.end = .sent(try await registration.run(saved: &saved, report: &record) { event(.sending($0, total: items.count)) },
+                           total: items.count)
+        return result
+    }
+}
