@@ -1,11 +1,6 @@
-import ExpenseLogModel
-import ExpenseLogFormats
-import ExpenseLogHTTP
-import ExpenseLogClient
-import ExpenseLogStore
 import ExpenseLogConfig
 import ExpenseLogImport
-import ExpenseLogUseCases
+import ExpenseLogModel
 import ExpenseLogRendering
 import Foundation
 import TestSupport

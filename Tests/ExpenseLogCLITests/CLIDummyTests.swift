@@ -1,12 +1,5 @@
-import ExpenseLogModel
 import ExpenseLogFormats
-import ExpenseLogHTTP
-import ExpenseLogClient
-import ExpenseLogStore
-import ExpenseLogConfig
 import ExpenseLogImport
-import ExpenseLogUseCases
-import ExpenseLogRendering
 import Foundation
 import TestSupport
 import Testing

@@ -1,12 +1,3 @@
-import ExpenseLogModel
-import ExpenseLogFormats
-import ExpenseLogHTTP
-import ExpenseLogClient
-import ExpenseLogStore
-import ExpenseLogConfig
-import ExpenseLogImport
-import ExpenseLogUseCases
-import ExpenseLogRendering
 import Foundation
 import Testing
 

@@ -1,12 +1,6 @@
-import ExpenseLogModel
 import ExpenseLogFormats
-import ExpenseLogHTTP
-import ExpenseLogClient
-import ExpenseLogStore
-import ExpenseLogConfig
 import ExpenseLogImport
-import ExpenseLogUseCases
-import ExpenseLogRendering
+import ExpenseLogModel
 import Foundation
 import Testing
 

@@ -1,12 +1,8 @@
-import ExpenseLogModel
-import ExpenseLogFormats
-import ExpenseLogHTTP
-import ExpenseLogClient
-import ExpenseLogStore
 import ExpenseLogConfig
+import ExpenseLogFormats
 import ExpenseLogImport
+import ExpenseLogModel
 import ExpenseLogUseCases
-import ExpenseLogRendering
 import Foundation
 import TestSupport
 import Testing

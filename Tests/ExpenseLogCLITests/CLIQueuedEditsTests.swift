@@ -1,12 +1,6 @@
-import ExpenseLogModel
-import ExpenseLogFormats
-import ExpenseLogHTTP
 import ExpenseLogClient
+import ExpenseLogFormats
 import ExpenseLogStore
-import ExpenseLogConfig
-import ExpenseLogImport
-import ExpenseLogUseCases
-import ExpenseLogRendering
 import Foundation
 import Testing
 

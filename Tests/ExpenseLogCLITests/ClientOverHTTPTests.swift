@@ -1,12 +1,7 @@
-import ExpenseLogModel
-import ExpenseLogFormats
-import ExpenseLogHTTP
 import ExpenseLogClient
+import ExpenseLogHTTP
+import ExpenseLogModel
 import ExpenseLogStore
-import ExpenseLogConfig
-import ExpenseLogImport
-import ExpenseLogUseCases
-import ExpenseLogRendering
 import Foundation
 import Testing
 

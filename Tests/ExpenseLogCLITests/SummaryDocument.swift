@@ -1,12 +1,4 @@
 import ExpenseLogModel
-import ExpenseLogFormats
-import ExpenseLogHTTP
-import ExpenseLogClient
-import ExpenseLogStore
-import ExpenseLogConfig
-import ExpenseLogImport
-import ExpenseLogUseCases
-import ExpenseLogRendering
 import Foundation
 
 /// `summary --format json` as docs/summary.md documents it, decoded strictly: a renamed or retyped key fails the test.

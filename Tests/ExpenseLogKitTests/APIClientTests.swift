@@ -1,13 +1,9 @@
 import ExpenseLogCLI
-import ExpenseLogModel
-import ExpenseLogFormats
-import ExpenseLogHTTP
 import ExpenseLogClient
-import ExpenseLogStore
 import ExpenseLogConfig
 import ExpenseLogImport
-import ExpenseLogUseCases
-import ExpenseLogRendering
+import ExpenseLogModel
+import ExpenseLogStore
 import Foundation
 import Testing
 

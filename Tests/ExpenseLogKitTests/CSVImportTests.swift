@@ -1,12 +1,7 @@
-import ExpenseLogModel
-import ExpenseLogFormats
-import ExpenseLogHTTP
-import ExpenseLogClient
-import ExpenseLogStore
-import ExpenseLogConfig
 import ExpenseLogImport
+import ExpenseLogModel
+import ExpenseLogStore
 import ExpenseLogUseCases
-import ExpenseLogRendering
 import Testing
 
 /// CSV text read with a profile as `in.csv`.

@@ -1,12 +1,8 @@
-@testable import ExpenseLogModel
-@testable import ExpenseLogFormats
-@testable import ExpenseLogHTTP
-@testable import ExpenseLogClient
-@testable import ExpenseLogStore
 @testable import ExpenseLogConfig
 @testable import ExpenseLogImport
-@testable import ExpenseLogUseCases
+@testable import ExpenseLogModel
 @testable import ExpenseLogRendering
+@testable import ExpenseLogUseCases
 import Foundation
 import TestSupport
 import Testing

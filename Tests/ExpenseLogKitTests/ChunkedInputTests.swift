@@ -1,12 +1,7 @@
-import ExpenseLogModel
 import ExpenseLogFormats
-import ExpenseLogHTTP
-import ExpenseLogClient
-import ExpenseLogStore
-import ExpenseLogConfig
 import ExpenseLogImport
+import ExpenseLogModel
 import ExpenseLogUseCases
-import ExpenseLogRendering
 import Foundation
 import Testing
 

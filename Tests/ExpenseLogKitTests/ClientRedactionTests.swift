@@ -1,12 +1,7 @@
-import ExpenseLogModel
-import ExpenseLogFormats
-import ExpenseLogHTTP
 import ExpenseLogClient
-import ExpenseLogStore
 import ExpenseLogConfig
+import ExpenseLogFormats
 import ExpenseLogImport
-import ExpenseLogUseCases
-import ExpenseLogRendering
 import Foundation
 import Testing
 

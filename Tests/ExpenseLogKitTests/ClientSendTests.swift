@@ -1,12 +1,7 @@
-import ExpenseLogModel
-import ExpenseLogFormats
-import ExpenseLogHTTP
 import ExpenseLogClient
-import ExpenseLogStore
-import ExpenseLogConfig
+import ExpenseLogHTTP
 import ExpenseLogImport
-import ExpenseLogUseCases
-import ExpenseLogRendering
+import ExpenseLogStore
 import Foundation
 import Testing
 

@@ -1,12 +1,4 @@
 import ExpenseLogModel
-import ExpenseLogFormats
-import ExpenseLogHTTP
-import ExpenseLogClient
-import ExpenseLogStore
-import ExpenseLogConfig
-import ExpenseLogImport
-import ExpenseLogUseCases
-import ExpenseLogRendering
 import Testing
 
 /// A checked day, failing the test when the numbers are not a real date.

@@ -1,12 +1,5 @@
-import ExpenseLogModel
-import ExpenseLogFormats
-import ExpenseLogHTTP
-import ExpenseLogClient
-import ExpenseLogStore
-import ExpenseLogConfig
 import ExpenseLogImport
-import ExpenseLogUseCases
-import ExpenseLogRendering
+import ExpenseLogModel
 import Testing
 
 /// A purchase on a day of January 2024, a coffee unless told otherwise.

@@ -1,12 +1,10 @@
-import ExpenseLogModel
+import ExpenseLogClient
 import ExpenseLogFormats
 import ExpenseLogHTTP
-import ExpenseLogClient
-import ExpenseLogStore
-import ExpenseLogConfig
 import ExpenseLogImport
+import ExpenseLogModel
+import ExpenseLogStore
 import ExpenseLogUseCases
-import ExpenseLogRendering
 import Foundation
 import Testing
 

@@ -1,12 +1,9 @@
-@testable import ExpenseLogModel
-@testable import ExpenseLogFormats
-@testable import ExpenseLogHTTP
 @testable import ExpenseLogClient
-@testable import ExpenseLogStore
-@testable import ExpenseLogConfig
+@testable import ExpenseLogFormats
 @testable import ExpenseLogImport
-@testable import ExpenseLogUseCases
+@testable import ExpenseLogModel
 @testable import ExpenseLogRendering
+@testable import ExpenseLogStore
 import Foundation
 import Testing
 

@@ -1,12 +1,7 @@
-@testable import ExpenseLogModel
-@testable import ExpenseLogFormats
-@testable import ExpenseLogHTTP
-@testable import ExpenseLogClient
-@testable import ExpenseLogStore
-@testable import ExpenseLogConfig
 @testable import ExpenseLogImport
+@testable import ExpenseLogModel
+@testable import ExpenseLogStore
 @testable import ExpenseLogUseCases
-@testable import ExpenseLogRendering
 import Foundation
 import TestSupport
 import Testing

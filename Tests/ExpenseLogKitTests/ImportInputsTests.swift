@@ -1,12 +1,6 @@
-import ExpenseLogModel
-import ExpenseLogFormats
-import ExpenseLogHTTP
-import ExpenseLogClient
-import ExpenseLogStore
-import ExpenseLogConfig
 import ExpenseLogImport
+import ExpenseLogStore
 import ExpenseLogUseCases
-import ExpenseLogRendering
 import Foundation
 import Testing
 

@@ -1,12 +1,6 @@
-import ExpenseLogModel
-import ExpenseLogFormats
-import ExpenseLogHTTP
-import ExpenseLogClient
-import ExpenseLogStore
-import ExpenseLogConfig
 import ExpenseLogImport
+import ExpenseLogModel
 import ExpenseLogUseCases
-import ExpenseLogRendering
 import Testing
 
 /// Reads text as a named input in a format.

@@ -1,12 +1,7 @@
-import ExpenseLogModel
-import ExpenseLogFormats
-import ExpenseLogHTTP
-import ExpenseLogClient
-import ExpenseLogStore
-import ExpenseLogConfig
 import ExpenseLogImport
+import ExpenseLogModel
+import ExpenseLogStore
 import ExpenseLogUseCases
-import ExpenseLogRendering
 import Testing
 
 /// A MoneyForward ME 入出金 export as the web site writes it: every field quoted, spending negative.

@@ -1,12 +1,8 @@
-@testable import ExpenseLogModel
-@testable import ExpenseLogFormats
-@testable import ExpenseLogHTTP
 @testable import ExpenseLogClient
+@testable import ExpenseLogHTTP
+@testable import ExpenseLogModel
 @testable import ExpenseLogStore
-@testable import ExpenseLogConfig
-@testable import ExpenseLogImport
 @testable import ExpenseLogUseCases
-@testable import ExpenseLogRendering
 import Foundation
 import Testing
 

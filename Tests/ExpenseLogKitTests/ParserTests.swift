@@ -1,13 +1,6 @@
 @testable import ExpenseLogCLI
-import ExpenseLogModel
-import ExpenseLogFormats
-import ExpenseLogHTTP
-import ExpenseLogClient
-import ExpenseLogStore
-import ExpenseLogConfig
 import ExpenseLogImport
-import ExpenseLogUseCases
-import ExpenseLogRendering
+import ExpenseLogModel
 import Foundation
 import Testing
 

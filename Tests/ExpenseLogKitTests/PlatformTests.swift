@@ -1,13 +1,5 @@
 import ExpenseLogCLI
-import ExpenseLogModel
-import ExpenseLogFormats
 import ExpenseLogHTTP
-import ExpenseLogClient
-import ExpenseLogStore
-import ExpenseLogConfig
-import ExpenseLogImport
-import ExpenseLogUseCases
-import ExpenseLogRendering
 import Foundation
 import Testing
 import TestSupport

@@ -1,12 +1,9 @@
-import ExpenseLogModel
-import ExpenseLogFormats
-import ExpenseLogHTTP
 import ExpenseLogClient
-import ExpenseLogStore
-import ExpenseLogConfig
+import ExpenseLogHTTP
 import ExpenseLogImport
+import ExpenseLogModel
+import ExpenseLogStore
 import ExpenseLogUseCases
-import ExpenseLogRendering
 import Foundation
 import Testing
 

@@ -1,12 +1,4 @@
 @testable import ExpenseLogModel
-@testable import ExpenseLogFormats
-@testable import ExpenseLogHTTP
-@testable import ExpenseLogClient
-@testable import ExpenseLogStore
-@testable import ExpenseLogConfig
-@testable import ExpenseLogImport
-@testable import ExpenseLogUseCases
-@testable import ExpenseLogRendering
 import Testing
 
 /// Ids compared as a Google Sheet shows them: text it would retype folds to the retyped form, anything else is itself.

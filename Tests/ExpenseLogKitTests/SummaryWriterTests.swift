@@ -1,12 +1,7 @@
-import ExpenseLogModel
-import ExpenseLogFormats
-import ExpenseLogHTTP
-import ExpenseLogClient
-import ExpenseLogStore
-import ExpenseLogConfig
 import ExpenseLogImport
-import ExpenseLogUseCases
+import ExpenseLogModel
 import ExpenseLogRendering
+import ExpenseLogUseCases
 import Foundation
 import Testing
 
