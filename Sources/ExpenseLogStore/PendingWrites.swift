@@ -17,10 +17,10 @@ public enum PendingWrite: Sendable {
     }
 }
 
-/// Every write of one environment waiting for the server, in one order: items to register (the outbox) and changes to
-/// items (the queue of edits), under one lock. A write is sent only after every write queued before it, so an edit of an
-/// item still waiting to be registered waits behind it. Each kind keeps its folder and file format, so what earlier
-/// versions queued is read and sent as before.
+/// Every write of one environment waiting for the server: items to register (the outbox) and changes to items (the
+/// queue of edits), under one lock, listed in the order they were queued. Items are sent first, then the changes in
+/// order; a change of an item still waiting to be registered waits behind it (and the changes after it behind that
+/// one). Each kind keeps its folder and file format, so what earlier versions queued is read and sent as before.
 public struct PendingWrites: Sendable {
     /// The items waiting to be registered.
     public let outbox: Outbox
@@ -54,11 +54,22 @@ public struct PendingWrites: Sendable {
         return found
     }
 
-    /// The changes of `edits` (in queue order) that may be sent now: those queued before every outbox entry still waiting
-    /// (`entries`) or unreadable (`unreadable`); `behind` counts the rest, which wait for those items.
-    public static func ready(_ edits: [QueuedEdit], behind entries: [OutboxEntry], unreadable: [URL]) -> (ready: [QueuedEdit], behind: Int) {
-        guard let first = (entries.map(\.file) + unreadable).map(\.lastPathComponent).min() else { return (edits, 0) }
-        let ready = edits.prefix { $0.file.lastPathComponent < first }
+    /// The ids of the items waiting in each of `entries`, read once (only when changes wait: an edit of an item
+    /// still waiting to be registered waits behind it).
+    public func waitingIDs(in entries: [OutboxEntry]) throws -> [(entry: OutboxEntry, ids: Set<String>)] {
+        try entries.map { entry in
+            var ids = Set<String>()
+            _ = try outbox.forEachBatch(of: entry) { batch in ids.formUnion(batch.items.map(\.id)) }
+            return (entry, ids)
+        }
+    }
+
+    /// The changes of `edits` (in queue order) that may be sent now: those before the first that touches an item still
+    /// waiting in one of `entries` (whatever the clocks said when each was queued); `behind` counts the rest, which
+    /// wait for that item, since no change overtakes an older one.
+    public static func ready(_ edits: [QueuedEdit], behind entries: [(entry: OutboxEntry, ids: Set<String>)]) -> (ready: [QueuedEdit], behind: Int) {
+        let waiting = entries.reduce(into: Set<String>()) { $0.formUnion($1.ids) }
+        let ready = edits.prefix { waiting.isDisjoint(with: $0.ids) }
         return (Array(ready), edits.count - ready.count)
     }
 }

@@ -72,6 +72,8 @@ public enum SyncEvent: Sendable {
     case forced(key: String, sentAt: Date)
     /// The server is the bundled web app, which saves an id only once: a batch whose answer was lost is sent again at once.
     case resendsAtOnce
+    /// An outbox entry cannot be read: it is left in place, and its items are not sent.
+    case unreadableEntry(String)
 }
 
 /// The `sync` use case: sends what waits in the outbox, after reading every month its items fall in and dropping the

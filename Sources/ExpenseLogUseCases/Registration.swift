@@ -44,14 +44,15 @@ public struct RegistrationResult {
 /// `register` and `add`: read and check every input, compare the valid items with the server and the pending writes,
 /// and send what is new through the outbox; every row's fate goes to the run's `ImportRecord`.
 public struct Registration {
-    /// The client; nil for a dry run with no server configured (it compares with the cache and the outbox).
-    public let client: ExpenseLogAPIClient?
+    /// Makes the client once a valid row was read (so a file's problems are listed with no server configured); nil for
+    /// a dry run with no server configured (it compares with the cache and the outbox).
+    public let client: () throws -> ExpenseLogAPIClient?
     /// The cache months are read into.
     public let repository: LocalRepository
     /// The writes waiting: the outbox items go to, and the changes laid over the months read.
     public let pending: PendingWrites
-    /// The queued changes, laid over the months read.
-    public let queuedEdits: [QueuedEdit]
+    /// The queued changes, laid over the months read (asked for only when months are).
+    public let queuedEdits: () -> [QueuedEdit]
     /// The categories rows are checked against.
     public let catalogue: CategoryCatalogue
     /// What invalid rows do.
@@ -66,9 +67,9 @@ public struct Registration {
     public let verifyAnswers: Bool
 
     /// A registration with every part given.
-    public init(client: ExpenseLogAPIClient?, repository: LocalRepository, pending: PendingWrites, queuedEdits: [QueuedEdit],
-                catalogue: CategoryCatalogue, onInvalid: InvalidRows, allowLikely: Bool, dryRun: Bool, limit: BatchLimit,
-                verifyAnswers: Bool) {
+    public init(client: @escaping () throws -> ExpenseLogAPIClient?, repository: LocalRepository, pending: PendingWrites,
+                queuedEdits: @escaping () -> [QueuedEdit], catalogue: CategoryCatalogue, onInvalid: InvalidRows,
+                allowLikely: Bool, dryRun: Bool, limit: BatchLimit, verifyAnswers: Bool) {
         (self.client, self.repository, self.pending, self.queuedEdits) = (client, repository, pending, queuedEdits)
         (self.catalogue, self.onInvalid, self.allowLikely, self.dryRun) = (catalogue, onInvalid, allowLikely, dryRun)
         (self.limit, self.verifyAnswers) = (limit, verifyAnswers)
@@ -109,7 +110,8 @@ public struct Registration {
             return result
         }
         guard inputs.spool.count > 0 else { return result }
-        let check = DuplicateCheck(loader: MonthLoader(client: client, repository: repository, edits: queuedEdits),
+        let client = try client()
+        let check = DuplicateCheck(loader: MonthLoader(client: client, repository: repository, edits: queuedEdits()),
                                    outbox: pending.outbox, allowLikely: allowLikely)
         let (items, skipped, waiting) = try await check.run(months: inputs.months.sorted(), spool: inputs.spool,
                                                             madeIDRows: inputs.madeIDRows, report: &record) { event(.comparing($0)) }

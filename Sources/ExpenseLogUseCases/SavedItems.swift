@@ -13,6 +13,12 @@ public struct SavedItems {
     /// Whether the items were cached and printed already, and how that went.
     private enum Stage { case keeping, finished(StoreError?) }
     private var stage = Stage.keeping
+    /// Whether the items were cached already.
+    private var isCached = false
+    /// Why caching them failed, once it was done.
+    private var cacheFailure: StoreError?
+    /// How many items the server saved, kept or not.
+    public private(set) var registered = 0
 
     /// An empty record in the temporary folder.
     public init() throws {
@@ -25,6 +31,7 @@ public struct SavedItems {
     /// Keeps items the server saved. The server has them already, so a temporary file that cannot be written stops only
     /// this (they are neither cached nor printed, and `finish` says so), never the sending.
     public mutating func keep(_ answer: [Item]) {
+        registered += answer.count
         guard keepFailure == nil else { return }
         do {
             for item in answer {
@@ -37,29 +44,39 @@ public struct SavedItems {
         }
     }
 
-    /// Caches the items and hands them to `print`, once (later calls return the first outcome), so that it can run before
-    /// an error is explained and the explanation is not scrolled away by the items; returns why they could not all be
-    /// kept or cached. `printEmpty` hands over an empty record too (`[]` for json), for a command whose output a script reads.
+    /// Caches the items, once (later calls return the first outcome): before the queued changes are sent, so a change
+    /// of an item just registered is made on the cached copy, not overwritten by it. Returns why they could not all be
+    /// kept or cached.
     ///
     /// One cache write per month for the whole run, straight from the spool (a write per batch would re-write each month
     /// once per batch). The cache is only a copy: a crash that skips this costs a re-fetch.
     @discardableResult
+    public mutating func cache(in repository: LocalRepository) async -> StoreError? {
+        if isCached { return cacheFailure }
+        var failure = keepFailure
+        if failure == nil {
+            do {
+                for (month, stretch) in months.sorted(by: { $0.key < $1.key }) {
+                    try await repository.add(month, from: spool.reader(from: stretch.lowerBound, to: stretch.upperBound))
+                }
+            } catch {
+                failure = StoreError.wrapping(error, path: repository.directory.path)
+            }
+        }
+        (isCached, cacheFailure) = (true, failure)
+        return failure
+    }
+
+    /// Caches the items (unless `cache` did) and hands them to `print`, once (later calls return the first outcome), so
+    /// that it can run before an error is explained and the explanation is not scrolled away by the items; returns why
+    /// they could not all be kept or cached. `printEmpty` hands over an empty record too (`[]` for json), for a command
+    /// whose output a script reads.
+    @discardableResult
     public mutating func finish(in repository: LocalRepository, printEmpty: Bool = false, print: (ItemSpool) -> Void) async
         -> StoreError? {
         if case .finished(let failure) = stage { return failure }
-        if let keepFailure {
-            stage = .finished(keepFailure)
-            return keepFailure
-        }
-        var failure: StoreError?
-        do {
-            for (month, stretch) in months.sorted(by: { $0.key < $1.key }) {
-                try await repository.add(month, from: spool.reader(from: stretch.lowerBound, to: stretch.upperBound))
-            }
-        } catch {
-            failure = StoreError.wrapping(error, path: repository.directory.path)
-        }
-        if spool.count > 0 || printEmpty { print(spool) }
+        let failure = await cache(in: repository)
+        if keepFailure == nil, spool.count > 0 || printEmpty { print(spool) }
         stage = .finished(failure)
         return failure
     }

@@ -7,7 +7,7 @@ import Foundation
 public enum EditsStep: Sendable {
     /// None was waiting.
     case none
-    /// Items queued before them could not be sent, so they wait behind those items (how many changes).
+    /// The first of them touches an item still waiting to be registered, so they wait behind it (how many changes).
     case behindItems(Int)
     /// The server could not be read or refused a batch, which would fail them the same way: all wait (how many).
     case stoppedWithItems(Int)
@@ -17,7 +17,7 @@ public enum EditsStep: Sendable {
     case actionUnknown(APIError, waiting: Int)
     /// The oldest change cannot be read: nothing was sent (its problem).
     case blocked(String)
-    /// Sent in order; `blocker` is the unreadable change that stopped the rest, `behind` how many wait behind items.
+    /// Sent in order; `blocker` is the unreadable change that stopped the rest, `behind` how many wait behind an item.
     case sent(EditOutcome, blocker: String?, behind: Int)
 }
 
@@ -36,9 +36,9 @@ public struct SyncResult: Sendable {
     public var stoppedOnServer: Bool { items?.stop != nil }
 }
 
-/// `sync`: sends every pending write in the order it was queued: the outbox's items (after reading every month they
-/// fall in and skipping what the server already shows), then the edits and deletions queued before any item still
-/// waiting. `run` expects the caller to hold the pending writes' lock; `runIfFree` takes it.
+/// `sync`: sends the pending writes: the outbox's items (after reading every month they fall in and skipping what the
+/// server already shows), then the edits and deletions in the order they were queued, up to the first that touches an
+/// item still waiting. `run` expects the caller to hold the pending writes' lock; `runIfFree` takes it.
 public struct Sync: Sendable {
     /// The client that sends.
     public let client: ExpenseLogAPIClient
@@ -57,24 +57,33 @@ public struct Sync: Sendable {
         (self.client, self.repository, self.pending, self.policy, self.verifyAnswers) = (client, repository, pending, policy, verifyAnswers)
     }
 
-    /// Sends the writes queued up to `through` (a write's `order`; every write when nil); `saved` keeps what the server
-    /// saved, `event` gets what to show at once. `force` sends batches whose last POST may still be running. Throws a
-    /// `StoreError` when a queue cannot be listed, or an entry held, read back or recorded; what was sent stays recorded.
+    /// Sends the pending writes: for `sync` (`through` nil) every item, then the changes; for an `edit` or `delete`
+    /// (`through` its change's `order`) the changes up to it, after the items they touch that still wait. `saved` keeps
+    /// what the server saved (cached before any change is sent, so a change of an item just registered is made on its
+    /// cached copy), `event` gets what to show at once. `force` sends batches whose last POST may still be running.
+    /// Throws a `StoreError` when a queue cannot be listed, or an entry held, read back or recorded; what was sent stays
+    /// recorded.
     public func run(force: Bool, through: String? = nil, saved: inout SavedItems, event: (SyncEvent) -> Void) async throws -> SyncResult {
         pending.outbox.tidy()
-        let queuedBefore = { (file: URL) in through.map { file.lastPathComponent <= $0 } ?? true }
         let listed = try pending.outbox.listing()
-        let entries = listed.entries.filter { queuedBefore($0.file) }
-        let problems = zip(listed.unreadable, listed.problems).filter { queuedBefore($0.0) }.map(\.1)
         let queued = try pending.edits.listing()
         let editsWait = !queued.edits.isEmpty || !queued.problems.isEmpty
+        var (entries, problems) = (listed.entries, listed.problems)
+        if let through {
+            // Only what the changes up to it depend on: an unrelated import waits for `sync`, whose problems are its own.
+            let touched = Set(queued.sendable.filter { $0.file.lastPathComponent <= through }.flatMap(\.ids))
+            entries = touched.isEmpty || entries.isEmpty ? []
+                : try pending.waitingIDs(in: entries).filter { !$0.ids.isDisjoint(with: touched) }.map(\.entry)
+            problems = []
+        }
+        for problem in problems { event(.unreadableEntry(problem)) }
         var result = SyncResult(problems: problems, wait: policy.configured)
         if !entries.isEmpty || !problems.isEmpty || !editsWait {
             let (wait, atOnce) = await policy.wait(for: entries, pending.outbox, client, repository)
             result.wait = wait
             if atOnce { event(.resendsAtOnce) }
             let sender = OutboxSync(delivery: OutboxDelivery(client: client, outbox: pending.outbox), repository: repository,
-                                      resendWait: wait, verifyAnswers: verifyAnswers, edits: queued.edits)
+                                    resendWait: wait, verifyAnswers: verifyAnswers, edits: queued.edits)
             result.items = try await sender.send(entries, force: force, keep: { saved.keep($0) }, event: event)
         }
         guard editsWait else { return result }
@@ -83,7 +92,8 @@ public struct Sync: Sendable {
             result.edits = .stoppedWithItems(queued.edits.count)
             return result
         }
-        result.edits = try await sendEdits(through: queuedBefore)
+        if result.items != nil { await saved.cache(in: repository) }
+        result.edits = try await sendEdits(through: through)
         return result
     }
 
@@ -95,13 +105,13 @@ public struct Sync: Sendable {
         }
     }
 
-    /// Sends the changes queued before every item still waiting, once the server is known to take them; both queues are
-    /// read again, for what another run sent or queued meanwhile.
-    private func sendEdits(through queuedBefore: (URL) -> Bool) async throws -> EditsStep {
+    /// Sends the changes (up to `through`) before the first that touches an item still waiting, once the server is
+    /// known to take them; both queues are read again, for what another run sent or queued meanwhile.
+    private func sendEdits(through: String?) async throws -> EditsStep {
         let listed = try pending.edits.listing()
-        let left = try pending.outbox.listing()
-        let (ready, behind) = PendingWrites.ready(listed.sendable, behind: left.entries.filter { queuedBefore($0.file) },
-                                                  unreadable: left.unreadable.filter(queuedBefore))
+        let edits = through.map { last in listed.sendable.filter { $0.file.lastPathComponent <= last } } ?? listed.sendable
+        let left = edits.isEmpty ? [] : try pending.outbox.entries().entries
+        let (ready, behind) = PendingWrites.ready(edits, behind: left.isEmpty ? [] : try pending.waitingIDs(in: left))
         guard !ready.isEmpty else {
             if behind > 0 { return .behindItems(behind) }
             return listed.blocker.map(EditsStep.blocked) ?? .none

@@ -103,6 +103,38 @@ import Testing
         }
     }
 
+    @Test func anEditWithTheServerUpRegistersTheItemItTouchesFirstAndTheCacheShowsTheChange() async throws {
+        try await withTool([Self.item("Q1")]) { tool in
+            tool.app.setDown(true)
+            #expect(await tool("add", "たこ焼き", "600", "--category", "food", "--date", "2024-01-22", "--id", "T1").code == 75)
+            #expect(await tool("add", "ラムネ", "150", "--category", "food", "--date", "2024-03-02", "--id", "U1").code == 75)
+            tool.app.setDown(false)
+            #expect(await tool("fetch", "2024-01").code == 0, "the server is known to be the bundled script from here on")
+            let edited = await tool("edit", "T1", "--price", "650")
+            #expect(edited.code == 0, "\(edited.stderr)")
+            #expect(edited.stderr.contains("Sent 1 item in 1 request") && edited.stderr.contains("Changed: 2024-01-22 たこ焼き ¥650"),
+                    "\(edited.stderr)")
+            #expect(tool.app.items.map { "\($0.id) \($0.price)" } == ["Q1 178", "T1 650"], "U1, which the edit does not touch, waits for sync")
+            let cached = await tool("fetch", "2024-01", "--offline", "--format", "json")
+            #expect((try? ItemCodec.items(Data(cached.stdout.utf8)))?.map { "\($0.id) \($0.price)" } == ["Q1 178", "T1 650"],
+                    "the cache shows the change, not the copy registered before it: \(cached.stdout)")
+            let pending = await tool("pending", "--format", "json")
+            #expect((try? ItemCodec.items(Data(pending.stdout.utf8)))?.map(\.id) == ["U1"], "\(pending.stdout)")
+        }
+    }
+
+    @Test func aFileWithProblemsIsListedWithNoServerConfigured() async throws {
+        try await withTool { tool in
+            var environment = tool.environment
+            environment["EXPENSE_LOG_BASE_URL"] = nil
+            let bad = try tool.file("bad.csv", "id,date,name,price,category\nR2,20240230,牛乳,200,0\n")
+            let refused = await runTool(["register", bad], environment: environment)
+            #expect(refused.code == 65 && refused.stderr.contains("bad.csv:2"), "the rows are checked first: \(refused.stderr)")
+            let good = try tool.file("good.csv", "id,date,name,price,category\nR1,20240110,牛乳,200,0\n")
+            #expect(await runTool(["register", good], environment: environment).code == 78, "a valid row needs a server")
+        }
+    }
+
     @Test func registerSendsAFileAndRefusesWhatItCannotRead() async throws {
         try await withTool { tool in
             let good = try tool.file("good.csv", "id,date,name,price,category\nR1,20240110,牛乳,200,0\n")
@@ -151,12 +183,14 @@ import Testing
             #expect(await tool("fetch", "2024-01").code == 0)
             let list = await tool("cache", "list")
             #expect(list.code == 0 && list.stdout.contains("2024-01"), "\(list)")
-            #expect(await tool("cache", "path").code == 0)
+            let path = await tool("cache", "path")
+            #expect(path.code == 0 && path.stdout.hasPrefix(tool.home.path), "\(path)")
             let cleared = await tool("cache", "clear")
             let gone = await tool("fetch", "2024-01", "--offline")
             #expect(cleared.code == 0 && gone.code == 69, "\(cleared.stderr)")
             #expect(await tool("config", "show").code == 0)
-            #expect(await tool("config", "path").code == 0)
+            let config = await tool("config", "path")
+            #expect(config.code == 0 && config.stdout.hasSuffix("config.json\n"), "\(config)")
             #expect(await tool("config", "set", "serverTimeZone", "Asia/Tokyo").code == 0)
             let get = await tool("config", "get", "serverTimeZone")
             #expect(get.code == 0 && get.stdout == "Asia/Tokyo\n", "\(get)")
@@ -165,8 +199,10 @@ import Testing
             #expect(await tool("categories").code == 0)
             #expect(await tool("profile", "list").code == 0)
             #expect(await tool("profile", "show", "moneyforward").code == 0)
-            #expect(await tool("completion", "bash").code == 0)
-            #expect(await tool("help", "sync").code == 0)
+            let completion = await tool("completion", "bash")
+            #expect(completion.code == 0 && completion.stdout.contains("complete -F"), "\(completion.stderr)")
+            let help = await tool("help", "sync")
+            #expect(help.code == 0 && help.stdout.contains("USAGE: expense-log sync"), "\(help.stdout)")
             #expect(await tool("frobnicate").code == 64)
         }
     }

@@ -129,6 +129,24 @@ import Testing
         }
     }
 
+    @Test func changesAreReadyUpToTheFirstThatTouchesAnItemStillWaiting() async throws {
+        try await withTemporaryDirectory { root in
+            let pending = PendingWrites(outbox: Outbox(directory: root.appendingPathComponent("outbox")),
+                                        edits: EditQueue(directory: root.appendingPathComponent("edits")))
+            let (a, w, b) = (try Self.item("A"), try Self.item("W"), try Self.item("B"))
+            // The item is queued after the changes, as when a clock stepped back: what it holds decides, not the time.
+            let first = try pending.edits.enqueue(.delete([a]))
+            let second = try pending.edits.enqueue(.update(item: w, changed: try Self.item("W", price: 200), fields: [.price]))
+            let third = try pending.edits.enqueue(.delete([b]))
+            try pending.outbox.enqueue([OutboxBatch(key: "K1", items: [w])], now: Date(timeIntervalSince1970: 0))
+            let entries = try pending.waitingIDs(in: pending.outbox.entries().entries)
+            #expect(entries.map(\.ids) == [["W"]])
+            let (ready, behind) = PendingWrites.ready([first, second, third], behind: entries)
+            #expect(ready.map(\.file) == [first.file] && behind == 2, "B's deletion does not overtake W's change")
+            #expect(PendingWrites.ready([first, third], behind: entries).behind == 0, "changes of other items never wait")
+        }
+    }
+
     @Test func anotherRunHoldingTheSyncLockLeavesTheChangeForIt() async throws {
         try await withSubmission(.unmocked) { submission, _ in
             let held: SubmittedEdit? = try await FileLock.withLockIfFree(submission.sync.pending.syncLock) {

@@ -96,8 +96,8 @@ enum RegisterCommand {
                          report: inout ImportRecord) async throws {
         let config = try context.config()
         let repository = context.repository(config)
-        let registration = Registration(client: try context.client(config, orNoneFor: options.dryRun), repository: repository,
-                                        pending: context.pendingWrites(config), queuedEdits: EditText.waiting(context, config),
+        let registration = Registration(client: { try context.client(config, orNoneFor: options.dryRun) }, repository: repository,
+                                        pending: context.pendingWrites(config), queuedEdits: { EditText.waiting(context, config) },
                                         catalogue: config.catalogue.value, onInvalid: options.onInvalid,
                                         allowLikely: options.allowDuplicates, dryRun: options.dryRun, limit: options.limit,
                                         verifyAnswers: config.environment.value != .dummy)

@@ -17,9 +17,8 @@ enum SyncCommand {
             outbox entry cannot be read (fix or move it away). Running it twice sends nothing twice.
 
             Then the edits and deletions queued by edit and delete are sent, one at a time in the order \
-            they were made (each is safe to send again): the outbox and the queue of changes are one queue, \
-            so a change waits behind any item queued before it that is still waiting (an edit of an item \
-            added offline goes out after the item). An edit of an item the server no longer has is \
+            they were made (each is safe to send again); a change of an item still waiting in the outbox \
+            (added offline) waits behind it, and goes out once the item is registered. An edit of an item the server no longer has is \
             dropped with its cached copy and said so (exit 65); a server without the bundled script's \
             extensions keeps them queued (exit 69).
 

@@ -24,6 +24,8 @@ struct SyncText {
                          + "running on the server (--force); if it is, its items will be registered twice")
         case .resendsAtOnce:
             context.note("The server is expense-log's web app, which saves an id only once: a batch whose answer was lost is sent again at once.")
+        case .unreadableEntry(let problem):
+            context.warn(problem)
         }
     }
 
@@ -32,17 +34,16 @@ struct SyncText {
     func finish(_ saved: inout SavedItems, printEmpty: Bool = false) async -> Bool {
         guard let failure = await saved.finish(in: sync.repository, printEmpty: printEmpty, print: { context.printItems($0, format, config) })
         else { return false }
-        context.warn(saved.warning(for: failure, registered: saved.count))
+        context.warn(saved.warning(for: failure, registered: saved.registered))
         return true
     }
 
     /// Says how the run went, the items' part first; throws the exit code when it is not 0. `own` is the change an
     /// `edit` or `delete` queued (nil for `sync`).
     func render(_ result: SyncResult, saved: inout SavedItems, own: QueuedEdit?) async throws {
-        for problem in result.problems { context.warn(problem) }
         var itemsExit: ExitCode?
         if let outcome = result.items {
-            itemsExit = await items(outcome, result, saved: &saved)
+            itemsExit = await items(outcome, result, saved: &saved, own: own)
         } else if own == nil, format != .table {
             context.printItems([], format, config)
         }
@@ -55,7 +56,7 @@ struct SyncText {
     }
 
     /// The items' part: what was saved (printed before an error is explained), why items stay; the exit code if not 0.
-    private func items(_ outcome: SyncOutcome, _ result: SyncResult, saved: inout SavedItems) async -> ExitCode? {
+    private func items(_ outcome: SyncOutcome, _ result: SyncResult, saved: inout SavedItems, own: QueuedEdit?) async -> ExitCode? {
         let remaining = "\(outcome.remaining) item\(outcome.remaining == 1 ? " remains" : "s remain") in the outbox"
         switch outcome.stop {
         case .some(.monthUnreadable(let month, let failure)):
@@ -71,13 +72,13 @@ struct SyncText {
         case .none:
             let keepFailed = await finish(&saved, printEmpty: format != .table)
             await context.flushWarnings(sync.repository)
-            return itemsSummary(outcome, problems: result.problems, wait: result.wait) ?? (keepFailed ? .ioError : nil)
+            return itemsSummary(outcome, problems: result.problems, wait: result.wait, own: own) ?? (keepFailed ? .ioError : nil)
         }
     }
 
     /// Says how an items' run that went to its end ended; its exit code when not 0 (refused batches, unreadable entries,
     /// entries held elsewhere, batches that may still be running).
-    private func itemsSummary(_ outcome: SyncOutcome, problems: [String], wait: ResendWait) -> ExitCode? {
+    private func itemsSummary(_ outcome: SyncOutcome, problems: [String], wait: ResendWait, own: QueuedEdit?) -> ExitCode? {
         for refused in outcome.refused {
             context.io.stderr.write("Error: \(refused.error)\nThe refused items were moved to \(refused.file.path); fix them there and "
                                     + "register that file.\n")
@@ -92,6 +93,7 @@ struct SyncText {
         let left = !unsafe.isEmpty ? "\(unsafe.reduce(0) { $0 + $1.count }) item\(unsafe.count == 1 && unsafe[0].count == 1 ? " waits" : "s wait") until the server cannot still be running them."
             : busy > 0 ? "\(busy) item\(busy == 1 ? " was" : "s were") not sent now: a register run is sending \(busy == 1 ? "it" : "them"), "
                 + "or \(busy == 1 ? "its" : "their") outbox entry changed while this sync ran; run sync again."
+            : own != nil ? "The change waited for \(outcome.sent == 1 ? "it" : "them")."
             : problems.isEmpty ? "The outbox is empty." : "Unreadable outbox entries remain (see the warnings above)."
         context.note("Sent \(outcome.sent) item\(outcome.sent == 1 ? "" : "s") in \(outcome.posts) request\(outcome.posts == 1 ? "" : "s"); "
                      + "skipped \(outcome.skipped) the server already had. " + left)
@@ -106,7 +108,7 @@ struct SyncText {
     private func edits(_ step: EditsStep, own: QueuedEdit?) throws {
         let directory = config.editsDirectory.path
         func behind(_ count: Int) -> String {
-            "\(count) change\(count == 1 ? " waits" : "s wait") behind items still waiting to be registered"
+            "\(count) change\(count == 1 ? " waits" : "s wait") behind an item still waiting to be registered"
                 + (own == nil ? "" : " (this one among them)") + ": `expense-log sync` sends \(count == 1 ? "it" : "them") once those are sent.\n"
         }
         switch step {
@@ -130,7 +132,12 @@ struct SyncText {
                                     + "run sync again once the server can be reached.\n")
             throw CommandExit(code: .temporaryFailure)
         case let .sent(outcome, blocker, waitingBehind):
-            try EditText.say(outcome, own: own, directory: directory, context, config, blocked: blocker)
+            do {
+                try EditText.say(outcome, own: own, directory: directory, context, config, blocked: blocker)
+            } catch {
+                if waitingBehind > 0 { context.io.stderr.write(behind(waitingBehind)) }
+                throw error
+            }
             if waitingBehind > 0 {
                 context.io.stderr.write(behind(waitingBehind))
                 throw CommandExit(code: .temporaryFailure)
