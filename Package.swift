@@ -41,7 +41,10 @@ let package = Package(
         layer("ExpenseLogImport", ["ExpenseLogModel", "ExpenseLogFormats", "ExpenseLogStore"]),
         layer("ExpenseLogUseCases", ["ExpenseLogModel", "ExpenseLogFormats", "ExpenseLogClient", "ExpenseLogStore", "ExpenseLogImport"]),
         layer("ExpenseLogRendering", ["ExpenseLogModel", "ExpenseLogFormats", "ExpenseLogStore", "ExpenseLogImport", "ExpenseLogUseCases"]),
-        .target(name: "ExpenseLogCLI", dependencies: libraryLayers.map { .target(name: $0) } + ["ExpenseLogFixtures"]),
+        // Members of a module are visible only where it is imported, so a command file, which may not import the Store or
+        // the Client, cannot reach their members through a use case either (layers.py checks the imports).
+        .target(name: "ExpenseLogCLI", dependencies: libraryLayers.map { .target(name: $0) } + ["ExpenseLogFixtures"],
+                swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
         .executableTarget(name: "expense-log", dependencies: ["ExpenseLogCLI"]),
         // Starts child processes for the tests without Foundation's Process (see ChildProcess.swift).
         .target(name: "TestSupport", path: "Tests/Support"),

@@ -182,6 +182,9 @@ extension AppConfig {
 }
 
 extension AppConfig {
+    /// How many times a failed request is tried again.
+    public var retryCount: Int { retryPolicy.maxRetries }
+
     /// The timeout as `config show` says it: the one given, or the defaults of each request.
     public var timeoutText: String {
         timeout.map { "\($0) s" } ?? ExpenseLogAPI.defaultTimeoutText

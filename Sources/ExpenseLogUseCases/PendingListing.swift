@@ -40,6 +40,9 @@ public struct PendingListing {
         (items, self.batches, oldest, itemProblems) = (spool, batches, entries.first?.queuedAt, problems)
     }
 
+    /// How many items wait in the outbox.
+    public var itemCount: Int { items.count }
+
     /// Whether nothing could be read as waiting.
     public var isEmpty: Bool { items.count == 0 && edits.isEmpty }
 }

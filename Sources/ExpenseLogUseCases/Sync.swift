@@ -97,6 +97,15 @@ public struct Sync: Sendable {
         return result
     }
 
+    /// The lock every sender of the pending writes holds.
+    public var lockFile: URL { pending.syncLock }
+
+    /// Whether nothing waits to be sent, not even a file that cannot be read.
+    public static func nothingWaits(in pending: PendingWrites) throws -> Bool {
+        let (writes, problems) = try pending.listing()
+        return writes.isEmpty && problems.isEmpty
+    }
+
     /// As `run`, unless another run holds the pending writes' lock: nil then (that run may send them).
     public func runIfFree(force: Bool, through: String? = nil, saved: inout SavedItems,
                           event: (SyncEvent) -> Void) async throws -> SyncResult? {

@@ -1,12 +1,13 @@
 import ExpenseLogConfig
 import ExpenseLogModel
+import ExpenseLogUseCases
 import Foundation
 
 /// What `add` and its questions share: the guess from the cache, category names, and the words for a bad day.
 extension AddCommand {
     /// Every cached item of the environment (none when the cache cannot be read: a guess is only a help).
     static func cachedItems(_ context: Context, _ config: AppConfig) async -> [Item] {
-        ((try? await context.repository(config).cachedMonths()) ?? []).flatMap(\.items)
+        await CacheContents(context.repository(config)).items()
     }
 
     /// The latest of `items` with this name (spaces around it ignored), whose category a new one most likely shares.

@@ -1,3 +1,4 @@
+import ExpenseLogConfig
 import ExpenseLogFormats
 import ExpenseLogModel
 import ExpenseLogUseCases

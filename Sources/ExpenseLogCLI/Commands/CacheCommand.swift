@@ -1,5 +1,7 @@
+import ExpenseLogConfig
 import ExpenseLogModel
 import ExpenseLogRendering
+import ExpenseLogUseCases
 import Foundation
 
 /// `cache list|clear|path`: the cache of fetched months of the current environment and server.
@@ -17,12 +19,12 @@ enum CacheCommand {
     static func list(_ invocation: Invocation, _ context: Context) async throws {
         let config = try context.config()
         let repository = context.repository(config)
-        let months = try await repository.cachedMonths()
+        let months = try await CacheContents(repository).months()
         await context.flushWarnings(repository)
         if invocation[CommonOptions.listingFormat] == .json {
             // [{"month": "2024-01", "items": 4, "total": 2078, "fetchedAt": "2024-01-22T10:00:00Z" or null}, …]
             let members = months.map { cached in
-                "  {\"month\": \"\(cached.month)\", \"items\": \(cached.items.count), \"total\": \(cached.items.totalPrice), \"fetchedAt\": "
+                "  {\"month\": \"\(cached.month)\", \"items\": \(cached.count), \"total\": \(cached.total), \"fetchedAt\": "
                     + (cached.fetchedAt.map { "\"\($0.formatted(Date.ISO8601FormatStyle()))\"" } ?? "null") + "}"
             }
             context.io.stdout.write(members.isEmpty ? "[]\n" : "[\n" + members.joined(separator: ",\n") + "\n]\n")
@@ -35,15 +37,14 @@ enum CacheCommand {
         var rows = [["MONTH", "ITEMS", "TOTAL", "FETCHED (UTC)"]]
         for cached in months {
             let fetched = cached.fetchedAt.map { $0.formatted(Date.ISO8601FormatStyle()) } ?? "never (registered items only)"
-            rows.append([cached.month.description, String(cached.items.count),
-                         PriceText.format(cached.items.totalPrice), fetched])
+            rows.append([cached.month.description, String(cached.count), PriceText.format(cached.total), fetched])
         }
         context.io.stdout.write(TextTable(rows: rows, rightAligned: [1, 2]).render())
     }
 
     static func clear(_ invocation: Invocation, _ context: Context) async throws {
         let config = try context.config()
-        let removed = try await context.repository(config).clear()
+        let removed = try await CacheContents(context.repository(config)).clear()
         context.note("Removed \(removed) cached month\(removed == 1 ? "" : "s") from \(config.cacheDirectory.path).")
     }
 

@@ -1,3 +1,5 @@
+import ExpenseLogConfig
+import ExpenseLogModel
 
 /// `categories`: the catalogue the numbers in `category` and `categorySub` refer to.
 import ExpenseLogFormats

@@ -1,5 +1,7 @@
 import ExpenseLogConfig
+import ExpenseLogFormats
 import ExpenseLogModel
+import ExpenseLogUseCases
 import Foundation
 
 extension ConfigCommand {
@@ -36,8 +38,11 @@ extension ConfigCommand {
         context.note("Saved it in \(path). Trying a fetch of this month…")
         let month = YearMonth.current()
         do {
-            let answer = try await context.client(config).fetch(month)
-            context.note("It works: the server answered \(answer.items.count) item\(answer.items.count == 1 ? "" : "s") for \(month). "
+            let loaded = await MonthLoader(client: try context.client(config), repository: context.repository(config))
+                .load(month, policy: .refresh)
+            if let failure = loaded.missing { throw failure }
+            let count = loaded.items.count + loaded.outside.count
+            context.note("It works: the server answered \(count) item\(count == 1 ? "" : "s") for \(month). "
                          + "Try `expense-log fetch` or `expense-log add NAME PRICE`.")
         } catch {
             context.io.stderr.write("Error: \(error)\nThe URL is saved; fix what is named above, then run `expense-log fetch` "

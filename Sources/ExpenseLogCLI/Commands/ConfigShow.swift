@@ -35,7 +35,7 @@ extension ConfigCommand {
         rows.append(["cache", config.cacheDirectory.path, config.paths.origin + (env.usesNetwork ? ", a folder per base URL" : "")])
         rows.append(["outbox", config.outboxDirectory.path, config.paths.origin])
         rows.append(["timeout", config.timeoutText, config.timeout == nil ? "default" : "--timeout"])
-        rows.append(["retries", String(config.retryPolicy.maxRetries), config.retries == nil ? "default" : "--retries"])
+        rows.append(["retries", String(config.retryCount), config.retries == nil ? "default" : "--retries"])
         let categories = config.catalogue.value.categories
         rows.append(["categories", "\(categories.count) categories, \(categories.reduce(0) { $0 + $1.subs.count }) subs",
                      config.catalogue.source])

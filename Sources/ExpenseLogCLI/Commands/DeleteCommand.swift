@@ -1,3 +1,4 @@
+import ExpenseLogModel
 import Foundation
 
 /// `delete ID…`: removes items from the server (the bundled web app's extension) and from the cache.

@@ -1,3 +1,4 @@
+import ExpenseLogConfig
 import ExpenseLogModel
 import Foundation
 

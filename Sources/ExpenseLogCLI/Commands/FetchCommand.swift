@@ -1,3 +1,4 @@
+import ExpenseLogConfig
 import ExpenseLogModel
 import ExpenseLogUseCases
 import Foundation

@@ -1,3 +1,5 @@
+import ExpenseLogConfig
+import ExpenseLogRendering
 import ExpenseLogUseCases
 import Foundation
 
@@ -34,7 +36,7 @@ enum PendingCommand {
         let listing = try PendingListing(pending)
         let text = PendingText(context: context, config: config)
         for problem in listing.itemProblems + listing.editProblems { context.warn(problem) }
-        text.edits(listing.edits, in: pending.edits.directory.path)
+        text.edits(listing.edits, in: config.editsDirectory.path)
         let format = CommonOptions.outputFormat(invocation)
         // An entry that cannot be read still waits: the listing is then incomplete, and says so with 74.
         let problems = listing.itemProblems.count
@@ -42,13 +44,13 @@ enum PendingCommand {
             + "(see above) and \(problems == 1 ? "is" : "are") not listed; fix or move \(problems == 1 ? "it" : "them") away."
         if let oldest = listing.oldest {
             context.printItems(listing.items, format, config, showingIDs: true)
-            let count = listing.items.count, batches = listing.batches
+            let count = listing.itemCount, batches = listing.batches
             context.note("\(count) item\(count == 1 ? "" : "s") in \(batches) batch\(batches == 1 ? "" : "es") "
-                         + "\(count == 1 ? "waits" : "wait") in \(pending.outbox.directory.path), the oldest queued "
+                         + "\(count == 1 ? "waits" : "wait") in \(config.outboxDirectory.path), the oldest queued "
                          + "\(SyncText.time(oldest)). Run `expense-log sync` to send them." + unreadable)
         } else {
             if format != .table { context.printItems([], format, config) }
-            context.note(problems > 0 ? "No readable item waits in \(pending.outbox.directory.path)." + unreadable
+            context.note(problems > 0 ? "No readable item waits in \(config.outboxDirectory.path)." + unreadable
                          : listing.edits.isEmpty ? "The outbox of the \(config.environment.value.rawValue) environment is empty."
                          : "No item to register waits in the outbox.")
         }
@@ -73,7 +75,7 @@ enum PendingCommand {
             guard context.canAsk else {
                 throw UsageError(path: invocation.path, message: "Removing from the outbox or the queue of edits needs --yes when stdin is not a terminal")
             }
-            guard await context.confirm("Remove \(what) from the outbox (\(pending.outbox.directory.path)) and the queue of edits? They will not be sent",
+            guard await context.confirm("Remove \(what) from the outbox (\(config.outboxDirectory.path)) and the queue of edits? They will not be sent",
                                         yesByDefault: false) else {
                 context.io.stderr.write("Cancelled; nothing was removed.\n")
                 throw CommandExit(code: .failure)

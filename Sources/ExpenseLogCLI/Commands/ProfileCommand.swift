@@ -1,5 +1,7 @@
+import ExpenseLogConfig
 import ExpenseLogFormats
 import ExpenseLogImport
+import ExpenseLogModel
 import ExpenseLogRendering
 import Foundation
 

@@ -1,4 +1,4 @@
-import ExpenseLogHTTP
+import ExpenseLogConfig
 import ExpenseLogUseCases
 import Foundation
 
@@ -28,30 +28,10 @@ enum ServerCheck {
             throw CommandExit(code: .configuration)
         }
         let client = try context.client(config)
-        let url = URLRedaction.redacted(client.baseURL)
+        let url = DeploymentReportText.shown(client)
         context.note("Asking \(url) to test itself on Google (a temporary spreadsheet in your Drive; a few seconds, up to a "
                      + "minute on a slow deployment)…")
-        switch try await DeploymentChecking(client: client, repository: context.repository(config)).run() {
-        case .unfinished(let error):
-            context.io.stderr.write("Error: \(error)\nThe check did not finish, so a temporary spreadsheet \"expense-log check …\" may "
-                                    + "remain in your Drive: the next check moves it to the trash (or delete it by hand). A check "
-                                    + "that does not finish in time means this deployment answers slowly; try again later, or with "
-                                    + "a longer --timeout.\n")
-            throw CommandExit(code: .unavailable)
-        case .notBundled:
-            context.io.stderr.write("Error: \(url) does not run expense-log's script (it answers no ?action=info as the bundled "
-                                    + "script does; the original app's script, say), and only that script can test itself. Deploy "
-                                    + "it: `expense-log server script` prints it, and docs/server.md walks through it.\n")
-            throw CommandExit(code: .unavailable)
-        case .outdated(let info):
-            context.io.stderr.write("Error: \(url) runs an older version of expense-log's script (version \(info.version)), which has "
-                                    + "no self-test. Update it: paste the output of `expense-log server script` over Code.gs, then "
-                                    + "Deploy › Manage deployments › Edit › Version: New version (the URL stays the same), and run "
-                                    + "`expense-log server check` again.\n")
-            throw CommandExit(code: .unavailable)
-        case let .checked(_, report):
-            DeploymentReportText.render(report, timeout: config.timeout, context)
-            guard report.passed else { throw CommandExit(code: .failure) }
-        }
+        let outcome = try await DeploymentChecking(client: client, repository: context.repository(config)).run()
+        try DeploymentReportText.render(outcome, url: url, timeout: config.timeout, context)
     }
 }

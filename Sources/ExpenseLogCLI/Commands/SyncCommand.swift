@@ -1,3 +1,5 @@
+import ExpenseLogConfig
+import ExpenseLogRendering
 import ExpenseLogUseCases
 import Foundation
 
@@ -34,8 +36,7 @@ enum SyncCommand {
     static func run(_ invocation: Invocation, _ context: Context) async throws {
         let config = try context.config()
         let format = CommonOptions.outputFormat(invocation)
-        let (writes, problems) = try context.pendingWrites(config).listing()
-        guard !writes.isEmpty || !problems.isEmpty else {
+        guard try !Sync.nothingWaits(in: context.pendingWrites(config)) else {
             if format != .table { context.printItems([], format, config) }
             context.note("The outbox of the \(config.environment.value.rawValue) environment is empty; nothing to send.")
             return
@@ -52,7 +53,7 @@ enum SyncCommand {
         }
         guard let result else {
             context.io.stderr.write("Error: another run (a sync, or an edit or delete sending its queue) is sending this environment's outbox (it holds "
-                                    + "\(sync.pending.syncLock.path)). Let it finish, then run `expense-log pending` to see what is left.\n")
+                                    + "\(sync.lockFile.path)). Let it finish, then run `expense-log pending` to see what is left.\n")
             throw CommandExit(code: .temporaryFailure)
         }
         try await text.render(result, saved: &saved, own: nil)

@@ -1,9 +1,42 @@
 import ExpenseLogClient
+import ExpenseLogHTTP
 import ExpenseLogModel
+import ExpenseLogUseCases
 import Foundation
 
 /// How `server check` shows the self-test's report: a checklist, the timings, and what to do when a check failed.
 enum DeploymentReportText {
+    /// The deployment's URL as it may be shown (its key hidden).
+    static func shown(_ client: ExpenseLogAPIClient) -> String {
+        URLRedaction.redacted(client.baseURL)
+    }
+
+    /// What `server check` found, and its exit code: 69 when the check could not run (or finish), 1 when a check failed.
+    static func render(_ outcome: DeploymentCheckOutcome, url: String, timeout: Double?, _ context: Context) throws {
+        switch outcome {
+        case .unfinished(let error):
+            context.io.stderr.write("Error: \(error)\nThe check did not finish, so a temporary spreadsheet \"expense-log check …\" may "
+                                    + "remain in your Drive: the next check moves it to the trash (or delete it by hand). A check "
+                                    + "that does not finish in time means this deployment answers slowly; try again later, or with "
+                                    + "a longer --timeout.\n")
+            throw CommandExit(code: .unavailable)
+        case .notBundled:
+            context.io.stderr.write("Error: \(url) does not run expense-log's script (it answers no ?action=info as the bundled "
+                                    + "script does; the original app's script, say), and only that script can test itself. Deploy "
+                                    + "it: `expense-log server script` prints it, and docs/server.md walks through it.\n")
+            throw CommandExit(code: .unavailable)
+        case .outdated(let info):
+            context.io.stderr.write("Error: \(url) runs an older version of expense-log's script (version \(info.version)), which has "
+                                    + "no self-test. Update it: paste the output of `expense-log server script` over Code.gs, then "
+                                    + "Deploy › Manage deployments › Edit › Version: New version (the URL stays the same), and run "
+                                    + "`expense-log server check` again.\n")
+            throw CommandExit(code: .unavailable)
+        case let .checked(_, report):
+            render(report, timeout: timeout, context)
+            guard report.passed else { throw CommandExit(code: .failure) }
+        }
+    }
+
     /// The checklist on stdout, then the timings and what became of the temporary spreadsheet.
     static func render(_ report: DeploymentReport, timeout: Double?, _ context: Context) {
         var out = ""

@@ -1,6 +1,7 @@
 import ExpenseLogClient
 import ExpenseLogConfig
 import ExpenseLogModel
+import ExpenseLogRendering
 import ExpenseLogStore
 import ExpenseLogUseCases
 import Foundation

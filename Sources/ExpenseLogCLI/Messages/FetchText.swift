@@ -1,4 +1,5 @@
 import ExpenseLogConfig
+import ExpenseLogFormats
 import ExpenseLogModel
 import ExpenseLogRendering
 import ExpenseLogUseCases

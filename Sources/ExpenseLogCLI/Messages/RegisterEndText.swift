@@ -2,6 +2,7 @@ import ExpenseLogClient
 import ExpenseLogConfig
 import ExpenseLogImport
 import ExpenseLogModel
+import ExpenseLogRendering
 import ExpenseLogStore
 import ExpenseLogUseCases
 import Foundation

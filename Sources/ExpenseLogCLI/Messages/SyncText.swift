@@ -1,3 +1,4 @@
+import ExpenseLogClient
 import ExpenseLogConfig
 import ExpenseLogModel
 import ExpenseLogRendering

@@ -1,3 +1,4 @@
+import Foundation
 /// A shell the tool prints a completion script for.
 public enum Shell: String, CaseIterable, Sendable {
     /// GNU bash, through `complete -F`.

@@ -1,3 +1,4 @@
+import Foundation
 /// Renders help and usage from the declarations, in swift-argument-parser's layout.
 public struct HelpFormatter: Sendable {
     /// The tool's name as typed.

@@ -1,3 +1,4 @@
+import Foundation
 extension CompletionScript {
     /// The zsh script: one `_arguments` function per command, `_describe` for subcommands; loads from `fpath` or by `source`.
     func zsh() -> String {

@@ -1,3 +1,4 @@
+import ExpenseLogClient
 import ExpenseLogConfig
 import ExpenseLogHTTP
 import ExpenseLogModel
