@@ -70,7 +70,18 @@ struct ParserTests {
     func positionals() throws {
         let invocation = try #require(try parse(["register", "a.csv", "-", "--dry-run", "--", "--odd.json"]).invocation)
         #expect(invocation.arguments == ["a.csv", "-", "--odd.json"])
+        #expect(invocation[RegisterCommand.files] == ["a.csv", "-", "--odd.json"], "a variadic argument is every text from its place")
         #expect(invocation[RegisterCommand.dryRun])
+    }
+
+    @Test("a typed argument is read from its declared place, and one left out is nil")
+    func typedArguments() throws {
+        let set = try #require(try parse(["config", "set", "serverTimeZone", "Asia/Tokyo"]).invocation)
+        #expect(set[ConfigCommand.key] == "serverTimeZone" && set[ConfigCommand.value] == "Asia/Tokyo")
+        let add = try #require(try parse(["add", "ラーメン"]).invocation)
+        #expect(add[AddCommand.name] == "ラーメン" && add[AddCommand.price] == nil)
+        let fetch = try #require(try parse(["fetch"]).invocation)
+        #expect(fetch[CommonOptions.period] == nil)
     }
 
     @Test("an unknown option is a usage error naming it and the command", arguments: [

@@ -11,6 +11,9 @@ enum AddCommand {
                                          + "(food/drink); default: that of the latest cached item of the same name.")
     static let id = Option<String>("id", "id", help: "The item's id (default: a new UUID, as the app makes).")
 
+    static let name = Argument<String?>(optional: "name", help: "What was bought.")
+    static let price = Argument<String?>(optional: "price", help: "What it cost, in yen.")
+
     static let spec = CommandSpec(
         name: "add",
         abstract: "Register one item from its name and price (today, in the category its name had last time).",
@@ -28,8 +31,7 @@ enum AddCommand {
               expense-log add 返品 -300 --category 雑貨 --date 2024-01-05
             """,
         options: [date.spec, category.spec, id.spec, RegisterCommand.allowDuplicates.spec, RegisterCommand.dryRun.spec, CommonOptions.format.spec],
-        arguments: [ArgumentSpec("name", optional: true, help: "What was bought."),
-                    ArgumentSpec("price", optional: true, help: "What it cost, in yen.")])
+        arguments: [name.spec, price.spec])
 
     /// The item as given or answered, before it goes the way of a `register` row.
     struct Fields {
@@ -43,19 +45,7 @@ enum AddCommand {
     static func run(_ invocation: Invocation, _ context: Context) async throws {
         let config = try context.config()
         let fields: Fields
-        if invocation.arguments.count < 2 {
-            guard context.canAsk else {
-                throw UsageError(path: invocation.path, message: "add needs a name and a price, as in: expense-log add ラーメン 980 "
-                                 + "(on a terminal, it asks for what is missing)")
-            }
-            guard let asked = try await AddQuestions(invocation: invocation, context: context, config: config)
-                .ask(name: invocation.arguments.first) else {
-                context.io.stderr.write("Cancelled; nothing was sent.\n")
-                throw CommandExit(code: .failure)
-            }
-            fields = asked
-        } else {
-            let name = invocation.arguments[0]
+        if let name = invocation[Self.name], let price = invocation[Self.price] {
             guard let day = Day(personDate: invocation[date] ?? "today") else { throw notADay(invocation[date] ?? "", invocation) }
             let category: (category: Int, sub: Int?)
             if let text = invocation[Self.category] {
@@ -69,7 +59,18 @@ enum AddCommand {
                              + "\(latest.date) (--category sets another)")
                 category = (latest.category, latest.categorySub)
             }
-            fields = Fields(day: day, name: name, price: invocation.arguments[1], category: category.category, sub: category.sub)
+            fields = Fields(day: day, name: name, price: price, category: category.category, sub: category.sub)
+        } else {
+            guard context.canAsk else {
+                throw UsageError(path: invocation.path, message: "add needs a name and a price, as in: expense-log add ラーメン 980 "
+                                 + "(on a terminal, it asks for what is missing)")
+            }
+            guard let asked = try await AddQuestions(invocation: invocation, context: context, config: config)
+                .ask(name: invocation[Self.name]) else {
+                context.io.stderr.write("Cancelled; nothing was sent.\n")
+                throw CommandExit(code: .failure)
+            }
+            fields = asked
         }
         try await register(fields, invocation, context)
     }

@@ -18,7 +18,7 @@ enum CommonOptions {
     static let subWords: [String] = CategoryCatalogue.standard.categories.flatMap { category in
         category.subs.flatMap { [$0.english.lowercased(), $0.japanese] }
     }
-    static let period = ArgumentSpec("period", optional: true, help: "A month (2024-01) or a year (2024); default: this month.")
+    static let period = Argument<String?>(optional: "period", help: "A month (2024-01) or a year (2024); default: this month.")
     /// `--format` of a listing (`config show`, `cache list`): a table for people, JSON for scripts.
     static let listingFormat = Option<ListingFormat>(choice: "format", short: "f", "format", default: .table, help: "How to print it.")
     static let strict = Flag("strict", help: "Refuse a month whole (exit 76) when a row of the server's answer cannot be read.")
@@ -33,7 +33,7 @@ enum CommonOptions {
     /// or an argument that is no period, is a usage error.
     static func period(_ invocation: Invocation, now: Date = Date()) throws -> Period {
         let year = invocation[Self.year], month = invocation[Self.month]
-        if let text = invocation.arguments.first {
+        if let text = invocation[period] {
             guard year == nil, month == nil else {
                 throw UsageError(path: invocation.path, message: "Give the period as '\(text)' or with --year/--month, not both")
             }

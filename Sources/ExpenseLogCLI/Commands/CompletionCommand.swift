@@ -1,5 +1,7 @@
 /// `completion bash|zsh|fish`: a completion script generated from the command tree.
 enum CompletionCommand {
+    static let shell = Argument<String>("shell", kind: .choice(Shell.allCases.map(\.rawValue)), help: "The shell to complete in.")
+
     static let spec = CommandSpec(
         name: "completion",
         abstract: "Print a completion script for bash, zsh or fish.",
@@ -16,11 +18,11 @@ enum CompletionCommand {
                     (or, after compinit: source <(expense-log completion zsh))
               fish  expense-log completion fish > ~/.config/fish/completions/expense-log.fish
             """,
-        arguments: [ArgumentSpec("shell", kind: .choice(Shell.allCases.map(\.rawValue)), help: "The shell to complete in.")])
+        arguments: [shell.spec])
 
     static func run(_ invocation: Invocation, _ context: Context) async throws {
         // The parser has checked the word against the same list.
-        guard let shell = invocation.arguments.first.flatMap(Shell.init(rawValue:)) else {
+        guard let shell = Shell(rawValue: invocation[shell]) else {
             throw UsageError(path: invocation.path, message: "Missing expected argument '<shell>'")
         }
         let scripts = CompletionScript(toolName: ExpenseLogCommand.helpFormatter.toolName, parser: ExpenseLogCommand.parser)

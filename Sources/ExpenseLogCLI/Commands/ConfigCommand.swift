@@ -11,7 +11,7 @@ enum ConfigCommand {
                         options: [CommonOptions.listingFormat.spec]),
             CommandSpec(name: "path", abstract: "Print the path of the config file in use."),
             CommandSpec(name: "get", abstract: "Print a key's value in the config file (exit 1 when it is not set there).",
-                        arguments: [key]),
+                        arguments: [key.spec]),
             CommandSpec(name: "set", abstract: "Set a key in the config file (made when missing), keeping every other key.",
                         discussion: """
                             The file is checked whole before it replaces the old one, so a bad value changes nothing \
@@ -23,9 +23,9 @@ enum ConfigCommand {
                               expense-log config set environment development
                               expense-log config set serverTimeZone Asia/Tokyo
                             """,
-                        arguments: [key, ArgumentSpec("value", help: "The new value.")]),
+                        arguments: [key.spec, value.spec]),
             CommandSpec(name: "init", abstract: "On a terminal, ask for the web app's URL, save it, and try a fetch."),
-            CommandSpec(name: "unset", abstract: "Remove a key from the config file, keeping every other key.", arguments: [key]),
+            CommandSpec(name: "unset", abstract: "Remove a key from the config file, keeping every other key.", arguments: [key.spec]),
             CommandSpec(name: "set-token", abstract: "Save a token in the token file (mode 0600): typed at a hidden prompt, or from stdin.",
                         discussion: """
                             The token is sent as `Authorization: Bearer TOKEN` and as the `key` query parameter \
@@ -40,12 +40,13 @@ enum ConfigCommand {
             CommandSpec(name: "clear-token", abstract: "Delete the token file."),
         ])
 
-    static let key = ArgumentSpec("key", kind: .suggest(ConfigEdit.keys + ["budgets.total"]),
-                                  help: "A key of the config file; budgets.NAME is a monthly budget (total, a category, category/sub).")
+    static let key = Argument<String>("key", kind: .suggest(ConfigEdit.keys + ["budgets.total"]),
+                                      help: "A key of the config file; budgets.NAME is a monthly budget (total, a category, category/sub).")
+    static let value = Argument<String>("value", help: "The new value.")
 
     /// The key given, checked: one of `ConfigEdit.keys`, or `budgets.` and a name.
     static func checkedKey(_ invocation: Invocation) throws -> String {
-        let given = invocation.arguments[0]
+        let given = invocation[key]
         guard ConfigEdit.isKey(given) else {
             throw UsageError(path: invocation.path, message: "'\(given)' is not a key of the config file (the keys are "
                              + "\(ConfigEdit.keys.joined(separator: ", ")) and budgets.NAME)"
@@ -72,14 +73,14 @@ enum ConfigCommand {
 
     static func set(_ invocation: Invocation, _ context: Context) async throws {
         let path = try filePath(context)
-        try ConfigEdit.set(try checkedKey(invocation), to: invocation.arguments[1], in: path)
-        context.note("Set \(invocation.arguments[0]) in \(path).")
+        try ConfigEdit.set(try checkedKey(invocation), to: invocation[value], in: path)
+        context.note("Set \(invocation[key]) in \(path).")
     }
 
     static func unset(_ invocation: Invocation, _ context: Context) async throws {
         let path = try filePath(context)
         try ConfigEdit.set(try checkedKey(invocation), to: nil, in: path)
-        context.note("Removed \(invocation.arguments[0]) from \(path).")
+        context.note("Removed \(invocation[key]) from \(path).")
     }
 
     static func path(_ invocation: Invocation, _ context: Context) async throws {

@@ -4,6 +4,7 @@ import Foundation
 /// `delete ID…`: removes items from the server (the bundled web app's extension) and from the cache.
 enum DeleteCommand {
     static let yes = Flag("yes", short: "y", help: "Delete without asking (needed when stdin is not a terminal).")
+    static let ids = Argument<[String]>(variadic: "id", help: "The ids of the items to delete.")
 
     static let spec = CommandSpec(
         name: "delete",
@@ -25,13 +26,13 @@ enum DeleteCommand {
               expense-log delete --yes ID1 ID2
             """,
         options: [yes.spec],
-        arguments: [ArgumentSpec("id", variadic: true, help: "The ids of the items to delete.")])
+        arguments: [ids.spec])
 
     static func run(_ invocation: Invocation, _ context: Context) async throws {
         let config = try context.config()
         let sync = context.sync(config, try context.client(config), context.repository(config))
         var seen: Set<String> = []
-        let items = try await ServerEdits.items(invocation.arguments, sync, context, config).filter { seen.insert($0.id).inserted }
+        let items = try await ServerEdits.items(invocation[ids], sync, context, config).filter { seen.insert($0.id).inserted }
         let reachable = try await ServerEdits.requireAction("delete", sync, context)
         if !invocation[yes] {
             guard context.canAsk else {

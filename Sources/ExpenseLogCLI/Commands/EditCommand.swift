@@ -4,6 +4,7 @@ import Foundation
 
 /// `edit ID [--name] [--price] [--date] [--category]`: changes an item on the server (the bundled web app's extension).
 enum EditCommand {
+    static let id = Argument<String>("id", help: "The id of the item to change.")
     static let name = Option<String>("name", "name", help: "The new name.")
     static let price = Option<String>("price", "yen", help: "The new price (1500, 1,500円, -300 for a refund).")
     static let date = Option<String>("date", "day", help: "The new day: 2024-01-05, 20240105, 2024/1/5, today, yesterday or -3d.")
@@ -30,7 +31,7 @@ enum EditCommand {
               expense-log edit 1000…-ID --date yesterday --category food/drink
             """,
         options: [name.spec, price.spec, date.spec, category.spec],
-        arguments: [ArgumentSpec("id", help: "The id of the item to change.")])
+        arguments: [id.spec])
 
     static func run(_ invocation: Invocation, _ context: Context) async throws {
         let config = try context.config()
@@ -38,7 +39,7 @@ enum EditCommand {
             throw UsageError(path: invocation.path, message: "Say what to change: --name, --price, --date or --category")
         }
         let sync = context.sync(config, try context.client(config), context.repository(config))
-        guard let item = try await ServerEdits.items([invocation.arguments[0]], sync, context, config).first else { return }
+        guard let item = try await ServerEdits.items([invocation[id]], sync, context, config).first else { return }
         var draft = ItemDraft(location: SourceLocation(file: "(arguments)", line: 1))
         draft.id = .text(item.id)
         draft.name = .text(invocation[name] ?? item.name)

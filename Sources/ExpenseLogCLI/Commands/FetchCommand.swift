@@ -49,7 +49,7 @@ enum FetchCommand {
             """,
         options: [CommonOptions.year.spec, CommonOptions.month.spec, from.spec, to.spec, CommonOptions.format.spec, offline.spec,
                   refresh.spec, CommonOptions.strict.spec, sort.spec, reverse.spec, category.spec, sub.spec, name.spec, min.spec, max.spec],
-        arguments: [CommonOptions.period])
+        arguments: [CommonOptions.period.spec])
 
     static func run(_ invocation: Invocation, _ context: Context) async throws {
         let options = try FetchOptions(invocation)

@@ -22,7 +22,7 @@ struct FetchOptions {
         let fail = { (message: String) in UsageError(path: invocation.path, message: message) }
         if let from = invocation[Command.from] {
             let to = invocation[Command.to] ?? YearMonth.current().description
-            guard invocation.arguments.isEmpty, invocation[CommonOptions.year] == nil, invocation[CommonOptions.month] == nil else {
+            guard invocation[CommonOptions.period] == nil, invocation[CommonOptions.year] == nil, invocation[CommonOptions.month] == nil else {
                 throw fail("--from/--to give the period; leave out the period argument and --year/--month")
             }
             guard let range = Period.range(from: from, to: to) else {

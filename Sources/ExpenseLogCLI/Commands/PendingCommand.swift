@@ -6,6 +6,7 @@ import Foundation
 /// `pending`: the writes waiting for the server (`PendingListing`); `pending drop|clear` removes them (`DroppedWrites`).
 enum PendingCommand {
     static let yes = Flag("yes", short: "y", help: "Remove without asking (needed when stdin is not a terminal).")
+    static let ids = Argument<[String]>(variadic: "id", help: "The ids of the items to remove (pending shows them).")
 
     static let spec = CommandSpec(
         name: "pending",
@@ -25,7 +26,7 @@ enum PendingCommand {
         options: [CommonOptions.format.spec],
         subcommands: [
             CommandSpec(name: "drop", abstract: "Remove waiting items by id, asking first on a terminal.", options: [yes.spec],
-                        arguments: [ArgumentSpec("id", variadic: true, help: "The ids of the items to remove (pending shows them).")]),
+                        arguments: [ids.spec]),
             CommandSpec(name: "clear", abstract: "Remove every waiting item, asking first on a terminal.", options: [yes.spec]),
         ],
         runsAlone: true)
@@ -58,7 +59,7 @@ enum PendingCommand {
     }
 
     static func drop(_ invocation: Invocation, _ context: Context) async throws {
-        try await remove(Set(invocation.arguments), invocation, context)
+        try await remove(Set(invocation[ids]), invocation, context)
     }
 
     static func clear(_ invocation: Invocation, _ context: Context) async throws {

@@ -10,6 +10,10 @@ enum ProfileCommand {
     static let output = Option<String>("output", short: "o", "file", .path,
                                        help: "Write the profile to this file (never over an existing one) instead of stdout.")
 
+    static let nameOrFile = Argument<String>("name-or-file", kind: .suggestOrPath(ImportProfile.builtinSources.keys.sorted()),
+                                             help: "A built-in name (moneyforward) or a profile file.")
+    static let file = Argument<String>("file", kind: .path, help: "The CSV to read (- for stdin).")
+
     static let spec = CommandSpec(
         name: "profile",
         abstract: "Show the import profiles, or guess a starter profile from a CSV.",
@@ -29,10 +33,9 @@ enum ProfileCommand {
         subcommands: [
             CommandSpec(name: "list", abstract: "List the built-in profiles."),
             CommandSpec(name: "show", abstract: "Print a profile as JSON (a file's with what it extends filled in).",
-                        arguments: [ArgumentSpec("name-or-file", kind: .suggestOrPath(ImportProfile.builtinSources.keys.sorted()),
-                                                 help: "A built-in name (moneyforward) or a profile file.")]),
+                        arguments: [nameOrFile.spec]),
             CommandSpec(name: "init", abstract: "Guess a starter profile from a CSV's header and first rows.", options: [output.spec],
-                        arguments: [ArgumentSpec("file", kind: .path, help: "The CSV to read (- for stdin).")]),
+                        arguments: [file.spec]),
         ])
 
     static func list(_ invocation: Invocation, _ context: Context) async throws {
@@ -42,7 +45,7 @@ enum ProfileCommand {
     }
 
     static func show(_ invocation: Invocation, _ context: Context) async throws {
-        let value = invocation.arguments[0]
+        let value = invocation[nameOrFile]
         // A built-in is printed as written, which is the JSON a profile file takes.
         if !FileManager.default.fileExists(atPath: value), let source = ImportProfile.builtinSources[value] {
             context.io.stdout.write(source.hasSuffix("\n") ? source : source + "\n")
@@ -52,7 +55,7 @@ enum ProfileCommand {
     }
 
     static func initialize(_ invocation: Invocation, _ context: Context) async throws {
-        let path = invocation.arguments[0]
+        let path = invocation[file]
         let name = RegisterOptions.name(of: path)
         let bytes = path == "-" ? Array(try context.io.readStdin(InputLimits.wholeBytes)) : try InputFile.read(path)
         let catalogue = try context.config().catalogue.value

@@ -25,6 +25,8 @@ enum RegisterCommand {
     static let batchSize = Option<Int>("batch-size", "n", .integer(1...10_000), default: BatchLimit.defaultItems,
                                        help: "Items per POST request at most (a batch also ends at about 512 KiB of body).")
 
+    static let files = Argument<[String]>(variadic: "file", help: "Files to read; - reads standard input.")
+
     static let spec = CommandSpec(
         name: "register",
         aliases: ["import"],
@@ -58,7 +60,7 @@ enum RegisterCommand {
             """,
         options: [inputFormat.spec, encoding.spec, profile.spec, skipInvalid.spec, onInvalid.spec, allowDuplicates.spec, explain.spec, report.spec,
                   dryRun.spec, batchSize.spec, CommonOptions.format.spec],
-        arguments: [ArgumentSpec("file", variadic: true, help: "Files to read; - reads standard input.")])
+        arguments: [files.spec])
 
     static func run(_ invocation: Invocation, _ context: Context) async throws {
         try await run(RegisterOptions(invocation), context)

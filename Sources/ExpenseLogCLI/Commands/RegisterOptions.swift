@@ -26,7 +26,7 @@ struct RegisterOptions {
     /// usage error.
     init(_ invocation: Invocation) throws {
         typealias Command = RegisterCommand
-        let arguments = invocation.arguments
+        let arguments = invocation[Command.files]
         if arguments.filter({ $0 == "-" }).count > 1 {
             throw UsageError(path: invocation.path, message: "Standard input ('-') can be read only once")
         }

@@ -31,7 +31,7 @@ enum ReportCommand {
             """,
         options: [CommonOptions.year.spec, CommonOptions.month.spec, output.spec, SummaryCommand.offline.spec,
                   SummaryCommand.refresh.spec],
-        arguments: [CommonOptions.period])
+        arguments: [CommonOptions.period.spec])
 
     static func run(_ invocation: Invocation, _ context: Context) async throws {
         let (period, policy) = try SummaryCommand.periodAndPolicy(invocation)

@@ -47,7 +47,7 @@ enum SummaryCommand {
             """,
         options: [CommonOptions.year.spec, CommonOptions.month.spec, grouping.spec, format.spec, offline.spec, refresh.spec,
                   budget.spec, CommonOptions.strict.spec],
-        arguments: [CommonOptions.period])
+        arguments: [CommonOptions.period.spec])
 
     static func run(_ invocation: Invocation, _ context: Context) async throws {
         let (period, policy) = try periodAndPolicy(invocation)

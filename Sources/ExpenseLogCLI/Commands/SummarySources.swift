@@ -1,4 +1,5 @@
 import ExpenseLogConfig
+import ExpenseLogModel
 import ExpenseLogUseCases
 import Foundation
 

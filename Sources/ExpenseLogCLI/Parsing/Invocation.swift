@@ -8,6 +8,13 @@ public struct Invocation: Sendable {
     let flags: Set<String>
     /// Positional arguments in order.
     public let arguments: [String]
+    /// The names of the command's declared positional arguments, in order, so a typed `Argument` finds its place.
+    let argumentNames: [String]
+
+    /// An invocation as the parser found it.
+    init(path: [String], values: [String: String], flags: Set<String>, arguments: [String], argumentNames: [String] = []) {
+        (self.path, self.values, self.flags, self.arguments, self.argumentNames) = (path, values, flags, arguments, argumentNames)
+    }
 }
 
 /// A command line the parser rejected; shown with the usage of the command it was for.

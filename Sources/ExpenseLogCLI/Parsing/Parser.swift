@@ -98,7 +98,7 @@ public struct Parser: Sendable {
             if let fallback = option.defaultValue { values[option.name] = fallback }
         }
         try checkPositionals(positionals, of: spec, fail: fail)
-        return .run(Invocation(path: path, values: values, flags: flags, arguments: positionals), spec)
+        return .run(Invocation(path: path, values: values, flags: flags, arguments: positionals, argumentNames: spec.arguments.map(\.name)), spec)
     }
 
     /// The command path `help a b` refers to.

@@ -1,5 +1,6 @@
-/// A flag declared once, read back through this value (`invocation[Self.offline]`): a misspelt name does not compile.
 import ExpenseLogModel
+
+/// A flag declared once, read back through this value (`invocation[Self.offline]`): a misspelt name does not compile.
 public struct Flag: Sendable {
     /// The declaration the parser, help and completions read.
     public let spec: OptionSpec
@@ -56,10 +57,53 @@ extension Option where Value: RawRepresentable & CaseIterable, Value.RawValue ==
     }
 }
 
+/// A positional argument declared once, read back through this value (`invocation[Self.id]`) with the type it
+/// becomes: the text of one, or every text of a variadic one.
+public struct Argument<Value: Sendable>: Sendable {
+    /// The declaration the parser, help and completions read.
+    public let spec: ArgumentSpec
+    private let decode: @Sendable ([String]) -> Value
+
+    /// An argument whose texts (one, or all of a variadic one; none when left out) `decode` turns into its value.
+    public init(_ spec: ArgumentSpec, decode: @escaping @Sendable ([String]) -> Value) {
+        (self.spec, self.decode) = (spec, decode)
+    }
+
+    /// The value of the argument in its texts.
+    func value(of texts: [String]) -> Value { decode(texts) }
+}
+
+extension Argument where Value == String {
+    /// One argument the command cannot run without (the parser refuses a command line that lacks it).
+    public init(_ name: String, kind: ValueKind = .text, help: String) {
+        self.init(ArgumentSpec(name, kind: kind, help: help)) { $0.first ?? "" }
+    }
+}
+
+extension Argument where Value == String? {
+    /// One argument that may be left out.
+    public init(optional name: String, kind: ValueKind = .text, help: String) {
+        self.init(ArgumentSpec(name, kind: kind, optional: true, help: help)) { $0.first }
+    }
+}
+
+extension Argument where Value == [String] {
+    /// The last argument, repeated (every text from its place on).
+    public init(variadic name: String, kind: ValueKind = .text, optional: Bool = false, help: String) {
+        self.init(ArgumentSpec(name, kind: kind, variadic: true, optional: optional, help: help)) { $0 }
+    }
+}
+
 extension Invocation {
     /// Whether the flag was given.
     public subscript(_ flag: Flag) -> Bool { flags.contains(flag.spec.name) }
 
     /// The option's value, or its declared default; nil when neither.
     public subscript<Value>(_ option: Option<Value>) -> Value? { values[option.spec.name].flatMap(option.value(of:)) }
+
+    /// The argument's value, from its place among the command's declared arguments.
+    public subscript<Value>(_ argument: Argument<Value>) -> Value {
+        guard let place = argumentNames.firstIndex(of: argument.spec.name), place < arguments.count else { return argument.value(of: []) }
+        return argument.value(of: argument.spec.isVariadic ? Array(arguments[place...]) : [arguments[place]])
+    }
 }
