@@ -40,25 +40,24 @@ public enum ExpenseLogCommand {
             Data goes to stdout, everything else to stderr. Exit codes follow BSD sysexits \
             (see docs/exit-codes.md). Try it offline: expense-log --env dummy fetch --year 2024 --month 1
             """,
-        subcommands: [FetchCommand.spec, AddCommand.spec, EditCommand.spec, DeleteCommand.spec, RegisterCommand.spec, SyncCommand.spec, PendingCommand.spec, SummaryCommand.spec, ReportCommand.spec,
-                      CacheCommand.spec, ConfigCommand.spec, CategoriesCommand.spec, ProfileCommand.spec, ServerCommand.spec, CompletionCommand.spec, helpSpec])
+        subcommands: commands.map { $0.spec } + [helpSpec])
 
     static let helpSpec = CommandSpec(
         name: "help", abstract: "Show help for a command (same as COMMAND --help).",
         arguments: [ArgumentSpec("command", variadic: true, optional: true, help: "The command to describe.")])
 
-    /// What runs each command, by its path (`cache list`); the parser never reaches `help`, which it answers itself.
-    static let runners: [String: @Sendable (Invocation, Context) async throws -> Void] = [
-        "fetch": FetchCommand.run, "add": AddCommand.run, "register": RegisterCommand.run, "sync": SyncCommand.run, "pending": PendingCommand.run, "pending drop": PendingCommand.drop, "pending clear": PendingCommand.clear,
-        "summary": SummaryCommand.run, "report": ReportCommand.run, "cache list": CacheCommand.list, "cache clear": CacheCommand.clear,
-        "cache path": CacheCommand.path, "config show": ConfigCommand.show, "config path": ConfigCommand.path,
-        "config get": ConfigCommand.get, "config set": ConfigCommand.set, "config unset": ConfigCommand.unset,
-        "config init": ConfigCommand.initialize,
-        "config set-token": ConfigCommand.setToken, "config clear-token": ConfigCommand.clearToken,
-        "categories": CategoriesCommand.run, "completion": CompletionCommand.run,
-        "server script": ServerCommand.script, "server check": ServerCheck.run, "delete": DeleteCommand.run, "edit": EditCommand.run,
-        "profile list": ProfileCommand.list, "profile show": ProfileCommand.show, "profile init": ProfileCommand.initialize,
-    ]
+    /// The tool's commands, in the order help lists them; each declares its subcommands.
+    static var commands: [any Command.Type] {
+        [FetchCommand.self, AddCommand.self, EditCommand.self, DeleteCommand.self, RegisterCommand.self, SyncCommand.self,
+         PendingCommand.self, SummaryCommand.self, ReportCommand.self, CacheCommand.self, ConfigCommand.self,
+         CategoriesCommand.self, ProfileCommand.self, ServerCommand.self, CompletionCommand.self]
+    }
+
+    /// The command a parsed path names (`["cache", "list"]`).
+    static func command(at path: [String]) -> (any Command.Type)? {
+        guard let first = path.first else { return nil }
+        return commands.first { $0.spec.names.contains(first) }?.command(at: path.dropFirst())
+    }
 
     /// The parser over the tree.
     public static let parser = Parser(root: root, globals: globalOptions)
@@ -95,10 +94,10 @@ public enum ExpenseLogCommand {
                                   makeLiveSession: makeLiveSession)
             let code: Int32
             do {
-                guard let run = runners[invocation.path.joined(separator: " ")] else {
+                guard let command = command(at: invocation.path) else {
                     throw UsageError(path: invocation.path, message: "'\(spec.name)' cannot be run; see --help")
                 }
-                try await run(invocation, context)
+                try await command.run(invocation, context)
                 code = ExitCode.success.rawValue
             } catch let exit as CommandExit {
                 code = exit.code.rawValue

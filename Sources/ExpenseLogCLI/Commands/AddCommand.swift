@@ -5,7 +5,7 @@ import ExpenseLogUseCases
 import Foundation
 
 /// `add`: one item from its name and price, registered exactly as `register` registers a file's rows.
-enum AddCommand {
+enum AddCommand: Command {
     static let date = Option<String>("date", "day", help: "The day: 2024-01-05, 20240105, 2024/1/5, today, yesterday or -3d (default: today).")
     static let category = Option<String>("category", "name", .suggest(CommonOptions.categoryWords), help: "A category (food, 食費, a unique prefix, a number) or category/sub "
                                          + "(food/drink); default: that of the latest cached item of the same name.")

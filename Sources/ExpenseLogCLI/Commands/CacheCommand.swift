@@ -5,50 +5,69 @@ import ExpenseLogUseCases
 import Foundation
 
 /// `cache list|clear|path`: the cache of fetched months of the current environment and server.
-enum CacheCommand {
+enum CacheCommand: Command {
+    static var subcommands: [any Command.Type] { [List.self, Clear.self, Path.self] }
+
     static let spec = CommandSpec(
         name: "cache",
         abstract: "Inspect or empty the cache of the current environment and server.",
-        subcommands: [
-            CommandSpec(name: "list", abstract: "List the cached months with their item counts, totals and fetch times.",
-                        options: [CommonOptions.listingFormat.spec]),
-            CommandSpec(name: "clear", abstract: "Delete every cached month of the current environment and server."),
-            CommandSpec(name: "path", abstract: "Print the cache folder of the current environment and server (a folder per base URL)."),
-        ])
+        subcommands: subcommands.map { $0.spec })
 
-    static func list(_ invocation: Invocation, _ context: Context) async throws {
-        let config = try context.config()
-        let repository = context.repository(config)
-        let months = try await CacheContents(repository).months()
-        await context.flushWarnings(repository)
-        if invocation[CommonOptions.listingFormat] == .json {
-            // [{"month": "2024-01", "items": 4, "total": 2078, "fetchedAt": "2024-01-22T10:00:00Z" or null}, …]
-            let members = months.map { cached in
-                "  {\"month\": \"\(cached.month)\", \"items\": \(cached.count), \"total\": \(cached.total), \"fetchedAt\": "
-                    + (cached.fetchedAt.map { "\"\($0.formatted(Date.ISO8601FormatStyle()))\"" } ?? "null") + "}"
+    /// `cache list`.
+    enum List: Command {
+        static let spec = CommandSpec(
+            name: "list", abstract: "List the cached months with their item counts, totals and fetch times.",
+            options: [CommonOptions.listingFormat.spec])
+
+        static func run(_ invocation: Invocation, _ context: Context) async throws {
+            let config = try context.config()
+            let repository = context.repository(config)
+            let months = try await CacheContents(repository).months()
+            await context.flushWarnings(repository)
+            if invocation[CommonOptions.listingFormat] == .json {
+                // [{"month": "2024-01", "items": 4, "total": 2078, "fetchedAt": "2024-01-22T10:00:00Z" or null}, …]
+                let members = months.map { cached in
+                    "  {\"month\": \"\(cached.month)\", \"items\": \(cached.count), \"total\": \(cached.total), \"fetchedAt\": "
+                        + (cached.fetchedAt.map { "\"\($0.formatted(Date.ISO8601FormatStyle()))\"" } ?? "null") + "}"
+                }
+                context.io.stdout.write(members.isEmpty ? "[]\n" : "[\n" + members.joined(separator: ",\n") + "\n]\n")
             }
-            context.io.stdout.write(members.isEmpty ? "[]\n" : "[\n" + members.joined(separator: ",\n") + "\n]\n")
+            guard !months.isEmpty else {
+                context.note("No cached months in \(config.cacheDirectory.path).")
+                return
+            }
+            guard invocation[CommonOptions.listingFormat] != .json else { return }
+            var rows = [["MONTH", "ITEMS", "TOTAL", "FETCHED (UTC)"]]
+            for cached in months {
+                let fetched = cached.fetchedAt.map { $0.formatted(Date.ISO8601FormatStyle()) } ?? "never (registered items only)"
+                rows.append([cached.month.description, String(cached.count), PriceText.format(cached.total), fetched])
+            }
+            context.io.stdout.write(TextTable(rows: rows, rightAligned: [1, 2]).render())
+
         }
-        guard !months.isEmpty else {
-            context.note("No cached months in \(config.cacheDirectory.path).")
-            return
-        }
-        guard invocation[CommonOptions.listingFormat] != .json else { return }
-        var rows = [["MONTH", "ITEMS", "TOTAL", "FETCHED (UTC)"]]
-        for cached in months {
-            let fetched = cached.fetchedAt.map { $0.formatted(Date.ISO8601FormatStyle()) } ?? "never (registered items only)"
-            rows.append([cached.month.description, String(cached.count), PriceText.format(cached.total), fetched])
-        }
-        context.io.stdout.write(TextTable(rows: rows, rightAligned: [1, 2]).render())
     }
 
-    static func clear(_ invocation: Invocation, _ context: Context) async throws {
-        let config = try context.config()
-        let removed = try await CacheContents(context.repository(config)).clear()
-        context.note("Removed \(removed) cached month\(removed == 1 ? "" : "s") from \(config.cacheDirectory.path).")
+    /// `cache clear`.
+    enum Clear: Command {
+        static let spec = CommandSpec(
+            name: "clear", abstract: "Delete every cached month of the current environment and server.")
+
+        static func run(_ invocation: Invocation, _ context: Context) async throws {
+            let config = try context.config()
+            let removed = try await CacheContents(context.repository(config)).clear()
+            context.note("Removed \(removed) cached month\(removed == 1 ? "" : "s") from \(config.cacheDirectory.path).")
+
+        }
     }
 
-    static func path(_ invocation: Invocation, _ context: Context) async throws {
-        context.io.stdout.write(try context.config().cacheDirectory.path + "\n")
+    /// `cache path`.
+    enum Path: Command {
+        static let spec = CommandSpec(
+            name: "path", abstract: "Print the cache folder of the current environment and server (a folder per base URL).")
+
+        static func run(_ invocation: Invocation, _ context: Context) async throws {
+            context.io.stdout.write(try context.config().cacheDirectory.path + "\n")
+
+        }
     }
 }

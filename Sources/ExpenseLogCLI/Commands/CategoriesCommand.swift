@@ -4,7 +4,7 @@ import ExpenseLogModel
 /// `categories`: the catalogue the numbers in `category` and `categorySub` refer to.
 import ExpenseLogFormats
 import ExpenseLogRendering
-enum CategoriesCommand {
+enum CategoriesCommand: Command {
     /// How the catalogue is printed.
     enum Format: String, CaseIterable, Sendable { case table, json }
     static let format = Option<Format>(choice: "format", "format", default: .table, help: "How to print it.")

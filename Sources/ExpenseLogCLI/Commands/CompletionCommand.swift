@@ -1,5 +1,5 @@
 /// `completion bash|zsh|fish`: a completion script generated from the command tree.
-enum CompletionCommand {
+enum CompletionCommand: Command {
     static let shell = Argument<String>("shell", kind: .choice(Shell.allCases.map(\.rawValue)), help: "The shell to complete in.")
 
     static let spec = CommandSpec(

@@ -7,47 +7,53 @@ import Foundation
 extension ConfigCommand {
     /// `config init`: asks for the web app's URL on a terminal, saves it as both real environments' base URL, and tries
     /// a fetch of this month, saying what the server answered (or why it did not), as `gh auth login` checks a login.
-    static func initialize(_ invocation: Invocation, _ context: Context) async throws {
-        guard context.canAsk else {
-            throw UsageError(path: invocation.path, message: "config init asks questions, so it needs a terminal; "
-                             + "in a script use: expense-log config set baseURL URL")
-        }
-        let path = try filePath(context)
-        var url: String?
-        while url == nil {
-            guard let answer = await context.ask("The web app's URL (ends in /exec, or /exec/KEY with a key)", suggested: try ConfigEdit.get("baseURL.release", in: path))
-            else {
-                context.io.stderr.write("Cancelled; nothing was saved.\n")
-                throw CommandExit(code: .failure)
+    enum Init: Command {
+        static let spec = CommandSpec(
+            name: "init", abstract: "On a terminal, ask for the web app's URL, save it, and try a fetch.")
+
+        static func run(_ invocation: Invocation, _ context: Context) async throws {
+            guard context.canAsk else {
+                throw UsageError(path: invocation.path, message: "config init asks questions, so it needs a terminal; "
+                                 + "in a script use: expense-log config set baseURL URL")
             }
+            let path = try filePath(context)
+            var url: String?
+            while url == nil {
+                guard let answer = await context.ask("The web app's URL (ends in /exec, or /exec/KEY with a key)", suggested: try ConfigEdit.get("baseURL.release", in: path))
+                else {
+                    context.io.stderr.write("Cancelled; nothing was saved.\n")
+                    throw CommandExit(code: .failure)
+                }
+                do {
+                    try ConfigEdit.set("baseURL", to: answer, in: path)
+                    url = answer
+                } catch let error as ConfigError {
+                    context.io.stderr.write("  \(error)\n")
+                }
+            }
+            let config = try context.config()
+            guard config.environment.value.usesNetwork else {
+                return context.note("Saved it in \(path). The \(config.environment.value.rawValue) environment is in force "
+                                    + "(\(config.environment.source)), which uses no URL; release and development will use this one.")
+            }
+            if let inForce = config.baseURL, inForce.value != url {
+                context.warn("the URL in force comes from \(inForce.source), which overrides the file; the fetch below uses that one")
+            }
+            context.note("Saved it in \(path). Trying a fetch of this month…")
+            let month = YearMonth.current()
             do {
-                try ConfigEdit.set("baseURL", to: answer, in: path)
-                url = answer
-            } catch let error as ConfigError {
-                context.io.stderr.write("  \(error)\n")
+                let loaded = await MonthLoader(client: try context.client(config), repository: context.repository(config))
+                    .load(month, policy: .refresh)
+                if let failure = loaded.missing { throw failure }
+                let count = loaded.items.count + loaded.outside.count
+                context.note("It works: the server answered \(count) item\(count == 1 ? "" : "s") for \(month). "
+                             + "Try `expense-log fetch` or `expense-log add NAME PRICE`.")
+            } catch {
+                context.io.stderr.write("Error: \(error)\nThe URL is saved; fix what is named above, then run `expense-log fetch` "
+                                        + "(or `expense-log config init` again).\n")
+                throw CommandExit(code: ExitCode(for: error))
             }
-        }
-        let config = try context.config()
-        guard config.environment.value.usesNetwork else {
-            return context.note("Saved it in \(path). The \(config.environment.value.rawValue) environment is in force "
-                                + "(\(config.environment.source)), which uses no URL; release and development will use this one.")
-        }
-        if let inForce = config.baseURL, inForce.value != url {
-            context.warn("the URL in force comes from \(inForce.source), which overrides the file; the fetch below uses that one")
-        }
-        context.note("Saved it in \(path). Trying a fetch of this month…")
-        let month = YearMonth.current()
-        do {
-            let loaded = await MonthLoader(client: try context.client(config), repository: context.repository(config))
-                .load(month, policy: .refresh)
-            if let failure = loaded.missing { throw failure }
-            let count = loaded.items.count + loaded.outside.count
-            context.note("It works: the server answered \(count) item\(count == 1 ? "" : "s") for \(month). "
-                         + "Try `expense-log fetch` or `expense-log add NAME PRICE`.")
-        } catch {
-            context.io.stderr.write("Error: \(error)\nThe URL is saved; fix what is named above, then run `expense-log fetch` "
-                                    + "(or `expense-log config init` again).\n")
-            throw CommandExit(code: ExitCode(for: error))
+
         }
     }
 }

@@ -8,43 +8,50 @@ import Foundation
 
 extension ConfigCommand {
     /// `config show`: every setting, its value and where it came from (the token redacted), as a table or JSON.
-    static func show(_ invocation: Invocation, _ context: Context) async throws {
-        let config = try context.config()
-        let env = config.environment.value
-        var rows = [["SETTING", "VALUE", "SOURCE"]]
-        rows.append(["environment", env.rawValue, config.environment.source])
-        if env.usesNetwork {
-            rows.append(["base-url", config.baseURL.map { URLRedaction.redacted(URL(string: $0.value) ?? URL(fileURLWithPath: "/")) } ?? "(none)",
-                         config.baseURL?.source ?? "set --base-url, EXPENSE_LOG_BASE_URL or the config file"])
-        } else {
-            let fixtures = config.fixturesDirectory?.value ?? FixtureBundle.directory()?.path ?? "(not found)"
-            rows.append(["fixtures", fixtures, config.fixturesDirectory?.source ?? "bundled"])
+    enum Show: Command {
+        static let spec = CommandSpec(
+            name: "show", abstract: "Show each setting, its value and where it came from (the token redacted).",
+            options: [CommonOptions.listingFormat.spec])
+
+        static func run(_ invocation: Invocation, _ context: Context) async throws {
+            let config = try context.config()
+            let env = config.environment.value
+            var rows = [["SETTING", "VALUE", "SOURCE"]]
+            rows.append(["environment", env.rawValue, config.environment.source])
+            if env.usesNetwork {
+                rows.append(["base-url", config.baseURL.map { URLRedaction.redacted(URL(string: $0.value) ?? URL(fileURLWithPath: "/")) } ?? "(none)",
+                             config.baseURL?.source ?? "set --base-url, EXPENSE_LOG_BASE_URL or the config file"])
+            } else {
+                let fixtures = config.fixturesDirectory?.value ?? FixtureBundle.directory()?.path ?? "(not found)"
+                rows.append(["fixtures", fixtures, config.fixturesDirectory?.source ?? "bundled"])
+            }
+            rows.append(["config-file", config.configFile.value + (config.configFileExists ? "" : " (not found)"), config.configFile.source])
+            if env.usesNetwork {
+                let token = try Token.load(environment: context.environment, file: config.paths.tokenFile)
+                rows.append(["token", token.map { "(set, \($0.value.count) characters, redacted)" } ?? "(none)",
+                             token?.source ?? "set EXPENSE_LOG_TOKEN or run config set-token"])
+            }
+            rows.append(["server-time-zone", config.serverTimeZone.value.identifier, config.serverTimeZone.source])
+            rows.append(["max-answer", "\(config.maxAnswerBytes.value >> 20) MiB", config.maxAnswerBytes.source])
+            if env.usesNetwork {
+                rows.append(["transport", config.transport.value.rawValue, config.transport.source])
+                rows.append(["server-max-execution", "\(Int(config.resendWait.value.seconds)) s", config.resendWait.source])
+            }
+            rows.append(["cache", config.cacheDirectory.path, config.paths.origin + (env.usesNetwork ? ", a folder per base URL" : "")])
+            rows.append(["outbox", config.outboxDirectory.path, config.paths.origin])
+            rows.append(["timeout", config.timeoutText, config.timeout == nil ? "default" : "--timeout"])
+            rows.append(["retries", String(config.retryCount), config.retries == nil ? "default" : "--retries"])
+            let categories = config.catalogue.value.categories
+            rows.append(["categories", "\(categories.count) categories, \(categories.reduce(0) { $0 + $1.subs.count }) subs",
+                         config.catalogue.source])
+            let budgets = config.budgets?.value.entries.map { "\($0.name) ¥\(PriceText.format($0.monthly))" }.joined(separator: ", ")
+            rows.append(["budgets", budgets.map { $0 + " a month" } ?? "(none)",
+                         config.budgets?.source ?? "set with config set budgets.NAME YEN"])
+            guard invocation[CommonOptions.listingFormat] == .json else { return context.io.stdout.write(TextTable(rows: rows).render()) }
+            // {"environment": {"value": "release", "source": "default"}, …}: each setting by its name.
+            let members = rows.dropFirst().map { "  \(ItemJSON.string($0[0])): {\"value\": \(ItemJSON.string($0[1])), \"source\": \(ItemJSON.string($0[2]))}" }
+            context.io.stdout.write("{\n" + members.joined(separator: ",\n") + "\n}\n")
+
         }
-        rows.append(["config-file", config.configFile.value + (config.configFileExists ? "" : " (not found)"), config.configFile.source])
-        if env.usesNetwork {
-            let token = try Token.load(environment: context.environment, file: config.paths.tokenFile)
-            rows.append(["token", token.map { "(set, \($0.value.count) characters, redacted)" } ?? "(none)",
-                         token?.source ?? "set EXPENSE_LOG_TOKEN or run config set-token"])
-        }
-        rows.append(["server-time-zone", config.serverTimeZone.value.identifier, config.serverTimeZone.source])
-        rows.append(["max-answer", "\(config.maxAnswerBytes.value >> 20) MiB", config.maxAnswerBytes.source])
-        if env.usesNetwork {
-            rows.append(["transport", config.transport.value.rawValue, config.transport.source])
-            rows.append(["server-max-execution", "\(Int(config.resendWait.value.seconds)) s", config.resendWait.source])
-        }
-        rows.append(["cache", config.cacheDirectory.path, config.paths.origin + (env.usesNetwork ? ", a folder per base URL" : "")])
-        rows.append(["outbox", config.outboxDirectory.path, config.paths.origin])
-        rows.append(["timeout", config.timeoutText, config.timeout == nil ? "default" : "--timeout"])
-        rows.append(["retries", String(config.retryCount), config.retries == nil ? "default" : "--retries"])
-        let categories = config.catalogue.value.categories
-        rows.append(["categories", "\(categories.count) categories, \(categories.reduce(0) { $0 + $1.subs.count }) subs",
-                     config.catalogue.source])
-        let budgets = config.budgets?.value.entries.map { "\($0.name) ¥\(PriceText.format($0.monthly))" }.joined(separator: ", ")
-        rows.append(["budgets", budgets.map { $0 + " a month" } ?? "(none)",
-                     config.budgets?.source ?? "set with config set budgets.NAME YEN"])
-        guard invocation[CommonOptions.listingFormat] == .json else { return context.io.stdout.write(TextTable(rows: rows).render()) }
-        // {"environment": {"value": "release", "source": "default"}, …}: each setting by its name.
-        let members = rows.dropFirst().map { "  \(ItemJSON.string($0[0])): {\"value\": \(ItemJSON.string($0[1])), \"source\": \(ItemJSON.string($0[2]))}" }
-        context.io.stdout.write("{\n" + members.joined(separator: ",\n") + "\n}\n")
     }
 }

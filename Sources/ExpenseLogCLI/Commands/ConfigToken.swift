@@ -4,40 +4,64 @@ import Foundation
 
 /// `config set-token` and `config clear-token`: the token file, written with mode 0600, never from argv.
 extension ConfigCommand {
-    static func setToken(_ invocation: Invocation, _ context: Context) async throws {
-        let file = try context.config().paths.tokenFile
-        let token: String
-        if context.canAsk {
-            // On a terminal the token is typed (or pasted) at a prompt that does not show it.
-            guard let typed = await context.ask("Token (not shown; Ctrl-D cancels)", secret: true), !typed.isEmpty else {
-                context.io.stderr.write("Cancelled; nothing was saved.\n")
-                throw CommandExit(code: .failure)
+    /// `config set-token`.
+    enum SetToken: Command {
+        static let spec = CommandSpec(
+            name: "set-token", abstract: "Save a token in the token file (mode 0600): typed at a hidden prompt, or from stdin.",
+            discussion: """
+                The token is sent as `Authorization: Bearer TOKEN` and as the `key` query parameter \
+                (the bundled web app's EXPENSE_LOG_KEY; errors and --verbose show key=***). On a terminal it is asked for at a \
+                prompt that does not show it; otherwise it is read from stdin. Either way it never \
+                appears in the shell history or the process list.
+
+                EXAMPLES:
+                  expense-log config set-token
+                  expense-log config set-token < token.txt
+                """)
+
+        static func run(_ invocation: Invocation, _ context: Context) async throws {
+            let file = try context.config().paths.tokenFile
+            let token: String
+            if context.canAsk {
+                // On a terminal the token is typed (or pasted) at a prompt that does not show it.
+                guard let typed = await context.ask("Token (not shown; Ctrl-D cancels)", secret: true), !typed.isEmpty else {
+                    context.io.stderr.write("Cancelled; nothing was saved.\n")
+                    throw CommandExit(code: .failure)
+                }
+                token = typed
+            } else {
+                let input = try context.io.readStdin(InputLimits.tokenBytes)
+                if input.count > InputLimits.tokenBytes {
+                    throw ConfigError.badToken(source: "standard input", reason: "it is longer than \(InputLimits.tokenBytes >> 10) KiB, "
+                                               + "which no real token is (was the wrong file given?); nothing was saved")
+                }
+                token = String(decoding: input, as: UTF8.self)
             }
-            token = typed
-        } else {
-            let input = try context.io.readStdin(InputLimits.tokenBytes)
-            if input.count > InputLimits.tokenBytes {
-                throw ConfigError.badToken(source: "standard input", reason: "it is longer than \(InputLimits.tokenBytes >> 10) KiB, "
-                                           + "which no real token is (was the wrong file given?); nothing was saved")
+            try Token.save(token, to: file)
+            context.note("Saved the token to \(file.path) (mode 0600).")
+            if context.environment["EXPENSE_LOG_TOKEN"].map({ !$0.isEmpty }) == true {
+                context.warn("EXPENSE_LOG_TOKEN is set and takes precedence over the file")
             }
-            token = String(decoding: input, as: UTF8.self)
-        }
-        try Token.save(token, to: file)
-        context.note("Saved the token to \(file.path) (mode 0600).")
-        if context.environment["EXPENSE_LOG_TOKEN"].map({ !$0.isEmpty }) == true {
-            context.warn("EXPENSE_LOG_TOKEN is set and takes precedence over the file")
+
         }
     }
 
-    static func clearToken(_ invocation: Invocation, _ context: Context) async throws {
-        let file = try context.config().paths.tokenFile
-        if try Token.remove(file) {
-            context.note("Deleted the token file \(file.path).")
-        } else {
-            context.note("There is no token file at \(file.path).")
-        }
-        if context.environment["EXPENSE_LOG_TOKEN"].map({ !$0.isEmpty }) == true {
-            context.warn("EXPENSE_LOG_TOKEN is still set and still provides a token")
+    /// `config clear-token`.
+    enum ClearToken: Command {
+        static let spec = CommandSpec(
+            name: "clear-token", abstract: "Delete the token file.")
+
+        static func run(_ invocation: Invocation, _ context: Context) async throws {
+            let file = try context.config().paths.tokenFile
+            if try Token.remove(file) {
+                context.note("Deleted the token file \(file.path).")
+            } else {
+                context.note("There is no token file at \(file.path).")
+            }
+            if context.environment["EXPENSE_LOG_TOKEN"].map({ !$0.isEmpty }) == true {
+                context.warn("EXPENSE_LOG_TOKEN is still set and still provides a token")
+            }
+
         }
     }
 }

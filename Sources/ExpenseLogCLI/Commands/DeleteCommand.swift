@@ -2,7 +2,7 @@ import ExpenseLogModel
 import Foundation
 
 /// `delete ID…`: removes items from the server (the bundled web app's extension) and from the cache.
-enum DeleteCommand {
+enum DeleteCommand: Command {
     static let yes = Flag("yes", short: "y", help: "Delete without asking (needed when stdin is not a terminal).")
     static let ids = Argument<[String]>(variadic: "id", help: "The ids of the items to delete.")
 

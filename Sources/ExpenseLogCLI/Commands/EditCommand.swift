@@ -3,7 +3,7 @@ import ExpenseLogModel
 import Foundation
 
 /// `edit ID [--name] [--price] [--date] [--category]`: changes an item on the server (the bundled web app's extension).
-enum EditCommand {
+enum EditCommand: Command {
     static let id = Argument<String>("id", help: "The id of the item to change.")
     static let name = Option<String>("name", "name", help: "The new name.")
     static let price = Option<String>("price", "yen", help: "The new price (1500, 1,500円, -300 for a refund).")

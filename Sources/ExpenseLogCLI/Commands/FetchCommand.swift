@@ -4,7 +4,7 @@ import ExpenseLogUseCases
 import Foundation
 
 /// `fetch`: a month (or a year, or a range) from the server (or the cache with `--offline`), printed and cached.
-enum FetchCommand {
+enum FetchCommand: Command {
     static let offline = Flag("offline", help: "Read the cache only; never touch the network.")
     static let refresh = Flag("refresh", help: "Read the server only; fail instead of falling back to the cache.")
     static let sort = Option<ItemSort>(choice: "sort", "key", help: "Print the items sorted by date or price; ties keep the server's order.")

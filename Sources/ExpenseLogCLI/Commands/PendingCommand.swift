@@ -4,7 +4,9 @@ import ExpenseLogUseCases
 import Foundation
 
 /// `pending`: the writes waiting for the server (`PendingListing`); `pending drop|clear` removes them (`DroppedWrites`).
-enum PendingCommand {
+enum PendingCommand: Command {
+    static var subcommands: [any Command.Type] { [Drop.self, Clear.self] }
+
     static let yes = Flag("yes", short: "y", help: "Remove without asking (needed when stdin is not a terminal).")
     static let ids = Argument<[String]>(variadic: "id", help: "The ids of the items to remove (pending shows them).")
 
@@ -24,11 +26,7 @@ enum PendingCommand {
               expense-log pending clear --yes
             """,
         options: [CommonOptions.format.spec],
-        subcommands: [
-            CommandSpec(name: "drop", abstract: "Remove waiting items by id, asking first on a terminal.", options: [yes.spec],
-                        arguments: [ids.spec]),
-            CommandSpec(name: "clear", abstract: "Remove every waiting item, asking first on a terminal.", options: [yes.spec]),
-        ],
+        subcommands: subcommands.map { $0.spec },
         runsAlone: true)
 
     static func run(_ invocation: Invocation, _ context: Context) async throws {
@@ -58,12 +56,27 @@ enum PendingCommand {
         if problems > 0 || !listing.editProblems.isEmpty { throw CommandExit(code: .ioError) }
     }
 
-    static func drop(_ invocation: Invocation, _ context: Context) async throws {
-        try await remove(Set(invocation[ids]), invocation, context)
+    /// `pending drop`.
+    enum Drop: Command {
+        static let spec = CommandSpec(
+            name: "drop", abstract: "Remove waiting items by id, asking first on a terminal.", options: [yes.spec],
+            arguments: [ids.spec])
+
+        static func run(_ invocation: Invocation, _ context: Context) async throws {
+            try await remove(Set(invocation[ids]), invocation, context)
+
+        }
     }
 
-    static func clear(_ invocation: Invocation, _ context: Context) async throws {
-        try await remove(nil, invocation, context)
+    /// `pending clear`.
+    enum Clear: Command {
+        static let spec = CommandSpec(
+            name: "clear", abstract: "Remove every waiting item, asking first on a terminal.", options: [yes.spec])
+
+        static func run(_ invocation: Invocation, _ context: Context) async throws {
+            try await remove(nil, invocation, context)
+
+        }
     }
 
     /// Removes what waits for these ids (everything when nil) after asking, and says what went; an id that waits

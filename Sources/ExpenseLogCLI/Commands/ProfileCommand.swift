@@ -6,7 +6,9 @@ import ExpenseLogRendering
 import Foundation
 
 /// `profile list|show|init`: the import profiles `register --profile` reads, and a start on one of your own.
-enum ProfileCommand {
+enum ProfileCommand: Command {
+    static var subcommands: [any Command.Type] { [List.self, Show.self, Init.self] }
+
     static let output = Option<String>("output", short: "o", "file", .path,
                                        help: "Write the profile to this file (never over an existing one) instead of stdout.")
 
@@ -30,63 +32,80 @@ enum ProfileCommand {
               expense-log profile init statement.csv -o bank.json
               expense-log register --profile bank.json --dry-run statement.csv
             """,
-        subcommands: [
-            CommandSpec(name: "list", abstract: "List the built-in profiles."),
-            CommandSpec(name: "show", abstract: "Print a profile as JSON (a file's with what it extends filled in).",
-                        arguments: [nameOrFile.spec]),
-            CommandSpec(name: "init", abstract: "Guess a starter profile from a CSV's header and first rows.", options: [output.spec],
-                        arguments: [file.spec]),
-        ])
+        subcommands: subcommands.map { $0.spec })
 
-    static func list(_ invocation: Invocation, _ context: Context) async throws {
-        var rows = [["NAME", "DESCRIPTION"]]
-        for (name, profile) in ImportProfile.builtins { rows.append([name, profile.description]) }
-        context.io.stdout.write(TextTable(rows: rows).render())
+    /// `profile list`.
+    enum List: Command {
+        static let spec = CommandSpec(
+            name: "list", abstract: "List the built-in profiles.")
+
+        static func run(_ invocation: Invocation, _ context: Context) async throws {
+            var rows = [["NAME", "DESCRIPTION"]]
+            for (name, profile) in ImportProfile.builtins { rows.append([name, profile.description]) }
+            context.io.stdout.write(TextTable(rows: rows).render())
+
+        }
     }
 
-    static func show(_ invocation: Invocation, _ context: Context) async throws {
-        let value = invocation[nameOrFile]
-        // A built-in is printed as written, which is the JSON a profile file takes.
-        if !FileManager.default.fileExists(atPath: value), let source = ImportProfile.builtinSources[value] {
-            context.io.stdout.write(source.hasSuffix("\n") ? source : source + "\n")
-            return
+    /// `profile show`.
+    enum Show: Command {
+        static let spec = CommandSpec(
+            name: "show", abstract: "Print a profile as JSON (a file's with what it extends filled in).",
+            arguments: [nameOrFile.spec])
+
+        static func run(_ invocation: Invocation, _ context: Context) async throws {
+            let value = invocation[nameOrFile]
+            // A built-in is printed as written, which is the JSON a profile file takes.
+            if !FileManager.default.fileExists(atPath: value), let source = ImportProfile.builtinSources[value] {
+                context.io.stdout.write(source.hasSuffix("\n") ? source : source + "\n")
+                return
+            }
+            context.io.stdout.write(try ProfileLoader.load(value, for: invocation).json)
+
         }
-        context.io.stdout.write(try ProfileLoader.load(value, for: invocation).json)
     }
 
-    static func initialize(_ invocation: Invocation, _ context: Context) async throws {
-        let path = invocation[file]
-        let name = RegisterOptions.name(of: path)
-        let bytes = path == "-" ? Array(try context.io.readStdin(InputLimits.wholeBytes)) : try InputFile.read(path)
-        let catalogue = try context.config().catalogue.value
-        let defaultCategory = catalogue.categories.first?.id ?? 0
-        let guess = try ProfileGuess.guess(bytes, name: name, defaultCategory: defaultCategory, catalogue: catalogue)
-        let text = guess.profile.json
-        if let output = invocation[output] {
-            let url = URL(fileURLWithPath: output)
-            guard !FileManager.default.fileExists(atPath: url.path) else {
-                context.io.stderr.write("Error: \(ArgumentBytes.display(output)) exists; choose another name or remove it first\n")
-                throw CommandExit(code: .ioError)
+    /// `profile init`.
+    enum Init: Command {
+        static let spec = CommandSpec(
+            name: "init", abstract: "Guess a starter profile from a CSV's header and first rows.", options: [output.spec],
+            arguments: [file.spec])
+
+        static func run(_ invocation: Invocation, _ context: Context) async throws {
+            let path = invocation[file]
+            let name = RegisterOptions.name(of: path)
+            let bytes = path == "-" ? Array(try context.io.readStdin(InputLimits.wholeBytes)) : try InputFile.read(path)
+            let catalogue = try context.config().catalogue.value
+            let defaultCategory = catalogue.categories.first?.id ?? 0
+            let guess = try ProfileGuess.guess(bytes, name: name, defaultCategory: defaultCategory, catalogue: catalogue)
+            let text = guess.profile.json
+            if let output = invocation[output] {
+                let url = URL(fileURLWithPath: output)
+                guard !FileManager.default.fileExists(atPath: url.path) else {
+                    context.io.stderr.write("Error: \(ArgumentBytes.display(output)) exists; choose another name or remove it first\n")
+                    throw CommandExit(code: .ioError)
+                }
+                do {
+                    try ImportProfile.save(text, to: url)
+                } catch {
+                    context.io.stderr.write("Error: could not write \(ArgumentBytes.display(output)): \(error)\n")
+                    throw CommandExit(code: .ioError)
+                }
+            } else {
+                context.io.stdout.write(text)
             }
-            do {
-                try ImportProfile.save(text, to: url)
-            } catch {
-                context.io.stderr.write("Error: could not write \(ArgumentBytes.display(output)): \(error)\n")
-                throw CommandExit(code: .ioError)
-            }
-        } else {
-            context.io.stdout.write(text)
+            for note in guess.notes { context.note("guessed \(note)") }
+            // What the profile makes of the file, so the person sees it works before editing it.
+            let read = InputReader.read(bytes, name: name, format: .csv, profile: guess.profile)
+            let checked = read.drafts.validatedAll(catalogue: catalogue)
+            let problems = read.problems + checked.problems
+            let invalid = problems.count
+            context.note("With it, \(name) reads as \(checked.items.count) item\(checked.items.count == 1 ? "" : "s")"
+                         + (read.excluded.isEmpty ? "" : ", \(read.excluded.count) left out") + (invalid == 0 ? "" : ", \(invalid) invalid")
+                         + ". Check it with: expense-log register --profile \(invocation[output].map(ArgumentBytes.display) ?? "PROFILE.json") "
+                         + "--dry-run \(path == "-" ? "FILE" : name)")
+            if let first = problems.first { context.note("The first row it cannot read: \(first)") }
+
         }
-        for note in guess.notes { context.note("guessed \(note)") }
-        // What the profile makes of the file, so the person sees it works before editing it.
-        let read = InputReader.read(bytes, name: name, format: .csv, profile: guess.profile)
-        let checked = read.drafts.validatedAll(catalogue: catalogue)
-        let problems = read.problems + checked.problems
-        let invalid = problems.count
-        context.note("With it, \(name) reads as \(checked.items.count) item\(checked.items.count == 1 ? "" : "s")"
-                     + (read.excluded.isEmpty ? "" : ", \(read.excluded.count) left out") + (invalid == 0 ? "" : ", \(invalid) invalid")
-                     + ". Check it with: expense-log register --profile \(invocation[output].map(ArgumentBytes.display) ?? "PROFILE.json") "
-                     + "--dry-run \(path == "-" ? "FILE" : name)")
-        if let first = problems.first { context.note("The first row it cannot read: \(first)") }
     }
 }

@@ -6,7 +6,7 @@ import ExpenseLogUseCases
 import Foundation
 
 /// `register`: read and validate every input row, skip what the server already has, POST the rest in batches, report.
-enum RegisterCommand {
+enum RegisterCommand: Command {
     static let inputFormat = Option<InputFormat>(choice: "input-format", "format",
                                                  help: "The input format when a file's extension does not tell it.")
     static let encoding = Option<TextEncoding>(.value("encoding", "encoding", .choice(TextEncoding.names),

@@ -5,7 +5,7 @@ import ExpenseLogUseCases
 import Foundation
 
 /// `report`: a month's or a year's spending as one self-contained HTML page with charts, written to a file.
-enum ReportCommand {
+enum ReportCommand: Command {
     static let output = Option<String>("output", short: "o", "file", .path,
                                        help: "The page to write (default: expense-log-PERIOD.html here; - for stdout).")
 

@@ -3,7 +3,7 @@ import ExpenseLogUseCases
 import Foundation
 
 /// `server check`: asks the deployed web app to test itself on Google and prints what held as a checklist.
-enum ServerCheck {
+enum ServerCheck: Command {
     static let spec = CommandSpec(
         name: "check", abstract: "Ask the deployed web app to test itself on Google (run it after each deployment).",
         discussion: """

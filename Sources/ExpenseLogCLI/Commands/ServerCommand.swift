@@ -3,30 +3,36 @@ import ExpenseLogFormats
 import Foundation
 
 /// `server script`: the web app's Apps Script, to paste into a new Apps Script project and deploy (`server check` tests it).
-enum ServerCommand {
+enum ServerCommand: Command {
+    static var subcommands: [any Command.Type] { [Script.self, ServerCheck.self] }
+
     static let spec = CommandSpec(
         name: "server",
         abstract: "The web app to deploy in Google Apps Script (see docs/server.md).",
-        subcommands: [
-            CommandSpec(name: "script", abstract: "Print Code.gs, the whole web app: paste it into a new Apps Script project.",
-                        discussion: """
-                            The script keeps one spreadsheet per year (家計簿_yyyy) with a sheet per month, answers the \
-                            original app's protocol unchanged, registers each id once, and adds deletes and updates, \
-                            which a client finds with GET ?action=info. Its first comment says how it works.
+        subcommands: subcommands.map { $0.spec })
 
-                            EXAMPLES:
-                              expense-log server script > Code.gs
-                              expense-log server script | pbcopy
-                            """),
-            ServerCheck.spec,
-        ])
+    /// `server script`.
+    enum Script: Command {
+        static let spec = CommandSpec(
+            name: "script", abstract: "Print Code.gs, the whole web app: paste it into a new Apps Script project.",
+            discussion: """
+                The script keeps one spreadsheet per year (家計簿_yyyy) with a sheet per month, answers the \
+                original app's protocol unchanged, registers each id once, and adds deletes and updates, \
+                which a client finds with GET ?action=info. Its first comment says how it works.
 
-    static func script(_ invocation: Invocation, _ context: Context) async throws {
-        guard let directory = FixtureBundle.directory() else {
-            throw InputError(path: FixtureBundle.name + ".resources", reason: "the bundled resources are not next to the binary; "
-                             + "reinstall expense-log (make install)")
+                EXAMPLES:
+                  expense-log server script > Code.gs
+                  expense-log server script | pbcopy
+                """)
+
+        static func run(_ invocation: Invocation, _ context: Context) async throws {
+            guard let directory = FixtureBundle.directory() else {
+                throw InputError(path: FixtureBundle.name + ".resources", reason: "the bundled resources are not next to the binary; "
+                                 + "reinstall expense-log (make install)")
+            }
+            let path = directory.appendingPathComponent(FixtureBundle.serverScript).path
+            context.io.stdout.write(String(decoding: try InputFile.read(path), as: UTF8.self))
+
         }
-        let path = directory.appendingPathComponent(FixtureBundle.serverScript).path
-        context.io.stdout.write(String(decoding: try InputFile.read(path), as: UTF8.self))
     }
 }

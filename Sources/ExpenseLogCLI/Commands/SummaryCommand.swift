@@ -5,7 +5,7 @@ import ExpenseLogUseCases
 import Foundation
 
 /// `summary`: totals per category for a month or a year, from the server first (as `fetch`), else from the cache.
-enum SummaryCommand {
+enum SummaryCommand: Command {
     static let grouping = Option<SummaryGrouping>(choice: "by", "grouping", default: .category,
                                                   help: "Rows per category, or (sub) per category and sub-category.")
     static let format = Option<SummaryFormat>(choice: "format", "format", default: .table, help: "How to print the summary.")

@@ -4,7 +4,7 @@ import ExpenseLogUseCases
 import Foundation
 
 /// `sync`: sends the pending writes in the order they were queued (`Sync`), and says how it went (`SyncText`).
-enum SyncCommand {
+enum SyncCommand: Command {
     static let force = Flag("force", help: "Send batches whose last POST may still be running on the server now (they may be registered twice).")
 
     static let spec = CommandSpec(

@@ -76,8 +76,8 @@ public struct ArgumentSpec: Sendable, Equatable {
     var label: String { "<\(name)>" + (isVariadic ? " ..." : "") }
 }
 
-/// A command, declared once: name, help, options, arguments, and subcommands for a group. What runs it is bound
-/// outside `Parsing` (`ExpenseLogCommand.runners`), so parsing knows nothing of the commands' context.
+/// A command, declared once: name, help, options, arguments, and subcommands for a group. What runs it is the
+/// `Command` type that holds it, outside `Parsing`, so parsing knows nothing of the commands' context.
 public struct CommandSpec: Sendable {
     /// The word typed on the command line.
     public let name: String
