@@ -64,48 +64,4 @@ enum ProfileCommand: Command {
 
         }
     }
-
-    /// `profile init`.
-    enum Init: Command {
-        static let spec = CommandSpec(
-            name: "init", abstract: "Guess a starter profile from a CSV's header and first rows.", options: [output.spec],
-            arguments: [file.spec])
-
-        static func run(_ invocation: Invocation, _ context: Context) async throws {
-            let path = invocation[file]
-            let name = RegisterOptions.name(of: path)
-            let bytes = path == "-" ? Array(try context.io.readStdin(InputLimits.wholeBytes)) : try InputFile.read(path)
-            let catalogue = try context.config().catalogue.value
-            let defaultCategory = catalogue.categories.first?.id ?? 0
-            let guess = try ProfileGuess.guess(bytes, name: name, defaultCategory: defaultCategory, catalogue: catalogue)
-            let text = guess.profile.json
-            if let output = invocation[output] {
-                let url = URL(fileURLWithPath: output)
-                guard !FileManager.default.fileExists(atPath: url.path) else {
-                    context.io.stderr.write("Error: \(ArgumentBytes.display(output)) exists; choose another name or remove it first\n")
-                    throw CommandExit(code: .ioError)
-                }
-                do {
-                    try ImportProfile.save(text, to: url)
-                } catch {
-                    context.io.stderr.write("Error: could not write \(ArgumentBytes.display(output)): \(error)\n")
-                    throw CommandExit(code: .ioError)
-                }
-            } else {
-                context.io.stdout.write(text)
-            }
-            for note in guess.notes { context.note("guessed \(note)") }
-            // What the profile makes of the file, so the person sees it works before editing it.
-            let read = InputReader.read(bytes, name: name, format: .csv, profile: guess.profile)
-            let checked = read.drafts.validatedAll(catalogue: catalogue)
-            let problems = read.problems + checked.problems
-            let invalid = problems.count
-            context.note("With it, \(name) reads as \(checked.items.count) item\(checked.items.count == 1 ? "" : "s")"
-                         + (read.excluded.isEmpty ? "" : ", \(read.excluded.count) left out") + (invalid == 0 ? "" : ", \(invalid) invalid")
-                         + ". Check it with: expense-log register --profile \(invocation[output].map(ArgumentBytes.display) ?? "PROFILE.json") "
-                         + "--dry-run \(path == "-" ? "FILE" : name)")
-            if let first = problems.first { context.note("The first row it cannot read: \(first)") }
-
-        }
-    }
 }

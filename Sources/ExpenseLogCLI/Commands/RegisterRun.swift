@@ -1,0 +1,59 @@
+import ExpenseLogConfig
+import ExpenseLogFormats
+import ExpenseLogImport
+import ExpenseLogModel
+import ExpenseLogUseCases
+import Foundation
+
+/// A `register` (or `add`) run: the registration (`Registration`), its record, and its end (`RegisterText.end`).
+extension RegisterCommand {
+    /// Registers what `options` names (files, or the item `add` made), and ends with the report and the exit code.
+    static func run(_ options: RegisterOptions, _ context: Context) async throws {
+        let progress = ProgressLine(context)
+        // The valid items wait on disk, not in memory, from reading to sending; the report reads them back from it.
+        let ending: ImportRecordFile
+        do {
+            ending = try ImportRecordFile(file: options.reportFile, context: context, progress: progress)
+        } catch {
+            context.io.stderr.write("Error: \(error)\n")
+            throw CommandExit(code: ExitCode(for: error))
+        }
+        var report = ImportRecord(files: options.paths.map { RegisterOptions.name(of: $0.path) })
+        do {
+            let messages = RegisterText(options: options, context: context, progress: progress)
+            try await register(options, context, messages: messages, ending: ending, report: &report)
+        } catch let exit as CommandExit {
+            throw exit
+        } catch let usage as UsageError {
+            throw usage
+        } catch {
+            // Whatever stops the run (a 401 while comparing, an unreadable file), the report says how far it got.
+            progress.clear()
+            context.io.stderr.write("Error: \(error)\n")
+            try ending.finish(report, code: ExitCode(for: error))
+        }
+    }
+
+    /// The run itself (`Registration`): read, compare, send; it always ends through `RegisterText.end`, which writes the
+    /// report and throws the exit code.
+    static func register(_ options: RegisterOptions, _ context: Context, messages: RegisterText, ending: ImportRecordFile,
+                         report: inout ImportRecord) async throws {
+        let config = try context.config()
+        let repository = context.repository(config)
+        let registration = Registration(client: { try context.client(config, orNoneFor: options.dryRun) }, repository: repository,
+                                        pending: context.pendingWrites(config), queuedEdits: { EditText.waiting(context, config) },
+                                        catalogue: config.catalogue.value, onInvalid: options.onInvalid,
+                                        allowLikely: options.allowDuplicates, dryRun: options.dryRun, limit: options.limit,
+                                        verifyAnswers: config.environment.value != .dummy)
+        var saved = try SavedItems()
+        let result: RegistrationResult
+        do {
+            result = try await registration.run(options.input(context), into: ending.spool, record: &report, saved: &saved,
+                                                event: messages.show)
+        } catch {
+            await messages.finish(&saved, repository, config)  // what the server saved before the failure is still cached
+            throw error
+        }
+        try await messages.end(result, saved: &saved, ending: ending, report: report, repository: repository, config: config)
+    }
+}
