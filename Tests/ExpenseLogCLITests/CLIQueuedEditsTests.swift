@@ -59,7 +59,7 @@ import Testing
             #expect(pending.status == 0, "\(pending.stderr)")
             let lines = pending.stderr.split(separator: "\n").map(String.init)
             #expect(lines.contains { $0.hasPrefix("3 changes to items wait in ") && $0.hasSuffix("/development/edits, "
-                                   + "sent in this order by `expense-log sync`, each after the items queued before it:") }, "\(pending.stderr)")
+                                   + "sent in this order by `expense-log sync` (a change of an item still in the outbox after it):") }, "\(pending.stderr)")
             #expect(lines.filter { $0.hasPrefix("  ") } == [
                 "  edit Q1: 2024-01-05 コーヒー ¥178 (Food/Drink) → 2024-01-05 コーヒー ¥200 (Food/Drink)",
                 "  edit Q1: 2024-01-05 コーヒー ¥200 (Food/Drink) → 2024-02-01 コーヒー ¥200 (Food/Drink)",

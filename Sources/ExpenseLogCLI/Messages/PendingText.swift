@@ -12,7 +12,7 @@ struct PendingText {
     func edits(_ edits: [QueuedEdit], in directory: String) {
         guard !edits.isEmpty else { return }
         context.note("\(edits.count) change\(edits.count == 1 ? "" : "s") to items \(edits.count == 1 ? "waits" : "wait") in \(directory), "
-                     + "sent in this order by `expense-log sync`, each after the items queued before it:")
+                     + "sent in this order by `expense-log sync` (a change of an item still in the outbox after it):")
         for edit in edits {
             switch edit.change {
             case .delete(let items):
