@@ -10,13 +10,18 @@ protocol Command {
     static func run(_ invocation: Invocation, _ context: Context) async throws
 }
 
-extension Command {
-    static var subcommands: [any Command.Type] { [] }
+/// A command that only groups its subcommands (`cache`): the parser answers it alone with help or a usage error.
+protocol CommandGroup: Command {}
 
-    /// A group that only groups (`cache`) is answered by the parser with help or a usage error before it could run.
+extension CommandGroup {
+    /// Never reached: the parser does not run a group; said as a usage error all the same.
     static func run(_ invocation: Invocation, _ context: Context) async throws {
         throw UsageError(path: invocation.path, message: "'\(spec.name)' cannot be run; see --help")
     }
+}
+
+extension Command {
+    static var subcommands: [any Command.Type] { [] }
 
     /// The command the words of `path` name below this one (itself for none).
     static func command(at path: ArraySlice<String>) -> (any Command.Type)? {

@@ -54,22 +54,28 @@ public struct PendingWrites: Sendable {
         return found
     }
 
-    /// The ids of the items waiting in each of `entries`, read once (only when changes wait: an edit of an item
-    /// still waiting to be registered waits behind it).
-    public func waitingIDs(in entries: [OutboxEntry]) throws -> [(entry: OutboxEntry, ids: Set<String>)] {
-        try entries.map { entry in
-            var ids = Set<String>()
-            _ = try outbox.forEachBatch(of: entry) { batch in ids.formUnion(batch.items.map(\.id)) }
-            return (entry, ids)
+    /// Which of `ids` wait in `entries`, read one batch at a time and keeping only those (an outbox of millions of
+    /// items stays flat in memory); an entry a sync finished since it was listed holds none.
+    public func waiting(_ ids: Set<String>, in entries: [OutboxEntry]) throws -> Set<String> {
+        var found = Set<String>()
+        guard !ids.isEmpty else { return found }
+        for entry in entries {
+            _ = try outbox.forEachBatch(of: entry) { batch in
+                for item in batch.items where ids.contains(item.id) { found.insert(item.id) }
+            }
         }
+        return found
     }
 
     /// The changes of `edits` (in queue order) that may be sent now: those before the first that touches an item still
-    /// waiting in one of `entries` (whatever the clocks said when each was queued); `behind` counts the rest, which
-    /// wait for that item, since no change overtakes an older one.
-    public static func ready(_ edits: [QueuedEdit], behind entries: [(entry: OutboxEntry, ids: Set<String>)]) -> (ready: [QueuedEdit], behind: Int) {
-        let waiting = entries.reduce(into: Set<String>()) { $0.formUnion($1.ids) }
-        let ready = edits.prefix { waiting.isDisjoint(with: $0.ids) }
+    /// waiting (`waiting`, whatever the clocks said when each was queued), or that was queued after an outbox entry that
+    /// cannot be read (`unreadable`: what it holds is unknown, so it may hold that change's item). `behind` counts the
+    /// rest, which wait, since no change overtakes an older one.
+    public static func ready(_ edits: [QueuedEdit], waiting: Set<String>, unreadable: [URL]) -> (ready: [QueuedEdit], behind: Int) {
+        let firstUnreadable = unreadable.map(\.lastPathComponent).min()
+        let ready = edits.prefix { edit in
+            waiting.isDisjoint(with: edit.ids) && firstUnreadable.map { edit.file.lastPathComponent < $0 } ?? true
+        }
         return (Array(ready), edits.count - ready.count)
     }
 }

@@ -8,7 +8,7 @@ public enum SubmittedEdit: Sendable {
     case waiting(QueuedEdit)
     /// Another run holds the lock of the pending writes and may send it: the change waits in the queue meanwhile.
     case busy(QueuedEdit)
-    /// The writes queued up to it (items waiting to be registered, then changes) were sent in order, with the result.
+    /// The changes queued up to it were sent in order, after the waiting items they touch, with the result.
     case sent(QueuedEdit, SyncResult)
 
     /// The change as queued.
@@ -19,9 +19,9 @@ public enum SubmittedEdit: Sendable {
     }
 }
 
-/// `edit` and `delete`: queue the change behind every pending write, bring the cache in step, and send the writes queued
-/// up to it in order when the server can be asked and no other run is sending, so that no change overtakes an older
-/// write: an edit of an item still waiting to be registered goes out after it.
+/// `edit` and `delete`: queue the change behind the changes waiting, bring the cache in step, and send the changes up to
+/// it in order, after the waiting items they touch, when the server can be asked and no other run is sending: no change
+/// overtakes an older one, and an edit of an item still waiting to be registered goes out after it.
 public struct EditSubmission: Sendable {
     /// What sends the pending writes.
     public let sync: Sync

@@ -55,15 +55,17 @@ public struct DroppedWrites: Sendable {
     public let maybeOnServer: Int
     /// Outbox entries another run was sending (or that changed since they were listed), left as they were.
     public let busyEntries: Int
-    /// The changes removed, or nil when another run holds the lock and the queue of changes was left alone.
+    /// The changes removed, or nil when another run holds the lock and both queues were left alone.
     public let edits: [QueuedEdit]?
 
-    /// Removes the writes that touch these ids (every write when nil): items under each entry's lock, changes under
-    /// the lock of the pending writes.
+    /// Removes the writes that touch these ids (every write when nil) under the lock of the pending writes (and each
+    /// outbox entry's), so no sender reads the queues half changed; nothing is removed while another run sends them.
     public init(ids: Set<String>?, from pending: PendingWrites) async throws {
-        let dropped = try pending.outbox.drop(ids: ids)
-        (items, maybeOnServer, busyEntries) = (dropped.removed, dropped.maybeOnServer, dropped.busy)
-        edits = try await FileLock.withLockIfFree(pending.syncLock) { try pending.edits.drop(ids: ids) }
+        let removed = try await FileLock.withLockIfFree(pending.syncLock) {
+            (items: try pending.outbox.drop(ids: ids), edits: try pending.edits.drop(ids: ids))
+        }
+        (items, maybeOnServer, busyEntries) = (removed?.items.removed ?? [], removed?.items.maybeOnServer ?? 0, removed?.items.busy ?? 0)
+        edits = removed?.edits
     }
 
     /// Whether another run left something alone.

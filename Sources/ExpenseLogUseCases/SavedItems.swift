@@ -31,6 +31,7 @@ public struct SavedItems {
     /// Keeps items the server saved. The server has them already, so a temporary file that cannot be written stops only
     /// this (they are neither cached nor printed, and `finish` says so), never the sending.
     public mutating func keep(_ answer: [Item]) {
+        assert(!isCached, "items kept after the cache took them would never be cached")
         registered += answer.count
         guard keepFailure == nil else { return }
         do {

@@ -70,15 +70,15 @@ public struct Sync: Sendable {
         let editsWait = !queued.edits.isEmpty || !queued.problems.isEmpty
         var (entries, problems) = (listed.entries, listed.problems)
         if let through {
-            // Only what the changes up to it depend on: an unrelated import waits for `sync`, whose problems are its own.
+            // Only what the changes up to it depend on: the entries holding an item they touch, and the unreadable ones
+            // queued before it (which may); an unrelated import waits for `sync`.
             let touched = Set(queued.sendable.filter { $0.file.lastPathComponent <= through }.flatMap(\.ids))
-            entries = touched.isEmpty || entries.isEmpty ? []
-                : try pending.waitingIDs(in: entries).filter { !$0.ids.isDisjoint(with: touched) }.map(\.entry)
-            problems = []
+            entries = try entries.filter { !(try pending.waiting(touched, in: [$0])).isEmpty }
+            problems = zip(listed.unreadable, listed.problems).filter { $0.0.lastPathComponent < through }.map(\.1)
         }
         for problem in problems { event(.unreadableEntry(problem)) }
         var result = SyncResult(problems: problems, wait: policy.configured)
-        if !entries.isEmpty || !problems.isEmpty || !editsWait {
+        if !entries.isEmpty || !problems.isEmpty || (through == nil && !editsWait) {
             let (wait, atOnce) = await policy.wait(for: entries, pending.outbox, client, repository)
             result.wait = wait
             if atOnce { event(.resendsAtOnce) }
@@ -92,7 +92,12 @@ public struct Sync: Sendable {
             result.edits = .stoppedWithItems(queued.edits.count)
             return result
         }
-        if result.items != nil { await saved.cache(in: repository) }
+        if result.items != nil {
+            await saved.cache(in: repository)
+            // The cache took the server's copies of the items just registered: the changes still queued are made on them
+            // again, as when they were queued, so the cache shows them made whatever becomes of their sending.
+            if saved.registered > 0 { await remake(queued.edits, event: event) }
+        }
         result.edits = try await sendEdits(through: through)
         return result
     }
@@ -119,8 +124,9 @@ public struct Sync: Sendable {
     private func sendEdits(through: String?) async throws -> EditsStep {
         let listed = try pending.edits.listing()
         let edits = through.map { last in listed.sendable.filter { $0.file.lastPathComponent <= last } } ?? listed.sendable
-        let left = edits.isEmpty ? [] : try pending.outbox.entries().entries
-        let (ready, behind) = PendingWrites.ready(edits, behind: left.isEmpty ? [] : try pending.waitingIDs(in: left))
+        let left: (entries: [OutboxEntry], problems: [String], unreadable: [URL]) = edits.isEmpty ? ([], [], []) : try pending.outbox.listing()
+        let waiting = try pending.waiting(Set(edits.flatMap(\.ids)), in: left.entries)
+        let (ready, behind) = PendingWrites.ready(edits, waiting: waiting, unreadable: left.unreadable)
         guard !ready.isEmpty else {
             if behind > 0 { return .behindItems(behind) }
             return listed.blocker.map(EditsStep.blocked) ?? .none
@@ -134,5 +140,20 @@ public struct Sync: Sendable {
         }
         let outcome = await EditDelivery(client: client, repository: repository, queue: pending.edits).send(ready)
         return .sent(outcome, blocker: behind == 0 ? listed.blocker : nil, behind: behind)
+    }
+
+    /// Makes the queued changes on the cache again (a change of an item the cache lacks brings it in, as when queued).
+    private func remake(_ edits: [QueuedEdit], event: (SyncEvent) -> Void) async {
+        for edit in edits {
+            do {
+                switch edit.change {
+                case .delete(let items): _ = try await repository.remove(ids: Set(items.map(\.id)))
+                case let .update(item, changed, _): try await repository.replace(id: item.id, with: changed)
+                }
+            } catch {
+                event(.cacheFailure(StoreError.wrapping(error, path: repository.directory.path, writing: true)))
+                return
+            }
+        }
     }
 }

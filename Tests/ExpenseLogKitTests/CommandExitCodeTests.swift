@@ -123,6 +123,22 @@ import Testing
         }
     }
 
+    @Test func aChangeNotSentYetStaysShownOnTheItemSyncJustRegistered() async throws {
+        try await withTool([Self.item("Q1")]) { tool in
+            #expect(await tool("fetch", "2024-01").code == 0)
+            tool.app.setDown(true)
+            #expect(await tool("add", "たこ焼き", "600", "--category", "food", "--date", "2024-01-22", "--id", "T1").code == 75)
+            #expect(await tool("edit", "T1", "--price", "650").code == 75)
+            tool.app.setDown(false)
+            tool.app.loseAnswers(to: ["update"])
+            let synced = await tool("sync")
+            #expect(synced.code == 75 && synced.stderr.contains("Sent 1 item"), "the item goes, its change waits: \(synced.stderr)")
+            let cached = await tool("fetch", "2024-01", "--offline", "--format", "json")
+            #expect((try? ItemCodec.items(Data(cached.stdout.utf8)))?.map { "\($0.id) \($0.price)" } == ["Q1 178", "T1 650"],
+                    "the cache shows the change still queued, not the copy just registered: \(cached.stdout)")
+        }
+    }
+
     @Test func aFileWithProblemsIsListedWithNoServerConfigured() async throws {
         try await withTool { tool in
             var environment = tool.environment

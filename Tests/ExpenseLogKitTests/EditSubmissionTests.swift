@@ -139,11 +139,14 @@ import Testing
             let second = try pending.edits.enqueue(.update(item: w, changed: try Self.item("W", price: 200), fields: [.price]))
             let third = try pending.edits.enqueue(.delete([b]))
             try pending.outbox.enqueue([OutboxBatch(key: "K1", items: [w])], now: Date(timeIntervalSince1970: 0))
-            let entries = try pending.waitingIDs(in: pending.outbox.entries().entries)
-            #expect(entries.map(\.ids) == [["W"]])
-            let (ready, behind) = PendingWrites.ready([first, second, third], behind: entries)
+            let waiting = try pending.waiting(["A", "W", "B"], in: pending.outbox.entries().entries)
+            #expect(waiting == ["W"])
+            let (ready, behind) = PendingWrites.ready([first, second, third], waiting: waiting, unreadable: [])
             #expect(ready.map(\.file) == [first.file] && behind == 2, "B's deletion does not overtake W's change")
-            #expect(PendingWrites.ready([first, third], behind: entries).behind == 0, "changes of other items never wait")
+            #expect(PendingWrites.ready([first, third], waiting: waiting, unreadable: []).behind == 0, "changes of other items do not wait")
+            // An entry that cannot be read may hold any item: what was queued after it waits.
+            let unreadable = root.appendingPathComponent("outbox").appendingPathComponent(second.file.lastPathComponent)
+            #expect(PendingWrites.ready([first, third], waiting: [], unreadable: [unreadable]).ready.map(\.file) == [first.file])
         }
     }
 

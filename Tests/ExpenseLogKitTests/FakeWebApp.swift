@@ -10,7 +10,7 @@ import Testing
 /// register, delete and update as `Resources/server/Code.gs` answers them, and a switch that takes it down. Anything
 /// else it is asked fails the test. The CLI tests run the real script under Node.js; this is for exit codes and words.
 final class FakeWebApp: Sendable {
-    private let state = Mutex<(items: [Item], down: Bool, posts: Int)>(([], false, 0))
+    private let state = Mutex<(items: [Item], down: Bool, posts: Int, lost: Set<String>)>(([], false, 0, []))
 
     /// A web app holding `items`.
     init(_ items: [Item] = []) {
@@ -25,6 +25,11 @@ final class FakeWebApp: Sendable {
     /// Takes it down (every request is refused, as by a closed port) or brings it back.
     func setDown(_ down: Bool) {
         state.withLock { $0.down = down }
+    }
+
+    /// Loses the answer to every request of these actions (`update`, `delete`): the connection drops before it comes.
+    func loseAnswers(to actions: Set<String>) {
+        state.withLock { $0.lost = actions }
     }
 
     /// The session commands reach it through.
@@ -55,6 +60,9 @@ final class FakeWebApp: Sendable {
             return json(ItemJSON.array(sent))
         }
         let action = try JSONSerialization.jsonObject(with: body) as? [String: Any] ?? [:]
+        if let name = action["action"] as? String, state.withLock({ $0.lost.contains(name) }) {
+            throw TransportError.network(url: request.url, reason: .connectionLost)
+        }
         switch action["action"] as? String {
         case "delete":
             let ids = (action["items"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }

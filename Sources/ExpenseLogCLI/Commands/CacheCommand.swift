@@ -5,7 +5,7 @@ import ExpenseLogUseCases
 import Foundation
 
 /// `cache list|clear|path`: the cache of fetched months of the current environment and server.
-enum CacheCommand: Command {
+enum CacheCommand: CommandGroup {
     static var subcommands: [any Command.Type] { [List.self, Clear.self, Path.self] }
 
     static let spec = CommandSpec(

@@ -2,8 +2,8 @@ import ExpenseLogConfig
 import Foundation
 
 /// `config show|path|get|set|unset|set-token|clear-token`: the effective configuration, the config file, the token file.
-enum ConfigCommand: Command {
-    static var subcommands: [any Command.Type] { [Show.self, Path.self, Get.self, Set.self, Init.self, Unset.self, SetToken.self, ClearToken.self] }
+enum ConfigCommand: CommandGroup {
+    static var subcommands: [any Command.Type] { [Show.self, Path.self, Get.self, SetKey.self, Init.self, Unset.self, SetToken.self, ClearToken.self] }
 
     static let spec = CommandSpec(
         name: "config",
@@ -50,7 +50,7 @@ enum ConfigCommand: Command {
     }
 
     /// `config set`.
-    enum Set: Command {
+    enum SetKey: Command {
         static let spec = CommandSpec(
             name: "set", abstract: "Set a key in the config file (made when missing), keeping every other key.",
             discussion: """

@@ -42,8 +42,8 @@ extension ConfigCommand {
             context.note("Saved it in \(path). Trying a fetch of this month…")
             let month = YearMonth.current()
             do {
-                let loaded = await MonthLoader(client: try context.client(config), repository: context.repository(config))
-                    .load(month, policy: .refresh)
+                let loaded = await MonthLoader(client: try context.client(config), repository: context.repository(config),
+                                               edits: EditText.waiting(context, config)).load(month, policy: .refresh)
                 if let failure = loaded.missing { throw failure }
                 let count = loaded.items.count + loaded.outside.count
                 context.note("It works: the server answered \(count) item\(count == 1 ? "" : "s") for \(month). "

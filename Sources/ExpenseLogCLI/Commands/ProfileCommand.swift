@@ -6,7 +6,7 @@ import ExpenseLogRendering
 import Foundation
 
 /// `profile list|show|init`: the import profiles `register --profile` reads, and a start on one of your own.
-enum ProfileCommand: Command {
+enum ProfileCommand: CommandGroup {
     static var subcommands: [any Command.Type] { [List.self, Show.self, Init.self] }
 
     static let output = Option<String>("output", short: "o", "file", .path,

@@ -3,7 +3,7 @@ import ExpenseLogFormats
 import Foundation
 
 /// `server script`: the web app's Apps Script, to paste into a new Apps Script project and deploy (`server check` tests it).
-enum ServerCommand: Command {
+enum ServerCommand: CommandGroup {
     static var subcommands: [any Command.Type] { [Script.self, ServerCheck.self] }
 
     static let spec = CommandSpec(

@@ -3,7 +3,7 @@ import ExpenseLogRendering
 import ExpenseLogUseCases
 import Foundation
 
-/// `sync`: sends the pending writes in the order they were queued (`Sync`), and says how it went (`SyncText`).
+/// `sync`: sends the pending writes, the items first, then the changes in order (`Sync`), and says how it went (`SyncText`).
 enum SyncCommand: Command {
     static let force = Flag("force", help: "Send batches whose last POST may still be running on the server now (they may be registered twice).")
 

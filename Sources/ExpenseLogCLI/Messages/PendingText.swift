@@ -26,7 +26,7 @@ struct PendingText {
     /// Says what was removed, what another run kept from removal, and what the server may have all the same.
     func dropped(_ dropped: DroppedWrites, all: Bool) {
         if dropped.edits == nil {
-            context.warn("the queue of edits was left alone: another run (a sync, edit or delete) is sending it; run pending again once it ends")
+            context.warn("nothing was removed: another run (a sync, edit or delete) is sending the outbox and the queue of edits; run pending again once it ends")
         }
         for edit in dropped.edits ?? [] {
             let what: String

@@ -109,7 +109,8 @@ struct SyncText {
     private func edits(_ step: EditsStep, own: QueuedEdit?) throws {
         let directory = config.editsDirectory.path
         func behind(_ count: Int) -> String {
-            "\(count) change\(count == 1 ? " waits" : "s wait") behind an item still waiting to be registered"
+            "\(count) change\(count == 1 ? " waits" : "s wait") behind an item still waiting to be registered (or an outbox entry "
+                + "that cannot be read, which may hold one)"
                 + (own == nil ? "" : " (this one among them)") + ": `expense-log sync` sends \(count == 1 ? "it" : "them") once those are sent.\n"
         }
         switch step {

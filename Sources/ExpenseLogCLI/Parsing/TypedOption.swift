@@ -103,7 +103,9 @@ extension Invocation {
 
     /// The argument's value, from its place among the command's declared arguments.
     public subscript<Value>(_ argument: Argument<Value>) -> Value {
-        guard let place = argumentNames.firstIndex(of: argument.spec.name), place < arguments.count else { return argument.value(of: []) }
+        let place = argumentNames.firstIndex(of: argument.spec.name)
+        assert(place != nil || argumentNames.isEmpty, "\(argument.spec.name) is not an argument of \(path.joined(separator: " "))")
+        guard let place, place < arguments.count else { return argument.value(of: []) }
         return argument.value(of: argument.spec.isVariadic ? Array(arguments[place...]) : [arguments[place]])
     }
 }
