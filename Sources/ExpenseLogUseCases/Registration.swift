@@ -43,16 +43,16 @@ public struct RegistrationResult {
 
 /// `register` and `add`: read and check every input, compare the valid items with the server and the pending writes,
 /// and send what is new through the outbox; every row's fate goes to the run's `ImportRecord`.
-public struct Registration {
+public struct Registration: Sendable {
     /// Makes the client once a valid row was read (so a file's problems are listed with no server configured); nil for
     /// a dry run with no server configured (it compares with the cache and the outbox).
-    public let client: () throws -> ExpenseLogAPIClient?
+    public let client: @Sendable () throws -> ExpenseLogAPIClient?
     /// The cache months are read into.
     public let repository: LocalRepository
     /// The writes waiting: the outbox items go to, and the changes laid over the months read.
     public let pending: PendingWrites
     /// The queued changes, laid over the months read (asked for only when months are).
-    public let queuedEdits: () -> [QueuedEdit]
+    public let queuedEdits: @Sendable () -> [QueuedEdit]
     /// The categories rows are checked against.
     public let catalogue: CategoryCatalogue
     /// What invalid rows do.
@@ -67,8 +67,8 @@ public struct Registration {
     public let verifyAnswers: Bool
 
     /// A registration with every part given.
-    public init(client: @escaping () throws -> ExpenseLogAPIClient?, repository: LocalRepository, pending: PendingWrites,
-                queuedEdits: @escaping () -> [QueuedEdit], catalogue: CategoryCatalogue, onInvalid: InvalidRows,
+    public init(client: @escaping @Sendable () throws -> ExpenseLogAPIClient?, repository: LocalRepository, pending: PendingWrites,
+                queuedEdits: @escaping @Sendable () -> [QueuedEdit], catalogue: CategoryCatalogue, onInvalid: InvalidRows,
                 allowLikely: Bool, dryRun: Bool, limit: BatchLimit, verifyAnswers: Bool) {
         (self.client, self.repository, self.pending, self.queuedEdits) = (client, repository, pending, queuedEdits)
         (self.catalogue, self.onInvalid, self.allowLikely, self.dryRun) = (catalogue, onInvalid, allowLikely, dryRun)
