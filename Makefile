@@ -11,7 +11,7 @@ SHAREDIR = $(PREFIX)/share/expense-log
 STATIC ?= $(if $(filter Linux,$(shell uname -s)),1,)
 STATIC_FLAG = $(if $(STATIC),--static-swift-stdlib,)
 
-.PHONY: build test test-deps portability run install install-files bench clean deps
+.PHONY: build test test-spawned test-deps portability run install install-files bench clean deps
 
 # libcurl's headers: the Linux transport is built on libcurl (which FoundationNetworking links already), and a static
 # build links libcurl itself. Installed with apt-get when missing; elsewhere, say what to install.
@@ -80,6 +80,12 @@ endif
 test: deps test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# The same tests with every command the CLI tests run spawned as the built binary (they run in-process by default,
+# except where a process is needed): the whole path through main.swift, as CI checks it too.
+test-spawned: deps test-deps
+	$(SWIFT) build --build-tests
+	EXPENSE_LOG_TESTS_SPAWN=1 $(SWIFT) test --skip-build
 
 # What would break on macOS, read from the sources on any platform in a second (also run by `make test`, in
 # CLIPortabilityTests): Tests/Portability/portability.py, whose table says why each symbol differs and Darwin's way.

@@ -25,10 +25,10 @@ import Testing
             let env = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "development", "EXPENSE_LOG_CONFIG": config,
                                                        "EXPENSE_LOG_BASE_URL": "http://expense-log.invalid/exec",
                                                        "http_proxy": "http://127.0.0.1:\(server.port)"])
-            let fetched = try await CLI.run(["fetch", "--year", "2024", "--month", "1", "--format", "json"], environment: env)
+            let fetched = try await CLI.run(["fetch", "--year", "2024", "--month", "1", "--format", "json"], environment: env, spawned: true)
             #expect(fetched.status == 0, "\(fetched.stderr)")
             #expect(try ItemCodec.items(Data(fetched.stdout.utf8)) == Array(Samples.seed.prefix(3)))
-            let registered = try await CLI.run(["register", "--format", "json", item], environment: env)
+            let registered = try await CLI.run(["register", "--format", "json", item], environment: env, spawned: true)
             #expect(registered.status == 0, "\(registered.stderr)")
             #expect(try await server.items().map(\.id).contains("P1"))
             let requests = try await server.requests()

@@ -40,11 +40,19 @@ enum CLI {
     }
 
     /// Runs the binary with only the given environment (plus PATH), so the developer's own settings never leak in.
+    ///
+    /// The command runs in this process (`ExpenseLogCommand.main`, which is all `main.swift` calls) unless the run needs a
+    /// process of its own: a working directory, a binary, stdout or stdin on a device, `spawned` (what reads the process
+    /// environment, as libcurl and URLSession read a proxy), or `EXPENSE_LOG_TESTS_SPAWN=1` for the whole suite.
     static func run(_ arguments: [String], environment: [String: String], stdin: String? = nil,
                     in directory: URL? = nil, binary: URL? = nil, stdoutTo device: String? = nil,
-                    stdinFrom source: String? = nil) async throws -> CLIResult {
-        try await start(arguments, environment: environment, stdin: stdin, in: directory, binary: binary, stdoutTo: device,
-                        stdinFrom: source).wait()
+                    stdinFrom source: String? = nil, spawned: Bool = false) async throws -> CLIResult {
+        if !spawned, directory == nil, binary == nil, device == nil, source == nil,
+           ProcessInfo.processInfo.environment["EXPENSE_LOG_TESTS_SPAWN"] != "1" {
+            return await runInProcess(arguments, environment: environment, stdin: stdin)
+        }
+        return try await start(arguments, environment: environment, stdin: stdin, in: directory, binary: binary, stdoutTo: device,
+                               stdinFrom: source).wait()
     }
 
     /// Runs the binary under `peak_rss.py`, which reads its peak resident memory from the kernel (wait4) once it has
