@@ -47,13 +47,21 @@ enum CLI {
     static func run(_ arguments: [String], environment: [String: String], stdin: String? = nil,
                     in directory: URL? = nil, binary: URL? = nil, stdoutTo device: String? = nil,
                     stdinFrom source: String? = nil, spawned: Bool = false) async throws -> CLIResult {
-        if !spawned, directory == nil, binary == nil, device == nil, source == nil,
-           ProcessInfo.processInfo.environment["EXPENSE_LOG_TESTS_SPAWN"] != "1" {
+        if !spawned, directory == nil, binary == nil, device == nil, source == nil, !spawnsEverything {
             return await runInProcess(arguments, environment: environment, stdin: stdin)
         }
         return try await start(arguments, environment: environment, stdin: stdin, in: directory, binary: binary, stdoutTo: device,
                                stdinFrom: source).wait()
     }
+
+    /// Whether every run spawns the binary: when asked (`EXPENSE_LOG_TESTS_SPAWN=1`), and when this process has a proxy
+    /// set, which libcurl and URLSession would read in-process where the spawned binary, given only the test's
+    /// environment, does not.
+    static let spawnsEverything: Bool = {
+        let environment = ProcessInfo.processInfo.environment
+        let proxies = ["http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"]
+        return environment["EXPENSE_LOG_TESTS_SPAWN"] == "1" || proxies.contains { !(environment[$0] ?? "").isEmpty }
+    }()
 
     /// Runs the binary under `peak_rss.py`, which reads its peak resident memory from the kernel (wait4) once it has
     /// exited; returns the result and that peak in MiB. Memory is measured from outside, never by timing.
