@@ -1,5 +1,6 @@
-/// Writes items in the wire format with the keys in the contract's order, without a JSONEncoder per item.
 import ExpenseLogModel
+
+/// Writes items in the wire format with the keys in the contract's order, without a JSONEncoder per item.
 public enum ItemJSON {
     /// One item as a single-line JSON object.
     public static func object(_ item: Item) -> String {
@@ -28,6 +29,7 @@ public enum ItemJSON {
         public private(set) var bytes: [UInt8] = []
         private var isEmpty = true
 
+        /// An empty array, with room for about `expected` items.
         public init(reserving expected: Int = 0) {
             bytes.reserveCapacity(expected * 130 + 8)
         }

@@ -67,6 +67,7 @@ public struct JSONParser {
         return body.first { !isWhitespace($0) }
     }
 
+    /// Whether a byte is JSON whitespace (space, tab, line feed, carriage return).
     public static func isWhitespace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }

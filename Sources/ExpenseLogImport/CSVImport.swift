@@ -1,6 +1,7 @@
-/// A row an import profile leaves out on purpose (a transfer, income), reported but never sent.
 import ExpenseLogFormats
 import ExpenseLogModel
+
+/// A row an import profile leaves out on purpose (a transfer, income), reported but never sent.
 public struct ExcludedRow: Sendable, Equatable {
     /// Where the row is.
     public let location: SourceLocation

@@ -1,6 +1,7 @@
-/// An input read a chunk at a time from its start, as often as asked: each call returns a next-chunk function.
 import ExpenseLogFormats
 import ExpenseLogModel
+
+/// An input read a chunk at a time from its start, as often as asked: each call returns a next-chunk function.
 public typealias ChunkedInput = () throws -> () throws -> [UInt8]?
 
 extension InputReader {

@@ -1,7 +1,8 @@
-/// What became of each input row of one `register` run, for stderr and for `--report FILE`.
 import ExpenseLogFormats
 import ExpenseLogModel
 import ExpenseLogStore
+
+/// What became of each input row of one `register` run, for stderr and for `--report FILE`.
 public struct ImportRecord: Sendable {
     /// The fate of a row.
     public enum Status: String, Sendable, CaseIterable {

@@ -88,6 +88,7 @@ public struct Day: Sendable, Hashable, Comparable, CustomStringConvertible {
         return value
     }
 
+    /// `value` in decimal with leading zeros to `width` digits (`pad(5, 2)` is `05`).
     public static func pad(_ value: Int, _ width: Int) -> String {
         let digits = String(value)
         return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits

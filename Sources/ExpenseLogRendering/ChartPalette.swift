@@ -1,6 +1,7 @@
+import ExpenseLogModel
+
 /// The colours of the charts: one per category, the same on every page, from Okabe and Ito's palette, which people
 /// with the common colour-vision deficiencies (protan, deutan, tritan) can tell apart.
-import ExpenseLogModel
 public enum ChartPalette {
     /// Okabe–Ito, in the order categories take them (black is replaced by a grey that a dark text still reads on).
     public static let colours = ["#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#999999"]

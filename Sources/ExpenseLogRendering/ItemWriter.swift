@@ -1,8 +1,9 @@
-/// The output formats for lists of items.
 import ExpenseLogFormats
 import ExpenseLogImport
 import ExpenseLogModel
 import ExpenseLogStore
+
+/// The output formats for lists of items.
 public enum OutputFormat: String, Sendable, CaseIterable {
     /// An aligned table for people, with a total.
     case table

@@ -1,7 +1,8 @@
-/// The output formats of a summary.
 import ExpenseLogFormats
 import ExpenseLogModel
 import ExpenseLogUseCases
+
+/// The output formats of a summary.
 public enum SummaryFormat: String, Sendable, CaseIterable {
     /// Aligned tables for people; a year adds a row per month with a bar chart.
     case table

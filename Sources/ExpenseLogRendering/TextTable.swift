@@ -1,5 +1,6 @@
-/// Aligned columns for people, measured in terminal columns so Japanese text lines up.
 import ExpenseLogModel
+
+/// Aligned columns for people, measured in terminal columns so Japanese text lines up.
 public struct TextTable: Sendable {
     /// The rows, the first usually the headings.
     public var rows: [[String]]

@@ -1,5 +1,6 @@
-/// One month of a summary.
 import ExpenseLogModel
+
+/// One month of a summary.
 public struct MonthSummary: Sendable, Equatable {
     /// The month.
     public let month: YearMonth

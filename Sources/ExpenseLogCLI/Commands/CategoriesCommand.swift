@@ -1,9 +1,9 @@
 import ExpenseLogConfig
+import ExpenseLogFormats
 import ExpenseLogModel
+import ExpenseLogRendering
 
 /// `categories`: the catalogue the numbers in `category` and `categorySub` refer to.
-import ExpenseLogFormats
-import ExpenseLogRendering
 enum CategoriesCommand: Command {
     /// How the catalogue is printed.
     enum Format: String, CaseIterable, Sendable { case table, json }
