@@ -46,8 +46,9 @@ let package = Package(
         .target(name: "ExpenseLogCLI", dependencies: libraryLayers.map { .target(name: $0) } + ["ExpenseLogFixtures"],
                 swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
         .executableTarget(name: "expense-log", dependencies: ["ExpenseLogCLI"]),
-        // Starts child processes for the tests without Foundation's Process (see ChildProcess.swift).
-        .target(name: "TestSupport", path: "Tests/Support"),
+        // What both test targets share: child processes without Foundation's Process (see ChildProcess.swift), the tool
+        // run in-process, sample statements.
+        .target(name: "TestSupport", dependencies: ["ExpenseLogCLI", "ExpenseLogHTTP"], path: "Tests/Support"),
         .testTarget(name: "ExpenseLogKitTests", dependencies: libraryLayers.map { .target(name: $0) } + ["ExpenseLogCLI", "TestSupport"]),
         .testTarget(name: "ExpenseLogCLITests", dependencies: libraryLayers.map { .target(name: $0) } + ["ExpenseLogCLI", "TestSupport"]),
     ],

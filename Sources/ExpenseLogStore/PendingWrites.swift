@@ -43,10 +43,13 @@ public struct PendingWrites: Sendable {
         return (writes, problems + queued.problems)
     }
 
-    /// The items waiting in the outbox with these ids, each once, in queue order (read whole: only when asked).
-    public func waitingItems(_ ids: Set<String>) throws -> [Item] {
+    /// The items waiting in `entries` (every outbox entry when nil) with these ids, each once, in queue order: read one
+    /// batch at a time, keeping only those (an outbox of millions of items stays flat in memory); an entry a sync
+    /// finished since it was listed holds none.
+    public func waitingItems(_ ids: Set<String>, in entries: [OutboxEntry]? = nil) throws -> [Item] {
         var found: [Item] = [], seen = Set<String>()
-        for entry in try outbox.entries().entries {
+        guard !ids.isEmpty else { return found }
+        for entry in try entries ?? outbox.entries().entries {
             _ = try outbox.forEachBatch(of: entry) { batch in
                 for item in batch.items where ids.contains(item.id) && seen.insert(item.id).inserted { found.append(item) }
             }
@@ -54,17 +57,9 @@ public struct PendingWrites: Sendable {
         return found
     }
 
-    /// Which of `ids` wait in `entries`, read one batch at a time and keeping only those (an outbox of millions of
-    /// items stays flat in memory); an entry a sync finished since it was listed holds none.
+    /// Which of `ids` wait in `entries`.
     public func waiting(_ ids: Set<String>, in entries: [OutboxEntry]) throws -> Set<String> {
-        var found = Set<String>()
-        guard !ids.isEmpty else { return found }
-        for entry in entries {
-            _ = try outbox.forEachBatch(of: entry) { batch in
-                for item in batch.items where ids.contains(item.id) { found.insert(item.id) }
-            }
-        }
-        return found
+        Set(try waitingItems(ids, in: entries).map(\.id))
     }
 
     /// The changes of `edits` (in queue order) that may be sent now: those before the first that touches an item still

@@ -2,6 +2,7 @@
 import ExpenseLogImport
 import ExpenseLogModel
 import Foundation
+import TestSupport
 import Testing
 
 extension ParseResult {
@@ -38,11 +39,7 @@ func usageError(_ arguments: [String]) throws -> UsageError {
 /// fake session gets `FakeSession.unmocked`, which fails loudly instead of reaching a real server.
 func runTool(_ arguments: [String], environment: [String: String] = [:], session: FakeSession = .unmocked) async
     -> (code: Int32, stdout: String, stderr: String) {
-    let stdout = CapturedOutput()
-    let stderr = CapturedOutput()
-    let io = ConsoleIO(stdout: stdout, stderr: stderr, readStdin: { _ in Data() })
-    let code = await ExpenseLogCommand.main(arguments: arguments, environment: environment, io: io, makeLiveSession: { session })
-    return (code, stdout.text, stderr.text)
+    await runInProcess(arguments, environment: environment, makeLiveSession: { session })
 }
 
 @Suite("Parsing the command line")
