@@ -16,14 +16,18 @@ public struct Context: Sendable {
     public let invocation: Invocation
     /// Makes the live session; tests may swap it for a fake. Nil: the configured transport's.
     public let makeLiveSession: (@Sendable () -> any Session)?
+    /// Waits between a request's attempts; tests pass one that records the wait instead of sleeping through it.
+    public let sleep: @Sendable (Double) async throws -> Void
 
     /// A context over real or test streams.
     public init(environment: [String: String], io: ConsoleIO, invocation: Invocation,
-                makeLiveSession: (@Sendable () -> any Session)? = nil) {
+                makeLiveSession: (@Sendable () -> any Session)? = nil,
+                sleep: @escaping @Sendable (Double) async throws -> Void = { try await Task.sleep(for: .seconds($0)) }) {
         self.environment = environment
         self.io = io
         self.invocation = invocation
         self.makeLiveSession = makeLiveSession
+        self.sleep = sleep
     }
 
     /// `--quiet`: only errors on stderr.
@@ -139,6 +143,6 @@ public struct Context: Sendable {
         let log = RequestLog(sink: io.stderr, verbose: verbose, quiet: quiet)
         return ExpenseLogAPIClient(session: session, baseURL: baseURL, timeout: config.timeout, token: token,
                                    retryPolicy: config.retryPolicy, serverTimeZone: config.serverTimeZone.value,
-                                   maxAnswerBytes: config.maxAnswerBytes.value, onEvent: log.record)
+                                   maxAnswerBytes: config.maxAnswerBytes.value, onEvent: log.record, sleep: sleep)
     }
 }

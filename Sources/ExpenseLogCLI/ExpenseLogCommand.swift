@@ -64,9 +64,11 @@ public enum ExpenseLogCommand {
     /// The help renderer over the tree.
     public static let helpFormatter = HelpFormatter(toolName: "expense-log", parser: parser)
 
-    /// Runs a command line and returns the exit code; nothing here calls `exit`, so tests can run it in-process.
+    /// Runs a command line and returns the exit code; nothing here calls `exit`, so tests can run it in-process (with
+    /// their own session and their own wait between attempts).
     public static func main(arguments: [String], environment: [String: String], io: ConsoleIO,
-                            makeLiveSession: (@Sendable () -> any Session)? = nil) async -> Int32 {
+                            makeLiveSession: (@Sendable () -> any Session)? = nil,
+                            sleep: @escaping @Sendable (Double) async throws -> Void = { try await Task.sleep(for: .seconds($0)) }) async -> Int32 {
         // The manual page, for `make install` (as swift-argument-parser's generate-manual plugin makes one); not a command.
         if arguments == ["--generate-manual"] {
             io.stdout.write(manPage(date: Date()).render())
@@ -91,7 +93,7 @@ public enum ExpenseLogCommand {
             return outputLost(io) ? ExitCode.ioError.rawValue : ExitCode.success.rawValue
         case .run(let invocation, let spec):
             let context = Context(environment: environment, io: io, invocation: invocation,
-                                  makeLiveSession: makeLiveSession)
+                                  makeLiveSession: makeLiveSession, sleep: sleep)
             let code: Int32
             do {
                 guard let command = command(at: invocation.path) else {

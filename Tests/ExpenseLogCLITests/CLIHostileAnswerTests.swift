@@ -44,7 +44,7 @@ import Testing
             let env = Samples.environment(home: home, server: server)
             // A byte every 0.1 s: never idle long enough for a per-read timeout, so only a deadline can stop it.
             try await server.addFaults("[{\"kind\": \"trickle\", \"seconds\": 60}]")
-            let result = try await CLI.run(["fetch", "--year", "2024", "--month", "1", "--retries", "0", "--timeout", "1.5"],
+            let result = try await CLI.run(["fetch", "--year", "2024", "--month", "1", "--retries", "0", "--timeout", "0.6"],
                                            environment: env)
             #expect(result.status == 69, "\(result.stderr)")
             #expect(result.stderr.contains("no answer before the timeout"))

@@ -30,12 +30,12 @@ import Testing
         let height: Int
     }
 
-    static func look(at page: String, shot: String, width: Int, height: Int, colours: [String]) throws -> Seen {
+    static func look(at page: String, shot: String, width: Int, height: Int, colours: [String]) async throws -> Seen {
         let script = CLI.packageRoot.appendingPathComponent("Tests/ReferenceServer/browser_check.py").path
         let process = try ChildProcess("/usr/bin/env", ["python3", script, page, shot, String(width), String(height)] + colours,
                                        stdin: .null, stdout: .pipe)
         let output = process.output?.readDataToEndOfFile() ?? Data()
-        guard process.waitBlocking() == 0 else {
+        guard await process.wait() == 0 else {
             throw TestFailure("browser_check.py failed; Chromium (or Google Chrome on a Mac) is needed: make test-deps installs it")
         }
         return try JSONDecoder().decode(Seen.self, from: output)
@@ -58,7 +58,11 @@ import Testing
         let food = ChartPalette.colour(ofCategory: 0, in: .standard)
         let fun = ChartPalette.colour(ofCategory: 1, in: .standard)
         // The category donut is the first chart: the left half of the page's top, above the budget chart.
-        let seen = try Self.look(at: page, shot: shot, width: 1000, height: 1500, colours: ["crop=0,0,500,440", food, fun])
+        // The window of a computer and a phone's width, looked at side by side.
+        async let wideLook = Self.look(at: page, shot: shot, width: 1000, height: 1500, colours: ["crop=0,0,500,440", food, fun])
+        async let narrowLook = Self.look(at: page, shot: home.url.appendingPathComponent("narrow.png").path, width: 390, height: 1500,
+                                         colours: [])
+        let (seen, narrow) = try await (wideLook, narrowLook)
         #expect(seen.consoleErrors.isEmpty, "\(seen.consoleErrors)")
         #expect(seen.probe?.wide == false, "the page is no wider than the window")
         #expect(seen.probe?.outside == [], "every chart's text stays inside its chart")
@@ -70,7 +74,6 @@ import Testing
         #expect(ratio > 1.8 && ratio < 2.3, "food is twice entertainment, as ¥6,000 is to ¥3,000: \(seen.counts)")
 
         // A phone's width: nothing runs off the side.
-        let narrow = try Self.look(at: page, shot: home.url.appendingPathComponent("narrow.png").path, width: 390, height: 1500, colours: [food])
         #expect(narrow.probe?.wide == false && narrow.probe?.outside == [], "\(String(describing: narrow.probe))")
         #expect(narrow.consoleErrors.isEmpty)
 
@@ -94,7 +97,7 @@ import Testing
             #expect(written.status == 0, "\(written.stderr)")
         }
         let food = ChartPalette.colour(ofCategory: 0, in: .standard)
-        let seen = try Self.look(at: page, shot: shot, width: 1000, height: 1400, colours: [food])
+        let seen = try await Self.look(at: page, shot: shot, width: 1000, height: 1400, colours: [food])
         #expect(seen.consoleErrors.isEmpty, "\(seen.consoleErrors)")
         #expect(seen.probe?.wide == false && seen.probe?.outside == [], "\(String(describing: seen.probe))")
         #expect((seen.counts[food] ?? 0) > 1000, "the bars are drawn in the categories' colours")

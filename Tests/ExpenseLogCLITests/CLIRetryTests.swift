@@ -1,14 +1,22 @@
 import ExpenseLogFormats
 import Foundation
+import Synchronization
 import Testing
 
-/// Retries through the real binary: which failures are retried, how long it waits, and what `--verbose` shows.
+/// Retries of whole commands against the reference server: which failures are retried, how long a run waits, and what
+/// `--verbose` shows.
 @Suite struct CLIRetryTests {
-    /// Seconds between the first two requests the server logged.
-    func gap(_ server: ReferenceServer) async throws -> Double {
-        let requests = try await server.requests()
-        try #require(requests.count >= 2)
-        return requests[1].time - requests[0].time
+    /// The waits a run asked for between attempts, recorded instead of slept through (an injected clock: the retry
+    /// follows at once, and the test still sees how long the real binary would have waited).
+    final class Waits: Sendable {
+        private let recorded = Mutex<[(seconds: Double, askedAt: Double)]>([])
+        /// Each wait asked for, in seconds.
+        var seconds: [Double] { recorded.withLock { $0.map(\.seconds) } }
+        /// When each would have ended, in seconds since 1970 (as the reference server logs its requests).
+        var ends: [Double] { recorded.withLock { $0.map { $0.askedAt + $0.seconds } } }
+        var sleep: @Sendable (Double) async throws -> Void {
+            { seconds in self.recorded.withLock { $0.append((seconds, Date().timeIntervalSince1970)) } }
+        }
     }
 
     @Test func retryAfterInSecondsIsWaitedForBeforeTheRetry() async throws {
@@ -17,12 +25,13 @@ import Testing
         try await withServer { server in
             try await server.seed(Samples.seed)
             try await server.addFaults("[{\"status\": 503, \"headers\": {\"Retry-After\": \"1\"}}]")
-            let result = try await CLI.run(["fetch", "--year", "2024", "--month", "1", "--format", "json"],
-                                           environment: Samples.environment(home: home, server: server))
+            let waits = Waits()
+            let result = await CLI.runInProcess(["fetch", "--year", "2024", "--month", "1", "--format", "json"],
+                                                environment: Samples.environment(home: home, server: server), stdin: nil, sleep: waits.sleep)
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stderr.contains("HTTP 503; retrying in 1.0 s (attempt 2 of 4)"))
-            // A lower bound only: a busy machine can make the wait longer, never shorter.
-            #expect(try await gap(server) >= 0.95)
+            #expect(waits.seconds == [1.0], "the server's Retry-After, not the back-off's own")
+            #expect(try await server.requests().count == 2)
         }
     }
 
@@ -32,12 +41,16 @@ import Testing
         try await withServer { server in
             // The server writes an IMF-fixdate 2 s after its own now, in whole seconds: the wait is 1 to 2 s.
             try await server.addFaults("[{\"status\": 429, \"retryAfterDate\": 2}]")
-            let result = try await CLI.run(["fetch", "--year", "2024", "--month", "1"],
-                                           environment: Samples.environment(home: home, server: server))
+            let waits = Waits()
+            let result = await CLI.runInProcess(["fetch", "--year", "2024", "--month", "1"],
+                                                environment: Samples.environment(home: home, server: server), stdin: nil, sleep: waits.sleep)
             #expect(result.status == 0, "\(result.stderr)")
             let requests = try await server.requests()
-            try #require(requests.count == 2)
-            #expect(requests[1].time - requests[0].time >= 0.95)
+            try #require(requests.count == 2 && waits.seconds.count == 1, "\(waits.seconds)")
+            // The wait ends at the date the server wrote (1 to 2 s after its first answer), however long the answer took
+            // to arrive on a busy machine; and it is never more than the 2 s the server asked for.
+            #expect(waits.ends[0] >= requests[0].time + 0.95, "\(waits.ends[0] - requests[0].time) s after the first request")
+            #expect(waits.seconds[0] <= 2.05, "\(waits.seconds)")
             #expect(result.stderr.contains("HTTP 429; retrying in "))
         }
     }
@@ -140,10 +153,12 @@ import Testing
         try await withServer { server in
             try await server.seed(Samples.seed)
             try await server.addFaults("[{\"kind\": \"stall\", \"seconds\": 3}]")
-            let result = try await CLI.run(["fetch", "--year", "2024", "--month", "1", "--timeout", "0.5", "--format", "json"],
-                                           environment: Samples.environment(home: home, server: server))
+            let waits = Waits()
+            let result = await CLI.runInProcess(["fetch", "--year", "2024", "--month", "1", "--timeout", "0.5", "--format", "json"],
+                                                environment: Samples.environment(home: home, server: server), stdin: nil, sleep: waits.sleep)
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stderr.contains("timed out; retrying"))
+            #expect(waits.seconds.count == 1, "one back-off, before the one retry")
             #expect(try ItemCodec.items(Data(result.stdout.utf8)).count == 3)
         }
     }

@@ -117,9 +117,9 @@ import Testing
     @Test(arguments: transports)
     func anAnswerPastTheSizeLimitIsCutOff(transport: Transport) async throws {
         try await withServer { server in
-            // Five seconds of answer, far past the limit; short, because URLSession keeps its queue spinning while a
-            // cancelled transfer still runs, which would hold up the other tests of this process.
-            try await server.addFaults("[{\"kind\": \"endless\", \"seconds\": 5}]")
+            // A second and a half of answer at full speed, far past the limit; short, because URLSession keeps its queue
+            // spinning while a cancelled transfer still runs, which would hold up the other tests of this process.
+            try await server.addFaults("[{\"kind\": \"endless\", \"seconds\": 1.5}]")
             await #expect(throws: APIError.answerTooLarge(url: URL(string: server.base + "?year=2024&month=1")!, limit: 1 << 20)) {
                 _ = try await client(server, transport, maxAnswerBytes: 1 << 20).fetch(YearMonth(year: 2024, month: 1)!)
             }
@@ -132,7 +132,7 @@ import Testing
             // The trickle ends after 5 s without finishing the answer: only a deadline that held gives a timeout.
             try await server.addFaults("[{\"kind\": \"trickle\", \"seconds\": 5}]")
             await #expect(throws: APIError.network(url: URL(string: server.base + "?year=2024&month=1")!, reason: .timedOut)) {
-                _ = try await client(server, transport, timeout: 1).fetch(YearMonth(year: 2024, month: 1)!)
+                _ = try await client(server, transport, timeout: 0.5).fetch(YearMonth(year: 2024, month: 1)!)
             }
         }
     }

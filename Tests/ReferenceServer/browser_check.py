@@ -4,9 +4,10 @@
 
 Prints one JSON object: the console errors Chromium logged, whether the page is wider than the window (it
 would scroll sideways on a phone), the SVG texts drawn outside their chart, and how many pixels of the
-screenshot (or of the part `crop` names) have each colour given. The checks run on a copy of the page with a script added at its end;
-the screenshot is of the page itself. Standard library only: the PNG is decoded here with zlib.
+screenshot (or of the part `crop` names) have each colour given. Chromium runs once, on a copy of the page with a
+checking script added at its end. Standard library only: the PNG is decoded here with zlib.
 """
+import itertools
 import json
 import os
 import re
@@ -79,8 +80,9 @@ def console_errors(stderr):
     return errors
 
 
-def pixels(path):
-    """The PNG's pixels as (width, height, rows of bytes, bytes per pixel), for 8-bit RGB or RGBA non-interlaced."""
+def pixels(path, last_row=None):
+    """The PNG's pixels as (width, height, rows of bytes, bytes per pixel), for 8-bit RGB or RGBA non-interlaced; rows
+    past `last_row` are not decoded (a crop needs only the rows above its bottom)."""
     with open(path, "rb") as f:
         data = f.read()
     assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
@@ -97,25 +99,32 @@ def pixels(path):
         position += 12 + length
     raw = zlib.decompress(idat)
     stride = width * channels
-    rows, previous, offset = [], bytearray(stride), 0
-    for _ in range(height):
-        kind, line = raw[offset], bytearray(raw[offset + 1:offset + 1 + stride])
+    rows, previous, offset = [], bytes(stride), 0
+    for _ in range(height if last_row is None else min(height, last_row)):
+        kind, line = raw[offset], raw[offset + 1:offset + 1 + stride]
         offset += 1 + stride
-        for i in range(stride):
-            left = line[i - channels] if i >= channels else 0
-            up = previous[i]
-            corner = previous[i - channels] if i >= channels else 0
-            if kind == 1:
-                line[i] = (line[i] + left) & 0xFF
-            elif kind == 2:
-                line[i] = (line[i] + up) & 0xFF
-            elif kind == 3:
-                line[i] = (line[i] + (left + up) // 2) & 0xFF
-            elif kind == 4:
-                p = left + up - corner
-                pa, pb, pc = abs(p - left), abs(p - up), abs(p - corner)
-                line[i] = (line[i] + (left if pa <= pb and pa <= pc else up if pb <= pc else corner)) & 0xFF
-        rows.append(bytes(line))
+        if kind == 1:
+            # Sub: a running sum along each channel.
+            out = bytearray(stride)
+            for c in range(channels):
+                out[c::channels] = bytes(v & 0xFF for v in itertools.accumulate(line[c::channels]))
+            line = bytes(out)
+        elif kind == 2:
+            line = bytes((a + b) & 0xFF for a, b in zip(line, previous))
+        elif kind in (3, 4):
+            line = bytearray(line)
+            for i in range(stride):
+                left = line[i - channels] if i >= channels else 0
+                up = previous[i]
+                corner = previous[i - channels] if i >= channels else 0
+                if kind == 3:
+                    line[i] = (line[i] + (left + up) // 2) & 0xFF
+                else:
+                    p = left + up - corner
+                    pa, pb, pc = abs(p - left), abs(p - up), abs(p - corner)
+                    line[i] = (line[i] + (left if pa <= pb and pa <= pc else up if pb <= pc else corner)) & 0xFF
+            line = bytes(line)
+        rows.append(line)
         previous = line
     return width, height, rows, channels
 
@@ -124,33 +133,34 @@ def main():
     page, shot, width, height = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
     colours = [a for a in sys.argv[5:] if not a.startswith("crop=")]
     crops = [a[5:] for a in sys.argv[5:] if a.startswith("crop=")]
-    url = "file://" + os.path.abspath(page)
-    shown = run(["--screenshot=" + shot, "--window-size=%d,%d" % (width, height), url])
-    if not os.path.exists(shot):
-        sys.exit("browser_check: chromium made no screenshot:\n" + shown.stderr[-2000:])
     with open(page, encoding="utf-8") as f:
         html = f.read()
+    # One Chromium run takes the screenshot and dumps the DOM, of a copy of the page with the probe added: the probe
+    # only sets an attribute, so the screenshot is what the page itself shows (the page loads nothing from beside it).
     probe_dir = tempfile.mkdtemp(prefix="probe-")
     try:
         probe_page = os.path.join(probe_dir, "probe.html")
         with open(probe_page, "w", encoding="utf-8") as f:
             f.write(html.replace("</body>", PROBE + "</body>"))
-        dumped = run(["--dump-dom", "--window-size=%d,%d" % (width, height), "file://" + probe_page])
+        shown = run(["--screenshot=" + shot, "--dump-dom", "--window-size=%d,%d" % (width, height), "file://" + probe_page])
     finally:
         shutil.rmtree(probe_dir, ignore_errors=True)
-    found = re.search(r'data-probe="([^"]*)"', dumped.stdout)
+    if not os.path.exists(shot):
+        sys.exit("browser_check: chromium made no screenshot:\n" + shown.stderr[-2000:])
+    found = re.search(r'data-probe="([^"]*)"', shown.stdout)
     probe = json.loads(found.group(1).replace("&quot;", '"').replace("&amp;", "&")) if found else None
-    w, h, rows, channels = pixels(shot)
+    x0, y0, x1, y1 = [int(n) for n in crops[0].split(",")] if crops else (0, 0, None, None)
+    w, h, rows, channels = pixels(shot, last_row=y1 if colours else 0)
+    x1 = w if x1 is None else min(x1, w)
     wanted = {bytes(int(c[i:i + 2], 16) for i in (1, 3, 5)): c for c in colours}
     counts = {c: 0 for c in colours}
-    x0, y0, x1, y1 = [int(n) for n in crops[0].split(",")] if crops else (0, 0, w, h)
     for row in rows[y0:y1]:
-        for x in range(x0 * channels, min(x1, w) * channels, channels):
+        for x in range(x0 * channels, x1 * channels, channels):
             colour = wanted.get(row[x:x + 3])
             if colour:
                 counts[colour] += 1
-    print(json.dumps({"consoleErrors": console_errors(shown.stderr) + console_errors(dumped.stderr), "probe": probe,
-                      "counts": counts, "width": w, "height": h}))
+    print(json.dumps({"consoleErrors": console_errors(shown.stderr), "probe": probe, "counts": counts, "width": w,
+                      "height": h}))
 
 
 if __name__ == "__main__":
