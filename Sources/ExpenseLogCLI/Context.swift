@@ -91,6 +91,11 @@ public struct Context: Sendable {
         EditQueue(directory: config.editsDirectory)
     }
 
+    /// The decisions about statement rows of the configured environment, beside its outbox.
+    public func importDecisions(_ config: AppConfig) -> ImportDecisions {
+        ImportDecisions(folder: config.paths.stateDirectory(config.environment.value))
+    }
+
     /// Every write of the configured environment waiting for the server: the outbox and the queue of edits, in one order.
     public func pendingWrites(_ config: AppConfig) -> PendingWrites {
         PendingWrites(outbox: outbox(config), edits: editQueue(config))

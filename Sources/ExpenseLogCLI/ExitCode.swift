@@ -11,6 +11,8 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     case failure = 1
     /// `summary --budget`: a budget was overspent (the output is complete).
     case overBudget = 3
+    /// `register`: statement rows that may be items already there were held back for a person to decide.
+    case held = 4
     case usage = 64
     case dataError = 65
     case noInput = 66
@@ -27,6 +29,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         case .success: "Success, also when the cached month was served after a network failure (with a warning)."
         case .failure: "Unexpected failure; server check: a check did not hold; a question answered no."
         case .overBudget: "summary --budget: a budget was overspent (the output is complete)."
+        case .held: "register: rows that may be items already there were held back for a person to decide (the rest was sent)."
         case .usage: "Usage: an unknown command or option, a missing or malformed value."
         case .dataError: "An input item or file is invalid (every problem listed, nothing sent), or rows of the server's answer were left out."
         case .noInput: "An input file or a dummy fixture does not exist or cannot be read."

@@ -50,6 +50,15 @@ public enum ExpenseLogAPI: Sendable, Equatable {
     }
 
     /// The register POST of a body already encoded (a batch's), so that a batch is encoded once.
+    /// The bundled script's register action over the same items: `{"action":"register","items":BODY}`, whose answer
+    /// also names the ids that were already there.
+    public static func registerAction(body: Data, baseURL: URL, timeout: Double? = nil) -> HTTPRequest {
+        var wrapped = Data(#"{"action":"register","items":"#.utf8)
+        wrapped.append(body)
+        wrapped.append(UInt8(ascii: "}"))
+        return register(body: wrapped, baseURL: baseURL, timeout: timeout)
+    }
+
     public static func register(body: Data, baseURL: URL, timeout: Double? = nil) -> HTTPRequest {
         HTTPRequest(method: "POST", url: baseURL,
                     headers: ["Accept": "application/json", "Content-Type": "application/json; charset=utf-8", "User-Agent": userAgent],

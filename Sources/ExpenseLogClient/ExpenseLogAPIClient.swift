@@ -57,13 +57,18 @@ public struct ExpenseLogAPIClient: Sendable {
     /// POSTs one batch with its `Idempotency-Key` and returns the items the server saved, or throws a `BatchFailure`.
     ///
     /// A POST is retried only when the failure proves the server did not run it; any other failure leaves
-    /// its fate unknown, and re-sending it blindly could register the items twice.
-    public func send(_ batch: OutboxBatch) async throws -> SheetAnswer {
-        var request = authorized(ExpenseLogAPI.register(body: batch.body, baseURL: baseURL, timeout: timeout))
+    /// its fate unknown, and re-sending it blindly could register the items twice. With `action`, the batch goes as
+    /// the bundled script's register action, whose answer names the ids that were already there.
+    public func send(_ batch: OutboxBatch, action: Bool = false) async throws -> SheetAnswer {
+        var request = authorized(action ? ExpenseLogAPI.registerAction(body: batch.body, baseURL: baseURL, timeout: timeout)
+                                        : ExpenseLogAPI.register(body: batch.body, baseURL: baseURL, timeout: timeout))
         request.headers["Idempotency-Key"] = batch.key
         let url = request.url
         do {
-            return try await perform(request, mayRetry: { $0.provesNotProcessed(requestURL: url) })
+            guard action else { return try await perform(request, mayRetry: { $0.provesNotProcessed(requestURL: url) }) }
+            return try await perform(request, mayRetry: { $0.provesNotProcessed(requestURL: url) }) { response in
+                try Self.decodeRegisterAnswer(response, rows: rows, hiding: secrets)
+            }
         } catch let error as APIError {
             throw BatchFailure(error: error, mayHaveBeenSaved: !error.provesNotProcessed(requestURL: url))
         }

@@ -25,6 +25,20 @@ extension ExpenseLogAPIClient {
 }
 
 extension ExpenseLogAPIClient {
+    /// The register action's answer (`{"saved","existing"}`), with the same checks as any answer.
+    static func decodeRegisterAnswer(_ response: HTTPResponse, rows: SheetRows, hiding secrets: [String] = []) throws -> SheetAnswer {
+        guard (200...299).contains(response.status) else {
+            throw APIError.httpStatus(url: response.url, status: response.status, snippet: APIError.snippet(response.body, hiding: secrets))
+        }
+        try pageFailure(response, hiding: secrets)
+        try refusal(response, hiding: secrets)
+        if let answer = rows.read(registerAnswer: response.body) { return answer }
+        throw APIError.invalidResponse(url: response.url, status: response.status,
+                                       reason: "the body is not the register action's {\"saved\", \"existing\"}; "
+                                           + "try again, and if it persists check the web app's deployment and logs",
+                                       snippet: APIError.snippet(response.body, hiding: secrets))
+    }
+
     /// Throws what an HTML page in place of JSON means, on every call alike: Apps Script's error page with the script's
     /// message (a stopped execution, of unknown fate, as `scriptStopped`), or another page (a sign-in, a wrong URL).
     static func pageFailure(_ response: HTTPResponse, hiding secrets: [String]) throws {

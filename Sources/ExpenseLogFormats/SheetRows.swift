@@ -23,6 +23,9 @@ public struct SheetAnswer: Sendable, Equatable {
     public var retyped: [SheetRowProblem] = []
     /// Rows whose every cell was empty (a row cleared by hand), skipped.
     public var blankRows = 0
+    /// The ids the server had before this request (the bundled script's register action says which), so a report
+    /// never claims it added them.
+    public var existing: [String] = []
 
     /// An answer of readable items only.
     public init(items: [Item], unreadable: [SheetRowProblem] = [], retyped: [SheetRowProblem] = [], blankRows: Int = 0) {
@@ -62,6 +65,20 @@ public struct SheetRows: Sendable {
     /// The answer's rows, or nil when the body is not a JSON array at all (a protocol error, not a bad row).
     public func read(_ body: Data) -> SheetAnswer? {
         guard let value = try? JSONParser.parse(Array(body)), case .array(let rows, _) = value else { return nil }
+        return read(rows: rows)
+    }
+
+    /// The bundled script's answer to its register action, `{"saved":[items],"existing":[ids]}`: the saved rows, and
+    /// the ids that were already there; nil when the body is not such an object.
+    public func read(registerAnswer body: Data) -> SheetAnswer? {
+        guard let value = try? JSONParser.parse(Array(body)), case .object(let members, _) = value,
+              case .array(let rows, _)? = members[member: "saved"] else { return nil }
+        var answer = read(rows: rows)
+        if case .array(let ids, _)? = members[member: "existing"] { answer.existing = ids.compactMap(Self.text) }
+        return answer
+    }
+
+    private func read(rows: [JSONValue]) -> SheetAnswer {
         var answer = SheetAnswer(items: [])
         for (index, row) in rows.enumerated() {
             let position = index + 1

@@ -14,8 +14,12 @@ public struct ImportRecord: Sendable {
         case rejected
         /// Its id is already on the server or in the outbox.
         case duplicate
-        /// An item with its date, price and name is already there.
-        case likelyDuplicate = "likely-duplicate"
+        /// A statement row that is the same purchase as an item already there (typed by a person): not sent.
+        case matched
+        /// A statement row that may be the same purchase as an item already there: held back for a person to decide.
+        case held
+        /// A statement row a person (or `--ambiguous skip`) decided to leave out.
+        case skipped
         /// It cannot be sent as it is.
         case invalid
         /// The import profile leaves such rows out (a transfer, income).
@@ -36,14 +40,18 @@ public struct ImportRecord: Sendable {
         public var reasons: [String]
         /// The known item a duplicate matched.
         public var matched: KnownItem?
+        /// The known items a held row may be, the closest first.
+        public var candidates: [KnownItem]
 
         /// A row.
-        public init(location: SourceLocation, status: Status, item: Item? = nil, reasons: [String] = [], matched: KnownItem? = nil) {
+        public init(location: SourceLocation, status: Status, item: Item? = nil, reasons: [String] = [], matched: KnownItem? = nil,
+                    candidates: [KnownItem] = []) {
             self.location = location
             self.status = status
             self.item = item
             self.reasons = reasons
             self.matched = matched
+            self.candidates = candidates
         }
     }
 
@@ -56,6 +64,7 @@ public struct ImportRecord: Sendable {
     private var heldItems: [Int: Item] = [:]
     private var reasons: [Int: [String]] = [:]
     private var matched: [Int: KnownItem] = [:]
+    private var candidates: [Int: [KnownItem]] = [:]
     /// Places too far to pack (a file past the 16,777,215th, a line past the trillionth), by row.
     private var farPlaces: [Int: SourceLocation] = [:]
     /// Each file named by a row, once, and its index there.
@@ -83,7 +92,7 @@ public struct ImportRecord: Sendable {
 
     private func row(at index: Int, spooled: Item?) -> Row {
         Row(location: location(ofRow: index), status: statuses[index], item: spooled ?? heldItems[index],
-                   reasons: reasons[index] ?? [], matched: matched[index])
+                   reasons: reasons[index] ?? [], matched: matched[index], candidates: candidates[index] ?? [])
     }
 
     /// Where row number `index` was read.
@@ -135,6 +144,7 @@ public struct ImportRecord: Sendable {
         heldItems = heldItems.filter { $0.key < mark }
         reasons = reasons.filter { $0.key < mark }
         matched = matched.filter { $0.key < mark }
+        candidates = candidates.filter { $0.key < mark }
         farPlaces = farPlaces.filter { $0.key < mark }
     }
 
@@ -143,12 +153,14 @@ public struct ImportRecord: Sendable {
         for index in statuses.indices where statuses[index] == old { statuses[index] = new }
     }
 
-    /// Changes the status of row number `index`, adding why and what it matched.
-    public mutating func mark(row index: Int, _ status: Status, reasons: [String] = [], matched: KnownItem? = nil) {
+    /// Changes the status of row number `index`, adding why and what it matched (or may be).
+    public mutating func mark(row index: Int, _ status: Status, reasons: [String] = [], matched: KnownItem? = nil,
+                              candidates: [KnownItem] = []) {
         guard statuses.indices.contains(index) else { return }
         statuses[index] = status
         if !reasons.isEmpty { self.reasons[index, default: []] += reasons }
         if let matched { self.matched[index] = matched }
+        if !candidates.isEmpty { self.candidates[index] = candidates }
     }
 
     /// Adds a row.
@@ -156,6 +168,7 @@ public struct ImportRecord: Sendable {
         if let item = row.item { heldItems[count] = item }
         if !row.reasons.isEmpty { reasons[count] = row.reasons }
         if let match = row.matched { matched[count] = match }
+        if !row.candidates.isEmpty { candidates[count] = row.candidates }
         store(row.location, row.status, item: Self.noItem)
     }
 
@@ -187,7 +200,8 @@ public struct ImportRecord: Sendable {
     public var summary: String {
         let parts: [(Status, String)] = [(.added, "added"), (.queued, "queued in the outbox"), (.rejected, "refused by the server"),
                                          (.duplicate, "skipped as already there (same id)"),
-                                         (.likelyDuplicate, "skipped as likely duplicates"), (.invalid, "invalid"),
+                                         (.matched, "matched to items already there (not sent)"),
+                                         (.held, "held for you to decide"), (.skipped, "skipped as you decided"), (.invalid, "invalid"),
                                          (.excluded, "left out by the profile"), (.notSent, "valid but not sent")]
         let tally = counts()
         let shown = parts.compactMap { status, words in tally[status].map { "\($0) \(words)" } }
@@ -235,6 +249,10 @@ public struct ImportRecord: Sendable {
             }
             if let matched = row.matched {
                 out += ", \"matched\": {\"in\": \"\(matched.place.rawValue)\", \"item\": \(ItemJSON.object(matched.item))}"
+            }
+            if !row.candidates.isEmpty {
+                out += ", \"candidates\": [" + row.candidates.map { "{\"in\": \"\($0.place.rawValue)\", \"item\": \(ItemJSON.object($0.item))}" }
+                    .joined(separator: ", ") + "]"
             }
             out += "}"
             if out.utf8.count >= 1 << 16 {

@@ -18,9 +18,15 @@ public struct BatchRegistration {
     let outbox: Outbox
 
     /// A run over `items` through `client`, queued in `outbox`.
-    public init(items: ItemSpool, limit: BatchLimit, client: ExpenseLogAPIClient, outbox: Outbox, verifyAnswers: Bool) {
+    public init(items: ItemSpool, limit: BatchLimit, client: ExpenseLogAPIClient, outbox: Outbox, verifyAnswers: Bool,
+                registerAction: Bool = false) {
         (self.items, self.limit, self.client, self.outbox, self.verifyAnswers) = (items, limit, client, outbox, verifyAnswers)
+        self.registerAction = registerAction
     }
+
+    /// Whether batches go as the bundled script's register action, whose answer names the ids already there (another
+    /// import of the same rows at the same time), so that the report never claims it added them.
+    public let registerAction: Bool
 
     /// What the run meets as it goes.
     public enum Event {
@@ -93,16 +99,26 @@ public struct BatchRegistration {
             }
             let delivery: DeliveryOutcome
             do {
-                delivery = try await OutboxDelivery(client: client, outbox: outbox).deliver(batch, of: entry, verifyAnswer: verifyAnswers)
+                var sending = OutboxDelivery(client: client, outbox: outbox)
+                sending.registerAction = registerAction
+                delivery = try await sending.deliver(batch, of: entry, verifyAnswer: verifyAnswers)
             } catch let error as StoreError {
                 outcome.stop = .answerUnrecorded(error)
                 return outcome
             }
             let left = entry.batches.count - index
             switch delivery {
-            case .delivered(let answer):
+            case let .delivered(answer, existing):
                 // The server usually answers with just what was sent: the sent values are kept then, as they were sent.
-                for row in rows { report.mark(row: row, .added) }
+                let already = Set(existing.map(SheetText.key))
+                for (row, item) in zip(rows, batch.items) {
+                    if already.contains(SheetText.key(item.id)) {
+                        report.mark(row: row, .duplicate, reasons: ["id \(PrintableText.of(item.id)) was already on the server when this "
+                                                                    + "batch arrived (another run sent it at the same time)"])
+                    } else {
+                        report.mark(row: row, .added)
+                    }
+                }
                 outcome.confirmed += batch.items.count
                 saved.keep(answer.isByteForByte(batch.items) ? batch.items : answer)
                 let rate = Double(outcome.confirmed) / max(Date().timeIntervalSince(started), 0.001)

@@ -22,27 +22,75 @@ public enum DuplicateCheckEvent: Sendable {
     case compared
 }
 
+/// A statement row that may be the same purchase as items already there, for a person (or `--ambiguous`) to decide.
+public struct HeldRow: Sendable {
+    /// Where it was read.
+    public let location: SourceLocation
+    /// The row's item.
+    public let item: Item
+    /// The items it may be, the closest first.
+    public let candidates: [KnownItem]
+}
+
+/// What a person (or `--ambiguous`) decided about a held row.
+public enum HeldChoice: Sendable, Equatable {
+    /// The same purchase as this item: not sent.
+    case same(KnownItem)
+    /// A purchase of its own: sent.
+    case new
+    /// Left out, and not asked about again.
+    case skip
+}
+
 /// `register`'s check against what the server and the outbox already hold, before anything is sent: an item whose id
-/// is known is skipped, and so is one with the same date, price and name unless `allowLikely`.
+/// is known is skipped; a statement row (one that came without an id of its own) that is the same purchase as an item
+/// already there is matched and not sent (`StatementMatcher`), and one that may be is held for a person to decide.
+/// Decisions are kept (`ImportDecisions`) so that every later import of an overlapping statement reaches the same ones.
 public struct DuplicateCheck: Sendable {
     /// Reads the months the items fall in, afresh from the server (a cached copy may predate another device's items).
     public let loader: MonthLoader
     /// The outbox, whose waiting items count as known.
     public let outbox: Outbox
-    /// `--allow-duplicates`: send likely duplicates anyway (an item with a known id is never sent twice).
-    public let allowLikely: Bool
+    /// The statement matching; nil with `--allow-duplicates` (only an id already there is skipped).
+    public let matcher: StatementMatcher?
+    /// The decisions earlier imports kept, by the row's id.
+    public let decided: [String: RowDecision]
 
     /// A check over a loader and an outbox.
-    public init(loader: MonthLoader, outbox: Outbox, allowLikely: Bool) {
-        (self.loader, self.outbox, self.allowLikely) = (loader, outbox, allowLikely)
+    public init(loader: MonthLoader, outbox: Outbox, matcher: StatementMatcher?, decided: [String: RowDecision] = [:]) {
+        (self.loader, self.outbox, self.matcher, self.decided) = (loader, outbox, matcher, decided)
     }
 
-    /// The items to send (`spool` itself when nothing is known, else a new spool), a report row for each one skipped
-    /// (also marked in `report`), and how many items the outbox holds. A month the server refuses for a reason that
-    /// will not pass (401, a non-JSON answer) is thrown.
-    /// `madeIDRows` are the rows whose ids were made from their content, which `--explain` says.
-    public func run(months: [YearMonth], spool: ItemSpool, madeIDRows: RowSet = RowSet(), report: inout ImportRecord,
-                    event: (DuplicateCheckEvent) -> Void) async throws -> (items: ItemSpool, skipped: [ImportRecord.Row], waiting: Int) {
+    /// What the check found.
+    public struct Outcome {
+        /// The items to send (the input's spool itself when nothing is known).
+        public var items: ItemSpool
+        /// The rows not sent because they are already there: the same id, matched, decided earlier, skipped.
+        public var skipped: [ImportRecord.Row] = []
+        /// The rows held back for a person, with what each may be.
+        public var held: [ImportRecord.Row] = []
+        /// How many items earlier runs left in the outbox.
+        public var waiting = 0
+        /// The decisions this run made, to keep (by the row's id).
+        public var decisions: [String: RowDecision] = [:]
+    }
+
+    /// A row's fate, decided before the second pass writes the items to send.
+    private enum Fate {
+        case duplicate(KnownItem)
+        case matched(KnownItem?, reason: String)
+        case held([KnownItem])
+        case skipped(String)
+    }
+
+    /// Compares the items of `spool` with what is known; `isStatementRow` says which rows came without an id of their
+    /// own (a made id, or a foreign layout's), `madeIDRows` which ids were made from their content (for `--explain`).
+    /// `decide` is asked about each row matching cannot settle (nil holds it back), the answers kept as `deciding`'s;
+    /// `today` dates the decisions kept.
+    /// A month the server refuses for a reason that will not pass (401, a non-JSON answer) is thrown.
+    public func run(months: [YearMonth], spool: ItemSpool, isStatementRow: (Int) -> Bool, madeIDRows: RowSet = RowSet(),
+                    today: Day, report: inout ImportRecord, deciding: RowDecision.Source = .person,
+                    decide: (HeldRow) async -> HeldChoice?, event: (DuplicateCheckEvent) -> Void) async throws -> Outcome {
         event(.comparing(months: months.count))
         let loaded = await loader.load(months, policy: .preferServer)
         event(.compared)
@@ -57,54 +105,135 @@ public struct DuplicateCheck: Sendable {
             // With the items dated outside the month too: the sheet shows their ids (a date edited by hand).
             known.append(contentsOf: (month.items + month.outside).map { KnownItem(item: $0, place: .server) })
         }
+        var outcome = Outcome(items: spool)
         let (entries, problems) = try outbox.entries()
         for problem in problems { event(.outboxProblem(problem)) }
-        var waiting = 0
         for entry in entries {
             let before = known.count
             // An entry that a sync finished since it was listed is left out: its items are on the server, compared above.
             let listed = try outbox.forEachBatch(of: entry) { batch in
                 known.append(contentsOf: batch.items.map { KnownItem(item: $0, place: .outbox) })
             }
-            if listed { waiting += entry.itemCount } else { known.removeSubrange(before...) }
+            if listed { outcome.waiting += entry.itemCount } else { known.removeSubrange(before...) }
         }
 
         let finder = DuplicateFinder(known: known)
-        // Nothing known (the usual import into new months): the items go on as they are, not copied.
-        guard !finder.isEmpty else { return (spool, [], waiting) }
-        // The input's ids that are known, read first so that the answer does not depend on the rows' order.
-        var knownIDs: [String] = []
+        // Nothing known and nothing decided (the usual import into new months): the items go on as they are, not copied.
+        guard !finder.isEmpty || !decided.isEmpty else { return outcome }
+        let fates = try await fates(of: spool, finder: finder, isStatementRow: isStatementRow, today: today, report: report,
+                                    deciding: deciding, decide: decide, decisions: &outcome.decisions)
+        guard !fates.isEmpty else { return outcome }
+        let kept = try ItemSpool()
+        var reader = try spool.reader()
+        while let (item, tag) = try reader.next() {
+            let row = Int(tag)
+            guard let fate = fates[row] else {
+                try kept.append(item, tag: tag)
+                continue
+            }
+            let location = report.location(ofRow: row)
+            var skip: ImportRecord.Row
+            switch fate {
+            case .duplicate(let match):
+                skip = ImportRecord.Row(location: location, status: .duplicate, item: item,
+                                        reasons: ["id \(PrintableText.of(item.id)) is already \(Self.place(match))"
+                                                  + (madeIDRows.contains(row) ? " (\(DerivedID.explanation): the same row was imported before)" : "")],
+                                        matched: match)
+            case let .matched(match, reason):
+                skip = ImportRecord.Row(location: location, status: .matched, item: item, reasons: [reason], matched: match)
+            case .skipped(let reason):
+                skip = ImportRecord.Row(location: location, status: .skipped, item: item, reasons: [reason])
+            case .held(let candidates):
+                skip = ImportRecord.Row(location: location, status: .held, item: item,
+                                        reasons: ["it may be the same purchase as " + candidates.map { Self.describe($0.item) + " " + Self.place($0) }
+                                                    .joined(separator: ", or ")], candidates: candidates)
+                outcome.held.append(skip)
+                report.mark(row: row, skip.status, reasons: skip.reasons, candidates: candidates)
+                continue
+            }
+            outcome.skipped.append(skip)
+            report.mark(row: row, skip.status, reasons: skip.reasons, matched: skip.matched)
+        }
+        outcome.items = kept
+        return outcome
+    }
+
+    /// The fate of every row that is not simply sent, by row: a known id first, then a decision kept, then matching.
+    private func fates(of spool: ItemSpool, finder: DuplicateFinder, isStatementRow: (Int) -> Bool, today: Day,
+                       report: ImportRecord, deciding: RowDecision.Source, decide: (HeldRow) async -> HeldChoice?,
+                       decisions: inout [String: RowDecision]) async throws -> [Int: Fate] {
+        // The input's known ids, read first so that the answer does not depend on the rows' order.
+        var inputIDs = Set<String>()
         var idReader = try spool.reader()
         while let (item, _) = try idReader.next() {
-            if finder.knows(id: item.id) { knownIDs.append(item.id) }
+            if finder.knows(id: item.id) { inputIDs.insert(item.id) }
         }
-        var matcher = finder.matcher(inputIDs: knownIDs)
-        let kept = try ItemSpool()
-        var skipped: [ImportRecord.Row] = []
+        var candidates = finder.unclaimed(by: inputIDs)
+        let daysByPrice = StatementMatcher.daysByPrice(candidates)
+        var fates: [Int: Fate] = [:]
+        var contenders: [StatementMatcher.Row] = []
+        var claimedByDecision = Set<String>()
         var reader = try spool.reader()
-        while let (item, row) = try reader.next() {
-            let skip: ImportRecord.Row
-            switch matcher.verdict(for: item) {
-            case .new:
-                try kept.append(item, tag: row)
+        while let (item, tag) = try reader.next() {
+            let row = Int(tag)
+            if let match = finder.item(withID: item.id) {
+                fates[row] = .duplicate(match)
                 continue
-            case .likely where allowLikely:  // --allow-duplicates: only a known id is never sent twice
-                try kept.append(item, tag: row)
-                continue
-            case .sameID(let match):
-                skip = ImportRecord.Row(location: report.location(ofRow: Int(row)), status: .duplicate, item: item,
-                                        reasons: ["id \(PrintableText.of(item.id)) is already \(Self.place(match))"
-                                                  + (madeIDRows.contains(Int(row)) ? " (\(DerivedID.explanation): the same row was imported before)" : "")],
-                                        matched: match)
-            case .likely(let match):
-                skip = ImportRecord.Row(location: report.location(ofRow: Int(row)), status: .likelyDuplicate, item: item,
-                                        reasons: ["the same date, price and name as \(Self.describe(match.item)) "
-                                                  + "\(Self.place(match))"], matched: match)
             }
-            skipped.append(skip)
-            report.mark(row: Int(row), skip.status, reasons: skip.reasons, matched: skip.matched)
+            guard let matcher, isStatementRow(row) else { continue }
+            if let kept = decided[item.id] {
+                let when = "decided \(Self.who(kept.by)) on \(kept.on)"
+                switch kept.decision {
+                case .same:
+                    let match = kept.item.flatMap(finder.item(withID:))
+                    if let id = kept.item { claimedByDecision.insert(SheetText.key(id)) }
+                    fates[row] = .matched(match, reason: "\(when): the same purchase as "
+                                          + (match.map { Self.describe($0.item) + " " + Self.place($0) } ?? "the item with id \(kept.item ?? "?")"))
+                case .skip:
+                    fates[row] = .skipped("\(when): skip this row")
+                case .new:
+                    continue
+                }
+            } else if matcher.mayMatch(item, amongPricesAndDays: daysByPrice) {
+                contenders.append(StatementMatcher.Row(index: row, item: item))
+            }
         }
-        return (kept, skipped, waiting)
+        guard let matcher, !contenders.isEmpty else { return fates }
+        candidates.removeAll { claimedByDecision.contains(SheetText.key($0.item.id)) }
+        let items = Dictionary(contenders.map { ($0.index, $0.item) }, uniquingKeysWith: { first, _ in first })
+        for (row, found) in matcher.outcomes(rows: contenders, known: candidates).sorted(by: { $0.key < $1.key }) {
+            guard let item = items[row] else { continue }
+            switch found {
+            case let .matched(match, days, nameDistance):
+                fates[row] = .matched(match, reason: "the same purchase as \(Self.describe(match.item)) \(Self.place(match)): the same amount, "
+                                      + "\(days == 0 ? "the same day" : "\(days) day\(days == 1 ? "" : "s") apart"), "
+                                      + (nameDistance == 0 ? "the same name" : "a related name"))
+                decisions[item.id] = RowDecision(.same, item: match.item.id, by: .rule, on: today.description)
+            case .ambiguous(let possible):
+                let choice: HeldChoice? = await decide(HeldRow(location: report.location(ofRow: row), item: item, candidates: possible))
+                switch choice {
+                case .same(let match)?:
+                    fates[row] = .matched(match, reason: "decided \(Self.who(deciding)): the same purchase as \(Self.describe(match.item)) \(Self.place(match))")
+                    decisions[item.id] = RowDecision(.same, item: match.item.id, by: deciding, on: today.description)
+                case .new?:
+                    decisions[item.id] = RowDecision(.new, item: nil, by: deciding, on: today.description)
+                case .skip?:
+                    fates[row] = .skipped("decided \(Self.who(deciding)): skip this row")
+                    decisions[item.id] = RowDecision(.skip, item: nil, by: deciding, on: today.description)
+                case nil:
+                    fates[row] = .held(possible)
+                }
+            }
+        }
+        return fates
+    }
+
+    private static func who(_ source: RowDecision.Source) -> String {
+        switch source {
+        case .rule: "by the matching rule"
+        case .person: "by you"
+        case .flag: "by --ambiguous"
+        }
     }
 
     /// Says what a month that could not be compared with the server means; a permanent error stops the check.

@@ -7,7 +7,7 @@ import Foundation
 /// What became of one outbox batch sent to the server.
 public enum DeliveryOutcome: Sendable {
     /// The server confirmed every item; the batch left the outbox. The items as the server saved them.
-    case delivered([Item])
+    case delivered([Item], existing: [String])
     /// Not confirmed; the batch stays in the outbox. `mayHaveBeenSaved` when the server may have run it anyway.
     case failed(APIError, mayHaveBeenSaved: Bool)
     /// The server refused the batch's data (400 or 422 before running it); it was moved to `file` for fixing.
@@ -25,7 +25,11 @@ public struct OutboxDelivery: Sendable {
     /// A delivery through a client into an outbox.
     public init(client: ExpenseLogAPIClient, outbox: Outbox) {
         (self.client, self.outbox) = (client, outbox)
+        registerAction = false
     }
+
+    /// Whether batches go as the bundled script's register action (when the server offers it).
+    public var registerAction: Bool
 
     /// Sends a batch of an entry (or only `items` of it, those the server does not have yet) and records the outcome.
     ///
@@ -39,7 +43,7 @@ public struct OutboxDelivery: Sendable {
         // Written before the POST: whatever happens next (a lost answer, kill -9), sync knows the server may be running it.
         try outbox.markAttempt(batch.key, in: entry, at: Date())
         do {
-            answer = try await client.send(sent)
+            answer = try await client.send(sent, action: registerAction)
         } catch let failure as BatchFailure {
             // No POST left running: it never ran, or an answer came (a 200 that is no list, a failure after the redirect,
             // which Apps Script sends only once the script has finished), so there is nothing to wait for.
@@ -68,6 +72,6 @@ public struct OutboxDelivery: Sendable {
             }
         }
         try outbox.markSent(batch.key, in: entry)
-        return .delivered(answer.items)
+        return .delivered(answer.items, existing: answer.existing)
     }
 }

@@ -133,7 +133,7 @@ public struct OutboxSync: Sendable {
                 }
                 outcome.posts += 1
                 switch try await delivery.deliver(batch, of: entry, sending: fresh, verifyAnswer: verifyAnswers) {
-                case .delivered(let answer):
+                case .delivered(let answer, _):
                     outcome.sent += fresh.count
                     keep(answer)
                     known.formUnion(fresh.map { SheetText.key($0.id) })

@@ -19,7 +19,7 @@ public enum RegistrationEnd {
     case stoppedOnInvalid
     /// No row was valid.
     case nothingValid
-    /// Every valid row was already on the server or waiting.
+    /// Every valid row was already on the server or waiting (or held for a person).
     case nothingNew
     /// A dry run: what would be sent.
     case dryRun(ItemSpool)
@@ -33,8 +33,10 @@ public struct RegistrationResult {
     public let inputs: ImportInputs
     /// Whether the run ends with 65 for its rows (not for invalid rows only warned about).
     public let invalid: Bool
-    /// The rows skipped as already there (repeated in the run, on the server, or waiting), in input order.
+    /// The rows skipped as already there (repeated in the run, on the server, or waiting, matched), in input order.
     public var skipped: [ImportRecord.Row] = []
+    /// The statement rows held back for a person to decide, in input order.
+    public var held: [ImportRecord.Row] = []
     /// Items earlier runs left in the outbox.
     public var waiting = 0
     /// Where it ended.
@@ -57,8 +59,10 @@ public struct Registration: Sendable {
     public let catalogue: CategoryCatalogue
     /// What invalid rows do.
     public let onInvalid: InvalidRows
-    /// Whether likely duplicates are sent anyway.
-    public let allowLikely: Bool
+    /// Statement matching; nil sends every row whose id is new (`--allow-duplicates`).
+    public let matcher: StatementMatcher?
+    /// Where statement rows' decisions are kept.
+    public let decisions: ImportDecisions
     /// Whether nothing is sent.
     public let dryRun: Bool
     /// How large a batch grows.
@@ -69,9 +73,9 @@ public struct Registration: Sendable {
     /// A registration with every part given.
     public init(client: @escaping @Sendable () throws -> ExpenseLogAPIClient?, repository: LocalRepository, pending: PendingWrites,
                 queuedEdits: @escaping @Sendable () -> [QueuedEdit], catalogue: CategoryCatalogue, onInvalid: InvalidRows,
-                allowLikely: Bool, dryRun: Bool, limit: BatchLimit, verifyAnswers: Bool) {
+                matcher: StatementMatcher?, decisions: ImportDecisions, dryRun: Bool, limit: BatchLimit, verifyAnswers: Bool) {
         (self.client, self.repository, self.pending, self.queuedEdits) = (client, repository, pending, queuedEdits)
-        (self.catalogue, self.onInvalid, self.allowLikely, self.dryRun) = (catalogue, onInvalid, allowLikely, dryRun)
+        (self.catalogue, self.onInvalid, self.matcher, self.decisions, self.dryRun) = (catalogue, onInvalid, matcher, decisions, dryRun)
         (self.limit, self.verifyAnswers) = (limit, verifyAnswers)
     }
 
@@ -87,13 +91,17 @@ public struct Registration: Sendable {
         case sending(BatchRegistration.Event, total: Int)
     }
 
-    /// Runs the registration of `input`, its valid items going to `spool` and what the server saved to `saved`.
+    /// Runs the registration of `input`, its valid items going to `spool` and what the server saved to `saved`;
+    /// `decide` settles the statement rows matching cannot (nil holds a row back), its answers kept as `deciding`'s.
     /// Throws what stops it before an outcome (an unreadable file, a month the comparison cannot do without, the spool).
     public func run(_ input: RegistrationInput, into spool: ItemSpool, record: inout ImportRecord, saved: inout SavedItems,
+                    today: Day, deciding: RowDecision.Source = .person, decide: (HeldRow) async -> HeldChoice? = { _ in nil },
                     event: (Event) -> Void) async throws -> RegistrationResult {
         let inputs: ImportInputs
+        var foreignLayout = false
         switch input {
         case let .files(sources, profile, encoding):
+            foreignLayout = profile != nil
             inputs = try ImportInputs.read(sources, profile: profile, encoding: encoding, catalogue: catalogue, into: spool,
                                            report: &record) { event(.read($0)) }
         case .typed(let drafts):
@@ -112,16 +120,24 @@ public struct Registration: Sendable {
         guard inputs.spool.count > 0 else { return result }
         let client = try client()
         let check = DuplicateCheck(loader: MonthLoader(client: client, repository: repository, edits: queuedEdits()),
-                                   outbox: pending.outbox, allowLikely: allowLikely)
-        let (items, skipped, waiting) = try await check.run(months: inputs.months.sorted(), spool: inputs.spool,
-                                                            madeIDRows: inputs.madeIDRows, report: &record) { event(.comparing($0)) }
-        (result.skipped, result.waiting) = (inputs.repeated + skipped, waiting)
+                                   outbox: pending.outbox, matcher: matcher, decided: matcher == nil ? [:] : try decisions.load())
+        // A statement row came without an id of its own: its id was made from its content, or a foreign layout's
+        // (a profile's) id is new to the server. A typed item or a native file's row is a purchase of its own.
+        let madeIDRows = inputs.madeIDRows
+        let checked = try await check.run(months: inputs.months.sorted(), spool: inputs.spool,
+                                          isStatementRow: { foreignLayout || madeIDRows.contains($0) }, madeIDRows: madeIDRows,
+                                          today: today, report: &record, deciding: deciding, decide: decide) { event(.comparing($0)) }
+        let items = checked.items
+        (result.skipped, result.held, result.waiting) = (inputs.repeated + checked.skipped, checked.held, checked.waiting)
+        if !dryRun { try await decisions.record(checked.decisions) }
         guard let client, !dryRun, items.count > 0 else {
             result.end = dryRun ? .dryRun(items) : .nothingNew
             return result
         }
+        // The bundled script's register action says which ids were already there, when the server is known to offer it.
         let registration = BatchRegistration(items: items, limit: limit, client: client, outbox: pending.outbox,
-                                             verifyAnswers: verifyAnswers)
+                                             verifyAnswers: verifyAnswers,
+                                             registerAction: await repository.serverInfo()?.offers("register") == true)
         result.end = .sent(try await registration.run(saved: &saved, report: &record) { event(.sending($0, total: items.count)) },
                            total: items.count)
         return result

@@ -4,16 +4,17 @@ import Testing
 
 /// `register` compares with the server and the outbox before sending, and reports every row.
 @Suite struct CLIDuplicateTests {
-    /// A1 again (same id), a copy of A2 under another id, and one new item, all in January 2024.
+    /// A1 again (same id), A2 as a statement shows it (no id of its own, the shop's branch after its name), and one new
+    /// item, all in January 2024.
     static let input = """
         id,date,name,price,category,categorySub
         A1,20240105,コーヒー,178,0,1
-        X2,20240115,ラーメン,1500,0,0
+        ,20240115,ラーメン 渋谷店,1500,0,0
         X3,20240120,うどん,600,0,0
 
         """
 
-    @Test func itemsOnTheServerAreSkippedByIDAndByDatePriceAndName() async throws {
+    @Test func itemsOnTheServerAreSkippedByIDAndStatementRowsMatchedToThem() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }
         let file = try home.write("jan.csv", Self.input)
@@ -24,23 +25,25 @@ import Testing
             let result = try await CLI.run(["register", file, "--report", reportPath], environment: env)
             #expect(result.status == 0, "\(result.stderr)")
             #expect(try await server.items().map(\.id) == ["A1", "A2", "A3", "B1", "X3"], "only the new item was sent")
-            #expect(result.stderr.contains("Skipped 2 rows already there; --explain says what each matched"))
-            #expect(result.stderr.contains("Report: 1 added, 1 skipped as already there (same id), 1 skipped as likely duplicates."))
+            #expect(result.stderr.contains("Skipped 2 rows already there (1 matched to items entered another way); --explain says what each matched"))
+            #expect(result.stderr.contains("Report: 1 added, 1 skipped as already there (same id), 1 matched to items already there (not sent)."))
 
             let report = try ReportDocument(path: reportPath)
-            #expect(report.rows.map(\.status) == ["duplicate", "likely-duplicate", "added"])
+            #expect(report.rows.map(\.status) == ["duplicate", "matched", "added"])
             #expect(report.rows.map(\.line) == [2, 3, 4])
             #expect(report.rows[1].matched?.item.id == "A2" && report.rows[1].matched?.in == "server")
 
-            // --explain names what each skipped row matched; --allow-duplicates sends the likely one, never the same id.
+            // --explain names what each skipped row matched; --allow-duplicates sends the matched one, never the same id.
             let explained = try await CLI.run(["register", file, "--explain", "--allow-duplicates", "--dry-run"], environment: env)
             #expect(explained.status == 0)
             #expect(explained.stderr.contains("\(file):2: skipped, already there: id A1 is already on the server"))
             #expect(explained.stderr.contains("\(file):4: skipped, already there: id X3 is already on the server"))
             #expect(explained.stderr.contains("Dry run: 1 item would be sent"))
             let likely = try await CLI.run(["register", file, "--explain"], environment: env)
-            #expect(likely.stderr.contains("\(file):3: skipped as a likely duplicate: the same date, price and name as "
-                                           + "2024-01-15 ラーメン ¥1,500 (id A2) on the server"))
+            // The first run kept the rule's decision: this run follows it, and says so.
+            let matchedLine = try #require(likely.stderr.split(separator: "\n").first { $0.hasPrefix("\(file):3: ") }, "\(likely.stderr)")
+            #expect(matchedLine.contains("matched, not sent: decided by the matching rule on ")
+                    && matchedLine.hasSuffix("the same purchase as 2024-01-15 ラーメン ¥1,500 (id A2) on the server"), "\(matchedLine)")
         }
     }
 
@@ -161,8 +164,8 @@ import Testing
         let file = try home.write("d.csv", "date,name,price,category,categorySub\n20240122,コーヒー,178,0,1\n20240123,お茶,150,0,1\n")
         let result = try await CLI.run(["register", file, "--explain", "--format", "csv"], environment: env)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.contains("\(file):2: skipped as a likely duplicate: the same date, price and name as 2024-01-22 コーヒー ¥178"))
-        #expect(result.stderr.contains("Report: 1 added, 1 skipped as likely duplicates."))
+        #expect(result.stderr.contains("\(file):2: matched, not sent: the same purchase as 2024-01-22 コーヒー ¥178"))
+        #expect(result.stderr.contains("Report: 1 added, 1 matched to items already there (not sent)."))
     }
 
     @Test func progressIsDrawnOnlyWhenStderrIsATerminal() async throws {

@@ -326,7 +326,7 @@ import Testing
         }
     }
 
-    @Test func anItemEnteredAnotherWayIsALikelyDuplicateOfTheSameRow() async throws {
+    @Test func anItemEnteredAnotherWayIsMatchedByTheStatementsRow() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }
         let typedID = "A1B2C3D4-0000-4000-8000-000000000001"
@@ -341,8 +341,8 @@ import Testing
             let env = Samples.environment(home: home, server: server)
             let result = try await CLI.run(["register", "--explain", file], environment: env)
             #expect(result.status == 0, "\(result.stderr)")
-            #expect(result.stderr.contains("\(file):2: skipped as a likely duplicate: the same date, price and name as "
-                                           + "2024-03-05 パン ¥250 (id \(typedID)) on the server"), "\(result.stderr)")
+            #expect(result.stderr.contains("\(file):2: matched, not sent: the same purchase as 2024-03-05 パン ¥250 (id \(typedID)) "
+                                           + "on the server: the same amount, the same day, the same name"), "\(result.stderr)")
             let stored = try await server.items()
             #expect(stored.map(\.name) == ["パン", "牛乳"])
             #expect(stored.first?.id == typedID)
@@ -386,7 +386,7 @@ import Testing
         }
     }
 
-    @Test func allowDuplicatesLiftsOnlyTheLikelyDuplicateRuleNotTheMadeIDs() async throws {
+    @Test func allowDuplicatesLiftsOnlyStatementMatchingNotTheMadeIDs() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }
         let file = try Self.write(Self.coffeeRows, "coffee.csv", in: home)
@@ -404,12 +404,10 @@ import Testing
             #expect(again.stderr.contains("Nothing to send: every valid row is already there."))
             #expect(try await server.items().count == before.count)
 
-            // A JSON item without an id is a purchase of its own: a random id, and --allow-duplicates sends the second
-            // coffee of the day although it looks like the first.
+            // A JSON item without an id is a purchase of its own, with a random id: the second coffee of the day is sent
+            // although it looks like the first, with or without --allow-duplicates.
             let coffee = #"{"date":"20261103","name":"コーヒー","price":178,"category":0}"#
-            let refused = try await CLI.run(["register", "-"], environment: env, stdin: coffee)
-            #expect(refused.status == 0 && refused.stderr.contains("--allow-duplicates sends likely duplicates anyway"), "\(refused.stderr)")
-            let sent = try await CLI.run(["register", "--allow-duplicates", "-"], environment: env, stdin: coffee)
+            let sent = try await CLI.run(["register", "-"], environment: env, stdin: coffee)
             #expect(sent.status == 0, "\(sent.stderr)")
             let stored = try await server.items()
             #expect(stored.count == before.count + 1)

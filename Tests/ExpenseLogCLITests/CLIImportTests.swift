@@ -178,6 +178,7 @@ struct ReportDocument: Decodable {
         let item: ReportItem?
         let reasons: [String]?
         let matched: Matched?
+        let candidates: [Matched]?
     }
 
     struct Matched: Decodable {

@@ -144,7 +144,7 @@ struct APIClientTests {
             var pending: [Int] = []
             for batch in try entry.loaded(outbox) {
                 let outcome = try await api.deliver(batch, of: entry, outbox: outbox, verifyAnswer: true)
-                guard case .delivered(let items) = outcome else {
+                guard case .delivered(let items, _) = outcome else {
                     Issue.record("expected delivered, got \(outcome)")
                     return
                 }
@@ -176,7 +176,7 @@ struct APIClientTests {
             let api = try client(session)
             let first = try await api.deliver(try entry.loaded(outbox)[0], of: entry, outbox: outbox, verifyAnswer: true)
             let second = try await api.deliver(try entry.loaded(outbox)[1], of: entry, outbox: outbox, verifyAnswer: true)
-            guard case .delivered(let saved) = first, case let .failed(error, mayHaveBeenSaved) = second else {
+            guard case .delivered(let saved, _) = first, case let .failed(error, mayHaveBeenSaved) = second else {
                 Issue.record("expected delivered then failed, got \(first) and \(second)")
                 return
             }

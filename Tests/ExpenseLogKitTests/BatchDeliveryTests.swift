@@ -50,7 +50,7 @@ func savedAnswer(_ items: [Item]) -> ScriptedAnswer {
 extension DeliveryOutcome {
     /// The server's items when delivered, else nil.
     var delivered: [Item]? {
-        if case .delivered(let items) = self { items } else { nil }
+        if case .delivered(let items, _) = self { items } else { nil }
     }
 
     /// The error and whether the batch may have been saved when failed, else nil.

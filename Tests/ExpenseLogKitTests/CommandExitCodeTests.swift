@@ -233,3 +233,25 @@ import Testing
         }
     }
 }
+
+extension CommandExitCodeTests {
+    @Test func aRowAnotherImportSavedMeanwhileIsReportedAsAlreadyThereNotAdded() async throws {
+        try await withTool([Self.item("OLD", day: 2)]) { tool in
+            // Any call that asks the server what it offers teaches the client the register action.
+            #expect(await tool("fetch", "2024-01").code == 0)
+            let deleted = await tool("delete", "OLD", "--yes")
+            #expect(deleted.code == 0, "\(deleted.stderr)")
+            let file = try tool.file("in.csv", "id,date,name,price,category\nA1,20240105,パン,250,0\nA2,20240106,牛乳,198,0\n")
+            let report = tool.home.appendingPathComponent("report.json").path
+            // Compared while the server had neither; another import's A1 lands just before this one's POST.
+            tool.app.arriveBeforeNextPost([Self.item("A1", name: "パン", price: 250)])
+            let run = await tool("register", file, "--report", report)
+            #expect(run.code == 0, "\(run.stderr)")
+            #expect(run.stderr.contains("Report: 1 added, 1 skipped as already there (same id)."), "\(run.stderr)")
+            let rows = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])["rows"]
+            let statuses = (rows as? [[String: Any]] ?? []).map { $0["status"] as? String }
+            #expect(statuses == ["duplicate", "added"])
+            #expect(tool.app.items.map(\.id) == ["A1", "A2"], "each saved once")
+        }
+    }
+}

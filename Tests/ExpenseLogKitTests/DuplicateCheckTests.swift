@@ -8,39 +8,96 @@ import Testing
 
 /// `register`'s duplicate check in-process, over a fake server and a real outbox.
 @Suite struct DuplicateCheckTests {
-    @Test func skipsKnownIDsAndLikelyDuplicatesAndKeepsTheRest() async throws {
+    /// The rows of `input` spooled and recorded as `in.csv` lines 2, 3…
+    func spooled(_ input: [Item]) throws -> (ItemSpool, ImportRecord) {
+        let spool = try ItemSpool()
+        var report = ImportRecord(files: ["in.csv"])
+        for (line, item) in input.enumerated() {
+            let offset = try spool.append(item, tag: Int32(line))
+            _ = report.appendSpooled(at: SourceLocation(file: "in.csv", line: line + 2), offset: offset)
+        }
+        return (spool, report)
+    }
+
+    func ids(_ spool: ItemSpool) throws -> [String] {
+        var reader = try spool.reader()
+        var ids: [String] = []
+        while let (item, _) = try reader.next() { ids.append(item.id) }
+        return ids
+    }
+
+    @Test func skipsKnownIDsMatchesStatementRowsAndKeepsTypedOnes() async throws {
         try await withTemporaryDirectory { root in
             let onServer = Item(id: "S1", date: try day(2024, 1, 5), name: "コーヒー", price: 178, category: 0, categorySub: 1)
             let waiting = Item(id: "W1", date: try day(2024, 1, 6), name: "ラーメン", price: 980, category: 0, categorySub: 0)
             let outbox = releasePaths(root).outbox
             try outbox.enqueue([OutboxBatch(key: "WAIT-1", items: [waiting])])
+            // Rows 1 and 3 are statement rows; row 2 has the same content as the waiting ramen but is typed: it is kept.
             let input = [Item(id: "S1", date: try day(2024, 1, 5), name: "coffee", price: 1, category: 0, categorySub: nil),
-                         Item(id: "N2", date: try day(2024, 1, 6), name: "ラーメン", price: 980, category: 0, categorySub: 0),
-                         Item(id: "N3", date: try day(2024, 1, 7), name: "本", price: 900, category: 1, categorySub: 2)]
-            let spool = try ItemSpool()
-            var report = ImportRecord(files: ["in.csv"])
-            for (line, item) in input.enumerated() {
-                let offset = try spool.append(item, tag: Int32(line))
-                _ = report.appendSpooled(at: SourceLocation(file: "in.csv", line: line + 2), offset: offset)
-            }
+                         Item(id: "N2", date: try day(2024, 1, 7), name: "ﾗｰﾒﾝ一蘭 渋谷店", price: 980, category: 0, categorySub: 0),
+                         Item(id: "T3", date: try day(2024, 1, 6), name: "ラーメン", price: 980, category: 0, categorySub: 0),
+                         Item(id: "N4", date: try day(2024, 1, 7), name: "本", price: 900, category: 1, categorySub: 2)]
+            var (spool, report) = try spooled(input)
             var events: [String] = []
             let check = DuplicateCheck(loader: MonthLoader(client: try client(monthServer([onServer])),
                                                            repository: LocalRepository(directory: root.appendingPathComponent("cache"))),
-                                       outbox: outbox, allowLikely: false)
-            let (kept, skipped, count) = try await check.run(months: [try #require(YearMonth(year: 2024, month: 1))], spool: spool,
-                                                            report: &report) { event in
+                                       outbox: outbox, matcher: StatementMatcher())
+            let found = try await check.run(months: [try #require(YearMonth(year: 2024, month: 1))], spool: spool,
+                                            isStatementRow: { $0 != 2 }, today: try day(2026, 11, 25), report: &report,
+                                            decide: { _ in nil }) { event in
                 events.append("\(event)")
             }
-            var reader = try kept.reader()
-            var keptIDs: [String] = []
-            while let (item, _) = try reader.next() { keptIDs.append(item.id) }
-            #expect(keptIDs == ["N3"])
-            #expect(skipped.map(\.status) == [.duplicate, .likelyDuplicate])
-            #expect(skipped[0].reasons == ["id S1 is already on the server"])
-            #expect(skipped[1].reasons.first?.hasSuffix("waiting in the outbox (run `expense-log sync`)") == true)
-            #expect(count == 1)
-            #expect(skipped.map(\.location.line) == [2, 3], "each skipped row is named at its line")
+            #expect(try ids(found.items) == ["T3", "N4"])
+            #expect(found.skipped.map(\.status) == [.duplicate, .matched])
+            #expect(found.skipped[0].reasons == ["id S1 is already on the server"])
+            #expect(found.skipped[1].reasons == ["the same purchase as 2024-01-06 ラーメン ¥980 (id W1) waiting in the outbox "
+                                                  + "(run `expense-log sync`): the same amount, 1 day apart, a related name"])
+            #expect(found.decisions == ["N2": RowDecision(.same, item: "W1", by: .rule, on: "2026-11-25")])
+            #expect(found.held.isEmpty && found.waiting == 1)
+            #expect(found.skipped.map(\.location.line) == [2, 3], "each skipped row is named at its line")
             #expect(events.first == "comparing(months: 1)" && events.contains("compared"))
+        }
+    }
+
+    @Test func aRowMatchingCannotSettleIsAskedAboutHeldOrDecidedAndAKeptDecisionIsFollowed() async throws {
+        try await withTemporaryDirectory { root in
+            // Typed under another name on the same day, for the same amount: maybe the same purchase.
+            let typed = Item(id: "APP-1", date: try day(2024, 1, 9), name: "ランチ", price: 1_200, category: 0, categorySub: 0)
+            let row = Item(id: "ROW-1", date: try day(2024, 1, 9), name: "サイゼリヤ 渋谷店", price: 1_200, category: 0, categorySub: 0)
+            let check = DuplicateCheck(loader: MonthLoader(client: try client(monthServer([typed])),
+                                                           repository: LocalRepository(directory: root.appendingPathComponent("cache"))),
+                                       outbox: releasePaths(root).outbox, matcher: StatementMatcher())
+            let month = try #require(YearMonth(year: 2024, month: 1))
+            for (choice, status, sent) in [(nil, ImportRecord.Status.held, false), (.skip, .skipped, false), (.new, nil, true),
+                                           (HeldChoice.same(KnownItem(item: typed, place: .server)), .matched, false)] {
+                var (spool, report) = try spooled([row])
+                var asked: [[String]] = []
+                let found = try await check.run(months: [month], spool: spool, isStatementRow: { _ in true }, today: try day(2026, 11, 25),
+                                                report: &report, decide: { held in
+                                                    asked.append(held.candidates.map(\.item.id))
+                                                    return choice
+                                                }) { _ in }
+                #expect(asked == [["APP-1"]])
+                #expect(try ids(found.items) == (sent ? ["ROW-1"] : []), "\(String(describing: choice))")
+                #expect((found.held + found.skipped).map(\.status) == (status.map { [$0] } ?? []))
+                #expect(found.decisions["ROW-1"]?.decision == choice.map { c in
+                    switch c {
+                    case .same: .same
+                    case .new: .new
+                    case .skip: .skip
+                    }
+                })
+            }
+            // A decision kept from an earlier run is followed without asking.
+            let decided = DuplicateCheck(loader: check.loader, outbox: check.outbox, matcher: StatementMatcher(),
+                                         decided: ["ROW-1": RowDecision(.skip, item: nil, by: .person, on: "2026-11-01")])
+            var (spool, report) = try spooled([row])
+            let found = try await decided.run(months: [month], spool: spool, isStatementRow: { _ in true }, today: try day(2026, 11, 25),
+                                              report: &report, decide: { _ in
+                                                  Issue.record("a decided row is not asked about")
+                                                  return nil
+                                              }) { _ in }
+            #expect(found.skipped.map(\.reasons) == [["decided by you on 2026-11-01: skip this row"]])
         }
     }
 }

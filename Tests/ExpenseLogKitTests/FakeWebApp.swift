@@ -10,7 +10,7 @@ import Testing
 /// register, delete and update as `Resources/server/Code.gs` answers them, and a switch that takes it down. Anything
 /// else it is asked fails the test. The CLI tests run the real script under Node.js; this is for exit codes and words.
 final class FakeWebApp: Sendable {
-    private let state = Mutex<(items: [Item], down: Bool, posts: Int, lost: Set<String>)>(([], false, 0, []))
+    private let state = Mutex<(items: [Item], down: Bool, posts: Int, lost: Set<String>, arriving: [Item])>(([], false, 0, [], []))
 
     /// A web app holding `items`.
     init(_ items: [Item] = []) {
@@ -32,6 +32,11 @@ final class FakeWebApp: Sendable {
         state.withLock { $0.lost = actions }
     }
 
+    /// Saves `items` just before the next POST is run, as another import sending them at the same moment would.
+    func arriveBeforeNextPost(_ items: [Item]) {
+        state.withLock { $0.arriving = items }
+    }
+
     /// The session commands reach it through.
     var session: FakeSession {
         FakeSession { request in try self.answer(request) }
@@ -43,7 +48,7 @@ final class FakeWebApp: Sendable {
         let query = Dictionary(URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems?.map { ($0.name, $0.value ?? "") } ?? [],
                                uniquingKeysWith: { $1 })
         if request.method == "GET", query["action"] == "info" {
-            return json(#"{"app":"expense-log","version":2,"actions":["info","delete","update","check"]}"#)
+            return json(#"{"app":"expense-log","version":2,"actions":["info","register","delete","update","check"]}"#)
         }
         if request.method == "GET", let year = query["year"].flatMap(Int.init), let month = query["month"].flatMap(Int.init) {
             return json(ItemJSON.array(items.filter { $0.date.year == year && $0.date.month == month }))
@@ -52,7 +57,11 @@ final class FakeWebApp: Sendable {
             Issue.record("the fake web app was asked \(request.method) \(request.url)")
             throw TransportError.network(url: request.url, reason: .other("not faked"))
         }
-        state.withLock { $0.posts += 1 }
+        state.withLock { state in
+            state.posts += 1
+            state.items += state.arriving
+            state.arriving = []
+        }
         if let sent = try? ItemCodec.items(body) {
             state.withLock { state in
                 for item in sent where !state.items.contains(where: { $0.id == item.id }) { state.items.append(item) }
@@ -64,6 +73,15 @@ final class FakeWebApp: Sendable {
             throw TransportError.network(url: request.url, reason: .connectionLost)
         }
         switch action["action"] as? String {
+        case "register":
+            // As the script answers: every item as stored (the one already there for a known id), and those ids.
+            let sent = try ItemCodec.items(JSONSerialization.data(withJSONObject: action["items"] ?? []))
+            let existing: [String] = state.withLock { state in
+                let held = Set(state.items.map(\.id))
+                for item in sent where !held.contains(item.id) { state.items.append(item) }
+                return sent.map(\.id).filter(held.contains)
+            }
+            return json("{\"saved\":\(ItemJSON.array(sent)),\"existing\":\(Self.strings(existing))}")
         case "delete":
             let ids = (action["items"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
             let held = Set(items.map(\.id))

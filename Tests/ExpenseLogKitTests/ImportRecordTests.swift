@@ -57,17 +57,17 @@ struct ImportRecordTests {
         let (a, b, c) = (try coffee("A"), try coffee("B"), try coffee("C"))
         for (line, item) in [a, b, c].enumerated() { report.append(row("in.csv", line + 2, item)) }
         let known = KnownItem(item: try coffee("S1"), place: .server)
-        report.mark(row: 1, .likelyDuplicate, reasons: ["same date, price and name as S1"], matched: known)
+        report.mark(row: 1, .matched, reasons: ["the same purchase as S1"], matched: known)
         report.mark(row: 0, .added)
         report.mark(row: 3, .added)
-        #expect(report.rows.map(\.status) == [.added, .likelyDuplicate, .notSent])
-        #expect(report.rows.map(\.reasons) == [[], ["same date, price and name as S1"], []])
+        #expect(report.rows.map(\.status) == [.added, .matched, .notSent])
+        #expect(report.rows.map(\.reasons) == [[], ["the same purchase as S1"], []])
         #expect(report.rows[1].matched == known)
         #expect(report.rows[0].matched == nil && report.rows[2].matched == nil)
         #expect(report.rows.count == 3)
         report.mark(row: 1, .queued, reasons: ["network down"])
         #expect(report.rows[1].status == .queued)
-        #expect(report.rows[1].reasons == ["same date, price and name as S1", "network down"])
+        #expect(report.rows[1].reasons == ["the same purchase as S1", "network down"])
         #expect(report.rows[1].matched == known)
     }
 
@@ -85,9 +85,10 @@ struct ImportRecordTests {
     @Test("the summary names the non-zero counts in a fixed order", arguments: [
         ([ImportRecord.Status](), "no rows"),
         ([.invalid, .added, .added], "2 added, 1 invalid"),
-        ([.notSent, .excluded, .invalid, .likelyDuplicate, .duplicate, .duplicate, .rejected, .queued, .added, .added, .added],
+        ([.notSent, .excluded, .invalid, .matched, .held, .skipped, .duplicate, .duplicate, .rejected, .queued, .added, .added, .added],
          "3 added, 1 queued in the outbox, 1 refused by the server, 2 skipped as already there (same id), "
-         + "1 skipped as likely duplicates, 1 invalid, 1 left out by the profile, 1 valid but not sent"),
+         + "1 matched to items already there (not sent), 1 held for you to decide, 1 skipped as you decided, 1 invalid, "
+         + "1 left out by the profile, 1 valid but not sent"),
     ])
     func summary(statuses: [ImportRecord.Status], expected: String) {
         var report = ImportRecord()
@@ -104,7 +105,7 @@ struct ImportRecordTests {
         #expect(object["exitCode"] as? Int == 65)
         let counts = try #require(object["counts"] as? [String: Int])
         #expect(Set(counts.keys) == Set(ImportRecord.Status.allCases.map(\.rawValue)))
-        #expect(counts["added"] == 1 && counts["invalid"] == 1 && counts["likely-duplicate"] == 0 && counts["not-sent"] == 0)
+        #expect(counts["added"] == 1 && counts["invalid"] == 1 && counts["matched"] == 0 && counts["held"] == 0 && counts["not-sent"] == 0)
     }
 
     @Test("the JSON rows follow the order of the files, then the line, whatever order they were added in")
@@ -119,25 +120,31 @@ struct ImportRecordTests {
         #expect(rows.map { "\($0["file"] as? String ?? "?"):\($0["line"] as? Int ?? 0)" } == ["b.csv:3", "b.csv:5", "a.csv:1", "a.csv:2", "c.csv:1"])
     }
 
-    @Test("a JSON row holds its status, the item in the wire format, its reasons and the matched item with its place")
+    @Test("a JSON row holds its status, the item in the wire format, its reasons, the matched item with its place, and a held row's candidates")
     func jsonRow() throws {
         var report = ImportRecord(files: ["in.csv"])
         report.append(row("in.csv", 2, try coffee("A")))
         report.append(row("in.csv", 3, try coffee("B", price: -50)))
-        report.mark(row: 1, .likelyDuplicate, reasons: ["same date, price and name"],
-                    matched: KnownItem(item: try coffee("Q"), place: .outbox))
+        report.mark(row: 1, .matched, reasons: ["the same purchase"], matched: KnownItem(item: try coffee("Q"), place: .outbox))
+        report.append(row("in.csv", 4, try coffee("C")))
+        report.mark(row: 2, .held, reasons: ["it may be"], candidates: [KnownItem(item: try coffee("S1"), place: .server),
+                                                                         KnownItem(item: try coffee("S2"), place: .server)])
         let rows = try reportRows(try decodedReport(report))
-        try #require(rows.count == 2)
+        try #require(rows.count == 3)
         #expect(rows[0]["status"] as? String == "not-sent")
         #expect(rows[0]["reasons"] == nil && rows[0]["matched"] == nil)
         let item = try #require(rows[1]["item"] as? [String: Any])
         #expect(item["id"] as? String == "B" && item["date"] as? String == "20240122" && item["price"] as? Int == -50)
         #expect(item["name"] as? String == "コーヒー" && item["category"] as? Int == 0 && item["categorySub"] as? Int == 1)
-        #expect(rows[1]["status"] as? String == "likely-duplicate")
-        #expect(rows[1]["reasons"] as? [String] == ["same date, price and name"])
+        #expect(rows[1]["status"] as? String == "matched")
+        #expect(rows[1]["reasons"] as? [String] == ["the same purchase"])
         let matched = try #require(rows[1]["matched"] as? [String: Any])
         #expect(matched["in"] as? String == "outbox")
         #expect((matched["item"] as? [String: Any])?["id"] as? String == "Q")
+        #expect(rows[2]["status"] as? String == "held")
+        let candidates = try #require(rows[2]["candidates"] as? [[String: Any]])
+        #expect(candidates.map { ($0["item"] as? [String: Any])?["id"] as? String } == ["S1", "S2"])
+        #expect(candidates.allSatisfy { $0["in"] as? String == "server" })
     }
 
     @Test("the JSON of an empty report is valid, with no rows")

@@ -10,6 +10,7 @@ enum AddCommand: Command {
     static let category = Option<String>("category", "name", .suggest(CommonOptions.categoryWords), help: "A category (food, 食費, a unique prefix, a number) or category/sub "
                                          + "(food/drink); default: that of the latest cached item of the same name.")
     static let id = Option<String>("id", "id", help: "The item's id (default: a new UUID, as the app makes).")
+    static let allowDuplicates = Flag("allow-duplicates", help: "Does nothing now that add keeps every purchase (kept so that scripts that pass it still run).")
 
     static let name = Argument<String?>(optional: "name", help: "What was bought.")
     static let price = Argument<String?>(optional: "price", help: "What it cost, in yen.")
@@ -18,9 +19,10 @@ enum AddCommand: Command {
         name: "add",
         abstract: "Register one item from its name and price (today, in the category its name had last time).",
         discussion: """
-            The item goes the way a row of register goes: it is checked, compared with its month on the server \
-            (an item of the same date, price and name is skipped unless --allow-duplicates), and queued in the \
-            outbox when the server cannot be reached (exit 75; sync sends it). The price takes the forms an input \
+            The item goes the way a row of register goes: it is checked, sent, and queued in the outbox when the \
+            server cannot be reached (exit 75; sync sends it). A typed purchase is a new one: a second coffee of \
+            the day is a second item. On a terminal, when the cache shows one of the same name and price that day, \
+            add says so and asks whether to add another (Enter adds it); off a terminal it never asks. The price takes the forms an input \
             takes (980, ¥1,500, 1,500円, -300 for a refund). The day is a calendar day in the local time zone (TZ \
             is honoured). Without --category, the category of the latest cached item with the same name is used and \
             said on stderr; when there is none, the catalogue is listed and nothing is sent (exit 64).
@@ -30,7 +32,7 @@ enum AddCommand: Command {
               expense-log add コーヒー 178 --category food/drink --date yesterday
               expense-log add 返品 -300 --category 雑貨 --date 2024-01-05
             """,
-        options: [date.spec, category.spec, id.spec, RegisterCommand.allowDuplicates.spec, RegisterCommand.dryRun.spec, CommonOptions.format.spec],
+        options: [date.spec, category.spec, id.spec, allowDuplicates.spec, RegisterCommand.dryRun.spec, CommonOptions.format.spec],
         arguments: [name.spec, price.spec])
 
     /// The item as given or answered, before it goes the way of a `register` row.
@@ -72,6 +74,11 @@ enum AddCommand: Command {
             }
             fields = asked
         }
+        let confirmed = invocation[RegisterCommand.dryRun] ? true : await confirmRepeat(fields, context, config)
+        guard confirmed else {
+            context.io.stderr.write("Not added; nothing was sent.\n")
+            throw CommandExit(code: .failure)
+        }
         try await register(fields, invocation, context)
     }
 
@@ -86,7 +93,6 @@ enum AddCommand: Command {
         draft.category = .integer(fields.category)
         draft.categorySub = fields.sub.map(RawValue.integer) ?? .missing
         try await RegisterCommand.run(RegisterOptions(adding: draft, format: CommonOptions.outputFormat(invocation),
-                                                      dryRun: invocation[RegisterCommand.dryRun],
-                                                      allowDuplicates: invocation[RegisterCommand.allowDuplicates]), context)
+                                                      dryRun: invocation[RegisterCommand.dryRun], allowDuplicates: false), context)
     }
 }

@@ -18,8 +18,16 @@ enum RegisterCommand: Command {
     static let onInvalid = Option<InvalidRows>(choice: "on-invalid", "mode",
                                                help: "What invalid rows do: stop (send nothing, exit 65; the default), skip (send the "
                                                  + "valid rows, exit 65) or warn (send the valid rows, warn, exit 0).")
-    static let allowDuplicates = Flag("allow-duplicates", help: "Send rows with the same date, price and name as an existing item.")
-    static let explain = Flag("explain", help: "Say which existing item each skipped row matched.")
+    static let allowDuplicates = Flag("allow-duplicates", help: "Send statement rows that match items already there (only an id already "
+                                      + "there is skipped).")
+    static let ambiguous = Option<AmbiguousRows>(choice: "ambiguous", "decision",
+                                                 help: "What a row that may be an item already there becomes: ask (the default on a "
+                                                   + "terminal), hold (list it, send nothing for it, exit 4; the default elsewhere), "
+                                                   + "new, same or skip.")
+    static let review = Flag("review", help: "Ask about each row that may be an item already there (--ambiguous ask); needs a terminal.")
+    static let matchDays = Option<Int>("match-days", "days", .integer(0...31), default: StatementMatcher.defaultWindow,
+                                       help: "How many days a statement row's date may be from the item it matches.")
+    static let explain = Flag("explain", help: "Say which existing item each skipped row matched, and why.")
     static let report = Option<String>("report", "file", .path, help: "Write a JSON report of every row (its file, line and fate) to a file.")
     static let dryRun = Flag("dry-run", short: "n", help: "Validate, compare and print what would be sent; send nothing.")
     static let batchSize = Option<Int>("batch-size", "n", .integer(1...10_000), default: BatchLimit.defaultItems,
@@ -46,8 +54,13 @@ enum RegisterCommand: Command {
             file (a version 5 UUID; see docs/register.md), so importing an overlapping statement again skips by id \
             what is already there; a JSON item without one gets a random id. Before sending, each row is \
             compared with its month on the server (fetched afresh, the cache only when the server cannot \
-            answer) and with the outbox: a row whose id is there is skipped, and so is one with the same date, \
-            price and name unless --allow-duplicates. A report of every row ends \
+            answer) and with the outbox: a row whose id is there is skipped. A statement row (a CSV row \
+            without an id, or any row read through --profile) that is the same purchase as an item already \
+            there (the same amount, at most --match-days days apart, a related name: まいばすけっと and \
+            まいばすけっと 中目黒1丁目店) is matched and not sent; one that may be (two equal candidates, or the \
+            same amount and day under another name) is asked about on a terminal, and elsewhere held back and \
+            listed, with exit status 4 (--ambiguous decides them all). Decisions are kept, so importing an \
+            overlapping statement again decides the same way (docs/reconcile.md). A report of every row ends \
             the run on stderr; --report FILE writes it as JSON. Valid rows wait in an unlinked temporary file in \
             $TMPDIR, not in memory, so a large import needs little of it.
 
@@ -55,10 +68,12 @@ enum RegisterCommand: Command {
               expense-log register items.csv
               expense-log import --profile moneyforward --report report.json 収入・支出詳細_2024-01.csv
               expense-log import --profile bank.json --on-invalid warn statement.csv    # for cron
+              expense-log import card.csv --ambiguous new    # a script: send every row it cannot decide
               expense-log fetch --year 2024 --month 1 --format json | expense-log register --dry-run -
               echo '{"date":"20240122","name":"コーヒー","price":178,"category":0,"categorySub":1}' | expense-log register -
             """,
-        options: [inputFormat.spec, encoding.spec, profile.spec, skipInvalid.spec, onInvalid.spec, allowDuplicates.spec, explain.spec, report.spec,
+        options: [inputFormat.spec, encoding.spec, profile.spec, skipInvalid.spec, onInvalid.spec, allowDuplicates.spec, ambiguous.spec,
+                  review.spec, matchDays.spec, explain.spec, report.spec,
                   dryRun.spec, batchSize.spec, CommonOptions.format.spec],
         arguments: [files.spec])
 

@@ -14,6 +14,10 @@ struct RegisterOptions {
     /// What invalid rows do: `--on-invalid`, `--skip-invalid`, else the profile's `onInvalid`, else stop.
     let onInvalid: InvalidRows
     let allowDuplicates: Bool
+    /// What rows that may be items already there become: `--ambiguous` (`--review` is `ask`); nil: ask on a terminal, else hold.
+    let ambiguous: AmbiguousRows?
+    /// `--match-days`.
+    let matchDays: Int
     let explain: Bool
     let reportFile: String?
     let dryRun: Bool
@@ -45,6 +49,11 @@ struct RegisterOptions {
         }
         onInvalid = invocation[Command.onInvalid] ?? (invocation[Command.skipInvalid] ? .skip : nil) ?? profile?.onInvalid ?? .stop
         (allowDuplicates, explain) = (invocation[Command.allowDuplicates], invocation[Command.explain])
+        if invocation[Command.review], let mode = invocation[Command.ambiguous], mode != .ask {
+            throw UsageError(path: invocation.path, message: "--review is --ambiguous ask; give one of them")
+        }
+        ambiguous = invocation[Command.review] ? .ask : invocation[Command.ambiguous]
+        matchDays = invocation[Command.matchDays] ?? StatementMatcher.defaultWindow
         (reportFile, dryRun) = (invocation[Command.report], invocation[Command.dryRun])
         limit = BatchLimit(items: invocation[Command.batchSize] ?? BatchLimit.defaultItems)
         format = CommonOptions.outputFormat(invocation)
@@ -54,6 +63,7 @@ struct RegisterOptions {
     init(adding draft: ItemDraft, format: OutputFormat, dryRun: Bool, allowDuplicates: Bool) {
         (paths, profile, encoding, adding) = ([(draft.location.file, nil)], nil, nil, draft)
         (onInvalid, self.allowDuplicates, explain, reportFile, self.dryRun) = (.stop, allowDuplicates, false, nil, dryRun)
+        (ambiguous, matchDays) = (.hold, StatementMatcher.defaultWindow)
         (limit, self.format) = (BatchLimit(items: BatchLimit.defaultItems), format)
     }
 

@@ -43,17 +43,19 @@ extension RegisterCommand {
         let registration = Registration(client: { try context.client(config, orNoneFor: options.dryRun) }, repository: repository,
                                         pending: context.pendingWrites(config), queuedEdits: { EditText.waiting(context, config) },
                                         catalogue: config.catalogue.value, onInvalid: options.onInvalid,
-                                        allowLikely: options.allowDuplicates, dryRun: options.dryRun, limit: options.limit,
+                                        matcher: options.allowDuplicates ? nil : StatementMatcher(window: options.matchDays),
+                                        decisions: context.importDecisions(config), dryRun: options.dryRun, limit: options.limit,
                                         verifyAnswers: config.environment.value != .dummy)
+        let review = try HeldRowsText(options: options, context: context, progress: messages.progress)
         var saved = try SavedItems()
         let result: RegistrationResult
         do {
             result = try await registration.run(options.input(context), into: ending.spool, record: &report, saved: &saved,
-                                                event: messages.show)
+                                                today: Day.today(), deciding: review.source, decide: review.decide, event: messages.show)
         } catch {
             await messages.finish(&saved, repository, config)  // what the server saved before the failure is still cached
             throw error
         }
-        try await messages.end(result, saved: &saved, ending: ending, report: report, repository: repository, config: config)
+        try await messages.end(result, saved: &saved, ending: ending, report: report, repository: repository, config: config, review: review)
     }
 }

@@ -9,10 +9,12 @@ import Foundation
 
 extension RegisterText {
     /// Says how the registration ended, prints and caches what the server saved, writes the report, and exits with the
-    /// run's code: the stop's, else 65 when rows were invalid, else 0. The one place a `register` decides its exit code.
+    /// run's code: the stop's, else 65 when rows were invalid, else 4 when rows were held for a person, else 0. The one
+    /// place a `register` decides its exit code.
     func end(_ result: RegistrationResult, saved: inout SavedItems, ending: ImportRecordFile, report: ImportRecord,
-             repository: LocalRepository, config: AppConfig) async throws -> Never {
-        let inputs = result.inputs, rowsCode: ExitCode = result.invalid ? .dataError : .success
+             repository: LocalRepository, config: AppConfig, review: HeldRowsText) async throws -> Never {
+        let inputs = result.inputs
+        let rowsCode: ExitCode = result.invalid ? .dataError : result.held.isEmpty ? .success : .held
         switch result.end {
         case .stoppedOnInvalid:
             let count = inputs.problems.count, rowsOnly = !inputs.problems.allSatisfy(\.ofWholeFile)
@@ -33,18 +35,19 @@ extension RegisterText {
             try ending.finish(report, code: rowsCode)
         case .nothingNew:
             progress.clear()
-            explain(result.skipped)
+            explain(result.skipped, held: result.held, review: review)
             if options.format != .table { context.printItems([], options.format, config) }
-            context.note("Nothing to send: every valid row is already there.")
+            context.note(result.held.isEmpty ? "Nothing to send: every valid row is already there."
+                         : "Nothing else to send: every other valid row is already there.")
             try ending.finish(report, code: rowsCode)
         case .dryRun(let items):
             progress.clear()
-            explain(result.skipped)
+            explain(result.skipped, held: result.held, review: review)
             try dryRun(items, config)
             try ending.finish(report, code: rowsCode)
         case let .sent(outcome, total):
             progress.clear()
-            explain(result.skipped)
+            explain(result.skipped, held: result.held, review: review)
             let code = await sent(outcome, total: total, saved: &saved, repository: repository, config: config, report: report)
             if result.waiting > 0 {
                 context.note("\(result.waiting) item\(result.waiting == 1 ? "" : "s") queued by earlier runs \(result.waiting == 1 ? "is" : "are") "

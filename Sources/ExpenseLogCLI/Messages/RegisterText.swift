@@ -63,18 +63,24 @@ struct RegisterText {
         }
     }
 
-    /// `--explain`: each skipped row and the item it matched; without it, one line saying how to see them.
-    func explain(_ skipped: [ImportRecord.Row]) {
+    /// `--explain`: each skipped row and the item it matched; without it, one line saying how to see them. Then the
+    /// rows held back for a person, always.
+    func explain(_ skipped: [ImportRecord.Row], held: [ImportRecord.Row], review: HeldRowsText) {
+        defer { review.list(held) }
         guard !skipped.isEmpty else { return }
         guard options.explain else {
+            let matched = skipped.filter { $0.status == .matched }.count
             context.note("Skipped \(skipped.count) row\(skipped.count == 1 ? "" : "s") already there"
-                         + (options.adding != nil ? "" : "; --explain says what each matched")  // add has no --explain
-                         + (options.allowDuplicates || !skipped.contains { $0.status == .likelyDuplicate } ? "."
-                            : " (--allow-duplicates sends likely duplicates anyway)."))
+                         + (matched == 0 ? "" : " (\(matched) matched to items entered another way)")
+                         + (options.adding != nil ? "." : "; --explain says what each matched."))  // add has no --explain
             return
         }
         for row in skipped {
-            let what = row.status == .duplicate ? "skipped, already there" : "skipped as a likely duplicate"
+            let what = switch row.status {
+            case .matched: "matched, not sent"
+            case .skipped: "skipped as decided"
+            default: "skipped, already there"
+            }
             context.io.stderr.write("\(row.location): \(what): \(row.reasons.joined(separator: "; "))\n")
         }
     }

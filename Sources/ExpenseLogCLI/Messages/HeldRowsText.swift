@@ -1,0 +1,103 @@
+import ExpenseLogImport
+import ExpenseLogModel
+import ExpenseLogStore
+import ExpenseLogUseCases
+
+/// What a statement row that may be an item already there becomes (`--ambiguous`).
+enum AmbiguousRows: String, CaseIterable, Sendable {
+    /// Ask a person, row by row (on a terminal).
+    case ask
+    /// Send nothing for it, list it, exit 4.
+    case hold
+    /// A purchase of its own: send it.
+    case new
+    /// The same purchase as its closest candidate: do not send it.
+    case same
+    /// Leave it out, and do not ask again.
+    case skip
+}
+
+/// `register`'s held rows: the question a person answers for each on a terminal, and the list (with the command that
+/// decides them) when nobody is asked.
+struct HeldRowsText {
+    let mode: AmbiguousRows
+    let context: Context
+    let progress: ProgressLine
+    let options: RegisterOptions
+
+    /// The mode `options` and the terminal give: ask on a terminal, hold elsewhere; a dry run asks nothing.
+    init(options: RegisterOptions, context: Context, progress: ProgressLine) throws {
+        var mode = options.ambiguous ?? (context.canAsk ? .ask : .hold)
+        if mode == .ask, !context.canAsk {
+            throw UsageError(path: ["register"], message: "--review asks on a terminal, and stdin or stderr is not one; "
+                             + "give --ambiguous new, same or skip to decide every such row")
+        }
+        if options.dryRun, mode == .ask { mode = .hold }
+        (self.mode, self.context, self.progress, self.options) = (mode, context, progress, options)
+    }
+
+    /// Who the decisions are kept as made by.
+    var source: RowDecision.Source { mode == .ask ? .person : .flag }
+
+    /// The decision about one row: the mode's, or a person's answer; nil holds it back.
+    func decide(_ held: HeldRow) async -> HeldChoice? {
+        switch mode {
+        case .hold: return nil
+        case .new: return .new
+        case .skip: return .skip
+        case .same: return held.candidates.first.map(HeldChoice.same)
+        case .ask: return await ask(held)
+        }
+    }
+
+    private func ask(_ held: HeldRow) async -> HeldChoice? {
+        progress.clear()
+        var text = "\(held.location): \(Self.describe(held.item)) may be the same purchase as:\n"
+        for (number, candidate) in held.candidates.enumerated() {
+            text += "  \(number + 1)) \(Self.describe(candidate.item)) \(Self.place(candidate))\n"
+        }
+        context.io.stderr.write(text)
+        let numbers = held.candidates.count == 1 ? "1" : "1-\(held.candidates.count)"
+        var question = "The same purchase (\(numbers)), a new purchase (n), or skip this row (s)? Enter decides later"
+        while true {
+            guard let answer = await context.ask(question), !answer.isEmpty else { return nil }
+            switch answer.lowercased() {
+            case "n", "new": return .new
+            case "s", "skip": return .skip
+            default:
+                if let number = Int(answer), held.candidates.indices.contains(number - 1) { return .same(held.candidates[number - 1]) }
+                question = "Answer \(numbers), n or s (Enter decides later)"
+            }
+        }
+    }
+
+    /// Lists the rows held back and says how to decide them.
+    func list(_ held: [ImportRecord.Row]) {
+        guard !held.isEmpty else { return }
+        progress.clear()
+        var text = "Held \(held.count) row\(held.count == 1 ? "" : "s") that may be items already there; "
+            + "\(held.count == 1 ? "it was" : "they were") not sent:\n"
+        for row in held {
+            let item = row.item.map(Self.describe) ?? "a row"
+            let candidates = row.candidates.map { "\(Self.describe($0.item)) \(Self.place($0))" }.joined(separator: ", or ")
+            text += "  \(row.location): \(item) may be \(candidates)\n"
+        }
+        // A shell reads the command as shown: a name with a space or a quote is quoted.
+        let files = options.paths.map { path in
+            let shown = ArgumentBytes.display(path.path)
+            return shown.contains(where: { " \t'\"\\$`!*?[](){}<>|&;#~".contains($0) }) ? shown.shellQuoted : shown
+        }.joined(separator: " ")
+        text += "Decide on a terminal with `expense-log register \(files) --review`, or all at once with "
+            + "--ambiguous new (send them), same (they are the items above) or skip.\n"
+        context.io.stderr.write(text)
+    }
+
+    /// `2024-11-19 まいばすけっと ¥1,280 (id 1000…)`, control characters shown as `�`.
+    static func describe(_ item: Item) -> String {
+        PrintableText.of("\(item.date) \(item.name) ¥\(PriceText.format(item.price))")
+    }
+
+    static func place(_ known: KnownItem) -> String {
+        "(\(known.place == .server ? "on the server" : "waiting in the outbox"), id \(PrintableText.of(known.item.id)))"
+    }
+}

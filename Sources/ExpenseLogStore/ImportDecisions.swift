@@ -1,0 +1,79 @@
+import Foundation
+
+/// What was decided about a statement row that matched, or might have matched, an item already there.
+public struct RowDecision: Codable, Sendable, Equatable {
+    /// The decision.
+    public enum Kind: String, Codable, Sendable, CaseIterable {
+        /// The same purchase as `item`: the row is not sent.
+        case same
+        /// A purchase of its own: the row is sent (once: its id is then on the server).
+        case new
+        /// Neither sent nor asked about again.
+        case skip
+    }
+
+    /// Who decided.
+    public enum Source: String, Codable, Sendable {
+        /// The matching rule, on its own.
+        case rule
+        /// A person, asked on a terminal.
+        case person
+        /// The command line's `--ambiguous`.
+        case flag
+    }
+
+    /// The decision.
+    public let decision: Kind
+    /// The id of the item a `same` row is, when known.
+    public let item: String?
+    /// Who decided.
+    public let by: Source
+    /// The day it was decided (`2026-11-25`).
+    public let on: String
+
+    /// A decision.
+    public init(_ decision: Kind, item: String?, by: Source, on: String) {
+        (self.decision, self.item, self.by, self.on) = (decision, item, by, on)
+    }
+}
+
+/// The decisions about statement rows, by the row's id (made from its content, so an overlapping statement's rows find
+/// them again): `state/<environment>/import-decisions.json`, rewritten whole under a lock by each import that decides.
+public struct ImportDecisions: Sendable {
+    /// The file.
+    public let url: URL
+
+    /// The decisions kept in `folder`.
+    public init(folder: URL) {
+        url = folder.appendingPathComponent("import-decisions.json")
+    }
+
+    private struct File: Codable {
+        var version = 1
+        var rows: [String: RowDecision] = [:]
+    }
+
+    /// Every decision kept; none when the file does not exist yet.
+    public func load() throws -> [String: RowDecision] {
+        guard FileManager.default.fileExists(atPath: url.path) else { return [:] }
+        do {
+            return try JSONDecoder().decode(File.self, from: Data(contentsOf: url)).rows
+        } catch {
+            throw StoreError.readFailed(path: url.path, reason: "it is not a file of import decisions (\(StoreError.reason(of: error))); "
+                                        + "move it aside to start again (the rows it decided will be matched or asked about anew)")
+        }
+    }
+
+    /// Adds `decisions` to those kept (a later decision about a row replaces an earlier one), under the file's lock so
+    /// that two imports at once both keep theirs.
+    public func record(_ decisions: [String: RowDecision]) async throws {
+        guard !decisions.isEmpty else { return }
+        let lock = try await FileLock.acquire(url.appendingPathExtension("lock"))
+        defer { lock.release() }
+        var file = File(rows: try load())
+        file.rows.merge(decisions) { _, new in new }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        try AtomicFile.write(try encoder.encode(file), to: url)
+    }
+}
