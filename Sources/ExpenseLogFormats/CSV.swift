@@ -9,6 +9,11 @@ public enum CSV {
         /// The fields, unquoted.
         public let fields: [String]
 
+        /// A record at a line (a profile's own header for a header-less layout).
+        public init(line: Int, fields: [String]) {
+            (self.line, self.fields) = (line, fields)
+        }
+
         /// Whether every field is empty or spaces (a blank line, or `,,,,` a spreadsheet saved).
         public var isBlank: Bool { fields.allSatisfy { $0.allSatisfy(\.isWhitespace) } }
     }

@@ -1,6 +1,7 @@
 extension ImportProfile {
     /// The built-in profiles by name, written in the same JSON a profile file uses (docs/import-profiles.md shows them).
-    public static let builtinSources: [String: String] = ["moneyforward": moneyForward]
+    public static let builtinSources: [String: String] = ["moneyforward": moneyForward, "vpass": vpass, "rakuten-card": rakutenCard,
+                                                          "paypay": payPay]
 
     /// Every built-in profile by name, parsed once, in name order.
     public static let builtins: [(String, ImportProfile)] = builtinSources.keys.sorted().compactMap { name in
@@ -37,6 +38,57 @@ extension ImportProfile {
             {"column": "大項目", "equals": "日用品", "category": 1, "sub": 2},
             {"column": "大項目", "equals": ["趣味・娯楽", "交際費"], "category": 1}
           ]
+        }
+        """
+
+    /// 三井住友カード's Vpass statement (確定明細): no header row, a card-holder row opening each card's section, total rows.
+    static let vpass = """
+        {
+          "description": "三井住友カード Vpass statement (no header: 利用日,利用店名,利用金額,支払区分,今回回数,今回支払金額,備考)",
+          "source": "Vpass's CSV download of a settled statement, as public converters document it (vpass-csv-converter on GitHub): Shift_JIS, no header row; a card-holder row (氏名 様,カード番号,カード名) opens each card's section, again for iD or Apple Pay; total rows with no date end the file. Left out: those rows (another shape) and rows of 0 yen (a waived annual fee). 分割 and ボーナス purchases are registered once, for 利用金額 (the full amount) on the purchase date; a later statement's row of the same purchase has the same content, so the same id, and is skipped.",
+          "encoding": "shift_jis",
+          "header": ["利用日", "利用店名", "利用金額", "支払区分", "今回回数", "今回支払金額", "備考"],
+          "columns": {"date": "利用日", "name": "利用店名", "price": "利用金額"},
+          "otherShapes": "skip",
+          "noAmount": "skip",
+          "truncateNames": true,
+          "categories": "learn",
+          "defaultCategory": 0
+        }
+        """
+
+    /// 楽天カード's e-NAVI statement: two columns titled by the month, which change every month and are not read.
+    static let rakutenCard = """
+        {
+          "description": "楽天カード e-NAVI statement (利用日,利用店名・商品名,利用者,支払方法,利用金額,支払手数料,支払総額,…)",
+          "source": "e-NAVI's CSV of a month's statement, as public importers document it: a header row whose 8th and 9th titles name months (11月支払金額, 12月繰越残高) and change every month, so they are not read. 利用金額 is the purchase's full amount (分割 and リボ too), registered once on 利用日. Left out: rows with no date (adjustments), and rows of 0 yen.",
+          "columns": {"date": "利用日", "name": "利用店名・商品名", "price": "利用金額"},
+          "otherShapes": "skip",
+          "noAmount": "skip",
+          "truncateNames": true,
+          "categories": "learn",
+          "defaultCategory": 0
+        }
+        """
+
+    /// PayPay's 取引履歴: payments and their refunds; charges, transfers and money received are not spending.
+    static let payPay = """
+        {
+          "description": "PayPay 取引履歴 (取引日,出金金額（円）,入金金額（円）,…,取引内容,取引先,取引方法,支払い区分,利用者,取引番号)",
+          "source": "The PayPay app's CSV of its transaction history, as public converters document it: `-` where a column has no amount; 取引先 names the shop (取引内容 only says 支払い). A payment is 出金金額, a refund (返金) comes back as 入金金額 and is registered as a negative amount. Left out: チャージ (topping up), 送金 and 受け取り (money sent to or received from people), ポイント, and rows with no amount.",
+          "columns": {"id": "取引番号", "date": "取引日", "name": ["取引先", "取引内容"],
+                      "price": {"out": ["出金金額（円）", "出金金額(円)"], "in": ["入金金額（円）", "入金金額(円)"]}},
+          "skip": [
+            {"column": "取引内容", "contains": "チャージ", "reason": "a charge of PayPay 残高 (チャージ), not spending"},
+            {"column": "取引内容", "contains": "送金", "reason": "money sent to a person (送金)"},
+            {"column": "取引内容", "contains": "受け取", "reason": "money received (受け取り)"},
+            {"column": "取引内容", "contains": "ポイント", "reason": "points (ポイント)"}
+          ],
+          "otherShapes": "skip",
+          "noAmount": "skip",
+          "truncateNames": true,
+          "categories": "learn",
+          "defaultCategory": 0
         }
         """
 }

@@ -22,6 +22,8 @@ public struct ReadOutcome: Sendable {
     /// A syntax error made the whole input unreadable: its only problem says where, and any drafts already handed
     /// out must be dropped (a broken file is refused whole, never sent in part).
     public var refusedWhole = false
+    /// The built-in profile the input was recognised as and read with, when no profile was given.
+    public var detected: (name: String, profile: ImportProfile)?
 
     /// Runs a streaming read and keeps its drafts in the outcome (none when the input was refused whole).
     static func collecting(_ read: ((ItemDraft) -> Void) -> ReadOutcome) -> ReadOutcome {
@@ -57,7 +59,9 @@ extension ImportProfile {
         }
         do {
             for _ in 0..<skipRows { _ = try reader.next() }
-            var header = try reader.next()
+            // A header-less layout's titles come from the profile: its first record is already a row.
+            var header = self.header.map { CSV.Record(line: 0, fields: $0) }
+            if header == nil { header = try reader.next() }
             while let blank = header, blank.isBlank { header = try reader.next() }
             guard let header else { return outcome }
             let (resolved, messages) = Layout.resolve(header, profile: self)
@@ -88,6 +92,11 @@ extension ImportProfile {
                       each: (ItemDraft) -> Void) {
         let location = SourceLocation(file: name, line: record.line)
         guard let cells = layout.cells(of: record) else {
+            if skipsOtherShapes {
+                outcome.excluded.append(ExcludedRow(location: location, reason: "a row of another shape (\(record.fields.count) fields, "
+                                                    + "not \(layout.width)): a card-holder, section or total row"))
+                return
+            }
             outcome.problems.append(ValidationProblem(location: location, field: nil, message: "has \(record.fields.count) fields "
                                                       + "but the header has \(layout.width) (quote a field that holds a comma)"))
             return
@@ -96,6 +105,11 @@ extension ImportProfile {
             outcome.warnings.append(ValidationProblem(location: location, field: ItemField.price.rawValue,
                                                       message: "read the unquoted '\(cells[price])' as one price; quote the "
                                                         + "field if a comma belongs to another column"))
+        }
+        if skipsOtherShapes, let date = layout.cell(.date, of: cells), (dateFormat?.day(from: date) ?? Day(written: date)) == nil {
+            outcome.excluded.append(ExcludedRow(location: location, reason: date.trimmingSpaces().isEmpty
+                                                ? "a row with no date: a section or total row" : "a row whose first field is no date: a card-holder or section row"))
+            return
         }
         func test(_ match: ColumnMatch, _ position: Int, _ regexes: [Regex<AnyRegexOutput>]?) -> Bool {
             match.matches(folded: folding.folded(cells[position]), regexes: regexes)
@@ -131,7 +145,7 @@ extension ImportProfile {
         func problem(_ field: ItemField, _ message: String) -> Result<ItemDraft, RowFailure> {
             .failure(.invalid(ValidationProblem(location: location, field: field.rawValue, message: message)))
         }
-        func cell(_ field: ItemField) -> String? { layout.field[field].map { cells[$0] } }
+        func cell(_ field: ItemField) -> String? { layout.cell(field, of: cells) }
         var draft = ItemDraft(location: location)
         draft.isCSVRow = true
         draft.id = cell(.id).map(RawValue.text) ?? .missing
@@ -147,7 +161,14 @@ extension ImportProfile {
                 draft.date = .text(text)
             }
         }
-        if let text = cell(.price) {
+        switch amount(cell(.price), deposits: layout.priceIn.map { cells[$0] }) {
+        case .none:
+            if skipsNoAmount { return .failure(.excluded("no amount")) }
+            if cell(.price) != nil { draft.price = .text("") }
+        case .value(let value):
+            if skipsNoAmount, value == 0 { return .failure(.excluded("an amount of 0 yen")) }
+            draft.price = .integer(invertSign ? -value : value)
+        case .text(let text):
             draft.price = invertSign ? PriceText.parse(text).map { RawValue.integer(-$0) } ?? .text(text) : .text(text)
         }
         if let renamed = renaming {
@@ -158,10 +179,14 @@ extension ImportProfile {
             let trimmed = text.trimmingSpaces()
             if trimmed.count > ItemDraft.maxNameLength { draft.name = .text(String(trimmed.prefix(ItemDraft.maxNameLength))) }
         }
-        if draft.category.isAbsent, !rules.isEmpty || defaultCategory != nil {
+        if draft.category.isAbsent, !rules.isEmpty || defaultCategory != nil || learnsCategories {
             if let rule, let category = rule.category {
                 draft.category = .integer(category)
                 if draft.categorySub.isAbsent { draft.categorySub = rule.sub.map(RawValue.integer) ?? .null }
+            } else if learnsCategories, case .text(let name) = draft.name, let known = learned[PurchaseName(draft.readName ?? name).key] {
+                // The category this shop had last time, on the server or in the cache.
+                draft.category = .integer(known.category)
+                if draft.categorySub.isAbsent { draft.categorySub = known.sub.map(RawValue.integer) ?? .null }
             } else if let defaultCategory {
                 draft.category = .integer(defaultCategory)
                 if draft.categorySub.isAbsent { draft.categorySub = defaultSub.map(RawValue.integer) ?? .null }
@@ -182,14 +207,50 @@ extension ImportProfile {
         }
         return .success(draft)
     }
+
+    /// What an amount cell (or an out − in pair) says.
+    private enum Amount {
+        /// Empty, `-` or `—`: no amount at all.
+        case none
+        /// A whole number of yen.
+        case value(Int)
+        /// Text that is no amount, left for validation to name.
+        case text(String)
+    }
+
+    /// The marks statements put where there is no amount.
+    static let noAmountMarks: Set<String> = ["", "-", "—", "－", "―", "‐", "ー"]
+
+    private func amount(_ out: String?, deposits: [String]) -> Amount {
+        func read(_ text: String?) -> Amount {
+            guard let text else { return .none }
+            let trimmed = text.trimmingSpaces()
+            if Self.noAmountMarks.contains(trimmed) { return .none }
+            return PriceText.parse(trimmed).map(Amount.value) ?? .text(text)
+        }
+        let spent = read(out)
+        guard !deposits.isEmpty else { return spent }
+        // out − in: the first deposit column with an amount (a cancellation or a refund arrives as a deposit).
+        let deposit = deposits.lazy.map(read).first { if case .none = $0 { false } else { true } } ?? .none
+        switch (spent, deposit) {
+        case (.none, .none): return .none
+        case (.text(let text), _), (_, .text(let text)): return .text(text)
+        case (.value(let paid), .none): return .value(paid)
+        case (.none, .value(let back)): return .value(-back)
+        case (.value(let paid), .value(let back)): return .value(paid - back)
+        }
+    }
 }
 
 /// Where the profile's columns are in one file's header.
-private struct Layout {
+struct Layout {
     /// The number of columns in the header.
     let width: Int
-    /// Header position of each mapped field.
-    let field: [ItemField: Int]
+    /// Header positions of each mapped field, in the order the profile names them: a row's value is the first
+    /// non-empty one (`摘要内容`, else `摘要`).
+    let field: [ItemField: [Int]]
+    /// Header positions of the deposit columns a price of out − in takes off.
+    let priceIn: [Int]
     /// Header position tested by each skip rule, and by each category rule.
     let tested: [Int]
     let ruled: [Int]
@@ -209,18 +270,20 @@ private struct Layout {
             let trimmed = title.trimmingSpaces()
             if index[trimmed] == nil { index[trimmed] = position }
         }
-        func find(_ names: [String]) -> Int? {
-            for name in names {
-                if let exact = index[name] { return exact }
-                if let folded = index.filter({ $0.key.caseInsensitiveCompare(name) == .orderedSame }).values.min() { return folded }
+        func find(_ names: [String]) -> Int? { findAll(names).first }
+        func findAll(_ names: [String]) -> [Int] {
+            names.compactMap { name in
+                index[name] ?? index.filter({ $0.key.caseInsensitiveCompare(name) == .orderedSame }).values.min()
             }
-            return nil
         }
         var messages: [String] = []
-        var field: [ItemField: Int] = [:]
-        for (key, names) in profile.columns { field[key] = find(names) }
+        var field: [ItemField: [Int]] = [:]
+        for (key, names) in profile.columns {
+            let found = findAll(names)
+            if !found.isEmpty { field[key] = found }
+        }
         let expected = ItemField.allCases.compactMap { profile.columns[$0]?.first }.joined(separator: ",")
-        let known = Set(field.values)
+        let known = Set(field.values.joined())
         let ignored = profile.warnsOtherColumns
             ? header.fields.enumerated().filter { !known.contains($0.offset) && !$0.element.trimmingSpaces().isEmpty }.map { $0.element.trimmingSpaces() }
             : []
@@ -245,10 +308,21 @@ private struct Layout {
         let tested = profile.skip.enumerated().map { column($0.element.match.column, "skip[\($0.offset)]") }
         let ruled = profile.rules.enumerated().map { column($0.element.match.column, "rules[\($0.offset)]") }
         guard messages.isEmpty else { return (nil, messages) }
-        return (Layout(width: header.fields.count, field: field, tested: tested, ruled: ruled,
+        let priceIn = findAll(profile.priceIn)
+        if !profile.priceIn.isEmpty, priceIn.isEmpty {
+            return (nil, ["the header has no column " + profile.priceIn.map { "'\($0)'" }.joined(separator: " or ")
+                          + ", which the \(profile.name) profile takes deposits from"])
+        }
+        return (Layout(width: header.fields.count, field: field, priceIn: priceIn, tested: tested, ruled: ruled,
                        skipRegexes: profile.skip.map { $0.match.compiled() }, ruleRegexes: profile.rules.map { $0.match.compiled() },
                        renames: profile.rules.contains { $0.name != nil },
-                       price: field[.price], ignored: ignored), [])
+                       price: field[.price]?.first, ignored: ignored), [])
+    }
+
+    /// A field's value in a row: the first of its columns that is not empty, else the first column's.
+    func cell(_ field: ItemField, of cells: [String]) -> String? {
+        guard let positions = self.field[field], let first = positions.first else { return nil }
+        return positions.lazy.map { cells[$0] }.first { !$0.trimmingSpaces().isEmpty } ?? cells[first]
     }
 
     /// The record's cells by header position, or nil when it has the wrong number of fields.

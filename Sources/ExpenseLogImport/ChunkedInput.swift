@@ -5,9 +5,10 @@ import ExpenseLogModel
 public typealias ChunkedInput = () throws -> () throws -> [UInt8]?
 
 extension InputReader {
-    /// As `read(_:name:format:encoding:profile:each:)`, over an input read a chunk at a time; rethrows its errors.
+    /// As `read(_:name:format:encoding:profile:detect:each:)`, over an input read a chunk at a time; rethrows its errors.
     public static func read(_ input: ChunkedInput, name: String, format: InputFormat?, encoding: TextEncoding? = nil,
-                            profile: ImportProfile = .native, each: (ItemDraft) -> Void) throws -> ReadOutcome {
+                            profile given: ImportProfile = .native, detect: Bool = false, each: (ItemDraft) -> Void) throws -> ReadOutcome {
+        var profile = given
         // CSV in UTF-8, which is what large imports are, is checked in a first pass and parsed in a second, so it is
         // never held whole. Anything else (Shift_JIS, JSON, UTF-16, invalid UTF-8 to explain) is read whole.
         func whole() throws -> ReadOutcome {
@@ -21,13 +22,30 @@ extension InputReader {
                                                                     message: InputLimits.wholeMessage)], refusedWhole: true)
                 }
             }
-            return read(bytes, name: name, format: format, encoding: encoding, profile: profile, each: each)
+            return read(bytes, name: name, format: format, encoding: encoding, profile: profile, detect: detect, each: each)
         }
         if (encoding ?? profile.encoding) == .shiftJIS || (format != nil && format != .csv) { return try whole() }
         var scan = UTF8Scan()
         let first = try input()
         while let chunk = try first() { scan.add(chunk) }
         guard scan.isValid, (format ?? (scan.startsLikeJSON ? .json : .csv)) == .csv else { return try whole() }
+        // The layout is recognised from the first 64 KiB (whole lines), before the file is read a piece at a time.
+        var detected: (name: String, profile: ImportProfile)?
+        if detect {
+            var prefix: [UInt8] = []
+            let peek = try input()
+            while prefix.count < 1 << 16, let chunk = try peek() { prefix += chunk }
+            if let end = prefix.lastIndex(of: 0x0A) { prefix.removeSubrange((end + 1)...) }
+            if scan.hasByteOrderMark { prefix.removeFirst(min(3, prefix.count)) }
+            switch ImportProfile.detect(prefix) {
+            case .native: break
+            case .builtin(let found, var layout):
+                layout.learned = profile.learned
+                (profile, detected) = (layout, (found, layout))
+            case .several(let names):
+                return .fitsSeveral(names, file: name)
+            }
+        }
 
         // The second pass is checked too: a file that changed in between is refused, never read half old, half new.
         var again = UTF8Scan(), drained = false
@@ -40,7 +58,8 @@ extension InputReader {
             again.add(chunk)
             return chunk
         }, skipping: scan.hasByteOrderMark ? 3 : 0)
-        let outcome = try profile.readCSV(&reader, name: name, each: each)
+        var outcome = try profile.readCSV(&reader, name: name, each: each)
+        outcome.detected = detected
         guard drained, again.count != scan.count || again.digest != scan.digest else { return outcome }
         return ReadOutcome(problems: [ValidationProblem(location: SourceLocation(file: name, line: 1), field: nil,
                                                         message: "the file changed while it was read; register it again "

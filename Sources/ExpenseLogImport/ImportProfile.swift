@@ -115,6 +115,30 @@ public struct CategoryRule: Sendable, Equatable {
     public var name: String?
 }
 
+/// The category a shop last had: the latest item under its name, on the server or in the cache.
+public struct LearnedCategory: Sendable, Equatable {
+    /// The category number.
+    public let category: Int
+    /// The sub-category number, if any.
+    public let sub: Int?
+
+    /// A category with its sub.
+    public init(category: Int, sub: Int?) {
+        (self.category, self.sub) = (category, sub)
+    }
+
+    /// The category each shop's latest item has, by `PurchaseName` key.
+    public static func history(_ items: [Item]) -> [String: LearnedCategory] {
+        var latest: [String: (Day, LearnedCategory)] = [:]
+        for item in items {
+            let key = PurchaseName(item.name).key
+            guard !key.isEmpty, latest[key].map({ $0.0 <= item.date }) ?? true else { continue }
+            latest[key] = (item.date, LearnedCategory(category: item.category, sub: item.categorySub))
+        }
+        return latest.mapValues(\.1)
+    }
+}
+
 /// What a run does with rows that cannot be sent (`--on-invalid`, or a profile's `onInvalid`).
 public enum InvalidRows: String, Sendable, CaseIterable {
     /// Send nothing and exit 65.
@@ -157,6 +181,21 @@ public struct ImportProfile: Sendable, Equatable {
     public var defaultCategory: Int?
     /// The sub-category that goes with `defaultCategory`.
     public var defaultSub: Int?
+    /// The column titles of a layout whose files have no header row (Vpass): every record is read by position.
+    public var header: [String]?
+    /// Columns whose amount is taken off the price, read as out − in (a bank's deposit: a refund, a cancellation).
+    public var priceIn: [String] = []
+    /// Whether rows of another shape are left out, not invalid: another number of fields, or no date where the date
+    /// goes (a card-holder row, a section title, a total).
+    public var skipsOtherShapes = false
+    /// Whether rows with no amount (empty, `-`, `—`, or 0: a waived annual fee) are left out.
+    public var skipsNoAmount = false
+    /// Where the layout was learned from and what it leaves out, for `profile show`.
+    public var source: String?
+    /// Whether a row with no category from a rule takes the category its shop last had (history), before the default.
+    public var learnsCategories = false
+    /// What history says, for a run: the category each shop last had, by its `PurchaseName` key (not from the file).
+    public var learned: [String: LearnedCategory] = [:]
 
     /// A profile with columns; everything else has its default.
     public init(name: String, description: String, columns: [ItemField: [String]]) {

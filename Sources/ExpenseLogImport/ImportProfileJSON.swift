@@ -2,8 +2,9 @@ import ExpenseLogFormats
 import ExpenseLogModel
 extension ImportProfile {
     /// The keys a profile file may have.
-    static let keys = ["extends", "description", "encoding", "skipRows", "columns", "dateFormat", "invertSign", "truncateNames",
-                       "skip", "rules", "defaultCategory", "defaultSub", "unmatched", "onInvalid"]
+    static let keys = ["extends", "description", "source", "encoding", "skipRows", "header", "columns", "dateFormat", "invertSign",
+                       "truncateNames", "skip", "rules", "defaultCategory", "defaultSub", "unmatched", "onInvalid", "otherShapes",
+                       "noAmount", "categories"]
 
     /// Reads a profile file's JSON; throws a `ValidationProblem` naming the file, line and key, and what is expected.
     /// `"extends"` names the profile it starts from, which `base` finds (nil when there is none of that name); its keys
@@ -54,6 +55,11 @@ extension ImportProfile {
         switch key {
         case "extends": break
         case "description": description = try reader.string(value, at: key)
+        case "source": source = try reader.string(value, at: key)
+        case "header": header = try reader.strings(value, at: key)
+        case "otherShapes": skipsOtherShapes = try reader.choice(value, at: key, ["skip", "invalid"]) == "skip"
+        case "noAmount": skipsNoAmount = try reader.choice(value, at: key, ["skip", "invalid"]) == "skip"
+        case "categories": learnsCategories = try reader.choice(value, at: key, ["learn", "rules"]) == "learn"
         case "encoding":
             let text = try reader.string(value, at: key)
             guard let found = TextEncoding(name: text) else {
@@ -61,7 +67,10 @@ extension ImportProfile {
             }
             encoding = found
         case "skipRows": skipRows = try reader.integer(value, at: key, in: 0...1000)
-        case "columns": columns.merge(try reader.columns(value)) { _, new in new }
+        case "columns":
+            let (read, deposits) = try reader.columns(value)
+            columns.merge(read) { _, new in new }
+            if let deposits { priceIn = deposits }
         case "dateFormat":
             let text = try reader.string(value, at: key)
             guard let pattern = DatePattern(text) else {
@@ -157,14 +166,34 @@ private struct ProfileReader {
         return texts
     }
 
-    func columns(_ value: JSONValue) throws(ValidationProblem) -> [ItemField: [String]] {
+    /// The columns by field, and the deposit columns of a price given as `{"out": …, "in": …}` (out − in).
+    func columns(_ value: JSONValue) throws(ValidationProblem) -> ([ItemField: [String]], deposits: [String]?) {
         var columns: [ItemField: [String]] = [:]
+        var deposits: [String]?
         for (key, names) in try object(value, at: "columns", keys: ItemField.allCases.map(\.rawValue)) {
             guard let field = ItemField(rawValue: key) else { continue }
-            columns[field] = try strings(names, at: "columns.\(key)")
+            if field == .price, case .object = names {
+                let parts = try object(names, at: "columns.price", keys: ["out", "in"])
+                guard let out = parts.first(where: { $0.key == "out" }), let into = parts.first(where: { $0.key == "in" }) else {
+                    throw problem(names, "columns.price", "as an object needs \"out\" (spending) and \"in\" (deposits, taken off)")
+                }
+                columns[.price] = try strings(out.value, at: "columns.price.out")
+                deposits = try strings(into.value, at: "columns.price.in")
+            } else {
+                columns[field] = try strings(names, at: "columns.\(key)")
+            }
             if columns[field]?.contains("") == true { throw problem(names, "columns.\(key)", "must name a header column, not \"\"") }
         }
-        return columns
+        return (columns, deposits)
+    }
+
+    /// One of `choices`.
+    func choice(_ value: JSONValue, at place: String, _ choices: [String]) throws(ValidationProblem) -> String {
+        let text = try string(value, at: place)
+        guard choices.contains(text) else {
+            throw problem(value, place, "must be " + choices.map { "\"\($0)\"" }.joined(separator: " or "))
+        }
+        return text
     }
 
     func match(_ members: [(key: String, value: JSONValue)], _ value: JSONValue, at place: String) throws(ValidationProblem) -> ColumnMatch {

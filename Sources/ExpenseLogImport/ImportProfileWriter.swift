@@ -9,10 +9,15 @@ extension ImportProfile {
         var members: [String] = []
         func add(_ key: String, _ value: String) { members.append("  \(Self.quoted(key)): \(value)") }
         if !description.isEmpty { add("description", Self.quoted(description)) }
+        if let source { add("source", Self.quoted(source)) }
         if let encoding { add("encoding", Self.quoted(encoding.rawValue)) }
         if skipRows > 0 { add("skipRows", String(skipRows)) }
+        if let header { add("header", "[" + header.map(Self.quoted).joined(separator: ", ") + "]") }
         let columnMembers = ItemField.allCases.compactMap { field in
-            columns[field].map { "\(Self.quoted(field.rawValue)): \(Self.strings($0))" }
+            columns[field].map { names in
+                guard field == .price, !priceIn.isEmpty else { return "\(Self.quoted(field.rawValue)): \(Self.strings(names))" }
+                return "\"price\": {\"out\": \(Self.strings(names)), \"in\": \(Self.strings(priceIn))}"
+            }
         }
         add("columns", "{" + columnMembers.joined(separator: ", ") + "}")
         if let dateFormat { add("dateFormat", Self.quoted(dateFormat.description)) }
@@ -35,6 +40,9 @@ extension ImportProfile {
         if let defaultCategory { add("defaultCategory", String(defaultCategory)) }
         if let defaultSub { add("defaultSub", String(defaultSub)) }
         if excludesUnmatched { add("unmatched", "\"exclude\"") }
+        if skipsOtherShapes { add("otherShapes", "\"skip\"") }
+        if skipsNoAmount { add("noAmount", "\"skip\"") }
+        if learnsCategories { add("categories", "\"learn\"") }
         if let onInvalid { add("onInvalid", Self.quoted(onInvalid.rawValue)) }
         return "{\n" + members.joined(separator: ",\n") + "\n}\n"
     }

@@ -47,9 +47,11 @@ public enum InputReader {
     }
 
     /// As `read`, handing each draft to `each` as it is read (CSV is never held as records or drafts); the outcome
-    /// carries no drafts, and when it is `refusedWhole` the drafts already handed out must be dropped.
+    /// carries no drafts, and when it is `refusedWhole` the drafts already handed out must be dropped. With `detect`
+    /// (no profile given), a CSV input in a built-in profile's layout is read with that profile, which learns what
+    /// `profile` learned.
     public static func read(_ bytes: [UInt8], name: String, format: InputFormat?, encoding: TextEncoding? = nil,
-                            profile: ImportProfile = .native, each: (ItemDraft) -> Void) -> ReadOutcome {
+                            profile: ImportProfile = .native, detect: Bool = false, each: (ItemDraft) -> Void) -> ReadOutcome {
         let text: [UInt8]
         switch TextEncoding.utf8Bytes(of: bytes, declared: encoding ?? profile.encoding, name: name) {
         case .success(let decoded): text = decoded.bytes
@@ -59,7 +61,19 @@ public enum InputReader {
         switch format ?? InputFormat(sniffing: text) {
         case .json: read = readJSON(text, name: name)
         case .ndjson: read = readNDJSON(text, name: name)
-        case .csv: return profile.readCSV(text, name: name, each: each)
+        case .csv:
+            guard detect else { return profile.readCSV(text, name: name, each: each) }
+            switch ImportProfile.detect(text) {
+            case .native:
+                return profile.readCSV(text, name: name, each: each)
+            case .builtin(let found, var layout):
+                layout.learned = profile.learned
+                var outcome = layout.readCSV(text, name: name, each: each)
+                outcome.detected = (found, layout)
+                return outcome
+            case .several(let names):
+                return .fitsSeveral(names, file: name)
+            }
         }
         read.0.forEach(each)
         return ReadOutcome(problems: read.1)

@@ -55,8 +55,7 @@ public struct ProfileGuess: Sendable {
         var columns = found
         let header = records[headerIndex].fields.map { $0.trimmingSpaces() }
         // A layout a built-in profile reads is that profile's: its rules know the export, a guess does not.
-        if let (builtin, profile) = ImportProfile.builtins.first(where: { $0.1.readCSV(Array(records[headerIndex...].map { record in
-            record.fields.map(CSV.field).joined(separator: ",") }.prefix(1).joined().utf8) + [0x0A], name: name) { _ in }.problems.isEmpty }) {
+        if let (builtin, profile) = ImportProfile.builtins.first(where: { $0.1.fits(Array(records[headerIndex...])) }) {
             throw ValidationProblem(location: SourceLocation(file: name, line: records[headerIndex].line), field: nil,
                                     message: "this is the layout of the built-in \(builtin) profile (\(profile.description.prefix { $0 != "(" }.trimmingSpaces())): "
                                         + "pass --profile \(builtin), or write a profile of {\"extends\": \"\(builtin)\"} and the keys to change")

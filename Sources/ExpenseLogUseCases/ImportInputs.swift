@@ -28,6 +28,10 @@ public struct ImportInputs {
     public var months: Set<YearMonth> = []
     /// The report rows whose ids were made from their content (`DerivedID`), for `--explain`.
     public var madeIDRows = RowSet()
+    /// The report rows read through a profile of a foreign layout (a statement's), given or recognised.
+    public var foreignRows = RowSet()
+    /// Each input recognised as a built-in profile's layout (no `--profile` given): its name, and the profile's.
+    public var detected: [(input: String, profile: String, description: String)] = []
     /// Rows an earlier input of the run already had (overlapping statements given together), reported as duplicates.
     public var repeated: [ImportRecord.Row] = []
     /// Every problem: syntax, layout and validation.
@@ -41,9 +45,14 @@ public struct ImportInputs {
     /// refused whole leaves nothing behind. A row without an id gets a `DerivedID` when `derivesIDs` (else a random
     /// one), and a row an earlier source already had is reported as a duplicate. `progress` gets the count of rows
     /// read after each source. Rethrows what the sources throw (an unreadable file) and the spool's errors.
+    /// With no `profile`, a CSV input in a built-in profile's layout is read with it; `learned` is the category each
+    /// shop last had, for the profiles that learn categories.
     public static func read(_ sources: [ImportSource], profile: ImportProfile?, encoding: TextEncoding?,
-                            catalogue: CategoryCatalogue = .standard, derivesIDs: Bool = true, into spool: ItemSpool,
+                            catalogue: CategoryCatalogue = .standard, derivesIDs: Bool = true,
+                            learned: [String: LearnedCategory] = [:], into spool: ItemSpool,
                             report: inout ImportRecord, progress: (Int) -> Void = { _ in }) throws -> ImportInputs {
+        var reading = profile ?? .native
+        reading.learned = learned
         var inputs = ImportInputs(spool: spool)
         // Each row is validated as it is read and a valid one goes to the spool: the input is never held as
         // records, drafts or items.
@@ -56,7 +65,7 @@ public struct ImportInputs {
             var months: Set<YearMonth> = []
             var repeatedHere: [ImportRecord.Row] = []
             let read = try InputReader.read(source.input, name: source.name, format: source.format ?? (profile == nil ? nil : .csv),
-                                            encoding: encoding, profile: profile ?? .native) { draft in
+                                            encoding: encoding, profile: reading, detect: profile == nil) { draft in
                 rows += 1
                 guard failure == nil else { return }
                 let (item, madeID): (Item, Bool)
@@ -93,6 +102,12 @@ public struct ImportInputs {
             } else {
                 inputs.months.formUnion(months)
                 inputs.repeated += repeatedHere
+                if let detected = read.detected {
+                    inputs.detected.append((source.name, detected.name, detected.profile.description))
+                }
+                if profile != nil || read.detected != nil {
+                    for row in mark.2..<report.count { inputs.foreignRows.insert(row) }
+                }
             }
             inputs.problems.append(contentsOf: read.problems)
             inputs.excluded.append(contentsOf: read.excluded)

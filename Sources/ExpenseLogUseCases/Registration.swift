@@ -98,12 +98,12 @@ public struct Registration: Sendable {
                     today: Day, deciding: RowDecision.Source = .person, decide: (HeldRow) async -> HeldChoice? = { _ in nil },
                     event: (Event) -> Void) async throws -> RegistrationResult {
         let inputs: ImportInputs
-        var foreignLayout = false
         switch input {
         case let .files(sources, profile, encoding):
-            foreignLayout = profile != nil
-            inputs = try ImportInputs.read(sources, profile: profile, encoding: encoding, catalogue: catalogue, into: spool,
-                                           report: &record) { event(.read($0)) }
+            // A statement's row takes the category its shop last had: history is what the cache holds.
+            let learned = LearnedCategory.history(await CacheContents(repository).items())
+            inputs = try ImportInputs.read(sources, profile: profile, encoding: encoding, catalogue: catalogue, learned: learned,
+                                           into: spool, report: &record) { event(.read($0)) }
         case .typed(let drafts):
             inputs = try ImportInputs.read(drafts: drafts, catalogue: catalogue, into: spool, report: &record)
         }
@@ -123,9 +123,9 @@ public struct Registration: Sendable {
                                    outbox: pending.outbox, matcher: matcher, decided: matcher == nil ? [:] : try decisions.load())
         // A statement row came without an id of its own: its id was made from its content, or a foreign layout's
         // (a profile's) id is new to the server. A typed item or a native file's row is a purchase of its own.
-        let madeIDRows = inputs.madeIDRows
+        let (madeIDRows, foreignRows) = (inputs.madeIDRows, inputs.foreignRows)
         let checked = try await check.run(months: inputs.months.sorted(), spool: inputs.spool,
-                                          isStatementRow: { foreignLayout || madeIDRows.contains($0) }, madeIDRows: madeIDRows,
+                                          isStatementRow: { foreignRows.contains($0) || madeIDRows.contains($0) }, madeIDRows: madeIDRows,
                                           today: today, report: &record, deciding: deciding, decide: decide) { event(.comparing($0)) }
         let items = checked.items
         (result.skipped, result.held, result.waiting) = (inputs.repeated + checked.skipped, checked.held, checked.waiting)

@@ -28,6 +28,12 @@ struct RegisterText {
     /// Shows the inputs' warnings and problems: as errors when they stop the run or make it end with 65, as warnings
     /// under `--on-invalid warn`.
     private func show(_ inputs: ImportInputs) {
+        if !inputs.detected.isEmpty { progress.clear() }
+        for (input, profile, description) in inputs.detected {
+            // A note, not a warning: the layout was recognised, and cron mails nothing for it.
+            context.note("Read \(input) as a \(description.prefix { $0 != "(" }.trimmingSpaces()) (the built-in profile \(profile); "
+                         + "--profile sets another).")
+        }
         if !inputs.warnings.isEmpty { progress.clear() }
         for warning in inputs.warnings.prefix(3) { context.warn("\(warning)") }
         if inputs.warnings.count > 3 { context.warn("\(inputs.warnings.count - 3) more rows like these") }

@@ -1,0 +1,54 @@
+import ExpenseLogFormats
+import ExpenseLogModel
+
+/// Which layout a CSV input is, when no `--profile` says.
+public enum DetectedLayout: Sendable {
+    /// expense-log's own, or none recognised (the native reader then says what the header lacks).
+    case native
+    /// The one built-in profile that fits.
+    case builtin(name: String, profile: ImportProfile)
+    /// More than one built-in profile fits: the person chooses.
+    case several([String])
+}
+
+extension ReadOutcome {
+    /// An input refused whole because more than one built-in layout fits it.
+    static func fitsSeveral(_ names: [String], file: String) -> ReadOutcome {
+        ReadOutcome(problems: [.wholeFile(SourceLocation(file: file, line: 1), "its layout fits the built-in profiles "
+                                          + names.joined(separator: " and ") + "; pass --profile with the right one")],
+                    refusedWhole: true)
+    }
+}
+
+extension ImportProfile {
+    /// The layout of CSV text (already UTF-8), from its first records: expense-log's own header first; else the
+    /// built-in profiles whose header fits (titles that name a month are not read, so they never stop a fit), or, for a
+    /// header-less layout, whose rows do (a date and an amount where its columns say).
+    public static func detect(_ text: [UInt8]) -> DetectedLayout {
+        var reader = CSV.Reader(text)
+        var records: [CSV.Record] = []
+        while records.count < 30, let record = try? reader.next() {
+            if !record.isBlank { records.append(record) }
+        }
+        guard let first = records.first, Layout.resolve(first, profile: .native).0 == nil else { return .native }
+        let fitting = builtins.filter { $0.1.fits(records) }
+        if fitting.count == 1, let (name, profile) = fitting.first { return .builtin(name: name, profile: profile) }
+        return fitting.isEmpty ? .native : .several(fitting.map(\.0))
+    }
+
+    /// Whether a file whose first records are these is of this layout.
+    func fits(_ records: [CSV.Record]) -> Bool {
+        guard let header else {
+            return records.dropFirst(skipRows).first.map { Layout.resolve($0, profile: self).0 != nil } ?? false
+        }
+        // A header-less layout: rows of its width with a date and an amount where it reads them, and no row of titles first.
+        guard let layout = Layout.resolve(CSV.Record(line: 0, fields: header), profile: self).0 else { return false }
+        func isRow(_ record: CSV.Record) -> Bool {
+            guard record.fields.count == header.count, let date = layout.cell(.date, of: record.fields),
+                  let price = layout.cell(.price, of: record.fields) else { return false }
+            return (dateFormat?.day(from: date) ?? Day(written: date)) != nil && PriceText.parse(price) != nil
+        }
+        let rows = records.filter(isRow)
+        return !rows.isEmpty && records.first.map { isRow($0) || $0.fields.count != header.count } == true
+    }
+}
