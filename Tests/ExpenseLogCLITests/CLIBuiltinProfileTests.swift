@@ -1,0 +1,74 @@
+import ExpenseLogModel
+import Foundation
+import TestSupport
+import Testing
+
+/// The statements households in Japan download, written as Python's csv module and codecs write them, imported with
+/// nothing but the file against the reference server: exactly which items land, what the next statement adds, and a
+/// shop's category following history.
+@Suite struct CLIBuiltinProfileTests {
+    /// The month's items as "date name price category".
+    static func landed(_ server: ReferenceServer) async throws -> [String] {
+        try await server.items().map { "\($0.date) \($0.name) \($0.price) \($0.category)" }.sorted()
+    }
+
+    @Test func aVpassStatementImportsAsItIsAndTheNextMonthAddsOnlyItsNewRowsInTheCategoriesTheShopsHad() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let november = try CLIImportFilesTests.write(SampleStatements.vpassNovember, "vpass-2026-11.csv", in: home, encoding: "cp932")
+        let december = try CLIImportFilesTests.write(SampleStatements.vpassDecember, "vpass-2026-12.csv", in: home, encoding: "cp932")
+        try await withServer { server in
+            // Last month, typed in the app: ビックカメラ was entertainment (1). The cache holds it once the month is seen.
+            try await server.seed([Samples.item("APP-1", "20261020", "ビックカメラ", 4_980, category: 1, sub: nil)])
+            let env = Samples.environment(home: home, server: server)
+            #expect(try await CLI.run(["fetch", "2026-10"], environment: env).status == 0)
+
+            let first = try await CLI.run(["import", november], environment: env)
+            #expect(first.status == 0, "\(first.stderr)")
+            #expect(first.stderr.contains("Read \(november) as a 三井住友カード Vpass statement (the built-in profile vpass; "
+                                          + "--profile sets another)."), "\(first.stderr)")
+            #expect(!first.stderr.contains("warning"), "cron mails nothing: \(first.stderr)")
+            #expect(first.stderr.contains("Report: 6 added, 5 left out by the profile."), "\(first.stderr)")
+            #expect(try await Self.landed(server) == [
+                "2026-10-20 ビックカメラ 4980 1",
+                "2026-11-01 セブン－イレブン　中目黒店 498 0", "2026-11-03 ＡＭＡＺＯＮ．ＣＯ．ＪＰ 3980 0",
+                "2026-11-08 ビックカメラ　有楽町店 59800 1", "2026-11-12 ＡＭＡＺＯＮ．ＣＯ．ＪＰ -1200 0",
+                "2026-11-15 ＳＴＥＡＭ　ＧＡＭＥＳ 2450 0", "2026-11-20 ファミリーマート／ｉＤ 340 0",
+            ].sorted())
+
+            let again = try await CLI.run(["import", november], environment: env)
+            #expect(again.status == 0 && again.stderr.contains("Nothing to send: every valid row is already there."), "\(again.stderr)")
+            let next = try await CLI.run(["import", december], environment: env)
+            #expect(next.status == 0, "\(next.stderr)")
+            #expect(next.stderr.contains("Report: 2 added, 1 skipped as already there (same id), 2 left out by the profile."), "\(next.stderr)")
+            let landed = try await Self.landed(server)
+            #expect(landed.filter { $0.contains("59800") }.count == 1, "the instalment's second row is the same purchase")
+            #expect(landed.contains("2026-12-02 ビックカメラ　池袋店 1280 1"), "the shop's category, from history: \(landed)")
+            #expect(landed.contains("2026-12-03 セブン－イレブン　目黒店 220 0"))
+        }
+    }
+
+    @Test func aRakutenCardStatementWithMonthTitlesAndAPayPayHistoryImportWithNothingButTheFile() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let rakuten = try CLIImportFilesTests.write(SampleStatements.rakutenCard, "enavi202612.csv", in: home)
+        let paypay = try CLIImportFilesTests.write(SampleStatements.payPay, "Transactions_20261130.csv", in: home, encoding: "cp932")
+        try await withServer { server in
+            let env = Samples.environment(home: home, server: server)
+            let card = try await CLI.run(["import", rakuten], environment: env)
+            #expect(card.status == 0 && card.stderr.contains("the built-in profile rakuten-card"), "\(card.stderr)")
+            #expect(card.stderr.contains("Report: 3 added, 1 left out by the profile."), "\(card.stderr)")
+            let wallet = try await CLI.run(["import", paypay, "--report", home.url.appendingPathComponent("r.json").path], environment: env)
+            #expect(wallet.status == 0 && wallet.stderr.contains("the built-in profile paypay"), "\(wallet.stderr)")
+            let report = try ReportDocument(path: home.url.appendingPathComponent("r.json").path)
+            #expect(report.rows.map(\.status) == ["excluded", "added", "excluded", "added", "added"])
+            #expect(report.rows[0].reasons == ["a charge of PayPay 残高 (チャージ), not spending"])
+            #expect(try await Self.landed(server) == [
+                "2026-11-02 ﾏｲﾊﾞｽｹｯﾄ ﾅｶﾒｸﾞﾛ 1280 0", "2026-11-09 ﾗｸﾃﾝｲﾁﾊﾞ 12000 0", "2026-11-21 ﾕﾆｸﾛ ｼﾌﾞﾔ 3990 0",
+                "2026-11-02 すき家 中目黒店 880 0", "2026-11-04 ドラッグストア マツモトキヨシ 2599 0", "2026-11-05 すき家 中目黒店 -880 0",
+            ].sorted())
+            let twice = try await CLI.run(["import", rakuten, paypay], environment: env)
+            #expect(twice.status == 0 && twice.stderr.contains("Nothing to send"), "re-imports add nothing: \(twice.stderr)")
+        }
+    }
+}
