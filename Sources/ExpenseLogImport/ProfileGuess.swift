@@ -46,6 +46,17 @@ public struct ProfileGuess: Sendable {
             if records.count < 2 { throw ValidationProblem(location: SourceLocation(file: name, line: error.line), field: nil,
                                                            message: "invalid CSV: \(error.message)") }
         }
+        // A layout a built-in profile reads is that profile's: its rules know the export, a guess does not.
+        if header(in: records) == nil, let (builtin, profile) = ImportProfile.builtins.first(where: { $0.1.fits(records) }) {
+            throw builtinLayout(builtin, profile, at: SourceLocation(file: name, line: records.first?.line ?? 1))
+        }
+        // A file with no header row (a card's statement): its columns are named here, from what they hold.
+        var titles: [String]?
+        if header(in: records) == nil, let (guessed, width) = headerless(records) {
+            titles = guessed
+            records = records.filter { $0.fields.count == width || $0.isBlank }
+            records.insert(CSV.Record(line: 0, fields: guessed), at: 0)
+        }
         guard let (headerIndex, found) = header(in: records) else {
             let first = records.first.map { $0.fields.map { "'\($0)'" }.joined(separator: ", ") } ?? "nothing"
             throw ValidationProblem(location: SourceLocation(file: name, line: records.first?.line ?? 1), field: nil,
@@ -54,11 +65,8 @@ public struct ProfileGuess: Sendable {
         }
         var columns = found
         let header = records[headerIndex].fields.map { $0.trimmingSpaces() }
-        // A layout a built-in profile reads is that profile's: its rules know the export, a guess does not.
-        if let (builtin, profile) = ImportProfile.builtins.first(where: { $0.1.fits(Array(records[headerIndex...])) }) {
-            throw ValidationProblem(location: SourceLocation(file: name, line: records[headerIndex].line), field: nil,
-                                    message: "this is the layout of the built-in \(builtin) profile (\(profile.description.prefix { $0 != "(" }.trimmingSpaces())): "
-                                        + "pass --profile \(builtin), or write a profile of {\"extends\": \"\(builtin)\"} and the keys to change")
+        if titles == nil, let (builtin, profile) = ImportProfile.builtins.first(where: { $0.1.fits(Array(records[headerIndex...])) }) {
+            throw builtinLayout(builtin, profile, at: SourceLocation(file: name, line: records[headerIndex].line))
         }
         let rows = records[(headerIndex + 1)...].filter { !$0.isBlank && $0.fields.count == header.count }.prefix(sampleRows)
         func cells(_ field: ItemField) -> [String] {
@@ -87,7 +95,12 @@ public struct ProfileGuess: Sendable {
             profile.encoding = .shiftJIS
             notes.append("encoding: the file is Shift_JIS (CP932)")
         }
-        if headerIndex > 0 {
+        if let titles {
+            profile.header = titles
+            profile.skipsOtherShapes = true
+            notes.append("header: the file has no header row, so its columns are named by what they hold (\(titles.joined(separator: ",")))"
+                         + "; otherShapes: rows of another shape (a card-holder or total row) are left out")
+        } else if headerIndex > 0 {
             profile.skipRows = headerIndex
             notes.append("skipRows: \(headerIndex) row\(headerIndex == 1 ? "" : "s") before the header")
         }
@@ -125,7 +138,7 @@ public struct ProfileGuess: Sendable {
                                          reason: "no amount in \(header[price]) (money in, not spent)"))
             notes.append("skip: rows with an empty '\(header[price])' (money in)")
         }
-        if let date = columns[.date], rows.contains(where: { $0.fields[date].trimmingSpaces().isEmpty }) {
+        if titles == nil, let date = columns[.date], rows.contains(where: { $0.fields[date].trimmingSpaces().isEmpty }) {
             // A statement's total or note line has no date.
             profile.skip.append(SkipRule(match: ColumnMatch(column: header[date], kind: .equals, values: [""]),
                                          reason: "no date in \(header[date]) (a total or a note)"))
@@ -145,6 +158,34 @@ public struct ProfileGuess: Sendable {
             notes.append("defaultCategory: \(defaultCategory) for every row; add rules to give others")
         }
         return ProfileGuess(profile: profile, notes: notes)
+    }
+
+    static func builtinLayout(_ builtin: String, _ profile: ImportProfile, at location: SourceLocation) -> ValidationProblem {
+        ValidationProblem(location: location, field: nil,
+                          message: "this is the layout of the built-in \(builtin) profile (\(profile.description.prefix { $0 != "(" }.trimmingSpaces())): "
+                              + "import it as it is, or write a profile of {\"extends\": \"\(builtin)\"} and the keys to change")
+    }
+
+    /// Titles for a file with no header row, from what its columns hold in the rows of its commonest width: the first
+    /// column mostly of dates (日付), the first other column mostly of amounts (金額), and the text column with the most different
+    /// values (品名); the rest `列N`. Nil when no width has three such rows.
+    static func headerless(_ records: [CSV.Record]) -> ([String], width: Int)? {
+        let widths = Dictionary(grouping: records.filter { !$0.isBlank }, by: \.fields.count)
+        guard let (width, rows) = widths.max(by: { ($0.value.count, $1.key) < ($1.value.count, $0.key) }), rows.count >= 3, width >= 3 else { return nil }
+        func share(_ column: Int, _ test: (String) -> Bool) -> Double {
+            Double(rows.filter { test($0.fields[column].trimmingSpaces()) }.count) / Double(rows.count)
+        }
+        let isDate = { (text: String) in Day(written: text) != nil }
+        let isAmount = { (text: String) in !text.isEmpty && Day(written: text) == nil && PriceText.parse(text) != nil }
+        guard let date = (0..<width).first(where: { share($0, isDate) >= 0.6 }),
+              let price = (0..<width).first(where: { $0 != date && share($0, isAmount) >= 0.6 }) else { return nil }
+        let texts = (0..<width).filter { $0 != date && $0 != price && share($0, { !$0.isEmpty && PriceText.parse($0) == nil }) >= 0.5 }
+        guard let name = texts.max(by: { a, b in
+            (Set(rows.map { $0.fields[a] }).count, b) < (Set(rows.map { $0.fields[b] }).count, a)
+        }) else { return nil }
+        var titles = (1...width).map { "列\($0)" }
+        (titles[date], titles[name], titles[price]) = ("日付", "品名", "金額")
+        return (titles, width)
     }
 
     /// The first record (of the first 20) that names a date, a name and a price column, and where each field is.

@@ -423,7 +423,7 @@ extension CLIProfileTests {
         let export = try home.write("mf.csv", bytes: try Samples.shiftJIS(CLIImportTests.moneyForwardExport))
         let mf = try await CLI.run(["profile", "init", export], environment: env)
         #expect(mf.status == 65)
-        #expect(mf.stderr.contains("this is the layout of the built-in moneyforward profile"), "\(mf.stderr)")
+        #expect(mf.stderr.contains("this is the layout of the built-in moneyforward profile (MoneyForward ME export): import it as it is"), "\(mf.stderr)")
         #expect(mf.stdout.isEmpty)
 
         let card = try CLIImportFilesTests.write([["Transaction Date", "Description", "Category", "Amount"],

@@ -104,3 +104,23 @@ struct ProfileShapeTests {
         }
     }
 }
+
+@Suite("Guessing a profile for a file with no header row")
+struct HeaderlessGuessTests {
+    @Test("the columns are named by what they hold, and the guessed profile reads the rows, leaving the total out")
+    func byContent() throws {
+        let csv = "2026/11/01,ｲｵﾝ ﾅｶﾒｸﾞﾛ,1280,1\n2026/11/02,ﾏｸﾄﾞﾅﾙﾄﾞ,590,1\n2026/11/05,ｲｵﾝｼﾈﾏ,1800,1\n,,3670,\n"
+        let guess = try ProfileGuess.guess(Array(csv.utf8), name: "aeon.csv", defaultCategory: 0)
+        #expect(guess.profile.header == ["日付", "品名", "金額", "列4"])
+        #expect(guess.profile.columns[.name] == ["品名"] && guess.profile.skipsOtherShapes)
+        let read = ProfileShapeTests.read(guess.profile, csv)
+        #expect(read.drafts == ["2026/11/01 ｲｵﾝ ﾅｶﾒｸﾞﾛ 1280", "2026/11/02 ﾏｸﾄﾞﾅﾙﾄﾞ 590", "2026/11/05 ｲｵﾝｼﾈﾏ 1800"])
+        #expect(read.excluded == [4: "a row with no date: a section or total row"])
+    }
+
+    @Test("a built-in layout with no header row is named, not guessed at")
+    func builtinLayout() throws {
+        let csv = "山田 様,4980,VISA\n2026/11/01,セブン,498,１,１,498,\n2026/11/02,ローソン,300,１,１,300,\n"
+        #expect(throws: ValidationProblem.self) { try ProfileGuess.guess(Array(csv.utf8), name: "v.csv", defaultCategory: 0) }
+    }
+}
