@@ -1,7 +1,7 @@
 extension ImportProfile {
     /// The built-in profiles by name, written in the same JSON a profile file uses (docs/import-profiles.md shows them).
     public static let builtinSources: [String: String] = ["moneyforward": moneyForward, "vpass": vpass, "rakuten-card": rakutenCard,
-                                                          "paypay": payPay]
+                                                          "paypay": payPay, "mufg": mufg]
 
     /// Every built-in profile by name, parsed once, in name order.
     public static let builtins: [(String, ImportProfile)] = builtinSources.keys.sorted().compactMap { name in
@@ -41,6 +41,10 @@ extension ImportProfile {
         }
         """
 
+    /// What every built-in statement profile says: rows of another shape and rows of no amount are left out, names cut
+    /// to fit, and a shop's category learned from history (else 0).
+    static let statementKeys = #""otherShapes": "skip", "noAmount": "skip", "truncateNames": true, "categories": "learn", "defaultCategory": 0"#
+
     /// 三井住友カード's Vpass statement (確定明細): no header row, a card-holder row opening each card's section, total rows.
     static let vpass = """
         {
@@ -49,11 +53,7 @@ extension ImportProfile {
           "encoding": "shift_jis",
           "header": ["利用日", "利用店名", "利用金額", "支払区分", "今回回数", "今回支払金額", "備考"],
           "columns": {"date": "利用日", "name": "利用店名", "price": "利用金額"},
-          "otherShapes": "skip",
-          "noAmount": "skip",
-          "truncateNames": true,
-          "categories": "learn",
-          "defaultCategory": 0
+          \(statementKeys)
         }
         """
 
@@ -63,11 +63,7 @@ extension ImportProfile {
           "description": "楽天カード e-NAVI statement (利用日,利用店名・商品名,利用者,支払方法,利用金額,支払手数料,支払総額,…)",
           "source": "e-NAVI's CSV of a month's statement, as public importers document it: a header row whose 8th and 9th titles name months (11月支払金額, 12月繰越残高) and change every month, so they are not read. 利用金額 is the purchase's full amount (分割 and リボ too), registered once on 利用日. Left out: rows with no date (adjustments), and rows of 0 yen.",
           "columns": {"date": "利用日", "name": "利用店名・商品名", "price": "利用金額"},
-          "otherShapes": "skip",
-          "noAmount": "skip",
-          "truncateNames": true,
-          "categories": "learn",
-          "defaultCategory": 0
+          \(statementKeys)
         }
         """
 
@@ -84,11 +80,24 @@ extension ImportProfile {
             {"column": "取引内容", "contains": "受け取", "reason": "money received (受け取り)"},
             {"column": "取引内容", "contains": "ポイント", "reason": "points (ポイント)"}
           ],
-          "otherShapes": "skip",
-          "noAmount": "skip",
-          "truncateNames": true,
-          "categories": "learn",
-          "defaultCategory": 0
+          \(statementKeys)
+        }
+        """
+
+    /// 三菱UFJ銀行's 入出金明細: debit-card purchases and their cancellations, direct debits; money in is no spending.
+    static let mufg = """
+        {
+          "description": "三菱UFJ銀行 入出金明細 (日付,摘要,摘要内容,支払い金額,預かり金額,差引残高,…)",
+          "source": "The 入出金明細 CSV of 三菱UFJ銀行's online banking (Shift_JIS): 摘要 is the kind of entry (デビット, 口座振替, カード, 振込…) and 摘要内容 the counterparty, sometimes empty, when 摘要 names the row. A debit card's cancellation (取消) comes back as 預かり金額 and is taken off as a refund; other money in (a salary, a transfer) is not spending and is left out. Left out too: ATM withdrawals (摘要 カード: the cash's purchases are the spending), card bills (摘要内容 naming a カード company: the card's own statement has the purchases), transfers between one's own accounts (振替), and rows with no amount.",
+          "encoding": "shift_jis",
+          "columns": {"date": "日付", "name": ["摘要内容", "摘要"], "price": {"out": ["支払い金額", "お支払金額"], "in": ["預かり金額", "お預り金額"]}},
+          "refunds": {"column": "摘要", "contains": "デビット"},
+          "skip": [
+            {"column": "摘要", "equals": "カード", "reason": "cash from an ATM (カード): what the cash buys is the spending"},
+            {"column": "摘要内容", "regex": "カ[ー-]ド", "reason": "a card's bill: the card's own statement has its purchases"},
+            {"column": "摘要", "equals": "振替", "reason": "a transfer between accounts (振替)"}
+          ],
+          \(statementKeys)
         }
         """
 }

@@ -126,7 +126,8 @@ extension ImportProfile {
             if categoryRule == nil, rules[index].category != nil { categoryRule = rules[index] }
             if renaming == nil { renaming = rules[index].name }
         }
-        switch draft(from: cells, layout: layout, rule: categoryRule, renaming: renaming, location: location) {
+        let refund = refunds.map { test($0, layout.refundColumn ?? 0, layout.refundRegexes) } ?? true
+        switch draft(from: cells, layout: layout, rule: categoryRule, renaming: renaming, refund: refund, location: location) {
         case .success(let draft): each(draft)
         case .failure(.excluded(let reason)): outcome.excluded.append(ExcludedRow(location: location, reason: reason))
         case .failure(.invalid(let found)): outcome.problems.append(found)
@@ -140,7 +141,8 @@ extension ImportProfile {
         case excluded(String)
     }
 
-    private func draft(from cells: [String], layout: Layout, rule: CategoryRule?, renaming: String?,
+    /// `refund` says whether money in on this row is a refund (`refunds`), or money that is no spending at all.
+    private func draft(from cells: [String], layout: Layout, rule: CategoryRule?, renaming: String?, refund: Bool,
                        location: SourceLocation) -> Result<ItemDraft, RowFailure> {
         func problem(_ field: ItemField, _ message: String) -> Result<ItemDraft, RowFailure> {
             .failure(.invalid(ValidationProblem(location: location, field: field.rawValue, message: message)))
@@ -161,7 +163,11 @@ extension ImportProfile {
                 draft.date = .text(text)
             }
         }
-        switch amount(cell(.price), deposits: layout.priceIn.map { cells[$0] }) {
+        let (read, deposited) = amount(cell(.price), deposits: layout.priceIn.map { cells[$0] })
+        if deposited, !refund, let column = refunds?.column {
+            return .failure(.excluded("money in that is no refund (\(column) is not a refund's): not spending"))
+        }
+        switch read {
         case .none:
             if skipsNoAmount { return .failure(.excluded("no amount")) }
             if cell(.price) != nil { draft.price = .text("") }
@@ -221,7 +227,8 @@ extension ImportProfile {
     /// The marks statements put where there is no amount.
     static let noAmountMarks: Set<String> = ["", "-", "—", "－", "―", "‐", "ー"]
 
-    private func amount(_ out: String?, deposits: [String]) -> Amount {
+    /// The amount, and whether it is money in (only a deposit).
+    private func amount(_ out: String?, deposits: [String]) -> (Amount, deposited: Bool) {
         func read(_ text: String?) -> Amount {
             guard let text else { return .none }
             let trimmed = text.trimmingSpaces()
@@ -229,15 +236,15 @@ extension ImportProfile {
             return PriceText.parse(trimmed).map(Amount.value) ?? .text(text)
         }
         let spent = read(out)
-        guard !deposits.isEmpty else { return spent }
+        guard !deposits.isEmpty else { return (spent, false) }
         // out − in: the first deposit column with an amount (a cancellation or a refund arrives as a deposit).
         let deposit = deposits.lazy.map(read).first { if case .none = $0 { false } else { true } } ?? .none
         switch (spent, deposit) {
-        case (.none, .none): return .none
-        case (.text(let text), _), (_, .text(let text)): return .text(text)
-        case (.value(let paid), .none): return .value(paid)
-        case (.none, .value(let back)): return .value(-back)
-        case (.value(let paid), .value(let back)): return .value(paid - back)
+        case (.none, .none): return (.none, false)
+        case (.text(let text), _), (_, .text(let text)): return (.text(text), false)
+        case (.value(let paid), .none): return (.value(paid), false)
+        case (.none, .value(let back)): return (.value(-back), true)
+        case (.value(let paid), .value(let back)): return (.value(paid - back), false)
         }
     }
 }
@@ -251,6 +258,9 @@ struct Layout {
     let field: [ItemField: [Int]]
     /// Header positions of the deposit columns a price of out − in takes off.
     let priceIn: [Int]
+    /// The column the profile's `refunds` test reads, and its compiled expressions.
+    let refundColumn: Int?
+    let refundRegexes: [Regex<AnyRegexOutput>]?
     /// Header position tested by each skip rule, and by each category rule.
     let tested: [Int]
     let ruled: [Int]
@@ -307,13 +317,15 @@ struct Layout {
         }
         let tested = profile.skip.enumerated().map { column($0.element.match.column, "skip[\($0.offset)]") }
         let ruled = profile.rules.enumerated().map { column($0.element.match.column, "rules[\($0.offset)]") }
+        let refundColumn = profile.refunds.map { column($0.column, "refunds") }
         guard messages.isEmpty else { return (nil, messages) }
         let priceIn = findAll(profile.priceIn)
         if !profile.priceIn.isEmpty, priceIn.isEmpty {
             return (nil, ["the header has no column " + profile.priceIn.map { "'\($0)'" }.joined(separator: " or ")
                           + ", which the \(profile.name) profile takes deposits from"])
         }
-        return (Layout(width: header.fields.count, field: field, priceIn: priceIn, tested: tested, ruled: ruled,
+        return (Layout(width: header.fields.count, field: field, priceIn: priceIn, refundColumn: refundColumn,
+                       refundRegexes: profile.refunds?.compiled(), tested: tested, ruled: ruled,
                        skipRegexes: profile.skip.map { $0.match.compiled() }, ruleRegexes: profile.rules.map { $0.match.compiled() },
                        renames: profile.rules.contains { $0.name != nil },
                        price: field[.price]?.first, ignored: ignored), [])

@@ -185,6 +185,9 @@ public struct ImportProfile: Sendable, Equatable {
     public var header: [String]?
     /// Columns whose amount is taken off the price, read as out − in (a bank's deposit: a refund, a cancellation).
     public var priceIn: [String] = []
+    /// Which deposits are refunds (a debit card's cancellation); other money in (a salary, a transfer) is left out. Nil:
+    /// every deposit is a refund.
+    public var refunds: ColumnMatch?
     /// Whether rows of another shape are left out, not invalid: another number of fields, or no date where the date
     /// goes (a card-holder row, a section title, a total).
     public var skipsOtherShapes = false

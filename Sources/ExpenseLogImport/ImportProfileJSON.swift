@@ -4,7 +4,7 @@ extension ImportProfile {
     /// The keys a profile file may have.
     static let keys = ["extends", "description", "source", "encoding", "skipRows", "header", "columns", "dateFormat", "invertSign",
                        "truncateNames", "skip", "rules", "defaultCategory", "defaultSub", "unmatched", "onInvalid", "otherShapes",
-                       "noAmount", "categories"]
+                       "noAmount", "categories", "refunds"]
 
     /// Reads a profile file's JSON; throws a `ValidationProblem` naming the file, line and key, and what is expected.
     /// `"extends"` names the profile it starts from, which `base` finds (nil when there is none of that name); its keys
@@ -56,6 +56,8 @@ extension ImportProfile {
         case "extends": break
         case "description": description = try reader.string(value, at: key)
         case "source": source = try reader.string(value, at: key)
+        case "refunds":
+            refunds = try reader.match(try reader.object(value, at: key, keys: ["column"] + ColumnMatch.Kind.allCases.map(\.rawValue)), value, at: key)
         case "header": header = try reader.strings(value, at: key)
         case "otherShapes": skipsOtherShapes = try reader.choice(value, at: key, ["skip", "invalid"]) == "skip"
         case "noAmount": skipsNoAmount = try reader.choice(value, at: key, ["skip", "invalid"]) == "skip"

@@ -40,6 +40,7 @@ extension ImportProfile {
         if let defaultCategory { add("defaultCategory", String(defaultCategory)) }
         if let defaultSub { add("defaultSub", String(defaultSub)) }
         if excludesUnmatched { add("unmatched", "\"exclude\"") }
+        if let refunds { add("refunds", "{" + Self.members(refunds) + "}") }
         if skipsOtherShapes { add("otherShapes", "\"skip\"") }
         if skipsNoAmount { add("noAmount", "\"skip\"") }
         if learnsCategories { add("categories", "\"learn\"") }

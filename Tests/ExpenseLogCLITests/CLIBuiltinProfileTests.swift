@@ -71,4 +71,23 @@ import Testing
             #expect(twice.status == 0 && twice.stderr.contains("Nothing to send"), "re-imports add nothing: \(twice.stderr)")
         }
     }
+
+    @Test func aMUFGStatementTakesADebitCancellationOffAndLeavesOutWhatIsNoSpending() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let file = try CLIImportFilesTests.write(SampleStatements.mufg, "meisai.csv", in: home, encoding: "cp932")
+        let report = home.url.appendingPathComponent("r.json").path
+        try await withServer { server in
+            let env = Samples.environment(home: home, server: server)
+            let result = try await CLI.run(["import", file, "--report", report], environment: env)
+            #expect(result.status == 0 && result.stderr.contains("the built-in profile mufg"), "\(result.stderr)")
+            let rows = try ReportDocument(path: report).rows
+            #expect(rows.map(\.status) == ["added", "added", "added", "added", "excluded", "excluded", "excluded", "excluded"])
+            #expect(rows[5].reasons == ["money in that is no refund (摘要 is not a refund's): not spending"])
+            #expect(try await Self.landed(server) == [
+                "2026-11-02 ｾﾌﾞﾝｲﾚﾌﾞﾝ 1280 0", "2026-11-03 ｾﾌﾞﾝｲﾚﾌﾞﾝ -1280 0", "2026-11-05 ﾄｳｷﾖｳｶﾞｽ 6540 0", "2026-11-06 手数料 220 0",
+            ])
+        }
+    }
 }
+

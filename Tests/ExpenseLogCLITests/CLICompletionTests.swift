@@ -131,7 +131,7 @@ import Testing
         try folder.write("more.json", "[]\n")
         #expect(try complete("register", "") == ["items.csv", "more.json"])
         #expect(try complete("import", "--dry-run", "items.csv", "m") == ["more.json"])
-        #expect(try complete("register", "--profile", "m") == ["moneyforward", "more.json"], "a built-in profile's name, or a file")
+        #expect(try complete("register", "--profile", "m").sorted() == ["moneyforward", "more.json", "mufg"], "a built-in profile's name, or a file")
         #expect(try complete("fetch", "--config", "i") == ["items.csv"])
     }
 
@@ -155,7 +155,7 @@ import Testing
             (["help", "config", ""], try Self.subcommands(of: "config")),
             (["completion", ""], Shell.allCases.map(\.rawValue)),
             (["register", ""], ["items.csv", "more.json"]),
-            (["register", "--profile", "m"], ["moneyforward", "more.json"]),
+            (["register", "--profile", "m"], ["moneyforward", "more.json", "mufg"]),
             (["import", "--dry-run", "items.csv", "m"], ["more.json"]),
         ]
         for (words, offered) in cases {
