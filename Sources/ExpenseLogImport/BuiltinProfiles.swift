@@ -1,7 +1,7 @@
 extension ImportProfile {
     /// The built-in profiles by name, written in the same JSON a profile file uses (docs/import-profiles.md shows them).
     public static let builtinSources: [String: String] = ["moneyforward": moneyForward, "vpass": vpass, "rakuten-card": rakutenCard,
-                                                          "paypay": payPay, "mufg": mufg]
+                                                          "paypay": payPay, "mufg": mufg, "yucho": yucho]
 
     /// Every built-in profile by name, parsed once, in name order.
     public static let builtins: [(String, ImportProfile)] = builtinSources.keys.sorted().compactMap { name in
@@ -100,4 +100,22 @@ extension ImportProfile {
           \(statementKeys)
         }
         """
+
+    /// ゆうちょ銀行's 入出金明細 from ゆうちょダイレクト: seven lines about the account before the header.
+    static let yucho = """
+        {
+          "description": "ゆうちょ銀行 入出金明細 (取引日,入出金明細ＩＤ,受入金額（円）,払出金額（円）,詳細１,詳細２,現在（貸付）高)",
+          "source": "ゆうちょダイレクト's CSV of an account's 入出金明細, as public converters document it (yuucho-to-freee on GitHub): Shift_JIS, seven lines about the account (お客さま口座情報, 現在高, 出力日時…) before the header, dates as yyyyMMdd, 詳細１ the kind of entry (自払, カード, 手数料, 振込) and 詳細２ the counterparty, sometimes empty. 入出金明細ＩＤ becomes the item's id. Left out: money in (受入金額: a salary, a transfer) unless it is a debit card's refund, ATM withdrawals (詳細１ カード), and rows with no amount.",
+          "encoding": "shift_jis",
+          "skipRows": 7,
+          "columns": {"id": "入出金明細ＩＤ", "date": "取引日", "name": ["詳細２", "詳細１"],
+                      "price": {"out": "払出金額（円）", "in": "受入金額（円）"}},
+          "refunds": {"column": "詳細１", "contains": "デビット"},
+          "skip": [
+            {"column": "詳細１", "equals": "カード", "reason": "cash from an ATM (カード): what the cash buys is the spending"}
+          ],
+          \(statementKeys)
+        }
+        """
 }
+

@@ -89,5 +89,21 @@ import Testing
             ])
         }
     }
+
+    @Test func aYuchoStatementSkipsItsAccountLinesAndKeepsOnlyTheSpending() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let file = try CLIImportFilesTests.write(SampleStatements.yucho, "yucho.csv", in: home, encoding: "cp932")
+        try await withServer { server in
+            let env = Samples.environment(home: home, server: server)
+            let result = try await CLI.run(["import", file], environment: env)
+            #expect(result.status == 0 && result.stderr.contains("the built-in profile yucho"), "\(result.stderr)")
+            #expect(result.stderr.contains("Report: 2 added, 2 left out by the profile."), "\(result.stderr)")
+            #expect(try await Self.landed(server) == ["2026-11-27 ﾔﾁﾝ ﾄｳ 50550 0", "2026-11-28 手数料 330 0"])
+            #expect(try await server.items().map(\.id) == ["202611270000001", "202611280000002"], "the bank's own ids")
+            let again = try await CLI.run(["import", file], environment: env)
+            #expect(again.stderr.contains("Nothing to send"), "\(again.stderr)")
+        }
+    }
 }
 

@@ -149,7 +149,7 @@ import Testing
 
         let unknown = try await CLI.run(["register", "--profile", "mf", csv], environment: env)
         #expect(unknown.status == 64)
-        #expect(unknown.stderr.contains("the built-in profiles are moneyforward, mufg, paypay, rakuten-card, vpass"), "\(unknown.stderr)")
+        #expect(unknown.stderr.contains("the built-in profiles are moneyforward, mufg, paypay, rakuten-card, vpass, yucho"), "\(unknown.stderr)")
         let missing = try await CLI.run(["register", "--profile", "nowhere/p.json", csv], environment: env)
         #expect(missing.status == 66)
         let json = try home.write("a.json", "[]")

@@ -301,7 +301,7 @@ struct ImportFormsTests {
         }
         #expect(problem.location == SourceLocation(file: "mine.json", line: 3))
         #expect(problem.field == "extends")
-        #expect(problem.message.contains("'moneyfoward' is neither a built-in profile (moneyforward, mufg, paypay, rakuten-card, vpass) nor a profile file"),
+        #expect(problem.message.contains("'moneyfoward' is neither a built-in profile (moneyforward, mufg, paypay, rakuten-card, vpass, yucho) nor a profile file"),
                 "\(problem.message)")
     }
 
