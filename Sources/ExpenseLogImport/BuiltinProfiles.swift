@@ -1,7 +1,7 @@
 extension ImportProfile {
     /// The built-in profiles by name, written in the same JSON a profile file uses (docs/import-profiles.md shows them).
     public static let builtinSources: [String: String] = ["moneyforward": moneyForward, "vpass": vpass, "rakuten-card": rakutenCard,
-                                                          "paypay": payPay, "mufg": mufg, "yucho": yucho]
+                                                          "paypay": payPay, "mufg": mufg, "yucho": yucho, "smbc": smbc]
 
     /// Every built-in profile by name, parsed once, in name order.
     public static let builtins: [(String, ImportProfile)] = builtinSources.keys.sorted().compactMap { name in
@@ -113,6 +113,21 @@ extension ImportProfile {
           "refunds": {"column": "詳細１", "contains": "デビット"},
           "skip": [
             {"column": "詳細１", "equals": "カード", "reason": "cash from an ATM (カード): what the cash buys is the spending"}
+          ],
+          \(statementKeys)
+        }
+        """
+
+    /// 三井住友銀行's 入出金明細: one column for what the entry is, money out and money in apart.
+    static let smbc = """
+        {
+          "description": "三井住友銀行 入出金明細 (年月日,お引出し,お預入れ,お取り扱い内容,残高)",
+          "source": "SMBC Direct's CSV of an account's 明細, as public parsers document it: CP932, 年月日,お引出し,お預入れ,お取り扱い内容,残高 (メモ and ラベル may follow), the header found among the first lines. A deposit is money in: a debit card's refund (お取り扱い内容 naming デビット) is taken off, any other (a salary, a transfer) is left out. Left out too: ATM withdrawals and card bills (お取り扱い内容 naming a カード or ATM), and rows with no amount.",
+          "encoding": "shift_jis",
+          "columns": {"date": "年月日", "name": "お取り扱い内容", "price": {"out": "お引出し", "in": "お預入れ"}},
+          "refunds": {"column": "お取り扱い内容", "contains": "デビット"},
+          "skip": [
+            {"column": "お取り扱い内容", "regex": "カ[ー-]ド|^atm", "reason": "an ATM withdrawal or a card's bill: not itemised spending"}
           ],
           \(statementKeys)
         }

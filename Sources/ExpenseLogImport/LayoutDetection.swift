@@ -27,19 +27,29 @@ extension ImportProfile {
     public static func detect(_ text: [UInt8]) -> DetectedLayout {
         var reader = CSV.Reader(text)
         var records: [CSV.Record] = []
-        while records.count < 30, let record = try? reader.next() {
-            if !record.isBlank { records.append(record) }
-        }
-        guard let first = records.first, Layout.resolve(first, profile: .native).0 == nil else { return .native }
-        let fitting = builtins.filter { $0.1.fits(records) }
+        while records.count < 30, let record = try? reader.next() { records.append(record) }
+        guard let first = records.first(where: { !$0.isBlank }), Layout.resolve(first, profile: .native).0 == nil else { return .native }
+        let fitting = builtins.compactMap { name, profile in profile.fitted(to: records).map { (name, $0) } }
         if fitting.count == 1, let (name, profile) = fitting.first { return .builtin(name: name, profile: profile) }
         return fitting.isEmpty ? .native : .several(fitting.map(\.0))
     }
 
-    /// Whether a file whose first records are these is of this layout.
+    /// This profile as it reads a file whose first records are these (a header found after a few title lines is read
+    /// from there), or nil when the file is not of its layout.
+    func fitted(to records: [CSV.Record]) -> ImportProfile? {
+        guard header == nil else { return fits(records) ? self : nil }
+        // Banks put a few lines about the account before the header, and not always as many.
+        guard let index = records.prefix(12).firstIndex(where: { !$0.isBlank && Layout.resolve($0, profile: self).0 != nil }) else { return nil }
+        var found = self
+        found.skipRows = index
+        return found
+    }
+
+    /// Whether a file whose first records (blank ones left out) are these is of this layout.
     func fits(_ records: [CSV.Record]) -> Bool {
+        let records = records.filter { !$0.isBlank }
         guard let header else {
-            return records.dropFirst(skipRows).first.map { Layout.resolve($0, profile: self).0 != nil } ?? false
+            return records.prefix(12).contains { Layout.resolve($0, profile: self).0 != nil }
         }
         // A header-less layout: rows of its width with a date and an amount where it reads them, and no row of titles first.
         guard let layout = Layout.resolve(CSV.Record(line: 0, fields: header), profile: self).0 else { return false }

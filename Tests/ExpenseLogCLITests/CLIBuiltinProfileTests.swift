@@ -105,5 +105,19 @@ import Testing
             #expect(again.stderr.contains("Nothing to send"), "\(again.stderr)")
         }
     }
+
+    @Test func anSMBCStatementTakesADebitRefundOffAndLeavesOutSalaryATMAndTheCardBill() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let file = try CLIImportFilesTests.write(SampleStatements.smbc, "meisai.csv", in: home, encoding: "cp932")
+        try await withServer { server in
+            let env = Samples.environment(home: home, server: server)
+            let result = try await CLI.run(["import", file], environment: env)
+            #expect(result.status == 0 && result.stderr.contains("the built-in profile smbc"), "\(result.stderr)")
+            #expect(result.stderr.contains("Report: 3 added, 3 left out by the profile."), "\(result.stderr)")
+            #expect(try await Self.landed(server) == ["2026-11-02 ﾃﾞﾋﾞｯﾄ ﾏｲﾊﾞｽｹｯﾄ 1280 0", "2026-11-03 ﾃﾞﾋﾞｯﾄ ﾏｲﾊﾞｽｹｯﾄ -1280 0",
+                                                      "2026-11-27 ﾄｳｷﾖｳｶﾞｽ 6540 0"])
+        }
+    }
 }
 

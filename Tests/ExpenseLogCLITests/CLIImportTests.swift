@@ -123,8 +123,8 @@ import Testing
         let home = try TemporaryDirectory()
         defer { home.remove() }
         let readme = try String(contentsOf: CLI.packageRoot.appendingPathComponent("docs/import-profiles.md"), encoding: .utf8)
-        let profile = try home.write("smbc-profile.json", try Self.fence(after: "smbc-profile.json", in: readme))
-        let statement = try home.write("smbc-2024-03.csv", try Self.fence(after: "smbc-2024-03.csv", in: readme))
+        let profile = try home.write("bank-profile.json", try Self.fence(after: "bank-profile.json", in: readme))
+        let statement = try home.write("bank-2024-03.csv", try Self.fence(after: "bank-2024-03.csv", in: readme))
         let env = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "dummy"])
         let result = try await CLI.run(["register", "--profile", profile, "--dry-run", "--format", "json", statement], environment: env)
         #expect(result.status == 0, "\(result.stderr)")
@@ -149,7 +149,7 @@ import Testing
 
         let unknown = try await CLI.run(["register", "--profile", "mf", csv], environment: env)
         #expect(unknown.status == 64)
-        #expect(unknown.stderr.contains("the built-in profiles are moneyforward, mufg, paypay, rakuten-card, vpass, yucho"), "\(unknown.stderr)")
+        #expect(unknown.stderr.contains("the built-in profiles are moneyforward, mufg, paypay, rakuten-card, smbc, vpass, yucho"), "\(unknown.stderr)")
         let missing = try await CLI.run(["register", "--profile", "nowhere/p.json", csv], environment: env)
         #expect(missing.status == 66)
         let json = try home.write("a.json", "[]")

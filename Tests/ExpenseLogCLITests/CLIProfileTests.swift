@@ -209,11 +209,11 @@ import Testing
         #expect(guessed.status == 0, "\(guessed.stderr)")
         #expect(guessed.stderr.contains("guessed skipRows: 2"), "\(guessed.stderr)")
         #expect(guessed.stderr.contains("guessed encoding:"), "\(guessed.stderr)")
-        #expect(guessed.stderr.contains("guessed columns.price: 'お引出し'"), "\(guessed.stderr)")
+        #expect(guessed.stderr.contains("guessed columns.price: 'お支払金額'"), "\(guessed.stderr)")
         let facts = try Self.pythonJSON(guessed.stdout, ["d['skipRows']", "d['columns']", "d['skip'][0]['column']", "d['skip'][0]['equals']"])
         #expect(facts[0] == "2")
-        #expect(facts[1] == #"{"date": "年月日", "name": "お取り扱い内容", "price": "お引出し"}"#)
-        #expect(facts[2] == "\"お引出し\"")
+        #expect(facts[1] == #"{"date": "日付", "name": "摘要", "price": "お支払金額"}"#)
+        #expect(facts[2] == "\"お支払金額\"")
         #expect(facts[3] == "\"\"")
 
         // The guess, saved as it was printed, reads the statement: the withdrawals only, as positive prices.
@@ -268,8 +268,8 @@ import Testing
             #expect(made.status == 0, "\(made.stderr)")
             try Self.addRules("""
                 [
-                  {"column": "お取り扱い内容", "contains": "セブン", "category": 1, "sub": 2},
-                  {"column": "お取り扱い内容", "regex": "^ｺｰﾋｰ", "category": 0, "sub": 1, "name": "コーヒー"}
+                  {"column": "摘要", "contains": "セブン", "category": 1, "sub": 2},
+                  {"column": "摘要", "regex": "^ｺｰﾋｰ", "category": 0, "sub": 1, "name": "コーヒー"}
                 ]
                 """, to: bank)
 

@@ -301,7 +301,7 @@ struct ImportFormsTests {
         }
         #expect(problem.location == SourceLocation(file: "mine.json", line: 3))
         #expect(problem.field == "extends")
-        #expect(problem.message.contains("'moneyfoward' is neither a built-in profile (moneyforward, mufg, paypay, rakuten-card, vpass, yucho) nor a profile file"),
+        #expect(problem.message.contains("'moneyfoward' is neither a built-in profile (moneyforward, mufg, paypay, rakuten-card, smbc, vpass, yucho) nor a profile file"),
                 "\(problem.message)")
     }
 
@@ -524,10 +524,10 @@ struct ImportFormsTests {
         let profile = guess.profile
         #expect(profile.encoding == .shiftJIS)
         #expect(profile.skipRows == 2)
-        #expect(profile.columns == [.date: ["年月日"], .name: ["お取り扱い内容"], .price: ["お引出し"]])
+        #expect(profile.columns == [.date: ["日付"], .name: ["摘要"], .price: ["お支払金額"]])
         #expect(profile.dateFormat == nil, "2026/11/3 0:00 is read without one")
         #expect(!profile.invertSign)
-        #expect(profile.skip.map(\.match) == [ColumnMatch(column: "お引出し", kind: .equals, values: [""])])
+        #expect(profile.skip.map(\.match) == [ColumnMatch(column: "お支払金額", kind: .equals, values: [""])])
         #expect(profile.defaultCategory == 3)
         #expect(guess.notes.contains { $0.hasPrefix("skipRows: 2") }, "\(guess.notes)")
         #expect(guess.notes.contains { $0.hasPrefix("encoding:") }, "\(guess.notes)")

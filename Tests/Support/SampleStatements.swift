@@ -1,11 +1,11 @@
 /// Files people import, as rows for a writer in the test (Python's csv module) to write in the bank's encoding.
 public enum SampleStatements {
-    /// A bank statement as the bank exports it (CP932 in real life): two rows before the header, a deposit with an
-    /// empty お引出し, Excel's date-times, names in half-width kana.
+    /// A bank statement in a layout no built-in profile reads (a regional bank's, CP932 in real life): two rows before
+    /// the header, a deposit with an empty お支払金額, Excel's date-times, names in half-width kana.
     public static let bank: [[String]] = [
         ["普通預金 入出金明細"],
         ["口座番号", "1234567"],
-        ["年月日", "お引出し", "お預入れ", "お取り扱い内容", "残高"],
+        ["日付", "お支払金額", "お預り金額", "摘要", "残高"],
         ["2026/11/3 0:00", "178", "", "ｺｰﾋｰ ﾄﾞﾄｰﾙ", "99,822"],
         ["2026/11/3 0:00", "", "250,000", "ｷｭｳﾖ", "349,822"],
         ["2026/11/4 0:00", "598", "", "ｾﾌﾞﾝｲﾚﾌﾞﾝ", "349,224"],
@@ -87,6 +87,18 @@ public enum SampleStatements {
         ["20261128", "202611280000001", "", "20000", "カード", "ｾﾌﾞﾝｷﾞﾝｺｳ", "282551", ""],
         ["20261128", "202611280000002", "", "330", "手数料", "", "282221", ""],
         ["20261130", "202611300000001", "146070", "", "振込", "ﾓﾘｸﾞﾁｼｾｲｶﾂﾌｸｼ", "428291", ""],
+    ]
+
+    /// 三井住友銀行's 入出金明細 (CP932), as public parsers document the layout: a debit purchase and its refund, a
+    /// salary, an ATM withdrawal, a card bill and a direct debit.
+    public static let smbc: [[String]] = [
+        ["年月日", "お引出し", "お預入れ", "お取り扱い内容", "残高", "メモ", "ラベル"],
+        ["2026/11/02", "1,280", "", "ﾃﾞﾋﾞｯﾄ ﾏｲﾊﾞｽｹｯﾄ", "198,720", "", ""],
+        ["2026/11/03", "", "1,280", "ﾃﾞﾋﾞｯﾄ ﾏｲﾊﾞｽｹｯﾄ", "200,000", "", ""],
+        ["2026/11/10", "20,000", "", "ATM", "180,000", "", ""],
+        ["2026/11/25", "", "250,000", "ｷﾕｳﾖ", "430,000", "", ""],
+        ["2026/11/26", "53,746", "", "ﾐﾂｲｽﾐﾄﾓｶｰﾄﾞ", "376,254", "", ""],
+        ["2026/11/27", "6,540", "", "ﾄｳｷﾖｳｶﾞｽ", "369,714", "", ""],
     ]
 }
 
