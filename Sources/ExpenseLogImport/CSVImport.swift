@@ -189,12 +189,16 @@ extension ImportProfile {
             if let rule, let category = rule.category {
                 draft.category = .integer(category)
                 if draft.categorySub.isAbsent { draft.categorySub = rule.sub.map(RawValue.integer) ?? .null }
+                draft.categoryOrigin = "category \(category) from the profile's rule on \(rule.match.column)"
             } else if learnsCategories, case .text(let name) = draft.name, let known = learned[PurchaseName(draft.readName ?? name).key] {
                 // The category this shop had last time, on the server or in the cache.
                 draft.category = .integer(known.category)
                 if draft.categorySub.isAbsent { draft.categorySub = known.sub.map(RawValue.integer) ?? .null }
+                draft.categoryOrigin = "category \(known.category) from history: the shop's latest item (\(PurchaseName(draft.readName ?? name).key)) has it"
             } else if let defaultCategory {
                 draft.category = .integer(defaultCategory)
+                draft.categoryOrigin = "category \(defaultCategory), the profile's default"
+                    + (learnsCategories ? " (no rule gives one, and the shop has no item in the cache yet)" : " (no rule gives one)")
                 if draft.categorySub.isAbsent { draft.categorySub = defaultSub.map(RawValue.integer) ?? .null }
             } else {
                 // Each tested column once, in header order, with the cell the rules saw (found as the rules find it).

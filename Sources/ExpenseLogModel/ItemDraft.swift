@@ -74,6 +74,8 @@ public struct ItemDraft: Sendable {
     public var isCSVRow = false
     /// The name as read, when a profile's rule renamed the item: a made id comes from it, so a new rule keeps the id.
     public var readName: String?
+    /// Where a profile found the category, when no column gave it (a rule, the shop's history, the default), for `--explain`.
+    public var categoryOrigin: String?
 
     /// An empty draft at a location; readers fill the fields.
     public init(location: SourceLocation) {

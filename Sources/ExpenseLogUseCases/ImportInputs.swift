@@ -30,6 +30,8 @@ public struct ImportInputs {
     public var madeIDRows = RowSet()
     /// The report rows read through a profile of a foreign layout (a statement's), given or recognised.
     public var foreignRows = RowSet()
+    /// Where a profile found each row's category, when no column gave it (for `--explain`; the first 10,000 rows).
+    public var categoryOrigins: [(location: SourceLocation, origin: String)] = []
     /// Each input recognised as a built-in profile's layout (no `--profile` given): its name, and the profile's.
     public var detected: [(input: String, profile: String, description: String)] = []
     /// Rows an earlier input of the run already had (overlapping statements given together), reported as duplicates.
@@ -86,6 +88,9 @@ public struct ImportInputs {
                 do {
                     let offset = try spool.append(item, tag: Int32(report.count))
                     if madeID { inputs.madeIDRows.insert(report.count) }
+                    if let origin = draft.categoryOrigin, inputs.categoryOrigins.count < 10_000 {
+                        inputs.categoryOrigins.append((draft.location, origin))
+                    }
                     report.appendSpooled(at: draft.location, offset: offset)
                     months.insert(item.date.yearMonth)
                 } catch {
@@ -96,6 +101,7 @@ public struct ImportInputs {
             if read.refusedWhole {
                 validator.rollBack(to: mark.0)
                 inputs.madeIDRows.removeAll(from: mark.2)
+                inputs.categoryOrigins.removeAll { $0.location.file == source.name }
                 try spool.truncate(to: mark.1)
                 report.truncate(to: mark.2)
                 rows = mark.3

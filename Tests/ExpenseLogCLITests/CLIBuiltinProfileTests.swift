@@ -38,13 +38,16 @@ import Testing
 
             let again = try await CLI.run(["import", november], environment: env)
             #expect(again.status == 0 && again.stderr.contains("Nothing to send: every valid row is already there."), "\(again.stderr)")
-            let next = try await CLI.run(["import", december], environment: env)
+            let next = try await CLI.run(["import", december, "--explain"], environment: env)
             #expect(next.status == 0, "\(next.stderr)")
             #expect(next.stderr.contains("Report: 2 added, 1 skipped as already there (same id), 2 left out by the profile."), "\(next.stderr)")
             let landed = try await Self.landed(server)
             #expect(landed.filter { $0.contains("59800") }.count == 1, "the instalment's second row is the same purchase")
             #expect(landed.contains("2026-12-02 ビックカメラ　池袋店 1280 1"), "the shop's category, from history: \(landed)")
             #expect(landed.contains("2026-12-03 セブン－イレブン　目黒店 220 0"))
+            // --explain says where each category came from.
+            #expect(next.stderr.contains("\(december):3: category 1 from history: the shop's latest item (ビックカメラ) has it"), "\(next.stderr)")
+            #expect(next.stderr.contains("\(december):4: category 0 from history: the shop's latest item (セブン-イレブン) has it"), "\(next.stderr)")
         }
     }
 

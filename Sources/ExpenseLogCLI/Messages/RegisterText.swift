@@ -34,6 +34,10 @@ struct RegisterText {
             context.note("Read \(input) as a \(description.prefix { $0 != "(" }.trimmingSpaces()) (the built-in profile \(profile); "
                          + "--profile sets another).")
         }
+        if options.explain, !inputs.categoryOrigins.isEmpty {
+            progress.clear()
+            for (location, origin) in inputs.categoryOrigins { context.io.stderr.write("\(location): \(origin)\n") }
+        }
         if !inputs.warnings.isEmpty { progress.clear() }
         for warning in inputs.warnings.prefix(3) { context.warn("\(warning)") }
         if inputs.warnings.count > 3 { context.warn("\(inputs.warnings.count - 3) more rows like these") }
