@@ -72,6 +72,15 @@ import Testing
             ].sorted())
             let twice = try await CLI.run(["import", rakuten, paypay], environment: env)
             #expect(twice.status == 0 && twice.stderr.contains("Nothing to send"), "re-imports add nothing: \(twice.stderr)")
+            // The next statements repeat these rows and add one each: only those are sent.
+            let nextCard = try CLIImportFilesTests.write(SampleStatements.rakutenCard + [["2026/12/01", "ｽｷﾔ", "本人", "1回払い", "480", "0", "480",
+                                                                                       "480", "0", "*"]], "enavi202701.csv", in: home)
+            let nextWallet = try CLIImportFilesTests.write(SampleStatements.payPay + [["2026/12/01 12:00:00", "390", "-", "-", "-", "-", "-", "支払い",
+                                                                                      "松屋", "PayPay残高", "-", "-", "04000000000000000006"]],
+                                                           "Transactions_20261231.csv", in: home, encoding: "cp932")
+            let next = try await CLI.run(["import", nextCard, nextWallet], environment: env)
+            #expect(next.status == 0 && next.stderr.contains("Report: 2 added,"), "\(next.stderr)")
+            #expect(try await server.items().count == 8)
         }
     }
 
@@ -96,6 +105,8 @@ import Testing
     /// A bank's statement: its sample, the profile that must read it, its report line and what lands.
     struct BankCase: Sendable, CustomStringConvertible {
         let rows: [[String]], profile: String, report: String, landed: [String]
+        /// A row of the next statement, which overlaps this one: the only item it adds.
+        let next: [String], nextLanded: String
         /// The ids the items get, when the bank gives its own.
         var ids: [String]?
         var description: String { profile }
@@ -104,10 +115,13 @@ import Testing
     static let banks = [
         // ゆうちょ: seven account lines, the bank's own ids, 詳細２ else 詳細１ as the name; money in and the ATM left out.
         BankCase(rows: SampleStatements.yucho, profile: "yucho", report: "Report: 2 added, 2 left out by the profile.",
-                 landed: ["2026-11-27 ﾔﾁﾝ ﾄｳ 50550 0", "2026-11-28 手数料 330 0"], ids: ["202611270000001", "202611280000002"]),
+                 landed: ["2026-11-27 ﾔﾁﾝ ﾄｳ 50550 0", "2026-11-28 手数料 330 0"],
+                 next: ["20261203", "202612030000001", "", "4800", "自払", "ﾃﾞﾝｷﾘﾖｳ", "297421", ""], nextLanded: "2026-12-03 ﾃﾞﾝｷﾘﾖｳ 4800 0",
+                 ids: ["202611270000001", "202611280000002"]),
         // 三井住友銀行: a debit refund taken off; salary, ATM and the card bill left out.
         BankCase(rows: SampleStatements.smbc, profile: "smbc", report: "Report: 3 added, 3 left out by the profile.",
-                 landed: ["2026-11-02 ﾃﾞﾋﾞｯﾄ ﾏｲﾊﾞｽｹｯﾄ 1280 0", "2026-11-03 ﾃﾞﾋﾞｯﾄ ﾏｲﾊﾞｽｹｯﾄ -1280 0", "2026-11-27 ﾄｳｷﾖｳｶﾞｽ 6540 0"]),
+                 landed: ["2026-11-02 ﾃﾞﾋﾞｯﾄ ﾏｲﾊﾞｽｹｯﾄ 1280 0", "2026-11-03 ﾃﾞﾋﾞｯﾄ ﾏｲﾊﾞｽｹｯﾄ -1280 0", "2026-11-27 ﾄｳｷﾖｳｶﾞｽ 6540 0"],
+                 next: ["2026/12/01", "980", "", "ﾃﾞﾋﾞｯﾄ ﾏｲﾊﾞｽｹｯﾄ", "368,734", "", ""], nextLanded: "2026-12-01 ﾃﾞﾋﾞｯﾄ ﾏｲﾊﾞｽｹｯﾄ 980 0"),
     ]
 
     @Test(arguments: banks)
@@ -124,6 +138,11 @@ import Testing
             if let ids = bank.ids { #expect(try await server.items().map(\.id) == ids, "the bank's own ids") }
             let again = try await CLI.run(["import", file], environment: env)
             #expect(again.stderr.contains("Nothing to send"), "\(again.stderr)")
+            // The next statement repeats this one's rows and adds one: only that one is sent.
+            let next = try CLIImportFilesTests.write(bank.rows + [bank.next], "meisai-next.csv", in: home, encoding: "cp932")
+            let overlapping = try await CLI.run(["import", next], environment: env)
+            #expect(overlapping.stderr.contains("Report: 1 added,"), "\(overlapping.stderr)")
+            #expect(try await Self.landed(server) == (bank.landed + [bank.nextLanded]).sorted())
         }
     }
 }
