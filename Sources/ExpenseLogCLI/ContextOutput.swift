@@ -8,8 +8,10 @@ import Foundation
 /// What every command prints the same way: items, the rows of an answer left out, the cache's warnings.
 extension Context {
     /// Writes items in a format to stdout, naming categories from the configured catalogue.
-    func printItems(_ items: [Item], _ format: OutputFormat, _ config: AppConfig) {
-        io.stdout.write(itemWriter(config).render(items, as: format))
+    func printItems(_ items: [Item], _ format: OutputFormat, _ config: AppConfig, shortIDs: [String: String]? = nil) {
+        var writer = itemWriter(config)
+        if let shortIDs { (writer.showsIDs, writer.shortIDs) = (true, shortIDs) }
+        io.stdout.write(writer.render(items, as: format))
     }
 
     /// A writer naming categories from the configured catalogue, in the locale's language, fitting tables to the terminal.

@@ -25,6 +25,8 @@ public struct ItemWriter: Sendable {
     public var terminalWidth: Int?
     /// Whether a table starts with each item's id (`pending`, whose ids `pending drop` takes).
     public var showsIDs = false
+    /// The short form of ids (`fetch --ids`), shown in their place when a table starts with ids.
+    public var shortIDs: [String: String] = [:]
 
     /// A writer with a catalogue, a language and the terminal's width, if a table goes to one.
     public init(catalogue: CategoryCatalogue = .standard, japanese: Bool = false, terminalWidth: Int? = nil) {
@@ -121,7 +123,7 @@ public struct ItemWriter: Sendable {
             if index == 0 { return headings }
             if index == count + 1 { return totals }
             guard let item = item(index - 1) else { return Array(repeating: "", count: headings.count) }
-            return (showsIDs ? [PrintableText.of(item.id)] : [])
+            return (showsIDs ? [PrintableText.of(shortIDs[item.id] ?? item.id)] : [])
                 + [item.date.description, item.name, PriceText.format(item.price), catalogue.name(of: item.category, japanese: japanese),
                    catalogue.name(ofSub: item.categorySub, in: item.category, japanese: japanese)]
         }, to: emit)

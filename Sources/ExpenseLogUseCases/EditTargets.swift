@@ -17,10 +17,14 @@ public struct EditTargets: Sendable {
         (self.repository, self.queued, self.pending) = (repository, queued, pending)
     }
 
+    /// The shortest prefix that names an id: four characters, as `git` shortens a hash to seven.
+    public static let shortestPrefix = 4
+
     /// The items with these ids, in the order given, as the queued changes leave them: cached (an id the sheet shows
-    /// without its leading zeros matches as the sheet shows it), else waiting to be registered (a change to one is queued
-    /// behind it). The first id found in neither is `missing`.
-    public func items(_ ids: [String]) async throws -> (found: [Item], missing: String?) {
+    /// without its leading zeros matches as the sheet shows it, and a unique prefix of at least four characters, case
+    /// ignored, as `git` takes a short hash), else waiting to be registered (a change to one is queued behind it). The
+    /// first id found in neither is `missing`; a prefix several cached ids share is `ambiguous`, with their items.
+    public func items(_ ids: [String]) async throws -> (found: [Item], missing: String?, ambiguous: (prefix: String, items: [Item])?) {
         let cached = queued.applied(to: try await repository.cachedMonths().flatMap(\.items))
         var found: [Item] = [], waiting: [Item]?
         for id in ids {
@@ -28,12 +32,35 @@ public struct EditTargets: Sendable {
                 found.append(item)
                 continue
             }
+            if id.count >= Self.shortestPrefix {
+                let prefix = id.uppercased()
+                let matching = cached.filter { $0.id.uppercased().hasPrefix(prefix) }
+                if matching.count == 1 {
+                    found.append(matching[0])
+                    continue
+                }
+                if matching.count > 1 { return (found, nil, (id, matching)) }
+            }
             // Read only when the cache lacks an id: the outbox may hold an import of millions of items.
             waiting = try waiting ?? pending.map { queued.applied(to: try $0.waitingItems(Set(ids))) } ?? []
-            guard let item = waiting?.first(where: { $0.id == id }) else { return (found, id) }
+            guard let item = waiting?.first(where: { $0.id == id }) else { return (found, id, nil) }
             found.append(item)
         }
-        return (found, nil)
+        return (found, nil, nil)
+    }
+
+    /// Each id's shortest prefix, at least `shortestPrefix` characters, that no other of `ids` starts with (case
+    /// ignored): what a person types to name it. Sorted, an id shares its longest prefix with a neighbour.
+    public static func shortIDs(_ ids: [String]) -> [String: String] {
+        let sorted = Set(ids.map { $0.uppercased() }).sorted()
+        func shared(_ a: String, _ b: String) -> Int { zip(a, b).prefix { $0 == $1 }.count }
+        var lengths: [String: Int] = [:]
+        for (index, id) in sorted.enumerated() {
+            let before = index > 0 ? shared(id, sorted[index - 1]) : 0
+            let after = index + 1 < sorted.count ? shared(id, sorted[index + 1]) : 0
+            lengths[id] = min(id.count, max(shortestPrefix, max(before, after) + 1))
+        }
+        return Dictionary(ids.map { ($0, String($0.prefix(lengths[$0.uppercased()] ?? $0.count))) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Whether the server takes `action`, from its cached `?action=info` or asked again (and remembered) when that

@@ -255,3 +255,24 @@ extension CommandExitCodeTests {
         }
     }
 }
+
+extension CommandExitCodeTests {
+    @Test func editAndDeleteTakeAUniquePrefixOfFourCharactersAndAnAmbiguousOneChangesNothing() async throws {
+        try await withTool([Self.item("7B2A0000-0000-4000-8000-000000000001", name: "ラーメン", price: 980),
+                            Self.item("7B2B0000-0000-4000-8000-000000000002", name: "餃子", price: 450),
+                            Self.item("7B2B1111-0000-4000-8000-000000000003", name: "ビール", price: 500)]) { tool in
+            let listed = await tool("fetch", "2024-01", "--ids")
+            #expect(listed.code == 0)
+            #expect(listed.stdout.split(separator: "\n").dropFirst().prefix(3).map { String($0.prefix(6)) } == ["7B2A  ", "7B2B0 ", "7B2B1 "],
+                    "the shortest prefix each needs, four characters at least: \(listed.stdout)")
+            let edited = await tool("edit", "7b2a", "--price", "1080")
+            #expect(edited.code == 0 && edited.stderr.contains("ラーメン ¥1,080"), "a prefix, case ignored: \(edited.stderr)")
+            let ambiguous = await tool("delete", "7B2B", "--yes")
+            #expect(ambiguous.code == 65, "\(ambiguous.stderr)")
+            #expect(ambiguous.stderr.contains("2 items have ids that start with 7B2B; nothing was changed. Give more of the id:\n  7B2B0  "),
+                    "\(ambiguous.stderr)")
+            #expect(tool.app.items.count == 3, "nothing deleted")
+            #expect(await tool("edit", "7B2", "--price", "1").code == 65, "three characters are no short id")
+        }
+    }
+}

@@ -1,4 +1,5 @@
 import ExpenseLogImport
+import ExpenseLogUseCases
 import ExpenseLogModel
 import Testing
 
@@ -38,5 +39,14 @@ struct DuplicateFinderTests {
         #expect(finder.unclaimed(by: ["A"]) == [b])
         #expect(finder.unclaimed(by: []) == [a, b])
         #expect(DuplicateFinder(known: []).isEmpty)
+    }
+}
+
+@Suite("Short ids")
+struct ShortIDTests {
+    @Test("each id's shortest unique prefix, four characters at least, case ignored")
+    func shortest() {
+        let ids = ["AFE41234", "afe45678", "B0000000", "AFE4"]
+        #expect(EditTargets.shortIDs(ids) == ["AFE41234": "AFE41", "afe45678": "afe45", "B0000000": "B000", "AFE4": "AFE4"])
     }
 }

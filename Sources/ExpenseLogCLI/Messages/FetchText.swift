@@ -9,6 +9,8 @@ import Foundation
 struct FetchText {
     let context: Context
     let config: AppConfig
+    /// `--ids`: each cached item's short id, shown first in the table (nil: no ids).
+    var shortIDs: [String: String]?
 
     /// One month: its items as the query keeps them, and where they came from. Exits 69 when it is neither on the
     /// server nor cached (offline), 65 when rows were left out, 74 when it could not be cached; a failure the cache
@@ -30,7 +32,7 @@ struct FetchText {
             }
             if !complete { context.warn("\(month) was never fetched whole; only the items registered from here are shown") }
             EditText.noteWaiting(edits, in: [month], context)
-            context.printItems(query.apply(loaded.items), format, config)
+            context.printItems(query.apply(loaded.items), format, config, shortIDs: shortIDs)
         case .server:
             if let rows = loaded.rows {
                 context.warnRows(rows, of: month)
@@ -47,7 +49,7 @@ struct FetchText {
             }
             // The server's answer is printed whatever happens to the cache: a disk problem must not hide the data.
             EditText.noteWaiting(edits, in: [month], context)
-            context.printItems(query.apply(answered), format, config)
+            context.printItems(query.apply(answered), format, config, shortIDs: shortIDs)
             if let cacheFailure = loaded.cacheFailure {
                 context.warn("\(month) was fetched and printed, but not cached: \(cacheFailure) (exit status 74; --offline will not have it)")
             }
@@ -61,7 +63,7 @@ struct FetchText {
     /// written; an error waiting cannot fix (401, 404, a page instead of JSON) stops it before printing.
     func months(_ loaded: [LoadedMonth], _ query: ItemQuery, _ format: OutputFormat) throws {
         try SummarySources.show(loaded, context, config, subject: "the output", verb: "printed") {
-            context.printItems(query.apply(loaded.flatMap(\.items)), format, config)
+            context.printItems(query.apply(loaded.flatMap(\.items)), format, config, shortIDs: shortIDs)
         }
     }
 }

@@ -11,11 +11,18 @@ enum ServerEdits {
     /// registered (`EditTargets`); an id found in neither is a data error that says to fetch.
     static func items(_ ids: [String], _ sync: Sync, _ context: Context, _ config: AppConfig) async throws -> [Item] {
         let targets = EditTargets(repository: sync.repository, queued: EditText.waiting(context, config), pending: sync.pending)
-        let (found, missing) = try await targets.items(ids)
+        let (found, missing, ambiguous) = try await targets.items(ids)
         await context.flushWarnings(sync.repository)
+        if let (prefix, items) = ambiguous {
+            let short = EditTargets.shortIDs(items.map(\.id))
+            context.io.stderr.write("Error: \(items.count) items have ids that start with \(PrintableText.of(prefix)); nothing was changed. "
+                                    + "Give more of the id:\n" + items.map { "  \(PrintableText.of(short[$0.id] ?? $0.id))  "
+                                        + describe($0, config, context) + "\n" }.joined())
+            throw CommandExit(code: .dataError)
+        }
         guard let id = missing else { return found }
         context.io.stderr.write("Error: no cached or waiting item has the id \(PrintableText.of(id)); fetch its month first "
-                                + "(`expense-log fetch MONTH --format json` shows each item's id)\n")
+                                + "(`expense-log fetch MONTH --ids` shows each item's short id, its first 4 or more characters)\n")
         throw CommandExit(code: .dataError)
     }
 
