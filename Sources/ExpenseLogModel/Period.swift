@@ -103,21 +103,50 @@ extension Day {
     /// A day as a person gives it: `2024-01-05`, `20240105`, `2024/1/5`, `today`, `yesterday`, or `-3d` (three days
     /// before today); today is the calendar day `now` falls on in `zone`.
     public init?(personDate text: String, now: Date = Date(), in zone: TimeZone = .current) {
-        let trimmed = text.trimmingSpaces().lowercased()
+        // Full-width digits and separators (２０２６－１１－２０, １１／２０) as a Japanese keyboard types them.
+        let trimmed = text.trimmingSpaces().precomposedStringWithCompatibilityMapping.lowercased()
         let today = Day.today(now, in: zone)
-        switch trimmed {
-        case "today": self = today
-        case "yesterday": self = today.adding(days: -1)
-        default:
-            if trimmed.hasPrefix("-"), trimmed.hasSuffix("d"), let days = Int(trimmed.dropFirst().dropLast()), (0...36_500).contains(days) {
-                self = today.adding(days: -days)
-            } else if let day = Day(parsing: trimmed) {
-                self = day
-            } else {
-                return nil
-            }
+        if let back = Self.daysBack[trimmed] {
+            self = today.adding(days: -back)
+        } else if let weekday = Self.weekdays.firstIndex(where: { $0.contains(trimmed) }) {
+            // The last such day, today included: `monday` typed on a Wednesday is two days ago.
+            self = today.adding(days: -((today.weekday - weekday + 7) % 7))
+        } else if trimmed.hasPrefix("-"), trimmed.hasSuffix("d"), let days = Int(trimmed.dropFirst().dropLast()), (0...36_500).contains(days) {
+            self = today.adding(days: -days)
+        } else if let day = Day(parsing: trimmed) {
+            self = day
+        } else if let day = Self.monthAndDay(trimmed, today: today) {
+            self = day
+        } else {
+            return nil
         }
     }
+
+    /// Words for a day counted back from today, in English and Japanese (kanji and kana).
+    static let daysBack: [String: Int] = ["today": 0, "今日": 0, "きょう": 0, "yesterday": 1, "昨日": 1, "きのう": 1,
+                                          "一昨日": 2, "おととい": 2, "おとつい": 2]
+
+    /// Each weekday's names, Sunday first (as `weekday` counts): English, short English, and Japanese with and without 曜日.
+    static let weekdays: [Set<String>] = [
+        ["sunday", "sun", "日曜", "日曜日"], ["monday", "mon", "月曜", "月曜日"], ["tuesday", "tue", "火曜", "火曜日"],
+        ["wednesday", "wed", "水曜", "水曜日"], ["thursday", "thu", "木曜", "木曜日"], ["friday", "fri", "金曜", "金曜日"],
+        ["saturday", "sat", "土曜", "土曜日"],
+    ]
+
+    /// `11/20` or `11-20` (and `11月20日`): that day this year, or last year when this year's is still to come.
+    static func monthAndDay(_ text: String, today: Day) -> Day? {
+        let parts = text.replacingOccurrences(of: "日", with: "").split(whereSeparator: { $0 == "/" || $0 == "-" || $0 == "月" })
+        guard parts.count == 2, parts.allSatisfy({ $0.count <= 2 && $0.allSatisfy(\.isASCIIDigit) }),
+              let month = Int(parts[0]), let day = Int(parts[1]) else { return nil }
+        guard let this = Day(year: today.year, month: month, day: day) else {
+            // 2/29 in a year without it: the last year that had it, if it was last year.
+            return Day(year: today.year - 1, month: month, day: day)
+        }
+        return this > today ? Day(year: today.year - 1, month: month, day: day) : this
+    }
+
+    /// The day of the week, 0 for Sunday to 6 for Saturday.
+    public var weekday: Int { ((daysSinceEpoch % 7) + 7 + 4) % 7 }
 
     /// The day `days` after this one (before, when negative).
     public func adding(days: Int) -> Day {

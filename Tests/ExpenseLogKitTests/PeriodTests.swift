@@ -56,3 +56,25 @@ import Testing
         }
     }
 }
+
+@Suite("Days as people type them")
+struct PersonDateTests {
+    /// Wednesday 2026-11-25, 10:00 in Tokyo.
+    static let now = Date(timeIntervalSince1970: 1_795_568_400)
+    static let tokyo = TimeZone(identifier: "Asia/Tokyo")!
+
+    @Test("words, weekdays, month and day without a year, and full-width digits", arguments: [
+        ("今日", "2026-11-25"), ("昨日", "2026-11-24"), ("一昨日", "2026-11-23"), ("おととい", "2026-11-23"), ("yesterday", "2026-11-24"),
+        ("monday", "2026-11-23"), ("月曜", "2026-11-23"), ("水曜日", "2026-11-25"), ("thu", "2026-11-19"),
+        ("11/20", "2026-11-20"), ("11-20", "2026-11-20"), ("11月20日", "2026-11-20"), ("12/24", "2025-12-24"),
+        ("２０２６－１１－２０", "2026-11-20"), ("１１／２０", "2026-11-20"), ("-3d", "2026-11-22"),
+    ])
+    func typed(text: String, expected: String) {
+        #expect(Day(personDate: text, now: Self.now, in: Self.tokyo)?.description == expected)
+    }
+
+    @Test("what is no day stays refused", arguments: ["yesterdy", "13/01", "2/30", "11/20/2026x", "先週"])
+    func refused(text: String) {
+        #expect(Day(personDate: text, now: Self.now, in: Self.tokyo) == nil)
+    }
+}
