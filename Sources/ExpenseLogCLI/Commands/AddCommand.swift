@@ -6,9 +6,9 @@ import Foundation
 
 /// `add`: one item from its name and price, registered exactly as `register` registers a file's rows.
 enum AddCommand: Command {
-    static let date = Option<String>("date", "day", help: "The day: 2024-01-05, 11/20 (this year's, or last year's if still to come), "
+    static let date = Option<String>("date", short: "d", "day", help: "The day: 2024-01-05, 11/20 (this year's, or last year's if still to come), "
                                      + "today/今日, yesterday/昨日, 一昨日, a weekday (monday, 月曜: the last one) or -3d (default: today).")
-    static let category = Option<String>("category", "name", .suggest(CommonOptions.categoryWords), help: "A category (food, 食費, a unique prefix, a number) or category/sub "
+    static let category = Option<String>("category", short: "c", "name", .suggest(CommonOptions.categoryWords), help: "A category (food, 食費, a unique prefix, a number) or category/sub "
                                          + "(food/drink); default: that of the latest cached item of the same name.")
     static let id = Option<String>("id", "id", help: "The item's id (default: a new UUID, as the app makes).")
     static let allowDuplicates = Flag("allow-duplicates", help: "Does nothing now that add keeps every purchase (kept so that scripts that pass it still run).")
@@ -31,7 +31,7 @@ enum AddCommand: Command {
             EXAMPLES:
               expense-log add ラーメン 980
               expense-log add コーヒー 178 --category food/drink --date yesterday
-              expense-log add 餃子 450 --category food --date 11/20
+              expense-log add 餃子 450 -c food -d 11/20
               expense-log add 返品 -300 --category 雑貨 --date 2024-01-05
             """,
         options: [date.spec, category.spec, id.spec, allowDuplicates.spec, RegisterCommand.dryRun.spec, CommonOptions.format.spec],
