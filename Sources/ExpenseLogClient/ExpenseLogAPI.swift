@@ -49,7 +49,6 @@ public enum ExpenseLogAPI: Sendable, Equatable {
         }
     }
 
-    /// The register POST of a body already encoded (a batch's), so that a batch is encoded once.
     /// The bundled script's register action over the same items: `{"action":"register","items":BODY}`, whose answer
     /// also names the ids that were already there.
     public static func registerAction(body: Data, baseURL: URL, timeout: Double? = nil) -> HTTPRequest {
@@ -59,6 +58,7 @@ public enum ExpenseLogAPI: Sendable, Equatable {
         return register(body: wrapped, baseURL: baseURL, timeout: timeout)
     }
 
+    /// The register POST of a body already encoded (a batch's), so that a batch is encoded once.
     public static func register(body: Data, baseURL: URL, timeout: Double? = nil) -> HTTPRequest {
         HTTPRequest(method: "POST", url: baseURL,
                     headers: ["Accept": "application/json", "Content-Type": "application/json; charset=utf-8", "User-Agent": userAgent],

@@ -248,6 +248,8 @@ extension ImportProfile {
         case (.text(let text), _), (_, .text(let text)): return (.text(text), false)
         case (.value(let paid), .none): return (.value(paid), false)
         case (.none, .value(let back)): return (.value(-back), true)
+        // A bank that writes 0 in the column it does not use: money in is still money in.
+        case (.value(0), .value(let back)) where back != 0: return (.value(-back), true)
         case (.value(let paid), .value(let back)): return (.value(paid - back), false)
         }
     }

@@ -34,7 +34,7 @@ extension InputReader {
         if detect {
             var prefix: [UInt8] = []
             let peek = try input()
-            while prefix.count < 1 << 16, let chunk = try peek() { prefix += chunk }
+            while prefix.count < 1 << 16, let chunk = try peek() { prefix += chunk.prefix((1 << 16) - prefix.count) }
             if let end = prefix.lastIndex(of: 0x0A) { prefix.removeSubrange((end + 1)...) }
             if scan.hasByteOrderMark { prefix.removeFirst(min(3, prefix.count)) }
             switch ImportProfile.detect(prefix) {

@@ -201,7 +201,7 @@ public struct ImportRecord: Sendable {
         let parts: [(Status, String)] = [(.added, "added"), (.queued, "queued in the outbox"), (.rejected, "refused by the server"),
                                          (.duplicate, "skipped as already there (same id)"),
                                          (.matched, "matched to items already there (not sent)"),
-                                         (.held, "held for you to decide"), (.skipped, "skipped as you decided"), (.invalid, "invalid"),
+                                         (.held, "held for you to decide"), (.skipped, "skipped as decided"), (.invalid, "invalid"),
                                          (.excluded, "left out by the profile"), (.notSent, "valid but not sent")]
         let tally = counts()
         let shown = parts.compactMap { status, words in tally[status].map { "\($0) \(words)" } }

@@ -89,6 +89,22 @@ public struct StatementMatcher: Sendable {
             rowTaken[pair.row] = pair
             knownTaken[pair.known] = pair
         }
+        // A row left without an item it could have had gets one when the row holding it can move to another of its
+        // own (an augmenting path): as many rows as possible are matched, none dropped for another's closer claim.
+        let byRow = Dictionary(grouping: strong, by: \.row)
+        func augment(_ row: Int, _ visited: inout Set<Int>) -> Bool {
+            for pair in byRow[row] ?? [] where visited.insert(pair.known).inserted {
+                if let holder = knownTaken[pair.known], !augment(holder.row, &visited) { continue }
+                rowTaken[row] = pair
+                knownTaken[pair.known] = pair
+                return true
+            }
+            return false
+        }
+        for row in rows.indices where rowTaken[row] == nil && byRow[row] != nil {
+            var visited = Set<Int>()
+            _ = augment(row, &visited)
+        }
 
         var ambiguous: [Int: [Int]] = [:]  // row → candidate known items
         // An equal claim on a taken item by a row that is not interchangeable with the one that got it: both rows wait.

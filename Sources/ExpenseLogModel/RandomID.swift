@@ -23,6 +23,21 @@ public enum RandomID {
         }
         return String(decoding: bytes, as: UTF8.self)
     }
+
+    /// Whether an id is a random (version 4) UUID, as the app and `add` make them, in either case: an item a person
+    /// typed, where an import's rows have made (version 5) ids or a bank's own.
+    public static func isRandom(_ id: String) -> Bool {
+        let bytes = Array(id.utf8)
+        guard bytes.count == 36 else { return false }
+        for (index, byte) in bytes.enumerated() {
+            if [8, 13, 18, 23].contains(index) {
+                guard byte == UInt8(ascii: "-") else { return false }
+            } else if !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte), !(UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20) {
+                return false
+            }
+        }
+        return bytes[14] == UInt8(ascii: "4")
+    }
 }
 
 /// xoshiro256** (Blackman and Vigna), seeded from the system's generator.

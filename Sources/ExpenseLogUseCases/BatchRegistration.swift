@@ -110,17 +110,20 @@ public struct BatchRegistration {
             switch delivery {
             case let .delivered(answer, existing):
                 // The server usually answers with just what was sent: the sent values are kept then, as they were sent.
+                // What the server already had is no item this run added: reported as such, neither counted nor printed.
                 let already = Set(existing.map(SheetText.key))
+                var there = 0
                 for (row, item) in zip(rows, batch.items) {
                     if already.contains(SheetText.key(item.id)) {
-                        report.mark(row: row, .duplicate, reasons: ["id \(PrintableText.of(item.id)) was already on the server when this "
-                                                                    + "batch arrived (another run sent it at the same time)"])
+                        there += 1
+                        report.mark(row: row, .duplicate, reasons: ["id \(PrintableText.of(item.id)) was already on the server when this batch arrived"])
                     } else {
                         report.mark(row: row, .added)
                     }
                 }
-                outcome.confirmed += batch.items.count
-                saved.keep(answer.isByteForByte(batch.items) ? batch.items : answer)
+                outcome.confirmed += batch.items.count - there
+                let added = already.isEmpty ? answer : answer.filter { !already.contains(SheetText.key($0.id)) }
+                saved.keep(answer.isByteForByte(batch.items) && already.isEmpty ? batch.items : added)
                 let rate = Double(outcome.confirmed) / max(Date().timeIntervalSince(started), 0.001)
                 event(.sent(index: index, batches: entry.batches.count, confirmed: outcome.confirmed, rate: Int(rate)))
             case let .failed(error, mayHaveBeenSaved):

@@ -168,11 +168,14 @@ public struct DuplicateCheck: Sendable {
         while let (item, _) = try idReader.next() {
             if finder.knows(id: item.id) { inputIDs.insert(item.id) }
         }
-        var candidates = finder.unclaimed(by: inputIDs)
+        // A statement row is the same purchase as an item a person typed (in the app, or with `add`: a random id), never
+        // as another statement's row (a made id, or a bank's own), which is a purchase of its own; and not as an item an
+        // earlier import's row was already decided to be.
+        let claimedByDecision = Set(decided.values.filter { $0.decision == .same }.compactMap(\.item).map(SheetText.key))
+        var candidates = finder.unclaimed(by: inputIDs).filter { RandomID.isRandom($0.item.id) && !claimedByDecision.contains(SheetText.key($0.item.id)) }
         let daysByPrice = StatementMatcher.daysByPrice(candidates)
         var fates: [Int: Fate] = [:]
         var contenders: [StatementMatcher.Row] = []
-        var claimedByDecision = Set<String>()
         var reader = try spool.reader()
         while let (item, tag) = try reader.next() {
             let row = Int(tag)
@@ -186,7 +189,6 @@ public struct DuplicateCheck: Sendable {
                 switch kept.decision {
                 case .same:
                     let match = kept.item.flatMap(finder.item(withID:))
-                    if let id = kept.item { claimedByDecision.insert(SheetText.key(id)) }
                     fates[row] = .matched(match, reason: "\(when): the same purchase as "
                                           + (match.map { Self.describe($0.item) + " " + Self.place($0) } ?? "the item with id \(kept.item ?? "?")"))
                 case .skip:
@@ -199,9 +201,12 @@ public struct DuplicateCheck: Sendable {
             }
         }
         guard let matcher, !contenders.isEmpty else { return fates }
-        candidates.removeAll { claimedByDecision.contains(SheetText.key($0.item.id)) }
         let items = Dictionary(contenders.map { ($0.index, $0.item) }, uniquingKeysWith: { first, _ in first })
-        for (row, found) in matcher.outcomes(rows: contenders, known: candidates).sorted(by: { $0.key < $1.key }) {
+        let outcomes = matcher.outcomes(rows: contenders, known: candidates).sorted(by: { $0.key < $1.key })
+        // An item a row was matched to, or decided to be in this run, is no longer a candidate for a doubtful row.
+        var taken = Set(outcomes.compactMap { if case .matched(let match, _, _) = $0.value { SheetText.key(match.item.id) } else { nil } })
+        candidates.removeAll()
+        for (row, found) in outcomes {
             guard let item = items[row] else { continue }
             switch found {
             case let .matched(match, days, nameDistance):
@@ -209,10 +214,14 @@ public struct DuplicateCheck: Sendable {
                                       + "\(days == 0 ? "the same day" : "\(days) day\(days == 1 ? "" : "s") apart"), "
                                       + (nameDistance == 0 ? "the same name" : "a related name"))
                 decisions[item.id] = RowDecision(.same, item: match.item.id, by: .rule, on: today.description)
-            case .ambiguous(let possible):
+            case .ambiguous(let all):
+                let possible = all.filter { !taken.contains(SheetText.key($0.item.id)) }
+                // Every item it could have been is another row's now: it is a purchase of its own.
+                guard !possible.isEmpty else { continue }
                 let choice: HeldChoice? = await decide(HeldRow(location: report.location(ofRow: row), item: item, candidates: possible))
                 switch choice {
                 case .same(let match)?:
+                    taken.insert(SheetText.key(match.item.id))
                     fates[row] = .matched(match, reason: "decided \(Self.who(deciding)): the same purchase as \(Self.describe(match.item)) \(Self.place(match))")
                     decisions[item.id] = RowDecision(.same, item: match.item.id, by: deciding, on: today.description)
                 case .new?:

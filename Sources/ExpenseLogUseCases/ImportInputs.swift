@@ -26,6 +26,8 @@ public struct ImportInputs {
     public let spool: ItemSpool
     /// The months of the valid items.
     public var months: Set<YearMonth> = []
+    /// The first and the last day of the valid items.
+    public var days: ClosedRange<Day>?
     /// The report rows whose ids were made from their content (`DerivedID`), for `--explain`.
     public var madeIDRows = RowSet()
     /// The report rows read through a profile of a foreign layout (a statement's), given or recognised.
@@ -93,6 +95,7 @@ public struct ImportInputs {
                     }
                     report.appendSpooled(at: draft.location, offset: offset)
                     months.insert(item.date.yearMonth)
+                    inputs.days = inputs.days.map { min($0.lowerBound, item.date)...max($0.upperBound, item.date) } ?? item.date...item.date
                 } catch {
                     failure = error
                 }
@@ -155,6 +158,9 @@ public struct RowSet: Sendable {
         while words.count <= row / 64 { words.append(0) }
         words[row / 64] |= 1 << UInt64(row % 64)
     }
+
+    /// Whether the set holds no row.
+    public var isEmpty: Bool { words.allSatisfy { $0 == 0 } }
 
     /// Whether the set holds a row.
     public func contains(_ row: Int) -> Bool {

@@ -124,7 +124,12 @@ public struct Registration: Sendable {
         // A statement row came without an id of its own: its id was made from its content, or a foreign layout's
         // (a profile's) id is new to the server. A typed item or a native file's row is a purchase of its own.
         let (madeIDRows, foreignRows) = (inputs.madeIDRows, inputs.foreignRows)
-        let checked = try await check.run(months: inputs.months.sorted(), spool: inputs.spool,
+        // A statement row may be the purchase typed a few days before its month began, or after it ended.
+        var months = inputs.months
+        if let matcher, let days = inputs.days, !(inputs.madeIDRows.isEmpty && inputs.foreignRows.isEmpty) {
+            months.formUnion([days.lowerBound.adding(days: -matcher.window).yearMonth, days.upperBound.adding(days: matcher.window).yearMonth])
+        }
+        let checked = try await check.run(months: months.sorted(), spool: inputs.spool,
                                           isStatementRow: { foreignRows.contains($0) || madeIDRows.contains($0) }, madeIDRows: madeIDRows,
                                           today: today, report: &record, deciding: deciding, decide: decide) { event(.comparing($0)) }
         let items = checked.items

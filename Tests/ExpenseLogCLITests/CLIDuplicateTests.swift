@@ -4,12 +4,15 @@ import Testing
 
 /// `register` compares with the server and the outbox before sending, and reports every row.
 @Suite struct CLIDuplicateTests {
-    /// A1 again (same id), A2 as a statement shows it (no id of its own, the shop's branch after its name), and one new
-    /// item, all in January 2024.
+    /// An item typed in the app (a random id), which a statement row below is.
+    static let typed = Samples.item("7A2B3C4D-0000-4000-8000-000000000002", "20240116", "天丼", 900, sub: 0)
+
+    /// A1 again (same id), the typed 天丼 as a statement shows it (no id of its own, the shop's branch after its name,
+    /// booked a day later), and one new item, all in January 2024.
     static let input = """
         id,date,name,price,category,categorySub
         A1,20240105,コーヒー,178,0,1
-        ,20240115,ラーメン 渋谷店,1500,0,0
+        ,20240117,天丼 渋谷店,900,0,0
         X3,20240120,うどん,600,0,0
 
         """
@@ -20,18 +23,18 @@ import Testing
         let file = try home.write("jan.csv", Self.input)
         let reportPath = home.url.appendingPathComponent("report.json").path
         try await withServer { server in
-            try await server.seed(Samples.seed)
+            try await server.seed(Samples.seed + [Self.typed])
             let env = Samples.environment(home: home, server: server)
             let result = try await CLI.run(["register", file, "--report", reportPath], environment: env)
             #expect(result.status == 0, "\(result.stderr)")
-            #expect(try await server.items().map(\.id) == ["A1", "A2", "A3", "B1", "X3"], "only the new item was sent")
+            #expect(try await server.items().map(\.id) == ["A1", "A2", "A3", "B1", Self.typed.id, "X3"], "only the new item was sent")
             #expect(result.stderr.contains("Skipped 2 rows already there (1 matched to items entered another way); --explain says what each matched"))
             #expect(result.stderr.contains("Report: 1 added, 1 skipped as already there (same id), 1 matched to items already there (not sent)."))
 
             let report = try ReportDocument(path: reportPath)
             #expect(report.rows.map(\.status) == ["duplicate", "matched", "added"])
             #expect(report.rows.map(\.line) == [2, 3, 4])
-            #expect(report.rows[1].matched?.item.id == "A2" && report.rows[1].matched?.in == "server")
+            #expect(report.rows[1].matched?.item.id == Self.typed.id && report.rows[1].matched?.in == "server")
 
             // --explain names what each skipped row matched; --allow-duplicates sends the matched one, never the same id.
             let explained = try await CLI.run(["register", file, "--explain", "--allow-duplicates", "--dry-run"], environment: env)
@@ -43,7 +46,7 @@ import Testing
             // The first run kept the rule's decision: this run follows it, and says so.
             let matchedLine = try #require(likely.stderr.split(separator: "\n").first { $0.hasPrefix("\(file):3: ") }, "\(likely.stderr)")
             #expect(matchedLine.contains("matched, not sent: decided by the matching rule on ")
-                    && matchedLine.hasSuffix("the same purchase as 2024-01-15 ラーメン ¥1,500 (id A2) on the server"), "\(matchedLine)")
+                    && matchedLine.hasSuffix("the same purchase as 2024-01-16 天丼 ¥900 (id \(Self.typed.id)) on the server"), "\(matchedLine)")
         }
     }
 

@@ -34,7 +34,10 @@ import Testing
         let script = CLI.packageRoot.appendingPathComponent("Tests/ReferenceServer/browser_check.py").path
         let process = try ChildProcess("/usr/bin/env", ["python3", script, page, shot, String(width), String(height)] + colours,
                                        stdin: .null, stdout: .pipe)
-        let output = process.output?.readDataToEndOfFile() ?? Data()
+        // Read on a thread of its own: two looks run side by side, and a blocking read must not hold a pool thread.
+        let output: Data = await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: process.output?.readDataToEndOfFile() ?? Data()) }
+        }
         guard await process.wait() == 0 else {
             throw TestFailure("browser_check.py failed; Chromium (or Google Chrome on a Mac) is needed: make test-deps installs it")
         }

@@ -35,6 +35,23 @@ import Testing
         }
     }
 
+    /// The real binary, with its own clock: the server's log shows the retry a second after the first request.
+    @Test func theBinaryReallyWaitsWhatRetryAfterSays() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        try await withServer { server in
+            try await server.seed(Samples.seed)
+            try await server.addFaults("[{\"status\": 503, \"headers\": {\"Retry-After\": \"1\"}}]")
+            let result = try await CLI.run(["fetch", "--year", "2024", "--month", "1", "--format", "json"],
+                                           environment: Samples.environment(home: home, server: server), spawned: true)
+            #expect(result.status == 0, "\(result.stderr)")
+            let requests = try await server.requests()
+            try #require(requests.count == 2)
+            // A lower bound only: a busy machine can make the wait longer, never shorter.
+            #expect(requests[1].time - requests[0].time >= 0.95)
+        }
+    }
+
     @Test func retryAfterAsAnHTTPDateIsWaitedForToo() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }

@@ -29,10 +29,11 @@ import Testing
     @Test func skipsKnownIDsMatchesStatementRowsAndKeepsTypedOnes() async throws {
         try await withTemporaryDirectory { root in
             let onServer = Item(id: "S1", date: try day(2024, 1, 5), name: "コーヒー", price: 178, category: 0, categorySub: 1)
-            let waiting = Item(id: "W1", date: try day(2024, 1, 6), name: "ラーメン", price: 980, category: 0, categorySub: 0)
+            let waiting = Item(id: "5D0F1C2A-0000-4000-8000-000000000001", date: try day(2024, 1, 6), name: "ラーメン", price: 980, category: 0, categorySub: 0)
             let outbox = releasePaths(root).outbox
             try outbox.enqueue([OutboxBatch(key: "WAIT-1", items: [waiting])])
             // Rows 1 and 3 are statement rows; row 2 has the same content as the waiting ramen but is typed: it is kept.
+            // The waiting ramen was typed (a random id): a statement row may be it.
             let input = [Item(id: "S1", date: try day(2024, 1, 5), name: "coffee", price: 1, category: 0, categorySub: nil),
                          Item(id: "N2", date: try day(2024, 1, 7), name: "ﾗｰﾒﾝ一蘭 渋谷店", price: 980, category: 0, categorySub: 0),
                          Item(id: "T3", date: try day(2024, 1, 6), name: "ラーメン", price: 980, category: 0, categorySub: 0),
@@ -48,11 +49,11 @@ import Testing
                 events.append("\(event)")
             }
             #expect(try ids(found.items) == ["T3", "N4"])
-            #expect(found.skipped.map(\.status) == [.duplicate, .matched])
+            try #require(found.skipped.map(\.status) == [.duplicate, .matched])
             #expect(found.skipped[0].reasons == ["id S1 is already on the server"])
-            #expect(found.skipped[1].reasons == ["the same purchase as 2024-01-06 ラーメン ¥980 (id W1) waiting in the outbox "
+            #expect(found.skipped[1].reasons == ["the same purchase as 2024-01-06 ラーメン ¥980 (id 5D0F1C2A-0000-4000-8000-000000000001) waiting in the outbox "
                                                   + "(run `expense-log sync`): the same amount, 1 day apart, a related name"])
-            #expect(found.decisions == ["N2": RowDecision(.same, item: "W1", by: .rule, on: "2026-11-25")])
+            #expect(found.decisions == ["N2": RowDecision(.same, item: "5D0F1C2A-0000-4000-8000-000000000001", by: .rule, on: "2026-11-25")])
             #expect(found.held.isEmpty && found.waiting == 1)
             #expect(found.skipped.map(\.location.line) == [2, 3], "each skipped row is named at its line")
             #expect(events.first == "comparing(months: 1)" && events.contains("compared"))
@@ -62,7 +63,7 @@ import Testing
     @Test func aRowMatchingCannotSettleIsAskedAboutHeldOrDecidedAndAKeptDecisionIsFollowed() async throws {
         try await withTemporaryDirectory { root in
             // Typed under another name on the same day, for the same amount: maybe the same purchase.
-            let typed = Item(id: "APP-1", date: try day(2024, 1, 9), name: "ランチ", price: 1_200, category: 0, categorySub: 0)
+            let typed = Item(id: "A9910000-0000-4000-8000-000000000001", date: try day(2024, 1, 9), name: "ランチ", price: 1_200, category: 0, categorySub: 0)
             let row = Item(id: "ROW-1", date: try day(2024, 1, 9), name: "サイゼリヤ 渋谷店", price: 1_200, category: 0, categorySub: 0)
             let check = DuplicateCheck(loader: MonthLoader(client: try client(monthServer([typed])),
                                                            repository: LocalRepository(directory: root.appendingPathComponent("cache"))),
@@ -77,7 +78,7 @@ import Testing
                                                     asked.append(held.candidates.map(\.item.id))
                                                     return choice
                                                 }) { _ in }
-                #expect(asked == [["APP-1"]])
+                #expect(asked == [["A9910000-0000-4000-8000-000000000001"]])
                 #expect(try ids(found.items) == (sent ? ["ROW-1"] : []), "\(String(describing: choice))")
                 #expect((found.held + found.skipped).map(\.status) == (status.map { [$0] } ?? []))
                 #expect(found.decisions["ROW-1"]?.decision == choice.map { c in
@@ -100,4 +101,32 @@ import Testing
             #expect(found.skipped.map(\.reasons) == [["decided by you on 2026-11-01: skip this row"]])
         }
     }
+
+    @Test func aStatementRowIsNeverTakenForAnotherStatementsRowAndTwoDoubtfulRowsNeverTakeOneItem() async throws {
+        try await withTemporaryDirectory { root in
+            // Last week's PayPay import (a bank's own id) and a card statement's row (a made, version 5, id).
+            let imported = [Item(id: "04000000000000000002", date: try day(2024, 1, 2), name: "すき家 中目黒店", price: 880, category: 0, categorySub: nil),
+                            Item(id: "3C1F0000-0000-5000-8000-000000000001", date: try day(2024, 1, 3), name: "松屋", price: 390, category: 0, categorySub: nil)]
+            // Two typed lunches the same day, and two statement rows under other names: each row may be either.
+            let typed = [Item(id: "A9910000-0000-4000-8000-000000000001", date: try day(2024, 1, 9), name: "ランチ", price: 1_200, category: 0, categorySub: nil)]
+            let rows = [Item(id: "R1", date: try day(2024, 1, 4), name: "すき家 中目黒店", price: 880, category: 0, categorySub: nil),
+                        Item(id: "R2", date: try day(2024, 1, 4), name: "松屋", price: 390, category: 0, categorySub: nil),
+                        Item(id: "R3", date: try day(2024, 1, 9), name: "サイゼリヤ", price: 1_200, category: 0, categorySub: nil),
+                        Item(id: "R4", date: try day(2024, 1, 9), name: "ガスト", price: 1_200, category: 0, categorySub: nil)]
+            var (spool, report) = try spooled(rows)
+            let check = DuplicateCheck(loader: MonthLoader(client: try client(monthServer(imported + typed)),
+                                                           repository: LocalRepository(directory: root.appendingPathComponent("cache"))),
+                                       outbox: releasePaths(root).outbox, matcher: StatementMatcher())
+            var asked: [String] = []
+            let found = try await check.run(months: [try #require(YearMonth(year: 2024, month: 1))], spool: spool, isStatementRow: { _ in true },
+                                            today: try day(2026, 11, 25), report: &report, decide: { held in
+                                                asked.append(held.item.id)
+                                                return held.candidates.first.map(HeldChoice.same)
+                                            }) { _ in }
+            #expect(try ids(found.items) == ["R1", "R2", "R4"], "the repeat purchases are new; one lunch is the typed one, the other new")
+            #expect(asked == ["R3"], "once R3 took the lunch, R4 has nothing left it could be")
+            #expect(found.skipped.map(\.status) == [.matched])
+        }
+    }
 }
+

@@ -87,7 +87,7 @@ struct ImportRecordTests {
         ([.invalid, .added, .added], "2 added, 1 invalid"),
         ([.notSent, .excluded, .invalid, .matched, .held, .skipped, .duplicate, .duplicate, .rejected, .queued, .added, .added, .added],
          "3 added, 1 queued in the outbox, 1 refused by the server, 2 skipped as already there (same id), "
-         + "1 matched to items already there (not sent), 1 held for you to decide, 1 skipped as you decided, 1 invalid, "
+         + "1 matched to items already there (not sent), 1 held for you to decide, 1 skipped as decided, 1 invalid, "
          + "1 left out by the profile, 1 valid but not sent"),
     ])
     func summary(statuses: [ImportRecord.Status], expected: String) {

@@ -35,10 +35,12 @@ struct ProfileShapeTests {
             2026/11/02,デビット,ｾﾌﾞﾝｲﾚﾌﾞﾝ,,"1,280"
             2026/11/03,口座振替,,"8,800",-
             2026/11/04,利息,,-,-
+            2026/11/05,振込,ｷﾕｳﾖ,0,"250,000"
 
             """
         let read = Self.read(profile, csv)
-        #expect(read.drafts == ["2026/11/01 ｾﾌﾞﾝｲﾚﾌﾞﾝ 1280", "2026/11/02 ｾﾌﾞﾝｲﾚﾌﾞﾝ -1280", "2026/11/03 口座振替 8800"])
+        #expect(read.drafts == ["2026/11/01 ｾﾌﾞﾝｲﾚﾌﾞﾝ 1280", "2026/11/02 ｾﾌﾞﾝｲﾚﾌﾞﾝ -1280", "2026/11/03 口座振替 8800",
+                                "2026/11/05 ｷﾕｳﾖ -250000"], "a 0 in the unused column is no amount: the deposit is still one")
         #expect(read.excluded == [5: "no amount"] && read.problems.isEmpty)
     }
 

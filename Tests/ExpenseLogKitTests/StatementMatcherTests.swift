@@ -109,3 +109,14 @@ struct PurchaseNameTests {
         #expect(PurchaseName("本店").key == "本店")
     }
 }
+
+@Suite("Matching as many rows as can be matched")
+struct StatementMatcherAugmentTests {
+    @Test("a row that takes the item another row needs moves to its other candidate, so neither is sent twice")
+    func augmenting() throws {
+        let known = [try StatementMatcherTests.typed("X", 10, "コーヒー", 150), try StatementMatcherTests.typed("Y", 11, "コーヒー", 150)]
+        // A is the same day as X and a day from Y; B is three days from X and four from Y (past the window).
+        let rows = [try StatementMatcherTests.item("A", 10, "コーヒー", 150), try StatementMatcherTests.item("B", 7, "コーヒー 渋谷店", 150)]
+        #expect(StatementMatcherTests.outcomes(rows, known) == ["A": "=Y", "B": "=X"])
+    }
+}

@@ -55,8 +55,8 @@ enum RegisterCommand: Command {
             what is already there; a JSON item without one gets a random id. Before sending, each row is \
             compared with its month on the server (fetched afresh, the cache only when the server cannot \
             answer) and with the outbox: a row whose id is there is skipped. A statement row (a CSV row \
-            without an id, or any row read through --profile) that is the same purchase as an item already \
-            there (the same amount, at most --match-days days apart, a related name: まいばすけっと and \
+            without an id, or any row read through a profile, given or recognised) that is the same purchase as an \
+            item a person typed (the same amount, at most --match-days days apart, a related name: まいばすけっと and \
             まいばすけっと 中目黒1丁目店) is matched and not sent; one that may be (two equal candidates, or the \
             same amount and day under another name) is asked about on a terminal, and elsewhere held back and \
             listed, with exit status 4 (--ambiguous decides them all). Decisions are kept, so importing an \

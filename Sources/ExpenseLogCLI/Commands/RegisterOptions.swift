@@ -18,6 +18,8 @@ struct RegisterOptions {
     let ambiguous: AmbiguousRows?
     /// `--match-days`.
     let matchDays: Int
+    /// The options that read the inputs as this run did (`--profile`, `--encoding`…), to repeat in a suggested command.
+    private(set) var rereading: [String] = []
     let explain: Bool
     let reportFile: String?
     let dryRun: Bool
@@ -54,6 +56,13 @@ struct RegisterOptions {
         }
         ambiguous = invocation[Command.review] ? .ask : invocation[Command.ambiguous]
         matchDays = invocation[Command.matchDays] ?? StatementMatcher.defaultWindow
+        if allowDuplicates, ambiguous != nil {
+            throw UsageError(path: invocation.path, message: "--allow-duplicates turns statement matching off; --review and --ambiguous belong to it")
+        }
+        // What a later run needs to read the inputs the same way, for the command that decides held rows.
+        rereading = [("--profile", invocation[Command.profile]), ("--encoding", invocation[Command.encoding]?.rawValue),
+                     ("--input-format", invocation[Command.inputFormat]?.rawValue),
+                     ("--match-days", matchDays == StatementMatcher.defaultWindow ? nil : String(matchDays))].compactMap { name, value in value.map { [name, $0] } }.flatMap { $0 }
         (reportFile, dryRun) = (invocation[Command.report], invocation[Command.dryRun])
         limit = BatchLimit(items: invocation[Command.batchSize] ?? BatchLimit.defaultItems)
         format = CommonOptions.outputFormat(invocation)

@@ -28,11 +28,11 @@ struct HeldRowsText {
     /// The mode `options` and the terminal give: ask on a terminal, hold elsewhere; a dry run asks nothing.
     init(options: RegisterOptions, context: Context, progress: ProgressLine) throws {
         var mode = options.ambiguous ?? (context.canAsk ? .ask : .hold)
+        if options.dryRun, mode == .ask { mode = .hold }
         if mode == .ask, !context.canAsk {
             throw UsageError(path: ["register"], message: "--review asks on a terminal, and stdin or stderr is not one; "
                              + "give --ambiguous new, same or skip to decide every such row")
         }
-        if options.dryRun, mode == .ask { mode = .hold }
         (self.mode, self.context, self.progress, self.options) = (mode, context, progress, options)
     }
 
@@ -82,12 +82,15 @@ struct HeldRowsText {
             let candidates = row.candidates.map { "\(Self.describe($0.item)) \(Self.place($0))" }.joined(separator: ", or ")
             text += "  \(row.location): \(item) may be \(candidates)\n"
         }
-        // A shell reads the command as shown: a name with a space or a quote is quoted.
-        let files = options.paths.map { path in
-            let shown = ArgumentBytes.display(path.path)
+        // A shell reads the command as shown: a word with a space or a quote is quoted; the options that read the
+        // inputs come along, so the next run finds the same rows.
+        let words = (options.rereading + options.paths.map(\.path)).map { word in
+            let shown = ArgumentBytes.display(word)
             return shown.contains(where: { " \t'\"\\$`!*?[](){}<>|&;#~".contains($0) }) ? shown.shellQuoted : shown
         }.joined(separator: " ")
-        text += "Decide on a terminal with `expense-log register \(files) --review`, or all at once with "
+        let fromStdin = options.paths.contains { $0.path == "-" }
+        text += (fromStdin ? "Save standard input to a file, then decide on a terminal" : "Decide on a terminal")
+            + " with `expense-log register \(words) --review`, or all at once with "
             + "--ambiguous new (send them), same (they are the items above) or skip.\n"
         context.io.stderr.write(text)
     }

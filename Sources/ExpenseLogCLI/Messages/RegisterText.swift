@@ -79,9 +79,11 @@ struct RegisterText {
         defer { review.list(held) }
         guard !skipped.isEmpty else { return }
         guard options.explain else {
-            let matched = skipped.filter { $0.status == .matched }.count
-            context.note("Skipped \(skipped.count) row\(skipped.count == 1 ? "" : "s") already there"
-                         + (matched == 0 ? "" : " (\(matched) matched to items entered another way)")
+            let matched = skipped.filter { $0.status == .matched }.count, decided = skipped.filter { $0.status == .skipped }.count
+            let there = skipped.count - decided
+            context.note((there == 0 ? "" : "Skipped \(there) row\(there == 1 ? "" : "s") already there"
+                          + (matched == 0 ? "" : " (\(matched) matched to items entered another way)"))
+                         + (decided == 0 ? "" : (there == 0 ? "Left out" : ", and left out") + " \(decided) row\(decided == 1 ? "" : "s") as decided before")
                          + (options.adding != nil ? "." : "; --explain says what each matched."))  // add has no --explain
             return
         }
