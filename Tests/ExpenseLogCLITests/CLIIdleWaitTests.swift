@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// While the server thinks (Apps Script takes 0.5–3 s an execution), the client idles: against a reference server that
-/// waits half a second before every answer, each daily command's CPU time, counted by the kernel, stays far under its
+/// waits 0.3 s before every answer, each daily command's CPU time, counted by the kernel, stays far under its
 /// wall time. A client that spins while it waits (URLSession on Linux) uses all of it. The commands run one at a time,
 /// so a spinning one has a core to itself. The margin is wide on purpose: the figure itself is `make bench`'s (idle-*
 /// scenarios).
@@ -24,7 +24,7 @@ import Testing
             let queued = try await CLI.run(["register", "--retries", "0", item], environment: try Samples.offlineEnvironment(home: home))
             #expect(queued.status == 75, "\(queued.stderr)")
         }
-        try await withServer(["--latency", "0.5"]) { server in
+        try await withServer(["--latency", "0.3"]) { server in
             try await server.seed(Samples.seed)
             let arguments = try #require(Self.commands.first { $0.name == command }).arguments.map { $0 == "ITEM" ? item : $0 }
             let clock = ContinuousClock()
@@ -32,7 +32,7 @@ import Testing
             let (result, usage) = try await CLI.runWithUsage(arguments, environment: Samples.environment(home: home, server: server))
             let wall = (clock.now - started) / .seconds(1)
             #expect(result.status == 0, "\(result.stderr)")
-            #expect(wall >= 0.5, "the server waits half a second before it answers")
+            #expect(wall >= 0.3, "the server waits 0.3 s before it answers")
             #expect(usage.cpuSeconds < wall / 2, "\(command): \(usage.cpuSeconds) s of CPU in \(wall) s")
         }
     }

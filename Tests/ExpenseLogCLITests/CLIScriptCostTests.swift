@@ -80,8 +80,8 @@ import Testing
     @Test func executionsRunAtOnceAndWaitForTheScriptLock() async throws {
         try await withScriptHost { host in
             _ = try await host.call(post: #"{"action":"register","items":["# + Self.items(300).joined(separator: ",") + "]}")
-            // Every tenth row deleted: 30 runs of one row, each a call, at 20 ms of real latency: a long execution.
-            try await host.setLatency(ms: 20, real: true)
+            // Every tenth row deleted: 30 runs of one row, each a call, at 10 ms of real latency: a long execution.
+            try await host.setLatency(ms: 10, real: true)
             let scattered = stride(from: 0, to: 300, by: 10).map { n in
                 "{\"id\":\"C\(n)\",\"date\":\"" + String(format: "2024%02d%02d", n % 3 + 1, n % 28 + 1) + "\"}"
             }
