@@ -9,15 +9,36 @@ public enum Period: Sendable, Equatable {
     /// From one day to another, both included (a range of months runs from the first's first day to the last's last).
     case days(from: Day, to: Day)
 
-    /// Reads `2024` (a year), `2024-01`, `2024/1` or `202401` (a month); nil for anything else.
-    public init?(parsing text: String) {
-        let trimmed = text.trimmingSpaces()
-        if trimmed.count == 4, trimmed.allSatisfy(\.isASCIIDigit), let year = Int(trimmed), YearMonth(year: year, month: 1) != nil {
-            self = .year(year)
-        } else if let month = YearMonth(personText: trimmed) {
-            self = .month(month)
-        } else {
-            return nil
+    /// Reads `2024` or `2024年` (a year), `2024-01`, `2024/1`, `202401` or `2024年1月` (a month), `10月` (that month,
+    /// this year's or last year's when still to come), `今月`/`this-month`, `先月`/`last-month`, `今年`/`this-year`,
+    /// `去年`/`last-year`, full-width digits too; nil for anything else.
+    public init?(parsing text: String, now: Date = Date(), in zone: TimeZone = .current) {
+        let trimmed = text.trimmingSpaces().precomposedStringWithCompatibilityMapping.lowercased()
+        let current = YearMonth.current(now, in: zone)
+        switch trimmed {
+        case "今月", "this-month": self = .month(current)
+        case "先月", "last-month": self = .month(current.previous)
+        case "今年", "this-year": self = .year(current.year)
+        case "去年", "昨年", "last-year": self = .year(current.year - 1)
+        default:
+            var plain = trimmed
+            if plain.hasSuffix("月"), plain.contains("年") {
+                // 2024年1月 → 2024-1
+                plain = String(plain.dropLast()).replacingOccurrences(of: "年", with: "-")
+            } else if plain.hasSuffix("年") {
+                plain.removeLast()
+            } else if plain.hasSuffix("月"), let number = Int(plain.dropLast()), let month = YearMonth(year: current.year, month: number) {
+                // 10月 alone: this year's, or last year's when this year's has not come yet.
+                self = .month(month > current ? YearMonth(year: current.year - 1, month: number) ?? month : month)
+                return
+            }
+            if plain.count == 4, plain.allSatisfy(\.isASCIIDigit), let year = Int(plain), YearMonth(year: year, month: 1) != nil {
+                self = .year(year)
+            } else if let month = YearMonth(personText: plain) {
+                self = .month(month)
+            } else {
+                return nil
+            }
         }
     }
 
@@ -69,6 +90,11 @@ extension YearMonth {
             return
         }
         return nil
+    }
+
+    /// The month before this one.
+    public var previous: YearMonth {
+        month == 1 ? YearMonth(uncheckedYear: year - 1, month: 12) : YearMonth(uncheckedYear: year, month: month - 1)
     }
 
     /// The month after this one.

@@ -12,7 +12,7 @@ import Testing
     @Test(arguments: [
         (["fetch", "--year", "2024", "--month", "13"], "The value '13' is invalid for '--month <month>'", "fetch"),
         (["fetch", "--year", "24", "--month", "1"], "The value '24' is invalid for '--year <year>'", "fetch"),
-        (["fetch", "2024-13"], "'2024-13' is not a month (2024-01) or a year (2024)", "fetch"),
+        (["fetch", "2024-13"], "'2024-13' is not a month (2024-01, 2024年1月, 10月, 先月) or a year (2024, 今年)", "fetch"),
         (["fetch", "2024-01", "--year", "2024"], "Give the period as '2024-01' or with --year/--month, not both", "fetch"),
         (["fetch", "--to", "2024-01"], "--to needs --from", "fetch"),
         (["fetch", "--from", "2004-01", "--to", "2024-01"], "spans 241 months; a range is at most 120 (ten years)", "fetch"),

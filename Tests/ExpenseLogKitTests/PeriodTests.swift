@@ -4,7 +4,7 @@ import Testing
 
 /// Periods, days and category names as a person types them.
 @Suite struct PeriodTests {
-    @Test(arguments: [("2024", "year 2024"), ("2024-01", "2024-01"), ("2024/1", "2024-01"), ("202401", "2024-01"), ("2024-1", "2024-01")])
+    @Test(arguments: [("2024", "year 2024"), ("2024-01", "2024-01"), ("2024/1", "2024-01"), ("202401", "2024-01"), ("2024-1", "2024-01"), ("２０２４", "year 2024")])
     func periods(text: String, expected: String) throws {
         switch try #require(Period(parsing: text)) {
         case .year(let year): #expect("year \(year)" == expected)
@@ -13,7 +13,7 @@ import Testing
         }
     }
 
-    @Test(arguments: ["2024-13", "24", "2024-01-05", "x", "", "２０２４"])
+    @Test(arguments: ["2024-13", "24", "2024-01-05", "x", ""])
     func notPeriods(text: String) {
         #expect(Period(parsing: text) == nil)
     }
@@ -76,5 +76,26 @@ struct PersonDateTests {
     @Test("what is no day stays refused", arguments: ["yesterdy", "13/01", "2/30", "11/20/2026x", "先週"])
     func refused(text: String) {
         #expect(Day(personDate: text, now: Self.now, in: Self.tokyo) == nil)
+    }
+}
+
+@Suite("Periods as people type them")
+struct PersonPeriodTests {
+    @Test("months and years in Japanese, words for this and last month, full-width digits", arguments: [
+        ("10月", "2026-10"), ("12月", "2025-12"), ("2026年10月", "2026-10"), ("２０２６年１月", "2026-01"), ("先月", "2026-10"),
+        ("今月", "2026-11"), ("last-month", "2026-10"), ("今年", "2026"), ("2025年", "2025"), ("去年", "2025"), ("2024-01", "2024-01"),
+    ])
+    func typed(text: String, expected: String) throws {
+        let period = try #require(Period(parsing: text, now: PersonDateTests.now, in: PersonDateTests.tokyo))
+        switch period {
+        case .month(let month): #expect(month.description == expected)
+        case .year(let year): #expect(String(year) == expected)
+        case .days: Issue.record("\(text) read as days")
+        }
+    }
+
+    @Test("what is no period stays refused", arguments: ["13月", "2026年13月", "来月か", "先週"])
+    func refused(text: String) {
+        #expect(Period(parsing: text, now: PersonDateTests.now, in: PersonDateTests.tokyo) == nil)
     }
 }

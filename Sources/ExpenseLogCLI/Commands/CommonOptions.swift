@@ -18,7 +18,7 @@ enum CommonOptions {
     static let subWords: [String] = CategoryCatalogue.standard.categories.flatMap { category in
         category.subs.flatMap { [$0.english.lowercased(), $0.japanese] }
     }
-    static let period = Argument<String?>(optional: "period", help: "A month (2024-01) or a year (2024); default: this month.")
+    static let period = Argument<String?>(optional: "period", help: "A month (2024-01, 2024年1月, 10月, 先月) or a year (2024, 今年); default: this month.")
     /// `--format` of a listing (`config show`, `cache list`): a table for people, JSON for scripts.
     static let listingFormat = Option<ListingFormat>(choice: "format", short: "f", "format", default: .table, help: "How to print it.")
     static let strict = Flag("strict", help: "Refuse a month whole (exit 76) when a row of the server's answer cannot be read.")
@@ -37,8 +37,8 @@ enum CommonOptions {
             guard year == nil, month == nil else {
                 throw UsageError(path: invocation.path, message: "Give the period as '\(text)' or with --year/--month, not both")
             }
-            guard let period = Period(parsing: text) else {
-                throw UsageError(path: invocation.path, message: "'\(text)' is not a month (2024-01) or a year (2024)")
+            guard let period = Period(parsing: text, now: now) else {
+                throw UsageError(path: invocation.path, message: "'\(text)' is not a month (2024-01, 2024年1月, 10月, 先月) or a year (2024, 今年)")
             }
             return period
         }
