@@ -8,9 +8,11 @@ import Foundation
 /// What every command prints the same way: items, the rows of an answer left out, the cache's warnings.
 extension Context {
     /// Writes items in a format to stdout, naming categories from the configured catalogue.
-    func printItems(_ items: [Item], _ format: OutputFormat, _ config: AppConfig, shortIDs: [String: String]? = nil) {
+    func printItems(_ items: [Item], _ format: OutputFormat, _ config: AppConfig, shortIDs: [String: String]? = nil,
+                    waiting: Set<String> = []) {
         var writer = itemWriter(config)
         if let shortIDs { (writer.showsIDs, writer.shortIDs) = (true, shortIDs) }
+        writer.waitingIDs = waiting
         io.stdout.write(writer.render(items, as: format))
     }
 

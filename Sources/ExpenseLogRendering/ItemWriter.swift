@@ -27,6 +27,8 @@ public struct ItemWriter: Sendable {
     public var showsIDs = false
     /// The short form of ids (`fetch --ids`), shown in their place when a table starts with ids.
     public var shortIDs: [String: String] = [:]
+    /// The items still waiting in the outbox, marked as such: `"pending": true` in JSON, a mark after the name in a table.
+    public var waitingIDs: Set<String> = []
 
     /// A writer with a catalogue, a language and the terminal's width, if a table goes to one.
     public init(catalogue: CategoryCatalogue = .standard, japanese: Bool = false, terminalWidth: Int? = nil) {
@@ -42,8 +44,9 @@ public struct ItemWriter: Sendable {
     /// The whole output, ending in a newline unless empty.
     public func render(_ items: [Item], as format: OutputFormat) -> String {
         switch format {
+        case .json where !waitingIDs.isEmpty: return "[" + items.map(object).joined(separator: ",") + "]\n"
         case .json: return ItemJSON.array(items) + "\n"
-        case .ndjson: return items.map { ItemJSON.object($0) + "\n" }.joined()
+        case .ndjson: return items.map { object($0) + "\n" }.joined()
         case .csv: return csv(items)
         case .table: return table(items)
         }
@@ -88,6 +91,12 @@ public struct ItemWriter: Sendable {
         }
     }
 
+    /// An item's JSON object, with `"pending": true` when it still waits in the outbox.
+    private func object(_ item: Item) -> String {
+        let json = ItemJSON.object(item)
+        return waitingIDs.contains(item.id) ? String(json.dropLast()) + #","pending":true}"# : json
+    }
+
     private var csvHeader: String { InputReader.fields.joined(separator: ",") + "\n" }
 
     private func csvLine(_ item: Item) -> String {
@@ -124,7 +133,8 @@ public struct ItemWriter: Sendable {
             if index == count + 1 { return totals }
             guard let item = item(index - 1) else { return Array(repeating: "", count: headings.count) }
             return (showsIDs ? [PrintableText.of(shortIDs[item.id] ?? item.id)] : [])
-                + [item.date.description, item.name, PriceText.format(item.price), catalogue.name(of: item.category, japanese: japanese),
+                + [item.date.description, item.name + (waitingIDs.contains(item.id) ? (japanese ? " ⧗未送信" : " ⧗waiting") : ""),
+                   PriceText.format(item.price), catalogue.name(of: item.category, japanese: japanese),
                    catalogue.name(ofSub: item.categorySub, in: item.category, japanese: japanese)]
         }, to: emit)
     }

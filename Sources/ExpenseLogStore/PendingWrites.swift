@@ -47,11 +47,20 @@ public struct PendingWrites: Sendable {
     /// batch at a time, keeping only those (an outbox of millions of items stays flat in memory); an entry a sync
     /// finished since it was listed holds none.
     public func waitingItems(_ ids: Set<String>, in entries: [OutboxEntry]? = nil) throws -> [Item] {
+        guard !ids.isEmpty else { return [] }
+        return try waitingItems(in: entries) { ids.contains($0.id) }
+    }
+
+    /// The items waiting to be registered that are dated in `months`, each once (`fetch` shows them, marked).
+    public func waitingItems(in months: Set<YearMonth>) throws -> [Item] {
+        try waitingItems(in: nil) { months.contains($0.date.yearMonth) }
+    }
+
+    private func waitingItems(in entries: [OutboxEntry]?, where wanted: (Item) -> Bool) throws -> [Item] {
         var found: [Item] = [], seen = Set<String>()
-        guard !ids.isEmpty else { return found }
         for entry in try entries ?? outbox.entries().entries {
             _ = try outbox.forEachBatch(of: entry) { batch in
-                for item in batch.items where ids.contains(item.id) && seen.insert(item.id).inserted { found.append(item) }
+                for item in batch.items where wanted(item) && seen.insert(item.id).inserted { found.append(item) }
             }
         }
         return found

@@ -276,3 +276,23 @@ extension CommandExitCodeTests {
         }
     }
 }
+
+extension CommandExitCodeTests {
+    @Test func anItemAddedWhileTheServerIsDownIsShownWithItsMonthMarkedAsWaiting() async throws {
+        try await withTool([Self.item("S1", day: 3)]) { tool in
+            #expect(await tool("fetch", "2024-01").code == 0)
+            tool.app.setDown(true)
+            #expect(await tool("add", "たこ焼き", "600", "-c", "food", "-d", "2024-01-10").code == 75)
+            let table = await tool("fetch", "2024-01")
+            #expect(table.code == 0, "\(table.stderr)")
+            #expect(table.stdout.contains("たこ焼き ⧗waiting") && table.stdout.contains("2 items"), "\(table.stdout)")
+            #expect(table.stderr.contains("1 item shown as waiting is in the outbox, not yet on the server; `expense-log sync` sends it"),
+                    "\(table.stderr)")
+            let json = await tool("fetch", "2024-01", "--offline", "--format", "ndjson")
+            let lines = json.stdout.split(separator: "\n")
+            #expect(lines.count == 2 && lines[0].hasSuffix(#""categorySub":1}"#) && lines[1].hasSuffix(#","pending":true}"#), "\(json.stdout)")
+            let sent = await tool("fetch", "2024-01", "--offline", "--sent-only")
+            #expect(!sent.stdout.contains("たこ焼き") && sent.stdout.contains("1 item"), "\(sent.stdout)")
+        }
+    }
+}

@@ -244,7 +244,7 @@ struct ParserTests {
         let help = ExpenseLogCommand.helpFormatter.help(["fetch"])
         #expect(help.hasPrefix("OVERVIEW: "))
         #expect(help.contains("\nUSAGE: expense-log fetch [--year <year>] [--month <month>] [--from <month-or-day>]"))
-        #expect(help.contains("[--max <yen>] [--ids] [<period>]\n"), "\(help)")
+        #expect(help.contains("[--max <yen>] [--ids] [--sent-only] [<period>]\n"), "\(help)")
         let options = ["--year <year>", "--month <month>", "-f, --format <format>", "--offline", "--env <environment>",
                        "--base-url <url>", "--timeout <seconds>", "-v, --verbose", "-q, --quiet", "--no-color", "--version", "-h, --help"]
         for option in options { #expect(help.contains("\n  \(option)"), "\(option) missing") }

@@ -16,6 +16,7 @@ enum FetchCommand: Command {
     static let to = Option<String>("to", "month-or-day", help: "Print up to this month or day (default: this month); needs --from.")
     static let name = Option<String>("name", "text", help: "Print only items whose name holds this text (case, full- and half-width ignored).")
     static let min = Option<Int>("min", "yen", .integer(Int.min...Int.max), help: "Print only items of at least this price.")
+    static let sentOnly = Flag("sent-only", help: "Leave out the items still waiting in the outbox (shown as waiting by default).")
     static let ids = Flag("ids", help: "Start the table with each item's short id (its first 4 or more characters), which edit and delete take.")
     static let max = Option<Int>("max", "yen", .integer(Int.min...Int.max), help: "Print only items of at most this price.")
 
@@ -50,7 +51,7 @@ enum FetchCommand: Command {
             """,
         options: [CommonOptions.year.spec, CommonOptions.month.spec, from.spec, to.spec, CommonOptions.format.spec, offline.spec,
                   refresh.spec, CommonOptions.strict.spec, sort.spec, reverse.spec, category.spec, sub.spec, name.spec, min.spec, max.spec,
-                  ids.spec],
+                  ids.spec, sentOnly.spec],
         arguments: [CommonOptions.period.spec])
 
     static func run(_ invocation: Invocation, _ context: Context) async throws {
@@ -65,13 +66,13 @@ enum FetchCommand: Command {
             let loaded = await loader.load(options.period.months, policy: options.policy)
             await context.flushWarnings(repository)
             EditText.noteWaiting(edits, in: options.period.months, context)
-            return try FetchText(context: context, config: config, shortIDs: await shortIDs(invocation, CacheContents(repository)))
-                .months(loaded, query, options.format)
+            return try FetchText(context: context, config: config, shortIDs: await shortIDs(invocation, CacheContents(repository)),
+                                 showsWaiting: !invocation[sentOnly]).months(loaded, query, options.format)
         }
         let loaded = await loader.load(month, policy: options.policy)
         await context.flushWarnings(repository)
-        try FetchText(context: context, config: config, shortIDs: await shortIDs(invocation, CacheContents(repository)))
-            .month(loaded, query, options.format, edits: edits, offline: offline)
+        try FetchText(context: context, config: config, shortIDs: await shortIDs(invocation, CacheContents(repository)),
+                      showsWaiting: !invocation[sentOnly]).month(loaded, query, options.format, edits: edits, offline: offline)
     }
 
     /// `--ids`: the short id of every cached item, unique among all of them (as edit and delete look them up).

@@ -2,6 +2,7 @@ import ExpenseLogConfig
 import ExpenseLogFormats
 import ExpenseLogModel
 import ExpenseLogRendering
+import ExpenseLogStore
 import ExpenseLogUseCases
 import Foundation
 
@@ -11,6 +12,21 @@ struct FetchText {
     let config: AppConfig
     /// `--ids`: each cached item's short id, shown first in the table (nil: no ids).
     var shortIDs: [String: String]?
+    /// Whether the items still waiting in the outbox are shown with the month's (not with `--sent-only`).
+    var showsWaiting = true
+
+    /// The items and those of `months` still waiting in the outbox, marked (those the answer already has are its own),
+    /// in date order; prints them, then says how many wait.
+    private func print(_ items: [Item], months: [YearMonth], _ query: ItemQuery, _ format: OutputFormat) {
+        let known = Set(items.map(\.id))
+        let waiting = showsWaiting ? ((try? context.pendingWrites(config).waitingItems(in: Set(months))) ?? []).filter { !known.contains($0.id) } : []
+        let all = waiting.isEmpty ? items : (items + waiting).enumerated().sorted { ($0.element.date, $0.offset) < ($1.element.date, $1.offset) }.map(\.element)
+        context.printItems(query.apply(all), format, config, shortIDs: shortIDs, waiting: Set(waiting.map(\.id)))
+        if !waiting.isEmpty {
+            context.note("\(waiting.count) item\(waiting.count == 1 ? "" : "s") shown as waiting \(waiting.count == 1 ? "is" : "are") in the "
+                         + "outbox, not yet on the server; `expense-log sync` sends \(waiting.count == 1 ? "it" : "them") (--sent-only leaves them out).")
+        }
+    }
 
     /// One month: its items as the query keeps them, and where they came from. Exits 69 when it is neither on the
     /// server nor cached (offline), 65 when rows were left out, 74 when it could not be cached; a failure the cache
@@ -32,7 +48,7 @@ struct FetchText {
             }
             if !complete { context.warn("\(month) was never fetched whole; only the items registered from here are shown") }
             EditText.noteWaiting(edits, in: [month], context)
-            context.printItems(query.apply(loaded.items), format, config, shortIDs: shortIDs)
+            print(loaded.items, months: [month], query, format)
         case .server:
             if let rows = loaded.rows {
                 context.warnRows(rows, of: month)
@@ -49,7 +65,7 @@ struct FetchText {
             }
             // The server's answer is printed whatever happens to the cache: a disk problem must not hide the data.
             EditText.noteWaiting(edits, in: [month], context)
-            context.printItems(query.apply(answered), format, config, shortIDs: shortIDs)
+            print(answered, months: [month], query, format)
             if let cacheFailure = loaded.cacheFailure {
                 context.warn("\(month) was fetched and printed, but not cached: \(cacheFailure) (exit status 74; --offline will not have it)")
             }
@@ -63,7 +79,7 @@ struct FetchText {
     /// written; an error waiting cannot fix (401, 404, a page instead of JSON) stops it before printing.
     func months(_ loaded: [LoadedMonth], _ query: ItemQuery, _ format: OutputFormat) throws {
         try SummarySources.show(loaded, context, config, subject: "the output", verb: "printed") {
-            context.printItems(query.apply(loaded.flatMap(\.items)), format, config, shortIDs: shortIDs)
+            print(loaded.flatMap(\.items), months: loaded.map(\.month), query, format)
         }
     }
 }
