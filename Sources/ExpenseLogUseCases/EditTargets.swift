@@ -23,8 +23,11 @@ public struct EditTargets: Sendable {
     /// The items with these ids, in the order given, as the queued changes leave them: cached (an id the sheet shows
     /// without its leading zeros matches as the sheet shows it, and a unique prefix of at least four characters, case
     /// ignored, as `git` takes a short hash), else waiting to be registered (a change to one is queued behind it). The
-    /// first id found in neither is `missing`; a prefix several cached ids share is `ambiguous`, with their items.
-    public func items(_ ids: [String]) async throws -> (found: [Item], missing: String?, ambiguous: (prefix: String, items: [Item])?) {
+    /// first id found in neither is `missing`; a prefix several cached ids share is `ambiguous`, with their items. What is
+    /// no id is looked for in the names of the cached items of `searched` (this month), case and widths ignored, as a
+    /// person remembers a purchase: one such item is found, several are `ambiguous`.
+    public func items(_ ids: [String], searched: Set<YearMonth> = [YearMonth.current()]) async throws
+        -> (found: [Item], missing: String?, ambiguous: (prefix: String, items: [Item])?) {
         let cached = queued.applied(to: try await repository.cachedMonths().flatMap(\.items))
         var found: [Item] = [], waiting: [Item]?
         for id in ids {
@@ -43,10 +46,24 @@ public struct EditTargets: Sendable {
             }
             // Read only when the cache lacks an id: the outbox may hold an import of millions of items.
             waiting = try waiting ?? pending.map { queued.applied(to: try $0.waitingItems(Set(ids))) } ?? []
-            guard let item = waiting?.first(where: { $0.id == id }) else { return (found, id, nil) }
-            found.append(item)
+            if let item = waiting?.first(where: { $0.id == id }) {
+                found.append(item)
+                continue
+            }
+            let text = Self.folded(id)
+            let named = text.isEmpty ? [] : cached.filter { searched.contains($0.date.yearMonth) && Self.folded($0.name).contains(text) }
+            if named.count == 1 {
+                found.append(named[0])
+                continue
+            }
+            return named.isEmpty ? (found, id, nil) : (found, nil, (id, named))
         }
         return (found, nil, nil)
+    }
+
+    /// A name as it is searched: NFKC (half-width kana and full-width letters made ordinary), case folded, trimmed.
+    static func folded(_ text: String) -> String {
+        text.trimmingSpaces().precomposedStringWithCompatibilityMapping.lowercased()
     }
 
     /// Each id's shortest prefix, at least `shortestPrefix` characters, that no other of `ids` starts with (case

@@ -296,3 +296,25 @@ extension CommandExitCodeTests {
         }
     }
 }
+
+extension CommandExitCodeTests {
+    @Test func anItemOfThisMonthIsFoundByItsNameAndSeveralAreListedWithTheirShortIDs() async throws {
+        let today = Day.today()
+        func typed(_ id: String, _ name: String, _ price: Int) -> Item {
+            Item(id: id, date: today, name: name, price: price, category: 0, categorySub: nil)
+        }
+        try await withTool([typed("7B2A0000-0000-4000-8000-000000000001", "ラーメン一蘭", 980),
+                            typed("C0FF0000-0000-4000-8000-000000000002", "スターバックス ラテ", 480),
+                            typed("C0FE0000-0000-4000-8000-000000000003", "スターバックス ドリップ", 380)]) { tool in
+            #expect(await tool("fetch").code == 0)
+            // Half-width kana typed, as a person might: the name is found all the same.
+            let edited = await tool("edit", "ﾗｰﾒﾝ", "--price", "1080")
+            #expect(edited.code == 0 && edited.stderr.contains("ラーメン一蘭 ¥1,080"), "\(edited.stderr)")
+            let several = await tool("delete", "スターバックス", "--yes")
+            #expect(several.code == 65, "\(several.stderr)")
+            #expect(several.stderr.contains("2 items of this month are called like スターバックス; nothing was changed. Give one's short id:\n"
+                                            + "  C0FF  "), "\(several.stderr)")
+            #expect(tool.app.items.count == 3)
+        }
+    }
+}

@@ -4,7 +4,8 @@ import Foundation
 /// `delete ID…`: removes items from the server (the bundled web app's extension) and from the cache.
 enum DeleteCommand: Command {
     static let yes = Flag("yes", short: "y", help: "Delete without asking (needed when stdin is not a terminal).")
-    static let ids = Argument<[String]>(variadic: "id", help: "The ids of the items to delete.")
+    static let ids = Argument<[String]>(variadic: "id", help: "The items to delete: ids, their first 4 or more characters (fetch --ids), "
+                                        + "or part of a name, searched in this month's items.")
 
     static let spec = CommandSpec(
         name: "delete",
@@ -22,7 +23,8 @@ enum DeleteCommand: Command {
 
             EXAMPLES:
               expense-log fetch 2024-01 --format json | jq -r '.[] | select(.name == "コーヒー") | .id'
-              expense-log delete 1000…-ID
+              expense-log delete 7B2A
+              expense-log delete たこ焼き
               expense-log delete --yes ID1 ID2
             """,
         options: [yes.spec],

@@ -4,7 +4,8 @@ import Foundation
 
 /// `edit ID [--name] [--price] [--date] [--category]`: changes an item on the server (the bundled web app's extension).
 enum EditCommand: Command {
-    static let id = Argument<String>("id", help: "The id of the item to change.")
+    static let id = Argument<String>("id", help: "The item to change: its id, the first 4 or more characters of it (fetch --ids), "
+                                     + "or part of its name, searched in this month's items.")
     static let name = Option<String>("name", "name", help: "The new name.")
     static let price = Option<String>("price", "yen", help: "The new price (1500, 1,500円, -300 for a refund).")
     static let date = Option<String>("date", "day", help: "The new day: 2024-01-05, 20240105, 2024/1/5, today, yesterday or -3d.")
@@ -27,7 +28,8 @@ enum EditCommand: Command {
             from it. Queued changes are sent first and in order, and sending one again is safe.
 
             EXAMPLES:
-              expense-log edit 1000…-ID --price 980
+              expense-log edit 7B2A --price 980
+              expense-log edit ラーメン --price 980
               expense-log edit 1000…-ID --date yesterday --category food/drink
             """,
         options: [name.spec, price.spec, date.spec, category.spec],

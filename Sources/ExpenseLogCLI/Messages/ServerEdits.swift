@@ -15,14 +15,16 @@ enum ServerEdits {
         await context.flushWarnings(sync.repository)
         if let (prefix, items) = ambiguous {
             let short = EditTargets.shortIDs(items.map(\.id))
-            context.io.stderr.write("Error: \(items.count) items have ids that start with \(PrintableText.of(prefix)); nothing was changed. "
-                                    + "Give more of the id:\n" + items.map { "  \(PrintableText.of(short[$0.id] ?? $0.id))  "
-                                        + describe($0, config, context) + "\n" }.joined())
+            let byID = items.allSatisfy { $0.id.uppercased().hasPrefix(prefix.uppercased()) }
+            context.io.stderr.write("Error: \(items.count) items " + (byID ? "have ids that start with" : "of this month are called like")
+                                    + " \(PrintableText.of(prefix)); nothing was changed. Give " + (byID ? "more of the id" : "one's short id")
+                                    + ":\n" + items.map { "  \(PrintableText.of(short[$0.id] ?? $0.id))  " + describe($0, config, context) + "\n" }.joined())
             throw CommandExit(code: .dataError)
         }
         guard let id = missing else { return found }
-        context.io.stderr.write("Error: no cached or waiting item has the id \(PrintableText.of(id)); fetch its month first "
-                                + "(`expense-log fetch MONTH --ids` shows each item's short id, its first 4 or more characters)\n")
+        context.io.stderr.write("Error: no cached or waiting item has the id \(PrintableText.of(id)), and no item of this month is called "
+                                + "like it; fetch its month first (`expense-log fetch MONTH --ids` shows each item's short id, its first 4 "
+                                + "or more characters)\n")
         throw CommandExit(code: .dataError)
     }
 
