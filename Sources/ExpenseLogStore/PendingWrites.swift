@@ -56,7 +56,8 @@ public struct PendingWrites: Sendable {
         try waitingItems(in: nil) { months.contains($0.date.yearMonth) }
     }
 
-    private func waitingItems(in entries: [OutboxEntry]?, where wanted: (Item) -> Bool) throws -> [Item] {
+    /// The items waiting to be registered that `wanted` keeps, each once, from `entries` (all, when nil).
+    public func waitingItems(in entries: [OutboxEntry]? = nil, where wanted: (Item) -> Bool) throws -> [Item] {
         var found: [Item] = [], seen = Set<String>()
         for entry in try entries ?? outbox.entries().entries {
             _ = try outbox.forEachBatch(of: entry) { batch in

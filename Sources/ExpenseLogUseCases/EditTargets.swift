@@ -30,28 +30,34 @@ public struct EditTargets: Sendable {
         -> (found: [Item], missing: String?, ambiguous: (prefix: String, items: [Item])?) {
         let cached = queued.applied(to: try await repository.cachedMonths().flatMap(\.items))
         var found: [Item] = [], waiting: [Item]?
+        let asked = Set(ids), prefixes = ids.filter { $0.count >= Self.shortestPrefix }.map { $0.uppercased() }
         for id in ids {
             if let item = cached.first(where: { $0.id == id }) ?? cached.first(where: { SheetText.key($0.id) == SheetText.key(id) }) {
                 found.append(item)
                 continue
             }
+            // Read only when the cache lacks an id: the outbox may hold an import of millions of items. A prefix or a name
+            // may be an item still waiting, so those read all the waiting items of the months searched and any prefix.
+            let prefix = id.uppercased(), text = Self.folded(id)
+            waiting = try waiting ?? pending.map { pending in
+                queued.applied(to: try pending.waitingItems { item in
+                    asked.contains(item.id) || searched.contains(item.date.yearMonth) || prefixes.contains { item.id.uppercased().hasPrefix($0) }
+                })
+            } ?? []
+            let candidates = cached + (waiting ?? []).filter { item in !cached.contains { $0.id == item.id } }
+            if let item = candidates.first(where: { $0.id == id }) {
+                found.append(item)
+                continue
+            }
             if id.count >= Self.shortestPrefix {
-                let prefix = id.uppercased()
-                let matching = cached.filter { $0.id.uppercased().hasPrefix(prefix) }
+                let matching = candidates.filter { $0.id.uppercased().hasPrefix(prefix) }
                 if matching.count == 1 {
                     found.append(matching[0])
                     continue
                 }
                 if matching.count > 1 { return (found, nil, (id, matching)) }
             }
-            // Read only when the cache lacks an id: the outbox may hold an import of millions of items.
-            waiting = try waiting ?? pending.map { queued.applied(to: try $0.waitingItems(Set(ids))) } ?? []
-            if let item = waiting?.first(where: { $0.id == id }) {
-                found.append(item)
-                continue
-            }
-            let text = Self.folded(id)
-            let named = text.isEmpty ? [] : cached.filter { searched.contains($0.date.yearMonth) && Self.folded($0.name).contains(text) }
+            let named = text.isEmpty ? [] : candidates.filter { searched.contains($0.date.yearMonth) && Self.folded($0.name).contains(text) }
             if named.count == 1 {
                 found.append(named[0])
                 continue

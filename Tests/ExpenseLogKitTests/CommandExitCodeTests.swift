@@ -293,6 +293,14 @@ extension CommandExitCodeTests {
             #expect(lines.count == 2 && lines[0].hasSuffix(#""categorySub":1}"#) && lines[1].hasSuffix(#","pending":true}"#), "\(json.stdout)")
             let sent = await tool("fetch", "2024-01", "--offline", "--sent-only")
             #expect(!sent.stdout.contains("たこ焼き") && sent.stdout.contains("1 item"), "\(sent.stdout)")
+            // The waiting item is found by its short id like any other, and stays marked once changed.
+            let ids = await tool("fetch", "2024-01", "--offline", "--ids")
+            let short = try #require(ids.stdout.split(separator: "\n").first { $0.contains("たこ焼き") }?.split(separator: " ").first)
+            #expect(short.count < 36, "a short id for the waiting item too: \(ids.stdout)")
+            #expect(await tool("edit", String(short), "--price", "650").code == 75, "queued behind the item")
+            let after = await tool("fetch", "2024-01", "--offline")
+            #expect(after.stdout.contains("たこ焼き ⧗waiting") && after.stdout.contains("650"), "\(after.stdout)")
+            #expect(!(await tool("fetch", "2024-01", "--offline", "--sent-only")).stdout.contains("たこ焼き"))
         }
     }
 }
@@ -315,6 +323,11 @@ extension CommandExitCodeTests {
             #expect(several.stderr.contains("2 items of this month are called like スターバックス; nothing was changed. Give one's short id:\n"
                                             + "  C0FF  "), "\(several.stderr)")
             #expect(tool.app.items.count == 3)
+            // An item added while the server is down is found by its name too.
+            tool.app.setDown(true)
+            #expect(await tool("add", "たこ焼き", "600", "-c", "food").code == 75)
+            #expect(await tool("edit", "たこやき", "--price", "1").code == 65, "another spelling is another name")
+            #expect(await tool("edit", "たこ焼", "--price", "700").code == 75)
         }
     }
 }

@@ -15,16 +15,21 @@ struct FetchText {
     /// Whether the items still waiting in the outbox are shown with the month's (not with `--sent-only`).
     var showsWaiting = true
 
-    /// The items and those of `months` still waiting in the outbox, marked (those the answer already has are its own),
-    /// in date order; prints them, then says how many wait.
-    private func print(_ items: [Item], months: [YearMonth], _ query: ItemQuery, _ format: OutputFormat) {
-        let known = Set(items.map(\.id))
-        let waiting = showsWaiting ? ((try? context.pendingWrites(config).waitingItems(in: Set(months))) ?? []).filter { !known.contains($0.id) } : []
-        let all = waiting.isEmpty ? items : (items + waiting).enumerated().sorted { ($0.element.date, $0.offset) < ($1.element.date, $1.offset) }.map(\.element)
-        context.printItems(query.apply(all), format, config, shortIDs: shortIDs, waiting: Set(waiting.map(\.id)))
-        if !waiting.isEmpty {
-            context.note("\(waiting.count) item\(waiting.count == 1 ? "" : "s") shown as waiting \(waiting.count == 1 ? "is" : "are") in the "
-                         + "outbox, not yet on the server; `expense-log sync` sends \(waiting.count == 1 ? "it" : "them") (--sent-only leaves them out).")
+    /// The items, then those of `months` still waiting in the outbox (in date order), marked; prints them, then says how
+    /// many wait. An item the cache shows (a queued edit of it is shown made) that still waits is marked too; one the
+    /// server's answer (`fromServer`) has is the server's, even if its confirmation was lost.
+    private func print(_ items: [Item], months: [YearMonth], fromServer: Bool, _ query: ItemQuery, _ format: OutputFormat) {
+        let outbox = (try? context.pendingWrites(config).waitingItems(in: Set(months))) ?? []
+        let answered = Set(items.map(\.id))
+        let waitingIDs = Set(outbox.map(\.id)).subtracting(fromServer ? answered : [])
+        let shown = showsWaiting ? items + outbox.filter { !answered.contains($0.id) }.sorted { $0.date < $1.date }
+            : items.filter { !waitingIDs.contains($0.id) }
+        let ids = shortIDs.map { known in outbox.isEmpty ? known : EditTargets.shortIDs(Array(known.keys) + outbox.map(\.id)) }
+        context.printItems(query.apply(shown), format, config, shortIDs: ids, waiting: showsWaiting ? waitingIDs : [])
+        let count = showsWaiting ? shown.filter { waitingIDs.contains($0.id) }.count : 0
+        if count > 0 {
+            context.note("\(count) item\(count == 1 ? "" : "s") shown as waiting \(count == 1 ? "is" : "are") in the outbox, not yet on "
+                         + "the server; `expense-log sync` sends \(count == 1 ? "it" : "them") (--sent-only leaves them out).")
         }
     }
 
@@ -48,7 +53,7 @@ struct FetchText {
             }
             if !complete { context.warn("\(month) was never fetched whole; only the items registered from here are shown") }
             EditText.noteWaiting(edits, in: [month], context)
-            print(loaded.items, months: [month], query, format)
+            print(loaded.items, months: [month], fromServer: false, query, format)
         case .server:
             if let rows = loaded.rows {
                 context.warnRows(rows, of: month)
@@ -65,7 +70,7 @@ struct FetchText {
             }
             // The server's answer is printed whatever happens to the cache: a disk problem must not hide the data.
             EditText.noteWaiting(edits, in: [month], context)
-            print(answered, months: [month], query, format)
+            print(answered, months: [month], fromServer: true, query, format)
             if let cacheFailure = loaded.cacheFailure {
                 context.warn("\(month) was fetched and printed, but not cached: \(cacheFailure) (exit status 74; --offline will not have it)")
             }
@@ -79,7 +84,7 @@ struct FetchText {
     /// written; an error waiting cannot fix (401, 404, a page instead of JSON) stops it before printing.
     func months(_ loaded: [LoadedMonth], _ query: ItemQuery, _ format: OutputFormat) throws {
         try SummarySources.show(loaded, context, config, subject: "the output", verb: "printed") {
-            print(loaded.flatMap(\.items), months: loaded.map(\.month), query, format)
+            print(loaded.flatMap(\.items), months: loaded.map(\.month), fromServer: false, query, format)
         }
     }
 }
