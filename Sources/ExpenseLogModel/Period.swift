@@ -126,11 +126,22 @@ extension Day {
         }
     }
 
-    /// A day as a person gives it: `2024-01-05`, `20240105`, `2024/1/5`, `today`, `yesterday`, or `-3d` (three days
-    /// before today); today is the calendar day `now` falls on in `zone`.
+    /// The forms `init(personDate:)` reads, for messages.
+    public static let personForms = "2024-01-05, 2024年1月5日, 11/20, 11月20日, today/今日, yesterday/昨日, 一昨日, a weekday (monday, 月曜) or -3d"
+
+    /// A day as a person gives it: `2024-01-05`, `20240105`, `2024/1/5`, `2024年1月5日`, `11/20` or `11月20日` (this
+    /// year's, or last year's when still to come), `today`/`今日`, `yesterday`/`昨日`, `一昨日`, a weekday (the last one,
+    /// today included), or `-3d` (three days before today), full-width digits too; today is the calendar day `now` falls
+    /// on in `zone`.
     public init?(personDate text: String, now: Date = Date(), in zone: TimeZone = .current) {
-        // Full-width digits and separators (２０２６－１１－２０, １１／２０) as a Japanese keyboard types them.
-        let trimmed = text.trimmingSpaces().precomposedStringWithCompatibilityMapping.lowercased()
+        // Full-width digits and separators (２０２６－１１－２０, １１／２０) as a Japanese keyboard types them; the long
+        // vowel mark a Japanese input method gives for a minus (ー3d) is read as one.
+        var trimmed = text.trimmingSpaces().precomposedStringWithCompatibilityMapping.lowercased()
+        if trimmed.hasPrefix("ー") { trimmed = "-" + trimmed.dropFirst() }
+        if trimmed.contains("年"), trimmed.hasSuffix("日") {
+            // 2024年1月5日 → 2024/1/5
+            trimmed = String(trimmed.dropLast()).replacingOccurrences(of: "年", with: "/").replacingOccurrences(of: "月", with: "/")
+        }
         let today = Day.today(now, in: zone)
         if let back = Self.daysBack[trimmed] {
             self = today.adding(days: -back)

@@ -21,50 +21,56 @@ public struct EditTargets: Sendable {
     public static let shortestPrefix = 4
 
     /// The items with these ids, in the order given, as the queued changes leave them: cached (an id the sheet shows
-    /// without its leading zeros matches as the sheet shows it, and a unique prefix of at least four characters, case
-    /// ignored, as `git` takes a short hash), else waiting to be registered (a change to one is queued behind it). The
-    /// first id found in neither is `missing`; a prefix several cached ids share is `ambiguous`, with their items. What is
-    /// no id is looked for in the names of the cached items of `searched` (this month), case and widths ignored, as a
-    /// person remembers a purchase: one such item is found, several are `ambiguous`.
+    /// without its leading zeros matches as the sheet shows it), else waiting to be registered (a change to one is queued
+    /// behind it). What is no whole id may be a unique prefix of at least four characters, case ignored, as `git` takes a
+    /// short hash (only text an id could start with: hex digits and `-`), or part of the name of an item of `searched`
+    /// (this month), case and widths ignored, as a person remembers a purchase; a whole name wins over a part. One such
+    /// item is found; several (by prefix, by name, or one of each) are `ambiguous`, with their items and the short ids
+    /// that tell them apart among every item searched. The first id found nowhere is `missing`.
     public func items(_ ids: [String], searched: Set<YearMonth> = [YearMonth.current()]) async throws
-        -> (found: [Item], missing: String?, ambiguous: (prefix: String, items: [Item])?) {
+        -> (found: [Item], missing: String?, ambiguous: (prefix: String, items: [Item], shortIDs: [String: String])?) {
         let cached = queued.applied(to: try await repository.cachedMonths().flatMap(\.items))
-        var found: [Item] = [], waiting: [Item]?
-        let asked = Set(ids), prefixes = ids.filter { $0.count >= Self.shortestPrefix }.map { $0.uppercased() }
+        var found: [Item] = [], candidates: [Item]?
+        let asked = Set(ids), prefixes = ids.filter(Self.mayBePrefix).map { $0.uppercased() }
         for id in ids {
             if let item = cached.first(where: { $0.id == id }) ?? cached.first(where: { SheetText.key($0.id) == SheetText.key(id) }) {
                 found.append(item)
                 continue
             }
-            // Read only when the cache lacks an id: the outbox may hold an import of millions of items. A prefix or a name
-            // may be an item still waiting, so those read all the waiting items of the months searched and any prefix.
-            let prefix = id.uppercased(), text = Self.folded(id)
-            waiting = try waiting ?? pending.map { pending in
-                queued.applied(to: try pending.waitingItems { item in
-                    asked.contains(item.id) || searched.contains(item.date.yearMonth) || prefixes.contains { item.id.uppercased().hasPrefix($0) }
-                })
-            } ?? []
-            let candidates = cached + (waiting ?? []).filter { item in !cached.contains { $0.id == item.id } }
-            if let item = candidates.first(where: { $0.id == id }) {
+            // Read once, only when the cache lacks an id: the outbox may hold an import of millions of items, of which the
+            // ids asked, the months searched and the prefixes given are kept.
+            if candidates == nil {
+                let waiting = try pending.map { pending in
+                    queued.applied(to: try pending.waitingItems { item in
+                        asked.contains(item.id) || searched.contains(item.date.yearMonth) || prefixes.contains { item.id.uppercased().hasPrefix($0) }
+                    })
+                } ?? []
+                let cachedIDs = Set(cached.map(\.id))
+                candidates = cached + waiting.filter { !cachedIDs.contains($0.id) }
+            }
+            let all = candidates ?? cached
+            if let item = all.first(where: { $0.id == id }) {
                 found.append(item)
                 continue
             }
-            if id.count >= Self.shortestPrefix {
-                let matching = candidates.filter { $0.id.uppercased().hasPrefix(prefix) }
-                if matching.count == 1 {
-                    found.append(matching[0])
-                    continue
-                }
-                if matching.count > 1 { return (found, nil, (id, matching)) }
-            }
-            let named = text.isEmpty ? [] : candidates.filter { searched.contains($0.date.yearMonth) && Self.folded($0.name).contains(text) }
-            if named.count == 1 {
-                found.append(named[0])
+            let prefix = id.uppercased(), text = Self.folded(id)
+            let byID = Self.mayBePrefix(id) ? all.filter { $0.id.uppercased().hasPrefix(prefix) } : []
+            let inMonths = text.isEmpty ? [] : all.filter { searched.contains($0.date.yearMonth) && Self.folded($0.name).contains(text) }
+            let exact = inMonths.filter { Self.folded($0.name) == text }
+            let named = exact.count == 1 ? exact : inMonths
+            let matching = byID + named.filter { item in !byID.contains { $0.id == item.id } }
+            if matching.count == 1 {
+                found.append(matching[0])
                 continue
             }
-            return named.isEmpty ? (found, id, nil) : (found, nil, (id, named))
+            return matching.isEmpty ? (found, id, nil) : (found, nil, (id, matching, Self.shortIDs(all.map(\.id))))
         }
         return (found, nil, nil)
+    }
+
+    /// Whether text could be the start of an id (`7B2A`, a bank's digits): four or more hex digits and dashes.
+    static func mayBePrefix(_ text: String) -> Bool {
+        text.count >= shortestPrefix && text.allSatisfy { $0.isHexDigit || $0 == "-" }
     }
 
     /// A name as it is searched: NFKC (half-width kana and full-width letters made ordinary), case folded, trimmed.

@@ -127,7 +127,7 @@ public struct Registration: Sendable {
         // A statement row may be the purchase typed a few days before its month began, or after it ended.
         var months = inputs.months
         if let matcher, let days = inputs.days, !(inputs.madeIDRows.isEmpty && inputs.foreignRows.isEmpty) {
-            months.formUnion([days.lowerBound.adding(days: -matcher.window).yearMonth, days.upperBound.adding(days: matcher.window).yearMonth])
+            months.formUnion(Period.days(from: days.lowerBound.adding(days: -matcher.window), to: days.upperBound.adding(days: matcher.window)).months)
         }
         let checked = try await check.run(months: months.sorted(), spool: inputs.spool,
                                           isStatementRow: { foreignRows.contains($0) || madeIDRows.contains($0) }, madeIDRows: madeIDRows,

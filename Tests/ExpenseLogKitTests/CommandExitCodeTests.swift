@@ -320,9 +320,12 @@ extension CommandExitCodeTests {
             #expect(edited.code == 0 && edited.stderr.contains("ラーメン一蘭 ¥1,080"), "\(edited.stderr)")
             let several = await tool("delete", "スターバックス", "--yes")
             #expect(several.code == 65, "\(several.stderr)")
-            #expect(several.stderr.contains("2 items of this month are called like スターバックス; nothing was changed. Give one's short id:\n"
-                                            + "  C0FF  "), "\(several.stderr)")
+            #expect(several.stderr.contains("2 items match スターバックス (by id, or by name in this month); nothing was changed. "
+                                            + "Give one's short id:\n  C0FF  "), "\(several.stderr)")
             #expect(tool.app.items.count == 3)
+            // A word an id could start with is a name when no id starts with it, and both when one does.
+            #expect(await tool("edit", "cafe", "--price", "1").code == 65, "no item is called like cafe")
+            #expect((await tool("edit", "c0fe", "--price", "381")).stderr.contains("ドリップ ¥381"))
             // An item added while the server is down is found by its name too.
             tool.app.setDown(true)
             #expect(await tool("add", "たこ焼き", "600", "-c", "food").code == 75)

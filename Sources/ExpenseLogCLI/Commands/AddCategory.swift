@@ -33,6 +33,6 @@ extension AddCommand {
     }
 
     static func notADay(_ text: String, _ invocation: Invocation) -> UsageError {
-        UsageError(path: invocation.path, message: "'\(text)' is not a day: give 2024-01-05, 20240105, 2024/1/5, today, yesterday or -3d")
+        UsageError(path: invocation.path, message: "'\(text)' is not a day: give \(Day.personForms)")
     }
 }

@@ -21,7 +21,7 @@ struct AddQuestions {
         while day == nil {
             guard let text = await context.ask("Date", suggested: "today") else { return nil }
             day = Day(personDate: text)
-            if day == nil { context.io.stderr.write("  '\(text)' is not a day: give 2024-01-05, 20240105, 2024/1/5, today, yesterday or -3d\n") }
+            if day == nil { context.io.stderr.write("  '\(text)' is not a day: give \(Day.personForms)\n") }
         }
         var name = given
         if name == nil {

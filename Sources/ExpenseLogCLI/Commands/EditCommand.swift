@@ -8,7 +8,7 @@ enum EditCommand: Command {
                                      + "or part of its name, searched in this month's items.")
     static let name = Option<String>("name", "name", help: "The new name.")
     static let price = Option<String>("price", "yen", help: "The new price (1500, 1,500円, -300 for a refund).")
-    static let date = Option<String>("date", "day", help: "The new day: 2024-01-05, 20240105, 2024/1/5, today, yesterday or -3d.")
+    static let date = Option<String>("date", "day", help: "The new day: \(Day.personForms).")
     static let category = Option<String>("category", "name", .suggest(CommonOptions.categoryWords),
                                          help: "The new category (food, 食費, a unique prefix, a number) or category/sub; the sub is kept when the category is.")
 
@@ -16,7 +16,8 @@ enum EditCommand: Command {
         name: "edit",
         abstract: "Change an item's name, price, date or category on the server (needs the bundled web app).",
         discussion: """
-            The item is found by id in the cache (fetch --format json shows ids), or among the items \
+            The item is found in the cache by its id, the first 4 or more characters of it (fetch --ids shows \
+            them), or part of its name among this month's items; or among the items \
             waiting in the outbox (pending shows them: the edit then waits behind the item); the fields given replace \
             its own, checked as add checks them, and the server's answer replaces it in the cache (in its \
             new month when the date moves it). A server without the extensions is told apart as for delete. \

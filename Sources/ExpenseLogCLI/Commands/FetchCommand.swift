@@ -62,17 +62,20 @@ enum FetchCommand: Command {
         let repository = context.repository(config)
         let edits = EditText.waiting(context, config)
         let loader = MonthLoader(client: offline ? nil : try context.client(config), repository: repository, strict: options.strict, edits: edits)
+        // Made once the months are loaded: the short ids are unique among what the cache then holds.
+        func text() async -> FetchText {
+            FetchText(context: context, config: config, shortIDs: await shortIDs(invocation, CacheContents(repository)),
+                      showsWaiting: !invocation[sentOnly], edits: edits)
+        }
         guard case .month(let month) = options.period else {
             let loaded = await loader.load(options.period.months, policy: options.policy)
             await context.flushWarnings(repository)
             EditText.noteWaiting(edits, in: options.period.months, context)
-            return try FetchText(context: context, config: config, shortIDs: await shortIDs(invocation, CacheContents(repository)),
-                                 showsWaiting: !invocation[sentOnly]).months(loaded, query, options.format)
+            return try await text().months(loaded, query, options.format)
         }
         let loaded = await loader.load(month, policy: options.policy)
         await context.flushWarnings(repository)
-        try FetchText(context: context, config: config, shortIDs: await shortIDs(invocation, CacheContents(repository)),
-                      showsWaiting: !invocation[sentOnly]).month(loaded, query, options.format, edits: edits, offline: offline)
+        try await text().month(loaded, query, options.format, edits: edits, offline: offline)
     }
 
     /// `--ids`: the short id of every cached item, unique among all of them (as edit and delete look them up).

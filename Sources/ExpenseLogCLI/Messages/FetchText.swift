@@ -14,19 +14,25 @@ struct FetchText {
     var shortIDs: [String: String]?
     /// Whether the items still waiting in the outbox are shown with the month's (not with `--sent-only`).
     var showsWaiting = true
+    /// The changes still queued, laid over the waiting items as over the cached ones (a deleted one is not shown).
+    var edits: [QueuedEdit] = []
 
     /// The items, then those of `months` still waiting in the outbox (in date order), marked; prints them, then says how
     /// many wait. An item the cache shows (a queued edit of it is shown made) that still waits is marked too; one the
     /// server's answer (`fromServer`) has is the server's, even if its confirmation was lost.
     private func print(_ items: [Item], months: [YearMonth], fromServer: Bool, _ query: ItemQuery, _ format: OutputFormat) {
-        let outbox = (try? context.pendingWrites(config).waitingItems(in: Set(months))) ?? []
+        // The queued changes of the waiting items only: an edit of another item is the cache's to show.
+        let queued = (try? context.pendingWrites(config).waitingItems(in: Set(months))) ?? []
+        let queuedIDs = Set(queued.map(\.id))
+        let outbox = edits.applied(to: queued).filter { queuedIDs.contains($0.id) && months.contains($0.date.yearMonth) }
         let answered = Set(items.map(\.id))
         let waitingIDs = Set(outbox.map(\.id)).subtracting(fromServer ? answered : [])
         let shown = showsWaiting ? items + outbox.filter { !answered.contains($0.id) }.sorted { $0.date < $1.date }
             : items.filter { !waitingIDs.contains($0.id) }
         let ids = shortIDs.map { known in outbox.isEmpty ? known : EditTargets.shortIDs(Array(known.keys) + outbox.map(\.id)) }
-        context.printItems(query.apply(shown), format, config, shortIDs: ids, waiting: showsWaiting ? waitingIDs : [])
-        let count = showsWaiting ? shown.filter { waitingIDs.contains($0.id) }.count : 0
+        let printed = query.apply(shown)
+        context.printItems(printed, format, config, shortIDs: ids, waiting: showsWaiting ? waitingIDs : [])
+        let count = showsWaiting ? printed.filter { waitingIDs.contains($0.id) }.count : 0
         if count > 0 {
             context.note("\(count) item\(count == 1 ? "" : "s") shown as waiting \(count == 1 ? "is" : "are") in the outbox, not yet on "
                          + "the server; `expense-log sync` sends \(count == 1 ? "it" : "them") (--sent-only leaves them out).")

@@ -13,12 +13,12 @@ enum ServerEdits {
         let targets = EditTargets(repository: sync.repository, queued: EditText.waiting(context, config), pending: sync.pending)
         let (found, missing, ambiguous) = try await targets.items(ids)
         await context.flushWarnings(sync.repository)
-        if let (prefix, items) = ambiguous {
-            let short = EditTargets.shortIDs(items.map(\.id))
+        if let (prefix, items, short) = ambiguous {
             let byID = items.allSatisfy { $0.id.uppercased().hasPrefix(prefix.uppercased()) }
-            context.io.stderr.write("Error: \(items.count) items " + (byID ? "have ids that start with" : "of this month are called like")
-                                    + " \(PrintableText.of(prefix)); nothing was changed. Give " + (byID ? "more of the id" : "one's short id")
-                                    + ":\n" + items.map { "  \(PrintableText.of(short[$0.id] ?? $0.id))  " + describe($0, config, context) + "\n" }.joined())
+            context.io.stderr.write("Error: \(items.count) items " + (byID ? "have ids that start with \(PrintableText.of(prefix))"
+                                        : "match \(PrintableText.of(prefix)) (by id, or by name in this month)") + "; nothing was changed. Give "
+                                    + (byID ? "more of the id" : "one's short id") + ":\n"
+                                    + items.map { "  \(PrintableText.of(short[$0.id] ?? $0.id))  " + describe($0, config, context) + "\n" }.joined())
             throw CommandExit(code: .dataError)
         }
         guard let id = missing else { return found }
