@@ -33,6 +33,12 @@ extension Context {
         }
     }
 
+    /// On a terminal, the line above a table that names its period (a month's table looks like any other's); never in a
+    /// pipe or a file, whose reader knows what it asked for.
+    func title(_ period: Period, _ format: OutputFormat) {
+        if format == .table, io.stdoutIsTerminal { io.stdout.write(period.title(japanese: japanese) + "\n") }
+    }
+
     /// Names on stderr each row of a month's answer that was left out or read with a guess.
     func warnRows(_ answer: SheetAnswer, of month: YearMonth?) {
         for row in answer.retyped { warn(row.describe(in: month)) }

@@ -42,6 +42,17 @@ public enum Period: Sendable, Equatable {
         }
     }
 
+    /// How a title names it: `2024-01`, `2024`, `2024-01-15 – 2024-03-31`; in Japanese `2024年1月`, `2024年`,
+    /// `2024年1月15日〜2024年3月31日`.
+    public func title(japanese: Bool) -> String {
+        func day(_ day: Day) -> String { japanese ? "\(day.year)年\(day.month)月\(day.day)日" : day.description }
+        switch self {
+        case .month(let month): return japanese ? "\(month.year)年\(month.month)月" : month.description
+        case .year(let year): return japanese ? "\(year)年" : String(year)
+        case let .days(from, to): return japanese ? day(from) + "〜" + day(to) : "\(day(from)) – \(day(to))"
+        }
+    }
+
     /// The months it touches, in order.
     public var months: [YearMonth] {
         switch self {

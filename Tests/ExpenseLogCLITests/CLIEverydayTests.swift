@@ -261,4 +261,15 @@ import Testing
             #expect(try await CLI.run(["config", "show"], environment: env).stdout.contains("(set, 43 characters, redacted)"))
         }
     }
+
+    @Test func onATerminalATableIsTitledWithItsPeriodAndInAPipeItIsNot() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let env = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "dummy", "LANG": "ja_JP.UTF-8"])
+        let shown = try await Self.onTerminal(["fetch", "2024-01"], answering: [], env)
+        #expect(shown.status == 0 && shown.stdout.replacingOccurrences(of: "\r", with: "").hasPrefix("2024年1月\n日付"), "\(shown.stdout)")
+        let piped = try await CLI.run(["fetch", "2024-01"], environment: env)
+        #expect(piped.stdout.hasPrefix("日付"), "\(piped.stdout)")
+    }
 }
+

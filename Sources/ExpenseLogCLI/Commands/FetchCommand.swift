@@ -65,7 +65,7 @@ enum FetchCommand: Command {
         // Made once the months are loaded: the short ids are unique among what the cache then holds.
         func text() async -> FetchText {
             FetchText(context: context, config: config, shortIDs: await shortIDs(invocation, CacheContents(repository)),
-                      showsWaiting: !invocation[sentOnly], edits: edits)
+                      showsWaiting: !invocation[sentOnly], edits: edits, period: options.period)
         }
         guard case .month(let month) = options.period else {
             let loaded = await loader.load(options.period.months, policy: options.policy)

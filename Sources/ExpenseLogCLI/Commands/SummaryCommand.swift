@@ -66,6 +66,7 @@ enum SummaryCommand: Command {
             let summary = Summary(year: year, month: month, grouping: grouping, catalogue: catalogue, loaded: loaded, budgets: budgets,
                                   budgetMonths: BudgetReport.months(of: months, missing: Set(loaded.filter { $0.missing != nil }.map(\.month)),
                                                                     now: YearMonth.current()))
+            context.title(period, format == .table ? .table : .json)
             context.io.stdout.write(SummaryWriter(catalogue: catalogue, japanese: context.japanese).render(summary, as: format))
             over = summary.budget?.isOver ?? false
         }

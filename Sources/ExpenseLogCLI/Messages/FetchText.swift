@@ -16,6 +16,8 @@ struct FetchText {
     var showsWaiting = true
     /// The changes still queued, laid over the waiting items as over the cached ones (a deleted one is not shown).
     var edits: [QueuedEdit] = []
+    /// The period asked for, named above the table on a terminal.
+    var period: Period?
 
     /// The items, then those of `months` still waiting in the outbox (in date order), marked; prints them, then says how
     /// many wait. An item the cache shows (a queued edit of it is shown made) that still waits is marked too; one the
@@ -31,6 +33,7 @@ struct FetchText {
             : items.filter { !waitingIDs.contains($0.id) }
         let ids = shortIDs.map { known in outbox.isEmpty ? known : EditTargets.shortIDs(Array(known.keys) + outbox.map(\.id)) }
         let printed = query.apply(shown)
+        if let period { context.title(period, format) }
         context.printItems(printed, format, config, shortIDs: ids, waiting: showsWaiting ? waitingIDs : [])
         let count = showsWaiting ? printed.filter { waitingIDs.contains($0.id) }.count : 0
         if count > 0 {
