@@ -66,6 +66,17 @@ public struct LoadedMonth: Sendable, Equatable {
     /// deletion hides one, an edit moves one in); nil when `items` are as answered.
     public let answeredIDs: [String]?
 
+    /// The same month with `waiting` (items of it still in the outbox) counted among its items, those it has already
+    /// left as they are; a missing month stays missing.
+    public func counting(_ waiting: [Item]) -> LoadedMonth {
+        if case .missing = source { return self }
+        let held = Set(items.map(\.id))
+        let added = waiting.filter { $0.date.yearMonth == month && !held.contains($0.id) }
+        guard !added.isEmpty else { return self }
+        return LoadedMonth(month: month, items: items + added, source: source, fallback: fallback, outside: outside,
+                           cacheFailure: cacheFailure, rows: rows, emptied: emptied, answeredIDs: answeredIDs)
+    }
+
     /// A loaded month with every part given.
     public init(month: YearMonth, items: [Item], source: MonthSource, fallback: MonthFailure? = nil,
                 outside: [Item] = [], cacheFailure: StoreError? = nil, rows: SheetAnswer? = nil, emptied: Int = 0,

@@ -334,3 +334,18 @@ extension CommandExitCodeTests {
         }
     }
 }
+
+extension CommandExitCodeTests {
+    @Test func summaryCountsTheItemsStillWaitingSoABudgetIsNotUndercounted() async throws {
+        try await withTool([Self.item("S1", day: 3, price: 1_000)]) { tool in
+            #expect(await tool("fetch", "2024-01").code == 0)
+            tool.app.setDown(true)
+            #expect(await tool("add", "たこ焼き", "600", "-c", "food", "-d", "2024-01-10").code == 75)
+            let counted = await tool("summary", "2024-01", "--offline", "--format", "json")
+            #expect(counted.code == 0 && counted.stdout.contains(#""count":2,"total":1600"#), "\(counted.stdout)")
+            #expect(counted.stderr.contains("1 item still waiting in the outbox is counted"), "\(counted.stderr)")
+            let sent = await tool("summary", "2024-01", "--offline", "--format", "json", "--sent-only")
+            #expect(sent.stdout.contains(#""count":1,"total":1000"#) && !sent.stderr.contains("waiting"), "\(sent.stdout)")
+        }
+    }
+}

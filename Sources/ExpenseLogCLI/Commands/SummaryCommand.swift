@@ -11,6 +11,7 @@ enum SummaryCommand: Command {
     static let format = Option<SummaryFormat>(choice: "format", "format", default: .table, help: "How to print the summary.")
     static let offline = Flag("offline", help: "Read the cache only; months not cached are reported missing.")
     static let refresh = Flag("refresh", help: "Never fall back to the cache: a month that cannot be fetched is missing.")
+    static let sentOnly = Flag("sent-only", help: "Count only what the server has, not the items still waiting in the outbox.")
     static let budget = Flag("budget", help: "Compare with the config file's budgets; exit 3 when one is overspent.")
 
     static let spec = CommandSpec(
@@ -45,7 +46,7 @@ enum SummaryCommand: Command {
             its months up to this one. The exit status is 3 when a budget is overspent (after the output), so \
             a cron job or CI can alert on it; an error's own status wins.
             """,
-        options: [CommonOptions.year.spec, CommonOptions.month.spec, grouping.spec, format.spec, offline.spec, refresh.spec,
+        options: [CommonOptions.year.spec, CommonOptions.month.spec, grouping.spec, format.spec, offline.spec, refresh.spec, sentOnly.spec,
                   budget.spec, CommonOptions.strict.spec],
         arguments: [CommonOptions.period.spec])
 
@@ -57,7 +58,8 @@ enum SummaryCommand: Command {
 
         let config = try context.config()
         let budgets = try budgets(invocation, config, format: format)
-        let loaded = try await context.loadMonths(months, policy: policy, config, strict: invocation[CommonOptions.strict])
+        let read = try await context.loadMonths(months, policy: policy, config, strict: invocation[CommonOptions.strict])
+        let loaded = invocation[sentOnly] ? read : WaitingCount.counted(read, edits: EditText.waiting(context, config), context, config)
 
         var over = false
         try SummarySources.show(loaded, context, config, subject: "the summary", verb: "counted") {

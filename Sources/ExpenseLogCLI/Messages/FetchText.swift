@@ -2,7 +2,6 @@ import ExpenseLogConfig
 import ExpenseLogFormats
 import ExpenseLogModel
 import ExpenseLogRendering
-import ExpenseLogStore
 import ExpenseLogUseCases
 import Foundation
 
@@ -23,10 +22,7 @@ struct FetchText {
     /// many wait. An item the cache shows (a queued edit of it is shown made) that still waits is marked too; one the
     /// server's answer (`fromServer`) has is the server's, even if its confirmation was lost.
     private func print(_ items: [Item], months: [YearMonth], fromServer: Bool, _ query: ItemQuery, _ format: OutputFormat) {
-        // The queued changes of the waiting items only: an edit of another item is the cache's to show.
-        let queued = (try? context.pendingWrites(config).waitingItems(in: Set(months))) ?? []
-        let queuedIDs = Set(queued.map(\.id))
-        let outbox = edits.applied(to: queued).filter { queuedIDs.contains($0.id) && months.contains($0.date.yearMonth) }
+        let outbox = WaitingCount.items(in: Set(months), edits: edits, context, config)
         let answered = Set(items.map(\.id))
         let waitingIDs = Set(outbox.map(\.id)).subtracting(fromServer ? answered : [])
         let shown = showsWaiting ? items + outbox.filter { !answered.contains($0.id) }.sorted { $0.date < $1.date }
