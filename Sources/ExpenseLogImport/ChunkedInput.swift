@@ -37,14 +37,9 @@ extension InputReader {
             while prefix.count < 1 << 16, let chunk = try peek() { prefix += chunk.prefix((1 << 16) - prefix.count) }
             if let end = prefix.lastIndex(of: 0x0A) { prefix.removeSubrange((end + 1)...) }
             if scan.hasByteOrderMark { prefix.removeFirst(min(3, prefix.count)) }
-            switch ImportProfile.detect(prefix) {
-            case .native: break
-            case .builtin(let found, var layout):
-                layout.learned = profile.learned
-                (profile, detected) = (layout, (found, layout))
-            case .several(let names):
-                return .fitsSeveral(names, file: name)
-            }
+            let reading = profile.reading(prefix, file: name)
+            if let refusal = reading.refusal { return refusal }
+            (profile, detected) = (reading.profile, reading.detected)
         }
 
         // The second pass is checked too: a file that changed in between is refused, never read half old, half new.

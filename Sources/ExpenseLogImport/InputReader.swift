@@ -63,17 +63,11 @@ public enum InputReader {
         case .ndjson: read = readNDJSON(text, name: name)
         case .csv:
             guard detect else { return profile.readCSV(text, name: name, each: each) }
-            switch ImportProfile.detect(text) {
-            case .native:
-                return profile.readCSV(text, name: name, each: each)
-            case .builtin(let found, var layout):
-                layout.learned = profile.learned
-                var outcome = layout.readCSV(text, name: name, each: each)
-                outcome.detected = (found, layout)
-                return outcome
-            case .several(let names):
-                return .fitsSeveral(names, file: name)
-            }
+            let reading = profile.reading(text, file: name)
+            if let refusal = reading.refusal { return refusal }
+            var outcome = reading.profile.readCSV(text, name: name, each: each)
+            outcome.detected = reading.detected
+            return outcome
         }
         read.0.forEach(each)
         return ReadOutcome(problems: read.1)

@@ -11,16 +11,26 @@ public enum DetectedLayout: Sendable {
     case several([String])
 }
 
-extension ReadOutcome {
-    /// An input refused whole because more than one built-in layout fits it.
-    static func fitsSeveral(_ names: [String], file: String) -> ReadOutcome {
-        ReadOutcome(problems: [.wholeFile(SourceLocation(file: file, line: 1), "its layout fits the built-in profiles "
-                                          + names.joined(separator: " and ") + "; pass --profile with the right one")],
-                    refusedWhole: true)
-    }
-}
-
 extension ImportProfile {
+    /// How to read CSV text (already UTF-8) when no profile was given: with the one built-in profile its layout fits
+    /// (learning what this profile learned), also given as `detected`; with this profile when none fits; or not at all
+    /// when several fit (`refusal`, the input refused whole, naming them).
+    func reading(_ text: [UInt8], file: String)
+        -> (profile: ImportProfile, detected: (name: String, profile: ImportProfile)?, refusal: ReadOutcome?) {
+        switch Self.detect(text) {
+        case .native:
+            return (self, nil, nil)
+        case .builtin(let name, var layout):
+            layout.learned = learned
+            return (layout, (name, layout), nil)
+        case .several(let names):
+            let refusal = ReadOutcome(problems: [.wholeFile(SourceLocation(file: file, line: 1), "its layout fits the built-in profiles "
+                                                            + names.joined(separator: " and ") + "; pass --profile with the right one")],
+                                      refusedWhole: true)
+            return (self, nil, refusal)
+        }
+    }
+
     /// The layout of CSV text (already UTF-8), from its first records: expense-log's own header first; else the
     /// built-in profiles whose header fits (titles that name a month are not read, so they never stop a fit), or, for a
     /// header-less layout, whose rows do (a date and an amount where its columns say).

@@ -172,7 +172,7 @@ public struct DuplicateCheck: Sendable {
         // as another statement's row (a made id, or a bank's own), which is a purchase of its own; and not as an item an
         // earlier import's row was already decided to be.
         let claimedByDecision = Set(decided.values.filter { $0.decision == .same }.compactMap(\.item).map(SheetText.key))
-        var candidates = finder.unclaimed(by: inputIDs).filter { RandomID.isRandom($0.item.id) && !claimedByDecision.contains(SheetText.key($0.item.id)) }
+        let candidates = finder.unclaimed(by: inputIDs).filter { RandomID.isRandom($0.item.id) && !claimedByDecision.contains(SheetText.key($0.item.id)) }
         let daysByPrice = StatementMatcher.daysByPrice(candidates)
         var fates: [Int: Fate] = [:]
         var contenders: [StatementMatcher.Row] = []
@@ -205,7 +205,6 @@ public struct DuplicateCheck: Sendable {
         let outcomes = matcher.outcomes(rows: contenders, known: candidates).sorted(by: { $0.key < $1.key })
         // An item a row was matched to, or decided to be in this run, is no longer a candidate for a doubtful row.
         var taken = Set(outcomes.compactMap { if case .matched(let match, _, _) = $0.value { SheetText.key(match.item.id) } else { nil } })
-        candidates.removeAll()
         for (row, found) in outcomes {
             guard let item = items[row] else { continue }
             switch found {

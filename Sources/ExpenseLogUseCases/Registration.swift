@@ -100,8 +100,9 @@ public struct Registration: Sendable {
         let inputs: ImportInputs
         switch input {
         case let .files(sources, profile, encoding):
-            // A statement's row takes the category its shop last had: history is what the cache holds.
-            let learned = LearnedCategory.history(await CacheContents(repository).items())
+            // A statement's row takes the category its shop last had: history is what the cache holds. Read only when a
+            // profile may learn (one given that does, or one recognised, which no profile given leaves possible).
+            let learned = profile.map(\.learnsCategories) ?? true ? LearnedCategory.history(await CacheContents(repository).items()) : [:]
             inputs = try ImportInputs.read(sources, profile: profile, encoding: encoding, catalogue: catalogue, learned: learned,
                                            into: spool, report: &record) { event(.read($0)) }
         case .typed(let drafts):
