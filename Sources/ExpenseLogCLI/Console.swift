@@ -84,14 +84,15 @@ public struct ConsoleIO: Sendable {
     public let stdinIsTerminal: Bool
     /// Reads one line of standard input (without its line break), blocking; nil at the end of input.
     public let readLine: @Sendable () -> String?
-    /// Turns the echo of the terminal on stdin off (false) or back on, around a secret typed at a prompt.
-    public let setEcho: @Sendable (Bool) -> Void
+    /// Draws a prompt and reads the line typed at it with line editing, where stdin and stderr are the process's
+    /// terminal (`TerminalLine`); nil elsewhere, where the prompt is written and `readLine` reads the answer.
+    public let editLine: (@Sendable (_ prompt: String, _ secret: Bool) -> TypedLine)?
 
     /// Streams from parts.
     public init(stdout: any TextSink, stderr: any TextSink, readStdin: @escaping @Sendable (Int) throws -> Data,
                 stderrIsTerminal: Bool = false, stdoutIsTerminal: Bool = false, stdoutColumns: Int? = nil,
                 stdinIsTerminal: Bool = false, readLine: @escaping @Sendable () -> String? = { nil },
-                setEcho: @escaping @Sendable (Bool) -> Void = { _ in }) {
+                editLine: (@Sendable (_ prompt: String, _ secret: Bool) -> TypedLine)? = nil) {
         self.stdout = stdout
         self.stderr = stderr
         self.readStdin = readStdin
@@ -100,7 +101,7 @@ public struct ConsoleIO: Sendable {
         self.stdoutColumns = stdoutColumns
         self.stdinIsTerminal = stdinIsTerminal
         self.readLine = readLine
-        self.setEcho = setEcho
+        self.editLine = editLine
     }
 
     /// The real process streams.
@@ -110,7 +111,7 @@ public struct ConsoleIO: Sendable {
                   stderrIsTerminal: isatty(2) == 1,
                   stdoutIsTerminal: isatty(1) == 1, stdoutColumns: terminalColumns(of: 1),
                   stdinIsTerminal: isatty(0) == 1, readLine: { Swift.readLine(strippingNewline: true) },
-                  setEcho: TerminalEcho().set)
+                  editLine: isatty(0) == 1 && isatty(2) == 1 ? TerminalLine.read : nil)
     }
 
     /// The columns of the terminal on a descriptor, from TIOCGWINSZ; nil for no terminal, or one never given a size
@@ -119,30 +120,5 @@ public struct ConsoleIO: Sendable {
         var size = winsize()
         guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
         return Int(size.ws_col)
-    }
-}
-
-/// The echo of the terminal on stdin, turned off for a secret and back to exactly what it was after. While it is off,
-/// Ctrl-C is ignored (Ctrl-D cancels the question), so an interrupt can never leave the terminal without echo.
-final class TerminalEcho: Sendable {
-    private let saved = Mutex<termios?>(nil)
-
-    /// Off (saving the settings) or back on (restoring them); nothing when stdin is no terminal.
-    @Sendable func set(_ on: Bool) {
-        saved.withLock { saved in
-            if on {
-                guard var settings = saved else { return }
-                _ = tcsetattr(0, TCSANOW, &settings)
-                signal(SIGINT, SIG_DFL)
-                saved = nil
-            } else {
-                var settings = termios()
-                guard saved == nil, tcgetattr(0, &settings) == 0 else { return }
-                saved = settings
-                signal(SIGINT, SIG_IGN)
-                settings.c_lflag &= ~tcflag_t(ECHO)
-                _ = tcsetattr(0, TCSANOW, &settings)
-            }
-        }
     }
 }

@@ -22,6 +22,8 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     case protocolError = 76
     case noPermission = 77
     case configuration = 78
+    /// Ctrl-C, SIGTERM or SIGHUP: 128 plus the signal's number, as a shell reports it; this is SIGINT's.
+    case interrupted = 130
 
     /// What each code means, in a line, for the manual page (docs/exit-codes.md says more).
     public var meaning: String {
@@ -38,6 +40,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         case .temporaryFailure: "Items or changes wait in the queue for sync (the server could not be reached, or its answer was lost)."
         case .protocolError: "The server answered something that is not the expected JSON, or an answer that does not account for what was asked."
         case .noPermission: "HTTP 401 or 403, or the web app's key refused."
+        case .interrupted: "Interrupted (Ctrl-C at a prompt or during a run; SIGTERM gives 143, SIGHUP 129): what was queued waits for sync."
         case .configuration: "Configuration: no base URL, a bad config file, an insecure token file, http:// in release."
         }
     }

@@ -5,26 +5,33 @@ extension Context {
     var canAsk: Bool { io.stdinIsTerminal && io.stderrIsTerminal }
 
     /// Asks on stderr and returns the line typed (trimmed), `suggested` when it is empty; nil at the end of input
-    /// (Ctrl-D). The blocking read runs on a thread of its own, never on the cooperative pool.
-    func ask(_ question: String, suggested: String? = nil, secret: Bool = false) async -> String? {
-        // The echo goes off before the question shows, so nothing typed after it can be echoed.
-        if secret { io.setEcho(false) }
-        defer { if secret { io.setEcho(true) } }
-        io.stderr.write(question + (suggested.map { " [\($0)]" } ?? "") + ": ")
-        let read = io.readLine
-        let line: String? = await withCheckedContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(returning: read()) }
+    /// (Ctrl-D). On a terminal the line can be edited, and Ctrl-C stops the command (exit 130) with the terminal as it
+    /// was. The blocking read runs on a thread of its own, never on the cooperative pool.
+    func ask(_ question: String, suggested: String? = nil, secret: Bool = false) async throws -> String? {
+        let prompt = question + (suggested.map { " [\($0)]" } ?? "") + ": "
+        let (editLine, readLine, stderr) = (io.editLine, io.readLine, io.stderr)
+        let typed: TypedLine = await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                if let editLine { return continuation.resume(returning: editLine(prompt, secret)) }
+                stderr.write(prompt)
+                let line = readLine()
+                if line == nil { stderr.write("\n") }
+                continuation.resume(returning: line.map(TypedLine.line) ?? .end)
+            }
         }
-        // No echo, so no line break was shown either.
-        if line == nil || secret { io.stderr.write("\n") }
-        guard let line else { return nil }
+        let line: String
+        switch typed {
+        case .line(let text): line = text
+        case .end: return nil
+        case .interrupted: throw CommandExit(code: .interrupted)
+        }
         let answer = line.trimmingCharacters(in: .whitespaces)
         return answer.isEmpty ? suggested ?? "" : answer
     }
 
     /// Asks a yes-or-no question; the answer is yes only when it starts with y (or is empty and `yesByDefault`).
-    func confirm(_ question: String, yesByDefault: Bool) async -> Bool {
-        guard let answer = await ask(question + (yesByDefault ? " [Y/n]" : " [y/N]")) else { return false }
+    func confirm(_ question: String, yesByDefault: Bool) async throws -> Bool {
+        guard let answer = try await ask(question + (yesByDefault ? " [Y/n]" : " [y/N]")) else { return false }
         return answer.isEmpty ? yesByDefault : answer.lowercased().hasPrefix("y")
     }
 }

@@ -90,7 +90,7 @@ public struct DuplicateCheck: Sendable {
     /// A month the server refuses for a reason that will not pass (401, a non-JSON answer) is thrown.
     public func run(months: [YearMonth], spool: ItemSpool, isStatementRow: (Int) -> Bool, madeIDRows: RowSet = RowSet(),
                     today: Day, report: inout ImportRecord, deciding: RowDecision.Source = .person,
-                    decide: (HeldRow) async -> HeldChoice?, event: (DuplicateCheckEvent) -> Void) async throws -> Outcome {
+                    decide: (HeldRow) async throws -> HeldChoice?, event: (DuplicateCheckEvent) -> Void) async throws -> Outcome {
         event(.comparing(months: months.count))
         let loaded = await loader.load(months, policy: .preferServer)
         event(.compared)
@@ -160,7 +160,7 @@ public struct DuplicateCheck: Sendable {
 
     /// The fate of every row that is not simply sent, by row: a known id first, then a decision kept, then matching.
     private func fates(of spool: ItemSpool, finder: DuplicateFinder, isStatementRow: (Int) -> Bool, today: Day,
-                       report: ImportRecord, deciding: RowDecision.Source, decide: (HeldRow) async -> HeldChoice?,
+                       report: ImportRecord, deciding: RowDecision.Source, decide: (HeldRow) async throws -> HeldChoice?,
                        decisions: inout [String: RowDecision]) async throws -> [Int: Fate] {
         // The input's known ids, read first so that the answer does not depend on the rows' order.
         var inputIDs = Set<String>()
@@ -217,7 +217,7 @@ public struct DuplicateCheck: Sendable {
                 let possible = all.filter { !taken.contains(SheetText.key($0.item.id)) }
                 // Every item it could have been is another row's now: it is a purchase of its own.
                 guard !possible.isEmpty else { continue }
-                let choice: HeldChoice? = await decide(HeldRow(location: report.location(ofRow: row), item: item, candidates: possible))
+                let choice: HeldChoice? = try await decide(HeldRow(location: report.location(ofRow: row), item: item, candidates: possible))
                 switch choice {
                 case .same(let match)?:
                     taken.insert(SheetText.key(match.item.id))

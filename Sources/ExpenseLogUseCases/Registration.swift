@@ -95,7 +95,7 @@ public struct Registration: Sendable {
     /// `decide` settles the statement rows matching cannot (nil holds a row back), its answers kept as `deciding`'s.
     /// Throws what stops it before an outcome (an unreadable file, a month the comparison cannot do without, the spool).
     public func run(_ input: RegistrationInput, into spool: ItemSpool, record: inout ImportRecord, saved: inout SavedItems,
-                    today: Day, deciding: RowDecision.Source = .person, decide: (HeldRow) async -> HeldChoice? = { _ in nil },
+                    today: Day, deciding: RowDecision.Source = .person, decide: (HeldRow) async throws -> HeldChoice? = { _ in nil },
                     event: (Event) -> Void) async throws -> RegistrationResult {
         let inputs: ImportInputs
         switch input {

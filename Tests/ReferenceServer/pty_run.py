@@ -3,7 +3,8 @@
 
     PTY_SCRIPT='[["Date", ""], ["Price", "980"]]' python3 pty_run.py COMMAND [ARG...]
 
-Each pair is (text to wait for, line to type once it has appeared); the command's whole output (stdout and stderr
+Each pair is (text to wait for, line to type once it has appeared; Enter follows it unless it ends with a control
+key, Ctrl-C or Ctrl-D, that ends the line itself); the command's whole output (stdout and stderr
 share the terminal) is then read to its end and printed on stdout, and this exits with the command's status. A
 question that does not come within 20 s fails the run (exit 124), printing what was seen.
 """
@@ -46,7 +47,7 @@ def main():
                 os.kill(pid, 9)
                 sys.exit(124)
         position = seen.index(expected.encode(), position) + len(expected)
-        os.write(fd, answer.encode() + b"\r")
+        os.write(fd, answer.encode() + (b"" if answer[-1:] in ("\x03", "\x04") else b"\r"))
     deadline = time.time() + 20
     while time.time() < deadline and read_some(deadline) is not None:
         pass

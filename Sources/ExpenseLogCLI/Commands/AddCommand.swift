@@ -76,7 +76,7 @@ enum AddCommand: Command {
             }
             fields = asked
         }
-        let confirmed = invocation[RegisterCommand.dryRun] ? true : await confirmRepeat(fields, context, config)
+        let confirmed = invocation[RegisterCommand.dryRun] ? true : try await confirmRepeat(fields, context, config)
         guard confirmed else {
             context.io.stderr.write("Not added; nothing was sent.\n")
             throw CommandExit(code: .failure)

@@ -19,7 +19,7 @@ struct AddQuestions {
             return day
         }
         while day == nil {
-            guard let text = await context.ask("Date", suggested: "today") else { return nil }
+            guard let text = try await context.ask("Date", suggested: "today") else { return nil }
             day = Day(personDate: text)
             if day == nil { context.io.stderr.write("  '\(text)' is not a day: give \(Day.personForms)\n") }
         }
@@ -29,19 +29,19 @@ struct AddQuestions {
             if !known.isEmpty { context.io.stderr.write("Names in the cache: \(known.joined(separator: ", "))\n") }
         }
         while name?.trimmingSpaces().isEmpty ?? true {
-            guard let text = await context.ask("Name") else { return nil }
+            guard let text = try await context.ask("Name") else { return nil }
             name = text
         }
         var price: String?
         while price == nil {
-            guard let text = await context.ask("Price") else { return nil }
+            guard let text = try await context.ask("Price") else { return nil }
             if PriceText.parse(text.trimmingSpaces()) != nil { price = text } else {
                 context.io.stderr.write("  '\(text)' is not a price: give 980, ¥1,500, 1,500円 or -300 for a refund\n")
             }
         }
         guard let day, let name, let price, let category = try await category(for: name, cached) else { return nil }
         let shown = "\(day)  \(name)  \(price)  \(AddCommand.describe(category.category, category.sub, config, context))"
-        guard await context.confirm("Register \(shown)?", yesByDefault: true) else { return nil }
+        guard try await context.confirm("Register \(shown)?", yesByDefault: true) else { return nil }
         return AddCommand.Fields(day: day, name: name, price: price, category: category.category, sub: category.sub)
     }
 
@@ -51,7 +51,7 @@ struct AddQuestions {
         let guess = AddCommand.latest(named: name, among: cached)
         let suggested = guess.map { AddCommand.describe($0.category, $0.categorySub, config, context) }
         while true {
-            guard let text = await context.ask("Category", suggested: suggested) else { return nil }
+            guard let text = try await context.ask("Category", suggested: suggested) else { return nil }
             do {
                 return try config.catalogue.value.resolve(text)
             } catch {

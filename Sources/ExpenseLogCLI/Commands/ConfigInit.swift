@@ -19,7 +19,7 @@ extension ConfigCommand {
             let path = try filePath(context)
             var url: String?
             while url == nil {
-                guard let answer = await context.ask("The web app's URL (ends in /exec, or /exec/KEY with a key)", suggested: try ConfigEdit.get("baseURL.release", in: path))
+                guard let answer = try await context.ask("The web app's URL (ends in /exec, or /exec/KEY with a key)", suggested: try ConfigEdit.get("baseURL.release", in: path))
                 else {
                     context.io.stderr.write("Cancelled; nothing was saved.\n")
                     throw CommandExit(code: .failure)

@@ -24,7 +24,7 @@ extension ConfigCommand {
             let token: String
             if context.canAsk {
                 // On a terminal the token is typed (or pasted) at a prompt that does not show it.
-                guard let typed = await context.ask("Token (not shown; Ctrl-D cancels)", secret: true), !typed.isEmpty else {
+                guard let typed = try await context.ask("Token (not shown; Ctrl-D cancels)", secret: true), !typed.isEmpty else {
                     context.io.stderr.write("Cancelled; nothing was saved.\n")
                     throw CommandExit(code: .failure)
                 }

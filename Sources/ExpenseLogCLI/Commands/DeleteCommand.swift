@@ -44,7 +44,7 @@ enum DeleteCommand: Command {
             let what = items.count == 1 ? "this item" : "these \(items.count) items"
             let question = reachable ? "Delete \(what) from the server? This cannot be undone"
                 : "Delete \(what)? The server cannot be reached: the deletion waits for `expense-log sync` (`pending drop` undoes it)"
-            guard await context.confirm(question, yesByDefault: false) else {
+            guard try await context.confirm(question, yesByDefault: false) else {
                 context.io.stderr.write("Nothing was deleted.\n")
                 throw CommandExit(code: .failure)
             }

@@ -38,7 +38,7 @@ extension PendingCommand {
             guard context.canAsk else {
                 throw UsageError(path: invocation.path, message: "Removing from the outbox or the queue of edits needs --yes when stdin is not a terminal")
             }
-            guard await context.confirm("Remove \(what) from the outbox (\(config.outboxDirectory.path)) and the queue of edits? They will not be sent",
+            guard try await context.confirm("Remove \(what) from the outbox (\(config.outboxDirectory.path)) and the queue of edits? They will not be sent",
                                         yesByDefault: false) else {
                 context.io.stderr.write("Cancelled; nothing was removed.\n")
                 throw CommandExit(code: .failure)

@@ -40,17 +40,17 @@ struct HeldRowsText {
     var source: RowDecision.Source { mode == .ask ? .person : .flag }
 
     /// The decision about one row: the mode's, or a person's answer; nil holds it back.
-    func decide(_ held: HeldRow) async -> HeldChoice? {
+    func decide(_ held: HeldRow) async throws -> HeldChoice? {
         switch mode {
         case .hold: return nil
         case .new: return .new
         case .skip: return .skip
         case .same: return held.candidates.first.map(HeldChoice.same)
-        case .ask: return await ask(held)
+        case .ask: return try await ask(held)
         }
     }
 
-    private func ask(_ held: HeldRow) async -> HeldChoice? {
+    private func ask(_ held: HeldRow) async throws -> HeldChoice? {
         progress.clear()
         var text = "\(held.location): \(Self.describe(held.item)) may be the same purchase as:\n"
         for (number, candidate) in held.candidates.enumerated() {
@@ -60,7 +60,7 @@ struct HeldRowsText {
         let numbers = held.candidates.count == 1 ? "1" : "1-\(held.candidates.count)"
         var question = "The same purchase (\(numbers)), a new purchase (n), or skip this row (s)? Enter decides later"
         while true {
-            guard let answer = await context.ask(question), !answer.isEmpty else { return nil }
+            guard let answer = try await context.ask(question), !answer.isEmpty else { return nil }
             switch answer.lowercased() {
             case "n", "new": return .new
             case "s", "skip": return .skip

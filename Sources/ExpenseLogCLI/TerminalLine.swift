@@ -1,0 +1,77 @@
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The terminal on stdin in raw mode while a line is typed, and back to exactly its settings after: on return, and from
+/// the handler of a terminating signal (`Interruption`), so no exit path leaves it without echo.
+final class RawTerminal: Sendable {
+    /// The process's terminal.
+    static let shared = RawTerminal()
+    private let saved = Mutex<termios?>(nil)
+
+    /// Raw mode: keys arrive one by one, unechoed, and Ctrl-C arrives as a key rather than SIGINT, so the prompt ends
+    /// itself and restores the terminal first. Output keeps its processing (`\n` still starts a line). False when stdin
+    /// is no terminal.
+    func enter() -> Bool {
+        saved.withLock { saved in
+            var settings = termios()
+            guard saved == nil, tcgetattr(0, &settings) == 0 else { return false }
+            saved = settings
+            settings.c_lflag &= ~tcflag_t(ECHO | ICANON | ISIG | IEXTEN)
+            settings.c_iflag &= ~tcflag_t(IXON | ICRNL | INLCR | ISTRIP)
+            withUnsafeMutableBytes(of: &settings.c_cc) { characters in
+                characters[Int(VMIN)] = 1
+                characters[Int(VTIME)] = 0
+            }
+            // TCSANOW, not TCSAFLUSH: what was typed ahead of the question is kept, as a shell keeps it.
+            return tcsetattr(0, TCSANOW, &settings) == 0
+        }
+    }
+
+    /// The settings saved by `enter`, put back; nothing when none are saved.
+    func restore() {
+        saved.withLock { saved in
+            guard var settings = saved else { return }
+            _ = tcsetattr(0, TCSANOW, &settings)
+            saved = nil
+        }
+    }
+}
+
+/// Reads a line typed at a prompt on the process's terminal, with line editing (`LineEdit`): left and right, Home and
+/// End, Backspace and Delete, Ctrl-W, Ctrl-U and Ctrl-K, as readline has them. Blocking: run it on a thread of its own.
+enum TerminalLine {
+    /// Draws the prompt on stderr and reads keys from stdin until the line ends.
+    @Sendable static func read(prompt: String, secret: Bool) -> TypedLine {
+        let stderr = FileDescriptorSink(descriptor: 2)
+        // Raw before the question shows, so nothing typed once it shows is echoed (a secret) or waits for Enter.
+        guard RawTerminal.shared.enter() else {
+            stderr.write(prompt)
+            return Swift.readLine(strippingNewline: true).map(TypedLine.line) ?? .end
+        }
+        stderr.write(prompt)
+        defer { RawTerminal.shared.restore() }
+        var decoder = KeyDecoder(), edit = LineEdit()
+        var buffer = [UInt8](repeating: 0, count: 256)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Foundation.read(0, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else {
+                stderr.write("\n")
+                return .end
+            }
+            for key in decoder.keys(buffer[..<count]) {
+                if let answer = edit.apply(key) {
+                    // The line as typed stays on screen; ^C shows what ended it, as a shell shows it.
+                    stderr.write(answer == .interrupted ? "^C\n" : "\n")
+                    return answer
+                }
+            }
+            stderr.write(edit.drawing(after: prompt, secret: secret))
+        }
+    }
+}
