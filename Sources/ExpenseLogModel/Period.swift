@@ -77,11 +77,44 @@ public enum Period: Sendable, Equatable {
 }
 
 extension Period {
-    /// The range `--from`/`--to` name: each a month (`2024-01`: from its first day, to its last) or a day (`2024-01-15`,
-    /// `20240115`, `2024/1/15`); nil when either is neither, or the range runs backwards.
-    public static func range(from: String, to: String) -> Period? {
-        guard let start = Day(personText: from, end: false), let end = Day(personText: to, end: true), start <= end else { return nil }
+    /// The range `--from`/`--to` name: each a day as a person gives it (`2024-01-15`, `11/20`, `昨日`), a month
+    /// (`2024-01`, `10月`, `先月`: from its first day, to its last) or a year; nil when either is none of them, or the
+    /// range runs backwards.
+    public static func range(from: String, to: String, now: Date = Date(), in zone: TimeZone = .current) -> Period? {
+        guard let start = Day(personBound: from, end: false, now: now, in: zone), let end = Day(personBound: to, end: true, now: now, in: zone),
+              start <= end else { return nil }
         return .days(from: start, to: end)
+    }
+
+    /// Its first day (`end` false) or last.
+    func bound(end: Bool) -> Day {
+        switch self {
+        case .month(let month): return end ? month.lastDay : month.firstDay
+        case .year(let year): return Day(uncheckedYear: year, month: end ? 12 : 1, day: end ? 31 : 1)
+        case let .days(from, to): return end ? to : from
+        }
+    }
+}
+
+extension Day {
+    /// One end of a range: a day as a person gives it, else the first or last day of a month or a year.
+    init?(personBound text: String, end: Bool, now: Date, in zone: TimeZone) {
+        guard let day = Day(personDate: text, now: now, in: zone) ?? Period(parsing: text, now: now, in: zone)?.bound(end: end) else { return nil }
+        self = day
+    }
+
+    /// Why text written as a date (`2024-02-30`, `2024/13/1`, `2024年2月30日`, full-width too) is none, for a message
+    /// that names the impossible day rather than calling it no date at all; nil when it is not so written.
+    public static func impossibility(of text: String) -> String? {
+        let plain = text.trimmingSpaces().precomposedStringWithCompatibilityMapping
+            .replacingOccurrences(of: "日", with: "").replacingOccurrences(of: "年", with: "-").replacingOccurrences(of: "月", with: "-")
+        let parts = plain.split(whereSeparator: { $0 == "-" || $0 == "/" || $0 == "." }).map(String.init)
+        guard parts.count == 3, parts[0].count == 4, parts.allSatisfy({ !$0.isEmpty && $0.count <= 4 && $0.allSatisfy(\.isASCIIDigit) }),
+              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]) else { return nil }
+        guard let first = YearMonth(year: year, month: month) else { return "\(text) is no day: a year has months 1 to 12" }
+        let days = first.lastDay.day
+        guard !(1...days).contains(day) else { return nil }
+        return "\(text) is no day: \(first) has days 1 to \(days)"
     }
 }
 

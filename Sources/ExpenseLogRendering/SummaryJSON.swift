@@ -5,19 +5,23 @@ import Foundation
 
 /// A summary as one JSON object, written by hand so the keys keep the order docs/summary.md shows.
 ///
-/// `{"year","month","by","count","total","categories":[…],"months":[…] (a year only),"sources":[…]}`.
+/// `{"year","month","from","to","by","count","total","categories":[…],"months":[…] (a year or a range),"sources":[…]}`.
 struct SummaryJSON {
     /// Names categories in the writer's catalogue and language.
     let names: SummaryWriter
 
     func render(_ summary: Summary) -> String {
         var out = "{\"year\":\(summary.year),\"month\":\(summary.month.map(String.init) ?? "null"),"
+        // The period itself, so a document read later (a cron mail, a file) says what it covers, a range included.
+        let first = summary.period.months.first?.firstDay, last = summary.period.months.last?.lastDay
+        let (from, to) = summary.period.dayBounds ?? (first ?? Day.today(), last ?? Day.today())
+        out += "\"from\":\"\(from)\",\"to\":\"\(to)\","
         out += "\"by\":\"\(summary.grouping.rawValue)\","
         append(summary.totals, to: &out)
         if summary.month == nil {
             out += ",\"months\":["
             for (index, month) in summary.months.enumerated() {
-                out += (index > 0 ? ",\n  " : "\n  ") + "{\"month\":\(month.month.month),"
+                out += (index > 0 ? ",\n  " : "\n  ") + "{\"year\":\(month.month.year),\"month\":\(month.month.month),"
                 // A missing month's numbers are unknown, not zero.
                 if month.isMissing {
                     out += "\"count\":null,\"total\":null,\"categories\":null}"

@@ -20,21 +20,20 @@ public struct EditTargets: Sendable {
     /// The shortest prefix that names an id: four characters, as `git` shortens a hash to seven.
     public static let shortestPrefix = 4
 
-    /// The items with these ids, in the order given, as the queued changes leave them: cached (an id the sheet shows
-    /// without its leading zeros matches as the sheet shows it), else waiting to be registered (a change to one is queued
-    /// behind it). What is no whole id may be a unique prefix of at least four characters, case ignored, as `git` takes a
-    /// short hash (only text an id could start with: hex digits and `-`), or part of the name of an item of `searched`
-    /// (this month), case and widths ignored, as a person remembers a purchase; a whole name wins over a part. One such
-    /// item is found; several (by prefix, by name, or one of each) are `ambiguous`, with their items and the short ids
-    /// that tell them apart among every item searched. The first id found nowhere is `missing`.
-    public func items(_ ids: [String], searched: Set<YearMonth> = [YearMonth.current()]) async throws
-        -> (found: [Item], missing: String?, ambiguous: (prefix: String, items: [Item], shortIDs: [String: String])?) {
+    /// What each text names, in the order given, among the items as the queued changes leave them: cached (an id the
+    /// sheet shows without its leading zeros matches as the sheet shows it), else waiting to be registered (a change to
+    /// one is queued behind it). What is no whole id may be a unique prefix of at least four characters, case ignored,
+    /// as `git` takes a short hash (only text an id could start with: hex digits and `-`), or part of the name of an
+    /// item of `searched` (this month), case and widths ignored, as a person remembers a purchase; a whole name wins over
+    /// a part. With the matches come the short ids that tell every item searched apart, for listing several.
+    public func matches(_ texts: [String], searched: Set<YearMonth> = [YearMonth.current()]) async throws
+        -> (matches: [TargetMatch], shortIDs: [String: String]) {
         let cached = queued.applied(to: try await repository.cachedMonths().flatMap(\.items))
-        var found: [Item] = [], candidates: [Item]?
-        let asked = Set(ids), prefixes = ids.filter(Self.mayBePrefix).map { $0.uppercased() }
-        for id in ids {
-            if let item = cached.first(where: { $0.id == id }) ?? cached.first(where: { SheetText.key($0.id) == SheetText.key(id) }) {
-                found.append(item)
+        var matches: [TargetMatch] = [], candidates: [Item]?
+        let asked = Set(texts), prefixes = texts.filter(Self.mayBePrefix).map { $0.uppercased() }
+        for text in texts {
+            if let item = cached.first(where: { $0.id == text }) ?? cached.first(where: { SheetText.key($0.id) == SheetText.key(text) }) {
+                matches.append(.one(item, named: false))
                 continue
             }
             // Read once, only when the cache lacks an id: the outbox may hold an import of millions of items, of which the
@@ -49,23 +48,33 @@ public struct EditTargets: Sendable {
                 candidates = cached + waiting.filter { !cachedIDs.contains($0.id) }
             }
             let all = candidates ?? cached
-            if let item = all.first(where: { $0.id == id }) {
-                found.append(item)
+            if let item = all.first(where: { $0.id == text }) {
+                matches.append(.one(item, named: false))
                 continue
             }
-            let prefix = id.uppercased(), text = Self.folded(id)
-            let byID = Self.mayBePrefix(id) ? all.filter { $0.id.uppercased().hasPrefix(prefix) } : []
-            let inMonths = text.isEmpty ? [] : all.filter { searched.contains($0.date.yearMonth) && Self.folded($0.name).contains(text) }
-            let exact = inMonths.filter { Self.folded($0.name) == text }
+            let prefix = text.uppercased(), folded = Self.folded(text)
+            let byID = Self.mayBePrefix(text) ? all.filter { $0.id.uppercased().hasPrefix(prefix) } : []
+            let inMonths = folded.isEmpty ? [] : all.filter { searched.contains($0.date.yearMonth) && Self.folded($0.name).contains(folded) }
+            let exact = inMonths.filter { Self.folded($0.name) == folded }
             let named = exact.count == 1 ? exact : inMonths
             let matching = byID + named.filter { item in !byID.contains { $0.id == item.id } }
-            if matching.count == 1 {
-                found.append(matching[0])
-                continue
+            switch matching.count {
+            case 0: matches.append(.none)
+            case 1: matches.append(.one(matching[0], named: byID.isEmpty))
+            default: matches.append(.several(matching))
             }
-            return matching.isEmpty ? (found, id, nil) : (found, nil, (id, matching, Self.shortIDs(all.map(\.id))))
         }
-        return (found, nil, nil)
+        let several = matches.contains { if case .several = $0 { true } else { false } }
+        return (matches, several ? Self.shortIDs((candidates ?? cached).map(\.id)) : [:])
+    }
+
+    /// What `text` names among `ids` (the waiting ones `pending drop` takes): itself when it is one, else the ids it is
+    /// a prefix of (at least four characters an id could start with, case ignored); none when neither.
+    public static func expand(_ text: String, among ids: some Collection<String>) -> [String] {
+        if ids.contains(text) { return [text] }
+        guard mayBePrefix(text) else { return [] }
+        let prefix = text.uppercased()
+        return ids.filter { $0.uppercased().hasPrefix(prefix) }.sorted()
     }
 
     /// Whether text could be the start of an id (`7B2A`, a bank's digits): four or more hex digits and dashes.
@@ -105,6 +114,16 @@ public struct EditTargets: Sendable {
         if let info { try? await repository.saveServerInfo(info) }
         return info?.offers(action) == true ? .offered : .absent
     }
+}
+
+/// What one text a person gave to `edit` or `delete` names.
+public enum TargetMatch: Sendable {
+    /// One item: by its id or a unique prefix of it, or (`named`) by its name.
+    case one(Item, named: Bool)
+    /// Several items: the text is a prefix of their ids or part of their names.
+    case several([Item])
+    /// No cached or waiting item.
+    case none
 }
 
 /// Whether a server takes one of the bundled script's actions.

@@ -76,3 +76,19 @@ public struct DroppedWrites: Sendable {
         ids.subtracting(items.map(\.id) + (edits ?? []).flatMap(\.ids))
     }
 }
+
+extension DroppedWrites {
+    /// The waiting ids each text names (`EditTargets.expand`): itself when an item or a queued change waits for it,
+    /// else the waiting ids it is a prefix of, as `git` takes a short hash; none when neither.
+    public static func ids(named texts: [String], in pending: PendingWrites) throws -> [String: [String]] {
+        let edits = (try? pending.edits.edits().edits) ?? []
+        let prefixes = texts.map { $0.uppercased() }
+        // Only the waiting items some text could name are kept: an offline import may have queued millions.
+        let items = try pending.waitingItems { item in
+            let id = item.id.uppercased()
+            return prefixes.contains { id.hasPrefix($0) }
+        }
+        let waiting = Set(items.map(\.id) + edits.flatMap(\.ids))
+        return Dictionary(texts.map { ($0, EditTargets.expand($0, among: waiting)) }, uniquingKeysWith: { first, _ in first })
+    }
+}

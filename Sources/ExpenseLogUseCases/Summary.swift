@@ -20,10 +20,15 @@ public struct MonthSummary: Sendable, Equatable {
 
 /// A month's or a year's totals, with each month's own and where it came from.
 public struct Summary: Sendable, Equatable {
-    /// The year.
-    public let year: Int
-    /// The month asked for, or nil for the whole year.
-    public let month: Int?
+    /// The period asked for: a month, a year, or a range of days.
+    public let period: Period
+    /// The year (a range's first).
+    public var year: Int { period.months.first?.year ?? 0 }
+    /// The month asked for, or nil for a year or a range (each month is then shown).
+    public var month: Int? {
+        if case .month(let month) = period { return month.month }
+        return nil
+    }
     /// How the rows are cut.
     public let grouping: SummaryGrouping
     /// Each month asked for, in order.
@@ -33,12 +38,12 @@ public struct Summary: Sendable, Equatable {
     /// How the period did against the budgets, when they were asked for.
     public let budget: BudgetReport?
 
-    /// Sums loaded months (one for a month, twelve for a year), and compares them with `budgets` counted `budgetMonths`
-    /// times when given.
-    public init(year: Int, month: Int?, grouping: SummaryGrouping, catalogue: CategoryCatalogue, loaded: [LoadedMonth],
+    /// Sums loaded months (one for a month, twelve for a year, those of a range with only its days' items), and
+    /// compares them with `budgets` counted `budgetMonths` times when given.
+    public init(period: Period, grouping: SummaryGrouping, catalogue: CategoryCatalogue, loaded: [LoadedMonth],
                 budgets: Budgets? = nil, budgetMonths: Int = 1) {
-        self.year = year
-        self.month = month
+        self.period = period
+        let loaded = period.dayBounds.map { bounds in loaded.map { $0.keeping(from: bounds.from, to: bounds.to) } } ?? loaded
         self.grouping = grouping
         months = loaded.map { MonthSummary(month: $0.month, totals: SummaryTotals(items: $0.items, grouping: grouping, catalogue: catalogue),
                                            source: $0.source, fallback: $0.fallback) }

@@ -352,13 +352,13 @@ struct BudgetReportTests {
         let loaded = try (1...12).map { month in
             LoadedMonth(month: try yearMonth(2024, month), items: month == 3 ? march : [], source: .server)
         }
-        let summary = Summary(year: 2024, month: nil, grouping: .category, catalogue: .standard, loaded: loaded, budgets: try budgets(),
+        let summary = Summary(period: .year(2024), grouping: .category, catalogue: .standard, loaded: loaded, budgets: try budgets(),
                               budgetMonths: BudgetReport.months(ofYear: 2024, now: try yearMonth(2026, 11)))
         let report = try #require(summary.budget)
         #expect(report.months == 12)
         #expect(report.lines.map(\.budget) == [60000, 12000, 600, 48000])
         #expect(report.lines.map(\.spent) == [6100, 1600, 100, 3000])
-        #expect(Summary(year: 2024, month: nil, grouping: .category, catalogue: .standard, loaded: loaded).budget == nil)
+        #expect(Summary(period: .year(2024), grouping: .category, catalogue: .standard, loaded: loaded).budget == nil)
     }
 }
 
@@ -611,7 +611,7 @@ struct ChartPaletteTests {
         let month = try yearMonth(2024, 3)
         let onlyFun = [Item(id: "f", date: try day(2024, 3, 9), name: "電車", price: 3000, category: 1, categorySub: 1)]
         func fills(_ items: [Item]) throws -> [String: String] {
-            let summary = Summary(year: 2024, month: 3, grouping: .category, catalogue: .standard,
+            let summary = Summary(period: .month(try #require(YearMonth(year: 2024, month: 3))), grouping: .category, catalogue: .standard,
                                   loaded: [LoadedMonth(month: month, items: items, source: .server)])
             var found: [String: String] = [:]
             for path in try parsedByPython(page.chart(summary)) where path.tag == "path" {
@@ -689,7 +689,7 @@ struct ReportPageTests {
 
     static func monthPage(japanese: Bool, source: MonthSource = .server, budgets: Budgets? = nil) throws -> String {
         let loaded = [LoadedMonth(month: try yearMonth(2024, 3), items: try items(), source: source)]
-        let summary = Summary(year: 2024, month: 3, grouping: .category, catalogue: .standard, loaded: loaded, budgets: budgets)
+        let summary = Summary(period: .month(try #require(YearMonth(year: 2024, month: 3))), grouping: .category, catalogue: .standard, loaded: loaded, budgets: budgets)
         return ReportPage(catalogue: .standard, japanese: japanese).render(summary, loaded: loaded)
     }
 
@@ -797,7 +797,7 @@ struct ReportPageTests {
         }
         loaded[2] = LoadedMonth(month: try yearMonth(2024, 3), items: [], source: .missing(.notCached(try yearMonth(2024, 3))))
         let budgets = try Budgets([("total", 8000)], catalogue: .standard)
-        let summary = Summary(year: 2024, month: nil, grouping: .category, catalogue: .standard, loaded: loaded, budgets: budgets,
+        let summary = Summary(period: .year(2024), grouping: .category, catalogue: .standard, loaded: loaded, budgets: budgets,
                               budgetMonths: 12)
         let html = ReportPage(catalogue: .standard, japanese: false).render(summary, loaded: loaded)
         #expect(html.contains("<title>Expenses 2024</title>"))

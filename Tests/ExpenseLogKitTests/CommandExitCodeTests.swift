@@ -316,12 +316,14 @@ extension CommandExitCodeTests {
                             typed("C0FE0000-0000-4000-8000-000000000003", "スターバックス ドリップ", 380)]) { tool in
             #expect(await tool("fetch").code == 0)
             // Half-width kana typed, as a person might: the name is found all the same.
-            let edited = await tool("edit", "ﾗｰﾒﾝ", "--price", "1080")
+            let unconfirmed = await tool("edit", "ﾗｰﾒﾝ", "--price", "1080")
+            #expect(unconfirmed.code == 64 && unconfirmed.stderr.contains("was searched by name: give --yes"), "\(unconfirmed.stderr)")
+            let edited = await tool("edit", "ﾗｰﾒﾝ", "--price", "1080", "--yes")
             #expect(edited.code == 0 && edited.stderr.contains("ラーメン一蘭 ¥1,080"), "\(edited.stderr)")
             let several = await tool("delete", "スターバックス", "--yes")
             #expect(several.code == 65, "\(several.stderr)")
-            #expect(several.stderr.contains("2 items match スターバックス (by id, or by name in this month); nothing was changed. "
-                                            + "Give one's short id:\n  C0FF  "), "\(several.stderr)")
+            #expect(several.stderr.contains("2 items match スターバックス (by id, or by name in \(today.yearMonth)); nothing was changed. "
+                                            + "Give one's short id, or --all for every one:\n  C0FF  "), "\(several.stderr)")
             #expect(tool.app.items.count == 3)
             // A word an id could start with is a name when no id starts with it, and both when one does.
             #expect(await tool("edit", "cafe", "--price", "1").code == 65, "no item is called like cafe")
@@ -330,7 +332,7 @@ extension CommandExitCodeTests {
             tool.app.setDown(true)
             #expect(await tool("add", "たこ焼き", "600", "-c", "food").code == 75)
             #expect(await tool("edit", "たこやき", "--price", "1").code == 65, "another spelling is another name")
-            #expect(await tool("edit", "たこ焼", "--price", "700").code == 75)
+            #expect(await tool("edit", "たこ焼", "--price", "700", "--yes").code == 75)
         }
     }
 }

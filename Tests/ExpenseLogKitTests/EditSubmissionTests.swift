@@ -92,8 +92,9 @@ import Testing
         try await withSubmission(session) { submission, _ in
             try submission.sync.pending.outbox.enqueue([OutboxBatch(key: "K1", items: [waiting])])
             let targets = EditTargets(repository: submission.sync.repository, queued: [], pending: submission.sync.pending)
-            let found = try await targets.items(["W"])
-            #expect(found.found == [waiting] && found.missing == nil, "an item waiting in the outbox is found")
+            let found = try await targets.matches(["W"]).matches
+            guard case .one(let item, named: false) = found.first else { Issue.record("\(found)"); return }
+            #expect(item == waiting, "an item waiting in the outbox is found")
             let submitted = try await submit(submission, .update(item: waiting, changed: changed, fields: [.price]), reachable: true)
             guard case let .sent(_, result) = submitted, case let .sent(outcome, _, behind) = result.edits else {
                 Issue.record("\(submitted)")
@@ -173,10 +174,12 @@ import Testing
             let queue = EditQueue(directory: root.appendingPathComponent("edits"))
             try queue.enqueue(.delete([b]))
             let targets = EditTargets(repository: repository, queued: try queue.edits().edits)
-            let found = try await targets.items(["123"])
-            #expect(found.found.map(\.id) == ["00123"] && found.missing == nil, "an id as the sheet shows it")
-            let gone = try await targets.items(["00123", "B"])
-            #expect(gone.found.map(\.id) == ["00123"] && gone.missing == "B", "a queued deletion hides B")
+            let found = try await targets.matches(["123"]).matches
+            guard case .one(let item, named: false) = found.first else { Issue.record("\(found)"); return }
+            #expect(item.id == "00123", "an id as the sheet shows it")
+            let gone = try await targets.matches(["00123", "B"]).matches
+            guard gone.count == 2, case .one(let kept, _) = gone[0], case .none = gone[1] else { Issue.record("\(gone)"); return }
+            #expect(kept.id == "00123", "a queued deletion hides B")
         }
     }
 

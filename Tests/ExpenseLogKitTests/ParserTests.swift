@@ -243,7 +243,7 @@ struct ParserTests {
     func fetchHelp() throws {
         let help = ExpenseLogCommand.helpFormatter.help(["fetch"])
         #expect(help.hasPrefix("OVERVIEW: "))
-        #expect(help.contains("\nUSAGE: expense-log fetch [--year <year>] [--month <month>] [--from <month-or-day>]"))
+        #expect(help.contains("\nUSAGE: expense-log fetch [--year <year>] [--month <month>] [--from <day-or-month>]"))
         #expect(help.contains("[--max <yen>] [--ids] [--sent-only] [<period>]\n"), "\(help)")
         let options = ["--year <year>", "--month <month>", "-f, --format <format>", "--offline", "--env <environment>",
                        "--base-url <url>", "--timeout <seconds>", "-v, --verbose", "-q, --quiet", "--no-color", "--version", "-h, --help"]

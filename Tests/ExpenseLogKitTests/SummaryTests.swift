@@ -100,7 +100,7 @@ struct SummaryTests {
         let loaded = [LoadedMonth(month: january, items: try summaryItems(), source: .server),
                       LoadedMonth(month: february, items: [tea], source: .cache(fetchedAt: nil, complete: false)),
                       LoadedMonth(month: march, items: [], source: .missing(.notCached(march)))]
-        let summary = Summary(year: 2024, month: nil, grouping: .category, catalogue: .standard, loaded: loaded)
+        let summary = Summary(period: .year(2024), grouping: .category, catalogue: .standard, loaded: loaded)
         #expect(summary.months.map(\.totals.total) == [4178, 200, 0])
         // Year: 4,178 + 200 = 4,378 (6 items); Food 1,678 + 200 = 1,878.
         #expect(summary.totals.total == 4378 && summary.totals.count == 6)

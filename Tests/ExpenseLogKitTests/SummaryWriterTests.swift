@@ -14,7 +14,7 @@ func sampleSummary(month: Int? = nil, grouping: SummaryGrouping = .category) thr
                   LoadedMonth(month: months[1], items: [refund], source: .cache(fetchedAt: fetchedAt, complete: true)),
                   LoadedMonth(month: months[2], items: [], source: .missing(.notCached(months[2])))]
     if let month { loaded = [loaded[month - 1]] }
-    return Summary(year: 2024, month: month, grouping: grouping, catalogue: .standard, loaded: loaded)
+    return Summary(period: month.map { .month(months[$0 - 1]) } ?? .year(2024), grouping: grouping, catalogue: .standard, loaded: loaded)
 }
 
 @Suite("Writing summaries")
@@ -106,6 +106,6 @@ struct SummaryWriterTests {
         #expect(sources[1]["fetchedAt"] as? String == "2024-01-22T05:06:40Z")
         #expect((sources[2]["error"] as? String)?.contains("2024-03 is not cached") == true)
         // The keys come in the documented order.
-        #expect(text.hasPrefix("{\"year\":2024,\"month\":null,\"by\":\"sub\",\"count\":6,\"total\":3378,\"categories\":["))
+        #expect(text.hasPrefix("{\"year\":2024,\"month\":null,\"from\":\"2024-01-01\",\"to\":\"2024-12-31\",\"by\":\"sub\",\"count\":6,\"total\":3378,\"categories\":["))
     }
 }

@@ -21,6 +21,9 @@ enum CommonOptions {
     static let period = Argument<String?>(optional: "period", help: "A month (2024-01, 2024年1月, 10月, 先月) or a year (2024, 今年); default: this month.")
     /// `--format` of a listing (`config show`, `cache list`): a table for people, JSON for scripts.
     static let listingFormat = Option<ListingFormat>(choice: "format", short: "f", "format", default: .table, help: "How to print it.")
+    static let from = Option<String>("from", "day-or-month", help: "From this day (2024-01-15, 11/20, 昨日) or month (2024-01, 10月, 先月) on; "
+                                     + "with --to, a range.")
+    static let to = Option<String>("to", "day-or-month", help: "Up to this day or month (default: this month); needs --from.")
     static let strict = Flag("strict", help: "Refuse a month whole (exit 76) when a row of the server's answer cannot be read.")
 
     /// The `--format` value (the parser has checked it).
@@ -49,6 +52,36 @@ enum CommonOptions {
         case let (nil, month?): return YearMonth(year: current.year, month: month).map(Period.month) ?? .month(current)
         case (nil, nil): return .month(current)
         }
+    }
+}
+
+extension CommonOptions {
+    /// The range `--from`/`--to` give (nil when neither is given): a usage error when it runs backwards, names an
+    /// impossible day, spans more than ten years, or comes with another period.
+    static func range(_ invocation: Invocation, now: Date = Date()) throws -> Period? {
+        let fail = { (message: String) in UsageError(path: invocation.path, message: message) }
+        guard let from = invocation[Self.from] else {
+            if invocation[to] != nil { throw fail("--to needs --from") }
+            return nil
+        }
+        let to = invocation[Self.to] ?? YearMonth.current(now).description
+        guard invocation[period] == nil, invocation[year] == nil, invocation[month] == nil else {
+            throw fail("--from/--to give the period; leave out the period argument and --year/--month")
+        }
+        for (option, text) in [("--from", from), ("--to", to)] {
+            if let why = Day.impossibility(of: text) { throw fail("\(option) \(why)") }
+            guard Period.range(from: text, to: text, now: now) != nil else {
+                throw fail("\(option) '\(text)' is not a day (\(Day.personForms)) or a month (2024-01, 10月, 先月)")
+            }
+        }
+        guard let range = Period.range(from: from, to: to, now: now) else {
+            throw fail("--from \(from) --to \(to) runs backwards: the range starts after it ends")
+        }
+        // A typo such as --from 2004-01 would send hundreds of requests to the web app: ten years is plenty.
+        guard range.months.count <= 120 else {
+            throw fail("--from \(from) --to \(to) spans \(range.months.count) months; a range is at most 120 (ten years)")
+        }
+        return range
     }
 }
 

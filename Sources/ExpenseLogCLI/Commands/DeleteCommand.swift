@@ -4,6 +4,7 @@ import Foundation
 /// `delete ID…`: removes items from the server (the bundled web app's extension) and from the cache.
 enum DeleteCommand: Command {
     static let yes = Flag("yes", short: "y", help: "Delete without asking (needed when stdin is not a terminal).")
+    static let all = Flag("all", help: "Delete every item a text matches, not just one (still shown and asked for).")
     static let ids = Argument<[String]>(variadic: "id", help: "The items to delete: ids, their first 4 or more characters (fetch --ids), "
                                         + "or part of a name, searched in this month's items.")
 
@@ -11,8 +12,11 @@ enum DeleteCommand: Command {
         name: "delete",
         abstract: "Delete items from the server by id (needs the bundled web app: expense-log server script).",
         discussion: """
-            The items are found by id in the cache (fetch --format json shows each item's id), or among the \
-            items waiting in the outbox (the deletion then waits behind them), so their months are known. A server without the extensions (the original app's script) is told apart with \
+            The items are found in the cache by id, the first 4 or more characters of one (fetch --ids shows \
+            them), or part of a name (case and widths ignored) among this month's items or --from/--to's; or among \
+            the items waiting in the outbox (the deletion then waits behind them), so their months are known. \
+            Several found for one text are numbered to pick from on a terminal, listed with their short ids \
+            elsewhere (exit 65, nothing deleted), or all taken with --all. A server without the extensions (the original app's script) is told apart with \
             GET ?action=info, remembered per server in the cache, and nothing is sent to it. On a terminal the \
             items are listed and the deletion asked for; elsewhere --yes is needed. Deleted items leave the \
             cache too; an id the server no longer had is said so (and leaves the cache as well).
@@ -22,19 +26,18 @@ enum DeleteCommand: Command {
             Changes are sent in the order they were made, and sending one again is safe.
 
             EXAMPLES:
-              expense-log fetch 2024-01 --format json | jq -r '.[] | select(.name == "コーヒー") | .id'
+              expense-log fetch --ids
               expense-log delete 7B2A
               expense-log delete たこ焼き
               expense-log delete --yes ID1 ID2
             """,
-        options: [yes.spec],
+        options: [yes.spec, all.spec, CommonOptions.from.spec, CommonOptions.to.spec],
         arguments: [ids.spec])
 
     static func run(_ invocation: Invocation, _ context: Context) async throws {
         let config = try context.config()
         let sync = context.sync(config, try context.client(config), context.repository(config))
-        var seen: Set<String> = []
-        let items = try await ServerEdits.items(invocation[ids], sync, context, config).filter { seen.insert($0.id).inserted }
+        let items = try await NamedItems.find(invocation[ids], all: invocation[all], in: try CommonOptions.range(invocation), sync, context, config).items
         let reachable = try await ServerEdits.requireAction("delete", sync, context)
         if !invocation[yes] {
             guard context.canAsk else {

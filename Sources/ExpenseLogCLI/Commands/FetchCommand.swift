@@ -12,8 +12,6 @@ enum FetchCommand: Command {
     static let category = Option<String>("category", "name", .suggest(CommonOptions.categoryWords), help: "Print only this category: a name (food, 食費, a unique prefix), "
                                          + "a number, or category/sub (food/drink); see categories.")
     static let sub = Option<String>("sub", "name", .suggest(CommonOptions.subWords), help: "Print only this sub-category (a name or number); needs --category.")
-    static let from = Option<String>("from", "month-or-day", help: "Print from this month (2024-01) or day (2024-01-15) on; with --to, a range.")
-    static let to = Option<String>("to", "month-or-day", help: "Print up to this month or day (default: this month); needs --from.")
     static let name = Option<String>("name", "text", help: "Print only items whose name holds this text (case, full- and half-width ignored).")
     static let min = Option<Int>("min", "yen", .integer(Int.min...Int.max), help: "Print only items of at least this price.")
     static let sentOnly = Flag("sent-only", help: "Leave out the items still waiting in the outbox (shown as waiting by default).")
@@ -49,7 +47,7 @@ enum FetchCommand: Command {
               expense-log fetch --from 2024-01-15 --to 2024-03 --min 1000
               expense-log fetch --category food/drink --sort price --reverse
             """,
-        options: [CommonOptions.year.spec, CommonOptions.month.spec, from.spec, to.spec, CommonOptions.format.spec, offline.spec,
+        options: [CommonOptions.year.spec, CommonOptions.month.spec, CommonOptions.from.spec, CommonOptions.to.spec, CommonOptions.format.spec, offline.spec,
                   refresh.spec, CommonOptions.strict.spec, sort.spec, reverse.spec, category.spec, sub.spec, name.spec, min.spec, max.spec,
                   ids.spec, sentOnly.spec],
         arguments: [CommonOptions.period.spec])

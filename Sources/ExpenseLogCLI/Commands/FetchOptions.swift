@@ -20,23 +20,7 @@ struct FetchOptions {
     init(_ invocation: Invocation) throws {
         typealias Command = FetchCommand
         let fail = { (message: String) in UsageError(path: invocation.path, message: message) }
-        if let from = invocation[Command.from] {
-            let to = invocation[Command.to] ?? YearMonth.current().description
-            guard invocation[CommonOptions.period] == nil, invocation[CommonOptions.year] == nil, invocation[CommonOptions.month] == nil else {
-                throw fail("--from/--to give the period; leave out the period argument and --year/--month")
-            }
-            guard let range = Period.range(from: from, to: to) else {
-                throw fail("--from \(from) --to \(to) is not a range of months (2024-01) or days (2024-01-15) that runs forwards")
-            }
-            // A typo such as --from 2004-01 would send hundreds of requests to the web app: ten years is plenty.
-            guard range.months.count <= 120 else {
-                throw fail("--from \(from) --to \(to) spans \(range.months.count) months; a range is at most 120 (ten years)")
-            }
-            period = range
-        } else {
-            if invocation[Command.to] != nil { throw fail("--to needs --from") }
-            period = try CommonOptions.period(invocation)
-        }
+        period = try CommonOptions.range(invocation) ?? CommonOptions.period(invocation)
         format = CommonOptions.outputFormat(invocation)
         if invocation[Command.offline], invocation[Command.refresh] { throw fail("--offline and --refresh cannot be used together") }
         policy = invocation[Command.offline] ? .offline : invocation[Command.refresh] ? .refresh : .preferServer

@@ -8,11 +8,11 @@ extension PendingCommand {
     /// `pending drop`.
     enum Drop: Command {
         static let spec = CommandSpec(
-            name: "drop", abstract: "Remove waiting items by id, asking first on a terminal.", options: [yes.spec],
+            name: "drop", abstract: "Remove waiting items by id or the first 4 or more characters of one, asking first on a terminal.", options: [yes.spec],
             arguments: [ids.spec])
 
         static func run(_ invocation: Invocation, _ context: Context) async throws {
-            try await remove(Set(invocation[ids]), invocation, context)
+            try await remove(Set(try PendingText.ids(named: invocation[ids], context)), invocation, context)
 
         }
     }

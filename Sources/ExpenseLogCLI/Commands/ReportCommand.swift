@@ -37,26 +37,25 @@ enum ReportCommand: Command {
         let (period, policy) = try SummaryCommand.periodAndPolicy(invocation)
         let config = try context.config()
         let loaded = try await context.loadMonths(period.months, policy: policy, config, strict: false)
-        let (year, month) = SummaryCommand.yearAndMonth(period)
-        let name = invocation[output] ?? "expense-log-\(month.map { String(format: "%04d-%02d", year, $0) } ?? String(year)).html"
+        let name = invocation[output] ?? "expense-log-\(period.title(japanese: false)).html"
         var failure: (any Error)?
         // A page that could not be written is the worse news: 74, even when a month was missing (69).
         defer {
             if let failure { context.io.stderr.write("Error: could not write \(ArgumentBytes.display(name)): \(failure)\n") }
         }
         do {
-            try show(loaded, context, config, year: year, month: month, period: period, name: name, failure: &failure)
+            try show(loaded, context, config, period: period, name: name, failure: &failure)
         } catch where failure != nil {
             throw CommandExit(code: .ioError)
         }
         if failure != nil { throw CommandExit(code: .ioError) }
     }
 
-    private static func show(_ loaded: [LoadedMonth], _ context: Context, _ config: AppConfig, year: Int, month: Int?, period: Period,
+    private static func show(_ loaded: [LoadedMonth], _ context: Context, _ config: AppConfig, period: Period,
                              name: String, failure: inout (any Error)?) throws {
         try SummarySources.show(loaded, context, config, subject: "the report", verb: "shown") {
             let catalogue = config.catalogue.value
-            let summary = Summary(year: year, month: month, grouping: .category, catalogue: catalogue, loaded: loaded,
+            let summary = Summary(period: period, grouping: .category, catalogue: catalogue, loaded: loaded,
                                   budgets: config.budgets?.value,
                                   budgetMonths: BudgetReport.months(of: period.months, missing: Set(loaded.filter { $0.missing != nil }.map(\.month)),
                                                                     now: YearMonth.current()))

@@ -46,12 +46,12 @@ enum SummaryCommand: Command {
             its months up to this one. The exit status is 3 when a budget is overspent (after the output), so \
             a cron job or CI can alert on it; an error's own status wins.
             """,
-        options: [CommonOptions.year.spec, CommonOptions.month.spec, grouping.spec, format.spec, offline.spec, refresh.spec, sentOnly.spec,
+        options: [CommonOptions.year.spec, CommonOptions.month.spec, CommonOptions.from.spec, CommonOptions.to.spec, grouping.spec, format.spec, offline.spec, refresh.spec, sentOnly.spec,
                   budget.spec, CommonOptions.strict.spec],
         arguments: [CommonOptions.period.spec])
 
     static func run(_ invocation: Invocation, _ context: Context) async throws {
-        let (period, policy) = try periodAndPolicy(invocation)
+        let (period, policy) = try periodAndPolicy(invocation, ranges: true)
         let months = period.months
         let grouping = invocation[grouping] ?? .category
         let format = invocation[format] ?? .table
@@ -64,8 +64,7 @@ enum SummaryCommand: Command {
         var over = false
         try SummarySources.show(loaded, context, config, subject: "the summary", verb: "counted") {
             let catalogue = config.catalogue.value
-            let (year, month) = yearAndMonth(period)
-            let summary = Summary(year: year, month: month, grouping: grouping, catalogue: catalogue, loaded: loaded, budgets: budgets,
+            let summary = Summary(period: period, grouping: grouping, catalogue: catalogue, loaded: loaded, budgets: budgets,
                                   budgetMonths: BudgetReport.months(of: months, missing: Set(loaded.filter { $0.missing != nil }.map(\.month)),
                                                                     now: YearMonth.current()))
             context.title(period, format == .table ? .table : .json)

@@ -6,22 +6,14 @@ import Foundation
 
 /// What `summary` (and `report`) read from their options: the period, how to load it, the budgets.
 extension SummaryCommand {
-    /// The month or year asked for (`summary` and `report` take no range) and how to load it (`--offline`, `--refresh`).
-    static func periodAndPolicy(_ invocation: Invocation) throws -> (Period, MonthLoader.Policy) {
-        let period = try CommonOptions.period(invocation)
-        guard period.dayBounds == nil else {
-            throw UsageError(path: invocation.path, message: "\(invocation.path.joined(separator: " ")) takes a month or a year")
-        }
+    /// The month or year asked for, or with `ranges` (`summary`) the range `--from`/`--to` give, and how to load it
+    /// (`--offline`, `--refresh`).
+    static func periodAndPolicy(_ invocation: Invocation, ranges: Bool = false) throws -> (Period, MonthLoader.Policy) {
+        let period = try (ranges ? CommonOptions.range(invocation) : nil) ?? CommonOptions.period(invocation)
         if invocation[offline], invocation[refresh] {
             throw UsageError(path: invocation.path, message: "--offline and --refresh cannot be used together")
         }
         return (period, invocation[offline] ? .offline : invocation[refresh] ? .refresh : .preferServer)
-    }
-
-    /// The period's year, and its month when it is one.
-    static func yearAndMonth(_ period: Period) -> (year: Int, month: Int?) {
-        if case .month(let month) = period { return (month.year, month.month) }
-        return (period.months.first?.year ?? 0, nil)
     }
 
     /// `--budget`: the config file's budgets; none set is a configuration error saying how to set them.

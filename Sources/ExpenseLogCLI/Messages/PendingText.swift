@@ -61,3 +61,19 @@ struct PendingText {
         ServerEdits.describe(item, config, context)
     }
 }
+
+extension PendingText {
+    /// The waiting ids the texts given to `pending drop` name: each whole id, or the one id a prefix of 4 or more
+    /// characters names; a prefix of several is an error listing them (65, nothing removed). A text naming nothing is
+    /// kept as given, for the removal to report.
+    static func ids(named texts: [String], _ context: Context) throws -> [String] {
+        let named = try DroppedWrites.ids(named: texts, in: context.pendingWrites(try context.config()))
+        return try texts.map { text in
+            let ids = named[text] ?? []
+            guard ids.count > 1 else { return ids.first ?? text }
+            context.io.stderr.write("Error: \(ids.count) waiting ids start with \(PrintableText.of(text)); nothing was removed. Give more of "
+                                    + "the id:\n" + ids.map { "  \(PrintableText.of($0))\n" }.joined())
+            throw CommandExit(code: .dataError)
+        }
+    }
+}

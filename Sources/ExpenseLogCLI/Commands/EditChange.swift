@@ -1,0 +1,63 @@
+import ExpenseLogConfig
+import ExpenseLogModel
+import Foundation
+
+extension EditCommand {
+    /// The change the options make to `item`, checked as `add` checks an item; nil when it already is so.
+    static func change(to item: Item, _ invocation: Invocation, _ context: Context, _ config: AppConfig) throws -> QueuedEdit.Change? {
+        var draft = ItemDraft(location: SourceLocation(file: "(arguments)", line: 1))
+        draft.id = .text(item.id)
+        draft.name = .text(invocation[name] ?? item.name)
+        draft.price = invocation[price].map(RawValue.text) ?? .integer(item.price)
+        if let text = invocation[date] {
+            guard let day = Day(personDate: text) else { throw AddCommand.notADay(text, invocation) }
+            draft.date = .text(day.compact)
+        } else {
+            draft.date = .text(item.date.compact)
+        }
+        var category: (category: Int, sub: Int?) = try invocation[Self.category].map { try AddCommand.resolve($0, config, invocation) }
+            ?? (item.category, item.categorySub)
+        // `--category food` on a Food/Drink item keeps the drink: only a new category drops the old one's sub.
+        if category.category == item.category, category.sub == nil { category.sub = item.categorySub }
+        draft.category = .integer(category.category)
+        draft.categorySub = category.sub.map(RawValue.integer) ?? .null
+        let (checked, problems) = draft.validated(catalogue: config.catalogue.value)
+        guard let changed = checked else {
+            for problem in problems { context.io.stderr.write("Error: \(problem.field.map { "\($0): " } ?? "")\(problem.message)\n") }
+            throw CommandExit(code: .dataError)
+        }
+        let fields = Set(ItemField.allCases.filter { field in
+            switch field {
+            case .id: return false
+            case .date: return changed.date != item.date
+            case .name: return changed.name != item.name
+            case .price: return changed.price != item.price
+            case .category: return changed.category != item.category
+            case .categorySub: return changed.categorySub != item.categorySub
+            }
+        })
+        guard !fields.isEmpty else {
+            context.note("Nothing to change: \(ServerEdits.describe(item, config, context)) already is so.")
+            return nil
+        }
+        return .update(item: item, changed: changed, fields: fields)
+    }
+
+    /// Shows the items found by name (or every match, with `--all`) and asks before changing them; off a terminal
+    /// `--yes` is needed, as a search by name may find what was not meant.
+    static func confirm(_ changes: [QueuedEdit.Change], _ invocation: Invocation, _ context: Context, _ config: AppConfig) async throws {
+        guard !invocation[yes] else { return }
+        let text = invocation[id]
+        guard context.canAsk else {
+            throw UsageError(path: invocation.path, message: "'\(PrintableText.of(text))' was searched by name: give --yes to change what it "
+                             + "finds when stdin is not a terminal, or the item's short id (fetch --ids)")
+        }
+        for case let .update(item, changed, _) in changes {
+            context.io.stderr.write("  \(ServerEdits.describe(item, config, context))\n    → \(ServerEdits.describe(changed, config, context))\n")
+        }
+        guard try await context.confirm(changes.count == 1 ? "Change this item" : "Change these \(changes.count) items", yesByDefault: true) else {
+            context.io.stderr.write("Nothing was changed.\n")
+            throw CommandExit(code: .failure)
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import ExpenseLogConfig
+import ExpenseLogModel
+import ExpenseLogStore
+import ExpenseLogUseCases
+import Foundation
+
+/// The items a person named to `edit` or `delete`: by id, a short id, or part of a name in the months searched. Several
+/// for one text are all taken with `--all`, picked from a numbered list on a terminal, and listed with their short ids
+/// (nothing changed) elsewhere.
+enum NamedItems {
+    /// The items named, and whether any was found by its name rather than its id (shown and confirmed before a change).
+    struct Found {
+        var items: [Item] = []
+        var byName = false
+    }
+
+    /// The items `texts` name among this month's (or `period`'s) items, cached or waiting; the months searched are
+    /// fetched first when a name is looked for in one never cached.
+    static func find(_ texts: [String], all: Bool, in period: Period?, _ sync: Sync, _ context: Context, _ config: AppConfig) async throws -> Found {
+        let months = period?.months ?? [YearMonth.current()]
+        let targets = EditTargets(repository: sync.repository, queued: EditText.waiting(context, config), pending: sync.pending)
+        var (matches, short) = try await targets.matches(texts, searched: Set(months))
+        let cached = Set(try await sync.repository.cachedMonths().map(\.month))
+        let uncached = months.filter { !cached.contains($0) }
+        if !uncached.isEmpty, matches.contains(where: { if case .one(_, false) = $0 { false } else { true } }) {
+            _ = try await context.loadMonths(uncached, policy: .preferServer, config, strict: false)
+            (matches, short) = try await targets.matches(texts, searched: Set(months))
+        }
+        await context.flushWarnings(sync.repository)
+        var found = Found(), seen: Set<String> = []
+        for (text, match) in zip(texts, matches) {
+            switch match {
+            case let .one(item, named):
+                found.items.append(item)
+                found.byName = found.byName || named
+            case .several(let items) where all:
+                found.items += items
+                found.byName = true
+            case .several(let items):
+                found.items.append(try await pick(text, items, short, months, context, config))
+            case .none:
+                context.io.stderr.write("Error: no cached or waiting item has the id \(PrintableText.of(text)), and no item of "
+                                        + "\(describe(months)) is called like it; fetch its month first, or search another with "
+                                        + "--from/--to (`expense-log fetch MONTH --ids` shows each item's short id, its first 4 or more characters)\n")
+                throw CommandExit(code: .dataError)
+            }
+        }
+        found.items = found.items.filter { seen.insert($0.id).inserted }
+        return found
+    }
+
+    /// The one of several items a person picks by number on a terminal; elsewhere the list, and exit 65.
+    private static func pick(_ text: String, _ items: [Item], _ short: [String: String], _ months: [YearMonth], _ context: Context,
+                             _ config: AppConfig) async throws -> Item {
+        let byID = items.allSatisfy { $0.id.uppercased().hasPrefix(text.uppercased()) }
+        let what = byID ? "have ids that start with \(PrintableText.of(text))" : "match \(PrintableText.of(text)) (by id, or by name in \(describe(months)))"
+        let list = items.enumerated().map { number, item in
+            "  \(context.canAsk ? "\(number + 1)) " : "")\(PrintableText.of(short[item.id] ?? item.id))  \(ServerEdits.describe(item, config, context))\n"
+        }.joined()
+        guard context.canAsk else {
+            context.io.stderr.write("Error: \(items.count) items \(what); nothing was changed. Give "
+                                    + (byID ? "more of the id" : "one's short id, or --all for every one") + ":\n" + list)
+            throw CommandExit(code: .dataError)
+        }
+        context.io.stderr.write("\(items.count) items \(what):\n" + list)
+        while true {
+            guard let answer = try await context.ask("Which one? 1-\(items.count), Enter for none"), !answer.isEmpty else {
+                context.io.stderr.write("Nothing was changed.\n")
+                throw CommandExit(code: .failure)
+            }
+            let number = Int(answer.precomposedStringWithCompatibilityMapping) ?? 0
+            if items.indices.contains(number - 1) { return items[number - 1] }
+            context.io.stderr.write("  '\(PrintableText.of(answer))' is none of 1-\(items.count)\(byID ? "" : "; --all takes every one")\n")
+        }
+    }
+
+    /// `2024-01`, or `2024-01 to 2024-03`: the months a name is searched in.
+    private static func describe(_ months: [YearMonth]) -> String {
+        guard let first = months.first, let last = months.last else { return "this month" }
+        return first == last ? first.description : "\(first) to \(last)"
+    }
+}
