@@ -1,3 +1,4 @@
+import ExpenseLogModel
 import Foundation
 import Testing
 
@@ -38,6 +39,29 @@ import Testing
                                                             answering: [("Price", "15\u{03}")], env)
             #expect(add.status == 130, "\(add.stdout)")
             #expect(try await server.items().isEmpty, "nothing was sent")
+        }
+    }
+}
+
+extension CLIPromptTests {
+    /// A person fixes a wrong price from the item's name alone, against the bundled script under the host: two items
+    /// match, a numbered list is shown, the second is picked, and only it changes.
+    @Test func severalItemsByNameAreNumberedAndTheOnePickedIsChanged() async throws {
+        let month = YearMonth.current(in: try #require(TimeZone(identifier: "Asia/Tokyo")))
+        let day = month.firstDay.compact
+        let csv = "id,date,name,price,category\n"
+            + "1a2b3c4d-0000-4000-8000-000000000001,\(day),ラーメン一蘭,980,0\n"
+            + "9f8e7d6c-0000-4000-8000-000000000002,\(day),ラーメン二郎,1200,0\n"
+        try await withRegistered(csv) { _, env in
+            let env = env.merging(["TZ": "Asia/Tokyo"]) { _, new in new }
+            let picked = try await CLIEverydayTests.onTerminal(["edit", "ﾗｰﾒﾝ", "--price", "1,380"],
+                                                               answering: [("Which one?", "3"), ("Which one?", "2")], env)
+            #expect(picked.status == 0, "\(picked.stdout)")
+            #expect(picked.stdout.contains("1) 1a2b  ") && picked.stdout.contains("2) 9f8e  "), "\(picked.stdout)")
+            #expect(picked.stdout.contains("'3' is none of 1-2"), "\(picked.stdout)")
+            let fetched = try await CLI.run(["fetch", "--refresh", "--format", "ndjson"], environment: env)
+            #expect(fetched.stdout.contains(#""name":"ラーメン二郎","price":1380"#), "\(fetched.stdout)")
+            #expect(fetched.stdout.contains(#""name":"ラーメン一蘭","price":980"#), "\(fetched.stdout)")
         }
     }
 }

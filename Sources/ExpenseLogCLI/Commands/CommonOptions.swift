@@ -65,7 +65,9 @@ extension CommonOptions {
             return nil
         }
         let to = invocation[Self.to] ?? YearMonth.current(now).description
-        guard invocation[period] == nil, invocation[year] == nil, invocation[month] == nil else {
+        // edit and delete take --from/--to but no period: their arguments are no period to ask about.
+        let periodGiven = invocation.argumentNames.contains(period.spec.name) && invocation[period] != nil
+        guard !periodGiven, invocation[year] == nil, invocation[month] == nil else {
             throw fail("--from/--to give the period; leave out the period argument and --year/--month")
         }
         for (option, text) in [("--from", from), ("--to", to)] {

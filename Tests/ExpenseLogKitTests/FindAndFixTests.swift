@@ -1,0 +1,66 @@
+import ExpenseLogFormats
+import ExpenseLogModel
+import Foundation
+import Testing
+
+/// Finding an item as a person remembers it and fixing it, in-process against `FakeWebApp`: bulk changes by name,
+/// months searched with --from/--to, short ids for waiting items, and periods as people type them.
+extension CommandExitCodeTests {
+    static func bought(_ id: String, _ month: Int, _ day: Int, _ name: String, _ price: Int) -> Item {
+        Item(id: id, date: Day(year: 2024, month: month, day: day)!, name: name, price: price, category: 0, categorySub: 0)
+    }
+
+    @Test func editAllRecategorisesEveryMatchInTheMonthsSearchedFetchingThemFirst() async throws {
+        try await withTool([Self.bought("A1", 1, 5, "AMAZON.CO.JP", 1_200), Self.bought("A2", 2, 9, "Amazon マーケットプレイス", 3_400),
+                            Self.bought("A3", 3, 1, "amazon", 500), Self.bought("B1", 2, 10, "ラーメン", 980)]) { tool in
+            // Nothing was fetched before: the months searched are read from the server first. Full-width letters match.
+            let several = await tool("edit", "ＡＭＡＺＯＮ", "--category", "娯楽費/雑貨", "--from", "2024-01", "--to", "2024-02")
+            #expect(several.code == 65 && several.stderr.contains("2 items match ＡＭＡＺＯＮ (by id, or by name in 2024-01 to 2024-02)"),
+                    "\(several.stderr)")
+            #expect(several.stderr.contains("or --all for every one"), "\(several.stderr)")
+            let unconfirmed = await tool("edit", "amazon", "--all", "-c", "娯楽費/雑貨", "--from", "2024-01", "--to", "2024-02")
+            #expect(unconfirmed.code == 64 && unconfirmed.stderr.contains("give --yes"), "\(unconfirmed.stderr)")
+            #expect(tool.app.items.allSatisfy { $0.category == 0 }, "nothing changed without --yes")
+            let all = await tool("edit", "amazon", "--all", "-c", "娯楽費/雑貨", "--yes", "--from", "2024-01", "--to", "2024-02")
+            #expect(all.code == 0, "\(all.stderr)")
+            let changed = tool.app.items.filter { $0.category == 1 && $0.categorySub == 2 }.map(\.id).sorted()
+            #expect(changed == ["A1", "A2"], "March's amazon is outside the range, and ラーメン is no match: \(tool.app.items)")
+        }
+    }
+
+    @Test func deleteAllTakesEveryMatchAndPendingDropTakesAShortID() async throws {
+        try await withTool([Self.bought("C1", 1, 5, "コンビニ", 300), Self.bought("C2", 1, 6, "コンビニ", 450)]) { tool in
+            let deleted = await tool("delete", "コンビニ", "--all", "--yes", "--from", "2024-01")
+            #expect(deleted.code == 0 && deleted.stderr.contains("Deleted: 2024-01-06 コンビニ ¥450"), "\(deleted.stderr)")
+            #expect(tool.app.items.isEmpty)
+
+            tool.app.setDown(true)
+            #expect(await tool("add", "たこ焼き", "600", "-c", "food", "-d", "2024-01-07").code == 75)
+            #expect(await tool("add", "たい焼き", "200", "-c", "food", "-d", "2024-01-07").code == 75)
+            let listed = await tool("pending", "--format", "json")
+            let waiting = try ItemCodec.items(Data(listed.stdout.utf8)).map(\.id)
+            #expect(waiting.count == 2, "\(listed.stdout)")
+            let short = String(waiting[0].prefix(8)).lowercased()
+            let dropped = await tool("pending", "drop", short, "--yes")
+            #expect(dropped.code == 0 && dropped.stderr.contains("Removed \(waiting[0])"), "\(dropped.stderr)")
+            let left = await tool("pending", "--format", "json")
+            #expect(!left.stdout.contains(waiting[0]) && left.stdout.contains(waiting[1]), "\(left.stdout)")
+        }
+    }
+
+    @Test func summaryOfARangeCountsOnlyItsDaysAndSaysWhichDaysInJSON() async throws {
+        try await withTool([Self.bought("R1", 1, 10, "本", 1_000), Self.bought("R2", 1, 20, "茶", 200),
+                            Self.bought("R3", 2, 3, "水", 100), Self.bought("R4", 2, 28, "傘", 800)]) { tool in
+            let json = await tool("summary", "--from", "2024-01-15", "--to", "2024-02-10", "--format", "json")
+            #expect(json.code == 0, "\(json.stderr)")
+            #expect(json.stdout.hasPrefix(#"{"year":2024,"month":null,"from":"2024-01-15","to":"2024-02-10","by":"category","count":2,"total":300,"#),
+                    "\(json.stdout)")
+            #expect(json.stdout.contains(#"{"year":2024,"month":2,"count":1,"total":100,"#), "\(json.stdout)")
+            let month = await tool("summary", "2024年2月", "--format", "json")
+            #expect(month.stdout.hasPrefix(#"{"year":2024,"month":2,"from":"2024-02-01","to":"2024-02-29","#), "\(month.stdout)")
+            let impossible = await tool("summary", "--from", "2024-02-30")
+            #expect(impossible.code == 64 && impossible.stderr.contains("--from 2024-02-30 is no day: 2024-02 has days 1 to 29"),
+                    "\(impossible.stderr)")
+        }
+    }
+}
