@@ -118,7 +118,7 @@ extension CategoryCatalogue {
         let known = entries.map { "\($0.id) \($0.japanese) \($0.english)" }.joined(separator: ", ")
         if let number = Int(text) {
             guard entries.contains(where: { $0.id == number }) else {
-                throw CategoryNameError(message: "there is no \(what) \(number); the catalogue has \(known)")
+                throw CategoryNameError(message: "there is no \(what) \(number); the catalogue has \(known)", brief: "there is no \(what) \(number)")
             }
             return number
         }
@@ -130,7 +130,9 @@ extension CategoryCatalogue {
         if prefixed.count > 1 {
             throw CategoryNameError(message: "'\(text)' could be any of \(prefixed.map(\.english).joined(separator: ", ")); say which")
         }
-        throw CategoryNameError(message: "no \(what) is called '\(text)'; the catalogue has \(known)")
+        let brief = "no \(what) is called '\(text)'"
+            + (ClosestWord.to(text, among: entries.flatMap { [$0.english, $0.japanese] }).map { ". Did you mean '\($0)'?" } ?? "")
+        throw CategoryNameError(message: brief + (brief.hasSuffix("?") ? " The" : "; the") + " catalogue has \(known)", brief: brief)
     }
 }
 
@@ -138,6 +140,13 @@ extension CategoryCatalogue {
 public struct CategoryNameError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What is wrong, naming what the catalogue has.
     public let message: String
+    /// What is wrong alone, where the catalogue was just shown.
+    public let brief: String
+
+    /// An error, and its words without the catalogue (the same when it names none).
+    public init(message: String, brief: String? = nil) {
+        (self.message, self.brief) = (message, brief ?? message)
+    }
     /// The message.
     public var description: String { message }
 }

@@ -103,6 +103,17 @@ extension Day {
         self = day
     }
 
+    /// Why text is no day a person could mean, for a message: the impossible day named (`2024-02-30`), or the word it
+    /// most likely meant (`yesterdy`), then the forms that are read.
+    public static func refusal(of text: String) -> String {
+        if let why = impossibility(of: text) { return why }
+        let words = Array(daysBack.keys) + weekdays.flatMap { $0 }
+        if let meant = ClosestWord.to(text.trimmingSpaces().lowercased(), among: words) {
+            return "'\(text)' is not a day. Did you mean '\(meant)'? Give \(personForms)"
+        }
+        return "'\(text)' is not a day: give \(personForms)"
+    }
+
     /// Why text written as a date (`2024-02-30`, `2024/13/1`, `2024年2月30日`, full-width too) is none, for a message
     /// that names the impossible day rather than calling it no date at all; nil when it is not so written.
     public static func impossibility(of text: String) -> String? {

@@ -65,3 +65,21 @@ extension CLIPromptTests {
         }
     }
 }
+
+extension CLIPromptTests {
+    /// `add 餃子 450` with a name never seen: on a terminal the category is asked for (the catalogue shown once, a typo
+    /// answered with the name it most likely meant), not refused.
+    @Test func addWithANewNameAsksForTheCategoryShowingTheCatalogueOnce() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        try await withServer { server in
+            let env = Samples.environment(home: home, server: server, ["TZ": "UTC"])
+            let added = try await CLIEverydayTests.onTerminal(["add", "餃子", "450", "-d", "2024-03-09"],
+                                                              answering: [("Category", "Foood"), ("Category", "food"), ("[Y/n]", "")], env)
+            #expect(added.status == 0, "\(added.stdout)")
+            #expect(added.stdout.components(separatedBy: "0 食費 Food").count == 2, "the catalogue once: \(added.stdout)")
+            #expect(added.stdout.contains("no category is called 'Foood'. Did you mean 'Food'?"), "\(added.stdout)")
+            #expect(try await server.items().map { "\($0.name) \($0.price) \($0.date) \($0.category)" } == ["餃子 450 2024-03-09 0"])
+        }
+    }
+}

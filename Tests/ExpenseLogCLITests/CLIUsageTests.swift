@@ -20,7 +20,7 @@ import Testing
         (["fetch", "--from", "2024-02-30"], "--from 2024-02-30 is no day: 2024-02 has days 1 to 29", "fetch"),
         (["summary", "--from", "２０２３－０２－２９", "--to", "2023-03"], "--from ２０２３－０２－２９ is no day: 2023-02 has days 1 to 28", "summary"),
         (["fetch", "--from", "2024/13/1"], "--from 2024/13/1 is no day: a year has months 1 to 12", "fetch"),
-        (["fetch", "--from", "yesterdy"], "--from 'yesterdy' is not a day", "fetch"),
+        (["fetch", "--from", "yesterdy"], "--from 'yesterdy' is not a day. Did you mean 'yesterday'?", "fetch"),
         (["fetch", "--year", "2024", "--month", "1", "--colour"], "Unknown option '--colour'", "fetch"),
         (["fetch", "--year", "2024", "--month", "1", "--format", "xml"], "expected one of table, json, ndjson, csv", "fetch"),
         (["fecth"], "Unknown command 'fecth'", "<command>"),

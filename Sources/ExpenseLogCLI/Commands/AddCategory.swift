@@ -33,6 +33,6 @@ extension AddCommand {
     }
 
     static func notADay(_ text: String, _ invocation: Invocation) -> UsageError {
-        UsageError(path: invocation.path, message: "'\(text)' is not a day: give \(Day.personForms)")
+        UsageError(path: invocation.path, message: Day.refusal(of: text))
     }
 }

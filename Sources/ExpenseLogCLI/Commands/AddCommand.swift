@@ -49,13 +49,17 @@ enum AddCommand: Command {
     static func run(_ invocation: Invocation, _ context: Context) async throws {
         let config = try context.config()
         let fields: Fields
-        if let name = invocation[Self.name], let price = invocation[Self.price] {
+        let (name, price) = (invocation[Self.name], invocation[Self.price])
+        // A name never seen has no category to guess: on a terminal it is asked for, as any missing part is.
+        var guess: Item?
+        if let name, invocation[category] == nil { guess = latest(named: name, among: await cachedItems(context, config)) }
+        if let name, let price, invocation[category] != nil || guess != nil || !context.canAsk {
             guard let day = Day(personDate: invocation[date] ?? "today") else { throw notADay(invocation[date] ?? "", invocation) }
             let category: (category: Int, sub: Int?)
             if let text = invocation[Self.category] {
                 category = try resolve(text, config, invocation)
             } else {
-                guard let latest = latest(named: name, among: await cachedItems(context, config)) else {
+                guard let latest = guess else {
                     throw UsageError(path: invocation.path, message: "No cached item is called '\(name.trimmingSpaces())', so its category "
                                      + "cannot be guessed; give --category (the catalogue: \(config.catalogue.value.listing))")
                 }
@@ -69,8 +73,7 @@ enum AddCommand: Command {
                 throw UsageError(path: invocation.path, message: "add needs a name and a price, as in: expense-log add ラーメン 980 "
                                  + "(on a terminal, it asks for what is missing)")
             }
-            guard let asked = try await AddQuestions(invocation: invocation, context: context, config: config)
-                .ask(name: invocation[Self.name]) else {
+            guard let asked = try await AddQuestions(invocation: invocation, context: context, config: config).ask(name: name, price: price) else {
                 context.io.stderr.write("Cancelled; nothing was sent.\n")
                 throw CommandExit(code: .failure)
             }
@@ -82,19 +85,5 @@ enum AddCommand: Command {
             throw CommandExit(code: .failure)
         }
         try await register(fields, invocation, context)
-    }
-
-    /// Registers the item through `register`'s path, as one row named `(arguments)`: a draft the fields fill, checked
-    /// as any input's row is.
-    static func register(_ fields: Fields, _ invocation: Invocation, _ context: Context) async throws {
-        var draft = ItemDraft(location: SourceLocation(file: "(arguments)", line: 1))
-        draft.id = invocation[id].map(RawValue.text) ?? .missing
-        draft.date = .text(fields.day.compact)
-        draft.name = .text(fields.name)
-        draft.price = .text(fields.price)
-        draft.category = .integer(fields.category)
-        draft.categorySub = fields.sub.map(RawValue.integer) ?? .missing
-        try await RegisterCommand.run(RegisterOptions(adding: draft, format: CommonOptions.outputFormat(invocation),
-                                                      dryRun: invocation[RegisterCommand.dryRun], allowDuplicates: false), context)
     }
 }

@@ -10,18 +10,20 @@ struct AddQuestions {
     let context: Context
     let config: AppConfig
 
-    /// The answered item, or nil when the person stopped (Ctrl-D, or no at the confirmation).
-    func ask(name given: String?) async throws -> AddCommand.Fields? {
+    /// The answered item, or nil when the person stopped (Ctrl-D, or no at the confirmation). With a name and a price
+    /// given, only the category is missing: the day is `--date` or today, not asked.
+    func ask(name given: String?, price givenPrice: String? = nil) async throws -> AddCommand.Fields? {
         // The cache is read once, for the names shown and for the guessed category.
         let cached = await AddCommand.cachedItems(context, config)
         var day = try invocation[AddCommand.date].map { text in
             guard let day = Day(personDate: text) else { throw AddCommand.notADay(text, invocation) }
             return day
         }
+        if given != nil, givenPrice != nil, day == nil { day = Day.today() }
         while day == nil {
             guard let text = try await context.ask("Date", suggested: "today") else { return nil }
             day = Day(personDate: text)
-            if day == nil { context.io.stderr.write("  '\(text)' is not a day: give \(Day.personForms)\n") }
+            if day == nil { context.io.stderr.write("  \(Day.refusal(of: text))\n") }
         }
         var name = given
         if name == nil {
@@ -32,7 +34,7 @@ struct AddQuestions {
             guard let text = try await context.ask("Name") else { return nil }
             name = text
         }
-        var price: String?
+        var price = givenPrice
         while price == nil {
             guard let text = try await context.ask("Price") else { return nil }
             if PriceText.parse(text.trimmingSpaces()) != nil { price = text } else {
@@ -50,13 +52,15 @@ struct AddQuestions {
         if let text = invocation[AddCommand.category] { return try AddCommand.resolve(text, config, invocation) }
         let guess = AddCommand.latest(named: name, among: cached)
         let suggested = guess.map { AddCommand.describe($0.category, $0.categorySub, config, context) }
+        // The catalogue once, before the question, when there is no guess to take; an answer it lacks is told apart
+        // (with the name it most likely meant) without listing it again.
+        if guess == nil { context.io.stderr.write("Categories: \(config.catalogue.value.listing)\n") }
         while true {
             guard let text = try await context.ask("Category", suggested: suggested) else { return nil }
             do {
                 return try config.catalogue.value.resolve(text)
             } catch {
-                context.io.stderr.write("  \(text.isEmpty ? "a category is needed" : error.message); the catalogue: "
-                                        + "\(config.catalogue.value.listing)\n")
+                context.io.stderr.write("  \(text.isEmpty ? "a category is needed" : error.brief)\n")
             }
         }
     }

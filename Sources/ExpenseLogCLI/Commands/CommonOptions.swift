@@ -71,9 +71,8 @@ extension CommonOptions {
             throw fail("--from/--to give the period; leave out the period argument and --year/--month")
         }
         for (option, text) in [("--from", from), ("--to", to)] {
-            if let why = Day.impossibility(of: text) { throw fail("\(option) \(why)") }
             guard Period.range(from: text, to: text, now: now) != nil else {
-                throw fail("\(option) '\(text)' is not a day (\(Day.personForms)) or a month (2024-01, 10月, 先月)")
+                throw fail("\(option) \(Day.refusal(of: text)), or a month (2024-01, 10月, 先月)")
             }
         }
         guard let range = Period.range(from: from, to: to, now: now) else {

@@ -1,0 +1,34 @@
+import ExpenseLogConfig
+import ExpenseLogModel
+import Foundation
+
+/// How `add` hands the item to `register`: checked first, so a problem is said as the command line gave it.
+extension AddCommand {
+    /// Registers the item through `register`'s path, as one row named `(arguments)`: a draft the fields fill, checked
+    /// as any input's row is.
+    static func register(_ fields: Fields, _ invocation: Invocation, _ context: Context) async throws {
+        var draft = ItemDraft(location: SourceLocation(file: "(arguments)", line: 1))
+        draft.id = invocation[id].map(RawValue.text) ?? .missing
+        draft.date = .text(fields.day.compact)
+        draft.name = .text(fields.name)
+        draft.price = .text(fields.price)
+        draft.category = .integer(fields.category)
+        draft.categorySub = fields.sub.map(RawValue.integer) ?? .missing
+        let config = try context.config()
+        let problems = draft.validated(catalogue: config.catalogue.value).problems
+        if !problems.isEmpty { try refuse(problems, context) }
+        try await RegisterCommand.run(RegisterOptions(adding: draft, format: CommonOptions.outputFormat(invocation),
+                                                      dryRun: invocation[RegisterCommand.dryRun], allowDuplicates: false), context)
+    }
+
+    /// Says each problem of the item typed as the command line gave it (`<price>`, `--date`), not as a file's row, and
+    /// stops with 65: nothing was sent.
+    static func refuse(_ problems: [ValidationProblem], _ context: Context) throws -> Never {
+        let places = ["name": "<name>", "price": "<price>", "date": "--date", "category": "--category", "categorySub": "--category", "id": "--id"]
+        for problem in problems {
+            context.io.stderr.write("Error: \(problem.field.map { "\(places[$0] ?? $0): " } ?? "")\(problem.message)\n")
+        }
+        context.io.stderr.write("Nothing was sent; fix \(problems.count == 1 ? "it" : "them") and run the command again.\n")
+        throw CommandExit(code: .dataError)
+    }
+}
