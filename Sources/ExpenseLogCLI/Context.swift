@@ -28,16 +28,18 @@ public struct Context: Sendable {
         self.invocation = invocation
         self.makeLiveSession = makeLiveSession
         self.sleep = sleep
+        // A config file that cannot be read is reported by the command that needs it; the words fall back to LANG.
+        japanese = (try? Self.config(invocation, environment))?.japanese?.value
+            ?? Language.isJapanese(environment: environment, preferred: Language.systemPreferred)
     }
 
     /// `--quiet`: only errors on stderr.
     public var quiet: Bool { invocation[ExpenseLogCommand.Global.quiet] }
     /// `--verbose`: requests and timings on stderr.
     public var verbose: Bool { invocation[ExpenseLogCommand.Global.verbose] }
-    /// Japanese table headings and category names when the locale is Japanese.
-    public var japanese: Bool {
-        Language.isJapanese(environment: environment, preferred: Language.systemPreferred)
-    }
+    /// Japanese table headings and category names: as the config file's `language` says, else when the locale is
+    /// Japanese (read once per run).
+    public let japanese: Bool
 
     /// The width a table on stdout fits: `COLUMNS` when a positive integer (as `ls` reads it), else the terminal's own;
     /// nil when stdout is not a terminal, so piped or redirected output keeps every name whole.
@@ -59,6 +61,11 @@ public struct Context: Sendable {
 
     /// The effective configuration.
     public func config() throws -> AppConfig {
+        try Self.config(invocation, environment)
+    }
+
+    /// The configuration the global options and the environment variables give.
+    private static func config(_ invocation: Invocation, _ environment: [String: String]) throws -> AppConfig {
         typealias Global = ExpenseLogCommand.Global
         return try AppConfig.load(ConfigOverrides(environment: invocation[Global.env]?.rawValue, baseURL: invocation[Global.baseURL],
                                                   fixtures: invocation[Global.fixtures], configFile: invocation[Global.config],

@@ -21,9 +21,13 @@ struct ConfigFile: Equatable {
     var serverMaxExecutionSeconds: Double?
     /// The monthly budgets, named by the catalogue in force.
     var budgets: Budgets?
+    /// `ja` or `en`: the language of tables and messages whatever `LANG` says (cron has none).
+    var language: String?
 
     static let knownKeys = ["environment", "baseURL", "categories", "serverTimeZone", "maxAnswerMiB", "transport",
-                            "serverMaxExecutionSeconds", "budgets"]
+                            "serverMaxExecutionSeconds", "budgets", "language"]
+    /// The languages `language` takes.
+    static let languages = ["ja", "en"]
 
     /// Reads and checks the file, naming the offending key in every error.
     static func read(path: String) throws -> ConfigFile {
@@ -37,7 +41,8 @@ struct ConfigFile: Equatable {
             throw ConfigError.badConfigFile(path: path, reason: "it is not a JSON object, e.g. {\"environment\": \"release\"}")
         }
         if let unknown = root.keys.sorted().first(where: { !knownKeys.contains($0) }) {
-            throw ConfigError.badConfigFile(path: path, reason: "unknown key '\(unknown)'; the keys are \(knownKeys.joined(separator: ", "))")
+            let meant = ClosestWord.to(unknown, among: knownKeys).map { " (did you mean '\($0)'?)" } ?? ""
+            throw ConfigError.badConfigFile(path: path, reason: "unknown key '\(unknown)'\(meant); the keys are \(knownKeys.joined(separator: ", "))")
         }
         var file = ConfigFile()
         if let value = root["environment"] {
@@ -62,6 +67,12 @@ struct ConfigFile: Equatable {
             }
         default:
             throw ConfigError.badConfigFile(path: path, reason: "'baseURL' must be a URL string or an object of one per environment")
+        }
+        if let value = root["language"] {
+            guard let name = value as? String, languages.contains(name) else {
+                throw ConfigError.badConfigFile(path: path, reason: "'language' must be ja or en (Japanese or English words, whatever LANG says)")
+            }
+            file.language = name
         }
         if let value = root["serverTimeZone"] {
             guard let name = value as? String, let zone = TimeZone(identifier: name) else {

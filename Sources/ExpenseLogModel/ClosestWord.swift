@@ -2,10 +2,10 @@
 /// as git and swift-argument-parser suggest one.
 public enum ClosestWord {
     /// The closest of `words` to `given` within a couple of edits (a third of the word at most), case ignored; nil when
-    /// none is that close, or `given` is one of them.
+    /// none is that close, or `given` is one of them (`baseurl` is taken for `baseURL`).
     public static func to(_ given: String, among words: some Sequence<String>) -> String? {
         let scored = words.map { ($0, distance(given.lowercased(), $0.lowercased())) }
-        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 > 0, best.1 <= max(1, min(2, given.count / 3)) else { return nil }
+        guard let best = scored.min(by: { $0.1 < $1.1 }), best.0 != given, best.1 <= max(1, min(2, given.count / 3)) else { return nil }
         return best.0
     }
 

@@ -201,8 +201,8 @@ public struct ReportPage: Sendable {
             case .server: continue
             case let .cache(fetchedAt, complete):
                 let from = fetchedAt.map { when in
-                    word("キャッシュ（\(when.formatted(Date.ISO8601FormatStyle())) 取得）",
-                         "from the cache, as fetched \(when.formatted(Date.ISO8601FormatStyle()))")
+                    word("キャッシュ（\(LocalTime.text(when)) 取得）",
+                         "from the cache, as fetched \(LocalTime.text(when))")
                 } ?? word("キャッシュ（サーバーから取得したことはない）", "from the cache, never fetched from the server")
                 notes.append("\(month.month): " + from
                              + (complete ? "" : word("、ここで登録した分のみ", ", only the items registered from here")))

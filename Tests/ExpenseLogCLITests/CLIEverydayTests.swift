@@ -71,6 +71,9 @@ import Testing
             let summary = try await CLI.run(["summary", "--month", "1", "--format", "json"], environment: env)
             #expect(summary.status == 0, "\(summary.stderr)")
             #expect(try await server.requests().map(\.query).last == "year=\(now.year ?? 0)&month=1")
+            // Times a person reads are Japan's, with the offset: "fetched 15:40Z" read in Tokyo looks like yesterday.
+            let cached = try await CLI.run(["cache", "list"], environment: env, spawned: true)
+            #expect(cached.stdout.range(of: #"20\d\d-\d\d-\d\d \d\d:\d\d:\d\d\+09:00"#, options: .regularExpression) != nil, "\(cached.stdout)")
         }
     }
 

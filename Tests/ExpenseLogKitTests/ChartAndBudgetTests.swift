@@ -763,9 +763,12 @@ struct ReportPageTests {
     func cachedMonth() throws {
         let fetchedAt = Date(timeIntervalSince1970: 1_711_000_000)
         let english = try Self.monthPage(japanese: false, source: .cache(fetchedAt: fetchedAt, complete: true))
-        #expect(english.contains("<ul class=\"sources\"><li>2024-03: from the cache, as fetched 2024-03-21T05:46:40Z</li></ul>"))
+        // In the local time zone, with its offset: a page read in Japan names Japan's time.
+        let local = LocalTime.text(fetchedAt)
+        #expect(local.hasSuffix(TimeZone.current.secondsFromGMT() == 0 ? "Z" : ":00") && local.hasPrefix("2024-03-21 "), "\(local)")
+        #expect(english.contains("<ul class=\"sources\"><li>2024-03: from the cache, as fetched \(local)</li></ul>"))
         let japanese = try Self.monthPage(japanese: true, source: .cache(fetchedAt: fetchedAt, complete: false))
-        #expect(japanese.contains("<li>2024-03: キャッシュ（2024-03-21T05:46:40Z 取得）、ここで登録した分のみ</li>"))
+        #expect(japanese.contains("<li>2024-03: キャッシュ（\(local) 取得）、ここで登録した分のみ</li>"))
         let never = try Self.monthPage(japanese: false, source: .cache(fetchedAt: nil, complete: false))
         #expect(never.contains("<li>2024-03: from the cache"), "a copy never fetched is still named")
     }

@@ -64,3 +64,19 @@ extension CommandExitCodeTests {
         }
     }
 }
+
+extension CommandExitCodeTests {
+    @Test func theConfigLanguageWinsOverLANGAndTimesAreLocalWithTheirOffset() async throws {
+        try await withTool([Self.item("L1")]) { tool in
+            #expect(await tool("fetch", "2024-01").code == 0)
+            #expect(await tool("config", "set", "language", "ja").code == 0)
+            // Cron gives no LANG (the tool's environment has LANG=C): the words stay Japanese.
+            let table = await tool("fetch", "2024-01", "--offline")
+            #expect(table.stdout.hasPrefix("日付"), "\(table.stdout)")
+            let refused = await tool("config", "set", "language", "jp")
+            #expect(refused.code == 78 && refused.stderr.contains("'language' must be ja or en"), "\(refused.stderr)")
+            let typo = await tool("config", "set", "baseurl", "https://example.com/exec")
+            #expect(typo.code == 64 && typo.stderr.contains("Did you mean 'baseURL'?"), "\(typo.stderr)")
+        }
+    }
+}

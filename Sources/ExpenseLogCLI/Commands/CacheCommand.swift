@@ -37,9 +37,9 @@ enum CacheCommand: CommandGroup {
                 return
             }
             guard invocation[CommonOptions.listingFormat] != .json else { return }
-            var rows = [["MONTH", "ITEMS", "TOTAL", "FETCHED (UTC)"]]
+            var rows = [["MONTH", "ITEMS", "TOTAL", "FETCHED"]]
             for cached in months {
-                let fetched = cached.fetchedAt.map { $0.formatted(Date.ISO8601FormatStyle()) } ?? "never (registered items only)"
+                let fetched = cached.fetchedAt.map { LocalTime.text($0) } ?? "never (registered items only)"
                 rows.append([cached.month.description, String(cached.count), PriceText.format(cached.total), fetched])
             }
             context.io.stdout.write(TextTable(rows: rows, rightAligned: [1, 2]).render())

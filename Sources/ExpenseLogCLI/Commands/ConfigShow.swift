@@ -31,6 +31,7 @@ extension ConfigCommand {
                 rows.append(["token", token.map { "(set, \($0.value.count) characters, redacted)" } ?? "(none)",
                              token?.source ?? "set EXPENSE_LOG_TOKEN or run config set-token"])
             }
+            rows.append(["language", context.japanese ? "ja" : "en", config.japanese?.source ?? "LANG (config set language ja|en overrides it)"])
             rows.append(["server-time-zone", config.serverTimeZone.value.identifier, config.serverTimeZone.source])
             rows.append(["max-answer", "\(config.maxAnswerBytes.value >> 20) MiB", config.maxAnswerBytes.source])
             if env.usesNetwork {

@@ -1,5 +1,6 @@
 import ExpenseLogConfig
 import ExpenseLogModel
+import ExpenseLogRendering
 import ExpenseLogUseCases
 import Foundation
 
@@ -54,7 +55,7 @@ enum SummarySources {
         let cached = loaded.filter { if case .cache = $0.source { return true } else { return false } }
         if !cached.isEmpty {
             let when = fetchTimes.min().map { oldest in
-                let text = "\(Age.text(of: oldest, now: now)) (\(oldest.formatted(Date.ISO8601FormatStyle())))"
+                let text = "\(Age.text(of: oldest, now: now)) (\(LocalTime.text(oldest)))"
                 return fetchTimes.count > 1 ? ", the oldest fetched \(text)" : ", fetched \(text)"
             } ?? ""
             context.note("\(list(cached)) came from the cache\(when); --refresh fetches \(cached.count == 1 ? "it" : "them") again")

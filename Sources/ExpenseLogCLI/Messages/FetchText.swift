@@ -53,7 +53,7 @@ struct FetchText {
             throw failure
         case .cache(let fetchedAt, let complete):
             if let fallback = loaded.fallback {
-                let when = fetchedAt.map { "as fetched \(Age.text(of: $0)) (\($0.formatted(Date.ISO8601FormatStyle())))" } ?? "from the cache"
+                let when = fetchedAt.map { "as fetched \(Age.text(of: $0)) (\(LocalTime.text($0)))" } ?? "from the cache"
                 context.warn("\(fallback)\nShowing \(month) \(when); run again when the server is back (or use --refresh to never fall back)")
             }
             if !complete { context.warn("\(month) was never fetched whole; only the items registered from here are shown") }

@@ -148,8 +148,8 @@ struct SyncText {
         }
     }
 
-    /// `2026-11-23T11:52:08Z`: when a batch was sent, or becomes safe to send again.
+    /// `2026-11-23 20:52:08+09:00`: when a batch was sent, or becomes safe to send again, in local time.
     static func time(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle())
+        LocalTime.text(date)
     }
 }
