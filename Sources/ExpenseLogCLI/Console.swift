@@ -87,12 +87,14 @@ public struct ConsoleIO: Sendable {
     /// Draws a prompt and reads the line typed at it with line editing, where stdin and stderr are the process's
     /// terminal (`TerminalLine`); nil elsewhere, where the prompt is written and `readLine` reads the answer.
     public let editLine: (@Sendable (_ prompt: String, _ secret: Bool) -> TypedLine)?
+    /// What a signal that stops the process does and says (the process's own); nil in-process, where none is handled.
+    public let interruption: Interruption?
 
     /// Streams from parts.
     public init(stdout: any TextSink, stderr: any TextSink, readStdin: @escaping @Sendable (Int) throws -> Data,
                 stderrIsTerminal: Bool = false, stdoutIsTerminal: Bool = false, stdoutColumns: Int? = nil,
                 stdinIsTerminal: Bool = false, readLine: @escaping @Sendable () -> String? = { nil },
-                editLine: (@Sendable (_ prompt: String, _ secret: Bool) -> TypedLine)? = nil) {
+                editLine: (@Sendable (_ prompt: String, _ secret: Bool) -> TypedLine)? = nil, interruption: Interruption? = nil) {
         self.stdout = stdout
         self.stderr = stderr
         self.readStdin = readStdin
@@ -102,6 +104,7 @@ public struct ConsoleIO: Sendable {
         self.stdinIsTerminal = stdinIsTerminal
         self.readLine = readLine
         self.editLine = editLine
+        self.interruption = interruption
     }
 
     /// The real process streams.
@@ -111,7 +114,7 @@ public struct ConsoleIO: Sendable {
                   stderrIsTerminal: isatty(2) == 1,
                   stdoutIsTerminal: isatty(1) == 1, stdoutColumns: terminalColumns(of: 1),
                   stdinIsTerminal: isatty(0) == 1, readLine: { Swift.readLine(strippingNewline: true) },
-                  editLine: isatty(0) == 1 && isatty(2) == 1 ? TerminalLine.read : nil)
+                  editLine: isatty(0) == 1 && isatty(2) == 1 ? TerminalLine.read : nil, interruption: Interruption())
     }
 
     /// The columns of the terminal on a descriptor, from TIOCGWINSZ; nil for no terminal, or one never given a size

@@ -22,16 +22,23 @@ extension Context {
     }
 
     /// Writes a spool's items in a format to stdout, in pieces (a table starting with ids when `showingIDs`); a spool
-    /// that cannot be read back is warned about.
-    func printItems(_ spool: ItemSpool, _ format: OutputFormat, _ config: AppConfig, showingIDs: Bool = false) {
+    /// that cannot be read back is warned about. `summarizing` (a run's saved items): more than `summaryThreshold` on a
+    /// terminal, with no `--format` given, are totalled per month instead.
+    func printItems(_ spool: ItemSpool, _ format: OutputFormat, _ config: AppConfig, showingIDs: Bool = false, summarizing: Bool = false) {
         var writer = itemWriter(config)
         writer.showsIDs = showingIDs
+        let totalled = summarizing && format == .table && io.stdoutIsTerminal && !invocation.isGiven(CommonOptions.format)
+            && spool.count > Self.summaryThreshold
         do {
+            if totalled { return try writer.writeMonthTotals(spool) { io.stdout.write($0) } }
             try writer.write(spool, as: format) { io.stdout.write($0) }
         } catch {
             warn("the items could not all be printed (\(error)); `expense-log fetch` shows what the server has")
         }
     }
+
+    /// The most saved items a run lists one by one on a terminal: a screenful.
+    static let summaryThreshold = 20
 
     /// On a terminal, the line above a table that names its period (a month's table looks like any other's); never in a
     /// pipe or a file, whose reader knows what it asked for.

@@ -27,6 +27,7 @@ enum QueueFolder {
             }
             throw StoreError.readFailed(path: directory.path, reason: "\(what) cannot be listed (\(reason))")
         }
+        TemporaryFiles.removeStale(in: directory, names: names)
         return names.filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
     }
 }

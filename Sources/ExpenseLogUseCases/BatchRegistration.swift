@@ -30,6 +30,8 @@ public struct BatchRegistration {
 
     /// What the run meets as it goes.
     public enum Event {
+        /// Every item was queued in the outbox, in `batches` batches, before the first is sent.
+        case queued(batches: Int)
         /// The batch `index` (from 0) of `batches` was confirmed; `confirmed` items so far, at `rate` items a second.
         case sent(index: Int, batches: Int, confirmed: Int, rate: Int)
     }
@@ -85,6 +87,7 @@ public struct BatchRegistration {
             return outcome
         }
         defer { hold.release() }
+        event(.queued(batches: entry.batches.count))
         var reader = try items.reader()
         let started = Date()
         for (index, queuedBatch) in entry.batches.enumerated() {

@@ -83,3 +83,23 @@ extension CLIPromptTests {
         }
     }
 }
+
+extension CLIPromptTests {
+    /// On a terminal a large import ends with a line per month, not a row per item; `--format table` prints them all.
+    @Test func aLargeImportOnATerminalEndsWithTotalsPerMonth() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        var csv = "id,date,name,price,category\n"
+        for n in 1...30 { csv += "T\(n),2024\(n <= 20 ? "01" : "02")\(String(format: "%02d", n % 28 + 1)),item \(n),100,0\n" }
+        let file = try home.write("thirty.csv", csv)
+        try await withServer { server in
+            let env = Samples.environment(home: home, server: server)
+            let shown = try await CLIEverydayTests.onTerminal(["register", file], answering: [], env)
+            let lines = shown.stdout.replacingOccurrences(of: "\r", with: "").split(separator: "\n").map { $0.split(separator: " ").joined(separator: " ") }
+            #expect(shown.status == 0 && lines.contains("2024-01 20 2,000") && lines.contains("2024-02 10 1,000")
+                    && lines.contains("TOTAL 30 3,000"), "\(shown.stdout)")
+            #expect(!shown.stdout.contains("item 7"), "no row per item")
+            #expect(try await server.items().count == 30)
+        }
+    }
+}

@@ -40,7 +40,9 @@ import Testing
             #expect(saved.count == 5)
             #expect(report.rows.map(\.status) == Array(repeating: .added, count: 5))
             #expect(try outbox.pendingCount() == 0)
-            #expect(events.count == 3 && events.last?.hasPrefix("sent(index: 2, batches: 3, confirmed: 5") == true, "\(events)")
+            // Queued whole first (what an interruption then leaves is known), then each batch confirmed.
+            #expect(events.count == 4 && events.first == "queued(batches: 3)", "\(events)")
+            #expect(events.last?.hasPrefix("sent(index: 2, batches: 3, confirmed: 5") == true, "\(events)")
         }
     }
 

@@ -49,6 +49,9 @@ extension RegisterCommand {
         let review = try HeldRowsText(options: options, context: context, progress: messages.progress)
         var saved = try SavedItems()
         let result: RegistrationResult
+        // Until the outbox holds the items, stopping loses nothing: nothing was queued or sent.
+        context.io.interruption?.say(options.dryRun ? nil : "Nothing was queued or sent.")
+        defer { context.io.interruption?.say(nil) }
         do {
             result = try await registration.run(options.input(context), into: ending.spool, record: &report, saved: &saved,
                                                 today: Day.today(), deciding: review.source, decide: review.decide, event: messages.show)

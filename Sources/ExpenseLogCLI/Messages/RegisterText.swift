@@ -10,6 +10,14 @@ struct RegisterText {
     let options: RegisterOptions
     let context: Context
     let progress: ProgressLine
+    /// ` (the outbox's folder)`, for what an interruption leaves; read once, not at every batch.
+    let outbox: String
+
+    /// The messages of a run.
+    init(options: RegisterOptions, context: Context, progress: ProgressLine) {
+        (self.options, self.context, self.progress) = (options, context, progress)
+        outbox = (try? context.config().outboxDirectory.path).map { " (\($0))" } ?? ""
+    }
 
     /// Shows what a registration meets as it goes: rows read, the inputs' problems, the comparison, the batches sent.
     func show(_ event: Registration.Event) {
@@ -21,8 +29,15 @@ struct RegisterText {
             // The first and the last batch are always drawn, so even a quick run shows that sending began and ended.
             progress.show("Sent \(index + 1)/\(batches) batches, \(PriceText.format(confirmed)) of \(PriceText.format(total)) "
                           + "items, \(PriceText.format(rate)) items/s", force: index == 0 || index == batches - 1)
-        case .sending: break
+            sayWaiting(total - confirmed, of: total)
+        case let .sending(.queued, total): sayWaiting(total, of: total)
         }
+    }
+
+    /// What an interruption now leaves: the items queued and not confirmed, and that `sync` sends them.
+    private func sayWaiting(_ waiting: Int, of total: Int) {
+        context.io.interruption?.say(waiting == 0 ? nil : "\(PriceText.format(waiting)) of \(PriceText.format(total)) items wait in the outbox"
+                                     + "\(outbox), queued and not confirmed sent; `expense-log sync` sends them (sending one again is safe).")
     }
 
     /// Shows the inputs' warnings and problems: as errors when they stop the run or make it end with 65, as warnings

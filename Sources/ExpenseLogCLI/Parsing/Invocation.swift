@@ -10,10 +10,14 @@ public struct Invocation: Sendable {
     public let arguments: [String]
     /// The names of the command's declared positional arguments, in order, so a typed `Argument` finds its place.
     let argumentNames: [String]
+    /// The long names of the options given on the command line (not filled in from their defaults).
+    let given: Set<String>
 
     /// An invocation as the parser found it.
-    init(path: [String], values: [String: String], flags: Set<String>, arguments: [String], argumentNames: [String] = []) {
+    init(path: [String], values: [String: String], flags: Set<String>, arguments: [String], argumentNames: [String] = [],
+         given: Set<String>? = nil) {
         (self.path, self.values, self.flags, self.arguments, self.argumentNames) = (path, values, flags, arguments, argumentNames)
+        self.given = given ?? Set(values.keys)
     }
 }
 

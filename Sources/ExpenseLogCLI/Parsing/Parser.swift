@@ -94,11 +94,13 @@ public struct Parser: Sendable {
         for option in spec.options where option.isRequired && values[option.name] == nil {
             throw fail("Missing expected argument '\(option.label)'")
         }
+        let given = Set(values.keys)
         for option in spec.options + globals where values[option.name] == nil {
             if let fallback = option.defaultValue { values[option.name] = fallback }
         }
         try checkPositionals(positionals, of: spec, fail: fail)
-        return .run(Invocation(path: path, values: values, flags: flags, arguments: positionals, argumentNames: spec.arguments.map(\.name)), spec)
+        return .run(Invocation(path: path, values: values, flags: flags, arguments: positionals, argumentNames: spec.arguments.map(\.name),
+                                    given: given), spec)
     }
 
     /// The command path `help a b` refers to.

@@ -98,6 +98,9 @@ extension Invocation {
     /// Whether the flag was given.
     public subscript(_ flag: Flag) -> Bool { flags.contains(flag.spec.name) }
 
+    /// Whether the option was given on the command line (its default, if any, not counted).
+    public func isGiven<Value>(_ option: Option<Value>) -> Bool { given.contains(option.spec.name) }
+
     /// The option's value, or its declared default; nil when neither.
     public subscript<Value>(_ option: Option<Value>) -> Value? { values[option.spec.name].flatMap(option.value(of:)) }
 
