@@ -67,13 +67,15 @@ public enum SVGChart {
         // A bar stacks its positive parts, which reach past its total when a category was refunded below 0.
         let stacked = bars.map { $0.parts.reduce(Int128(0)) { $1.value > 0 ? $0 + $1.value : $0 } }
         let largest = max(bars.compactMap(\.total).max() ?? 0, stacked.max() ?? 0, budget?.value ?? 0, 1)
-        func y(_ value: Int128) -> Double { top + height - Double(value) / Double(largest) * height }
+        // The axis reaches the round value just above the largest, in round steps (50,000, not 140,643).
+        let step = roundStep(largest), steps = (largest + step - 1) / step, axisTop = step * steps
+        func y(_ value: Int128) -> Double { top + height - Double(value) / Double(axisTop) * height }
         let legendRows = (parts.count + 3) / 4
         var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 720 \(Int(top + height + 40) + legendRows * 24 + 10)\" role=\"img\" "
             + "class=\"chart bars\"><title>\(escaped(title))</title><desc>\(escaped(description))</desc>"
         out += "<line x1=\"\(left)\" y1=\"\(top + height)\" x2=\"\(left + width)\" y2=\"\(top + height)\" stroke=\"#333333\"/>"
-        for step in 1...4 {
-            let value = largest * Int128(step) / 4
+        for line in 1...Int(steps) {
+            let value = step * Int128(line)
             out += "<line x1=\"\(left)\" y1=\"\(y(value))\" x2=\"\(left + width)\" y2=\"\(y(value))\" stroke=\"#E5E5E5\"/>"
                 + "<text x=\"\(left - 6)\" y=\"\(y(value) + 4)\" text-anchor=\"end\" font-size=\"11\" fill=\"#555555\">\(PriceText.format(value))</text>"
         }
@@ -103,6 +105,15 @@ public enum SVGChart {
         }
         out += legendGrid(parts, y: top + height + 34)
         return out + "</svg>"
+    }
+
+    /// The step of an axis up to `largest`: the smallest of 1, 2, 2.5 and 5 times a power of ten that needs at most four
+    /// steps, as a person would draw the lines.
+    static func roundStep(_ largest: Int128) -> Int128 {
+        var magnitude: Int128 = 1
+        while magnitude * 10 <= largest / 4 { magnitude *= 10 }
+        let candidates = [magnitude, magnitude * 2, magnitude * 25 / 10, magnitude * 5, magnitude * 10].filter { $0 > 0 }
+        return candidates.first { $0 * 4 >= largest } ?? magnitude * 10
     }
 
     /// A bar per budget, each on its own scale: what was spent, a mark at the budget, the share used, and `over`.

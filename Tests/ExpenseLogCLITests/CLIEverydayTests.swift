@@ -252,8 +252,11 @@ import Testing
             func onTerminal(_ answers: [(String, String)], _ arguments: [String]) async throws -> CLIResult {
                 try await Self.onTerminal(arguments, answering: answers, env)
             }
-            let initialized = try await onTerminal([("(ends in /exec", "ftp://example.com/exec"), ("(ends in /exec", server.base)],
+            let typedKey = "init-\(UUID().uuidString)"
+            let initialized = try await onTerminal([("(ends in /exec", "ftp://example.com/exec"), ("(ends in /exec", server.base),
+                                                    ("Token, the web app's EXPENSE_LOG_KEY (not shown; Enter for none)", typedKey)],
                                                    ["config", "init"])
+            #expect(initialized.stdout.contains("Saved the token") && !initialized.stdout.contains(typedKey), "\(initialized.stdout)")
             #expect(initialized.status == 0, "\(initialized.stdout)")
             #expect(initialized.stdout.contains("it must be an http:// or https:// URL"))
             #expect(initialized.stdout.contains("It works: the server answered"), "\(initialized.stdout)")

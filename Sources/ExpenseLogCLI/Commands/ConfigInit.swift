@@ -5,11 +5,12 @@ import ExpenseLogUseCases
 import Foundation
 
 extension ConfigCommand {
-    /// `config init`: asks for the web app's URL on a terminal, saves it as both real environments' base URL, and tries
-    /// a fetch of this month, saying what the server answered (or why it did not), as `gh auth login` checks a login.
+    /// `config init`: asks for the web app's URL on a terminal, saves it as both real environments' base URL, asks for
+    /// the token at a prompt that does not show it, and tries a fetch of this month, saying what the server answered (or
+    /// why it did not), as `gh auth login` checks a login.
     enum Init: Command {
         static let spec = CommandSpec(
-            name: "init", abstract: "On a terminal, ask for the web app's URL, save it, and try a fetch.")
+            name: "init", abstract: "On a terminal, ask for the web app's URL and token, save them, and try a fetch.")
 
         static func run(_ invocation: Invocation, _ context: Context) async throws {
             guard context.canAsk else {
@@ -31,6 +32,7 @@ extension ConfigCommand {
                     context.io.stderr.write("  \(error)\n")
                 }
             }
+            try await askToken(context)
             let config = try context.config()
             guard config.environment.value.usesNetwork else {
                 return context.note("Saved it in \(path). The \(config.environment.value.rawValue) environment is in force "
@@ -54,6 +56,20 @@ extension ConfigCommand {
                 throw CommandExit(code: ExitCode(for: error))
             }
 
+        }
+
+        /// Asks for the web app's key (EXPENSE_LOG_KEY) as `set-token` does, without showing it: Enter keeps the saved one,
+        /// or goes on without one for a web app that has no key.
+        private static func askToken(_ context: Context) async throws {
+            let file = try context.config().paths.tokenFile
+            let saved = FileManager.default.fileExists(atPath: file.path)
+            let question = "Token, the web app's EXPENSE_LOG_KEY (not shown; Enter " + (saved ? "keeps the saved one)" : "for none)")
+            guard let typed = try await context.ask(question, secret: true), !typed.isEmpty else {
+                if !saved { context.note("No token saved; `expense-log config set-token` saves one later.") }
+                return
+            }
+            try Token.save(typed, to: file)
+            context.note("Saved the token to \(file.path) (mode 0600).")
         }
     }
 }
