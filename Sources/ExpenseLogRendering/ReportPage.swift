@@ -10,6 +10,10 @@ public struct ReportPage: Sendable {
     public let catalogue: CategoryCatalogue
     /// Whether words and month names are Japanese.
     public let japanese: Bool
+    /// The short form of each item's id (`fetch --ids`), shown first in a month's item table so an item can be edited.
+    public var shortIDs: [String: String] = [:]
+    /// The items still waiting in the outbox, marked as such in the item table.
+    public var waitingIDs: Set<String> = []
 
     /// A page in a language over a catalogue.
     public init(catalogue: CategoryCatalogue, japanese: Bool) {
@@ -164,11 +168,14 @@ public struct ReportPage: Sendable {
     }
 
     func itemsTable(_ items: [Item]) -> String {
-        var out = "<h2>\(word("明細", "Items"))</h2>\n<table class=\"items\"><thead><tr><th>\(word("日付", "Date"))</th>"
+        let ids = !shortIDs.isEmpty
+        var out = "<h2>\(word("明細", "Items"))</h2>\n<table class=\"items\"><thead><tr>" + (ids ? "<th>ID</th>" : "") + "<th>\(word("日付", "Date"))</th>"
             + "<th>\(word("品名", "Name"))</th><th>\(word("項目", "Category"))</th><th class=\"n\">\(word("金額", "Price"))</th></tr></thead><tbody>\n"
         for item in items.sorted(by: { ($0.date, $0.name) < ($1.date, $1.name) }) {
             let sub = catalogue.name(ofSub: item.categorySub, in: item.category, japanese: japanese)
-            out += "<tr><td class=\"d\">\(item.date)</td><td>\(SVGChart.escaped(item.name))</td>"
+            let waiting = waitingIDs.contains(item.id) ? " <span class=\"waiting\">⧗\(word("送信待ち", "waiting"))</span>" : ""
+            out += "<tr>" + (ids ? "<td class=\"id\">\(SVGChart.escaped(shortIDs[item.id] ?? item.id))</td>" : "")
+                + "<td class=\"d\">\(item.date)</td><td>\(SVGChart.escaped(item.name))\(waiting)</td>"
                 + "<td>\(SVGChart.escaped(catalogue.name(of: item.category, japanese: japanese) + (sub.isEmpty ? "" : "/" + sub)))</td>"
                 + "<td class=\"n\">\(PriceText.yen(item.price))</td></tr>\n"
         }
@@ -245,6 +252,7 @@ public struct ReportPage: Sendable {
         table{border-collapse:collapse;width:100%;margin:.5rem 0}
         th,td{padding:4px 8px;border-bottom:1px solid #ddd;text-align:left;overflow-wrap:break-word}
         .n{text-align:right;white-space:nowrap}
+        .id{font-family:ui-monospace,monospace;color:#555555}.waiting{color:#8A5A00;white-space:nowrap}
         tfoot td{font-weight:bold;border-top:2px solid #333}
         .swatch{display:inline-block;width:12px;height:12px;margin-right:6px;vertical-align:-1px}
         .legend{list-style:none;padding:0;margin:.25rem 0;display:flex;flex-wrap:wrap;gap:4px 14px;font-size:.9rem}

@@ -80,3 +80,20 @@ extension CommandExitCodeTests {
         }
     }
 }
+
+extension CommandExitCodeTests {
+    @Test func aMonthsReportShowsShortIDsAndCountsAndMarksTheItemsWaiting() async throws {
+        try await withTool([Self.bought("7B2A0000-0000-4000-8000-000000000001", 1, 5, "ラーメン", 980)]) { tool in
+            #expect(await tool("fetch", "2024-01").code == 0)
+            tool.app.setDown(true)
+            #expect(await tool("add", "たこ焼き", "600", "-c", "food", "-d", "2024-01-07").code == 75)
+            let page = await tool("report", "2024-01", "--offline", "-o", "-")
+            #expect(page.code == 0, "\(page.stderr)")
+            #expect(page.stdout.contains("<td class=\"id\">7B2A</td><td class=\"d\">2024-01-05</td><td>ラーメン</td>"), "\(page.stdout)")
+            #expect(page.stdout.contains("たこ焼き <span class=\"waiting\">⧗waiting</span>"), "\(page.stdout)")
+            #expect(page.stdout.contains("<strong>¥1,580</strong> (2 items)"), "the waiting item is counted")
+            let sent = await tool("report", "2024-01", "--offline", "--sent-only", "-o", "-")
+            #expect(sent.stdout.contains("<strong>¥980</strong> (1 item)") && !sent.stdout.contains("たこ焼き"), "\(sent.stdout)")
+        }
+    }
+}

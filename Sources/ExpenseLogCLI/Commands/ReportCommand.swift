@@ -30,13 +30,14 @@ enum ReportCommand: Command {
               expense-log report 2024 -o - | gzip > 2024.html.gz
             """,
         options: [CommonOptions.year.spec, CommonOptions.month.spec, output.spec, SummaryCommand.offline.spec,
-                  SummaryCommand.refresh.spec],
+                  SummaryCommand.refresh.spec, SummaryCommand.sentOnly.spec],
         arguments: [CommonOptions.period.spec])
 
     static func run(_ invocation: Invocation, _ context: Context) async throws {
         let (period, policy) = try SummaryCommand.periodAndPolicy(invocation)
         let config = try context.config()
-        let loaded = try await context.loadMonths(period.months, policy: policy, config, strict: false)
+        let read = try await context.loadMonths(period.months, policy: policy, config, strict: false)
+        let loaded = invocation[SummaryCommand.sentOnly] ? read : WaitingCount.counted(read, edits: EditText.waiting(context, config), context, config)
         let name = invocation[output] ?? "expense-log-\(period.title(japanese: false)).html"
         var failure: (any Error)?
         // A page that could not be written is the worse news: 74, even when a month was missing (69).
@@ -44,7 +45,9 @@ enum ReportCommand: Command {
             if let failure { context.io.stderr.write("Error: could not write \(ArgumentBytes.display(name)): \(failure)\n") }
         }
         do {
-            try show(loaded, context, config, period: period, name: name, failure: &failure)
+            // A month's item table starts with short ids, unique among everything edit and delete search.
+            let ids = if case .month = period { await ReportIDs.of(period, context, config) } else { ([String: String](), Set<String>()) }
+            try show(loaded, context, config, period: period, ids: ids, name: name, failure: &failure)
         } catch where failure != nil {
             throw CommandExit(code: .ioError)
         }
@@ -52,6 +55,7 @@ enum ReportCommand: Command {
     }
 
     private static func show(_ loaded: [LoadedMonth], _ context: Context, _ config: AppConfig, period: Period,
+                             ids: (short: [String: String], waiting: Set<String>),
                              name: String, failure: inout (any Error)?) throws {
         try SummarySources.show(loaded, context, config, subject: "the report", verb: "shown") {
             let catalogue = config.catalogue.value
@@ -59,7 +63,9 @@ enum ReportCommand: Command {
                                   budgets: config.budgets?.value,
                                   budgetMonths: BudgetReport.months(of: period.months, missing: Set(loaded.filter { $0.missing != nil }.map(\.month)),
                                                                     now: YearMonth.current()))
-            let page = ReportPage(catalogue: catalogue, japanese: context.japanese).render(summary, loaded: loaded)
+            var report = ReportPage(catalogue: catalogue, japanese: context.japanese)
+            (report.shortIDs, report.waitingIDs) = ids
+            let page = report.render(summary, loaded: loaded)
             do { try write(page, to: name, context) } catch { failure = error }
         }
     }
