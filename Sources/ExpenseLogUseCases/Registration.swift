@@ -98,6 +98,9 @@ public struct Registration: Sendable {
                     today: Day, deciding: RowDecision.Source = .person, decide: (HeldRow) async throws -> HeldChoice? = { _ in nil },
                     event: (Event) -> Void) async throws -> RegistrationResult {
         let inputs: ImportInputs
+        // A purchase typed with no id gets a new random one, which no server or outbox can hold yet: nothing to compare
+        // with, so `add` with the server away queues at once instead of first waiting on the month's GET.
+        var fresh = false
         switch input {
         case let .files(sources, profile, encoding):
             // A statement's row takes the category its shop last had: history is what the cache holds. Read only when a
@@ -106,6 +109,7 @@ public struct Registration: Sendable {
             inputs = try ImportInputs.read(sources, profile: profile, encoding: encoding, catalogue: catalogue, learned: learned,
                                            into: spool, report: &record) { event(.read($0)) }
         case .typed(let drafts):
+            fresh = drafts.allSatisfy { if case .missing = $0.id { true } else { false } }
             inputs = try ImportInputs.read(drafts: drafts, catalogue: catalogue, into: spool, report: &record)
         }
         record.appendInvalid(inputs.problems)
@@ -126,7 +130,7 @@ public struct Registration: Sendable {
         // (a profile's) id is new to the server. A typed item or a native file's row is a purchase of its own.
         let (madeIDRows, foreignRows) = (inputs.madeIDRows, inputs.foreignRows)
         // A statement row may be the purchase typed a few days before its month began, or after it ended.
-        var months = inputs.months
+        var months = fresh ? [] : inputs.months
         if let matcher, let days = inputs.days, !(inputs.madeIDRows.isEmpty && inputs.foreignRows.isEmpty) {
             months.formUnion(Period.days(from: days.lowerBound.adding(days: -matcher.window), to: days.upperBound.adding(days: matcher.window)).months)
         }

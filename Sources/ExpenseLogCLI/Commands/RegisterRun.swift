@@ -13,7 +13,7 @@ extension RegisterCommand {
         // The valid items wait on disk, not in memory, from reading to sending; the report reads them back from it.
         let ending: ImportRecordFile
         do {
-            ending = try ImportRecordFile(file: options.reportFile, context: context, progress: progress)
+            ending = try ImportRecordFile(file: options.reportFile, context: context, progress: progress, summarizes: options.adding == nil)
         } catch {
             context.io.stderr.write("Error: \(error)\n")
             throw CommandExit(code: ExitCode(for: error))

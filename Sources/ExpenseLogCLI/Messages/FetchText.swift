@@ -38,6 +38,14 @@ struct FetchText {
         }
     }
 
+    /// For a month neither the server nor the cache could give: the items of it still waiting in the outbox (added
+    /// here while the server was away), said to be all that is known; nothing when none waits.
+    private func printWaitingAlone(_ month: YearMonth, _ query: ItemQuery, _ format: OutputFormat) {
+        guard showsWaiting, !WaitingCount.items(in: [month], edits: edits, context, config).isEmpty else { return }
+        context.warn("the server's items of \(month) are not known here; only the items waiting in the outbox are shown")
+        print([], months: [month], fromServer: false, query, format)
+    }
+
     /// One month: its items as the query keeps them, and where they came from. Exits 69 when it is neither on the
     /// server nor cached (offline), 65 when rows were left out, 74 when it could not be cached; a failure the cache
     /// cannot stand in for is thrown.
@@ -45,11 +53,13 @@ struct FetchText {
         let month = loaded.month
         switch loaded.source {
         case .missing(.notCached) where offline:
+            printWaitingAlone(month, query, format)
             context.io.stderr.write("Error: \(month) is not cached for the \(config.environment.value.rawValue) environment "
                                     + "(\(config.cacheDirectory.path)). Run without --offline to fetch it.\n")
             throw CommandExit(code: .unavailable)
         case .missing(let failure):
             if let cacheFailure = loaded.cacheFailure { context.warn("the cache cannot serve \(month) either: \(cacheFailure)") }
+            printWaitingAlone(month, query, format)
             throw failure
         case .cache(let fetchedAt, let complete):
             if let fallback = loaded.fallback {

@@ -10,16 +10,18 @@ struct ImportRecordFile {
     let progress: ProgressLine
     /// The run's valid items, which the report's rows name: on disk from reading to sending, never all in memory.
     let spool: ItemSpool
+    /// Whether the report's one-line summary is said (not for `add`'s one item, whose fate was just said in words).
+    let summarizes: Bool
 
     /// The ending of a run writing its report to `file` (none when nil), with a new spool for its items.
-    init(file: String?, context: Context, progress: ProgressLine) throws {
-        (self.file, self.context, self.progress) = (file, context, progress)
+    init(file: String?, context: Context, progress: ProgressLine, summarizes: Bool = true) throws {
+        (self.file, self.context, self.progress, self.summarizes) = (file, context, progress, summarizes)
         spool = try ItemSpool()
     }
 
     func finish(_ report: ImportRecord, code: ExitCode) throws -> Never {
         progress.clear()
-        let summary = report.isEmpty && code != .success ? nil : "Report: \(report.summary)."
+        let summary = !summarizes || report.isEmpty && code != .success ? nil : "Report: \(report.summary)."
         if let path = file {
             do {
                 try AtomicFile.write(to: URL(fileURLWithPath: path)) { emit in

@@ -124,8 +124,10 @@ extension RegisterText {
         }
     }
 
-    /// The error, and how many items were registered before it.
+    /// The error, and how many items were registered before it. For `add`, a server that cannot be reached is only a
+    /// warning: the purchase is kept, and the next line says where.
     private func lead(_ error: APIError, confirmed: Int, total: Int) {
+        if options.adding != nil, error.isTransient { return context.warn("\(error)") }
         context.io.stderr.write("Error: \(error)\n")
         if confirmed > 0 { context.warn("\(confirmed) of \(total) items were registered before this error") }
     }
@@ -133,6 +135,12 @@ extension RegisterText {
     /// Where the `rest` of the items wait, and how to send them.
     private func queued(_ rest: Int, from first: SourceLocation, batches: Int, _ error: APIError, outbox: String) {
         guard rest > 0 else { return }
+        if let added = options.adding, case .text(let name) = added.name {
+            let price = if case .text(let text) = added.price { PriceText.parse(text).map(PriceText.yen) ?? text } else { "" }
+            return context.io.stderr.write("\(PrintableText.of(name)) \(price) waits in the outbox (\(outbox)): `expense-log sync` sends it "
+                                           + "\(error.isTransient ? "once the server can be reached" : "once the cause is fixed"); "
+                                           + "fetch and summary already show it, marked as waiting.\n")
+        }
         context.io.stderr.write("Queued the \(rest) item\(rest == 1 ? "" : "s") from \(first) on, in \(batches) "
                                 + "batch\(batches == 1 ? "" : "es"), in the outbox (\(outbox)). "
                                 + "Run `expense-log sync` to send them\(error.isTransient ? "" : " once the cause is fixed"); "
