@@ -29,3 +29,29 @@ extension Command {
         return subcommands.first { $0.spec.names.contains(word) }?.command(at: path.dropFirst())
     }
 }
+
+/// A command declared once, as a value: its options and arguments are its stored properties (`@Opt`, `@Flg`, `@Arg`),
+/// from which help, usage errors and completions are made, and which hold their values when it runs.
+protocol ParsableCommand: Command {
+    /// Its name and help.
+    static var about: CommandAbout { get }
+    /// The command with every property at its default (for its declaration), or read from `Invocation.decoding`.
+    init()
+    /// Runs it with its properties as the command line gave them.
+    func run(_ context: Context) async throws
+}
+
+extension ParsableCommand {
+    /// The declaration, read from the properties in the order they are declared.
+    static var spec: CommandSpec {
+        let parameters = Mirror(reflecting: Self()).children.compactMap { $0.value as? any DeclaredParameter }
+        return CommandSpec(name: about.name, aliases: about.aliases, abstract: about.abstract, discussion: about.discussion,
+                           options: parameters.compactMap(\.optionSpec), arguments: parameters.compactMap(\.argumentSpec),
+                           subcommands: subcommands.map { $0.spec }, runsAlone: about.runsAlone)
+    }
+
+    /// Makes the command from the invocation's values and runs it.
+    static func run(_ invocation: Invocation, _ context: Context) async throws {
+        try await Invocation.$decoding.withValue(invocation) { Self() }.run(context)
+    }
+}

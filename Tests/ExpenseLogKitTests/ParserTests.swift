@@ -5,6 +5,11 @@ import Foundation
 import TestSupport
 import Testing
 
+/// The command an invocation makes, its properties read from it as `run` reads them.
+func decoded<C: ParsableCommand>(_ invocation: Invocation, as type: C.Type) -> C {
+    Invocation.$decoding.withValue(invocation) { C() }
+}
+
 extension ParseResult {
     /// The invocation when the command line runs a command.
     var invocation: Invocation? {
@@ -67,18 +72,20 @@ struct ParserTests {
     func positionals() throws {
         let invocation = try #require(try parse(["register", "a.csv", "-", "--dry-run", "--", "--odd.json"]).invocation)
         #expect(invocation.arguments == ["a.csv", "-", "--odd.json"])
-        #expect(invocation[RegisterCommand.files] == ["a.csv", "-", "--odd.json"], "a variadic argument is every text from its place")
-        #expect(invocation[RegisterCommand.dryRun])
+        let register = decoded(invocation, as: RegisterCommand.self)
+        #expect(register.files == ["a.csv", "-", "--odd.json"], "a variadic argument is every text from its place")
+        #expect(register.dryRun && register.format == .table, "a flag, and an option's declared default")
     }
 
     @Test("a typed argument is read from its declared place, and one left out is nil")
     func typedArguments() throws {
         let set = try #require(try parse(["config", "set", "serverTimeZone", "Asia/Tokyo"]).invocation)
-        #expect(set[ConfigCommand.key] == "serverTimeZone" && set[ConfigCommand.value] == "Asia/Tokyo")
-        let add = try #require(try parse(["add", "ラーメン"]).invocation)
-        #expect(add[AddCommand.name] == "ラーメン" && add[AddCommand.price] == nil)
-        let fetch = try #require(try parse(["fetch"]).invocation)
-        #expect(fetch[CommonOptions.period] == nil)
+        let setKey = decoded(set, as: ConfigCommand.SetKey.self)
+        #expect(setKey.key == "serverTimeZone" && setKey.value == "Asia/Tokyo")
+        let add = decoded(try #require(try parse(["add", "ラーメン"]).invocation), as: AddCommand.self)
+        #expect(add.name == "ラーメン" && add.price == nil)
+        let fetch = decoded(try #require(try parse(["fetch"]).invocation), as: FetchCommand.self)
+        #expect(fetch.period == nil && fetch.year == nil && !fetch.offline)
     }
 
     @Test("an unknown option is a usage error naming it and the command", arguments: [
@@ -125,11 +132,12 @@ struct ParserTests {
     func fetchQueryOptions() throws {
         let invocation = try #require(try parse(Self.fetchJanuary + ["--sort", "price", "--reverse", "--category", "food", "--sub", "2",
                                                                      "--min", "-300"]).invocation)
-        #expect(invocation[FetchCommand.sort] == .price && invocation[FetchCommand.reverse])
-        #expect(invocation[FetchCommand.category] == "food" && invocation[FetchCommand.sub] == "2" && invocation[FetchCommand.min] == -300)
+        let fetch = decoded(invocation, as: FetchCommand.self)
+        #expect(fetch.sort == .price && fetch.reverse)
+        #expect(fetch.category == "food" && fetch.sub == "2" && fetch.min == -300 && fetch.max == nil)
         // A day some days ago is a value too, as `add --date -3d` and `edit --date -3d` take it; `-d` alone is no such day.
         let edit = try #require(try parse(["edit", "ID", "--date", "-3d"]).invocation)
-        #expect(edit[EditCommand.date] == "-3d")
+        #expect(decoded(edit, as: EditCommand.self).date == "-3d")
         #expect(!Parser.isNegativeValue("-d") && !Parser.isNegativeValue("-3x") && Parser.isNegativeValue("-12d"))
         #expect(try usageError(Self.fetchJanuary + ["--min", "x"]).message
                 == "The value 'x' is invalid for '--min <yen>': expected a whole number")

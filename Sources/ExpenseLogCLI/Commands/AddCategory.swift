@@ -17,11 +17,11 @@ extension AddCommand {
     }
 
     /// A category name read from the catalogue in force; a usage error naming what it has.
-    static func resolve(_ text: String, _ config: AppConfig, _ invocation: Invocation) throws -> (category: Int, sub: Int?) {
+    static func resolve(_ text: String, _ config: AppConfig, _ context: Context) throws -> (category: Int, sub: Int?) {
         do {
             return try config.catalogue.value.resolve(text)
         } catch {
-            throw UsageError(path: invocation.path, message: "\(error.message) (`expense-log categories` lists them)")
+            throw UsageError(path: context.invocation.path, message: "\(error.message) (`expense-log categories` lists them)")
         }
     }
 
@@ -32,7 +32,7 @@ extension AddCommand {
             + (sub.map { "/" + catalogue.name(ofSub: $0, in: category, japanese: context.japanese) } ?? "")
     }
 
-    static func notADay(_ text: String, _ invocation: Invocation) -> UsageError {
-        UsageError(path: invocation.path, message: Day.refusal(of: text))
+    static func notADay(_ text: String, _ context: Context) -> UsageError {
+        UsageError(path: context.invocation.path, message: Day.refusal(of: text))
     }
 }

@@ -1,22 +1,25 @@
 import ExpenseLogConfig
 import ExpenseLogFormats
 import ExpenseLogModel
+import ExpenseLogRendering
 import ExpenseLogUseCases
 import Foundation
 
 /// `add`: one item from its name and price, registered exactly as `register` registers a file's rows.
-enum AddCommand: Command {
-    static let date = Option<String>("date", short: "d", "day", help: "The day: 2024-01-05, 11/20 (this year's, or last year's if still to come), "
-                                     + "today/今日, yesterday/昨日, 一昨日, a weekday (monday, 月曜: the last one) or -3d (default: today).")
-    static let category = Option<String>("category", short: "c", "name", .suggest(CommonOptions.categoryWords), help: "A category (food, 食費, a unique prefix, a number) or category/sub "
-                                         + "(food/drink); default: that of the latest cached item of the same name.")
-    static let id = Option<String>("id", "id", help: "The item's id (default: a new UUID, as the app makes).")
-    static let allowDuplicates = Flag("allow-duplicates", help: "Does nothing now that add keeps every purchase (kept so that scripts that pass it still run).")
+struct AddCommand: ParsableCommand {
+    @Opt("date", short: "d", "day", help: "The day: 2024-01-05, 11/20 (this year's, or last year's if still to come), "
+         + "today/今日, yesterday/昨日, 一昨日, a weekday (monday, 月曜: the last one) or -3d (default: today).") var date: String?
+    @Opt("category", short: "c", "name", .suggest(CommonOptions.categoryWords), help: "A category (food, 食費, a unique prefix, a number) "
+         + "or category/sub (food/drink); default: that of the latest cached item of the same name.") var category: String?
+    @Opt("id", "id", help: "The item's id (default: a new UUID, as the app makes).") var id: String?
+    @Flg("allow-duplicates", help: "Does nothing now that add keeps every purchase (kept so that scripts that pass it still run).")
+    var allowDuplicates: Bool
+    @Flg(RegisterCommand.dryRun) var dryRun: Bool
+    @Opt(CommonOptions.format) var format: OutputFormat?
+    @Arg(optional: "name", help: "What was bought.") var name: String?
+    @Arg(optional: "price", help: "What it cost, in yen.") var price: String?
 
-    static let name = Argument<String?>(optional: "name", help: "What was bought.")
-    static let price = Argument<String?>(optional: "price", help: "What it cost, in yen.")
-
-    static let spec = CommandSpec(
+    static let about = CommandAbout(
         name: "add",
         abstract: "Register one item from its name and price (today, in the category its name had last time).",
         discussion: """
@@ -33,9 +36,7 @@ enum AddCommand: Command {
               expense-log add コーヒー 178 --category food/drink --date yesterday
               expense-log add 餃子 450 -c food -d 11/20
               expense-log add 返品 -300 --category 雑貨 --date 2024-01-05
-            """,
-        options: [date.spec, category.spec, id.spec, allowDuplicates.spec, RegisterCommand.dryRun.spec, CommonOptions.format.spec],
-        arguments: [name.spec, price.spec])
+            """)
 
     /// The item as given or answered, before it goes the way of a `register` row.
     struct Fields {
@@ -46,44 +47,43 @@ enum AddCommand: Command {
         var sub: Int?
     }
 
-    static func run(_ invocation: Invocation, _ context: Context) async throws {
+    func run(_ context: Context) async throws {
         let config = try context.config()
         let fields: Fields
-        let (name, price) = (invocation[Self.name], invocation[Self.price])
         // A name never seen has no category to guess: on a terminal it is asked for, as any missing part is.
         var guess: Item?
-        if let name, invocation[category] == nil { guess = latest(named: name, among: await cachedItems(context, config)) }
-        if let name, let price, invocation[category] != nil || guess != nil || !context.canAsk {
-            guard let day = Day(personDate: invocation[date] ?? "today") else { throw notADay(invocation[date] ?? "", invocation) }
+        if let name, category == nil { guess = Self.latest(named: name, among: await Self.cachedItems(context, config)) }
+        if let name, let price, category != nil || guess != nil || !context.canAsk {
+            guard let day = Day(personDate: date ?? "today") else { throw Self.notADay(date ?? "", context) }
             let category: (category: Int, sub: Int?)
-            if let text = invocation[Self.category] {
-                category = try resolve(text, config, invocation)
+            if let text = self.category {
+                category = try Self.resolve(text, config, context)
             } else {
                 guard let latest = guess else {
-                    throw UsageError(path: invocation.path, message: "No cached item is called '\(name.trimmingSpaces())', so its category "
+                    throw UsageError(path: context.invocation.path, message: "No cached item is called '\(name.trimmingSpaces())', so its category "
                                      + "cannot be guessed; give --category (the catalogue: \(config.catalogue.value.listing))")
                 }
-                context.note("Category: \(describe(latest.category, latest.categorySub, config, context)), as '\(latest.name)' had on "
+                context.note("Category: \(Self.describe(latest.category, latest.categorySub, config, context)), as '\(latest.name)' had on "
                              + "\(latest.date) (--category sets another)")
                 category = (latest.category, latest.categorySub)
             }
             fields = Fields(day: day, name: name, price: price, category: category.category, sub: category.sub)
         } else {
             guard context.canAsk else {
-                throw UsageError(path: invocation.path, message: "add needs a name and a price, as in: expense-log add ラーメン 980 "
+                throw UsageError(path: context.invocation.path, message: "add needs a name and a price, as in: expense-log add ラーメン 980 "
                                  + "(on a terminal, it asks for what is missing)")
             }
-            guard let asked = try await AddQuestions(invocation: invocation, context: context, config: config).ask(name: name, price: price) else {
+            guard let asked = try await AddQuestions(command: self, context: context, config: config).ask(name: name, price: price) else {
                 context.io.stderr.write("Cancelled; nothing was sent.\n")
                 throw CommandExit(code: .failure)
             }
             fields = asked
         }
-        let confirmed = invocation[RegisterCommand.dryRun] ? true : try await confirmRepeat(fields, context, config)
+        let confirmed = dryRun ? true : try await Self.confirmRepeat(fields, context, config)
         guard confirmed else {
             context.io.stderr.write("Not added; nothing was sent.\n")
             throw CommandExit(code: .failure)
         }
-        try await register(fields, invocation, context)
+        try await register(fields, context)
     }
 }

@@ -6,7 +6,7 @@ import Foundation
 /// already in the cache shown, the price, the category with the guessed one as default), re-asking after an answer it
 /// cannot read, then shows the item and asks before sending it.
 struct AddQuestions {
-    let invocation: Invocation
+    let command: AddCommand
     let context: Context
     let config: AppConfig
 
@@ -15,8 +15,8 @@ struct AddQuestions {
     func ask(name given: String?, price givenPrice: String? = nil) async throws -> AddCommand.Fields? {
         // The cache is read once, for the names shown and for the guessed category.
         let cached = await AddCommand.cachedItems(context, config)
-        var day = try invocation[AddCommand.date].map { text in
-            guard let day = Day(personDate: text) else { throw AddCommand.notADay(text, invocation) }
+        var day = try command.date.map { text in
+            guard let day = Day(personDate: text) else { throw AddCommand.notADay(text, context) }
             return day
         }
         if given != nil, givenPrice != nil, day == nil { day = Day.today() }
@@ -49,7 +49,7 @@ struct AddQuestions {
 
     /// `--category`, or the answer to a question whose default is the category the name had last time.
     private func category(for name: String, _ cached: [Item]) async throws -> (category: Int, sub: Int?)? {
-        if let text = invocation[AddCommand.category] { return try AddCommand.resolve(text, config, invocation) }
+        if let text = command.category { return try AddCommand.resolve(text, config, context) }
         let guess = AddCommand.latest(named: name, among: cached)
         let suggested = guess.map { AddCommand.describe($0.category, $0.categorySub, config, context) }
         // The catalogue once, before the question, when there is no guess to take; an answer it lacks is told apart

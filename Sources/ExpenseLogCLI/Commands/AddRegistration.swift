@@ -1,14 +1,15 @@
 import ExpenseLogConfig
 import ExpenseLogModel
+import ExpenseLogRendering
 import Foundation
 
 /// How `add` hands the item to `register`: checked first, so a problem is said as the command line gave it.
 extension AddCommand {
     /// Registers the item through `register`'s path, as one row named `(arguments)`: a draft the fields fill, checked
     /// as any input's row is.
-    static func register(_ fields: Fields, _ invocation: Invocation, _ context: Context) async throws {
+    func register(_ fields: Fields, _ context: Context) async throws {
         var draft = ItemDraft(location: SourceLocation(file: "(arguments)", line: 1))
-        draft.id = invocation[id].map(RawValue.text) ?? .missing
+        draft.id = id.map(RawValue.text) ?? .missing
         draft.date = .text(fields.day.compact)
         draft.name = .text(fields.name)
         draft.price = .text(fields.price)
@@ -16,9 +17,9 @@ extension AddCommand {
         draft.categorySub = fields.sub.map(RawValue.integer) ?? .missing
         let config = try context.config()
         let problems = draft.validated(catalogue: config.catalogue.value).problems
-        if !problems.isEmpty { try refuse(problems, context) }
-        try await RegisterCommand.run(RegisterOptions(adding: draft, format: CommonOptions.outputFormat(invocation),
-                                                      dryRun: invocation[RegisterCommand.dryRun], allowDuplicates: false), context)
+        if !problems.isEmpty { try Self.refuse(problems, context) }
+        try await RegisterCommand.run(RegisterOptions(adding: draft, format: format ?? .table, dryRun: dryRun, allowDuplicates: false),
+                                      context)
     }
 
     /// Says each problem of the item typed as the command line gave it (`<price>`, `--date`), not as a file's row, and

@@ -14,17 +14,18 @@ enum CacheCommand: CommandGroup {
         subcommands: subcommands.map { $0.spec })
 
     /// `cache list`.
-    enum List: Command {
-        static let spec = CommandSpec(
-            name: "list", abstract: "List the cached months with their item counts, totals and fetch times.",
-            options: [CommonOptions.listingFormat.spec])
+    struct List: ParsableCommand {
+        @Opt(CommonOptions.listingFormat) var format: ListingFormat?
 
-        static func run(_ invocation: Invocation, _ context: Context) async throws {
+        static let about = CommandAbout(
+            name: "list", abstract: "List the cached months with their item counts, totals and fetch times.")
+
+        func run(_ context: Context) async throws {
             let config = try context.config()
             let repository = context.repository(config)
             let months = try await CacheContents(repository).months()
             await context.flushWarnings(repository)
-            if invocation[CommonOptions.listingFormat] == .json {
+            if format == .json {
                 // [{"month": "2024-01", "items": 4, "total": 2078, "fetchedAt": "2024-01-22T10:00:00Z" or null}, …]
                 let members = months.map { cached in
                     "  {\"month\": \"\(cached.month)\", \"items\": \(cached.count), \"total\": \(cached.total), \"fetchedAt\": "
@@ -36,7 +37,7 @@ enum CacheCommand: CommandGroup {
                 context.note("No cached months in \(config.cacheDirectory.path).")
                 return
             }
-            guard invocation[CommonOptions.listingFormat] != .json else { return }
+            guard format != .json else { return }
             var rows = [["MONTH", "ITEMS", "TOTAL", "FETCHED"]]
             for cached in months {
                 let fetched = cached.fetchedAt.map { LocalTime.text($0) } ?? "never (registered items only)"
@@ -48,11 +49,11 @@ enum CacheCommand: CommandGroup {
     }
 
     /// `cache clear`.
-    enum Clear: Command {
-        static let spec = CommandSpec(
+    struct Clear: ParsableCommand {
+        static let about = CommandAbout(
             name: "clear", abstract: "Delete every cached month of the current environment and server.")
 
-        static func run(_ invocation: Invocation, _ context: Context) async throws {
+        func run(_ context: Context) async throws {
             let config = try context.config()
             let removed = try await CacheContents(context.repository(config)).clear()
             context.note("Removed \(removed) cached month\(removed == 1 ? "" : "s") from \(config.cacheDirectory.path).")
@@ -61,11 +62,11 @@ enum CacheCommand: CommandGroup {
     }
 
     /// `cache path`.
-    enum Path: Command {
-        static let spec = CommandSpec(
+    struct Path: ParsableCommand {
+        static let about = CommandAbout(
             name: "path", abstract: "Print the cache folder of the current environment and server (a folder per base URL).")
 
-        static func run(_ invocation: Invocation, _ context: Context) async throws {
+        func run(_ context: Context) async throws {
             context.io.stdout.write(try context.config().cacheDirectory.path + "\n")
 
         }

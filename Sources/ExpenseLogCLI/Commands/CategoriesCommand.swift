@@ -4,28 +4,27 @@ import ExpenseLogModel
 import ExpenseLogRendering
 
 /// `categories`: the catalogue the numbers in `category` and `categorySub` refer to.
-enum CategoriesCommand: Command {
+struct CategoriesCommand: ParsableCommand {
     /// How the catalogue is printed.
     enum Format: String, CaseIterable, Sendable { case table, json }
-    static let format = Option<Format>(choice: "format", "format", default: .table, help: "How to print it.")
+    @Opt(choice: "format", "format", default: .table, help: "How to print it.") var format: Format?
 
-    static let spec = CommandSpec(
+    static let about = CommandAbout(
         name: "categories",
         abstract: "Print the category catalogue (numbers and names).",
         discussion: """
             The catalogue is the app's unless the config file replaces it with a "categories" array \
             in the shape --format json prints.
-            """,
-        options: [format.spec])
+            """)
 
-    static func run(_ invocation: Invocation, _ context: Context) async throws {
+    func run(_ context: Context) async throws {
         let catalogue = try context.config().catalogue.value
-        if invocation[format] == .json {
+        if format == .json {
             let entries = catalogue.categories.map { category in
                 let subs = category.subs.map { sub in
-                    "{\"id\":\(sub.id),\"ja\":\(quoted(sub.japanese)),\"en\":\(quoted(sub.english))}"
+                    "{\"id\":\(sub.id),\"ja\":\(Self.quoted(sub.japanese)),\"en\":\(Self.quoted(sub.english))}"
                 }
-                return "  {\"id\":\(category.id),\"ja\":\(quoted(category.japanese)),\"en\":\(quoted(category.english)),"
+                return "  {\"id\":\(category.id),\"ja\":\(Self.quoted(category.japanese)),\"en\":\(Self.quoted(category.english)),"
                     + "\"subs\":[\(subs.joined(separator: ","))]}"
             }
             context.io.stdout.write("[\n" + entries.joined(separator: ",\n") + "\n]\n")

@@ -26,22 +26,17 @@ enum CommonOptions {
     static let to = Option<String>("to", "day-or-month", help: "Up to this day or month (default: this month); needs --from.")
     static let strict = Flag("strict", help: "Refuse a month whole (exit 76) when a row of the server's answer cannot be read.")
 
-    /// The `--format` value (the parser has checked it).
-    static func outputFormat(_ invocation: Invocation) -> OutputFormat {
-        invocation[format] ?? .table
-    }
-
     /// The period a reading command is about: the `period` argument, or `--year`/`--month` (either alone: the whole year,
     /// or that month of this year), else the month `now` falls in (local time, so `TZ` is honoured). Both forms at once,
     /// or an argument that is no period, is a usage error.
-    static func period(_ invocation: Invocation, now: Date = Date()) throws -> Period {
-        let year = invocation[Self.year], month = invocation[Self.month]
-        if let text = invocation[period] {
+    static func period(_ text: String?, year: Int?, month: Int?, _ context: Context, now: Date = Date()) throws -> Period {
+        if let text {
             guard year == nil, month == nil else {
-                throw UsageError(path: invocation.path, message: "Give the period as '\(text)' or with --year/--month, not both")
+                throw UsageError(path: context.invocation.path, message: "Give the period as '\(text)' or with --year/--month, not both")
             }
             guard let period = Period(parsing: text, now: now) else {
-                throw UsageError(path: invocation.path, message: "'\(text)' is not a month (2024-01, 2024年1月, 10月, 先月) or a year (2024, 今年)")
+                throw UsageError(path: context.invocation.path,
+                                 message: "'\(text)' is not a month (2024-01, 2024年1月, 10月, 先月) or a year (2024, 今年)")
             }
             return period
         }
@@ -57,23 +52,18 @@ enum CommonOptions {
 
 extension CommonOptions {
     /// The range `--from`/`--to` give (nil when neither is given): a usage error when it runs backwards, names an
-    /// impossible day, spans more than ten years, or comes with another period.
-    static func range(_ invocation: Invocation, now: Date = Date()) throws -> Period? {
-        let fail = { (message: String) in UsageError(path: invocation.path, message: message) }
-        guard let from = invocation[Self.from] else {
-            if invocation[to] != nil { throw fail("--to needs --from") }
+    /// impossible day, spans more than ten years, or comes with another period (`otherPeriod`: the period argument or
+    /// `--year`/`--month`).
+    static func range(from: String?, to: String?, _ context: Context, otherPeriod: Bool = false, now: Date = Date()) throws -> Period? {
+        let fail = { (message: String) in UsageError(path: context.invocation.path, message: message) }
+        guard let from else {
+            if to != nil { throw fail("--to needs --from") }
             return nil
         }
-        let to = invocation[Self.to] ?? YearMonth.current(now).description
-        // edit and delete take --from/--to but no period: their arguments are no period to ask about.
-        let periodGiven = invocation.argumentNames.contains(period.spec.name) && invocation[period] != nil
-        guard !periodGiven, invocation[year] == nil, invocation[month] == nil else {
-            throw fail("--from/--to give the period; leave out the period argument and --year/--month")
-        }
-        for (option, text) in [("--from", from), ("--to", to)] {
-            guard Period.range(from: text, to: text, now: now) != nil else {
-                throw fail("\(option) \(Day.refusal(of: text)), or a month (2024-01, 10月, 先月)")
-            }
+        let to = to ?? YearMonth.current(now).description
+        guard !otherPeriod else { throw fail("--from/--to give the period; leave out the period argument and --year/--month") }
+        for (option, text) in [("--from", from), ("--to", to)] where Period.range(from: text, to: text, now: now) == nil {
+            throw fail("\(option) " + (Day.impossibility(of: text) ?? "\(Day.refusal(of: text)), or a month (2024-01, 10月, 先月)"))
         }
         guard let range = Period.range(from: from, to: to, now: now) else {
             throw fail("--from \(from) --to \(to) runs backwards: the range starts after it ends")

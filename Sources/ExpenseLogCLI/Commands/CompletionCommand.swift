@@ -1,8 +1,8 @@
 /// `completion bash|zsh|fish`: a completion script generated from the command tree.
-enum CompletionCommand: Command {
-    static let shell = Argument<String>("shell", kind: .choice(Shell.allCases.map(\.rawValue)), help: "The shell to complete in.")
+struct CompletionCommand: ParsableCommand {
+    @Arg("shell", kind: .choice(Shell.allCases.map(\.rawValue)), help: "The shell to complete in.") var shellName: String
 
-    static let spec = CommandSpec(
+    static let about = CommandAbout(
         name: "completion",
         abstract: "Print a completion script for bash, zsh or fish.",
         discussion: """
@@ -17,13 +17,12 @@ enum CompletionCommand: Command {
                     and add to ~/.zshrc, before compinit runs: fpath=(~/.zfunc $fpath)
                     (or, after compinit: source <(expense-log completion zsh))
               fish  expense-log completion fish > ~/.config/fish/completions/expense-log.fish
-            """,
-        arguments: [shell.spec])
+            """)
 
-    static func run(_ invocation: Invocation, _ context: Context) async throws {
+    func run(_ context: Context) async throws {
         // The parser has checked the word against the same list.
-        guard let shell = Shell(rawValue: invocation[shell]) else {
-            throw UsageError(path: invocation.path, message: "Missing expected argument '<shell>'")
+        guard let shell = Shell(rawValue: shellName) else {
+            throw UsageError(path: context.invocation.path, message: "Missing expected argument '<shell>'")
         }
         let scripts = CompletionScript(toolName: ExpenseLogCommand.helpFormatter.toolName, parser: ExpenseLogCommand.parser)
         context.io.stdout.write(scripts.script(for: shell))

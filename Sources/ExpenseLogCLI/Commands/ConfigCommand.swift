@@ -12,13 +12,11 @@ enum ConfigCommand: CommandGroup {
 
     static let key = Argument<String>("key", kind: .suggest(ConfigEdit.keys + ["budgets.total"]),
                                       help: "A key of the config file; budgets.NAME is a monthly budget (total, a category, category/sub).")
-    static let value = Argument<String>("value", help: "The new value.")
 
     /// The key given, checked: one of `ConfigEdit.keys`, or `budgets.` and a name.
-    static func checkedKey(_ invocation: Invocation) throws -> String {
-        let given = invocation[key]
+    static func checkedKey(_ given: String, _ context: Context) throws -> String {
         guard ConfigEdit.isKey(given) else {
-            throw UsageError(path: invocation.path, message: "'\(given)' is not a key of the config file (the keys are "
+            throw UsageError(path: context.invocation.path, message: "'\(given)' is not a key of the config file (the keys are "
                              + "\(ConfigEdit.keys.joined(separator: ", ")) and budgets.NAME)"
                              + Suggestion.didYouMean(given, among: ConfigEdit.keys + ["budgets.total"]))
         }
@@ -35,13 +33,14 @@ enum ConfigCommand: CommandGroup {
     }
 
     /// `config get`.
-    enum Get: Command {
-        static let spec = CommandSpec(
-            name: "get", abstract: "Print a key's value in the config file (exit 1 when it is not set there).",
-            arguments: [key.spec])
+    struct Get: ParsableCommand {
+        @Arg(ConfigCommand.key) var key: String
 
-        static func run(_ invocation: Invocation, _ context: Context) async throws {
-            guard let value = try ConfigEdit.get(try checkedKey(invocation), in: try filePath(context)) else {
+        static let about = CommandAbout(
+            name: "get", abstract: "Print a key's value in the config file (exit 1 when it is not set there).")
+
+        func run(_ context: Context) async throws {
+            guard let value = try ConfigEdit.get(try checkedKey(key, context), in: try filePath(context)) else {
                 throw CommandExit(code: .failure)
             }
             context.io.stdout.write(value + "\n")
@@ -50,8 +49,11 @@ enum ConfigCommand: CommandGroup {
     }
 
     /// `config set`.
-    enum SetKey: Command {
-        static let spec = CommandSpec(
+    struct SetKey: ParsableCommand {
+        @Arg(ConfigCommand.key) var key: String
+        @Arg("value", help: "The new value.") var value: String
+
+        static let about = CommandAbout(
             name: "set", abstract: "Set a key in the config file (made when missing), keeping every other key.",
             discussion: """
                 The file is checked whole before it replaces the old one, so a bad value changes nothing \
@@ -62,36 +64,37 @@ enum ConfigCommand: CommandGroup {
                   expense-log config set baseURL https://script.google.com/macros/s/ID/exec
                   expense-log config set environment development
                   expense-log config set serverTimeZone Asia/Tokyo
-                """,
-            arguments: [key.spec, value.spec])
+                """)
 
-        static func run(_ invocation: Invocation, _ context: Context) async throws {
+        func run(_ context: Context) async throws {
             let path = try filePath(context)
-            try ConfigEdit.set(try checkedKey(invocation), to: invocation[value], in: path)
-            context.note("Set \(invocation[key]) in \(path).")
+            try ConfigEdit.set(try checkedKey(key, context), to: value, in: path)
+            context.note("Set \(key) in \(path).")
 
         }
     }
 
     /// `config unset`.
-    enum Unset: Command {
-        static let spec = CommandSpec(
-            name: "unset", abstract: "Remove a key from the config file, keeping every other key.", arguments: [key.spec])
+    struct Unset: ParsableCommand {
+        @Arg(ConfigCommand.key) var key: String
 
-        static func run(_ invocation: Invocation, _ context: Context) async throws {
+        static let about = CommandAbout(
+            name: "unset", abstract: "Remove a key from the config file, keeping every other key.")
+
+        func run(_ context: Context) async throws {
             let path = try filePath(context)
-            try ConfigEdit.set(try checkedKey(invocation), to: nil, in: path)
-            context.note("Removed \(invocation[key]) from \(path).")
+            try ConfigEdit.set(try checkedKey(key, context), to: nil, in: path)
+            context.note("Removed \(key) from \(path).")
 
         }
     }
 
     /// `config path`.
-    enum Path: Command {
-        static let spec = CommandSpec(
+    struct Path: ParsableCommand {
+        static let about = CommandAbout(
             name: "path", abstract: "Print the path of the config file in use.")
 
-        static func run(_ invocation: Invocation, _ context: Context) async throws {
+        func run(_ context: Context) async throws {
             context.io.stdout.write(try context.config().configFile.value + "\n")
 
         }

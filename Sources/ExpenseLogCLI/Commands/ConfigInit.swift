@@ -8,13 +8,13 @@ extension ConfigCommand {
     /// `config init`: asks for the web app's URL on a terminal, saves it as both real environments' base URL, asks for
     /// the token at a prompt that does not show it, and tries a fetch of this month, saying what the server answered (or
     /// why it did not), as `gh auth login` checks a login.
-    enum Init: Command {
-        static let spec = CommandSpec(
+    struct Init: ParsableCommand {
+        static let about = CommandAbout(
             name: "init", abstract: "On a terminal, ask for the web app's URL and token, save them, and try a fetch.")
 
-        static func run(_ invocation: Invocation, _ context: Context) async throws {
+        func run(_ context: Context) async throws {
             guard context.canAsk else {
-                throw UsageError(path: invocation.path, message: "config init asks questions, so it needs a terminal; "
+                throw UsageError(path: context.invocation.path, message: "config init asks questions, so it needs a terminal; "
                                  + "in a script use: expense-log config set baseURL URL")
             }
             let path = try filePath(context)
@@ -32,7 +32,7 @@ extension ConfigCommand {
                     context.io.stderr.write("  \(error)\n")
                 }
             }
-            try await askToken(context)
+            try await Self.askToken(context)
             let config = try context.config()
             guard config.environment.value.usesNetwork else {
                 return context.note("Saved it in \(path). The \(config.environment.value.rawValue) environment is in force "

@@ -8,12 +8,13 @@ import Foundation
 
 extension ConfigCommand {
     /// `config show`: every setting, its value and where it came from (the token redacted), as a table or JSON.
-    enum Show: Command {
-        static let spec = CommandSpec(
-            name: "show", abstract: "Show each setting, its value and where it came from (the token redacted).",
-            options: [CommonOptions.listingFormat.spec])
+    struct Show: ParsableCommand {
+        @Opt(CommonOptions.listingFormat) var format: ListingFormat?
 
-        static func run(_ invocation: Invocation, _ context: Context) async throws {
+        static let about = CommandAbout(
+            name: "show", abstract: "Show each setting, its value and where it came from (the token redacted).")
+
+        func run(_ context: Context) async throws {
             let config = try context.config()
             let env = config.environment.value
             var rows = [["SETTING", "VALUE", "SOURCE"]]
@@ -48,7 +49,7 @@ extension ConfigCommand {
             let budgets = config.budgets?.value.entries.map { "\($0.name) ¥\(PriceText.format($0.monthly))" }.joined(separator: ", ")
             rows.append(["budgets", budgets.map { $0 + " a month" } ?? "(none)",
                          config.budgets?.source ?? "set with config set budgets.NAME YEN"])
-            guard invocation[CommonOptions.listingFormat] == .json else { return context.io.stdout.write(TextTable(rows: rows).render()) }
+            guard format == .json else { return context.io.stdout.write(TextTable(rows: rows).render()) }
             // {"environment": {"value": "release", "source": "default"}, …}: each setting by its name.
             let members = rows.dropFirst().map { "  \(ItemJSON.string($0[0])): {\"value\": \(ItemJSON.string($0[1])), \"source\": \(ItemJSON.string($0[2]))}" }
             context.io.stdout.write("{\n" + members.joined(separator: ",\n") + "\n}\n")

@@ -5,8 +5,8 @@ import Foundation
 /// `config set-token` and `config clear-token`: the token file, written with mode 0600, never from argv.
 extension ConfigCommand {
     /// `config set-token`.
-    enum SetToken: Command {
-        static let spec = CommandSpec(
+    struct SetToken: ParsableCommand {
+        static let about = CommandAbout(
             name: "set-token", abstract: "Save a token in the token file (mode 0600): typed at a hidden prompt, or from stdin.",
             discussion: """
                 The token is sent as `Authorization: Bearer TOKEN` and as the `key` query parameter \
@@ -19,7 +19,7 @@ extension ConfigCommand {
                   expense-log config set-token < token.txt
                 """)
 
-        static func run(_ invocation: Invocation, _ context: Context) async throws {
+        func run(_ context: Context) async throws {
             let file = try context.config().paths.tokenFile
             let token: String
             if context.canAsk {
@@ -47,11 +47,11 @@ extension ConfigCommand {
     }
 
     /// `config clear-token`.
-    enum ClearToken: Command {
-        static let spec = CommandSpec(
+    struct ClearToken: ParsableCommand {
+        static let about = CommandAbout(
             name: "clear-token", abstract: "Delete the token file.")
 
-        static func run(_ invocation: Invocation, _ context: Context) async throws {
+        func run(_ context: Context) async throws {
             let file = try context.config().paths.tokenFile
             if try Token.remove(file) {
                 context.note("Deleted the token file \(file.path).")

@@ -2,13 +2,15 @@ import ExpenseLogModel
 import Foundation
 
 /// `delete ID…`: removes items from the server (the bundled web app's extension) and from the cache.
-enum DeleteCommand: Command {
-    static let yes = Flag("yes", short: "y", help: "Delete without asking (needed when stdin is not a terminal).")
-    static let all = Flag("all", help: "Delete every item a text matches, not just one (still shown and asked for).")
-    static let ids = Argument<[String]>(variadic: "id", help: "The items to delete: ids, their first 4 or more characters (fetch --ids), "
-                                        + "or part of a name, searched in this month's items.")
+struct DeleteCommand: ParsableCommand {
+    @Flg("yes", short: "y", help: "Delete without asking (needed when stdin is not a terminal).") var yes: Bool
+    @Flg("all", help: "Delete every item a text matches, not just one (still shown and asked for).") var all: Bool
+    @Opt(CommonOptions.from) var from: String?
+    @Opt(CommonOptions.to) var to: String?
+    @Arg(variadic: "id", help: "The items to delete: ids, their first 4 or more characters (fetch --ids), "
+                                        + "or part of a name, searched in this month's items.") var ids: [String]
 
-    static let spec = CommandSpec(
+    static let about = CommandAbout(
         name: "delete",
         abstract: "Delete items from the server by id (needs the bundled web app: expense-log server script).",
         discussion: """
@@ -30,18 +32,16 @@ enum DeleteCommand: Command {
               expense-log delete 7B2A
               expense-log delete たこ焼き
               expense-log delete --yes ID1 ID2
-            """,
-        options: [yes.spec, all.spec, CommonOptions.from.spec, CommonOptions.to.spec],
-        arguments: [ids.spec])
+            """)
 
-    static func run(_ invocation: Invocation, _ context: Context) async throws {
+    func run(_ context: Context) async throws {
         let config = try context.config()
         let sync = context.sync(config, try context.client(config), context.repository(config))
-        let items = try await NamedItems.find(invocation[ids], all: invocation[all], in: try CommonOptions.range(invocation), sync, context, config).items
+        let items = try await NamedItems.find(ids, all: all, in: try CommonOptions.range(from: from, to: to, context), sync, context, config).items
         let reachable = try await ServerEdits.requireAction("delete", sync, context)
-        if !invocation[yes] {
+        if !yes {
             guard context.canAsk else {
-                throw UsageError(path: invocation.path, message: "Deleting needs --yes when stdin is not a terminal")
+                throw UsageError(path: context.invocation.path, message: "Deleting needs --yes when stdin is not a terminal")
             }
             for item in items { context.io.stderr.write("  \(ServerEdits.describe(item, config, context))\n") }
             let what = items.count == 1 ? "this item" : "these \(items.count) items"

@@ -4,18 +4,18 @@ import Foundation
 
 extension EditCommand {
     /// The change the options make to `item`, checked as `add` checks an item; nil when it already is so.
-    static func change(to item: Item, _ invocation: Invocation, _ context: Context, _ config: AppConfig) throws -> QueuedEdit.Change? {
+    func change(to item: Item, _ context: Context, _ config: AppConfig) throws -> QueuedEdit.Change? {
         var draft = ItemDraft(location: SourceLocation(file: "(arguments)", line: 1))
         draft.id = .text(item.id)
-        draft.name = .text(invocation[name] ?? item.name)
-        draft.price = invocation[price].map(RawValue.text) ?? .integer(item.price)
-        if let text = invocation[date] {
-            guard let day = Day(personDate: text) else { throw AddCommand.notADay(text, invocation) }
+        draft.name = .text(name ?? item.name)
+        draft.price = price.map(RawValue.text) ?? .integer(item.price)
+        if let text = date {
+            guard let day = Day(personDate: text) else { throw AddCommand.notADay(text, context) }
             draft.date = .text(day.compact)
         } else {
             draft.date = .text(item.date.compact)
         }
-        var category: (category: Int, sub: Int?) = try invocation[Self.category].map { try AddCommand.resolve($0, config, invocation) }
+        var category: (category: Int, sub: Int?) = try self.category.map { try AddCommand.resolve($0, config, context) }
             ?? (item.category, item.categorySub)
         // `--category food` on a Food/Drink item keeps the drink: only a new category drops the old one's sub.
         if category.category == item.category, category.sub == nil { category.sub = item.categorySub }
@@ -45,11 +45,11 @@ extension EditCommand {
 
     /// Shows the items found by name (or every match, with `--all`) and asks before changing them; off a terminal
     /// `--yes` is needed, as a search by name may find what was not meant.
-    static func confirm(_ changes: [QueuedEdit.Change], _ invocation: Invocation, _ context: Context, _ config: AppConfig) async throws {
-        guard !invocation[yes] else { return }
-        let text = invocation[id]
+    func confirm(_ changes: [QueuedEdit.Change], _ context: Context, _ config: AppConfig) async throws {
+        guard !yes else { return }
+        let text = id
         guard context.canAsk else {
-            throw UsageError(path: invocation.path, message: "'\(PrintableText.of(text))' was searched by name: give --yes to change what it "
+            throw UsageError(path: context.invocation.path, message: "'\(PrintableText.of(text))' was searched by name: give --yes to change what it "
                              + "finds when stdin is not a terminal, or the item's short id (fetch --ids)")
         }
         for case let .update(item, changed, _) in changes {

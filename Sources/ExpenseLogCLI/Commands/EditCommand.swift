@@ -3,18 +3,21 @@ import ExpenseLogModel
 import Foundation
 
 /// `edit ID [--name] [--price] [--date] [--category]`: changes an item on the server (the bundled web app's extension).
-enum EditCommand: Command {
-    static let id = Argument<String>("id", help: "The item to change: its id, the first 4 or more characters of it (fetch --ids), "
-                                     + "or part of its name, searched in this month's items.")
-    static let name = Option<String>("name", "name", help: "The new name.")
-    static let price = Option<String>("price", "yen", help: "The new price (1500, 1,500円, -300 for a refund).")
-    static let date = Option<String>("date", short: "d", "day", help: "The new day: \(Day.personForms).")
-    static let all = Flag("all", help: "Change every item the text matches (bulk re-categorising), not just one.")
-    static let yes = Flag("yes", short: "y", help: "Change what a search by name found without asking (needed when stdin is not a terminal).")
-    static let category = Option<String>("category", short: "c", "name", .suggest(CommonOptions.categoryWords),
-                                         help: "The new category (food, 食費, a unique prefix, a number) or category/sub; the sub is kept when the category is.")
+struct EditCommand: ParsableCommand {
+    @Opt("name", "name", help: "The new name.") var name: String?
+    @Opt("price", "yen", help: "The new price (1500, 1,500円, -300 for a refund).") var price: String?
+    @Opt("date", short: "d", "day", help: "The new day: \(Day.personForms).") var date: String?
+    @Opt("category", short: "c", "name", .suggest(CommonOptions.categoryWords),
+         help: "The new category (food, 食費, a unique prefix, a number) or category/sub; the sub is kept when the category is.")
+    var category: String?
+    @Flg("all", help: "Change every item the text matches (bulk re-categorising), not just one.") var all: Bool
+    @Flg("yes", short: "y", help: "Change what a search by name found without asking (needed when stdin is not a terminal).") var yes: Bool
+    @Opt(CommonOptions.from) var from: String?
+    @Opt(CommonOptions.to) var to: String?
+    @Arg("id", help: "The item to change: its id, the first 4 or more characters of it (fetch --ids), or part of its name, "
+         + "searched in this month's items.") var id: String
 
-    static let spec = CommandSpec(
+    static let about = CommandAbout(
         name: "edit",
         abstract: "Change an item's name, price, date or category on the server (needs the bundled web app).",
         discussion: """
@@ -38,21 +41,19 @@ enum EditCommand: Command {
               expense-log edit ラーメン --price 980
               expense-log edit 1000…-ID --date yesterday --category food/drink
               expense-log edit AMAZON --all --category 日用品 --from 2026-01 --yes
-            """,
-        options: [name.spec, price.spec, date.spec, category.spec, all.spec, yes.spec, CommonOptions.from.spec, CommonOptions.to.spec],
-        arguments: [id.spec])
+            """)
 
-    static func run(_ invocation: Invocation, _ context: Context) async throws {
+    func run(_ context: Context) async throws {
         let config = try context.config()
-        guard invocation[name] != nil || invocation[price] != nil || invocation[date] != nil || invocation[category] != nil else {
-            throw UsageError(path: invocation.path, message: "Say what to change: --name, --price, --date or --category")
+        guard name != nil || price != nil || date != nil || category != nil else {
+            throw UsageError(path: context.invocation.path, message: "Say what to change: --name, --price, --date or --category")
         }
-        let period = try CommonOptions.range(invocation)
+        let period = try CommonOptions.range(from: from, to: to, context)
         let sync = context.sync(config, try context.client(config), context.repository(config))
-        let found = try await NamedItems.find([invocation[id]], all: invocation[all], in: period, sync, context, config)
-        let changes = try found.items.compactMap { try change(to: $0, invocation, context, config) }
+        let found = try await NamedItems.find([id], all: all, in: period, sync, context, config)
+        let changes = try found.items.compactMap { try change(to: $0, context, config) }
         guard !changes.isEmpty else { return }
-        if found.byName { try await confirm(changes, invocation, context, config) }
+        if found.byName { try await confirm(changes, context, config) }
         let reachable = try await ServerEdits.requireAction("update", sync, context)
         // After a change that waits (the server went away), the rest wait behind it rather than each trying again.
         var waiting: CommandExit?

@@ -1,24 +1,34 @@
 import ExpenseLogConfig
 import ExpenseLogModel
+import ExpenseLogRendering
 import ExpenseLogUseCases
 import Foundation
 
 /// `fetch`: a month (or a year, or a range) from the server (or the cache with `--offline`), printed and cached.
-enum FetchCommand: Command {
-    static let offline = Flag("offline", help: "Read the cache only; never touch the network.")
-    static let refresh = Flag("refresh", help: "Read the server only; fail instead of falling back to the cache.")
-    static let sort = Option<ItemSort>(choice: "sort", "key", help: "Print the items sorted by date or price; ties keep the server's order.")
-    static let reverse = Flag("reverse", help: "Print the items in reverse order (after --sort).")
-    static let category = Option<String>("category", "name", .suggest(CommonOptions.categoryWords), help: "Print only this category: a name (food, 食費, a unique prefix), "
-                                         + "a number, or category/sub (food/drink); see categories.")
-    static let sub = Option<String>("sub", "name", .suggest(CommonOptions.subWords), help: "Print only this sub-category (a name or number); needs --category.")
-    static let name = Option<String>("name", "text", help: "Print only items whose name holds this text (case, full- and half-width ignored).")
-    static let min = Option<Int>("min", "yen", .integer(Int.min...Int.max), help: "Print only items of at least this price.")
-    static let sentOnly = Flag("sent-only", help: "Leave out the items still waiting in the outbox (shown as waiting by default).")
-    static let ids = Flag("ids", help: "Start the table with each item's short id (its first 4 or more characters), which edit and delete take.")
-    static let max = Option<Int>("max", "yen", .integer(Int.min...Int.max), help: "Print only items of at most this price.")
+struct FetchCommand: ParsableCommand {
+    @Opt(CommonOptions.year) var year: Int?
+    @Opt(CommonOptions.month) var month: Int?
+    @Opt(CommonOptions.from) var from: String?
+    @Opt(CommonOptions.to) var to: String?
+    @Opt(CommonOptions.format) var format: OutputFormat?
+    @Flg("offline", help: "Read the cache only; never touch the network.") var offline: Bool
+    @Flg("refresh", help: "Read the server only; fail instead of falling back to the cache.") var refresh: Bool
+    @Flg(CommonOptions.strict) var strict: Bool
+    @Opt(choice: "sort", "key", help: "Print the items sorted by date or price; ties keep the server's order.") var sort: ItemSort?
+    @Flg("reverse", help: "Print the items in reverse order (after --sort).") var reverse: Bool
+    @Opt("category", "name", .suggest(CommonOptions.categoryWords), help: "Print only this category: a name (food, 食費, a unique prefix), "
+         + "a number, or category/sub (food/drink); see categories.") var category: String?
+    @Opt("sub", "name", .suggest(CommonOptions.subWords), help: "Print only this sub-category (a name or number); needs --category.")
+    var sub: String?
+    @Opt("name", "text", help: "Print only items whose name holds this text (case, full- and half-width ignored).") var name: String?
+    @Opt(Option("min", "yen", .integer(Int.min...Int.max), help: "Print only items of at least this price.")) var min: Int?
+    @Opt(Option("max", "yen", .integer(Int.min...Int.max), help: "Print only items of at most this price.")) var max: Int?
+    @Flg("ids", help: "Start the table with each item's short id (its first 4 or more characters), which edit and delete take.")
+    var ids: Bool
+    @Flg("sent-only", help: "Leave out the items still waiting in the outbox (shown as waiting by default).") var sentOnly: Bool
+    @Arg(CommonOptions.period) var period: String?
 
-    static let spec = CommandSpec(
+    static let about = CommandAbout(
         name: "fetch",
         abstract: "Fetch a month's items (this month by default, or a year, or a range) from the server, cache and print them.",
         discussion: """
@@ -46,38 +56,30 @@ enum FetchCommand: Command {
               expense-log fetch 2024 --name スターバックス
               expense-log fetch --from 2024-01-15 --to 2024-03 --min 1000
               expense-log fetch --category food/drink --sort price --reverse
-            """,
-        options: [CommonOptions.year.spec, CommonOptions.month.spec, CommonOptions.from.spec, CommonOptions.to.spec, CommonOptions.format.spec, offline.spec,
-                  refresh.spec, CommonOptions.strict.spec, sort.spec, reverse.spec, category.spec, sub.spec, name.spec, min.spec, max.spec,
-                  ids.spec, sentOnly.spec],
-        arguments: [CommonOptions.period.spec])
+            """)
 
-    static func run(_ invocation: Invocation, _ context: Context) async throws {
-        let options = try FetchOptions(invocation)
-        let offline = options.policy == .offline
+    func run(_ context: Context) async throws {
+        let (period, policy) = try periodAndPolicy(context)
+        let offline = policy == .offline
         let config = try context.config()
-        let query = try options.query(config.catalogue.value, invocation)
+        let query = try query(period, config.catalogue.value, context)
+        let format = format ?? .table
         let repository = context.repository(config)
         let edits = EditText.waiting(context, config)
-        let loader = MonthLoader(client: offline ? nil : try context.client(config), repository: repository, strict: options.strict, edits: edits)
+        let loader = MonthLoader(client: offline ? nil : try context.client(config), repository: repository, strict: strict, edits: edits)
         // Made once the months are loaded: the short ids are unique among what the cache then holds.
         func text() async -> FetchText {
-            FetchText(context: context, config: config, shortIDs: await shortIDs(invocation, CacheContents(repository)),
-                      showsWaiting: !invocation[sentOnly], edits: edits, period: options.period)
+            FetchText(context: context, config: config, shortIDs: ids ? EditTargets.shortIDs(await CacheContents(repository).items().map(\.id)) : nil,
+                      showsWaiting: !sentOnly, edits: edits, period: period)
         }
-        guard case .month(let month) = options.period else {
-            let loaded = await loader.load(options.period.months, policy: options.policy)
+        guard case .month(let month) = period else {
+            let loaded = await loader.load(period.months, policy: policy)
             await context.flushWarnings(repository)
-            EditText.noteWaiting(edits, in: options.period.months, context)
-            return try await text().months(loaded, query, options.format)
+            EditText.noteWaiting(edits, in: period.months, context)
+            return try await text().months(loaded, query, format)
         }
-        let loaded = await loader.load(month, policy: options.policy)
+        let loaded = await loader.load(month, policy: policy)
         await context.flushWarnings(repository)
-        try await text().month(loaded, query, options.format, edits: edits, offline: offline)
-    }
-
-    /// `--ids`: the short id of every cached item, unique among all of them (as edit and delete look them up).
-    static func shortIDs(_ invocation: Invocation, _ cache: CacheContents) async -> [String: String]? {
-        invocation[ids] ? EditTargets.shortIDs(await cache.items().map(\.id)) : nil
+        try await text().month(loaded, query, format, edits: edits, offline: offline)
     }
 }

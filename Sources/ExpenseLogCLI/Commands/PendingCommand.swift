@@ -4,13 +4,14 @@ import ExpenseLogUseCases
 import Foundation
 
 /// `pending`: the writes waiting for the server (`PendingListing`); `pending drop|clear` removes them (`DroppedWrites`).
-enum PendingCommand: Command {
+struct PendingCommand: ParsableCommand {
     static var subcommands: [any Command.Type] { [Drop.self, Clear.self] }
 
     static let yes = Flag("yes", short: "y", help: "Remove without asking (needed when stdin is not a terminal).")
-    static let ids = Argument<[String]>(variadic: "id", help: "The ids of the items to remove (pending shows them).")
 
-    static let spec = CommandSpec(
+    @Opt(CommonOptions.format) var format: OutputFormat?
+
+    static let about = CommandAbout(
         name: "pending",
         abstract: "List the items waiting in the outbox for `sync` (drop or clear removes them).",
         discussion: """
@@ -25,18 +26,16 @@ enum PendingCommand: Command {
               expense-log pending drop 7F3A…-ID
               expense-log pending clear --yes
             """,
-        options: [CommonOptions.format.spec],
-        subcommands: subcommands.map { $0.spec },
         runsAlone: true)
 
-    static func run(_ invocation: Invocation, _ context: Context) async throws {
+    func run(_ context: Context) async throws {
         let config = try context.config()
         let pending = context.pendingWrites(config)
         let listing = try PendingListing(pending)
         let text = PendingText(context: context, config: config)
         for problem in listing.itemProblems + listing.editProblems { context.warn(problem) }
         text.edits(listing.edits, in: config.editsDirectory.path)
-        let format = CommonOptions.outputFormat(invocation)
+        let format = format ?? .table
         // An entry that cannot be read still waits: the listing is then incomplete, and says so with 74.
         let problems = listing.itemProblems.count
         let unreadable = problems == 0 ? "" : " \(problems) outbox entr\(problems == 1 ? "y" : "ies") cannot be read "

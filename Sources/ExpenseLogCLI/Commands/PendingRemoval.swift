@@ -6,37 +6,42 @@ import Foundation
 /// `pending drop` and `pending clear`: what waits for some ids, or everything, removed after asking.
 extension PendingCommand {
     /// `pending drop`.
-    enum Drop: Command {
-        static let spec = CommandSpec(
-            name: "drop", abstract: "Remove waiting items by id or the first 4 or more characters of one, asking first on a terminal.", options: [yes.spec],
-            arguments: [ids.spec])
+    struct Drop: ParsableCommand {
+        @Flg(PendingCommand.yes) var yes: Bool
+        @Arg(variadic: "id", help: "The ids of the items to remove, or the first 4 or more characters of each (pending shows them).")
+        var ids: [String]
 
-        static func run(_ invocation: Invocation, _ context: Context) async throws {
-            try await remove(Set(try PendingText.ids(named: invocation[ids], context)), invocation, context)
+        static let about = CommandAbout(
+            name: "drop", abstract: "Remove waiting items by id or the first 4 or more characters of one, asking first on a terminal.")
+
+        func run(_ context: Context) async throws {
+            try await PendingCommand.remove(Set(try PendingText.ids(named: ids, context)), yes: yes, context)
 
         }
     }
 
     /// `pending clear`.
-    enum Clear: Command {
-        static let spec = CommandSpec(
-            name: "clear", abstract: "Remove every waiting item, asking first on a terminal.", options: [yes.spec])
+    struct Clear: ParsableCommand {
+        @Flg(PendingCommand.yes) var yes: Bool
 
-        static func run(_ invocation: Invocation, _ context: Context) async throws {
-            try await remove(nil, invocation, context)
+        static let about = CommandAbout(
+            name: "clear", abstract: "Remove every waiting item, asking first on a terminal.")
+
+        func run(_ context: Context) async throws {
+            try await PendingCommand.remove(nil, yes: yes, context)
 
         }
     }
 
     /// Removes what waits for these ids (everything when nil) after asking, and says what went; an id that waits
     /// nowhere is an error (65), so a typo is never taken for a removal.
-    private static func remove(_ ids: Set<String>?, _ invocation: Invocation, _ context: Context) async throws {
+    fileprivate static func remove(_ ids: Set<String>?, yes: Bool, _ context: Context) async throws {
         let config = try context.config()
         let pending = context.pendingWrites(config)
         let what = ids.map { "what waits for \($0.count == 1 ? "the id" : "the ids") \($0.sorted().joined(separator: ", "))" } ?? "every waiting item and queued change"
-        if !invocation[yes] {
+        if !yes {
             guard context.canAsk else {
-                throw UsageError(path: invocation.path, message: "Removing from the outbox or the queue of edits needs --yes when stdin is not a terminal")
+                throw UsageError(path: context.invocation.path, message: "Removing from the outbox or the queue of edits needs --yes when stdin is not a terminal")
             }
             guard try await context.confirm("Remove \(what) from the outbox (\(config.outboxDirectory.path)) and the queue of edits? They will not be sent",
                                         yesByDefault: false) else {

@@ -9,12 +9,8 @@ import Foundation
 enum ProfileCommand: CommandGroup {
     static var subcommands: [any Command.Type] { [List.self, Show.self, Init.self] }
 
-    static let output = Option<String>("output", short: "o", "file", .path,
-                                       help: "Write the profile to this file (never over an existing one) instead of stdout.")
-
     static let nameOrFile = Argument<String>("name-or-file", kind: .suggestOrPath(ImportProfile.builtinSources.keys.sorted()),
                                              help: "A built-in name (moneyforward) or a profile file.")
-    static let file = Argument<String>("file", kind: .path, help: "The CSV to read (- for stdin).")
 
     static let spec = CommandSpec(
         name: "profile",
@@ -35,11 +31,11 @@ enum ProfileCommand: CommandGroup {
         subcommands: subcommands.map { $0.spec })
 
     /// `profile list`.
-    enum List: Command {
-        static let spec = CommandSpec(
+    struct List: ParsableCommand {
+        static let about = CommandAbout(
             name: "list", abstract: "List the built-in profiles.")
 
-        static func run(_ invocation: Invocation, _ context: Context) async throws {
+        func run(_ context: Context) async throws {
             var rows = [["NAME", "DESCRIPTION"]]
             for (name, profile) in ImportProfile.builtins { rows.append([name, profile.description]) }
             context.io.stdout.write(TextTable(rows: rows).render())
@@ -48,19 +44,19 @@ enum ProfileCommand: CommandGroup {
     }
 
     /// `profile show`.
-    enum Show: Command {
-        static let spec = CommandSpec(
-            name: "show", abstract: "Print a profile as JSON (a file's with what it extends filled in).",
-            arguments: [nameOrFile.spec])
+    struct Show: ParsableCommand {
+        @Arg(nameOrFile) var value: String
 
-        static func run(_ invocation: Invocation, _ context: Context) async throws {
-            let value = invocation[nameOrFile]
+        static let about = CommandAbout(
+            name: "show", abstract: "Print a profile as JSON (a file's with what it extends filled in).")
+
+        func run(_ context: Context) async throws {
             // A built-in is printed as written, which is the JSON a profile file takes.
             if !FileManager.default.fileExists(atPath: value), let source = ImportProfile.builtinSources[value] {
                 context.io.stdout.write(source.hasSuffix("\n") ? source : source + "\n")
                 return
             }
-            context.io.stdout.write(try ProfileLoader.load(value, for: invocation).json)
+            context.io.stdout.write(try ProfileLoader.load(value, for: context.invocation).json)
 
         }
     }

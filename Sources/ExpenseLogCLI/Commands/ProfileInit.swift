@@ -8,20 +8,22 @@ import Foundation
 /// `profile init`: a starter profile guessed from a CSV.
 extension ProfileCommand {
     /// `profile init`.
-    enum Init: Command {
-        static let spec = CommandSpec(
-            name: "init", abstract: "Guess a starter profile from a CSV's header and first rows.", options: [output.spec],
-            arguments: [file.spec])
+    struct Init: ParsableCommand {
+        @Opt("output", short: "o", "file", .path, help: "Write the profile to this file (never over an existing one) instead of stdout.")
+        var output: String?
+        @Arg("file", kind: .path, help: "The CSV to read (- for stdin).") var path: String
 
-        static func run(_ invocation: Invocation, _ context: Context) async throws {
-            let path = invocation[file]
+        static let about = CommandAbout(
+            name: "init", abstract: "Guess a starter profile from a CSV's header and first rows.")
+
+        func run(_ context: Context) async throws {
             let name = RegisterOptions.name(of: path)
             let bytes = path == "-" ? Array(try context.io.readStdin(InputLimits.wholeBytes)) : try InputFile.read(path)
             let catalogue = try context.config().catalogue.value
             let defaultCategory = catalogue.categories.first?.id ?? 0
             let guess = try ProfileGuess.guess(bytes, name: name, defaultCategory: defaultCategory, catalogue: catalogue)
             let text = guess.profile.json
-            if let output = invocation[output] {
+            if let output {
                 let url = URL(fileURLWithPath: output)
                 guard !FileManager.default.fileExists(atPath: url.path) else {
                     context.io.stderr.write("Error: \(ArgumentBytes.display(output)) exists; choose another name or remove it first\n")
@@ -44,7 +46,7 @@ extension ProfileCommand {
             let invalid = problems.count
             context.note("With it, \(name) reads as \(checked.items.count) item\(checked.items.count == 1 ? "" : "s")"
                          + (read.excluded.isEmpty ? "" : ", \(read.excluded.count) left out") + (invalid == 0 ? "" : ", \(invalid) invalid")
-                         + ". Check it with: expense-log register --profile \(invocation[output].map(ArgumentBytes.display) ?? "PROFILE.json") "
+                         + ". Check it with: expense-log register --profile \(output.map(ArgumentBytes.display) ?? "PROFILE.json") "
                          + "--dry-run \(path == "-" ? "FILE" : name)")
             if let first = problems.first { context.note("The first row it cannot read: \(first)") }
 

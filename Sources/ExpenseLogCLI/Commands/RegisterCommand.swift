@@ -2,40 +2,40 @@ import ExpenseLogConfig
 import ExpenseLogFormats
 import ExpenseLogImport
 import ExpenseLogModel
+import ExpenseLogRendering
 import ExpenseLogUseCases
 import Foundation
 
 /// `register`: read and validate every input row, skip what the server already has, POST the rest in batches, report.
-enum RegisterCommand: Command {
-    static let inputFormat = Option<InputFormat>(choice: "input-format", "format",
-                                                 help: "The input format when a file's extension does not tell it.")
-    static let encoding = Option<TextEncoding>(.value("encoding", "encoding", .choice(TextEncoding.names),
-                                                      help: "The text encoding of the inputs (default: detected; cp932 is shift_jis)."),
-                                                       decode: TextEncoding.init(name:))
-    static let profile = Option<String>("profile", "name-or-file", .suggestOrPath(ImportProfile.builtinSources.keys.sorted()),
-                                        help: "An import profile for a foreign CSV layout: a JSON file, or a built-in name (moneyforward).")
-    static let skipInvalid = Flag("skip-invalid", help: "Send the valid rows even when others are invalid (still exits 65); --on-invalid skip.")
-    static let onInvalid = Option<InvalidRows>(choice: "on-invalid", "mode",
-                                               help: "What invalid rows do: stop (send nothing, exit 65; the default), skip (send the "
-                                                 + "valid rows, exit 65) or warn (send the valid rows, warn, exit 0).")
-    static let allowDuplicates = Flag("allow-duplicates", help: "Send statement rows that match items already there (only an id already "
-                                      + "there is skipped).")
-    static let ambiguous = Option<AmbiguousRows>(choice: "ambiguous", "decision",
-                                                 help: "What a row that may be an item already there becomes: ask (the default on a "
-                                                   + "terminal), hold (list it, send nothing for it, exit 4; the default elsewhere), "
-                                                   + "new, same or skip.")
-    static let review = Flag("review", help: "Ask about each row that may be an item already there (--ambiguous ask); needs a terminal.")
-    static let matchDays = Option<Int>("match-days", "days", .integer(0...31), default: StatementMatcher.defaultWindow,
-                                       help: "How many days a statement row's date may be from the item it matches.")
-    static let explain = Flag("explain", help: "Say which existing item each skipped row matched, and why.")
-    static let report = Option<String>("report", "file", .path, help: "Write a JSON report of every row (its file, line and fate) to a file.")
+struct RegisterCommand: ParsableCommand {
+    @Opt(choice: "input-format", "format", help: "The input format when a file's extension does not tell it.") var inputFormat: InputFormat?
+    @Opt(Option(.value("encoding", "encoding", .choice(TextEncoding.names),
+                       help: "The text encoding of the inputs (default: detected; cp932 is shift_jis)."), decode: TextEncoding.init(name:)))
+    var encoding: TextEncoding?
+    @Opt("profile", "name-or-file", .suggestOrPath(ImportProfile.builtinSources.keys.sorted()),
+         help: "An import profile for a foreign CSV layout: a JSON file, or a built-in name (moneyforward).") var profile: String?
+    @Flg("skip-invalid", help: "Send the valid rows even when others are invalid (still exits 65); --on-invalid skip.") var skipInvalid: Bool
+    @Opt(choice: "on-invalid", "mode", help: "What invalid rows do: stop (send nothing, exit 65; the default), skip (send the "
+         + "valid rows, exit 65) or warn (send the valid rows, warn, exit 0).") var onInvalid: InvalidRows?
+    @Flg("allow-duplicates", help: "Send statement rows that match items already there (only an id already there is skipped).")
+    var allowDuplicates: Bool
+    @Opt(choice: "ambiguous", "decision", help: "What a row that may be an item already there becomes: ask (the default on a "
+         + "terminal), hold (list it, send nothing for it, exit 4; the default elsewhere), new, same or skip.") var ambiguous: AmbiguousRows?
+    @Flg("review", help: "Ask about each row that may be an item already there (--ambiguous ask); needs a terminal.") var review: Bool
+    @Opt(Option("match-days", "days", .integer(0...31), default: StatementMatcher.defaultWindow,
+                help: "How many days a statement row's date may be from the item it matches.")) var matchDays: Int?
+    @Flg("explain", help: "Say which existing item each skipped row matched, and why.") var explain: Bool
+    @Opt("report", "file", .path, help: "Write a JSON report of every row (its file, line and fate) to a file.") var report: String?
+    @Flg(RegisterCommand.dryRun) var dryRun: Bool
+    @Opt(Option("batch-size", "n", .integer(1...10_000), default: BatchLimit.defaultItems,
+                help: "Items per POST request at most (a batch also ends at about 512 KiB of body).")) var batchSize: Int?
+    @Opt(CommonOptions.format) var format: OutputFormat?
+    @Arg(variadic: "file", help: "Files to read; - reads standard input.") var files: [String]
+
+    /// `--dry-run`, which `add` takes too.
     static let dryRun = Flag("dry-run", short: "n", help: "Validate, compare and print what would be sent; send nothing.")
-    static let batchSize = Option<Int>("batch-size", "n", .integer(1...10_000), default: BatchLimit.defaultItems,
-                                       help: "Items per POST request at most (a batch also ends at about 512 KiB of body).")
 
-    static let files = Argument<[String]>(variadic: "file", help: "Files to read; - reads standard input.")
-
-    static let spec = CommandSpec(
+    static let about = CommandAbout(
         name: "register",
         aliases: ["import"],
         abstract: "Register items from JSON, NDJSON or CSV files (- for stdin).",
@@ -71,13 +71,9 @@ enum RegisterCommand: Command {
               expense-log import card.csv --ambiguous new    # a script: send every row it cannot decide
               expense-log fetch --year 2024 --month 1 --format json | expense-log register --dry-run -
               echo '{"date":"20240122","name":"コーヒー","price":178,"category":0,"categorySub":1}' | expense-log register -
-            """,
-        options: [inputFormat.spec, encoding.spec, profile.spec, skipInvalid.spec, onInvalid.spec, allowDuplicates.spec, ambiguous.spec,
-                  review.spec, matchDays.spec, explain.spec, report.spec,
-                  dryRun.spec, batchSize.spec, CommonOptions.format.spec],
-        arguments: [files.spec])
+            """)
 
-    static func run(_ invocation: Invocation, _ context: Context) async throws {
-        try await run(RegisterOptions(invocation), context)
+    func run(_ context: Context) async throws {
+        try await Self.run(RegisterOptions(self, context), context)
     }
 }

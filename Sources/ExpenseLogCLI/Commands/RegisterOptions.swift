@@ -5,7 +5,7 @@ import ExpenseLogRendering
 import ExpenseLogUseCases
 import Foundation
 
-/// `register`'s arguments, decoded and checked once.
+/// What a registration run is asked to do: `register`'s options checked together, or `add`'s one item.
 struct RegisterOptions {
     /// The inputs as given (`-` for standard input), each with the format its extension or `--input-format` gives.
     let paths: [(path: String, format: InputFormat?)]
@@ -28,44 +28,38 @@ struct RegisterOptions {
     /// An item made on the command line (`add`), registered instead of files.
     private(set) var adding: ItemDraft?
 
-    /// Decodes the invocation; two `-`, a file named twice, an unknown profile or a profile over a non-CSV input is a
-    /// usage error.
-    init(_ invocation: Invocation) throws {
-        typealias Command = RegisterCommand
-        let arguments = invocation[Command.files]
-        if arguments.filter({ $0 == "-" }).count > 1 {
-            throw UsageError(path: invocation.path, message: "Standard input ('-') can be read only once")
-        }
+    /// `register`'s options checked together; two `-`, a file named twice, an unknown profile, a profile over a non-CSV
+    /// input, or two options that say one thing differently is a usage error.
+    init(_ command: RegisterCommand, _ context: Context) throws {
+        let fail = { (message: String) in UsageError(path: context.invocation.path, message: message) }
+        let arguments = command.files
+        if arguments.filter({ $0 == "-" }).count > 1 { throw fail("Standard input ('-') can be read only once") }
         let named = arguments.filter { $0 != "-" }.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         if let twice = named.first(where: { path in named.filter { $0 == path }.count > 1 }) {
-            throw UsageError(path: invocation.path, message: "\(twice) is named twice; each file can be registered only once per run")
+            throw fail("\(twice) is named twice; each file can be registered only once per run")
         }
-        paths = arguments.map { ($0, ($0 == "-" ? nil : InputFormat(fileName: $0)) ?? invocation[Command.inputFormat]) }
-        profile = try Self.profile(invocation[Command.profile], invocation)
+        paths = arguments.map { ($0, ($0 == "-" ? nil : InputFormat(fileName: $0)) ?? command.inputFormat) }
+        profile = try command.profile.map { try ProfileLoader.load($0, for: context.invocation) }
         if profile != nil, let (path, format) = paths.first(where: { $0.format.map { $0 != .csv } ?? false }), let format {
-            throw UsageError(path: invocation.path, message: "--profile reads CSV, but \(Self.name(of: path)) is \(format.rawValue)")
+            throw fail("--profile reads CSV, but \(Self.name(of: path)) is \(format.rawValue)")
         }
-        encoding = invocation[Command.encoding]
-        if invocation[Command.skipInvalid], let mode = invocation[Command.onInvalid], mode != .skip {
-            throw UsageError(path: invocation.path, message: "--skip-invalid is --on-invalid skip; give one of them")
-        }
-        onInvalid = invocation[Command.onInvalid] ?? (invocation[Command.skipInvalid] ? .skip : nil) ?? profile?.onInvalid ?? .stop
-        (allowDuplicates, explain) = (invocation[Command.allowDuplicates], invocation[Command.explain])
-        if invocation[Command.review], let mode = invocation[Command.ambiguous], mode != .ask {
-            throw UsageError(path: invocation.path, message: "--review is --ambiguous ask; give one of them")
-        }
-        ambiguous = invocation[Command.review] ? .ask : invocation[Command.ambiguous]
-        matchDays = invocation[Command.matchDays] ?? StatementMatcher.defaultWindow
+        encoding = command.encoding
+        if command.skipInvalid, let mode = command.onInvalid, mode != .skip { throw fail("--skip-invalid is --on-invalid skip; give one of them") }
+        onInvalid = command.onInvalid ?? (command.skipInvalid ? .skip : nil) ?? profile?.onInvalid ?? .stop
+        (allowDuplicates, explain) = (command.allowDuplicates, command.explain)
+        if command.review, let mode = command.ambiguous, mode != .ask { throw fail("--review is --ambiguous ask; give one of them") }
+        ambiguous = command.review ? .ask : command.ambiguous
+        matchDays = command.matchDays ?? StatementMatcher.defaultWindow
         if allowDuplicates, ambiguous != nil {
-            throw UsageError(path: invocation.path, message: "--allow-duplicates turns statement matching off; --review and --ambiguous belong to it")
+            throw fail("--allow-duplicates turns statement matching off; --review and --ambiguous belong to it")
         }
         // What a later run needs to read the inputs the same way, for the command that decides held rows.
-        rereading = [("--profile", invocation[Command.profile]), ("--encoding", invocation[Command.encoding]?.rawValue),
-                     ("--input-format", invocation[Command.inputFormat]?.rawValue),
-                     ("--match-days", matchDays == StatementMatcher.defaultWindow ? nil : String(matchDays))].compactMap { name, value in value.map { [name, $0] } }.flatMap { $0 }
-        (reportFile, dryRun) = (invocation[Command.report], invocation[Command.dryRun])
-        limit = BatchLimit(items: invocation[Command.batchSize] ?? BatchLimit.defaultItems)
-        format = CommonOptions.outputFormat(invocation)
+        rereading = [("--profile", command.profile), ("--encoding", command.encoding?.rawValue), ("--input-format", command.inputFormat?.rawValue),
+                     ("--match-days", matchDays == StatementMatcher.defaultWindow ? nil : String(matchDays))]
+            .compactMap { name, value in value.map { [name, $0] } }.flatMap { $0 }
+        (reportFile, dryRun) = (command.report, command.dryRun)
+        limit = BatchLimit(items: command.batchSize ?? BatchLimit.defaultItems)
+        format = command.format ?? .table
     }
 
     /// One item given on the command line (`add`), registered with the defaults and `format`.
@@ -91,11 +85,5 @@ struct RegisterOptions {
     /// Opens every input in order.
     private func sources(_ context: Context) throws -> [ImportSource] {
         try paths.map { ImportSource(name: Self.name(of: $0.path), format: $0.format, input: try InputFile.chunked($0.path, context)) }
-    }
-
-    /// `--profile NAME|FILE`: a file when one exists at that path (or it looks like a path), else a built-in name.
-    private static func profile(_ value: String?, _ invocation: Invocation) throws -> ImportProfile? {
-        guard let value else { return nil }
-        return try ProfileLoader.load(value, for: invocation)
     }
 }

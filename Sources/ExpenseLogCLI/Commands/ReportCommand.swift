@@ -5,11 +5,17 @@ import ExpenseLogUseCases
 import Foundation
 
 /// `report`: a month's or a year's spending as one self-contained HTML page with charts, written to a file.
-enum ReportCommand: Command {
-    static let output = Option<String>("output", short: "o", "file", .path,
-                                       help: "The page to write (default: expense-log-PERIOD.html here; - for stdout).")
+struct ReportCommand: ParsableCommand {
+    @Opt(CommonOptions.year) var year: Int?
+    @Opt(CommonOptions.month) var month: Int?
+    @Opt("output", short: "o", "file", .path, help: "The page to write (default: expense-log-PERIOD.html here; - for stdout).")
+    var output: String?
+    @Flg(SummaryCommand.offline) var offline: Bool
+    @Flg(SummaryCommand.refresh) var refresh: Bool
+    @Flg(SummaryCommand.sentOnly) var sentOnly: Bool
+    @Arg(CommonOptions.period) var period: String?
 
-    static let spec = CommandSpec(
+    static let about = CommandAbout(
         name: "report",
         abstract: "Write a month's (this month by default) or a year's spending as an HTML page with charts.",
         discussion: """
@@ -28,17 +34,15 @@ enum ReportCommand: Command {
               expense-log report 2024-01 -o january.html
               expense-log report 2024 --offline
               expense-log report 2024 -o - | gzip > 2024.html.gz
-            """,
-        options: [CommonOptions.year.spec, CommonOptions.month.spec, output.spec, SummaryCommand.offline.spec,
-                  SummaryCommand.refresh.spec, SummaryCommand.sentOnly.spec],
-        arguments: [CommonOptions.period.spec])
+            """)
 
-    static func run(_ invocation: Invocation, _ context: Context) async throws {
-        let (period, policy) = try SummaryCommand.periodAndPolicy(invocation)
+    func run(_ context: Context) async throws {
+        let (period, policy) = try SummaryCommand.periodAndPolicy(try CommonOptions.period(self.period, year: year, month: month, context),
+                                                                  offline: offline, refresh: refresh, context)
         let config = try context.config()
         let read = try await context.loadMonths(period.months, policy: policy, config, strict: false)
-        let loaded = invocation[SummaryCommand.sentOnly] ? read : WaitingCount.counted(read, edits: EditText.waiting(context, config), context, config)
-        let name = invocation[output] ?? "expense-log-\(period.title(japanese: false)).html"
+        let loaded = sentOnly ? read : WaitingCount.counted(read, edits: EditText.waiting(context, config), context, config)
+        let name = output ?? "expense-log-\(period.title(japanese: false)).html"
         var failure: (any Error)?
         // A page that could not be written is the worse news: 74, even when a month was missing (69).
         defer {
@@ -47,7 +51,7 @@ enum ReportCommand: Command {
         do {
             // A month's item table starts with short ids, unique among everything edit and delete search.
             let ids = if case .month = period { await ReportIDs.of(period, context, config) } else { ([String: String](), Set<String>()) }
-            try show(loaded, context, config, period: period, ids: ids, name: name, failure: &failure)
+            try Self.show(loaded, context, config, period: period, ids: ids, name: name, failure: &failure)
         } catch where failure != nil {
             throw CommandExit(code: .ioError)
         }

@@ -3,8 +3,8 @@ import ExpenseLogUseCases
 import Foundation
 
 /// `server check`: asks the deployed web app to test itself on Google and prints what held as a checklist.
-enum ServerCheck: Command {
-    static let spec = CommandSpec(
+struct ServerCheck: ParsableCommand {
+    static let about = CommandAbout(
         name: "check", abstract: "Ask the deployed web app to test itself on Google (run it after each deployment).",
         discussion: """
             The bundled script (version 2 or later) creates a temporary spreadsheet in your Drive, writes what this \
@@ -20,7 +20,7 @@ enum ServerCheck: Command {
               expense-log --env development server check
             """)
 
-    static func run(_ invocation: Invocation, _ context: Context) async throws {
+    func run(_ context: Context) async throws {
         let config = try context.config()
         guard config.environment.value.usesNetwork else {
             context.io.stderr.write("Error: server check asks a deployed web app to test itself, and the dummy environment "

@@ -12,8 +12,8 @@ enum ServerCommand: CommandGroup {
         subcommands: subcommands.map { $0.spec })
 
     /// `server script`.
-    enum Script: Command {
-        static let spec = CommandSpec(
+    struct Script: ParsableCommand {
+        static let about = CommandAbout(
             name: "script", abstract: "Print Code.gs, the whole web app: paste it into a new Apps Script project.",
             discussion: """
                 The script keeps one spreadsheet per year (家計簿_yyyy) with a sheet per month, answers the \
@@ -25,7 +25,7 @@ enum ServerCommand: CommandGroup {
                   expense-log server script | pbcopy
                 """)
 
-        static func run(_ invocation: Invocation, _ context: Context) async throws {
+        func run(_ context: Context) async throws {
             guard let directory = FixtureBundle.directory() else {
                 throw InputError(path: FixtureBundle.name + ".resources", reason: "the bundled resources are not next to the binary; "
                                  + "reinstall expense-log (make install)")

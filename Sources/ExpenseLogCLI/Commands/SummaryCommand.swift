@@ -5,16 +5,26 @@ import ExpenseLogUseCases
 import Foundation
 
 /// `summary`: totals per category for a month or a year, from the server first (as `fetch`), else from the cache.
-enum SummaryCommand: Command {
-    static let grouping = Option<SummaryGrouping>(choice: "by", "grouping", default: .category,
-                                                  help: "Rows per category, or (sub) per category and sub-category.")
-    static let format = Option<SummaryFormat>(choice: "format", "format", default: .table, help: "How to print the summary.")
+struct SummaryCommand: ParsableCommand {
     static let offline = Flag("offline", help: "Read the cache only; months not cached are reported missing.")
     static let refresh = Flag("refresh", help: "Never fall back to the cache: a month that cannot be fetched is missing.")
     static let sentOnly = Flag("sent-only", help: "Count only what the server has, not the items still waiting in the outbox.")
-    static let budget = Flag("budget", help: "Compare with the config file's budgets; exit 3 when one is overspent.")
 
-    static let spec = CommandSpec(
+    @Opt(CommonOptions.year) var year: Int?
+    @Opt(CommonOptions.month) var month: Int?
+    @Opt(CommonOptions.from) var from: String?
+    @Opt(CommonOptions.to) var to: String?
+    @Opt(choice: "by", "grouping", default: .category, help: "Rows per category, or (sub) per category and sub-category.")
+    var grouping: SummaryGrouping?
+    @Opt(choice: "format", "format", default: .table, help: "How to print the summary.") var format: SummaryFormat?
+    @Flg(SummaryCommand.offline) var offline: Bool
+    @Flg(SummaryCommand.refresh) var refresh: Bool
+    @Flg(SummaryCommand.sentOnly) var sentOnly: Bool
+    @Flg("budget", help: "Compare with the config file's budgets; exit 3 when one is overspent.") var budget: Bool
+    @Flg(CommonOptions.strict) var strict: Bool
+    @Arg(CommonOptions.period) var period: String?
+
+    static let about = CommandAbout(
         name: "summary",
         abstract: "Total a month's (this month by default) or a year's items per category, with counts and shares.",
         discussion: """
@@ -45,21 +55,20 @@ enum SummaryCommand: Command {
             object in JSON) of budget, spent, left and the share used; a year counts each monthly budget for \
             its months up to this one. The exit status is 3 when a budget is overspent (after the output), so \
             a cron job or CI can alert on it; an error's own status wins.
-            """,
-        options: [CommonOptions.year.spec, CommonOptions.month.spec, CommonOptions.from.spec, CommonOptions.to.spec, grouping.spec, format.spec, offline.spec, refresh.spec, sentOnly.spec,
-                  budget.spec, CommonOptions.strict.spec],
-        arguments: [CommonOptions.period.spec])
+            """)
 
-    static func run(_ invocation: Invocation, _ context: Context) async throws {
-        let (period, policy) = try periodAndPolicy(invocation, ranges: true)
+    func run(_ context: Context) async throws {
+        let range = try CommonOptions.range(from: from, to: to, context, otherPeriod: self.period != nil || year != nil || month != nil)
+        let (period, policy) = try Self.periodAndPolicy(range ?? CommonOptions.period(self.period, year: year, month: month, context),
+                                                        offline: offline, refresh: refresh, context)
         let months = period.months
-        let grouping = invocation[grouping] ?? .category
-        let format = invocation[format] ?? .table
+        let grouping = grouping ?? .category
+        let format = format ?? .table
 
         let config = try context.config()
-        let budgets = try budgets(invocation, config, format: format)
-        let read = try await context.loadMonths(months, policy: policy, config, strict: invocation[CommonOptions.strict])
-        let loaded = invocation[sentOnly] ? read : WaitingCount.counted(read, edits: EditText.waiting(context, config), context, config)
+        let budgets = try budget ? Self.budgets(config, format: format, context) : nil
+        let read = try await context.loadMonths(months, policy: policy, config, strict: strict)
+        let loaded = sentOnly ? read : WaitingCount.counted(read, edits: EditText.waiting(context, config), context, config)
 
         var over = false
         try SummarySources.show(loaded, context, config, subject: "the summary", verb: "counted") {

@@ -4,10 +4,11 @@ import ExpenseLogUseCases
 import Foundation
 
 /// `sync`: sends the pending writes, the items first, then the changes in order (`Sync`), and says how it went (`SyncText`).
-enum SyncCommand: Command {
-    static let force = Flag("force", help: "Send batches whose last POST may still be running on the server now (they may be registered twice).")
+struct SyncCommand: ParsableCommand {
+    @Opt(CommonOptions.format) var format: OutputFormat?
+    @Flg("force", help: "Send batches whose last POST may still be running on the server now (they may be registered twice).") var force: Bool
 
-    static let spec = CommandSpec(
+    static let about = CommandAbout(
         name: "sync",
         abstract: "Send the items waiting in the outbox, skipping those the server already has.",
         discussion: """
@@ -30,12 +31,11 @@ enum SyncCommand: Command {
             once that time has passed since its POST (serverMaxExecutionSeconds in the config file); until \
             then sync says when it becomes safe and exits 75. --force sends it at once. The bundled web app \
             (expense-log server script) saves an id only once, so to it such a batch is sent again at once.
-            """,
-        options: [CommonOptions.format.spec, force.spec])
+            """)
 
-    static func run(_ invocation: Invocation, _ context: Context) async throws {
+    func run(_ context: Context) async throws {
         let config = try context.config()
-        let format = CommonOptions.outputFormat(invocation)
+        let format = format ?? .table
         guard try !Sync.nothingWaits(in: context.pendingWrites(config)) else {
             if format != .table { context.printItems([], format, config) }
             context.note("The outbox of the \(config.environment.value.rawValue) environment is empty; nothing to send.")
@@ -46,7 +46,7 @@ enum SyncCommand: Command {
         var saved = try SavedItems()
         let result: SyncResult?
         do {
-            result = try await sync.runIfFree(force: invocation[force], saved: &saved, event: text.show)
+            result = try await sync.runIfFree(force: force, saved: &saved, event: text.show)
         } catch {
             await text.finish(&saved)  // an outbox that cannot record a batch still leaves the earlier batches cached
             throw error
