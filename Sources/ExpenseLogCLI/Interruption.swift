@@ -23,10 +23,12 @@ public final class Interruption: Sendable {
     }
 
     /// Handles SIGINT, SIGTERM and SIGHUP from now on, on a dispatch queue (never inside the signal itself), for as long
-    /// as the sources returned are kept.
+    /// as the sources returned are kept. A signal the process started with ignored stays ignored, as `nohup` and a
+    /// shell's background job (`&`, whose SIGINT is ignored) expect.
     public func handleSignals() -> [any DispatchSourceSignal] {
-        [SIGINT, SIGTERM, SIGHUP].map { number in
-            signal(number, SIG_IGN)
+        [SIGINT, SIGTERM, SIGHUP].compactMap { number in
+            let previous = signal(number, SIG_IGN)
+            guard unsafeBitCast(previous, to: Int.self) != unsafeBitCast(SIG_IGN, to: Int.self) else { return nil }
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { [self] in stop(number) }
             source.resume()
@@ -34,13 +36,13 @@ public final class Interruption: Sendable {
         }
     }
 
-    private func stop(_ number: Int32) {
-        RawTerminal.shared.restore()
-        TemporaryFiles.process.removeAll()
+    private func stop(_ number: Int32) -> Never {
+        RawTerminal.shared.close()
         let names: [Int32: String] = [SIGINT: "Interrupted", SIGTERM: "Terminated", SIGHUP: "Hung up"]
         let said = note.withLock { $0 }.map { " " + $0 } ?? ""
         FileDescriptorSink(descriptor: 2).write((isatty(2) == 1 ? "\r\u{1B}[K" : "") + "\(names[number] ?? "Stopped").\(said)\n")
         // _exit, not exit: other threads may be mid-write, and nothing buffered needs flushing (writes go straight out).
-        _exit(128 + number)
+        // It runs with the temporary files' lock held, so none is made between their removal and the end.
+        TemporaryFiles.process.removeAll { _exit(128 + number) }
     }
 }

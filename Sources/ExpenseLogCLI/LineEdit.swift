@@ -66,6 +66,8 @@ struct KeyDecoder {
             let keys: [UInt8: Key] = [0x48: .home, 0x46: .end, 0x44: .left, 0x43: .right]
             return (keys[bytes[start + 2]] ?? .ignored, 3)
         }
+        // Esc pressed alone, then another key: the Esc is dropped and the key (Enter too) is read as itself.
+        if second < 0x20 && second != 0x08 || second >= 0x80 { return (.ignored, 1) }
         guard second == UInt8(ascii: "[") else {
             let alt: [UInt8: Key] = [0x62: .wordLeft, 0x66: .wordRight, 0x7F: .deleteWordBefore, 0x08: .deleteWordBefore]
             return (alt[second] ?? .ignored, 2)

@@ -11,7 +11,7 @@ import Darwin
 final class RawTerminal: Sendable {
     /// The process's terminal.
     static let shared = RawTerminal()
-    private let saved = Mutex<termios?>(nil)
+    private let saved = Mutex<(settings: termios?, closed: Bool)>((nil, false))
 
     /// Raw mode: keys arrive one by one, unechoed, and Ctrl-C arrives as a key rather than SIGINT, so the prompt ends
     /// itself and restores the terminal first. Output keeps its processing (`\n` still starts a line). False when stdin
@@ -19,8 +19,8 @@ final class RawTerminal: Sendable {
     func enter() -> Bool {
         saved.withLock { saved in
             var settings = termios()
-            guard saved == nil, tcgetattr(0, &settings) == 0 else { return false }
-            saved = settings
+            guard saved.settings == nil, !saved.closed, tcgetattr(0, &settings) == 0 else { return false }
+            saved.settings = settings
             settings.c_lflag &= ~tcflag_t(ECHO | ICANON | ISIG | IEXTEN)
             settings.c_iflag &= ~tcflag_t(IXON | ICRNL | INLCR | ISTRIP)
             withUnsafeMutableBytes(of: &settings.c_cc) { characters in
@@ -35,10 +35,16 @@ final class RawTerminal: Sendable {
     /// The settings saved by `enter`, put back; nothing when none are saved.
     func restore() {
         saved.withLock { saved in
-            guard var settings = saved else { return }
+            guard var settings = saved.settings else { return }
             _ = tcsetattr(0, TCSANOW, &settings)
-            saved = nil
+            saved.settings = nil
         }
+    }
+
+    /// Puts the settings back for good, as the process ends on a signal: no prompt can enter raw mode after it.
+    func close() {
+        restore()
+        saved.withLock { $0.closed = true }
     }
 }
 

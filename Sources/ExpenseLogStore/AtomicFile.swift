@@ -29,11 +29,10 @@ public enum AtomicFile {
         let directory = url.deletingLastPathComponent()
         try createDirectory(directory)
         let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
-        // Noted before it exists, so a signal handler never misses it (unlinking a file not yet made is harmless).
-        TemporaryFiles.process.add(temporary.path)
-        defer { TemporaryFiles.process.remove(temporary.path) }
-        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        // Made and noted at once, so a signal handler removing what is being written never misses it.
+        let fd = TemporaryFiles.process.create(temporary.path) { open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode) }
         guard fd >= 0 else { throw StoreError.writeFailed(path: url.path, reason: errorText()) }
+        defer { TemporaryFiles.process.remove(temporary.path) }
         var failure: String?
         var thrown: (any Error)?
         do {

@@ -13,24 +13,40 @@ public final class TemporaryFiles: Sendable {
     public static let process = TemporaryFiles()
     private let paths = Mutex<Set<String>>([])
 
-    /// Notes a file being written.
-    func add(_ path: String) { paths.withLock { _ = $0.insert(path) } }
+    /// Creates a file with `create` (its descriptor, or -1) and notes it, both under the lock, so a handler that removes
+    /// every noted file and ends the process can never run between the two and leave one behind.
+    func create(_ path: String, _ create: () -> Int32) -> Int32 {
+        paths.withLock { paths in
+            let descriptor = create()
+            if descriptor >= 0 { paths.insert(path) }
+            return descriptor
+        }
+    }
 
     /// Forgets a file renamed into place or removed.
     func remove(_ path: String) { paths.withLock { _ = $0.remove(path) } }
 
-    /// Removes every file still being written (from a signal handler: the process ends next).
-    public func removeAll() {
-        for path in paths.withLock({ $0 }) { unlink(path) }
+    /// Removes every file being written, then runs `end` (which ends the process) still holding the lock, so no new
+    /// file can be created in between.
+    public func removeAll(then end: () -> Never) -> Never {
+        paths.withLock { paths in
+            for path in paths { unlink(path) }
+            end()
+        }
     }
 
-    /// Removes the temporary files in `directory` whose writer (the PID in the name) no longer runs: a process killed
-    /// with SIGKILL, or by a signal it could not handle, while it wrote. A file of a live process is left alone.
-    static func removeStale(in directory: URL, names: [String]) {
+    /// Removes the temporary files in `directory` whose writer no longer runs: the PID in the name is not a live process
+    /// here, and the file was not touched for a minute (a PID means nothing to another machine sharing the folder, or to
+    /// another container, whose writer would still be writing). A killed process (SIGKILL) leaves such files.
+    static func removeStale(in directory: URL, names: [String], now: Date = Date()) {
         for name in names where name.hasPrefix(".") && name.hasSuffix(".tmp") {
             let parts = name.split(separator: ".")
-            guard parts.count >= 4, let pid = pid_t(parts[parts.count - 3]), pid > 0, pid != getpid() else { continue }
-            if kill(pid, 0) != 0, errno == ESRCH { unlink(directory.appendingPathComponent(name).path) }
+            guard parts.count >= 4, let pid = pid_t(parts[parts.count - 3]), pid > 0, pid != getpid(),
+                  kill(pid, 0) != 0, errno == ESRCH else { continue }
+            let path = directory.appendingPathComponent(name).path
+            guard let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date,
+                  now.timeIntervalSince(modified) > 60 else { continue }
+            unlink(path)
         }
     }
 }

@@ -25,8 +25,8 @@ public struct EditTargets: Sendable {
     /// one is queued behind it). What is no whole id may be a unique prefix of at least four characters, case ignored,
     /// as `git` takes a short hash (only text an id could start with: hex digits and `-`), or part of the name of an
     /// item of `searched` (this month), case and widths ignored, as a person remembers a purchase; a whole name wins over
-    /// a part. With the matches come the short ids that tell every item searched apart, for listing several.
-    public func matches(_ texts: [String], searched: Set<YearMonth> = [YearMonth.current()]) async throws
+    /// a part (with `all`, every name holding the text is taken). With the matches come the short ids that tell every item searched apart, for listing several.
+    public func matches(_ texts: [String], searched: Set<YearMonth> = [YearMonth.current()], all every: Bool = false) async throws
         -> (matches: [TargetMatch], shortIDs: [String: String]) {
         let cached = queued.applied(to: try await repository.cachedMonths().flatMap(\.items))
         var matches: [TargetMatch] = [], candidates: [Item]?
@@ -56,7 +56,8 @@ public struct EditTargets: Sendable {
             let byID = Self.mayBePrefix(text) ? all.filter { $0.id.uppercased().hasPrefix(prefix) } : []
             let inMonths = folded.isEmpty ? [] : all.filter { searched.contains($0.date.yearMonth) && Self.folded($0.name).contains(folded) }
             let exact = inMonths.filter { Self.folded($0.name) == folded }
-            let named = exact.count == 1 ? exact : inMonths
+            // One thing meant: a whole name wins over the names holding it. Every thing (`--all`): every name holding it.
+            let named = every || exact.isEmpty ? inMonths : exact
             let matching = byID + named.filter { item in !byID.contains { $0.id == item.id } }
             switch matching.count {
             case 0: matches.append(.none)

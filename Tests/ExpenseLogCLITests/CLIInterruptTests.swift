@@ -37,20 +37,47 @@ import TestSupport
         }
     }
 
-    @Test func aTemporaryFileOfAWriterThatIsGoneIsRemovedAndALiveOnesKept() async throws {
+    @Test func aSignalIgnoredAtStartStaysIgnoredAsNohupExpects() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let file = try home.write("two.csv", "id,date,name,price,category\nN1,20240105,本,900,1\nN2,20240106,茶,150,0\n")
+        try await withServer { server in
+            try await server.addFaults("[{\"kind\": \"hold\", \"seconds\": 30, \"method\": \"POST\"}]")
+            let env = Samples.environment(home: home, server: server)
+            // What `nohup` does: SIGHUP ignored before the program starts (exec keeps it ignored).
+            let run = try CLI.start(["-c", "trap '' HUP; exec \"$0\" register \"$1\"", try CLI.binary().path, file], environment: env,
+                                    binary: URL(fileURLWithPath: "/bin/sh"))
+            for _ in 0..<800 {
+                if try await server.requests().contains(where: { $0.method == "POST" }) { break }
+                try await Task.sleep(for: .milliseconds(25))
+            }
+            run.child.signal(SIGHUP)
+            try await server.release()
+            let result = try await run.wait()
+            #expect(result.status == 0, "the hang-up is ignored and the run finishes: \(result.stderr)")
+            #expect(Set(try await server.items().map(\.id)) == ["N1", "N2"])
+        }
+    }
+
+    @Test func aTemporaryFileOfAWriterThatIsGoneIsRemovedAndALiveOrFreshOneKept() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }
         let env = try Samples.offlineEnvironment(home: home)
         let outbox = home.url.appendingPathComponent("expense-log/state/development/outbox")
         try FileManager.default.createDirectory(at: outbox, withIntermediateDirectories: true)
         // A process that has ended: its PID is free (and not reused within the test).
-        let gone = try ChildProcess("/bin/true", [])
+        let gone = try ChildProcess("/bin/sh", ["-c", "true"])
         _ = await gone.wait()
         let stale = ".20261125-0001.json.\(gone.pid).42.tmp", live = ".20261125-0002.json.\(getpid()).7.tmp"
-        for name in [stale, live] { try Data("{\"half\":".utf8).write(to: outbox.appendingPathComponent(name)) }
+        let fresh = ".20261125-0003.json.\(gone.pid).43.tmp"
+        for name in [stale, live, fresh] { try Data("{\"half\":".utf8).write(to: outbox.appendingPathComponent(name)) }
+        // Untouched for two minutes: abandoned. The fresh one may be another machine's writer at work on a shared folder.
+        for name in [stale, live] {
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -120)], ofItemAtPath: outbox.appendingPathComponent(name).path)
+        }
         let pending = try await CLI.run(["pending"], environment: env)
         #expect(pending.status == 0, "\(pending.stderr)")
         let left = try FileManager.default.contentsOfDirectory(atPath: outbox.path)
-        #expect(left == [live], "the dead writer's file is removed, the live one's kept: \(left)")
+        #expect(left.sorted() == [live, fresh].sorted(), "the dead writer's old file is removed, the others kept: \(left)")
     }
 }

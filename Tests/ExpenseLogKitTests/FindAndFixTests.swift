@@ -12,19 +12,24 @@ extension CommandExitCodeTests {
 
     @Test func editAllRecategorisesEveryMatchInTheMonthsSearchedFetchingThemFirst() async throws {
         try await withTool([Self.bought("A1", 1, 5, "AMAZON.CO.JP", 1_200), Self.bought("A2", 2, 9, "Amazon マーケットプレイス", 3_400),
-                            Self.bought("A3", 3, 1, "amazon", 500), Self.bought("B1", 2, 10, "ラーメン", 980)]) { tool in
+                            Self.bought("A4", 2, 11, "Amazon", 700), Self.bought("A3", 3, 1, "amazon", 500),
+                            Self.bought("B1", 2, 10, "ラーメン", 980)]) { tool in
             // Nothing was fetched before: the months searched are read from the server first. Full-width letters match.
-            let several = await tool("edit", "ＡＭＡＺＯＮ", "--category", "娯楽費/雑貨", "--from", "2024-01", "--to", "2024-02")
-            #expect(several.code == 65 && several.stderr.contains("2 items match ＡＭＡＺＯＮ (by id, or by name in 2024-01 to 2024-02)"),
+            let several = await tool("edit", "ＡＭＡ", "--category", "娯楽費/雑貨", "--from", "2024-01", "--to", "2024-02")
+            #expect(several.code == 65 && several.stderr.contains("3 items match ＡＭＡ (by id, or by name in 2024-01 to 2024-02)"),
                     "\(several.stderr)")
             #expect(several.stderr.contains("or --all for every one"), "\(several.stderr)")
+            // One thing meant: the item called exactly so wins over the names holding it.
+            let exact = await tool("edit", "ａｍａｚｏｎ", "--price", "701", "--from", "2024-01", "--to", "2024-02", "--yes")
+            #expect(exact.code == 0 && tool.app.items.filter { $0.price == 701 }.map(\.id) == ["A4"], "\(exact.stderr)")
             let unconfirmed = await tool("edit", "amazon", "--all", "-c", "娯楽費/雑貨", "--from", "2024-01", "--to", "2024-02")
             #expect(unconfirmed.code == 64 && unconfirmed.stderr.contains("give --yes"), "\(unconfirmed.stderr)")
             #expect(tool.app.items.allSatisfy { $0.category == 0 }, "nothing changed without --yes")
+            // Every thing (--all): every name holding the text, the exact one too.
             let all = await tool("edit", "amazon", "--all", "-c", "娯楽費/雑貨", "--yes", "--from", "2024-01", "--to", "2024-02")
             #expect(all.code == 0, "\(all.stderr)")
             let changed = tool.app.items.filter { $0.category == 1 && $0.categorySub == 2 }.map(\.id).sorted()
-            #expect(changed == ["A1", "A2"], "March's amazon is outside the range, and ラーメン is no match: \(tool.app.items)")
+            #expect(changed == ["A1", "A2", "A4"], "March's amazon is outside the range, and ラーメン is no match: \(tool.app.items)")
         }
     }
 

@@ -34,6 +34,7 @@ import Testing
         #expect(Self.type("ab\u{01}\u{04}\r").answer == .line("b"), "Ctrl-D within a line deletes")
         #expect(Self.type("a\u{1B}[Ab\tc\u{1B}[200~d\r").answer == .line("abcd"), "up, Tab and unknown sequences do nothing")
         #expect(Self.type("x\u{85}y\r").answer == .line("xy"), "a C1 control is no text")
+        #expect(Self.type("ok\u{1B}\r").answer == .line("ok"), "Esc alone, then Enter: the Enter still ends the line")
     }
 
     @Test func aKeySplitAcrossReadsWaitsForItsLastByte() {

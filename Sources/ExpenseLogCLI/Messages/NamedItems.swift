@@ -19,12 +19,12 @@ enum NamedItems {
     static func find(_ texts: [String], all: Bool, in period: Period?, _ sync: Sync, _ context: Context, _ config: AppConfig) async throws -> Found {
         let months = period?.months ?? [YearMonth.current()]
         let targets = EditTargets(repository: sync.repository, queued: EditText.waiting(context, config), pending: sync.pending)
-        var (matches, short) = try await targets.matches(texts, searched: Set(months))
+        var (matches, short) = try await targets.matches(texts, searched: Set(months), all: all)
         let cached = Set(try await sync.repository.cachedMonths().map(\.month))
         let uncached = months.filter { !cached.contains($0) }
         if !uncached.isEmpty, matches.contains(where: { if case .one(_, false) = $0 { false } else { true } }) {
             _ = try await context.loadMonths(uncached, policy: .preferServer, config, strict: false)
-            (matches, short) = try await targets.matches(texts, searched: Set(months))
+            (matches, short) = try await targets.matches(texts, searched: Set(months), all: all)
         }
         await context.flushWarnings(sync.repository)
         var found = Found(), seen: Set<String> = []

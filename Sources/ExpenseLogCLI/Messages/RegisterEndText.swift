@@ -139,7 +139,7 @@ extension RegisterText {
             let price = if case .text(let text) = added.price { PriceText.parse(text).map(PriceText.yen) ?? text } else { "" }
             return context.io.stderr.write("\(PrintableText.of(name)) \(price) waits in the outbox (\(outbox)): `expense-log sync` sends it "
                                            + "\(error.isTransient ? "once the server can be reached" : "once the cause is fixed"); "
-                                           + "fetch and summary already show it, marked as waiting.\n")
+                                           + "`expense-log fetch` shows it, marked as waiting.\n")
         }
         context.io.stderr.write("Queued the \(rest) item\(rest == 1 ? "" : "s") from \(first) on, in \(batches) "
                                 + "batch\(batches == 1 ? "" : "es"), in the outbox (\(outbox)). "
