@@ -44,9 +44,8 @@ public enum ConfigEdit {
             throw ConfigError.refusedValue(path: path, key: key, reason: "it must be one of "
                                             + Environment.allCases.map(\.rawValue).joined(separator: ", "))
         }
-        if let value, top == "baseURL", !["http", "https"].contains(URL(string: value)?.scheme?.lowercased() ?? "") {
-            throw ConfigError.refusedValue(path: path, key: key, reason: "it must be an http:// or https:// URL, "
-                                            + "such as the web app's https://script.google.com/macros/s/…/exec")
+        if let value, top == "baseURL", let problem = urlProblem(value) {
+            throw ConfigError.refusedValue(path: path, key: key, reason: problem)
         }
         let typed: Any? = value.map { text in numeric.contains(top) ? (Double(text).flatMap { $0.isFinite ? NSNumber(value: $0) : nil } ?? text as Any) : text }
         if top == "budgets", let sub {
@@ -79,6 +78,23 @@ public enum ConfigEdit {
         try FileManager.default.createDirectory(at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
         // Readable by its owner only (as gh keeps its hosts.yml): a base URL may carry the web app's key (…/exec/KEY).
         try AtomicFile.write(data + Data("\n".utf8), to: URL(fileURLWithPath: path), mode: 0o600)
+    }
+
+    /// Why text is no web app's base URL: not http(s), or a Google address that is not a deployed web app's (the script
+    /// editor's `…/edit`, a Drive link), which would only answer with a sign-in page; nil when it may be one.
+    public static func urlProblem(_ value: String) -> String? {
+        guard let url = URL(string: value), ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
+            return "it must be an http:// or https:// URL, such as the web app's https://script.google.com/macros/s/…/exec"
+        }
+        let host = url.host?.lowercased() ?? ""
+        guard host == "script.google.com" || host.hasSuffix(".google.com") else { return nil }
+        let parts = url.path.split(separator: "/")
+        // /macros/s/ID/exec, /macros/s/ID/exec/KEY, and a Workspace domain's /a/macros/DOMAIN/s/ID/exec; /dev for tests.
+        guard let last = parts.lastIndex(where: { $0 == "exec" || $0 == "dev" }), parts.count - last <= 2, parts.contains("macros") else {
+            return "it is not a web app's URL: a deployed web app's ends in /exec (Deploy > Manage deployments > Web app URL), "
+                + "not the script editor's …/edit"
+        }
+        return nil
     }
 
     /// The file's name of the budget that `name` names (`Food` → `食費`), or nil; throws when no category is called so.

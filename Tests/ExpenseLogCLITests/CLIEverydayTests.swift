@@ -253,12 +253,19 @@ import Testing
                 try await Self.onTerminal(arguments, answering: answers, env)
             }
             let typedKey = "init-\(UUID().uuidString)"
-            let initialized = try await onTerminal([("(ends in /exec", "ftp://example.com/exec"), ("(ends in /exec", server.base),
+            // Ctrl-C at the token question leaves the file as it was: the URL answered before it is not saved either.
+            let interrupted = try await onTerminal([("(ends in /exec", server.base), ("Token, the web app's", "\u{03}")], ["config", "init"])
+            #expect(interrupted.status == 130, "\(interrupted.stdout)")
+            #expect(try await CLI.run(["config", "get", "baseURL.release"], environment: env).status == 1, "nothing saved")
+            let initialized = try await onTerminal([("(ends in /exec", "ftp://example.com/exec"),
+                                                    ("(ends in /exec", "https://script.google.com/macros/s/AKfycb/edit"),
+                                                    ("(ends in /exec", server.base),
                                                     ("Token, the web app's EXPENSE_LOG_KEY (not shown; Enter for none)", typedKey)],
                                                    ["config", "init"])
             #expect(initialized.stdout.contains("Saved the token") && !initialized.stdout.contains(typedKey), "\(initialized.stdout)")
             #expect(initialized.status == 0, "\(initialized.stdout)")
             #expect(initialized.stdout.contains("it must be an http:// or https:// URL"))
+            #expect(initialized.stdout.contains("not the script editor's …/edit"), "\(initialized.stdout)")
             #expect(initialized.stdout.contains("It works: the server answered"), "\(initialized.stdout)")
             #expect(try await CLI.run(["config", "get", "baseURL.release"], environment: env).stdout == server.base + "\n")
             #expect(try await CLI.run(["config", "init"], environment: env).status == 64, "no terminal, no questions")

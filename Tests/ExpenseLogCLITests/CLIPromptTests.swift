@@ -54,12 +54,12 @@ extension CLIPromptTests {
             + "9f8e7d6c-0000-4000-8000-000000000002,\(day),ラーメン二郎,1200,0\n"
         try await withRegistered(csv) { _, env in
             let env = env.merging(["TZ": "Asia/Tokyo"]) { _, new in new }
-            let picked = try await CLIEverydayTests.onTerminal(["edit", "ﾗｰﾒﾝ", "--price", "1,380"],
+            let picked = try await CLIEverydayTests.onTerminal(["edit", "ﾗｰﾒﾝ", "--price", "1,380", "--from", month.description],
                                                                answering: [("Which one?", "3"), ("Which one?", "2")], env)
             #expect(picked.status == 0, "\(picked.stdout)")
             #expect(picked.stdout.contains("1) 1a2b  ") && picked.stdout.contains("2) 9f8e  "), "\(picked.stdout)")
             #expect(picked.stdout.contains("'3' is none of 1-2"), "\(picked.stdout)")
-            let fetched = try await CLI.run(["fetch", "--refresh", "--format", "ndjson"], environment: env)
+            let fetched = try await CLI.run(["fetch", month.description, "--refresh", "--format", "ndjson"], environment: env)
             #expect(fetched.stdout.contains(#""name":"ラーメン二郎","price":1380"#), "\(fetched.stdout)")
             #expect(fetched.stdout.contains(#""name":"ラーメン一蘭","price":980"#), "\(fetched.stdout)")
         }

@@ -19,20 +19,23 @@ extension ConfigCommand {
             }
             let path = try filePath(context)
             var url: String?
+            let saved = try ConfigEdit.get("baseURL.release", in: path)
+            if let saved { context.io.stderr.write("The URL saved now: \(saved)\n") }
             while url == nil {
-                guard let answer = try await context.ask("The web app's URL (ends in /exec, or /exec/KEY with a key)", suggested: try ConfigEdit.get("baseURL.release", in: path))
+                guard let answer = try await context.ask("The web app's URL (ends in /exec, or /exec/KEY with a key)" + (saved == nil ? "" : "; Enter keeps it"))
                 else {
                     context.io.stderr.write("Cancelled; nothing was saved.\n")
                     throw CommandExit(code: .failure)
                 }
-                do {
-                    try ConfigEdit.set("baseURL", to: answer, in: path)
-                    url = answer
-                } catch let error as ConfigError {
-                    context.io.stderr.write("  \(error)\n")
-                }
+                let given = answer.isEmpty ? saved ?? "" : answer
+                if let problem = ConfigEdit.urlProblem(given) { context.io.stderr.write("  \(problem)\n") } else { url = given }
             }
-            try await Self.askToken(context)
+            // Both answers first, then both saved: Ctrl-C at the token leaves the file as it was.
+            let token = try await Self.askToken(context)
+            // The token first: one the file cannot hold (two words, a line break) then leaves the URL unsaved too.
+            try token.map { try Token.save($0, to: try context.config().paths.tokenFile) }
+            if token != nil { context.note("Saved the token (mode 0600).") }
+            if let url { try ConfigEdit.set("baseURL", to: url, in: path) }
             let config = try context.config()
             guard config.environment.value.usesNetwork else {
                 return context.note("Saved it in \(path). The \(config.environment.value.rawValue) environment is in force "
@@ -58,18 +61,17 @@ extension ConfigCommand {
 
         }
 
-        /// Asks for the web app's key (EXPENSE_LOG_KEY) as `set-token` does, without showing it: Enter keeps the saved one,
-        /// or goes on without one for a web app that has no key.
-        private static func askToken(_ context: Context) async throws {
+        /// Asks for the web app's key (EXPENSE_LOG_KEY) as `set-token` does, without showing it: nil for Enter, which keeps
+        /// the saved one, or goes on without one for a web app that has no key.
+        private static func askToken(_ context: Context) async throws -> String? {
             let file = try context.config().paths.tokenFile
             let saved = FileManager.default.fileExists(atPath: file.path)
             let question = "Token, the web app's EXPENSE_LOG_KEY (not shown; Enter " + (saved ? "keeps the saved one)" : "for none)")
             guard let typed = try await context.ask(question, secret: true), !typed.isEmpty else {
                 if !saved { context.note("No token saved; `expense-log config set-token` saves one later.") }
-                return
+                return nil
             }
-            try Token.save(typed, to: file)
-            context.note("Saved the token to \(file.path) (mode 0600).")
+            return typed
         }
     }
 }

@@ -22,8 +22,10 @@ enum NamedItems {
         var (matches, short) = try await targets.matches(texts, searched: Set(months), all: all)
         let cached = Set(try await sync.repository.cachedMonths().map(\.month))
         let uncached = months.filter { !cached.contains($0) }
+        var unknown: MonthFailure?
         if !uncached.isEmpty, matches.contains(where: { if case .one(_, false) = $0 { false } else { true } }) {
-            _ = try await context.loadMonths(uncached, policy: .preferServer, config, strict: false)
+            let loaded = try await context.loadMonths(uncached, policy: .preferServer, config, strict: false)
+            unknown = loaded.compactMap(\.missing).first
             (matches, short) = try await targets.matches(texts, searched: Set(months), all: all)
         }
         await context.flushWarnings(sync.repository)
@@ -39,6 +41,12 @@ enum NamedItems {
             case .several(let items):
                 found.items.append(try await pick(text, items, short, months, context, config))
             case .none:
+                // The months could not be read: that, not the name, is what stopped the search.
+                if let unknown {
+                    context.io.stderr.write("Error: \(unknown)\nThe items of \(describe(months)) could not be read, so \(PrintableText.of(text)) "
+                                            + "was looked for only among the cached and waiting ones; try again when the server answers.\n")
+                    throw CommandExit(code: unknown.isTransient ? .unavailable : ExitCode(for: unknown))
+                }
                 context.io.stderr.write("Error: no cached or waiting item has the id \(PrintableText.of(text)), and no item of "
                                         + "\(describe(months)) is called like it; fetch its month first, or search another with "
                                         + "--from/--to (`expense-log fetch MONTH --ids` shows each item's short id, its first 4 or more characters)\n")
