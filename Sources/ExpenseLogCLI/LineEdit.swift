@@ -20,17 +20,24 @@ enum Key: Equatable {
 /// Home, End and Delete (xterm's `ESC [ D`, the VT220 `ESC [ 3 ~`, the application mode `ESC O H`). Bytes of a key not
 /// yet complete wait for the next read.
 struct KeyDecoder {
-    private var pending: [UInt8] = []
+    /// Bytes received and not yet taken as keys: a key's start, or what was typed ahead of the next question.
+    private(set) var pending: [UInt8] = []
+
+    /// Bytes to take keys from (what was typed ahead first).
+    mutating func append(_ bytes: some Sequence<UInt8>) { pending.append(contentsOf: bytes) }
+
+    /// The next complete key, taken off the bytes; nil when more bytes are needed.
+    mutating func next() -> Key? {
+        guard let (key, length) = Self.key(pending[...]) else { return nil }
+        pending.removeFirst(length)
+        return key
+    }
 
     /// The keys these bytes complete.
     mutating func keys(_ bytes: some Sequence<UInt8>) -> [Key] {
-        pending.append(contentsOf: bytes)
-        var keys: [Key] = [], start = 0
-        while start < pending.count, let (key, length) = Self.key(pending[start...]) {
-            keys.append(key)
-            start += length
-        }
-        pending.removeFirst(start)
+        append(bytes)
+        var keys: [Key] = []
+        while let key = next() { keys.append(key) }
         return keys
     }
 
@@ -163,11 +170,20 @@ struct LineEdit {
     }
 
     /// What redraws the prompt's last line with the text, and puts the terminal's cursor back at the edit's: a secret
-    /// shows nothing typed.
-    func drawing(after prompt: String, secret: Bool) -> String {
+    /// shows nothing typed. Within `columns`, a line too long to fit scrolls sideways around the cursor (as linenoise
+    /// does), since `\r` cannot go back up to a row the line wrapped from.
+    func drawing(after prompt: String, secret: Bool, columns: Int? = nil) -> String {
         let promptLine = prompt.split(separator: "\n", omittingEmptySubsequences: false).last.map(String.init) ?? prompt
         guard !secret else { return "\r" + promptLine + "\u{1B}[K" }
-        let back = characters[cursor...].reduce(0) { $0 + TextWidth.of($1) }
-        return "\r" + promptLine + text + "\u{1B}[K" + (back > 0 ? "\u{1B}[\(back)D" : "")
+        func width(_ range: Range<Int>) -> Int { characters[range].reduce(0) { $0 + TextWidth.of($1) } }
+        var (start, end) = (0, characters.count)
+        if let columns {
+            // The last column is left free: a character written there makes some terminals wrap at once.
+            let room = max(1, columns - TextWidth.of(promptLine) - 1)
+            while start < cursor, width(start..<cursor) >= room { start += 1 }
+            while end > cursor, width(start..<end) > room { end -= 1 }
+        }
+        let back = width(cursor..<end)
+        return "\r" + promptLine + String(characters[start..<end]) + "\u{1B}[K" + (back > 0 ? "\u{1B}[\(back)D" : "")
     }
 }

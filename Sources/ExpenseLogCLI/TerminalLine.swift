@@ -1,3 +1,4 @@
+import ExpenseLogRendering
 import Foundation
 import Synchronization
 #if canImport(Glibc)
@@ -12,6 +13,8 @@ final class RawTerminal: Sendable {
     /// The process's terminal.
     static let shared = RawTerminal()
     private let saved = Mutex<(settings: termios?, closed: Bool)>((nil, false))
+    /// What was typed after the last answer's Enter (a URL and a token pasted together), for the next question.
+    let typedAhead = Mutex<[UInt8]>([])
 
     /// Raw mode: keys arrive one by one, unechoed, and Ctrl-C arrives as a key rather than SIGINT, so the prompt ends
     /// itself and restores the terminal first. Output keeps its processing (`\n` still starts a line). False when stdin
@@ -59,25 +62,36 @@ enum TerminalLine {
             stderr.write(prompt)
             return Swift.readLine(strippingNewline: true).map(TypedLine.line) ?? .end
         }
-        stderr.write(prompt)
         defer { RawTerminal.shared.restore() }
+        let columns = ConsoleIO.terminalColumns(of: 2) ?? 80
+        // A question wider than the terminal (a long URL suggested) goes on lines of its own; the line is edited below it.
+        let lastLine = prompt.split(separator: "\n", omittingEmptySubsequences: false).last.map(String.init) ?? prompt
+        let editPrompt = TextWidth.of(lastLine) + 10 > columns ? "> " : lastLine
+        stderr.write(editPrompt == lastLine ? prompt : prompt + "\n" + editPrompt)
         var decoder = KeyDecoder(), edit = LineEdit()
+        decoder.append(RawTerminal.shared.typedAhead.withLock { typed in defer { typed = [] }; return typed })
         var buffer = [UInt8](repeating: 0, count: 256)
         while true {
+            var changed = false
+            while let key = decoder.next() {
+                if let answer = edit.apply(key) {
+                    RawTerminal.shared.typedAhead.withLock { $0 = decoder.pending }
+                    // The line as typed stays on screen (drawn whole again only when it was scrolled sideways); ^C shows
+                    // what ended it, as a shell shows it.
+                    let scrolled = TextWidth.of(editPrompt) + TextWidth.of(edit.text) >= columns
+                    stderr.write((changed || scrolled ? edit.drawing(after: editPrompt, secret: secret) : "") + (answer == .interrupted ? "^C\n" : "\n"))
+                    return answer
+                }
+                changed = true
+            }
+            if changed { stderr.write(edit.drawing(after: editPrompt, secret: secret, columns: columns)) }
             let count = buffer.withUnsafeMutableBytes { Foundation.read(0, $0.baseAddress, $0.count) }
             if count < 0, errno == EINTR { continue }
             guard count > 0 else {
                 stderr.write("\n")
                 return .end
             }
-            for key in decoder.keys(buffer[..<count]) {
-                if let answer = edit.apply(key) {
-                    // The line as typed stays on screen; ^C shows what ended it, as a shell shows it.
-                    stderr.write(answer == .interrupted ? "^C\n" : "\n")
-                    return answer
-                }
-            }
-            stderr.write(edit.drawing(after: prompt, secret: secret))
+            decoder.append(buffer[..<count])
         }
     }
 }

@@ -103,3 +103,19 @@ extension CLIPromptTests {
         }
     }
 }
+
+extension CLIPromptTests {
+    /// A URL and a token pasted together (a line break between them): the token is kept for the question that follows.
+    @Test func whatIsTypedAheadOfAQuestionIsKeptForIt() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        try await withServer { server in
+            let env = Samples.environment(home: home)
+            let key = "ahead-\(UUID().uuidString)"
+            let result = try await CLIEverydayTests.onTerminal(["config", "init"], answering: [("(ends in /exec", server.base + "\r" + key)], env)
+            #expect(result.status == 0 && result.stdout.contains("Saved the token"), "\(result.stdout)")
+            #expect(!result.stdout.contains(key), "a secret typed ahead is not shown either")
+            #expect(try await CLI.run(["config", "show"], environment: env).stdout.contains("(set, \(key.count) characters, redacted)"))
+        }
+    }
+}

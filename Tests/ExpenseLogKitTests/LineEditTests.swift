@@ -53,4 +53,15 @@ import Testing
         // A voicing mark typed apart joins the kana before it: one character, one step of the cursor.
         #expect(Self.type("カ\u{3099}\u{1B}[Dx\r").answer == .line("xガ".decomposedStringWithCanonicalMapping))
     }
+
+    @Test func aLineWiderThanTheTerminalScrollsSidewaysAroundTheCursor() {
+        let (_, edit) = Self.type(String(repeating: "あ", count: 30) + "\u{1B}[H\u{1B}[C")
+        // 20 columns, a prompt of 2: 17 columns of text at most, the cursor kept in view.
+        let start = edit.drawing(after: "> ", secret: false, columns: 20)
+        #expect(start == "\r> " + String(repeating: "あ", count: 8) + "\u{1B}[K\u{1B}[14D", "\(start.debugDescription)")
+        var decoder = KeyDecoder(), moved = edit
+        for key in decoder.keys(Array("\u{1B}[F".utf8)) { _ = moved.apply(key) }
+        #expect(moved.drawing(after: "> ", secret: false, columns: 20) == "\r> " + String(repeating: "あ", count: 8) + "\u{1B}[K",
+                "at the end, the last characters are shown")
+    }
 }
