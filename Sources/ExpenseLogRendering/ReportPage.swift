@@ -129,7 +129,7 @@ public struct ReportPage: Sendable {
         let description = summary.months.map { month in
             "\(month.month): " + (month.isMissing ? word("取得できず", "missing") : PriceText.yen(month.totals.total))
         }.joined(separator: "; ")
-        return SVGChart.stackedBars(title: word("月別・項目別の支出", "Spending per month by category") + " \(summary.year)",
+        return SVGChart.stackedBars(title: word("月別・項目別の支出", "Spending per month by category") + " \(period(summary))",
                                     description: description, bars: bars, legend: categoryParts(summary.totals),
                                     budget: monthly.map { (Int128($0), word("月の予算", "monthly budget") + " ¥" + PriceText.format($0)) })
     }
@@ -229,7 +229,8 @@ public struct ReportPage: Sendable {
     }
 
     func period(_ summary: Summary) -> String {
-        summary.month.flatMap { YearMonth(year: summary.year, month: $0) }.map(monthTitle) ?? "\(summary.year)"
+        if case .days = summary.period { return summary.period.title(japanese: japanese) }
+        return summary.month.flatMap { YearMonth(year: summary.year, month: $0) }.map(monthTitle) ?? "\(summary.year)"
     }
 
     func monthTitle(_ month: YearMonth) -> String {

@@ -63,6 +63,8 @@ extension CommandExitCodeTests {
             #expect(json.stdout.contains(#"{"year":2024,"month":2,"count":1,"total":100,"#), "\(json.stdout)")
             let month = await tool("summary", "2024年2月", "--format", "json")
             #expect(month.stdout.hasPrefix(#"{"year":2024,"month":2,"from":"2024-02-01","to":"2024-02-29","#), "\(month.stdout)")
+            let cut = await tool("summary", "--from", "2024-01-15", "--to", "2024-02", "--budget")
+            #expect(cut.code == 64 && cut.stderr.contains("--budget compares whole months"), "\(cut.stderr)")
             let impossible = await tool("summary", "--from", "2024-02-30")
             #expect(impossible.code == 64 && impossible.stderr.contains("--from 2024-02-30 is no day: 2024-02 has days 1 to 29"),
                     "\(impossible.stderr)")

@@ -66,6 +66,11 @@ struct SummaryCommand: ParsableCommand {
         let format = format ?? .table
 
         let config = try context.config()
+        // A budget is a month's: a range that cuts a month would compare part of a month with all of its budget.
+        if budget, let bounds = period.dayBounds, bounds.from.day != 1 || bounds.to != bounds.to.yearMonth.lastDay {
+            throw UsageError(path: context.invocation.path, message: "--budget compares whole months; give --from/--to as months "
+                             + "(2026-01), or leave them out")
+        }
         let budgets = try budget ? Self.budgets(config, format: format, context) : nil
         let read = try await context.loadMonths(months, policy: policy, config, strict: strict)
         let loaded = sentOnly ? read : WaitingCount.counted(read, edits: EditText.waiting(context, config), context, config)
