@@ -127,6 +127,10 @@ struct SyncText {
             throw CommandExit(code: .ioError)
         case .actionAbsent(let action):
             context.io.stderr.write(ServerEdits.absent(action, sync.client.baseURL))
+            // Queued while the server could not be asked: this server can never take them, so say how to let them go.
+            context.io.stderr.write("The changes queued in \(directory) cannot be sent to it: deploy the bundled script, or remove them "
+                                    + "with `expense-log pending drop ID` (`expense-log pending` lists them; `expense-log fetch --refresh` "
+                                    + "then shows the months as the server has them).\n")
             throw CommandExit(code: .unavailable)
         case let .actionUnknown(error, waiting):
             context.warn(String(String(describing: error).prefix { $0 != "\n" }))
