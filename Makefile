@@ -9,6 +9,9 @@ SHAREDIR = $(PREFIX)/share/expense-log
 # time of `curl --version` instead of 1.9 × (make bench, start-up) and runs without the toolchain. STATIC= links them
 # dynamically; macOS has no static Swift runtime.
 STATIC ?= $(if $(filter Linux,$(shell uname -s)),1,)
+# STRIP=1, the default, installs the binary without its symbol table and debug information (what a user runs needs
+# neither; the size is in the README); `make install STRIP=` keeps them, for a debugger or a symbolicated backtrace.
+STRIP ?= 1
 STATIC_FLAG = $(if $(STATIC),--static-swift-stdlib,)
 
 .PHONY: build test test-spawned test-deps portability run install install-files bench clean deps
@@ -108,6 +111,7 @@ install-files:
 	@test -n "$(BIN)" || { echo "install-files needs BIN=path/to/expense-log" >&2; exit 64; }
 	install -d "$(BINDIR)" "$(SHAREDIR)" "$(MANDIR)"
 	install -m 755 "$(BIN)" "$(BINDIR)/expense-log"
+	if [ -n "$(STRIP)" ]; then strip "$(BINDIR)/expense-log"; fi
 	"$(BIN)" --generate-manual > "$(MANDIR)/expense-log.1" && chmod 644 "$(MANDIR)/expense-log.1"
 	install -m 644 Resources/fetch.json Resources/register.json "$(SHAREDIR)/"
 	install -d "$(SHAREDIR)/server" && install -m 644 Resources/server/Code.gs "$(SHAREDIR)/server/"
