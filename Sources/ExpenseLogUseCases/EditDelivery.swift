@@ -38,7 +38,7 @@ public struct EditOutcome: Sendable {
     public var notices: [String] = []
 }
 
-/// Sends queued changes in the order they were queued, one POST each, keeping the cache in step with each answer; the
+/// Sends queued changes in the order they were queued, one POST each, then brings the cache in step with the answers; the
 /// caller holds the outbox's sync lock.
 public struct EditDelivery: Sendable {
     /// The client that sends.
@@ -53,9 +53,12 @@ public struct EditDelivery: Sendable {
         (self.client, self.repository, self.queue) = (client, repository, queue)
     }
 
-    /// Sends `edits` in order and stops at the first that is neither answered nor moot, so none overtakes another.
+    /// Sends `edits` in order and stops at the first that is neither answered nor moot, so none overtakes another. The
+    /// cache follows the answers once, at the end: it already shows every queued change made, so what it learns from the
+    /// answers (the server's form of an item) can wait, and each month is written once however many changes touch it.
     public func send(_ edits: [QueuedEdit]) async -> EditOutcome {
         var outcome = EditOutcome()
+        var stoppedAt = edits.endIndex
         for (index, edit) in edits.enumerated() {
             let answered: DeliveredEdit
             do {
@@ -63,40 +66,54 @@ public struct EditDelivery: Sendable {
             } catch {
                 outcome.stop = (edit, error as? APIError ?? .network(url: client.baseURL, reason: .other("\(error)")))
                 outcome.remaining = edits.count - index
-                return outcome
+                stoppedAt = index
+                break
             }
             do {
                 try queue.remove(edit)
             } catch {
                 outcome.unrecorded = (answered, StoreError.wrapping(error, path: edit.file.path, writing: true))
                 outcome.remaining = edits.count - index
-                return outcome
+                stoppedAt = index
+                break
             }
             outcome.delivered.append(answered)
-            do {
-                try await cache(answered, later: edits[(index + 1)...])
-            } catch {
-                outcome.cacheFailures.append(StoreError.wrapping(error, path: repository.directory.path, writing: true))
-            }
+        }
+        do {
+            try await cache(outcome.delivered, later: edits[stoppedAt...])
+        } catch {
+            outcome.cacheFailures.append(StoreError.wrapping(error, path: repository.directory.path, writing: true))
         }
         return outcome
     }
 
-    /// Brings the cache in step with an answer, and with the changes still queued after it for the same item, so the
-    /// cache goes on showing what the queue will make of it.
-    private func cache(_ answered: DeliveredEdit, later: ArraySlice<QueuedEdit>) async throws {
-        switch answered {
-        case let .deleted(_, deleted, missing):
-            _ = try await repository.remove(ids: Set(deleted + missing))
-        case let .changed(edit, saved):
-            if let item = Array(later).applied(to: [saved]).first(where: { $0.id == saved.id }) {
-                try await repository.replace(id: edit.ids[0], with: item)
-            } else {
-                _ = try await repository.remove(ids: [edit.ids[0]])
+    /// Brings the cache in step with the answers, in order, and with the changes still queued after them, so the cache
+    /// goes on showing what the queue will make of each item: one removal and one addition over the months touched.
+    private func cache(_ answers: [DeliveredEdit], later: ArraySlice<QueuedEdit>) async throws {
+        var gone: Set<String> = [], saved: [String: Item] = [:]
+        for answer in answers {
+            switch answer {
+            case let .deleted(_, deleted, missing):
+                for id in deleted + missing {
+                    saved[id] = nil
+                    gone.insert(id)
+                }
+            case let .changed(edit, item):
+                saved[edit.ids[0]] = item
+                gone.remove(edit.ids[0])
+            case .vanished(let edit, _):
+                for id in edit.ids {
+                    saved[id] = nil
+                    gone.insert(id)
+                }
             }
-        case .vanished(let edit, _):
-            _ = try await repository.remove(ids: Set(edit.ids))
         }
+        guard !answers.isEmpty else { return }
+        // A change still queued for an answered item is laid over its answer (a queued deletion removes it).
+        let items = Array(later).applied(to: Array(saved.values))
+        // An item whose date changed moves month: every answered copy leaves first, wherever it was.
+        _ = try await repository.remove(ids: gone.union(saved.keys))
+        if !items.isEmpty { try await repository.add(items) }
     }
 
     /// Sends one change: a deletion in batches of `ExpenseLogAPIClient.deleteBatch` (a batch sent again after a failure
