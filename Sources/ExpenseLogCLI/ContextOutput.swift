@@ -22,13 +22,14 @@ extension Context {
     }
 
     /// Writes a spool's items in a format to stdout, in pieces (a table starting with ids when `showingIDs`); a spool
-    /// that cannot be read back is warned about. `summarizing` (a run's saved items): more than `summaryThreshold` on a
-    /// terminal, with no `--format` given, are totalled per month instead.
-    func printItems(_ spool: ItemSpool, _ format: OutputFormat, _ config: AppConfig, showingIDs: Bool = false, summarizing: Bool = false) {
+    /// that cannot be read back is warned about. `totals` (a run's saved items): more than `summaryThreshold`, with no
+    /// `--format` given, are totalled per month instead, where it says (`.onTerminal`: register, whose contract prints
+    /// the items saved, to a pipe still; `.always`: sync).
+    func printItems(_ spool: ItemSpool, _ format: OutputFormat, _ config: AppConfig, showingIDs: Bool = false, totals: MonthTotalsWhere = .never) {
         var writer = itemWriter(config)
         writer.showsIDs = showingIDs
-        let totalled = summarizing && format == .table && io.stdoutIsTerminal && !invocation.isGiven(CommonOptions.format)
-            && spool.count > Self.summaryThreshold
+        let totalled = totals != .never && (totals == .always || io.stdoutIsTerminal) && format == .table
+            && !invocation.isGiven(CommonOptions.format) && spool.count > Self.summaryThreshold
         do {
             if totalled { return try writer.writeMonthTotals(spool) { io.stdout.write($0) } }
             try writer.write(spool, as: format) { io.stdout.write($0) }
@@ -36,6 +37,9 @@ extension Context {
             warn("the items could not all be printed (\(error)); `expense-log fetch` shows what the server has")
         }
     }
+
+    /// Where a run's saved items are totalled per month rather than listed.
+    enum MonthTotalsWhere { case never, onTerminal, always }
 
     /// The most saved items a run lists one by one on a terminal: a screenful.
     static let summaryThreshold = 20

@@ -104,3 +104,26 @@ extension CommandExitCodeTests {
         }
     }
 }
+
+extension CommandExitCodeTests {
+    @Test func aSyncOfManyItemsPrintsALinePerMonthAndFormatPrintsThemAll() async throws {
+        try await withTool { tool in
+            var csv = "id,date,name,price,category\n"
+            for n in 1...30 { csv += "S\(n),2024\(n <= 20 ? "01" : "02")\(String(format: "%02d", n % 28 + 1)),item \(n),100,0\n" }
+            let file = try tool.file("thirty.csv", csv)
+            tool.app.setDown(true)
+            #expect(await tool("register", file).code == 75)
+            tool.app.setDown(false)
+            let synced = await tool("sync")
+            #expect(synced.code == 0, "\(synced.stderr)")
+            let lines = synced.stdout.split(separator: "\n").map { $0.split(separator: " ").joined(separator: " ") }
+            #expect(lines.contains("2024-01 20 2,000") && lines.contains("2024-02 10 1,000") && lines.contains("TOTAL 30 3,000"), "\(synced.stdout)")
+            #expect(!synced.stdout.contains("item 7") && synced.stdout.contains("--format table prints all 30 items"))
+            tool.app.setDown(true)
+            #expect(await tool("register", try tool.file("more.csv", csv.replacingOccurrences(of: "S", with: "T"))).code == 75)
+            tool.app.setDown(false)
+            let all = await tool("sync", "--format", "table")
+            #expect(all.code == 0 && all.stdout.contains("item 7") && all.stdout.split(separator: "\n").count > 30, "\(all.stdout)")
+        }
+    }
+}

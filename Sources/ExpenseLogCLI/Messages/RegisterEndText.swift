@@ -80,7 +80,7 @@ extension RegisterText {
     @discardableResult
     func finish(_ saved: inout SavedItems, _ repository: LocalRepository, _ config: AppConfig) async -> StoreError? {
         progress.clear()
-        return await saved.finish(in: repository) { context.printItems($0, options.format, config, summarizing: true) }
+        return await saved.finish(in: repository) { context.printItems($0, options.format, config, totals: .onTerminal) }
     }
 
     /// Says what stopped the run, what was registered and what stays queued; returns the exit code (75 when the

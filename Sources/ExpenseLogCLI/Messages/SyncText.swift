@@ -33,7 +33,7 @@ struct SyncText {
     /// Caches and prints what the server saved, once; says when that failed, and returns whether it did.
     @discardableResult
     func finish(_ saved: inout SavedItems, printEmpty: Bool = false) async -> Bool {
-        guard let failure = await saved.finish(in: sync.repository, printEmpty: printEmpty, print: { context.printItems($0, format, config, summarizing: true) })
+        guard let failure = await saved.finish(in: sync.repository, printEmpty: printEmpty, print: { context.printItems($0, format, config, totals: .always) })
         else { return false }
         context.warn(saved.warning(for: failure, registered: saved.registered))
         return true
