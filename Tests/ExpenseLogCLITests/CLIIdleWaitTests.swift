@@ -24,7 +24,7 @@ import Testing
             let queued = try await CLI.run(["register", "--retries", "0", item], environment: try Samples.offlineEnvironment(home: home))
             #expect(queued.status == 75, "\(queued.stderr)")
         }
-        try await withServer(["--latency", "0.3"]) { server in
+        try await withServer(["--latency", "0.2"]) { server in
             try await server.seed(Samples.seed)
             let arguments = try #require(Self.commands.first { $0.name == command }).arguments.map { $0 == "ITEM" ? item : $0 }
             let clock = ContinuousClock()
@@ -32,7 +32,7 @@ import Testing
             let (result, usage) = try await CLI.runWithUsage(arguments, environment: Samples.environment(home: home, server: server))
             let wall = (clock.now - started) / .seconds(1)
             #expect(result.status == 0, "\(result.stderr)")
-            #expect(wall >= 0.3, "the server waits 0.3 s before it answers")
+            #expect(wall >= 0.2, "the server waits 0.2 s before it answers")
             #expect(usage.cpuSeconds < wall / 2, "\(command): \(usage.cpuSeconds) s of CPU in \(wall) s")
         }
     }

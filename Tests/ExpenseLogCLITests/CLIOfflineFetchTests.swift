@@ -123,7 +123,7 @@ import Testing
             #expect(try await CLI.run(["fetch", "--year", "2024", "--month", "1"], environment: env).status == 0)
             // One attempt: the timeout and the fallback are the point here; CLIRetryTests retries a timed-out GET.
             try await server.addFaults("[{\"kind\": \"stall\", \"seconds\": 3}]")
-            let result = try await CLI.run(["fetch", "--year", "2024", "--month", "1", "--timeout", "0.5", "--retries", "0"],
+            let result = try await CLI.run(["fetch", "--year", "2024", "--month", "1", "--timeout", "0.3", "--retries", "0"],
                                            environment: env)
             #expect(result.status == 0)
             #expect(result.stderr.contains("no answer before the timeout"))
