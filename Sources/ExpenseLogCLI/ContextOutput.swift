@@ -39,7 +39,7 @@ extension Context {
     }
 
     /// Where a run's saved items are totalled per month rather than listed.
-    enum MonthTotalsWhere { case never, onTerminal, always }
+    enum MonthTotalsWhere: Sendable { case never, onTerminal, always }
 
     /// The most saved items a run lists one by one on a terminal: a screenful.
     static let summaryThreshold = 20

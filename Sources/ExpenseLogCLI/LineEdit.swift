@@ -45,7 +45,9 @@ struct KeyDecoder {
     private static func key(_ bytes: ArraySlice<UInt8>) -> (Key, Int)? {
         guard let first = bytes.first else { return nil }
         switch first {
-        case 0x0D, 0x0A: return (.enter, 1)
+        // CR LF (a paste from a file written on Windows) is one Enter, not an answer and an empty one.
+        case 0x0D: return bytes.count >= 2 && bytes[bytes.startIndex + 1] == 0x0A ? (.enter, 2) : (.enter, 1)
+        case 0x0A: return (.enter, 1)
         case 0x03: return (.interrupt, 1)
         case 0x04: return (.endOfInput, 1)
         case 0x7F, 0x08: return (.backspace, 1)

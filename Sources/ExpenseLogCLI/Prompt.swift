@@ -29,6 +29,13 @@ extension Context {
         return answer.isEmpty ? suggested ?? "" : answer
     }
 
+    /// Says why an answer was refused, and forgets what was typed ahead of the question asked again: it was meant for
+    /// the next question (a token pasted after a URL), and must not be taken, or shown, as this one's answer.
+    func refuseAnswer(_ why: String) {
+        if io.editLine != nil { RawTerminal.shared.forgetTypedAhead() }
+        io.stderr.write("  \(why)\n")
+    }
+
     /// Asks a yes-or-no question; the answer is yes only when it starts with y (or is empty and `yesByDefault`).
     func confirm(_ question: String, yesByDefault: Bool) async throws -> Bool {
         guard let answer = try await ask(question + (yesByDefault ? " [Y/n]" : " [y/N]")) else { return false }

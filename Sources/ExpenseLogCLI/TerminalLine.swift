@@ -44,10 +44,17 @@ final class RawTerminal: Sendable {
         }
     }
 
+    /// Forgets what was typed ahead: the question it was meant for is not the one asked next.
+    func forgetTypedAhead() {
+        typedAhead.withLock { $0 = [] }
+    }
+
     /// Puts the settings back for good, as the process ends on a signal: no prompt can enter raw mode after it.
     func close() {
-        restore()
-        saved.withLock { $0.closed = true }
+        saved.withLock { saved in
+            if var settings = saved.settings { _ = tcsetattr(0, TCSANOW, &settings) }
+            saved = (nil, true)
+        }
     }
 }
 
@@ -78,7 +85,7 @@ enum TerminalLine {
                     RawTerminal.shared.typedAhead.withLock { $0 = decoder.pending }
                     // The line as typed stays on screen (drawn whole again only when it was scrolled sideways); ^C shows
                     // what ended it, as a shell shows it.
-                    let scrolled = TextWidth.of(editPrompt) + TextWidth.of(edit.text) >= columns
+                    let scrolled = TextWidth.of(editPrompt) + TextWidth.of(edit.text) >= columns - 1
                     stderr.write((changed || scrolled ? edit.drawing(after: editPrompt, secret: secret) : "") + (answer == .interrupted ? "^C\n" : "\n"))
                     return answer
                 }

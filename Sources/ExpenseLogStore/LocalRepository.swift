@@ -133,6 +133,22 @@ public actor LocalRepository {
     public func remove(ids: Set<String>) async throws -> [Item] {
         let lock = try await FileLock.acquire(lockFile)
         defer { lock.release() }
+        return try removeLocked(ids)
+    }
+
+    /// Takes items out of their months and puts their new forms in (an item whose date moved goes to its new month),
+    /// under one lock, so no reader sees a moment without them: the cache following a run of answered changes.
+    public func replace(removing ids: Set<String>, adding items: [Item]) async throws {
+        let lock = try await FileLock.acquire(lockFile)
+        defer { lock.release() }
+        _ = try removeLocked(ids)
+        for (month, newItems) in Dictionary(grouping: items, by: \.date.yearMonth).sorted(by: { $0.key < $1.key }) {
+            try merge(month) { add in try newItems.forEach(add) }
+        }
+    }
+
+    /// `remove(ids:)`, the lock held.
+    private func removeLocked(_ ids: Set<String>) throws -> [Item] {
         var removed: [Item] = []
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         for month in names.compactMap(Self.month(ofFile:)).sorted() {

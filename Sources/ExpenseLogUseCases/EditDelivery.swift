@@ -109,11 +109,11 @@ public struct EditDelivery: Sendable {
             }
         }
         guard !answers.isEmpty else { return }
-        // A change still queued for an answered item is laid over its answer (a queued deletion removes it).
-        let items = Array(later).applied(to: Array(saved.values))
-        // An item whose date changed moves month: every answered copy leaves first, wherever it was.
-        _ = try await repository.remove(ids: gone.union(saved.keys))
-        if !items.isEmpty { try await repository.add(items) }
+        // A change still queued for an answered item is laid over its answer (a queued deletion removes it); a change of
+        // an item no answer named is the cache's already, and `applied` would bring it in as queued: left out.
+        let items = Array(later).applied(to: Array(saved.values)).filter { saved[$0.id] != nil }
+        // An item whose date changed moves month: every answered copy leaves first, wherever it was, in the same lock.
+        try await repository.replace(removing: gone.union(saved.keys), adding: items)
     }
 
     /// Sends one change: a deletion in batches of `ExpenseLogAPIClient.deleteBatch` (a batch sent again after a failure

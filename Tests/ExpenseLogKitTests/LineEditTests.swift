@@ -35,6 +35,8 @@ import Testing
         #expect(Self.type("a\u{1B}[Ab\tc\u{1B}[200~d\r").answer == .line("abcd"), "up, Tab and unknown sequences do nothing")
         #expect(Self.type("x\u{85}y\r").answer == .line("xy"), "a C1 control is no text")
         #expect(Self.type("ok\u{1B}\r").answer == .line("ok"), "Esc alone, then Enter: the Enter still ends the line")
+        var decoder = KeyDecoder()
+        #expect(decoder.keys(Array("a\r\nb\r\n".utf8)) == [.text("a"), .enter, .text("b"), .enter], "CR LF is one Enter")
     }
 
     @Test func aKeySplitAcrossReadsWaitsForItsLastByte() {

@@ -23,7 +23,7 @@ struct AddQuestions {
         while day == nil {
             guard let text = try await context.ask("Date", suggested: "today") else { return nil }
             day = Day(personDate: text)
-            if day == nil { context.io.stderr.write("  \(Day.refusal(of: text))\n") }
+            if day == nil { context.refuseAnswer(Day.refusal(of: text)) }
         }
         var name = given
         if name == nil {
@@ -38,7 +38,7 @@ struct AddQuestions {
         while price == nil {
             guard let text = try await context.ask("Price") else { return nil }
             if PriceText.parse(text.trimmingSpaces()) != nil { price = text } else {
-                context.io.stderr.write("  '\(text)' is not a price: give 980, ¥1,500, 1,500円 or -300 for a refund\n")
+                context.refuseAnswer("'\(text)' is not a price: give 980, ¥1,500, 1,500円 or -300 for a refund")
             }
         }
         guard let day, let name, let price, let category = try await category(for: name, cached) else { return nil }
@@ -60,7 +60,7 @@ struct AddQuestions {
             do {
                 return try config.catalogue.value.resolve(text)
             } catch {
-                context.io.stderr.write("  \(text.isEmpty ? "a category is needed" : error.brief)\n")
+                context.refuseAnswer(text.isEmpty ? "a category is needed" : error.brief)
             }
         }
     }

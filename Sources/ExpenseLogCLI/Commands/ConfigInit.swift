@@ -28,7 +28,7 @@ extension ConfigCommand {
                     throw CommandExit(code: .failure)
                 }
                 let given = answer.isEmpty ? saved ?? "" : answer
-                if let problem = ConfigEdit.urlProblem(given) { context.io.stderr.write("  \(problem)\n") } else { url = given }
+                if let problem = ConfigEdit.urlProblem(given) { context.refuseAnswer(problem) } else { url = given }
             }
             // Both answers first, then both saved: Ctrl-C at the token leaves the file as it was.
             let token = try await Self.askToken(context)

@@ -12,7 +12,7 @@ enum EditText {
     /// asked (`reachable`) (`EditSubmission`); says what became of it. Exits 75 when it stays queued.
     static func submit(_ change: QueuedEdit.Change, reachable: Bool, _ sync: Sync, _ context: Context, _ config: AppConfig) async throws {
         let directory = config.editsDirectory.path
-        let text = SyncText(context: context, config: config, sync: sync, format: .table)
+        let text = SyncText(context: context, config: config, sync: sync, format: .table, totals: .onTerminal)
         var saved = try SavedItems()
         let submitted: SubmittedEdit
         do {

@@ -78,7 +78,7 @@ enum NamedItems {
             }
             let number = Int(answer.precomposedStringWithCompatibilityMapping) ?? 0
             if items.indices.contains(number - 1) { return items[number - 1] }
-            context.io.stderr.write("  '\(PrintableText.of(answer))' is none of 1-\(items.count)\(byID ? "" : "; --all takes every one")\n")
+            context.refuseAnswer("'\(PrintableText.of(answer))' is none of 1-\(items.count)\(byID ? "" : "; --all takes every one")")
         }
     }
 

@@ -14,6 +14,9 @@ struct SyncText {
     let sync: Sync
     /// The format the saved items are printed in.
     let format: OutputFormat
+    /// Where many saved items are totalled per month (`sync`: always; an `edit` or `delete` sending the queue, which
+    /// has no `--format` to ask for every row: on a terminal only).
+    var totals: Context.MonthTotalsWhere = .always
 
     /// Shows what happens during the run at once.
     func show(_ event: SyncEvent) {
@@ -33,7 +36,7 @@ struct SyncText {
     /// Caches and prints what the server saved, once; says when that failed, and returns whether it did.
     @discardableResult
     func finish(_ saved: inout SavedItems, printEmpty: Bool = false) async -> Bool {
-        guard let failure = await saved.finish(in: sync.repository, printEmpty: printEmpty, print: { context.printItems($0, format, config, totals: .always) })
+        guard let failure = await saved.finish(in: sync.repository, printEmpty: printEmpty, print: { context.printItems($0, format, config, totals: totals) })
         else { return false }
         context.warn(saved.warning(for: failure, registered: saved.registered))
         return true
