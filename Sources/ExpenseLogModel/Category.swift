@@ -130,9 +130,9 @@ extension CategoryCatalogue {
         if prefixed.count > 1 {
             throw CategoryNameError(message: "'\(text)' could be any of \(prefixed.map(\.english).joined(separator: ", ")); say which")
         }
-        let brief = "no \(what) is called '\(text)'"
-            + (ClosestWord.to(text, among: entries.flatMap { [$0.english, $0.japanese] }).map { ". Did you mean '\($0)'?" } ?? "")
-        throw CategoryNameError(message: brief + (brief.hasSuffix("?") ? " The" : "; the") + " catalogue has \(known)", brief: brief)
+        let meant = ClosestWord.to(text, among: entries.flatMap { [$0.english, $0.japanese] })
+        let brief = "no \(what) is called '\(text)'" + (meant.map { ". Did you mean '\($0)'?" } ?? "")
+        throw CategoryNameError(message: brief + (meant == nil ? "; the" : " The") + " catalogue has \(known)", brief: brief, meant: meant)
     }
 }
 
@@ -142,10 +142,12 @@ public struct CategoryNameError: Error, Sendable, Equatable, CustomStringConvert
     public let message: String
     /// What is wrong alone, where the catalogue was just shown.
     public let brief: String
+    /// The name a typo most likely meant, if one is that close.
+    public let meant: String?
 
-    /// An error, and its words without the catalogue (the same when it names none).
-    public init(message: String, brief: String? = nil) {
-        (self.message, self.brief) = (message, brief ?? message)
+    /// An error, its words without the catalogue (the same when it names none), and the name it likely meant.
+    public init(message: String, brief: String? = nil, meant: String? = nil) {
+        (self.message, self.brief, self.meant) = (message, brief ?? message, meant)
     }
     /// The message.
     public var description: String { message }

@@ -75,7 +75,7 @@ extension CLIPromptTests {
         try await withServer { server in
             let env = Samples.environment(home: home, server: server, ["TZ": "UTC"])
             let added = try await CLIEverydayTests.onTerminal(["add", "餃子", "450", "-d", "2024-03-09"],
-                                                              answering: [("Category", "Foood"), ("Category", "food"), ("[Y/n]", "")], env)
+                                                              answering: [("Category", "Foood"), ("Category [Food]", ""), ("[Y/n]", "")], env)
             #expect(added.status == 0, "\(added.stdout)")
             #expect(added.stdout.components(separatedBy: "0 食費 Food").count == 2, "the catalogue once: \(added.stdout)")
             #expect(added.stdout.contains("no category is called 'Foood'. Did you mean 'Food'?"), "\(added.stdout)")

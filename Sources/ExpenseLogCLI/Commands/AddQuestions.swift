@@ -51,7 +51,7 @@ struct AddQuestions {
     private func category(for name: String, _ cached: [Item]) async throws -> (category: Int, sub: Int?)? {
         if let text = command.category { return try AddCommand.resolve(text, config, context) }
         let guess = AddCommand.latest(named: name, among: cached)
-        let suggested = guess.map { AddCommand.describe($0.category, $0.categorySub, config, context) }
+        var suggested = guess.map { AddCommand.describe($0.category, $0.categorySub, config, context) }
         // The catalogue once, before the question, when there is no guess to take; an answer it lacks is told apart
         // (with the name it most likely meant) without listing it again.
         if guess == nil { context.io.stderr.write("Categories: \(config.catalogue.value.listing)\n") }
@@ -61,6 +61,8 @@ struct AddQuestions {
                 return try config.catalogue.value.resolve(text)
             } catch {
                 context.refuseAnswer(text.isEmpty ? "a category is needed" : error.brief)
+                // Enter then takes the name it most likely meant.
+                if let meant = error.meant { suggested = meant }
             }
         }
     }
