@@ -40,7 +40,7 @@ struct EditCommand: ParsableCommand {
               expense-log edit 7B2A --price 980
               expense-log edit ラーメン --price 980
               expense-log edit 1000…-ID --date yesterday --category food/drink
-              expense-log edit AMAZON --all --category 日用品 --from 2026-01 --yes
+              expense-log edit AMAZON --all --category 雑貨 --from 2026-01 --yes
             """)
 
     func run(_ context: Context) async throws {
