@@ -3,6 +3,7 @@ import ExpenseLogFormats
 import ExpenseLogModel
 import ExpenseLogRendering
 import ExpenseLogStore
+import ExpenseLogUseCases
 import Foundation
 
 /// What every command prints the same way: items, the rows of an answer left out, the cache's warnings.
@@ -21,7 +22,8 @@ extension Context {
         ItemWriter(catalogue: config.catalogue.value, japanese: japanese, terminalWidth: terminalWidth)
     }
 
-    /// Writes a spool's items in a format to stdout, in pieces (a table starting with ids when `showingIDs`); a spool
+    /// Writes a spool's items in a format to stdout, in pieces (a table starting with their short ids when `showingIDs`:
+    /// the shortest prefix, 4 characters at least, that tells each from the others, which `pending drop` takes); a spool
     /// that cannot be read back is warned about. `totals` (a run's saved items): more than `summaryThreshold`, with no
     /// `--format` given, are totalled per month instead, where it says (`.onTerminal`: register, whose contract prints
     /// the items saved, to a pipe still; `.always`: sync).
@@ -32,6 +34,11 @@ extension Context {
             && !invocation.isGiven(CommonOptions.format) && spool.count > Self.summaryThreshold
         do {
             if totalled { return try writer.writeMonthTotals(spool) { io.stdout.write($0) } }
+            if showingIDs, format == .table {
+                var reader = try spool.reader(), ids: [String] = []
+                while let (item, _) = try reader.next() { ids.append(item.id) }
+                writer.shortIDs = EditTargets.shortIDs(ids)
+            }
             try writer.write(spool, as: format) { io.stdout.write($0) }
         } catch {
             warn("the items could not all be printed (\(error)); `expense-log fetch` shows what the server has")

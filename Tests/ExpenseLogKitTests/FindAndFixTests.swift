@@ -45,7 +45,11 @@ extension CommandExitCodeTests {
             let listed = await tool("pending", "--format", "json")
             let waiting = try ItemCodec.items(Data(listed.stdout.utf8)).map(\.id)
             #expect(waiting.count == 2, "\(listed.stdout)")
-            let short = String(waiting[0].prefix(8)).lowercased()
+            // The table shows each waiting item's short id, which `pending drop` takes (in any case).
+            let table = await tool("pending")
+            let row = try #require(table.stdout.split(separator: "\n").first { $0.contains("たこ焼き") }, "\(table.stdout)")
+            let short = String(try #require(row.split(separator: " ").first)).lowercased()
+            #expect(short.count >= 4 && short.count < 36 && waiting[0].lowercased().hasPrefix(short), "\(table.stdout)")
             let dropped = await tool("pending", "drop", short, "--yes")
             #expect(dropped.code == 0 && dropped.stderr.contains("Removed \(waiting[0])"), "\(dropped.stderr)")
             let left = await tool("pending", "--format", "json")

@@ -16,7 +16,7 @@ struct PendingCommand: ParsableCommand {
         abstract: "List the items waiting in the outbox for `sync` (drop or clear removes them).",
         discussion: """
             Items land in the outbox when register cannot confirm them (the server is down, or the \
-            answer was lost). The table starts with each item's id, which pending drop takes; the json, \
+            answer was lost). The table starts with each item's short id, which pending drop takes; the json, \
             ndjson and csv output can be fed back to register. An outbox entry that cannot be read is named \
             on stderr and the exit status is 74: the list is incomplete. Edits and deletions waiting to be \
             sent are listed on stderr, one a line; drop and clear remove them too (by the item's id).
