@@ -1,6 +1,7 @@
 import ExpenseLogModel
 
-/// A flag declared once, read back through this value (`invocation[Self.offline]`): a misspelt name does not compile.
+/// A flag declared once: a command's property (`@Flg(…) var offline: Bool`), or a global option the context reads back
+/// through this value (`invocation[Global.quiet]`); a misspelt name does not compile.
 public struct Flag: Sendable {
     /// The declaration the parser, help and completions read.
     public let spec: OptionSpec
@@ -57,7 +58,7 @@ extension Option where Value: RawRepresentable & CaseIterable, Value.RawValue ==
     }
 }
 
-/// A positional argument declared once, read back through this value (`invocation[Self.id]`) with the type it
+/// A positional argument declared once, a command's property (`@Arg(…) var id: String`) with the type it
 /// becomes: the text of one, or every text of a variadic one.
 public struct Argument<Value: Sendable>: Sendable {
     /// The declaration the parser, help and completions read.
