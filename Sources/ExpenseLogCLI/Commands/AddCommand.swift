@@ -29,7 +29,8 @@ struct AddCommand: ParsableCommand {
             add says so and asks whether to add another (Enter adds it); off a terminal it never asks. The price takes the forms an input \
             takes (980, ¥1,500, 1,500円, -300 for a refund). The day is a calendar day in the local time zone (TZ \
             is honoured). Without --category, the category of the latest cached item with the same name is used and \
-            said on stderr; when there is none, the catalogue is listed and nothing is sent (exit 64).
+            said on stderr; when there is none, it is asked for on a terminal, and elsewhere the catalogue is \
+            listed and nothing is sent (exit 64).
 
             EXAMPLES:
               expense-log add ラーメン 980
