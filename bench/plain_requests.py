@@ -5,6 +5,8 @@ of the slow-server benchmarks. Kept plain on purpose: urllib, one thread per con
     python3 plain_requests.py months URL YEAR MONTH...   # GET these months concurrently
     python3 plain_requests.py send URL FILE BATCH        # GET the months FILE's items fall in concurrently,
                                                          # then POST the items, BATCH at a time, one after another
+    python3 plain_requests.py updates URL FILE           # POST the bundled script's update of each item's price
+                                                         # (one more yen), one after another
 
 FILE is a JSON array of wire items, or a CSV with the header date,name,price,category,categorySub (ids are
 made here). urllib follows Apps Script's 302 (after a POST, as a GET without body).
@@ -65,8 +67,14 @@ def main():
         months(url, sorted({(int(item["date"][:4]), int(item["date"][4:6])) for item in items}))
         sent = sum(post(url, items[start:start + size]) for start in range(0, len(items), size))
         print(f"sent {sent}")
+    elif mode == "updates":
+        for item in read_items(sys.argv[3]):
+            change = {"action": "update", "id": item["id"], "date": item["date"], "changes": {"price": item["price"] + 1},
+                      "was": {"price": item["price"]}}
+            post(url, change)
+        print("updated")
     else:
-        raise SystemExit(f"plain_requests: unknown mode {mode!r} (months or send)")
+        raise SystemExit(f"plain_requests: unknown mode {mode!r} (months, send or updates)")
 
 
 if __name__ == "__main__":

@@ -29,6 +29,8 @@ class Row:
             return cpu_share(self.ours)
         if goal.metric == "wall-min":
             return self.ours[0] / goal.minimum
+        if goal.metric == "cpu-each":
+            return self.ours[1] / goal.minimum
         return self.ratio(goal.metric)
 
     @property
@@ -41,6 +43,8 @@ class Row:
             return f"CPU / wall {value:.1%} ≤ {goal.limit:.0%} {met} (theirs {cpu_share(self.theirs):.1%})"
         if goal.metric == "wall-min":
             return f"wall / fewest round trips ({goal.basis} = {seconds(goal.minimum)}) {value:.2f} ≤ {goal.limit:g} {met}"
+        if goal.metric == "cpu-each":
+            return f"CPU {goal.basis} {value * 1000:.2f} ms ≤ {goal.limit * 1000:g} ms {met}"
         return f"{goal.metric} {value:.2f} ≤ {goal.limit:g} {met}"
 
     def verdicts(self):

@@ -57,8 +57,8 @@ class ReferenceServer:
     `latency` is how long each request to /exec waits (an Apps Script execution), `redirect_latency` how long each
     /echo answer waits (the redirect hop); the waits overlap across concurrent requests."""
 
-    def __init__(self, redirect=True, latency=0.0, redirect_latency=0.0):
-        argv = [sys.executable, SERVER, "--port", "0", *(["--redirect"] if redirect else []),
+    def __init__(self, redirect=True, latency=0.0, redirect_latency=0.0, actions=False):
+        argv = [sys.executable, SERVER, "--port", "0", *(["--redirect"] if redirect else []), *(["--actions"] if actions else []),
                 *(["--latency", str(latency)] if latency else []),
                 *(["--redirect-latency", str(redirect_latency)] if redirect_latency else [])]
         self.latency, self.redirect_latency = latency, redirect_latency

@@ -171,21 +171,25 @@ struct LineEdit {
         return start
     }
 
-    /// What redraws the prompt's last line with the text, and puts the terminal's cursor back at the edit's: a secret
-    /// shows nothing typed. Within `columns`, a line too long to fit scrolls sideways around the cursor (as linenoise
-    /// does), since `\r` cannot go back up to a row the line wrapped from.
+    /// What redraws the text after the prompt's last line (already on screen: the cursor moves past it rather than
+    /// writing it again, so the question shows once in the terminal's output), and puts the terminal's cursor back at
+    /// the edit's: a secret shows nothing typed. Within `columns`, a line too long to fit scrolls sideways around the
+    /// cursor (as linenoise does), since `\r` cannot go back up to a row the line wrapped from.
     func drawing(after prompt: String, secret: Bool, columns: Int? = nil) -> String {
         let promptLine = prompt.split(separator: "\n", omittingEmptySubsequences: false).last.map(String.init) ?? prompt
-        guard !secret else { return "\r" + promptLine + "\u{1B}[K" }
+        let promptWidth = TextWidth.of(promptLine)
+        // CSI 0 C moves one column on some terminals: no move at all for an empty prompt.
+        let start = "\r" + (promptWidth > 0 ? "\u{1B}[\(promptWidth)C" : "")
+        guard !secret else { return start + "\u{1B}[K" }
         func width(_ range: Range<Int>) -> Int { characters[range].reduce(0) { $0 + TextWidth.of($1) } }
-        var (start, end) = (0, characters.count)
+        var (first, end) = (0, characters.count)
         if let columns {
             // The last column is left free: a character written there makes some terminals wrap at once.
-            let room = max(1, columns - TextWidth.of(promptLine) - 1)
-            while start < cursor, width(start..<cursor) >= room { start += 1 }
-            while end > cursor, width(start..<end) > room { end -= 1 }
+            let room = max(1, columns - promptWidth - 1)
+            while first < cursor, width(first..<cursor) >= room { first += 1 }
+            while end > cursor, width(first..<end) > room { end -= 1 }
         }
         let back = width(cursor..<end)
-        return "\r" + promptLine + String(characters[start..<end]) + "\u{1B}[K" + (back > 0 ? "\u{1B}[\(back)D" : "")
+        return start + String(characters[first..<end]) + "\u{1B}[K" + (back > 0 ? "\u{1B}[\(back)D" : "")
     }
 }

@@ -50,8 +50,9 @@ import Testing
     @Test func theRedrawPutsTheCursorBackByColumnsNotCharacters() {
         let (_, edit) = Self.type("ラーメンx\u{1B}[D\u{1B}[D\u{1B}[D")
         // メンx after the cursor take five columns (メ and ン two each).
-        #expect(edit.drawing(after: "Which?\nName: ", secret: false) == "\rName: ラーメンx\u{1B}[K\u{1B}[5D")
-        #expect(edit.drawing(after: "Token: ", secret: true) == "\rToken: \u{1B}[K", "a secret shows nothing typed")
+        // The prompt is on screen already: the cursor moves past its last line (6 columns) instead of writing it again.
+        #expect(edit.drawing(after: "Which?\nName: ", secret: false) == "\r\u{1B}[6Cラーメンx\u{1B}[K\u{1B}[5D")
+        #expect(edit.drawing(after: "Token: ", secret: true) == "\r\u{1B}[7C\u{1B}[K", "a secret shows nothing typed")
         // A voicing mark typed apart joins the kana before it: one character, one step of the cursor.
         #expect(Self.type("カ\u{3099}\u{1B}[Dx\r").answer == .line("xガ".decomposedStringWithCanonicalMapping))
     }
@@ -60,10 +61,10 @@ import Testing
         let (_, edit) = Self.type(String(repeating: "あ", count: 30) + "\u{1B}[H\u{1B}[C")
         // 20 columns, a prompt of 2: 17 columns of text at most, the cursor kept in view.
         let start = edit.drawing(after: "> ", secret: false, columns: 20)
-        #expect(start == "\r> " + String(repeating: "あ", count: 8) + "\u{1B}[K\u{1B}[14D", "\(start.debugDescription)")
+        #expect(start == "\r\u{1B}[2C" + String(repeating: "あ", count: 8) + "\u{1B}[K\u{1B}[14D", "\(start.debugDescription)")
         var decoder = KeyDecoder(), moved = edit
         for key in decoder.keys(Array("\u{1B}[F".utf8)) { _ = moved.apply(key) }
-        #expect(moved.drawing(after: "> ", secret: false, columns: 20) == "\r> " + String(repeating: "あ", count: 8) + "\u{1B}[K",
+        #expect(moved.drawing(after: "> ", secret: false, columns: 20) == "\r\u{1B}[2C" + String(repeating: "あ", count: 8) + "\u{1B}[K",
                 "at the end, the last characters are shown")
     }
 }

@@ -8,7 +8,7 @@ exactly what the client sent.
 
     python3 server.py [--port 0] [--host 127.0.0.1] [--redirect] [--redirect-host H] [--token T]
                       [--seed FILE.json] [--sheet [--sheet-zone Asia/Tokyo]]
-                      [--latency SECONDS] [--redirect-latency SECONDS] [--verbose]
+                      [--latency SECONDS] [--redirect-latency SECONDS] [--verbose] [--actions]
 
 With --sheet it stores items as a Google Sheet left at its default formats
 does, and answers as Apps Script's getValues() + JSON.stringify then do:
@@ -262,6 +262,22 @@ class State:
             self.items.extend(items)  # no de-duplication: tests must see double sends
         return len(items)
 
+    def update_item(self, item_id, changes):
+        """The bundled script's update, for --actions: the item with `changes` made, or None when there is none."""
+        with self.lock:
+            for item in self.items:
+                if item["id"] == item_id:
+                    item.update(changes)
+                    return dict(item)
+        return None
+
+    def delete_ids(self, ids):
+        """The bundled script's deletion, for --actions: (deleted, missing), in the order asked."""
+        with self.lock:
+            held = {item["id"] for item in self.items}
+            self.items = [item for item in self.items if item["id"] not in ids]
+        return [i for i in ids if i in held], [i for i in ids if i not in held]
+
     def items_where(self, prefix=""):
         with self.lock:
             return [dict(i) for i in self.items if i["date"].startswith(prefix)]
@@ -489,7 +505,7 @@ class Handler(BaseHTTPRequestHandler):
         if self.command == "GET":
             status, payload = self.fetch(url.query)
         elif self.command == "POST":
-            status, payload = self.store(body)
+            status, payload = self.act(body) if self.server.actions and body.lstrip()[:1] == b"{" else self.store(body)
         else:
             return self.answer(entry, 405, to_json({"error": f"{self.command} not allowed"}),
                                JSON_TYPE, {"Allow": "GET, POST"})
@@ -515,6 +531,8 @@ class Handler(BaseHTTPRequestHandler):
 
     def fetch(self, query):
         params = parse_qs(query, keep_blank_values=True)
+        if self.server.actions and params.get("action") == ["info"]:
+            return 200, {"app": "expense-log", "version": 2, "actions": ["info", "fetch", "register", "delete", "update"]}
         year, month = params.get("year", []), params.get("month", [])
         if len(year) != 1 or not YEAR_RE.fullmatch(year[0]):
             return 400, {"error": "year must be given once, as 4 digits"}
@@ -525,6 +543,20 @@ class Handler(BaseHTTPRequestHandler):
         if self.server.sheet_zone is None:
             return 200, items
         return 200, [sheet_row(item, self.server.sheet_zone) for item in items] + self.server.state.rows_where(prefix)
+
+    def act(self, body):
+        """--actions: the bundled script's update and delete (the benchmark's sync of queued edits), answered as it does."""
+        try:
+            request = parse_json(body)
+        except BadRequest as e:
+            return 400, {"error": str(e)}
+        if request.get("action") == "update":
+            saved = self.server.state.update_item(request.get("id"), request.get("changes", {}))
+            return (200, saved) if saved else (200, {"error": f"no item {request.get('id')}", "kind": "missing"})
+        if request.get("action") == "delete":
+            deleted, missing = self.server.state.delete_ids([item.get("id") for item in request.get("items", [])])
+            return 200, {"deleted": deleted, "missing": missing}
+        return 400, {"error": "unknown action"}
 
     def store(self, body):
         try:
@@ -674,6 +706,8 @@ def main(argv=None, announce=None):
     parser.add_argument("--redirect-latency", type=seconds_arg, default=0.0, metavar="SECONDS",
                         help="every /echo answer (the redirect hop, with --redirect) waits this long (default 0)")
     parser.add_argument("--verbose", action="store_true", help="log requests to stderr")
+    parser.add_argument("--actions", action="store_true",
+                        help="answer ?action=info, update and delete as the bundled script does (the benchmark's queued edits)")
     parser.add_argument("--zygote", action="store_true", help="fork servers on request (see above)")
     args = parser.parse_args(argv)
     if args.zygote:
@@ -706,6 +740,7 @@ def main(argv=None, announce=None):
     server.state, server.redirect, server.token, server.verbose = state, args.redirect, args.token, args.verbose
     server.sheet_zone = zoneinfo.ZoneInfo(args.sheet_zone) if args.sheet else None
     server.latency, server.redirect_latency = args.latency, args.redirect_latency
+    server.actions = args.actions
     port = server.server_address[1]
     host = f"[{args.host}]" if ":" in args.host else args.host
     server.base_url = f"http://{host}:{port}"
