@@ -92,7 +92,13 @@ enum TerminalLine {
                 changed = true
             }
             if changed { stderr.write(edit.drawing(after: editPrompt, secret: secret, columns: columns)) }
-            let count = buffer.withUnsafeMutableBytes { Foundation.read(0, $0.baseAddress, $0.count) }
+            let count = buffer.withUnsafeMutableBytes { bytes in
+                #if canImport(Glibc)
+                Glibc.read(0, bytes.baseAddress, bytes.count)
+                #else
+                Darwin.read(0, bytes.baseAddress, bytes.count)
+                #endif
+            }
             if count < 0, errno == EINTR { continue }
             guard count > 0 else {
                 stderr.write("\n")
