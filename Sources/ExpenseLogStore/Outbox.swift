@@ -216,7 +216,7 @@ public struct Outbox: Sendable {
     }
 
     /// Deletes what a crash left behind: entries every batch of which was confirmed, logs whose entry is gone,
-    /// and temporary files older than an hour (younger ones may belong to a `register` writing right now).
+    /// and temporary files no writer will finish (`TemporaryFiles.removeStale`).
     public func tidy(now: Date = Date()) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         for name in names {
@@ -229,12 +229,9 @@ public struct Outbox: Sendable {
             } else if name.hasSuffix(".sent") || name.hasSuffix(".tried"),
                       !FileManager.default.fileExists(atPath: url.deletingPathExtension().appendingPathExtension("json").path) {
                 unlink(url.path)
-            } else if name.hasPrefix("."), name.hasSuffix(".tmp"),
-                      let modified = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date,
-                      now.timeIntervalSince(modified) > 3600 {
-                unlink(url.path)
             }
         }
+        TemporaryFiles.removeStale(in: directory, names: names, now: now)
     }
 
     /// Appends a line to a log and `fsync`s it; after a line torn by a crash, starts a new line, so this one is not

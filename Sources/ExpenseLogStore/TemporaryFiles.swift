@@ -35,18 +35,23 @@ public final class TemporaryFiles: Sendable {
         }
     }
 
-    /// Removes the temporary files in `directory` whose writer no longer runs: the PID in the name is not a live process
-    /// here, and the file was not touched for a minute (a PID means nothing to another machine sharing the folder, or to
-    /// another container, whose writer would still be writing). A killed process (SIGKILL) leaves such files.
+    /// Removes the temporary files in `directory` that no writer will finish (a process killed with SIGKILL, or by a
+    /// signal it could not handle, leaves them): untouched for a minute when the PID in the name is no live process
+    /// here, or for an hour whatever it is (the PID reused since; a PID means nothing to another machine sharing the
+    /// folder, whose writer would still be writing within the minute).
     static func removeStale(in directory: URL, names: [String], now: Date = Date()) {
         for name in names where name.hasPrefix(".") && name.hasSuffix(".tmp") {
-            let parts = name.split(separator: ".")
-            guard parts.count >= 4, let pid = pid_t(parts[parts.count - 3]), pid > 0, pid != getpid(),
-                  kill(pid, 0) != 0, errno == ESRCH else { continue }
             let path = directory.appendingPathComponent(name).path
-            guard let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date,
-                  now.timeIntervalSince(modified) > 60 else { continue }
-            unlink(path)
+            guard let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date else { continue }
+            let age = now.timeIntervalSince(modified)
+            if age > 3600 || age > 60 && !Self.writerRuns(name) { unlink(path) }
         }
+    }
+
+    /// Whether the process whose PID a temporary file's name holds (`.NAME.PID.N.tmp`) may still be writing it.
+    private static func writerRuns(_ name: String) -> Bool {
+        let parts = name.split(separator: ".")
+        guard parts.count >= 4, let pid = pid_t(parts[parts.count - 3]), pid > 0, pid != getpid() else { return true }
+        return !(kill(pid, 0) != 0 && errno == ESRCH)
     }
 }

@@ -25,10 +25,12 @@ public struct EditTargets: Sendable {
     /// one is queued behind it). What is no whole id may be a unique prefix of at least four characters, case ignored,
     /// as `git` takes a short hash (only text an id could start with: hex digits and `-`), or part of the name of an
     /// item of `searched` (this month), case and widths ignored, as a person remembers a purchase; a whole name wins over
-    /// a part (with `all`, every name holding the text is taken). With the matches come the short ids that tell every item searched apart, for listing several.
+    /// a part (with `all`, every name holding the text is taken). With the matches come the short ids that tell every
+    /// item searched apart, for listing several, and the months the cache holds, read in the same pass.
     public func matches(_ texts: [String], searched: Set<YearMonth> = [YearMonth.current()], all every: Bool = false) async throws
-        -> (matches: [TargetMatch], shortIDs: [String: String]) {
-        let cached = queued.applied(to: try await repository.cachedMonths().flatMap(\.items))
+        -> (matches: [TargetMatch], shortIDs: [String: String], cachedMonths: Set<YearMonth>) {
+        let months = try await repository.cachedMonths()
+        let cached = queued.applied(to: months.flatMap(\.items))
         var matches: [TargetMatch] = [], candidates: [Item]?
         let asked = Set(texts), prefixes = texts.filter(Self.mayBePrefix).map { $0.uppercased() }
         for text in texts {
@@ -66,7 +68,7 @@ public struct EditTargets: Sendable {
             }
         }
         let several = matches.contains { if case .several = $0 { true } else { false } }
-        return (matches, several ? Self.shortIDs((candidates ?? cached).map(\.id)) : [:])
+        return (matches, several ? Self.shortIDs((candidates ?? cached).map(\.id)) : [:], Set(months.map(\.month)))
     }
 
     /// What `text` names among `ids` (the waiting ones `pending drop` takes): itself when it is one, else the ids it is

@@ -6,6 +6,14 @@ import TestSupport
 /// Ctrl-C, SIGTERM and SIGHUP in the middle of a run, through the real binary: what the run says it leaves queued,
 /// no temporary file left behind, and the next run cleaning up after a writer that is gone.
 @Suite struct CLIInterruptTests {
+    /// Waits (20 s at most) until the server has a POST: the one it holds, so the run is surely mid-way.
+    static func untilAPOSTArrives(_ server: ReferenceServer) async throws {
+        for _ in 0..<800 {
+            if try await server.requests().contains(where: { $0.method == "POST" }) { return }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+    }
+
     @Test func ctrlCDuringALongImportSaysHowManyWaitAndSyncSendsThem() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }
@@ -17,10 +25,7 @@ import TestSupport
             try await server.addFaults("[{\"kind\": \"hold\", \"seconds\": 30, \"method\": \"POST\"}]")
             let env = Samples.environment(home: home, server: server)
             let run = try CLI.start(["register", file, "--batch-size", "50"], environment: env)
-            for _ in 0..<800 {
-                if try await server.requests().contains(where: { $0.method == "POST" }) { break }
-                try await Task.sleep(for: .milliseconds(25))
-            }
+            try await Self.untilAPOSTArrives(server)
             run.child.signal(SIGINT)
             try await server.release()
             let result = try await run.wait()
@@ -47,10 +52,7 @@ import TestSupport
             // What `nohup` does: SIGHUP ignored before the program starts (exec keeps it ignored).
             let run = try CLI.start(["-c", "trap '' HUP; exec \"$0\" register \"$1\"", try CLI.binary().path, file], environment: env,
                                     binary: URL(fileURLWithPath: "/bin/sh"))
-            for _ in 0..<800 {
-                if try await server.requests().contains(where: { $0.method == "POST" }) { break }
-                try await Task.sleep(for: .milliseconds(25))
-            }
+            try await Self.untilAPOSTArrives(server)
             run.child.signal(SIGHUP)
             try await server.release()
             let result = try await run.wait()

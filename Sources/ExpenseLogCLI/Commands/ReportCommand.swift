@@ -41,7 +41,9 @@ struct ReportCommand: ParsableCommand {
                                                                   offline: offline, refresh: refresh, context)
         let config = try context.config()
         let read = try await context.loadMonths(period.months, policy: policy, config, strict: false)
-        let loaded = sentOnly ? read : WaitingCount.counted(read, edits: EditText.waiting(context, config), context, config)
+        // Read once: counted (unless --sent-only), and among the ids a month's short ids are told apart from.
+        let waiting = WaitingCount.items(in: Set(period.months), edits: EditText.waiting(context, config), context, config)
+        let loaded = sentOnly ? read : WaitingCount.counted(read, waiting: waiting, context)
         let name = output ?? "expense-log-\(period.title(japanese: false)).html"
         var failure: (any Error)?
         // A page that could not be written is the worse news: 74, even when a month was missing (69).
@@ -50,7 +52,7 @@ struct ReportCommand: ParsableCommand {
         }
         do {
             // A month's item table starts with short ids, unique among everything edit and delete search.
-            let ids = if case .month = period { await ReportIDs.of(period, context, config) } else { ([String: String](), Set<String>()) }
+            let ids = if case .month = period { await ReportIDs.of(waiting: waiting, context, config) } else { ([String: String](), Set<String>()) }
             try Self.show(loaded, context, config, period: period, ids: ids, name: name, failure: &failure)
         } catch where failure != nil {
             throw CommandExit(code: .ioError)

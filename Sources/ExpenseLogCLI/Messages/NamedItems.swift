@@ -1,6 +1,5 @@
 import ExpenseLogConfig
 import ExpenseLogModel
-import ExpenseLogStore
 import ExpenseLogUseCases
 import Foundation
 
@@ -19,14 +18,14 @@ enum NamedItems {
     static func find(_ texts: [String], all: Bool, in period: Period?, _ sync: Sync, _ context: Context, _ config: AppConfig) async throws -> Found {
         let months = period?.months ?? [YearMonth.current()]
         let targets = EditTargets(repository: sync.repository, queued: EditText.waiting(context, config), pending: sync.pending)
-        var (matches, short) = try await targets.matches(texts, searched: Set(months), all: all)
-        let cached = Set(try await sync.repository.cachedMonths().map(\.month))
-        let uncached = months.filter { !cached.contains($0) }
+        let first = try await targets.matches(texts, searched: Set(months), all: all)
+        var (matches, short) = (first.matches, first.shortIDs)
+        let uncached = months.filter { !first.cachedMonths.contains($0) }
         var unknown: MonthFailure?
         if !uncached.isEmpty, matches.contains(where: { if case .one(_, false) = $0 { false } else { true } }) {
             let loaded = try await context.loadMonths(uncached, policy: .preferServer, config, strict: false)
             unknown = loaded.compactMap(\.missing).first
-            (matches, short) = try await targets.matches(texts, searched: Set(months), all: all)
+            (matches, short, _) = try await targets.matches(texts, searched: Set(months), all: all)
         }
         await context.flushWarnings(sync.repository)
         var found = Found(), seen: Set<String> = []

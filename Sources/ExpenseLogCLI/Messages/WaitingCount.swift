@@ -8,7 +8,11 @@ import ExpenseLogUseCases
 enum WaitingCount {
     /// The months with their waiting items counted, the changes queued for those items laid over them; says how many.
     static func counted(_ loaded: [LoadedMonth], edits: [QueuedEdit], _ context: Context, _ config: AppConfig) -> [LoadedMonth] {
-        let waiting = items(in: Set(loaded.map(\.month)), edits: edits, context, config)
+        counted(loaded, waiting: items(in: Set(loaded.map(\.month)), edits: edits, context, config), context)
+    }
+
+    /// As `counted(_:edits:_:_:)`, with the waiting items already read (`report`, which also marks them).
+    static func counted(_ loaded: [LoadedMonth], waiting: [Item], _ context: Context) -> [LoadedMonth] {
         let counted = loaded.map { $0.counting(waiting) }
         let added = zip(counted, loaded).reduce(0) { $0 + $1.0.items.count - $1.1.items.count }
         if added > 0 {
