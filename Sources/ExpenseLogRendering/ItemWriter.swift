@@ -78,13 +78,12 @@ public struct ItemWriter: Sendable {
             flush(true)
         case .table:
             var failure: (any Error)?
-            writeTable(spool.count, total: spool.totalPrice, item: { index in
+            writeTable(spool.count, total: spool.totalPrice, eachItem: { body in
                 do {
-                    if index == 0 { reader = try spool.reader() }
-                    return try reader.next()?.item
+                    var reader = try spool.reader()
+                    while try reader.nextFields({ fields, _ in body(fields) }) != nil {}
                 } catch {
                     failure = failure ?? error
-                    return nil
                 }
             }, to: emit)
             if let failure { throw failure }
@@ -110,13 +109,14 @@ public struct ItemWriter: Sendable {
 
     func table(_ items: [Item]) -> String {
         var out = ""
-        writeTable(items.count, total: items.totalPrice, item: { items[$0] }) { out += $0 }
+        writeTable(items.count, total: items.totalPrice, eachItem: { body in items.forEach { $0.withFields(body) } }) { out += $0 }
         return out
     }
 
-    /// A table of `count` items with their `total`; `item` is asked for items 0 to `count - 1` in order, twice (nil
-    /// when it cannot be read: an empty row, the caller reports why).
-    private func writeTable(_ count: Int, total: Int128, item: (Int) -> Item?, to emit: (String) -> Void) {
+    /// A table of `count` items with their `total`; `eachItem` hands every item's fields to its closure, in order, and is
+    /// called twice (once to measure, once to write).
+    private func writeTable(_ count: Int, total: Int128, eachItem: (_ body: (ItemFields) -> Void) -> Void,
+                            to emit: (String) -> Void) {
         let id = showsIDs ? ["ID"] : []
         let headings = id + (japanese ? ["日付", "品名", "金額", "項目", "サブ項目"] : ["DATE", "NAME", "PRICE", "CATEGORY", "SUB"])
         let counted = japanese ? "\(count)件" : "\(count) item\(count == 1 ? "" : "s")"
@@ -127,15 +127,18 @@ public struct ItemWriter: Sendable {
             TableFit(width: width, column: name,
                      minimum: max(Self.minimumNameWidth, TextWidth.of(headings[name]), TextWidth.of(counted)))
         }
-        // Each row's cells are made when the table asks for them, so the items are never all held again as text.
-        TextTable.write(count + 2, rightAligned: [name + 1], ruleBeforeLast: true, fit: fit, row: { index in
-            if index == 0 { return headings }
-            if index == count + 1 { return totals }
-            guard let item = item(index - 1) else { return Array(repeating: "", count: headings.count) }
-            return (showsIDs ? [PrintableText.of(shortIDs[item.id] ?? item.id)] : [])
-                + [item.date.description, item.name + (waitingIDs.contains(item.id) ? (japanese ? " ⧗未送信" : " ⧗waiting") : ""),
-                   PriceText.format(item.price), catalogue.name(of: item.category, japanese: japanese),
-                   catalogue.name(ofSub: item.categorySub, in: item.category, japanese: japanese)]
-        }, to: emit)
+        let waiting = waitingIDs.isEmpty ? nil : waitingIDs
+        let mark = japanese ? " ⧗未送信" : " ⧗waiting"
+        let table = ItemTable(
+            headings: headings, totals: totals, showsIDs: showsIDs, fit: fit,
+            categoryNames: { [catalogue, japanese] category, sub in
+                (catalogue.name(of: category, japanese: japanese), catalogue.name(ofSub: sub, in: category, japanese: japanese))
+            },
+            idText: { [shortIDs] fields in
+                let id = fields.idText
+                return shortIDs[id] ?? id
+            },
+            nameMark: { fields in waiting?.contains(fields.idText) == true ? mark : "" })
+        table.write(count, eachItem: eachItem, to: emit)
     }
 }

@@ -14,18 +14,24 @@ public enum TextWidth {
     static func simpleWidth(_ text: String) -> Int? {
         var width = 0
         for scalar in text.unicodeScalars {
-            switch scalar.value {
-            case 0x20..<0x7F: width += 1
-            // Not U+302A–U+302F or U+3099–U+309A: those combine with the character before them.
-            case 0x3000...0x3029, 0x3030...0x303E, 0x3041...0x3096, 0x309B...0x30FF, 0x4E00...0x9FFF, 0xFF01...0xFF60: width += 2
-            // Half-width katakana and their own voicing marks ﾞ and ﾟ: Swift joins ﾊﾞ into one character, a terminal
-            // draws it in two columns.
-            case 0xFF61...0xFF9F, 0xA0...0xFF: width += 1
-            case 0x3099...0x309A: break
-            default: return nil
-            }
+            guard let columns = simpleWidth(of: scalar.value) else { return nil }
+            width += columns
         }
         return width
+    }
+
+    /// One scalar's columns for `simpleWidth`, or nil when it is not one of those it sums.
+    static func simpleWidth(of scalar: UInt32) -> Int? {
+        switch scalar {
+        case 0x20..<0x7F: 1
+        // Not U+302A–U+302F or U+3099–U+309A: those combine with the character before them.
+        case 0x3000...0x3029, 0x3030...0x303E, 0x3041...0x3096, 0x309B...0x30FF, 0x4E00...0x9FFF, 0xFF01...0xFF60: 2
+        // Half-width katakana and their own voicing marks ﾞ and ﾟ: Swift joins ﾊﾞ into one character, a terminal
+        // draws it in two columns.
+        case 0xFF61...0xFF9F, 0xA0...0xFF: 1
+        case 0x3099...0x309A: 0
+        default: nil
+        }
     }
 
     /// The columns one character (grapheme cluster) takes: 2 for an emoji, else the sum of its scalars' widths.

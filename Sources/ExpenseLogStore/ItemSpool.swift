@@ -127,6 +127,13 @@ public final class ItemSpool {
 
         /// The next record whose day passes `keep` (the others are skipped without decoding their text), or nil at the end.
         public mutating func next(where keep: ((Int, Int) -> Bool)?) throws -> (item: Item, tag: Int32)? {
+            try nextFields(where: keep) { fields, tag in (fields.item, tag) }
+        }
+
+        /// Hands the next record whose day passes `keep` to `body`, its texts as bytes in the reader's buffer (valid only
+        /// there), and returns what `body` returns; nil at the end. A pass that needs no String of each item uses this.
+        public mutating func nextFields<R>(where keep: ((Int, Int) -> Bool)? = nil,
+                                           _ body: (ItemFields, Int32) throws -> R) throws -> R? {
             while let base = try nextRecord() {
                 let year = Int(word(UInt16.self, at: base + 4)), month = Int(chunk[base + 6]), day = Int(chunk[base + 7])
                 if let keep, !keep(year, month) { continue }
@@ -134,17 +141,19 @@ public final class ItemSpool {
                 let price = Int(Int64(bitPattern: word(UInt64.self, at: base + 8)))
                 let category = Int(Int64(bitPattern: word(UInt64.self, at: base + 16)))
                 let sub = chunk[base + 32] == 0 ? nil : Int(Int64(bitPattern: word(UInt64.self, at: base + 24)))
-                var at = base + ItemSpool.fixedSize
-                var texts: [String] = []
-                for _ in 0..<2 {
-                    guard at + 4 <= index else { throw file.corrupt() }
-                    let size = Int(word(UInt32.self, at: at))
-                    guard size <= index - at - 4 else { throw file.corrupt() }
-                    texts.append(String(decoding: chunk[(at + 4)..<(at + 4 + size)], as: UTF8.self))
-                    at += 4 + size
-                }
+                let idAt = base + ItemSpool.fixedSize
+                guard idAt + 4 <= index else { throw file.corrupt() }
+                let idSize = Int(word(UInt32.self, at: idAt))
+                let nameAt = idAt + 4 + idSize
+                guard idSize <= index - idAt - 4, nameAt + 4 <= index else { throw file.corrupt() }
+                let nameSize = Int(word(UInt32.self, at: nameAt))
+                guard nameSize <= index - nameAt - 4 else { throw file.corrupt() }
                 guard let date = Day(year: year, month: month, day: day) else { throw file.corrupt() }
-                return (Item(id: texts[0], date: date, name: texts[1], price: price, category: category, categorySub: sub), tag)
+                return try chunk.withUnsafeBufferPointer { bytes in
+                    let id = UnsafeBufferPointer(rebasing: bytes[(idAt + 4)..<(idAt + 4 + idSize)])
+                    let name = UnsafeBufferPointer(rebasing: bytes[(nameAt + 4)..<(nameAt + 4 + nameSize)])
+                    return try body(ItemFields(id: id, date: date, name: name, price: price, category: category, categorySub: sub), tag)
+                }
             }
             return nil
         }
@@ -162,11 +171,8 @@ public final class ItemSpool {
         }
 
         private func word<T: FixedWidthInteger>(_: T.Type, at offset: Int) -> T {
-            var value: T = 0
-            withUnsafeMutableBytes(of: &value) { bytes in
-                for byte in 0..<MemoryLayout<T>.size { bytes[byte] = chunk[offset + byte] }
-            }
-            return T(littleEndian: value)
+            precondition(offset >= 0 && offset + MemoryLayout<T>.size <= chunk.count)
+            return chunk.withUnsafeBytes { T(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: T.self)) }
         }
 
         /// Makes `needed` bytes from `index` available; false at a clean end of file.
