@@ -15,7 +15,7 @@ public enum CSV {
         }
 
         /// Whether every field is empty or spaces (a blank line, or `,,,,` a spreadsheet saved).
-        public var isBlank: Bool { fields.allSatisfy { $0.allSatisfy(\.isWhitespace) } }
+        public var isBlank: Bool { fields.allSatisfy(\.isBlank) }
     }
 
     /// A CSV syntax error at a line.

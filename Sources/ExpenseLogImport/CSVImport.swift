@@ -156,7 +156,7 @@ extension ImportProfile {
         draft.category = cell(.category).map(RawValue.text) ?? .missing
 
         if let text = cell(.date) {
-            if let dateFormat, !text.allSatisfy(\.isWhitespace) {
+            if let dateFormat, !text.isBlank {
                 guard let day = dateFormat.day(from: text) else { return problem(.date, dateFormat.problem(text)) }
                 draft.date = .text(day.compact)
             } else {

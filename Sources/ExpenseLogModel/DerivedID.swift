@@ -54,15 +54,20 @@ public enum DerivedID {
         var digest = SHA1.digest(bytes)
         digest[6] = digest[6] & 0x0F | 0x50
         digest[8] = digest[8] & 0x3F | 0x80
-        let hex = Array("0123456789ABCDEF".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(36)
-        for (index, byte) in digest.prefix(16).enumerated() {
-            if [4, 6, 8, 10].contains(index) { text.append(UInt8(ascii: "-")) }
-            text.append(hex[Int(byte >> 4)])
-            text.append(hex[Int(byte & 0xF)])
+        func hex(_ nibble: UInt8) -> UInt8 { nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") + nibble - 10 }
+        return String(unsafeUninitializedCapacity: 36) { text in
+            var at = 0
+            for index in 0..<16 {
+                if index == 4 || index == 6 || index == 8 || index == 10 {
+                    text[at] = UInt8(ascii: "-")
+                    at += 1
+                }
+                text[at] = hex(digest[index] >> 4)
+                text[at + 1] = hex(digest[index] & 0xF)
+                at += 2
+            }
+            return at
         }
-        return String(decoding: text, as: UTF8.self)
     }
 }
 
@@ -74,40 +79,27 @@ enum SHA1 {
         // The padded message is the message, 0x80, zeros to 56 mod 64, and the length in bits (big-endian).
         let blocks = (message.count + 8) / 64 + 1
         let bits = UInt64(message.count) &* 8
-        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 80) { w in
-            for block in 0..<blocks {
-                for t in 0..<16 {
-                    var word: UInt32 = 0
-                    for byte in 0..<4 {
-                        let index = block * 64 + t * 4 + byte
-                        let value: UInt8
-                        if index < message.count {
-                            value = message[index]
-                        } else if index == message.count {
-                            value = 0x80
-                        } else if index >= blocks * 64 - 8 {
-                            value = UInt8(truncatingIfNeeded: bits >> UInt64(8 * (blocks * 64 - 1 - index)))
-                        } else {
-                            value = 0
-                        }
-                        word = word << 8 | UInt32(value)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: blocks * 64) { padded in
+            _ = padded.initialize(from: message)
+            padded[message.count] = 0x80
+            for index in (message.count + 1)..<(blocks * 64 - 8) { padded[index] = 0 }
+            for byte in 0..<8 { padded[blocks * 64 - 8 + byte] = UInt8(truncatingIfNeeded: bits >> UInt64(56 - 8 * byte)) }
+            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 80) { w in
+                for block in 0..<blocks {
+                    for t in 0..<16 {
+                        let at = block * 64 + t * 4
+                        w[t] = UInt32(padded[at]) << 24 | UInt32(padded[at + 1]) << 16 | UInt32(padded[at + 2]) << 8 | UInt32(padded[at + 3])
                     }
-                    w[t] = word
-                }
-                for t in 16..<80 { w[t] = rotate(w[t - 3] ^ w[t - 8] ^ w[t - 14] ^ w[t - 16], 1) }
-                var (a, b, c, d, e) = h
-                for t in 0..<80 {
-                    let (f, k): (UInt32, UInt32)
-                    switch t {
-                    case 0..<20: (f, k) = (b & c | ~b & d, 0x5A82_7999)
-                    case 20..<40: (f, k) = (b ^ c ^ d, 0x6ED9_EBA1)
-                    case 40..<60: (f, k) = (b & c | b & d | c & d, 0x8F1B_BCDC)
-                    default: (f, k) = (b ^ c ^ d, 0xCA62_C1D6)
+                    for t in 16..<80 { w[t] = rotate(w[t - 3] ^ w[t - 8] ^ w[t - 14] ^ w[t - 16], 1) }
+                    var (a, b, c, d, e) = h
+                    for t in 0..<20 { (e, d, c, b, a) = (d, c, rotate(b, 30), a, rotate(a, 5) &+ (b & c | ~b & d) &+ e &+ 0x5A82_7999 &+ w[t]) }
+                    for t in 20..<40 { (e, d, c, b, a) = (d, c, rotate(b, 30), a, rotate(a, 5) &+ (b ^ c ^ d) &+ e &+ 0x6ED9_EBA1 &+ w[t]) }
+                    for t in 40..<60 {
+                        (e, d, c, b, a) = (d, c, rotate(b, 30), a, rotate(a, 5) &+ (b & c | b & d | c & d) &+ e &+ 0x8F1B_BCDC &+ w[t])
                     }
-                    let temp = rotate(a, 5) &+ f &+ e &+ k &+ w[t]
-                    (e, d, c, b, a) = (d, c, rotate(b, 30), a, temp)
+                    for t in 60..<80 { (e, d, c, b, a) = (d, c, rotate(b, 30), a, rotate(a, 5) &+ (b ^ c ^ d) &+ e &+ 0xCA62_C1D6 &+ w[t]) }
+                    h = (h.0 &+ a, h.1 &+ b, h.2 &+ c, h.3 &+ d, h.4 &+ e)
                 }
-                h = (h.0 &+ a, h.1 &+ b, h.2 &+ c, h.3 &+ d, h.4 &+ e)
             }
         }
         var out = [UInt8](repeating: 0, count: 20)

@@ -47,7 +47,7 @@ public enum RawValue: Sendable, Hashable {
         case .text(let text):
             // Most cells start with a printable ASCII byte: no need to look at their characters.
             if let first = text.utf8.first, first > 0x20, first < 0x7F { return false }
-            return text.allSatisfy(\.isWhitespace)
+            return text.isBlank
         default: return false
         }
     }

@@ -9,6 +9,8 @@ extension ItemDraft {
     /// can hold, are allowed (a table shows them as `�`).
     static func nameProblem(_ name: String) -> String? {
         if let problem = lengthProblem(name) { return problem }
+        // Only a byte below 0x20, 0x7F or a C1 control's lead byte (0xC2) can start a control character.
+        guard name.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }) else { return nil }
         if let control = name.unicodeScalars.first(where: { $0.isControl && !["\n", "\r", "\t"].contains($0) }) {
             return "holds the control character U+\(String(format: "%04X", control.value)), which a terminal would act on; "
                 + "remove it"
@@ -18,7 +20,9 @@ extension ItemDraft {
 
     /// Why a trimmed name is too long, or nil.
     static func lengthProblem(_ name: String) -> String? {
-        name.count > maxNameLength ? "is \(name.count) characters long; at most \(maxNameLength) are allowed" : nil
+        // No more scalars than the limit means no more characters either: counting characters is the slow part.
+        guard name.utf8.count > maxNameLength, name.unicodeScalars.count > maxNameLength else { return nil }
+        return name.count > maxNameLength ? "is \(name.count) characters long; at most \(maxNameLength) are allowed" : nil
     }
 
     /// The item when every field is valid, else every problem found (not just the first). A category (and a
@@ -203,7 +207,9 @@ public struct ItemValidator {
 
     /// As `check`, saying whether the id was made here and whether an earlier input had the same row.
     public mutating func validate(_ draft: ItemDraft) -> Checked {
-        let (validItem, found) = draft.validated(makeID: makeID, catalogue: catalogue)
+        // A CSV row's missing id is made from its content below: no random one to throw away first.
+        let derived = derivesIDs && draft.isCSVRow && draft.id.isAbsent
+        let (validItem, found) = draft.validated(makeID: derived ? { "" } : makeID, catalogue: catalogue)
         guard var item = validItem else {
             problems.append(contentsOf: found)
             return .invalid
