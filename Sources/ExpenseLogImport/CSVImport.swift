@@ -340,6 +340,7 @@ struct Layout {
     /// A field's value in a row: the first of its columns that is not empty, else the first column's.
     func cell(_ field: ItemField, of cells: [String]) -> String? {
         guard let positions = self.field[field], let first = positions.first else { return nil }
+        if positions.count == 1 { return cells[first] }
         return positions.lazy.map { cells[$0] }.first { !$0.trimmingSpaces().isEmpty } ?? cells[first]
     }
 

@@ -265,8 +265,8 @@ enum CacheFileFormat {
             var month: String?, fetchedAt: Double?, items: [Item]?
             let complete = try parser.fields(["month", "fetchedAt", "items"]) { parser, key in
                 switch key {
-                case "month": month = try parser.string(); return month != nil
-                case "fetchedAt": return try parser.optionalNumber(&fetchedAt)
+                case 0: month = try parser.string(); return month != nil
+                case 1: return try parser.optionalNumber(&fetchedAt)
                 default: items = try parser.itemArray(); return items != nil
                 }
             }
