@@ -36,6 +36,11 @@ public enum ItemJSON {
 
         /// Adds an item.
         public mutating func append(_ item: Item) {
+            item.withFields { append($0) }
+        }
+
+        /// Adds an item from its fields.
+        public mutating func append(_ item: ItemFields) {
             bytes.append(contentsOf: (isEmpty ? "[\n  " : ",\n  ").utf8)
             isEmpty = false
             appendObject(item, to: &bytes)
@@ -55,40 +60,72 @@ public enum ItemJSON {
 
     /// Appends one item's object as UTF-8, with no intermediate strings.
     public static func appendObject(_ item: Item, to out: inout [UInt8]) {
-        out.append(contentsOf: "{\"id\":".utf8)
+        item.withFields { appendObject($0, to: &out) }
+    }
+
+    /// Appends one item's object from its fields' bytes: this runs for every item of every outbox entry, request body
+    /// and cache file, so keys are copied from static text and numbers written digit by digit.
+    public static func appendObject(_ item: ItemFields, to out: inout [UInt8]) {
+        append("{\"id\":", to: &out)
         appendString(item.id, to: &out)
-        out.append(contentsOf: ",\"date\":\"".utf8)
-        out.append(contentsOf: item.date.compact.utf8)
-        out.append(contentsOf: "\",\"name\":".utf8)
+        append(",\"date\":\"", to: &out)
+        let date = item.date
+        appendDigits(date.year * 10_000 + date.month * 100 + date.day, minimum: 8, to: &out)
+        append("\",\"name\":", to: &out)
         appendString(item.name, to: &out)
-        out.append(contentsOf: ",\"price\":".utf8)
-        out.append(contentsOf: String(item.price).utf8)
-        out.append(contentsOf: ",\"category\":".utf8)
-        out.append(contentsOf: String(item.category).utf8)
-        out.append(contentsOf: ",\"categorySub\":".utf8)
-        out.append(contentsOf: (item.categorySub.map(String.init) ?? "null").utf8)
+        append(",\"price\":", to: &out)
+        appendInteger(item.price, to: &out)
+        append(",\"category\":", to: &out)
+        appendInteger(item.category, to: &out)
+        append(",\"categorySub\":", to: &out)
+        if let sub = item.categorySub { appendInteger(sub, to: &out) } else { append("null", to: &out) }
         out.append(UInt8(ascii: "}"))
     }
 
-    /// Appends a JSON string literal as UTF-8, escaping only what JSON requires (UTF-8 stays as is).
-    static func appendString(_ text: String, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        // Most text needs no escape and is copied whole, straight from its storage; the rest goes a scalar at a time.
-        func plain(_ byte: UInt8) -> Bool { byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") }
-        let copied = text.utf8.withContiguousStorageIfAvailable { bytes in
-            guard bytes.allSatisfy(plain) else { return false }
-            out.append(contentsOf: bytes)
-            return true
+    private static func append(_ text: StaticString, to out: inout [UInt8]) {
+        out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// A whole number in decimal.
+    static func appendInteger(_ value: Int, to out: inout [UInt8]) {
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        appendDigits(value.magnitude, minimum: 1, to: &out)
+    }
+
+    /// Decimal digits, zero-padded to `minimum`, written into a small buffer first (no String of the number).
+    static func appendDigits<Value: BinaryInteger>(_ value: Value, minimum: Int, to out: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { digits in
+            var rest = UInt64(value), at = 24
+            repeat {
+                at -= 1
+                digits[at] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            } while rest > 0
+            while 24 - at < minimum, at > 0 {
+                at -= 1
+                digits[at] = UInt8(ascii: "0")
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[at...]))
         }
-        switch copied {
-        case true?: break
-        case nil where text.utf8.allSatisfy(plain): out.append(contentsOf: text.utf8)
-        default:
+    }
+
+    /// Appends a JSON string literal of UTF-8 bytes, escaping only what JSON requires (UTF-8 stays as is).
+    static func appendString(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        // Most text needs no escape and is copied whole; the rest goes a scalar at a time.
+        if bytes.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+            out.append(contentsOf: bytes)
+        } else {
             var escaped = ""
-            appendEscaped(text, to: &escaped)
+            appendEscaped(String(decoding: bytes, as: UTF8.self), to: &escaped)
             out.append(contentsOf: escaped.utf8)
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends a JSON string literal as UTF-8.
+    static func appendString(_ text: String, to out: inout [UInt8]) {
+        text.withUTF8Bytes { appendString($0, to: &out) }
     }
 
     /// Appends a JSON string literal to text (summaries, reports: not the hot path).

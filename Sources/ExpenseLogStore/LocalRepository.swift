@@ -86,7 +86,7 @@ public actor LocalRepository {
         let lock = try await FileLock.acquire(lockFile)
         defer { lock.release() }
         for (month, newItems) in byMonth.sorted(by: { $0.key < $1.key }) {
-            try merge(month) { add in try newItems.forEach(add) }
+            try merge(month) { add in try newItems.forEach { try $0.withFields(add) } }
         }
     }
 
@@ -97,28 +97,32 @@ public actor LocalRepository {
         // An import's items are never all held in memory, not even a month of them.
         try merge(month) { add in
             var reader = spool
-            while let (item, _) = try reader.next(where: { $0 == month.year && $1 == month.month }) { try add(item) }
+            while try reader.nextFields(where: { $0 == month.year && $1 == month.month }, { fields, _ in try add(fields) }) != nil {}
         }
     }
 
     /// Writes a month (under the lock): its items on file, less those an added item replaces (same id), then the added
-    /// items, which `eachAdded` hands over in order (twice when the file has items: the first pass finds the replaced).
-    private func merge(_ month: YearMonth, eachAdded: ((Item) throws -> Void) throws -> Void) throws {
+    /// items, which `eachAdded` hands over in order as fields (twice when the file has items: the first pass finds the
+    /// replaced).
+    private func merge(_ month: YearMonth, eachAdded: ((ItemFields) throws -> Void) throws -> Void) throws {
         let cached = try load(month)
         var replaced: Set<String> = []
         if let cached, !cached.items.isEmpty {
             let known = Set(cached.items.map(\.id))
-            try eachAdded { if known.contains($0.id) { replaced.insert($0.id) } }
+            try eachAdded {
+                let id = $0.idText
+                if known.contains(id) { replaced.insert(id) }
+            }
         }
         // `emit` is captured by `add`, which `eachAdded` calls: allowed only once it is known not to escape.
         try AtomicFile.write(to: file(for: month), durable: false) { emit in try withoutActuallyEscaping(emit) { emit in
             try CacheFileFormat.header(month: month, fetchedAt: cached?.fetchedAt).withUnsafeBytes(emit)
             var array = ItemJSON.ArrayBytes()
-            func add(_ item: Item) throws {
+            func add(_ item: ItemFields) throws {
                 array.append(item)
                 if array.bytes.count >= 1 << 16 { try array.drain(to: emit) }
             }
-            for item in cached?.items ?? [] where !replaced.contains(item.id) { try add(item) }
+            for item in cached?.items ?? [] where !replaced.contains(item.id) { try item.withFields(add) }
             try eachAdded(add)
             array.close()
             try array.drain(to: emit)
@@ -143,7 +147,7 @@ public actor LocalRepository {
         defer { lock.release() }
         _ = try removeLocked(ids)
         for (month, newItems) in Dictionary(grouping: items, by: \.date.yearMonth).sorted(by: { $0.key < $1.key }) {
-            try merge(month) { add in try newItems.forEach(add) }
+            try merge(month) { add in try newItems.forEach { try $0.withFields(add) } }
         }
     }
 
@@ -173,7 +177,7 @@ public actor LocalRepository {
             cached.items.removeAll { $0.id == id }
             try save(cached)
         }
-        try merge(item.date.yearMonth) { add in try add(item) }
+        try merge(item.date.yearMonth) { add in try item.withFields(add) }
     }
 
     /// The server's description of itself, as last asked (`GET ?action=info`), or nil when never asked.
