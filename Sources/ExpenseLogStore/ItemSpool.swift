@@ -59,10 +59,8 @@ public final class ItemSpool {
         put(UInt64(bitPattern: Int64(item.category)))
         put(UInt64(bitPattern: Int64(item.categorySub ?? 0)))
         buffer.append(item.categorySub == nil ? 0 : 1)
-        for text in [item.id, item.name] {
-            put(UInt32(text.utf8.count))
-            buffer.append(contentsOf: text.utf8)
-        }
+        putText(item.id)
+        putText(item.name)
         let length = UInt32(buffer.count - lengthAt - 4)
         withUnsafeBytes(of: length.littleEndian) { bytes in
             for (offset, byte) in bytes.enumerated() { buffer[lengthAt + offset] = byte }
@@ -104,14 +102,21 @@ public final class ItemSpool {
         /// The record that starts at `offset` (from `append`); reading on goes from there. Records near the last
         /// one read come from the buffer, so visiting them roughly in order reads the file about once.
         public mutating func record(at offset: Int64) throws -> (item: Item, tag: Int32) {
+            try fields(at: offset) { fields, tag in (fields.item, tag) }
+        }
+
+        /// Hands the fields of the record that starts at `offset` to `body`, as `nextFields` does; reading on goes from
+        /// there, and records near the last one read come from the buffer.
+        public mutating func fields<R>(at offset: Int64, _ body: (ItemFields, Int32) throws -> R) throws -> R {
             let chunkStart = position - Int64(chunk.count)
             if offset >= chunkStart, offset < position {
                 index = Int(offset - chunkStart)
             } else {
-                (chunk, index, position) = ([], 0, offset)
+                (index, position) = (0, offset)
+                chunk.removeAll(keepingCapacity: true)
             }
-            guard let record = try next() else { throw file.corrupt() }
-            return record
+            guard let result = try nextFields(body) else { throw file.corrupt() }
+            return result
         }
 
         /// The next record's tag alone (its item is skipped), or nil at the end.
@@ -186,8 +191,11 @@ public final class ItemSpool {
                     if chunk.isEmpty { return false }
                     throw file.corrupt()
                 }
-                var more = [UInt8](repeating: 0, count: want)
-                let got = more.withUnsafeMutableBytes { pread(file.fd, $0.baseAddress!, want, off_t(position)) }
+                // Read straight into the chunk's new tail (a copy through another array went a byte at a time).
+                let had = chunk.count
+                chunk.append(contentsOf: repeatElement(0, count: want))
+                let got = chunk.withUnsafeMutableBytes { pread(file.fd, $0.baseAddress! + had, want, off_t(position)) }
+                chunk.removeLast(want - max(got, 0))
                 if got < 0 {
                     if errno == EINTR { continue }
                     throw file.failure(writing: false)
@@ -196,7 +204,6 @@ public final class ItemSpool {
                     if chunk.isEmpty { return false }
                     throw file.corrupt()
                 }
-                chunk.append(contentsOf: more[..<got])
                 position += Int64(got)
             }
             return true
@@ -204,7 +211,19 @@ public final class ItemSpool {
     }
 
     private func put<T: FixedWidthInteger>(_ value: T) {
-        withUnsafeBytes(of: value.littleEndian) { buffer.append(contentsOf: $0) }
+        // Least significant byte first, whatever the machine's order.
+        var rest = value
+        for _ in 0..<MemoryLayout<T>.size {
+            buffer.append(UInt8(truncatingIfNeeded: rest))
+            rest = rest >> 8
+        }
+    }
+
+    private func putText(_ text: String) {
+        text.withUTF8Bytes { bytes in
+            put(UInt32(bytes.count))
+            buffer.append(contentsOf: bytes)
+        }
     }
 
     private func flush() throws {

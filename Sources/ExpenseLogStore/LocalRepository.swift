@@ -90,14 +90,15 @@ public actor LocalRepository {
         }
     }
 
-    /// Adds the items of one month that a spool reader gives, as `add(_:)` does, straight from the spool to the file.
-    public func add(_ month: YearMonth, from spool: ItemSpool.Reader) async throws {
+    /// Adds the items of one month that lie in a spool at `offsets` (in order), as `add(_:)` does, straight from the
+    /// spool to the file.
+    public func add(_ month: YearMonth, from spool: ItemSpool.Reader, at offsets: [Int64]) async throws {
         let lock = try await FileLock.acquire(lockFile)
         defer { lock.release() }
         // An import's items are never all held in memory, not even a month of them.
         try merge(month) { add in
             var reader = spool
-            while try reader.nextFields(where: { $0 == month.year && $1 == month.month }, { fields, _ in try add(fields) }) != nil {}
+            for offset in offsets { try reader.fields(at: offset) { fields, _ in try add(fields) } }
         }
     }
 

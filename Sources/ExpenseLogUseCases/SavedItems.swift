@@ -6,8 +6,9 @@ import Foundation
 /// printed once, at the end.
 public struct SavedItems {
     private let spool: ItemSpool
-    /// Where each month's items lie in the spool, so that caching a month reads only that stretch of it.
-    private var months: [YearMonth: Range<Int64>] = [:]
+    /// Where each month's items start in the spool, so that caching a month reads only its records (an import's months
+    /// are interleaved: reading the whole spool for each of them cost more than the rest of caching).
+    private var months: [YearMonth: [Int64]] = [:]
     /// Why the items could not all be kept to cache and print.
     public private(set) var keepFailure: StoreError?
     /// Whether the items were cached and printed already, and how that went.
@@ -36,9 +37,7 @@ public struct SavedItems {
         guard keepFailure == nil else { return }
         do {
             for item in answer {
-                let start = try spool.append(item, tag: 0)
-                let month = item.date.yearMonth
-                months[month] = (months[month]?.lowerBound ?? start)..<spool.end
+                months[item.date.yearMonth, default: []].append(try spool.append(item, tag: 0))
             }
         } catch {
             keepFailure = StoreError.wrapping(error, path: NSTemporaryDirectory())
@@ -57,8 +56,9 @@ public struct SavedItems {
         var failure = keepFailure
         if failure == nil {
             do {
-                for (month, stretch) in months.sorted(by: { $0.key < $1.key }) {
-                    try await repository.add(month, from: spool.reader(from: stretch.lowerBound, to: stretch.upperBound))
+                let reader = try spool.reader()
+                for (month, offsets) in months.sorted(by: { $0.key < $1.key }) {
+                    try await repository.add(month, from: reader, at: offsets)
                 }
             } catch {
                 failure = StoreError.wrapping(error, path: repository.directory.path)

@@ -118,16 +118,16 @@ struct LocalRepositoryTests {
             newA.price = 999
             let c = Item(id: "C", date: try day(2024, 1, 31), name: "c \"quoted\"", price: 1, category: 0, categorySub: nil)
             let spool = try ItemSpool()
-            for item in [newA, february, c] { try spool.append(item, tag: 0) }
+            let offsets = try [newA, february, c].map { try spool.append($0, tag: 0) }
             let (byItems, bySpool) = (LocalRepository(directory: root.appendingPathComponent("items")),
                                       LocalRepository(directory: root.appendingPathComponent("spool")))
             for repository in [byItems, bySpool] {
                 try await repository.replaceMonth(try month("2024-01"), with: [a, b], fetchedAt: Self.fetchedAt)
             }
             try await byItems.add([newA, february, c])
-            try await bySpool.add(try month("2024-01"), from: try spool.reader())
+            try await bySpool.add(try month("2024-01"), from: try spool.reader(), at: [offsets[0], offsets[2]])
             #expect(try await bySpool.month(try month("2024-02")) == nil, "only the month asked for is written")
-            try await bySpool.add(try month("2024-02"), from: try spool.reader())
+            try await bySpool.add(try month("2024-02"), from: try spool.reader(), at: [offsets[1]])
 
             let reread = LocalRepository(directory: bySpool.directory)
             #expect(try await reread.month(try month("2024-01"))?.items == [b, newA, c])
@@ -208,8 +208,8 @@ struct LocalRepositoryTests {
                 case "add": try await repository.add([b])
                 case "add from a spool":
                     let spool = try ItemSpool()
-                    try spool.append(b, tag: 0)
-                    try await repository.add(try month("2024-01"), from: try spool.reader())
+                    let offset = try spool.append(b, tag: 0)
+                    try await repository.add(try month("2024-01"), from: try spool.reader(), at: [offset])
                 default: try await repository.replaceMonth(try month("2024-01"), with: [b], fetchedAt: Date())
                 }
             }
