@@ -33,14 +33,27 @@ public enum ExpenseLogCommand {
     ]
 
     /// The root of the command tree.
-    public static let root = CommandSpec(
-        name: "expense-log",
-        abstract: "Read and write a household expense log (家計簿) kept in a web app.",
-        discussion: """
-            Data goes to stdout, everything else to stderr. Exit codes follow BSD sysexits \
-            (see docs/exit-codes.md). Try it offline: expense-log --env dummy fetch --year 2024 --month 1
-            """,
-        subcommands: commands.map { $0.spec } + [helpSpec])
+    public static let root = root(declaring: commands)
+
+    /// The root with the commands of `declared` declared in full and the others by their names and abstracts.
+    static func root(declaring declared: [any Command.Type]) -> CommandSpec {
+        CommandSpec(
+            name: "expense-log",
+            abstract: "Read and write a household expense log (家計簿) kept in a web app.",
+            discussion: """
+                Data goes to stdout, everything else to stderr. Exit codes follow BSD sysexits \
+                (see docs/exit-codes.md). Try it offline: expense-log --env dummy fetch --year 2024 --month 1
+                """,
+            subcommands: commands.map { command in declared.contains { $0 == command } ? command.spec : command.summary } + [helpSpec])
+    }
+
+    /// The parser for one command line: only the commands one of its words names are declared in full (reading a
+    /// command's declaration reflects on its properties, most of start-up when done for every command); the rest are
+    /// known by name, which is all that help's list and a misspelt command's suggestion need.
+    static func parser(for arguments: [String]) -> Parser {
+        let words = Set(arguments)
+        return Parser(root: root(declaring: commands.filter { !words.isDisjoint(with: $0.names) }), globals: globalOptions)
+    }
 
     static let helpSpec = CommandSpec(
         name: "help", abstract: "Show help for a command (same as COMMAND --help).",
@@ -56,13 +69,15 @@ public enum ExpenseLogCommand {
     /// The command a parsed path names (`["cache", "list"]`).
     static func command(at path: [String]) -> (any Command.Type)? {
         guard let first = path.first else { return nil }
-        return commands.first { $0.spec.names.contains(first) }?.command(at: path.dropFirst())
+        return commands.first { $0.names.contains(first) }?.command(at: path.dropFirst())
     }
 
     /// The parser over the tree.
     public static let parser = Parser(root: root, globals: globalOptions)
     /// The help renderer over the tree.
-    public static let helpFormatter = HelpFormatter(toolName: "expense-log", parser: parser)
+    public static let helpFormatter = HelpFormatter(toolName: toolName, parser: parser)
+    /// The name help and completions call the tool by.
+    static let toolName = "expense-log"
 
     /// Runs a command line and returns the exit code; nothing here calls `exit`, so tests can run it in-process (with
     /// their own session and their own wait between attempts).
@@ -74,6 +89,8 @@ public enum ExpenseLogCommand {
             io.stdout.write(manPage(date: Date()).render())
             return outputLost(io) ? ExitCode.ioError.rawValue : ExitCode.success.rawValue
         }
+        let parser = parser(for: arguments)
+        let helpFormatter = HelpFormatter(toolName: toolName, parser: parser)
         let result: ParseResult
         do {
             result = try parser.parse(arguments)

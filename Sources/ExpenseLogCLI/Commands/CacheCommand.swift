@@ -8,10 +8,9 @@ import Foundation
 enum CacheCommand: CommandGroup {
     static var subcommands: [any Command.Type] { [List.self, Clear.self, Path.self] }
 
-    static let spec = CommandSpec(
+    static let about = CommandAbout(
         name: "cache",
-        abstract: "Inspect or empty the cache of the current environment and server.",
-        subcommands: subcommands.map { $0.spec })
+        abstract: "Inspect or empty the cache of the current environment and server.")
 
     /// `cache list`.
     struct List: ParsableCommand {

@@ -5,10 +5,9 @@ import Foundation
 enum ConfigCommand: CommandGroup {
     static var subcommands: [any Command.Type] { [Show.self, Path.self, Get.self, SetKey.self, Init.self, Unset.self, SetToken.self, ClearToken.self] }
 
-    static let spec = CommandSpec(
+    static let about = CommandAbout(
         name: "config",
-        abstract: "Show the effective configuration, or manage the token file.",
-        subcommands: subcommands.map { $0.spec })
+        abstract: "Show the effective configuration, or manage the token file.")
 
     static let key = Argument<String>("key", kind: .suggest(ConfigEdit.keys + ["budgets.total"]),
                                       help: "A key of the config file; budgets.NAME is a monthly budget (total, a category, category/sub).")

@@ -12,7 +12,7 @@ enum ProfileCommand: CommandGroup {
     static let nameOrFile = Argument<String>("name-or-file", kind: .suggestOrPath(ImportProfile.builtinSources.keys.sorted()),
                                              help: "A built-in name (moneyforward) or a profile file.")
 
-    static let spec = CommandSpec(
+    static let about = CommandAbout(
         name: "profile",
         abstract: "Show the import profiles, or guess a starter profile from a CSV.",
         discussion: """
@@ -27,8 +27,7 @@ enum ProfileCommand: CommandGroup {
               expense-log profile show moneyforward
               expense-log profile init statement.csv -o bank.json
               expense-log register --profile bank.json --dry-run statement.csv
-            """,
-        subcommands: subcommands.map { $0.spec })
+            """)
 
     /// `profile list`.
     struct List: ParsableCommand {

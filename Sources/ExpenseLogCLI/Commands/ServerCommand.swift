@@ -6,10 +6,9 @@ import Foundation
 enum ServerCommand: CommandGroup {
     static var subcommands: [any Command.Type] { [Script.self, ServerCheck.self] }
 
-    static let spec = CommandSpec(
+    static let about = CommandAbout(
         name: "server",
-        abstract: "The web app to deploy in Google Apps Script (see docs/server.md).",
-        subcommands: subcommands.map { $0.spec })
+        abstract: "The web app to deploy in Google Apps Script (see docs/server.md).")
 
     /// `server script`.
     struct Script: ParsableCommand {
