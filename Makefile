@@ -117,7 +117,8 @@ install-files:
 	install -d "$(SHAREDIR)/server" && install -m 644 Resources/server/Code.gs "$(SHAREDIR)/server/"
 
 # Benchmarks against curl, jq and a plain Python script; not part of `make test`. Installs curl, jq, GNU time and
-# libcurl's headers if missing, measures the binary `make install STATIC=1` installs, and writes bench/results.md.
+# libcurl's headers if missing, measures the binary `make install STATIC=1` installs (stripped, under .build/bench-install),
+# and writes bench/results.md.
 # GNU time measures peak memory (`time -f %M`): /usr/bin/time on Linux (Debian's time package); on macOS, whose
 # /usr/bin/time is BSD's, Homebrew's gnu-time, run as `gtime` (bench.py installs it with brew when missing). macOS has
 # no static Swift runtime, so there the binary is linked as `make install` links it, dynamically.
@@ -126,7 +127,10 @@ BENCH_STATIC_FLAG = $(if $(filter Darwin,$(shell uname -s)),,--static-swift-stdl
 bench: deps
 	python3 bench/bench.py --install-tools
 	$(SWIFT) build -c release $(BENCH_STATIC_FLAG)
-	python3 bench/bench.py --binary "$$($(SWIFT) build -c release $(BENCH_STATIC_FLAG) --show-bin-path)/expense-log" $(BENCH_FLAGS)
+	rm -rf .build/bench-install
+	$(MAKE) install-files PREFIX="$$PWD/.build/bench-install" \
+		BIN="$$($(SWIFT) build -c release $(BENCH_STATIC_FLAG) --show-bin-path)/expense-log"
+	python3 bench/bench.py --binary .build/bench-install/bin/expense-log $(BENCH_FLAGS)
 
 clean:
 	rm -rf .build

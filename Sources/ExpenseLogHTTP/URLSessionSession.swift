@@ -19,8 +19,9 @@ public struct URLSessionSession: Session {
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
         configuration.httpShouldSetCookies = false
-        // FoundationNetworking's default is 6, which would make a year's twelve GETs two round trips.
-        configuration.httpMaximumConnectionsPerHost = 12
+        // FoundationNetworking's default is 6, which would make a year's twelve GETs (and its two neighbours, for an
+        // import's statement rows: MonthLoader.defaultConcurrency) two round trips.
+        configuration.httpMaximumConnectionsPerHost = 14
         #if canImport(CFNetwork) && os(macOS)
         // Apple's URLSession follows the system's proxy settings, not the variables curl and docs/decisions.md name.
         let proxies = ProxySettings(environment: ProcessInfo.processInfo.environment)

@@ -29,9 +29,11 @@ public struct MonthLoader: Sendable {
     /// Edits and deletions waiting to be sent, made on each month fetched before it is cached and shown.
     public let edits: [QueuedEdit]
 
-    /// A year's twelve months at once: Apps Script runs 30 executions of one user at a time, which leaves room for
-    /// another device, and a year then takes one round trip instead of four.
-    public static let defaultConcurrency = 12  // URLSessionSession opens as many connections to one host
+    /// A year's twelve months and the month on each side at once: Apps Script runs 30 executions of one user at a time,
+    /// which leaves room for another device. A year then takes one round trip instead of four, and so does a year of
+    /// statement rows, whose matching window reaches a few days into the months around it (with 12, those two months
+    /// cost an import a second round trip).
+    public static let defaultConcurrency = 14  // URLSessionSession opens as many connections to one host
 
     /// A loader over a client and a cache.
     public init(client: ExpenseLogAPIClient?, repository: LocalRepository, maxConcurrent: Int = MonthLoader.defaultConcurrency,

@@ -86,15 +86,16 @@ struct MonthLoaderTests {
         }
     }
 
-    @Test("by default a year's twelve months are asked for at once (Apps Script runs 30 executions of a user at a time)")
+    @Test("by default a year's twelve months and the month on each side (a statement's window) are asked for at once")
     func defaultLimit() async throws {
         try await withTemporaryDirectory { folder in
-            let inFlight = InFlight(holdUntil: 12)
+            let inFlight = InFlight(holdUntil: 14)
             let loader = MonthLoader(client: try client(monthServer([], inFlight: inFlight)),
                                      repository: LocalRepository(directory: folder))
-            _ = await loader.load(try months2024(), policy: .preferCache)
-            #expect(loader.maxConcurrent == 12)
-            #expect(await inFlight.most == 12)
+            let around = [try #require(YearMonth(year: 2023, month: 12))] + (try months2024()) + [try #require(YearMonth(year: 2025, month: 1))]
+            _ = await loader.load(around, policy: .preferCache)
+            #expect(loader.maxConcurrent == 14)
+            #expect(await inFlight.most == 14)
         }
     }
 
