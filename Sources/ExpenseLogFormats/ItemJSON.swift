@@ -70,7 +70,7 @@ public enum ItemJSON {
         appendString(item.id, to: &out)
         append(",\"date\":\"", to: &out)
         let date = item.date
-        appendDigits(date.year * 10_000 + date.month * 100 + date.day, minimum: 8, to: &out)
+        DecimalDigits.append(date.year * 10_000 + date.month * 100 + date.day, minimum: 8, to: &out)
         append("\",\"name\":", to: &out)
         appendString(item.name, to: &out)
         append(",\"price\":", to: &out)
@@ -89,24 +89,7 @@ public enum ItemJSON {
     /// A whole number in decimal.
     static func appendInteger(_ value: Int, to out: inout [UInt8]) {
         if value < 0 { out.append(UInt8(ascii: "-")) }
-        appendDigits(value.magnitude, minimum: 1, to: &out)
-    }
-
-    /// Decimal digits, zero-padded to `minimum`, written into a small buffer first (no String of the number).
-    static func appendDigits<Value: BinaryInteger>(_ value: Value, minimum: Int, to out: inout [UInt8]) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { digits in
-            var rest = UInt64(value), at = 24
-            repeat {
-                at -= 1
-                digits[at] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-            } while rest > 0
-            while 24 - at < minimum, at > 0 {
-                at -= 1
-                digits[at] = UInt8(ascii: "0")
-            }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[at...]))
-        }
+        DecimalDigits.append(value.magnitude, to: &out)
     }
 
     /// Appends a JSON string literal of UTF-8 bytes, escaping only what JSON requires (UTF-8 stays as is).

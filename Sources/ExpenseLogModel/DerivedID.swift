@@ -18,12 +18,12 @@ public enum DerivedID {
     public static func content(date: Day, name: String, price: Int) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(name.utf8.count + 32)
-        appendDigits(date.year * 10_000 + date.month * 100 + date.day, minimum: 8, to: &bytes)
+        DecimalDigits.append(date.year * 10_000 + date.month * 100 + date.day, minimum: 8, to: &bytes)
         bytes.append(0x1F)
         bytes.append(contentsOf: name.utf8)
         bytes.append(0x1F)
         if price < 0 { bytes.append(UInt8(ascii: "-")) }
-        appendDigits(price.magnitude, minimum: 1, to: &bytes)
+        DecimalDigits.append(price.magnitude, minimum: 1, to: &bytes)
         return bytes
     }
 
@@ -33,20 +33,8 @@ public enum DerivedID {
         name.reserveCapacity(namespace.count + content.count + 8)
         name.append(contentsOf: content)
         name.append(0x1F)
-        appendDigits(UInt(occurrence), minimum: 1, to: &name)
+        DecimalDigits.append(UInt(occurrence), minimum: 1, to: &name)
         return uuid(hashing: name)
-    }
-
-    /// Decimal digits, zero-padded to `minimum` (a row's content is built for every row: no string formatting).
-    private static func appendDigits<Value: BinaryInteger>(_ value: Value, minimum: Int, to bytes: inout [UInt8]) {
-        var digits: [UInt8] = []
-        var rest = UInt64(value)
-        repeat {
-            digits.append(UInt8(ascii: "0") + UInt8(rest % 10))
-            rest /= 10
-        } while rest > 0
-        while digits.count < minimum { digits.append(UInt8(ascii: "0")) }
-        bytes.append(contentsOf: digits.reversed())
     }
 
     /// A version 5 UUID (RFC 4122 §4.3), uppercase, of bytes that are the namespace followed by the name.

@@ -184,11 +184,11 @@ private struct Line {
     /// `2031-10-24`, as `Day.description` writes it.
     mutating func addDate(_ day: Day) {
         add(width: ItemTable.dateWidth(day), empty: false) { out in
-            Line.append(day.year, pad: 4, to: &out)
+            DecimalDigits.append(day.year, minimum: 4, to: &out)
             out.append(UInt8(ascii: "-"))
-            Line.append(day.month, pad: 2, to: &out)
+            DecimalDigits.append(day.month, minimum: 2, to: &out)
             out.append(UInt8(ascii: "-"))
-            Line.append(day.day, pad: 2, to: &out)
+            DecimalDigits.append(day.day, minimum: 2, to: &out)
         }
     }
 
@@ -239,17 +239,5 @@ private struct Line {
     mutating func flush(to emit: (String) -> Void) {
         emit(String(decoding: out, as: UTF8.self))
         out.removeAll(keepingCapacity: true)
-    }
-
-    /// The decimal digits of a number that is not negative, zero-padded to `pad`.
-    static func append(_ value: Int, pad: Int, to out: inout [UInt8]) {
-        let count = ItemTable.digits(value)
-        out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: max(0, pad - count)))
-        var divisor = 1
-        for _ in 1..<count { divisor *= 10 }
-        while divisor > 0 {
-            out.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
-            divisor /= 10
-        }
     }
 }
