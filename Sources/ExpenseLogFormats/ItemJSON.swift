@@ -89,7 +89,7 @@ public enum ItemJSON {
     /// A whole number in decimal.
     static func appendInteger(_ value: Int, to out: inout [UInt8]) {
         if value < 0 { out.append(UInt8(ascii: "-")) }
-        DecimalDigits.append(value.magnitude, to: &out)
+        DecimalDigits.append(UInt64(value.magnitude), to: &out)
     }
 
     /// Appends a JSON string literal of UTF-8 bytes, escaping only what JSON requires (UTF-8 stays as is).

@@ -1,16 +1,25 @@
 /// Decimal digits appended as bytes, for what writes numbers for every item (a made id's content, JSON, a table's
 /// dates): no String of the number is made.
 public enum DecimalDigits {
-    /// Appends the digits of a number that is not negative (its magnitude otherwise), zero-padded to `minimum`.
-    public static func append<Value: BinaryInteger>(_ value: Value, minimum: Int = 1, to out: inout [UInt8]) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 40) { digits in
-            var rest = value.magnitude, at = 40
+    /// Appends the digits of a signed number's magnitude, zero-padded to `minimum`.
+    @inlinable
+    public static func append(_ value: Int, minimum: Int = 1, to out: inout [UInt8]) {
+        append(UInt64(value.magnitude), minimum: minimum, to: &out)
+    }
+
+    /// Appends the digits of a number, zero-padded to `minimum`.
+    ///
+    /// Not generic: an unspecialized `BinaryInteger` call from another module cost a tenth of an import's CPU in
+    /// protocol witnesses.
+    public static func append(_ value: UInt64, minimum: Int = 1, to out: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var rest = value, at = 20
             repeat {
                 at -= 1
-                digits[at] = UInt8(ascii: "0") + UInt8(rest % 10)
+                digits[at] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
                 rest /= 10
             } while rest > 0
-            while 40 - at < minimum, at > 0 {
+            while 20 - at < minimum, at > 0 {
                 at -= 1
                 digits[at] = UInt8(ascii: "0")
             }

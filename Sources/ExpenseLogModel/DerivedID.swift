@@ -23,7 +23,7 @@ public enum DerivedID {
         bytes.append(contentsOf: name.utf8)
         bytes.append(0x1F)
         if price < 0 { bytes.append(UInt8(ascii: "-")) }
-        DecimalDigits.append(price.magnitude, minimum: 1, to: &bytes)
+        DecimalDigits.append(UInt64(price.magnitude), to: &bytes)
         return bytes
     }
 
@@ -33,7 +33,7 @@ public enum DerivedID {
         name.reserveCapacity(namespace.count + content.count + 8)
         name.append(contentsOf: content)
         name.append(0x1F)
-        DecimalDigits.append(UInt(occurrence), minimum: 1, to: &name)
+        DecimalDigits.append(occurrence, to: &name)
         return uuid(hashing: name)
     }
 

@@ -205,8 +205,10 @@ public struct Outbox: Sendable {
     /// Records that the server confirmed a batch; the entry's files go once every batch is confirmed.
     public func markSent(_ key: String, in entry: OutboxEntry) throws {
         let log = sentLog(for: entry.file)
-        try appendLine(key, to: log)
-        if Set(entry.batches.map(\.key)).isSubset(of: sentKeys(of: entry.file)) {
+        let lines = try appendLine(key, to: log, countingLines: true)
+        // Reading the keys back is needed only once the log has as many lines as the entry has batches: reading them
+        // after every batch made a large import's confirmations quadratic.
+        if lines >= entry.batches.count, Set(entry.batches.map(\.key)).isSubset(of: sentKeys(of: entry.file)) {
             // The entry first: a crash between the two leaves only logs that name nothing, which is harmless.
             for url in [entry.file, log, attemptLog(for: entry.file)] where unlink(url.path) != 0 && errno != ENOENT {
                 throw StoreError.writeFailed(path: url.path, reason: "it cannot be removed (\(AtomicFile.errorText()))")
@@ -235,8 +237,9 @@ public struct Outbox: Sendable {
     }
 
     /// Appends a line to a log and `fsync`s it; after a line torn by a crash, starts a new line, so this one is not
-    /// glued onto it.
-    func appendLine(_ text: String, to log: URL) throws {
+    /// glued onto it. Returns how many line ends the log then holds when `countingLines`, else 0.
+    @discardableResult
+    func appendLine(_ text: String, to log: URL, countingLines: Bool = false) throws -> Int {
         let fd = open(log.path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw StoreError.writeFailed(path: log.path, reason: AtomicFile.errorText()) }
         var last: UInt8 = 0x0A
@@ -245,8 +248,21 @@ public struct Outbox: Sendable {
         let line = Array(((last == 0x0A ? "" : "\n") + text + "\n").utf8)
         let written = line.withUnsafeBytes { Glibc_or_Darwin_write(fd, $0.baseAddress!, $0.count) }
         let failure = written != line.count ? AtomicFile.errorText() : (AtomicFile.flushToDisk(fd) != 0 ? AtomicFile.errorText() : nil)
-        close(fd)
+        defer { close(fd) }
         if let failure { throw StoreError.writeFailed(path: log.path, reason: failure) }
+        return countingLines ? Self.lineEnds(fd, size: Int(size) + line.count) : 0
+    }
+
+    /// How many line ends the first `size` bytes of a file hold.
+    private static func lineEnds(_ fd: Int32, size: Int) -> Int {
+        var buffer = [UInt8](repeating: 0, count: min(size, 1 << 16)), count = 0, offset = 0
+        while offset < size {
+            let got = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, min($0.count, size - offset), off_t(offset)) }
+            guard got > 0 else { break }
+            count += buffer[..<got].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+            offset += got
+        }
+        return count
     }
 
     private func sentLog(for file: URL) -> URL {
