@@ -16,17 +16,16 @@ STATIC_FLAG = $(if $(STATIC),--static-swift-stdlib,)
 
 .PHONY: build test test-spawned test-deps portability run install install-files bench clean deps
 
-# libcurl's headers: the Linux transport is built on libcurl (which FoundationNetworking links already), and a static
-# build links libcurl itself. Installed with apt-get when missing; elsewhere, say what to install.
+# libcurl's headers: the Linux transport is built on libcurl, which the binary loads at its first request (so a
+# command that stays offline never loads it). Installed with apt-get when missing; elsewhere, say what to install.
 deps:
-	@if [ "$$(uname -s)" = Linux ] && ! pkg-config --exists libcurl 2>/dev/null && \
-		! ls /usr/include/curl/curl.h /usr/include/*/curl/curl.h >/dev/null 2>&1; then \
+	@if [ "$$(uname -s)" = Linux ] && ! ls /usr/include/curl/curl.h /usr/include/*/curl/curl.h >/dev/null 2>&1; then \
 		if command -v apt-get >/dev/null; then \
-			echo "Installing libcurl's headers (libcurl4-openssl-dev) and pkg-config, which the build needs…"; \
-			{ apt-get update -qq && apt-get install -y -qq libcurl4-openssl-dev pkg-config >/dev/null; } || \
+			echo "Installing libcurl's headers (libcurl4-openssl-dev), which the build needs…"; \
+			{ apt-get update -qq && apt-get install -y -qq libcurl4-openssl-dev >/dev/null; } || \
 				{ echo "error: could not install libcurl4-openssl-dev; install it (as root) and run make again" >&2; exit 1; }; \
 		else \
-			echo "error: libcurl's headers are missing: install your system's libcurl development package (libcurl-devel, libcurl4-openssl-dev) and pkg-config" >&2; exit 1; \
+			echo "error: libcurl's headers are missing: install your system's libcurl development package (libcurl-devel, libcurl4-openssl-dev)" >&2; exit 1; \
 		fi; \
 	fi
 

@@ -25,10 +25,9 @@ let package = Package(
             exclude: ["README.md"],
             resources: [.copy("fetch.json"), .copy("register.json"), .copy("server")]
         ),
-        // libcurl, which FoundationNetworking already links on Linux: the live transport there (see CurlSession).
-        // Its headers come from libcurl4-openssl-dev, which the Makefile installs when missing.
-        .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
-                       providers: [.apt(["libcurl4-openssl-dev"])]),
+        // libcurl, the live transport on Linux (see CurlSession), loaded with dlopen at the first request. Its headers
+        // come from libcurl4-openssl-dev, which the Makefile installs when missing; on macOS the target is empty.
+        .target(name: "CCurl", path: "Sources/CCurl", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // One target per layer, each importing only the layers below it (ARCHITECTURE.md), so an upward use does not
         // compile. Optimized in debug builds too: the tests run the binary over outboxes of 120,000 items, which took six
         // times as long unoptimized. It makes the package unusable as another's dependency.

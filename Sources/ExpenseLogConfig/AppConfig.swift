@@ -91,13 +91,6 @@ public struct AppConfig: Sendable, Equatable {
         guard let url = URL(string: baseURL.value), let scheme = url.scheme?.lowercased(),
               scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty
         else { throw ConfigError.invalidBaseURL(baseURL.value, source: baseURL.source) }
-        #if canImport(FoundationNetworking)
-        // Through URLSession only: libcurl names the host without brackets and URL with them, and FoundationNetworking
-        // then refuses every request with NSURLErrorBadURL (swift-corelibs-foundation #5496). The curl transport is fine.
-        if transport.value == .urlsession, host.hasPrefix("[") || host.contains(":") {
-            throw ConfigError.ipv6LiteralBaseURL(baseURL.value, source: baseURL.source)
-        }
-        #endif
         if environment.value == .release, scheme == "http", !LoopbackHost.matches(host) {
             throw ConfigError.insecureBaseURL(baseURL.value, source: baseURL.source)
         }

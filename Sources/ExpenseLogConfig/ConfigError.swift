@@ -6,8 +6,6 @@ public enum ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
     case missingBaseURL(Environment, configFile: String)
     /// A base URL that is not an absolute http(s) URL.
     case invalidBaseURL(String, source: String)
-    /// An IPv6 address literal as the host, which FoundationNetworking on Linux cannot reach.
-    case ipv6LiteralBaseURL(String, source: String)
     /// `release` with a plain-http URL to a host that is not this machine.
     case insecureBaseURL(String, source: String)
     /// An environment name that is not one of the three.
@@ -37,12 +35,6 @@ public enum ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(key) was not changed in \(path): \(reason)"
         case let .invalidBaseURL(url, source):
             return "the base URL '\(url)' (from \(source)) is not an absolute http:// or https:// URL."
-        case let .ipv6LiteralBaseURL(url, source):
-            return """
-                the base URL '\(url)' (from \(source)) has an IPv6 address as its host, which the urlsession transport \
-                (FoundationNetworking on Linux) cannot connect to. Remove "transport" from the config file (curl reaches \
-                it), or use a host name that resolves to that address: localhost for [::1], or a name in /etc/hosts.
-                """
         case let .insecureBaseURL(url, source):
             return """
                 the base URL '\(url)' (from \(source)) uses plain http://, which the release environment refuses \

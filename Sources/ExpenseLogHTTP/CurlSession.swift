@@ -1,4 +1,5 @@
-#if canImport(CCurl)
+// Linux only: macOS uses URLSessionSession, which neither spins nor needs libcurl (Transport.makeSession).
+#if os(Linux)
 import CCurl
 import Foundation
 import Synchronization
@@ -16,7 +17,7 @@ public struct CurlSession: Session {
 
     /// Sends the request and follows redirects before its deadline; failures come back as `TransportError`s.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        guard curlReady else { throw TransportError.network(url: request.url, reason: .other("libcurl could not be initialised")) }
+        if let problem = curlProblem { throw TransportError.network(url: request.url, reason: .other(problem)) }
         return try await Redirects.follow(request, until: ContinuousClock.now + .seconds(request.timeout)) { hop, deadline in
             try await Self.perform(hop, until: deadline)
         }
@@ -40,8 +41,13 @@ public struct CurlSession: Session {
     }
 }
 
-/// `curl_global_init`, once, before the first transfer (libcurl asks for it before any thread uses it).
-private let curlReady: Bool = curl_global_init(Int(CURL_GLOBAL_ALL)) == CURLE_OK
+/// Why libcurl cannot be used, or nil once it is loaded and `curl_global_init` has run: once, before the first
+/// transfer (libcurl asks for that before any thread uses it), and only by a run that goes to the network.
+private let curlProblem: String? = {
+    var reason = [CChar](repeating: 0, count: 512)
+    guard el_curl_load(&reason, reason.count) != 0 else { return nil }
+    return String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}()
 
 /// Set when the task waiting for a transfer is cancelled; libcurl's progress callback then stops it.
 final class StopFlag: Sendable {
@@ -67,16 +73,16 @@ final class CurlTransfer {
 
     /// Performs the transfer, blocking the calling thread until it ends or `milliseconds` pass.
     func run(milliseconds: Int) throws -> HTTPResponse {
-        guard let handle = curl_easy_init() else {
+        guard let handle = el_easy_init() else {
             throw TransportError.network(url: request.url, reason: .other("libcurl could not start a transfer"))
         }
-        defer { curl_easy_cleanup(handle) }
+        defer { el_easy_cleanup(handle) }
         var list: UnsafeMutablePointer<curl_slist>?
-        defer { curl_slist_free_all(list) }
+        defer { el_slist_free_all(list) }
         var fields = request.headers.map { "\($0.key): \($0.value)" }
         // No `Expect: 100-continue` round trip before a large POST body.
         if request.method == "POST" { fields.append("Expect:") }
-        for field in fields { list = curl_slist_append(list, field) }
+        for field in fields { list = el_slist_append(list, field) }
 
         let context = Unmanaged.passUnretained(self).toOpaque()
         let url = strdup(request.url.absoluteString)
@@ -118,7 +124,7 @@ final class CurlTransfer {
                 el_setopt_offset(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(bytes.count))
                 el_setopt_pointer(handle, CURLOPT_POSTFIELDS, bytes.baseAddress)
             }
-            return curl_easy_perform(handle)
+            return el_easy_perform(handle)
         }
         if code == CURLE_OK {
             return HTTPResponse(status: el_response_code(handle), headers: headers, body: body, url: request.url)
@@ -153,7 +159,7 @@ final class CurlTransfer {
 
 extension NetworkFailure {
     init(_ code: CURLcode) {
-        let text = String(cString: curl_easy_strerror(code))
+        let text = String(cString: el_easy_strerror(code))
         switch code {
         case CURLE_OPERATION_TIMEDOUT: self = .timedOut
         case CURLE_ABORTED_BY_CALLBACK: self = .other("the request was cancelled")

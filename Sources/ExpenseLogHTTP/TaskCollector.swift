@@ -1,8 +1,7 @@
+// macOS only: on Linux the live transport is libcurl (CurlSession), and FoundationNetworking is not linked at all.
+#if !os(Linux)
 import Foundation
 import Synchronization
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// The URLSession delegate of `URLSessionSession`: it stops URLSession from following redirects (the session
 /// follows them itself), and gathers each task's answer with a cap on its size, so an endless answer is cut off
@@ -97,3 +96,4 @@ final class TaskCollector: NSObject, URLSessionDataDelegate, Sendable {
         }
     }
 }
+#endif

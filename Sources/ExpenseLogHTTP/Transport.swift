@@ -4,12 +4,12 @@ import Foundation
 public enum Transport: String, Sendable, CaseIterable {
     /// libcurl's easy interface (Linux only): idle while the server thinks, the size limit held piece by piece.
     case curl
-    /// Foundation's URLSession (FoundationNetworking on Linux).
+    /// Foundation's URLSession (macOS only: on Linux, FoundationNetworking would load libcurl at every start).
     case urlsession
 
-    /// curl where it is built in (Linux), URLSession elsewhere (macOS, where URLSession neither spins nor needs it).
+    /// The one this build has: curl on Linux, URLSession elsewhere (macOS, where URLSession neither spins nor needs it).
     public static var standard: Transport {
-        #if canImport(CCurl)
+        #if os(Linux)
         return .curl
         #else
         return .urlsession
@@ -17,19 +17,14 @@ public enum Transport: String, Sendable, CaseIterable {
     }
 
     /// Whether this build has it.
-    public var isAvailable: Bool {
-        #if canImport(CCurl)
-        return true
-        #else
-        return self == .urlsession
-        #endif
-    }
+    public var isAvailable: Bool { self == Self.standard }
 
     /// A new session of this kind.
     public func makeSession() -> any Session {
-        #if canImport(CCurl)
-        if self == .curl { return CurlSession() }
-        #endif
+        #if os(Linux)
+        return CurlSession()
+        #else
         return URLSessionSession()
+        #endif
     }
 }

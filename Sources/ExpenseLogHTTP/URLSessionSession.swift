@@ -1,7 +1,6 @@
+// macOS only: on Linux the live transport is libcurl (CurlSession), and FoundationNetworking is not linked at all.
+#if !os(Linux)
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// The live session over Foundation's URLSession. It follows redirects itself (the 302 Apps Script answers with
 /// turns the POST into a GET), so that a failure says which hop failed: after a redirect, the script has run.
@@ -95,3 +94,4 @@ extension NetworkFailure {
         }
     }
 }
+#endif

@@ -33,7 +33,7 @@ public struct MonthLoader: Sendable {
     /// which leaves room for another device. A year then takes one round trip instead of four, and so does a year of
     /// statement rows, whose matching window reaches a few days into the months around it (with 12, those two months
     /// cost an import a second round trip).
-    public static let defaultConcurrency = 14  // URLSessionSession opens as many connections to one host
+    public static let defaultConcurrency = 14  // URLSessionSession (macOS) opens as many connections to one host
 
     /// A loader over a client and a cache.
     public init(client: ExpenseLogAPIClient?, repository: LocalRepository, maxConcurrent: Int = MonthLoader.defaultConcurrency,

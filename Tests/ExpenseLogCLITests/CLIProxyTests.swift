@@ -1,16 +1,11 @@
 import ExpenseLogFormats
+import ExpenseLogHTTP
 import Foundation
 import Testing
 
 /// Requests go through the proxy that the usual variables name (`http_proxy`, as curl reads them), in every transport.
 @Suite struct CLIProxyTests {
-    static var transports: [String] {
-        #if canImport(FoundationNetworking)
-        ["curl", "urlsession"]
-        #else
-        ["urlsession"]
-        #endif
-    }
+    static var transports: [String] { [Transport.standard.rawValue] }
 
     /// The base URL's host resolves nowhere (`.invalid`), so the fetch and the register can only succeed through the
     /// proxy: the reference server, which answers a proxy's absolute-URI requests as its own.

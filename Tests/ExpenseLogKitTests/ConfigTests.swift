@@ -1,4 +1,5 @@
 import ExpenseLogConfig
+import ExpenseLogHTTP
 import ExpenseLogImport
 import ExpenseLogStore
 import Foundation
@@ -154,6 +155,22 @@ struct ConfigTests {
             }
             #expect(path == file.path)
             #expect(reason.contains(mention))
+        }
+    }
+
+    @Test("a transport this build lacks (urlsession on Linux, curl on macOS) is refused, naming the one it has")
+    func transportThisBuildLacks() async throws {
+        let others = Transport.allCases.filter { $0 != Transport.standard }
+        #expect(others.count == 1)
+        for other in others {
+            try await withTemporaryDirectory { home in
+                _ = try writeConfig(#"{"transport": "\#(other.rawValue)"}"#, home: home)
+                guard case .badConfigFile(_, let reason) = try configError(home: home) else {
+                    Issue.record("expected badConfigFile")
+                    return
+                }
+                #expect(reason == "'transport' must be one of \(Transport.standard.rawValue) here")
+            }
         }
     }
 
