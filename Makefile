@@ -14,7 +14,7 @@ STATIC ?= $(if $(filter Linux,$(shell uname -s)),1,)
 STRIP ?= 1
 STATIC_FLAG = $(if $(STATIC),--static-swift-stdlib,)
 
-.PHONY: build test test-spawned test-deps portability run install install-files bench clean deps
+.PHONY: build test test-spawned test-deps portability run install install-files bench link-order clean deps
 
 # libcurl's headers: the Linux transport is built on libcurl, which the binary loads at its first request (so a
 # command that stays offline never loads it). Installed with apt-get when missing; elsewhere, say what to install.
@@ -114,6 +114,17 @@ install-files:
 	"$(BIN)" --generate-manual > "$(MANDIR)/expense-log.1" && chmod 644 "$(MANDIR)/expense-log.1"
 	install -m 644 Resources/fetch.json Resources/register.json "$(SHAREDIR)/"
 	install -d "$(SHAREDIR)/server" && install -m 644 Resources/server/Code.gs "$(SHAREDIR)/server/"
+
+# The release binary's link order (bench/link-order.txt, which Package.swift hands to lld on Linux): the functions
+# everyday runs use, read by valgrind's callgrind from a release build. Run it after large changes; not part of
+# `make test`. Installs valgrind with apt-get when missing.
+link-order: deps
+	@command -v valgrind >/dev/null || { apt-get update -qq && apt-get install -y -qq valgrind >/dev/null; } || \
+		{ echo "error: link-order needs valgrind; install it and run make again" >&2; exit 1; }
+	$(SWIFT) build -c release $(STATIC_FLAG)
+	python3 bench/link_order.py "$$($(SWIFT) build -c release $(STATIC_FLAG) --show-bin-path)/expense-log" bench/link-order.txt
+	@# The build does not track the order file: touching the entry point makes the next release build link again.
+	touch Sources/expense-log/main.swift
 
 # Benchmarks against curl, jq and a plain Python script; not part of `make test`. Installs curl, jq, GNU time and
 # libcurl's headers if missing, measures the binary `make install STATIC=1` installs (stripped, under .build/bench-install),
