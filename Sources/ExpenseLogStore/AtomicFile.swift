@@ -26,42 +26,9 @@ public enum AtomicFile {
     /// large file is never held whole; if `contents` throws, nothing is renamed and its error is rethrown.
     public static func write(to url: URL, mode: mode_t = 0o644, durable: Bool = true, beforeRename: ((Int32) throws -> Void)? = nil,
                              contents: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
-        let directory = url.deletingLastPathComponent()
-        try createDirectory(directory)
-        let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
-        // Made and noted at once, so a signal handler removing what is being written never misses it.
-        let fd = TemporaryFiles.process.create(temporary.path) { open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode) }
-        guard fd >= 0 else { throw StoreError.writeFailed(path: url.path, reason: errorText()) }
-        defer { TemporaryFiles.process.remove(temporary.path) }
-        var failure: String?
-        var thrown: (any Error)?
-        do {
-            try contents { buffer in
-                var offset = 0
-                while offset < buffer.count {
-                    let written = Glibc_or_Darwin_write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                    if written < 0 {
-                        if errno != EINTR { throw StoreError.writeFailed(path: url.path, reason: errorText()) }
-                    } else {
-                        offset += written
-                    }
-                }
-            }
-        } catch {
-            thrown = error
-            failure = "\(error)"
-        }
-        if failure == nil, durable, flushToDisk(fd) != 0 { failure = errorText() }
-        if failure == nil, let beforeRename {
-            do { try beforeRename(fd) } catch { failure = "\(error)" }
-        }
-        if close(fd) != 0, failure == nil { failure = errorText() }
-        if failure == nil, rename(temporary.path, url.path) != 0 { failure = errorText() }
-        if let failure {
-            unlink(temporary.path)
-            throw thrown ?? StoreError.writeFailed(path: url.path, reason: failure)
-        }
-        if durable { syncDirectory(directory) }
+        let writer = try Writer(to: url, mode: mode, durable: durable)
+        try contents { try writer.write($0) }
+        try writer.commit(beforeRename: beforeRename)
     }
 
     /// Creates a folder and its parents, reporting the failing path.

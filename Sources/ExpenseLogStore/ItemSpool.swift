@@ -99,6 +99,9 @@ public final class ItemSpool {
             self.end = end
         }
 
+        /// Where the next record starts (as `append` returned it).
+        public var offset: Int64 { position - Int64(chunk.count - index) }
+
         /// The record that starts at `offset` (from `append`); reading on goes from there. Records near the last
         /// one read come from the buffer, so visiting them roughly in order reads the file about once.
         public mutating func record(at offset: Int64) throws -> (item: Item, tag: Int32) {

@@ -90,22 +90,74 @@ public actor LocalRepository {
         }
     }
 
-    /// Adds the items of one month that lie in a spool at `offsets` (in order), as `add(_:)` does, straight from the
-    /// spool to the file.
-    public func add(_ month: YearMonth, from spool: ItemSpool.Reader, at offsets: [Int64]) async throws {
+    /// Adds the items that lie in a spool at `offsets`, month by month (each month's in order), as `add(_:)` does,
+    /// straight from the spool to the files: the spool is read once for every 64 months, each month's file written
+    /// beside the others (reading it once per month was a twelfth of a large import's time).
+    public func add(_ offsets: [YearMonth: [Int64]], from spool: ItemSpool.Reader) async throws {
         let lock = try await FileLock.acquire(lockFile)
         defer { lock.release() }
-        // An import's items are never all held in memory, not even a month of them.
-        try merge(month) { add in
-            var reader = spool
-            for offset in offsets { try reader.fields(at: offset) { fields, _ in try add(fields) } }
+        // An import's items are never all held in memory, not even a month of them; 64 files open at most, over at
+        // most 64 years (the table of slots stays small).
+        var rest = offsets.keys.sorted()[...]
+        while let start = rest.first {
+            let group = rest.prefix { $0.year < start.year + 64 }.prefix(64)
+            try add(group, offsets, from: spool)
+            rest = rest.dropFirst(group.count)
         }
     }
+
+    /// `add(_:from:)` for some of the months, in one pass over the spool.
+    private func add(_ chosen: ArraySlice<YearMonth>, _ offsets: [YearMonth: [Int64]], from spool: ItemSpool.Reader) throws {
+        // Each month gets a slot, found from a record's date by a table over the months' range (a hash lookup per
+        // record cost more than the pass saved).
+        let first = chosen.first.map(Self.number) ?? 0
+        var slotOf = [Int](repeating: -1, count: chosen.last.map { Self.number($0) - first + 1 } ?? 0)
+        var files: [MonthFile] = [], wanted: [[Int64]] = [], next: [Int] = []
+        for month in chosen {
+            let listed = offsets[month] ?? []
+            slotOf[Self.number(month) - first] = files.count
+            files.append(try open(month) { add in
+                var reader = spool
+                for offset in listed { try reader.fields(at: offset) { fields, _ in try add(fields) } }
+            })
+            wanted.append(listed)
+            next.append(0)
+        }
+        var reader = spool
+        while true {
+            let at = reader.offset
+            let read: Void? = try reader.nextFields { fields, _ in
+                let key = Self.number(fields.date.yearMonth) - first
+                guard key >= 0, key < slotOf.count, case let slot = slotOf[key], slot >= 0,
+                      next[slot] < wanted[slot].count, wanted[slot][next[slot]] == at else { return }
+                next[slot] += 1
+                try files[slot].add(fields)
+            }
+            if read == nil { break }
+        }
+        for (slot, month) in chosen.enumerated() {
+            try files[slot].commit()
+            months[month] = nil
+        }
+    }
+
+    /// A month's place on a line of months (sorted months get increasing numbers).
+    private static func number(_ month: YearMonth) -> Int { month.year * 12 + month.month - 1 }
 
     /// Writes a month (under the lock): its items on file, less those an added item replaces (same id), then the added
     /// items, which `eachAdded` hands over in order as fields (twice when the file has items: the first pass finds the
     /// replaced).
     private func merge(_ month: YearMonth, eachAdded: ((ItemFields) throws -> Void) throws -> Void) throws {
+        var file = try open(month, eachAdded: eachAdded)
+        try eachAdded { try file.add($0) }
+        try file.commit()
+        // Not kept in memory: an import adds whole months that this run does not read again.
+        months[month] = nil
+    }
+
+    /// Starts a month's new file: the header, then its items on file less those an item `eachAdded` hands over
+    /// replaces (same id); the added items follow, through `MonthFile.add`.
+    private func open(_ month: YearMonth, eachAdded: ((ItemFields) throws -> Void) throws -> Void) throws -> MonthFile {
         let cached = try load(month)
         var replaced: Set<String> = []
         if let cached, !cached.items.isEmpty {
@@ -115,22 +167,10 @@ public actor LocalRepository {
                 if known.contains(id) { replaced.insert(id) }
             }
         }
-        // `emit` is captured by `add`, which `eachAdded` calls: allowed only once it is known not to escape.
-        try AtomicFile.write(to: file(for: month), durable: false) { emit in try withoutActuallyEscaping(emit) { emit in
-            try CacheFileFormat.header(month: month, fetchedAt: cached?.fetchedAt).withUnsafeBytes(emit)
-            var array = ItemJSON.ArrayBytes()
-            func add(_ item: ItemFields) throws {
-                array.append(item)
-                if array.bytes.count >= 1 << 16 { try array.drain(to: emit) }
-            }
-            for item in cached?.items ?? [] where !replaced.contains(item.id) { try item.withFields(add) }
-            try eachAdded(add)
-            array.close()
-            try array.drain(to: emit)
-            try CacheFileFormat.trailer.withUnsafeBytes(emit)
-        } }
-        // Not kept in memory: an import adds whole months that this run does not read again.
-        months[month] = nil
+        var file = MonthFile(writer: try AtomicFile.Writer(to: self.file(for: month), durable: false))
+        try CacheFileFormat.header(month: month, fetchedAt: cached?.fetchedAt).withUnsafeBytes { try file.writer.write($0) }
+        for item in cached?.items ?? [] where !replaced.contains(item.id) { try item.withFields { try file.add($0) } }
+        return file
     }
 
     /// Removes items by id from the cached months that hold them, each month re-read under the lock and keeping when it
@@ -298,5 +338,25 @@ enum CacheFileFormat {
         }
         guard let items = fields["items"] else { throw ItemCodec.Problem(line: value.line, item: nil, message: "items: missing") }
         return File(month: month, fetchedAt: fetchedAt, items: try ItemCodec.items(in: items))
+    }
+}
+
+/// A cached month's new file being written: items go through a buffer of JSON, drained every 16 KiB, so months
+/// written side by side hold little memory each.
+private struct MonthFile {
+    let writer: AtomicFile.Writer
+    var array = ItemJSON.ArrayBytes()
+
+    mutating func add(_ item: ItemFields) throws {
+        array.append(item)
+        if array.bytes.count >= 1 << 14 { try array.drain(to: writer.write) }
+    }
+
+    /// Ends the array and the file, and puts it in place.
+    mutating func commit() throws {
+        array.close()
+        try array.drain(to: writer.write)
+        try CacheFileFormat.trailer.withUnsafeBytes(writer.write)
+        try writer.commit()
     }
 }

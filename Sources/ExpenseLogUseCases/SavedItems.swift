@@ -56,10 +56,7 @@ public struct SavedItems {
         var failure = keepFailure
         if failure == nil {
             do {
-                let reader = try spool.reader()
-                for (month, offsets) in months.sorted(by: { $0.key < $1.key }) {
-                    try await repository.add(month, from: reader, at: offsets)
-                }
+                try await repository.add(months, from: try spool.reader())
             } catch {
                 failure = StoreError.wrapping(error, path: repository.directory.path)
             }
