@@ -15,7 +15,7 @@ public enum CSV {
         }
 
         /// Whether every field is empty or spaces (a blank line, or `,,,,` a spreadsheet saved).
-        public var isBlank: Bool { fields.allSatisfy(\.isBlank) }
+        public var isBlank: Bool { fields.allSatisfy { $0.isBlank } }  // a closure: a key path is looked up at run time
     }
 
     /// A CSV syntax error at a line.

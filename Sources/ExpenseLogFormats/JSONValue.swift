@@ -1,3 +1,5 @@
+import ExpenseLogModel
+
 /// A parsed JSON value that remembers the line it starts on, so input errors can say `FILE:LINE`.
 public indirect enum JSONValue: Sendable, Equatable {
     /// An object, members in the order written.
@@ -194,9 +196,9 @@ public struct JSONParser {
                 let text: String?
                 if var built = escaped {
                     built.append(contentsOf: bytes[runStart..<index])
-                    text = String(validating: built, as: UTF8.self)
+                    text = UTF8Text.string(built, 0..<built.count)
                 } else {
-                    text = String(validating: bytes[start..<index], as: UTF8.self)
+                    text = UTF8Text.string(bytes, start..<index)
                 }
                 guard let text else { throw error("the string is not valid UTF-8 (is the file in another encoding?)") }
                 index += 1

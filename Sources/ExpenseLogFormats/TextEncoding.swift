@@ -33,7 +33,7 @@ public enum TextEncoding: String, Sendable, CaseIterable {
         let body = hasBOM ? Array(bytes.dropFirst(3)) : bytes
         switch declared {
         case .utf8:
-            if String(validating: body, as: UTF8.self) != nil { return .success((body, .utf8)) }
+            if isUTF8(body) { return .success((body, .utf8)) }
             return problem(firstBadLine(body, valid: isUTF8), "the text is not valid UTF-8 here; if the file is Shift_JIS, "
                            + "pass --encoding shift_jis")
         case .shiftJIS:
@@ -41,7 +41,7 @@ public enum TextEncoding: String, Sendable, CaseIterable {
             return problem(firstBadLine(bytes, valid: { decodeShiftJIS($0) != nil }),
                            "the text is not valid Shift_JIS here; if the file is UTF-8, pass --encoding utf-8")
         case nil:
-            if String(validating: body, as: UTF8.self) != nil { return .success((body, .utf8)) }
+            if isUTF8(body) { return .success((body, .utf8)) }
             // A byte order mark settles it: the file is UTF-8, and a bad byte in it is damage, not Shift_JIS.
             if hasBOM {
                 return problem(firstBadLine(body, valid: isUTF8), "the text is not valid UTF-8 here, though the file starts "
@@ -54,7 +54,7 @@ public enum TextEncoding: String, Sendable, CaseIterable {
         }
     }
 
-    private static func isUTF8(_ bytes: [UInt8]) -> Bool { String(validating: bytes, as: UTF8.self) != nil }
+    private static func isUTF8(_ bytes: [UInt8]) -> Bool { bytes.withUnsafeBufferPointer(UTF8Text.isValid) }
 
     /// Shift_JIS never uses the newline byte inside a character, so each line can be checked alone.
     private static func firstBadLine(_ bytes: [UInt8], valid: ([UInt8]) -> Bool) -> Int {

@@ -255,13 +255,27 @@ extension ImportProfile {
     }
 }
 
+/// Header positions by item field, held by the field's place (`ItemField.ordinal`): a row's cells are looked up about
+/// seven times, and a dictionary keyed by the field hashed the field's name each time.
+struct FieldPositions {
+    private var positions = [[Int]?](repeating: nil, count: ItemField.allCases.count)
+
+    subscript(field: ItemField) -> [Int]? {
+        get { positions[field.ordinal] }
+        set { positions[field.ordinal] = newValue }
+    }
+
+    /// Every field's positions.
+    var values: [[Int]] { positions.compactMap { $0 } }
+}
+
 /// Where the profile's columns are in one file's header.
 struct Layout {
     /// The number of columns in the header.
     let width: Int
     /// Header positions of each mapped field, in the order the profile names them: a row's value is the first
     /// non-empty one (`摘要内容`, else `摘要`).
-    let field: [ItemField: [Int]]
+    let field: FieldPositions
     /// Header positions of the deposit columns a price of out − in takes off.
     let priceIn: [Int]
     /// The column the profile's `refunds` test reads, and its compiled expressions.
@@ -293,7 +307,7 @@ struct Layout {
             }
         }
         var messages: [String] = []
-        var field: [ItemField: [Int]] = [:]
+        var field = FieldPositions()
         for (key, names) in profile.columns {
             let found = findAll(names)
             if !found.isEmpty { field[key] = found }

@@ -91,7 +91,7 @@ struct UTF8Scan {
             let to = min(from + (1 << 16), chunk.count)
             pending.append(contentsOf: chunk[from..<to])
             let cut = Self.completeLength(pending)
-            invalid = String(validating: pending[..<cut], as: UTF8.self) == nil
+            invalid = !pending.withUnsafeBufferPointer { UTF8Text.isValid(UnsafeBufferPointer(rebasing: $0[..<cut])) }
             pending.removeSubrange(..<cut)
             from = to
         }

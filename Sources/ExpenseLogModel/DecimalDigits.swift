@@ -23,7 +23,8 @@ public enum DecimalDigits {
                 at -= 1
                 digits[at] = UInt8(ascii: "0")
             }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[at...]))
+            // Byte by byte: appending a buffer of a few bytes cost more than the digits themselves.
+            for index in at..<20 { out.append(digits[index]) }
         }
     }
 }

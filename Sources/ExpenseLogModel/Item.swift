@@ -1,3 +1,5 @@
+import Foundation
+
 /// One expense as the server stores it; the wire keys are exactly the stored property names.
 public struct Item: Sendable, Hashable {
     /// A non-empty identifier, an uppercase UUID when the client made it.
@@ -49,7 +51,7 @@ extension String {
     func hasSameBytes(as other: String) -> Bool {
         guard utf8.count == other.utf8.count else { return false }
         let fast = utf8.withContiguousStorageIfAvailable { a in
-            other.utf8.withContiguousStorageIfAvailable { b in a.elementsEqual(b) }
+            other.utf8.withContiguousStorageIfAvailable { b in a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 }
         }
         return (fast ?? nil) ?? utf8.elementsEqual(other.utf8)
     }

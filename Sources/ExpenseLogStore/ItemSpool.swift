@@ -51,24 +51,36 @@ public final class ItemSpool {
     @discardableResult
     public func append(_ item: Item, tag: Int32) throws -> Int64 {
         let start = end
-        let lengthAt = buffer.count
-        put(UInt32(0))
-        put(UInt32(bitPattern: tag))
-        put(UInt16(item.date.year)); buffer.append(UInt8(item.date.month)); buffer.append(UInt8(item.date.day))
-        put(UInt64(bitPattern: Int64(item.price)))
-        put(UInt64(bitPattern: Int64(item.category)))
-        put(UInt64(bitPattern: Int64(item.categorySub ?? 0)))
-        buffer.append(item.categorySub == nil ? 0 : 1)
-        putText(item.id)
-        putText(item.name)
-        let length = UInt32(buffer.count - lengthAt - 4)
-        withUnsafeBytes(of: length.littleEndian) { bytes in
-            for (offset, byte) in bytes.enumerated() { buffer[lengthAt + offset] = byte }
-        }
+        // The record is written into the buffer moved out of the spool: one exclusive access to it, not one per field
+        // (those checks were a fortieth of an import's instructions).
+        var out: [UInt8] = []
+        swap(&out, &buffer)
+        Self.write(item, tag: tag, to: &out)
+        swap(&out, &buffer)
         count += 1
         totalPrice += Int128(item.price)
         if buffer.count >= Self.bufferSize { try flush() }
         return start
+    }
+
+    /// Appends an item's record: its length, then the fixed part, then its texts.
+    private static func write(_ item: Item, tag: Int32, to out: inout [UInt8]) {
+        let lengthAt = out.count
+        put(UInt32(0), to: &out)
+        put(UInt32(bitPattern: tag), to: &out)
+        put(UInt16(item.date.year), to: &out)
+        out.append(UInt8(item.date.month))
+        out.append(UInt8(item.date.day))
+        put(UInt64(bitPattern: Int64(item.price)), to: &out)
+        put(UInt64(bitPattern: Int64(item.category)), to: &out)
+        put(UInt64(bitPattern: Int64(item.categorySub ?? 0)), to: &out)
+        out.append(item.categorySub == nil ? 0 : 1)
+        putText(item.id, to: &out)
+        putText(item.name, to: &out)
+        let length = UInt32(out.count - lengthAt - 4)
+        withUnsafeBytes(of: length.littleEndian) { bytes in
+            for (offset, byte) in bytes.enumerated() { out[lengthAt + offset] = byte }
+        }
     }
 
     /// Forgets every record appended since `mark`.
@@ -213,19 +225,19 @@ public final class ItemSpool {
         }
     }
 
-    private func put<T: FixedWidthInteger>(_ value: T) {
+    private static func put<T: FixedWidthInteger>(_ value: T, to out: inout [UInt8]) {
         // Least significant byte first, whatever the machine's order.
         var rest = value
         for _ in 0..<MemoryLayout<T>.size {
-            buffer.append(UInt8(truncatingIfNeeded: rest))
+            out.append(UInt8(truncatingIfNeeded: rest))
             rest = rest >> 8
         }
     }
 
-    private func putText(_ text: String) {
+    private static func putText(_ text: String, to out: inout [UInt8]) {
         text.withUTF8Bytes { bytes in
-            put(UInt32(bytes.count))
-            buffer.append(contentsOf: bytes)
+            put(UInt32(bytes.count), to: &out)
+            out.append(contentsOf: bytes)
         }
     }
 
