@@ -70,6 +70,7 @@ public struct ImportRecord: Sendable {
     /// Each file named by a row, once, and its index there.
     private var fileNames: [String] = []
     private var fileIndex: [String: Int] = [:]
+    private var lastFile: (name: String, index: Int)?
     /// The inputs in the order read, which orders the rows of the JSON report.
     public var files: [String]
 
@@ -117,13 +118,17 @@ public struct ImportRecord: Sendable {
     private mutating func store(_ location: SourceLocation, _ status: Status, item offset: Int64) -> Int {
         let row = statuses.count
         let file: Int
-        if let known = fileIndex[location.file] {
+        // Rows come file by file: the last file's number is found without hashing its name for every row.
+        if let last = lastFile, last.name == location.file {
+            file = last.index
+        } else if let known = fileIndex[location.file] {
             file = known
         } else {
             file = fileNames.count
             fileNames.append(location.file)
             fileIndex[location.file] = file
         }
+        lastFile = (location.file, file)
         // The largest file and line that fit are left out too: packed, they would read as the `far` marker.
         if file < 1 << 24 - 1, location.line >= 0, location.line < Self.lineMask {
             places.append(UInt64(file) << Self.lineBits | UInt64(location.line))

@@ -131,17 +131,19 @@ private struct CategoryCells {
     }
     typealias Cells = (category: [UInt8], categoryWidth: Int, sub: [UInt8], subWidth: Int)
     let names: (Int, Int?) -> (String, String)
-    private var made: [Kind: Cells] = [:]
+    /// The kinds seen so far, searched in order: a catalogue has a few dozen, and comparing two numbers beat hashing them
+    /// for every row.
+    private var made: [(kind: Kind, cells: Cells)] = []
 
     init(names: @escaping (Int, Int?) -> (String, String)) { self.names = names }
 
     mutating func cells(_ category: Int, _ sub: Int?) -> Cells {
         let kind = Kind(category: category, sub: sub)
-        if let cells = made[kind] { return cells }
+        if let known = made.first(where: { $0.kind == kind }) { return known.cells }
         let (categoryName, subName) = names(category, sub)
         let (c, s) = (PrintableText.of(categoryName), PrintableText.of(subName))
         let cells = (Array(c.utf8), TextWidth.of(c), Array(s.utf8), TextWidth.of(s))
-        made[kind] = cells
+        made.append((kind, cells))
         return cells
     }
 }
