@@ -10,7 +10,7 @@ extension ItemDraft {
     static func nameProblem(_ name: String) -> String? {
         if let problem = lengthProblem(name) { return problem }
         // Only a byte below 0x20, 0x7F or a C1 control's lead byte (0xC2) can start a control character.
-        guard name.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }) else { return nil }
+        guard name.withUTF8Bytes({ $0.contains { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 } }) else { return nil }
         if let control = name.unicodeScalars.first(where: { $0.isControl && !["\n", "\r", "\t"].contains($0) }) {
             return "holds the control character U+\(String(format: "%04X", control.value)), which a terminal would act on; "
                 + "remove it"

@@ -3,8 +3,16 @@ extension StringProtocol {
     /// `trimmingCharacters(in: .whitespaces)` gives, without its trip through NSString, which took a tenth of
     /// a large import's time. Text with nothing to trim is returned as it is.
     public func trimmingSpaces() -> String {
-        let scalars = unicodeScalars
-        guard let first = scalars.first, let last = scalars.last, isSpace(first) || isSpace(last) else { return String(self) }
+        // Most text starts and ends with an ASCII byte that is no space: nothing to trim, decided from two bytes (a space
+        // past ASCII ends with a continuation byte, 0x80 or more).
+        let text = String(self)
+        let plain = text.withUTF8Bytes { bytes in
+            guard let first = bytes.first, let last = bytes.last else { return true }
+            return first < 0x80 && last < 0x80 && first != 0x20 && first != 0x09 && last != 0x20 && last != 0x09
+        }
+        if plain { return text }
+        let scalars = text.unicodeScalars
+        guard let first = scalars.first, let last = scalars.last, isSpace(first) || isSpace(last) else { return text }
         var start = scalars.startIndex, end = scalars.endIndex
         while start < end, isSpace(scalars[start]) { start = scalars.index(after: start) }
         while end > start, isSpace(scalars[scalars.index(before: end)]) { end = scalars.index(before: end) }

@@ -4,9 +4,24 @@ extension Day {
     /// A day as people and spreadsheets write it: `yyyyMMdd`, `yyyy-M-d`, `yyyy/M/d`, `yyyy.M.d` or `yyyy年M月d日`, in
     /// full-width digits too, and with a time after it (`2026/11/3 0:00`, Excel's date-time) whose date part is the day.
     public init?(written text: String) {
+        // The common form, eight ASCII digits (20240122), read from the bytes at once.
+        if text.utf8.count == 8, let value = text.withUTF8Bytes(Self.eightDigits) {
+            self.init(year: value / 10000, month: value / 100 % 100, day: value % 100)
+            return
+        }
         guard let bytes = WrittenDateParts.ascii(text), let date = WrittenDateParts.dropTime(WrittenDateParts.trimmed(bytes[...])),
               let parts = WrittenDateParts(date), let year = parts.year else { return nil }
         self.init(year: year, month: parts.month, day: parts.day)
+    }
+
+    /// The number eight ASCII digits spell, or nil.
+    private static func eightDigits(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        var value = 0
+        for byte in bytes {
+            guard byte &- 0x30 < 10 else { return nil }
+            value = value * 10 + Int(byte &- 0x30)
+        }
+        return value
     }
 }
 

@@ -80,7 +80,7 @@ extension OutboxDelivery {
     /// as 123). A server answers in the order sent, as a rule, so the lists are first compared in order; a set of
     /// every key is made only when that fails (hashing every id of every batch was a fiftieth of an import).
     public static func missing(_ items: [Item], from answer: SheetAnswer) -> [String] {
-        if answer.items.count == items.count, zip(items, answer.items).allSatisfy({ SheetText.key($0.id) == SheetText.key($1.id) }) {
+        if answer.items.count == items.count, zip(items, answer.items).allSatisfy({ $0.id == $1.id || SheetText.key($0.id) == SheetText.key($1.id) }) {
             return []
         }
         let returned = answer.idKeys

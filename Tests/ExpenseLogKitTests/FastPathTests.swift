@@ -86,6 +86,14 @@ struct FastPathTests {
         }
     }
 
+    @Test("eight digits are read at once as the other forms are: a real day, or nil", arguments: [
+        ("20240122", "2024-01-22"), ("20240229", "2024-02-29"), ("20230229", nil), ("20241301", nil), ("20240100", nil),
+        ("00000000", nil), ("2024012a", nil), ("２０２４０１２２", "2024-01-22"), ("2024-1-22", "2024-01-22"),
+    ] as [(String, String?)])
+    func eightDigits(text: String, day: String?) {
+        #expect(Day(written: text)?.description == day)
+    }
+
     @Test("trimmingSpaces trims what trimmingCharacters(in: .whitespaces) trims", arguments: [
         "", " ", "\t", "a", " a ", "\ta b\t", "\u{3000}全角\u{3000}", "\u{00A0}nbsp\u{00A0}", "x\n", "\n x \n", "  ", "é ", " 🍜", "\u{200B}x\u{200B}",
     ])
