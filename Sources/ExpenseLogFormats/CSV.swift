@@ -42,6 +42,8 @@ public enum CSV {
         private var bytes: [UInt8]
         private var index = 0
         private var line = 1
+        /// How many fields the last record had.
+        private var lastWidth = 8
         /// A field with doubled quotes, unquoted; reused so that such fields cost no allocation each.
         private var scratch: [UInt8] = []
         /// Gives the input's next bytes (nil at its end), when it is read a chunk at a time.
@@ -126,7 +128,11 @@ public enum CSV {
         private mutating func nextLine() throws -> Record? {
             guard try has(index) else { return nil }
             let recordLine = line
+            // As many fields as the last record had, reserved at once: grown one by one, the array was reallocated
+            // three times a row.
             var fields: [String] = []
+            fields.reserveCapacity(lastWidth)
+            defer { lastWidth = max(fields.count, 1) }
             var ended = false
             while !ended {
                 fields.append(try field())

@@ -27,4 +27,20 @@ public enum DecimalDigits {
             for index in at..<20 { out.append(digits[index]) }
         }
     }
+
+    /// Writes the digits of a number, zero-padded to `minimum` (at most 20), at `start`; returns how many were written.
+    public static func write(_ value: UInt64, minimum: Int = 1, to start: UnsafeMutablePointer<UInt8>) -> Int {
+        var count = 1, rest = value / 10
+        while rest > 0 {
+            count += 1
+            rest /= 10
+        }
+        count = max(count, min(minimum, 20))
+        rest = value
+        for index in stride(from: count - 1, through: 0, by: -1) {
+            start[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+            rest /= 10
+        }
+        return count
+    }
 }
