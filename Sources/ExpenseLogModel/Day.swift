@@ -135,3 +135,13 @@ public struct YearMonth: Sendable, Hashable, Comparable, CustomStringConvertible
         (lhs.year, lhs.month) < (rhs.year, rhs.month)
     }
 }
+
+extension YearMonth {
+    /// The months given, oldest first, each once: sorted, then each run kept once (hashing every item's month cost
+    /// more; a batch of 500 items is queued for every 500 rows of an import).
+    public static func distinct(_ months: [YearMonth]) -> [YearMonth] {
+        var distinct: [YearMonth] = []
+        for month in months.sorted() where distinct.last != month { distinct.append(month) }
+        return distinct
+    }
+}

@@ -31,13 +31,7 @@ extension Sequence where Element == Item {
     public var totalPrice: Int128 { reduce(0) { $0 + Int128($1.price) } }
 
     /// The months the items fall in, oldest first, each once.
-    public var months: [YearMonth] {
-        // Sorted, then each run kept once: hashing every item's month cost more (a batch of 500 items is written for
-        // every 500 rows of an import).
-        var months: [YearMonth] = []
-        for month in map({ $0.date.yearMonth }).sorted() where months.last != month { months.append(month) }
-        return months
-    }
+    public var months: [YearMonth] { YearMonth.distinct(map { $0.date.yearMonth }) }
 }
 
 extension Array where Element == Item {

@@ -72,7 +72,7 @@ public struct Outbox: Sendable {
     @discardableResult
     public func enqueue(_ batches: [OutboxBatch], now: Date = Date()) throws -> OutboxEntry {
         let (file, queued) = try write(now: now, beforeRename: nil) { add in
-            for batch in batches { try add(batch) }
+            for batch in batches { try add(batch.queued) }
         }
         return OutboxEntry(file: file, queuedAt: now, batches: queued, identity: FileIdentity(path: file.path))
     }
@@ -80,14 +80,14 @@ public struct Outbox: Sendable {
     /// Queues batches as one new entry that is locked before it appears; see `enqueueHeld(writing:)`.
     public func enqueueHeld(_ batches: [OutboxBatch], now: Date = Date()) throws -> (OutboxEntry, HeldLock) {
         try enqueueHeld(now: now) { add in
-            for batch in batches { try add(batch) }
+            for batch in batches { try add(batch.queued) }
         }
     }
 
     /// Queues the batches `batches` hands to the function it gets as one new entry, written a batch at a time and
     /// locked before it appears, so that no `sync` sends them while the caller does and a large import is never held
     /// whole in memory; the lock goes with the process, so after a crash `sync` takes over.
-    public func enqueueHeld(now: Date = Date(), writing batches: ((OutboxBatch) throws -> Void) throws -> Void)
+    public func enqueueHeld(now: Date = Date(), writing batches: ((BatchBody) throws -> Void) throws -> Void)
         throws -> (OutboxEntry, HeldLock) {
         var held: HeldLock?
         let (file, queued) = try write(now: now, beforeRename: { fd in held = try FileLock.hold(descriptor: fd, path: directory.path) },
@@ -97,7 +97,7 @@ public struct Outbox: Sendable {
     }
 
     private func write(now: Date, beforeRename: ((Int32) throws -> Void)?,
-                       batches: ((OutboxBatch) throws -> Void) throws -> Void) throws -> (URL, [QueuedBatch]) {
+                       batches: ((BatchBody) throws -> Void) throws -> Void) throws -> (URL, [QueuedBatch]) {
         let file = directory.appendingPathComponent(Self.entryName(now: now))
         return (file, try OutboxFile.write(to: file, queuedAt: now, beforeRename: beforeRename, batches: batches))
     }

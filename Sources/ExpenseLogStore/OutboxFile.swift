@@ -19,7 +19,7 @@ enum OutboxFile {
     /// Writes an entry atomically (write-temp, `fsync`, rename) from the batches `batches` hands over one at a time;
     /// returns where each batch's body lies. `beforeRename` gets the descriptor before the entry appears (to lock it).
     static func write(to file: URL, queuedAt: Date, beforeRename: ((Int32) throws -> Void)?,
-                      batches: ((OutboxBatch) throws -> Void) throws -> Void) throws -> [QueuedBatch] {
+                      batches: ((BatchBody) throws -> Void) throws -> Void) throws -> [QueuedBatch] {
         var queued: [QueuedBatch] = []
         try AtomicFile.write(to: file, beforeRename: beforeRename) { emit in
             // `batches` calls back into `emit`; both are non-escaping, which Swift allows only through this.
@@ -37,8 +37,8 @@ enum OutboxFile {
                         throw StoreError.writeFailed(path: file.path, reason: "the batch key \(batch.key) is not letters, digits and dashes")
                     }
                     try put(Data("\(queued.isEmpty ? "\n" : ",\n"){\"key\":\"\(batch.key)\",\"items\":".utf8))
-                    queued.append(QueuedBatch(key: batch.key, body: offset..<(offset + Int64(batch.body.count)), count: batch.items.count,
-                                              months: batch.items.months))
+                    queued.append(QueuedBatch(key: batch.key, body: offset..<(offset + Int64(batch.body.count)), count: batch.count,
+                                              months: batch.months))
                     try put(batch.body)
                     try put(Data("}".utf8))
                 }

@@ -70,11 +70,7 @@ public struct BatchRegistration {
             var reader = try items.reader()
             (entry, hold) = try outbox.enqueueHeld { add in
                 var rows: [Int] = []
-                while let batch = try limit.fill(key: RandomID.make(), from: {
-                    guard let (item, row) = try reader.next() else { return nil }
-                    rows.append(Int(row))
-                    return item
-                }) {
+                while let batch = try nextBody(from: &reader, rows: &rows) {
                     try add(batch)
                     for row in rows { report.mark(row: row, .queued) }
                     rows.removeAll(keepingCapacity: true)
@@ -141,6 +137,23 @@ public struct BatchRegistration {
             }
         }
         return outcome
+    }
+
+    /// The next batch to queue, encoded straight from the spool's records (no `Item` is made of them), and its report
+    /// rows in `rows`; nil at the end. It ends where `limit.fill` ends one.
+    private func nextBody(from reader: inout ItemSpool.Reader, rows: inout [Int]) throws -> BatchBody? {
+        var body = ItemJSON.ArrayBytes(reserving: min(limit.items, 1_000)), months: [YearMonth] = []
+        while !limit.isFull(count: months.count, bytes: body.bytes.count) {
+            let read: Void? = try reader.nextFields { fields, row in
+                body.append(fields)
+                months.append(fields.date.yearMonth)
+                rows.append(Int(row))
+            }
+            if read == nil { break }
+        }
+        guard !months.isEmpty else { return nil }
+        body.close()
+        return BatchBody(key: RandomID.make(), body: Data(body.bytes), count: months.count, months: YearMonth.distinct(months))
     }
 
     /// The next `count` items and their report rows from the spool: the batch the outbox entry holds next.

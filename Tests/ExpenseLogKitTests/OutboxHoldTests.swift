@@ -41,7 +41,7 @@ struct OutboxHoldTests {
             let outbox = Outbox(directory: root.appendingPathComponent("release/outbox"))
             let batches = try twoBatches()
             let (entry, lock) = try outbox.enqueueHeld { add in
-                for batch in batches { try add(batch) }
+                for batch in batches { try add(batch.queued) }
             }
             #expect(entry.batches.map(\.key) == batches.map(\.key))
             #expect(entry.batches.map(\.count) == batches.map(\.items.count))
@@ -66,7 +66,7 @@ struct OutboxHoldTests {
             let batches = try twoBatches()
             #expect(throws: Stop.self) {
                 _ = try outbox.enqueueHeld { add in
-                    try add(batches[0])
+                    try add(batches[0].queued)
                     throw Stop()
                 }
             }
