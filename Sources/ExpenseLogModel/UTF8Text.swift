@@ -1,3 +1,5 @@
+import Foundation
+
 /// UTF-8 checked, and made into Strings, by a specialized loop: `String(validating:as:)` runs generic code when called
 /// from another module (its type metadata looked up at every call), which was a twentieth of an import's instructions
 /// (every JSON string of every answer, every chunk of a CSV).
@@ -38,9 +40,14 @@ public enum UTF8Text {
         return true
     }
 
-    /// A String of the bytes, or nil when they are not well-formed UTF-8.
+    /// A String of the bytes, or nil when they are not well-formed UTF-8. Decoding replaces each ill-formed sequence
+    /// with U+FFFD, so the bytes are valid exactly when the String holds them unchanged: one comparison instead of a
+    /// second pass of checks (decoding checks them anyway).
     public static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        isValid(bytes) ? String(decoding: bytes, as: UTF8.self) : nil
+        let text = String(decoding: bytes, as: UTF8.self)
+        return text.withUTF8Bytes { decoded in
+            decoded.count == bytes.count && (bytes.isEmpty || memcmp(decoded.baseAddress!, bytes.baseAddress!, bytes.count) == 0)
+        } ? text : nil
     }
 
     /// A String of some bytes of an array, or nil when they are not well-formed UTF-8.

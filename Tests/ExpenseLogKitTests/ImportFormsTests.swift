@@ -36,6 +36,11 @@ private enum PythonIDs {
     static let coffee1 = "B38A5B55-E270-5150-973B-FE8B4779D72E"
     static let coffee2 = "A0B848F1-02A0-54AA-B77D-51BBB8CD41C7"
     static let coffee3 = "D7B3DF0F-1DE2-5C2F-8522-4D381C6B5642"
+    /// 2026-11-03, "a" repeated so that the hashed bytes are so many long, ¥178, the first.
+    static let byLength = [(55, "6BF374CD-1C35-5B51-B928-E18BF2D07A98"), (56, "563AD3C4-1C6B-5DB8-BB6C-26F2DD464224"),
+                           (63, "0D97EC91-AFBB-53BC-844B-9513F7FA66A2"), (64, "01DA4E9E-5080-5857-8ED8-7F2E75B36F3A"),
+                           (119, "6D7C7A52-3D05-59B8-9CDD-B5810C6F1C90"), (120, "A53AAA19-0540-56B6-BB1A-ACB08B576219"),
+                           (130, "4B90D6C8-CE76-5A4A-935D-C003F1F3AA7D")]
     /// 2026-11-03, ﾄﾞﾄｰﾙ 新宿店 (the name as read, before a rule renames it), ¥178, the first.
     static let doutor = "2494C330-B9F8-5E68-A460-29150DF704DE"
 }
@@ -192,6 +197,12 @@ struct ImportFormsTests {
         #expect(DerivedID.make(content: content, occurrence: 1) == PythonIDs.coffee1)
         #expect(DerivedID.make(content: content, occurrence: 2) == PythonIDs.coffee2)
         #expect(DerivedID.make(content: content, occurrence: 3) == PythonIDs.coffee3)
+        // Names whose hashed bytes end just before, at and after a block boundary (55, 56, 63, 64, 119, 120 and 130
+        // bytes with the namespace), against Python's uuid5.
+        for (length, id) in PythonIDs.byLength {
+            let long = DerivedID.content(date: try day(2026, 11, 3), name: String(repeating: "a", count: length - 31), price: 178)
+            #expect(DerivedID.make(content: long, occurrence: 1) == id, "\(length) bytes")
+        }
         // The namespace is the documented UUID, byte for byte.
         let namespace = try #require(UUID(uuidString: "0C89BF94-E60E-5D6B-A116-C042F5034BDA"))
         #expect(withUnsafeBytes(of: namespace.uuid) { Array($0) } == DerivedID.namespace)
