@@ -29,12 +29,18 @@ struct ItemTable {
         var categories = CategoryCells(names: categoryNames)
         var widths = headings.map { TextWidth.of(PrintableText.of($0)) }
         for (column, cell) in totals.enumerated() { widths[column] = max(widths[column], TextWidth.of(PrintableText.of(cell))) }
+        // Each name's width as plain bytes, measured once: the second pass reads it back (UInt16.max: not plain).
+        var plainWidths: [UInt16] = []
+        plainWidths.reserveCapacity(count)
         eachItem { fields in
             let cells = categories.cells(fields.category, fields.categorySub)
             if showsIDs { widths[0] = max(widths[0], TextWidth.of(PrintableText.of(idText(fields)))) }
             let first = nameColumn - 1
             widths[first] = max(widths[first], ItemTable.dateWidth(fields.date))
-            widths[first + 1] = max(widths[first + 1], nameWidth(fields))
+            let mark = nameMark(fields)
+            let plain = mark.isEmpty ? ItemTable.plainWidth(fields.name).flatMap { UInt16(exactly: $0) } : nil
+            plainWidths.append(plain ?? .max)
+            widths[first + 1] = max(widths[first + 1], plain.map(Int.init) ?? nameWidth(fields, mark: mark))
             widths[first + 2] = max(widths[first + 2], ItemTable.priceWidth(fields.price))
             widths[first + 3] = max(widths[first + 3], cells.categoryWidth)
             widths[first + 4] = max(widths[first + 4], cells.subWidth)
@@ -44,15 +50,17 @@ struct ItemTable {
         for cell in headings { line.add(cell) }
         line.end()
         // `emit` is called from inside `eachItem`'s closure, which only runs while `eachItem` does.
+        var row = 0
         withoutActuallyEscaping(emit) { emit in eachItem { fields in
             let cells = categories.cells(fields.category, fields.categorySub)
             if showsIDs { line.add(idText(fields)) }
             line.addDate(fields.date)
-            let mark = nameMark(fields)
-            if mark.isEmpty, let width = ItemTable.plainWidth(fields.name), width <= widths[nameColumn] {
-                line.add(bytes: fields.name, width: width)
+            let plain = row < plainWidths.count ? plainWidths[row] : .max
+            row += 1
+            if plain != .max, Int(plain) <= widths[nameColumn] {
+                line.add(bytes: fields.name, width: Int(plain))
             } else {
-                line.add(String(decoding: fields.name, as: UTF8.self) + mark)
+                line.add(String(decoding: fields.name, as: UTF8.self) + nameMark(fields))
             }
             line.addPrice(fields.price)
             line.add(bytes: cells.category, width: cells.categoryWidth)
@@ -66,11 +74,9 @@ struct ItemTable {
         line.flush(to: emit)
     }
 
-    /// The name's width with its mark, as a cell shows it.
-    private func nameWidth(_ fields: ItemFields) -> Int {
-        let mark = nameMark(fields)
-        if mark.isEmpty, let width = ItemTable.plainWidth(fields.name) { return width }
-        return TextWidth.of(PrintableText.of(String(decoding: fields.name, as: UTF8.self) + mark))
+    /// The width of a name that is not plain bytes, with its mark, as a cell shows it.
+    private func nameWidth(_ fields: ItemFields, mark: String) -> Int {
+        TextWidth.of(PrintableText.of(String(decoding: fields.name, as: UTF8.self) + mark))
     }
 
     /// The width of text that `PrintableText` leaves as it is and `TextWidth.simpleWidth` measures, read from its bytes;
@@ -183,28 +189,43 @@ private struct Line {
         add(width: width, empty: bytes.isEmpty) { $0.append(contentsOf: bytes) }
     }
 
-    /// `2031-10-24`, as `Day.description` writes it.
+    /// `2031-10-24`, as `Day.description` writes it: laid out in place and appended at once, as every row has one.
     mutating func addDate(_ day: Day) {
         add(width: ItemTable.dateWidth(day), empty: false) { out in
-            DecimalDigits.append(day.year, minimum: 4, to: &out)
-            out.append(UInt8(ascii: "-"))
-            DecimalDigits.append(day.month, minimum: 2, to: &out)
-            out.append(UInt8(ascii: "-"))
-            DecimalDigits.append(day.day, minimum: 2, to: &out)
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { cell in
+                var at = cell.baseAddress!
+                at += DecimalDigits.write(UInt64(day.year), minimum: 4, to: at)
+                at.pointee = UInt8(ascii: "-")
+                at += 1
+                at += DecimalDigits.write(UInt64(day.month), minimum: 2, to: at)
+                at.pointee = UInt8(ascii: "-")
+                at += 1
+                at += DecimalDigits.write(UInt64(day.day), minimum: 2, to: at)
+                out.append(contentsOf: UnsafeBufferPointer(start: cell.baseAddress, count: at - cell.baseAddress!))
+            }
         }
     }
 
-    /// `22,674`, as `PriceText.format` writes it.
+    /// `22,674`, as `PriceText.format` writes it: laid out in place from the last digit, and appended at once.
     mutating func addPrice(_ price: Int) {
         add(width: ItemTable.priceWidth(price), empty: false) { out in
-            if price < 0 { out.append(UInt8(ascii: "-")) }
-            let count = ItemTable.digits(price.magnitude)
-            var divisor: UInt = 1
-            for _ in 1..<count { divisor *= 10 }
-            for offset in 0..<count {
-                if offset > 0, (count - offset) % 3 == 0 { out.append(UInt8(ascii: ",")) }
-                out.append(UInt8(ascii: "0") + UInt8(price.magnitude / divisor % 10))
-                divisor /= 10
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { cell in
+                var at = 32, rest = price.magnitude, digits = 0
+                repeat {
+                    if digits > 0, digits % 3 == 0 {
+                        at -= 1
+                        cell[at] = UInt8(ascii: ",")
+                    }
+                    at -= 1
+                    cell[at] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+                    rest /= 10
+                    digits += 1
+                } while rest > 0
+                if price < 0 {
+                    at -= 1
+                    cell[at] = UInt8(ascii: "-")
+                }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: cell[at...]))
             }
         }
     }
@@ -216,7 +237,7 @@ private struct Line {
         if column > 0 { pending += 2 }
         if right { pending += padding }
         if !empty {
-            out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: pending))
+            for _ in 0..<pending { out.append(UInt8(ascii: " ")) }
             write(&out)
             pending = 0
         }
