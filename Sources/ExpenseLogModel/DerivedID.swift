@@ -29,16 +29,24 @@ public enum DerivedID {
 
     /// The id of the `occurrence`-th row (from 1) with this content.
     public static func make(content: [UInt8], occurrence: Int) -> String {
-        var name = namespace
-        name.reserveCapacity(namespace.count + content.count + 8)
-        name.append(contentsOf: content)
-        name.append(0x1F)
-        DecimalDigits.append(occurrence, to: &name)
-        return uuid(hashing: name)
+        // The hashed bytes are laid out in a buffer of their own: an array of them cost an allocation a row.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: namespace.count + content.count + 21) { buffer in
+            var at = buffer.baseAddress!
+            func put(_ part: [UInt8]) {
+                part.withUnsafeBufferPointer { if let base = $0.baseAddress { at.update(from: base, count: $0.count) } }
+                at += part.count
+            }
+            put(namespace)
+            put(content)
+            at.pointee = 0x1F
+            at += 1
+            at += DecimalDigits.write(UInt64(occurrence.magnitude), to: at)
+            return uuid(hashing: UnsafeBufferPointer(start: buffer.baseAddress, count: at - buffer.baseAddress!))
+        }
     }
 
     /// A version 5 UUID (RFC 4122 §4.3), uppercase, of bytes that are the namespace followed by the name.
-    static func uuid(hashing bytes: [UInt8]) -> String {
+    static func uuid(hashing bytes: UnsafeBufferPointer<UInt8>) -> String {
         var digest = SHA1.digest(bytes)
         digest[6] = digest[6] & 0x0F | 0x50
         digest[8] = digest[8] & 0x3F | 0x80
@@ -63,6 +71,10 @@ public enum DerivedID {
 /// row, so it works in two fixed buffers rather than building the padded message.
 enum SHA1 {
     static func digest(_ message: [UInt8]) -> [UInt8] {
+        message.withUnsafeBufferPointer { digest($0) }
+    }
+
+    static func digest(_ message: UnsafeBufferPointer<UInt8>) -> [UInt8] {
         var h: (UInt32, UInt32, UInt32, UInt32, UInt32) = (0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0)
         // The padded message is the message, 0x80, zeros to 56 mod 64, and the length in bits (big-endian).
         let blocks = (message.count + 8) / 64 + 1
