@@ -143,9 +143,20 @@ public enum ItemJSON {
         if !needsEscape(bytes) {
             out.append(contentsOf: bytes)
         } else {
-            var escaped = ""
-            appendEscaped(String(decoding: bytes, as: UTF8.self), to: &escaped)
-            out.append(contentsOf: escaped.utf8)
+            // Byte by byte: every byte of a multi-byte scalar is 0x80 or more, so none of them is escaped.
+            for byte in bytes {
+                switch byte {
+                case UInt8(ascii: "\""): append("\\\"", to: &out)
+                case UInt8(ascii: "\\"): append("\\\\", to: &out)
+                case UInt8(ascii: "\n"): append("\\n", to: &out)
+                case UInt8(ascii: "\r"): append("\\r", to: &out)
+                case UInt8(ascii: "\t"): append("\\t", to: &out)
+                case ..<0x20:
+                    append("\\u00", to: &out)
+                    out.append(contentsOf: [byte >> 4, byte & 0xF].map { $0 < 10 ? UInt8(ascii: "0") + $0 : UInt8(ascii: "a") + $0 - 10 })
+                default: out.append(byte)
+                }
+            }
         }
         out.append(UInt8(ascii: "\""))
     }
@@ -167,22 +178,5 @@ public enum ItemJSON {
         var bytes: [UInt8] = []
         appendString(text, to: &bytes)
         out += String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// The text with JSON's escapes, without quotes.
-    private static func appendEscaped(_ text: String, to out: inout String) {
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case let c where c.value < 0x20:
-                let hex = String(c.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
     }
 }
