@@ -4,7 +4,7 @@ import CCurl
 import Foundation
 import Synchronization
 
-/// The live session on Linux: libcurl's easy interface, one transfer per request on a thread of the transfer queue.
+/// The live session on Linux: libcurl's easy interface, one transfer per request on a thread of `TransferThreads`.
 ///
 /// FoundationNetworking's URLSession spins a core for as long as the server thinks (its write source stays armed
 /// on an always-writable socket), and queues every piece of an answer for its delegate without back-pressure.
@@ -23,18 +23,13 @@ public struct CurlSession: Session {
         }
     }
 
-    /// Where transfers block: a concurrent queue of its own, whose threads are Dispatch's overcommitting ones (one more
-    /// whenever all are blocked, kept a while for the next transfer), never the cooperative pool's. A thread started
-    /// for every request cost a large import four hundred thread starts and exits.
-    private static let transfers = DispatchQueue(label: "expense-log.curl", attributes: .concurrent)
-
-    /// One hop, on a thread of the transfer queue: a blocking transfer must never hold a thread of the cooperative pool.
+    /// One hop, on a thread of `TransferThreads`: a blocking transfer must never hold a thread of the cooperative pool.
     static func perform(_ request: HTTPRequest, until deadline: ContinuousClock.Instant) async throws -> HTTPResponse {
         let stop = StopFlag()
         let milliseconds = Redirects.milliseconds(until: deadline)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                transfers.async {
+                TransferThreads.shared.run {
                     continuation.resume(with: Result { try CurlTransfer(request, stop: stop).run(milliseconds: milliseconds) })
                 }
             }

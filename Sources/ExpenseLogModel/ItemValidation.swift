@@ -155,7 +155,7 @@ public struct ItemValidator {
     /// The contents the current input has had once, those it has had more often (with their count), and the input
     /// they count in. A content is kept as its 64-bit hash (`Hasher`, this process's seed): a large import keeps about
     /// 8 bytes a row, not its text; two of 100,000 different rows share a hash with a chance of about 1 in 4 billion.
-    private var seenOnce: Set<Int> = []
+    private var seenOnce = FingerprintSet()
     private var seenMore: [Int: Int] = [:]
     private var currentInput: String?
     /// The most rows of each content an earlier input of the run had, and which input: a row past them is new.
@@ -232,7 +232,7 @@ public struct ItemValidator {
         content.withUnsafeBytes { hasher.combine(bytes: $0) }
         let key = hasher.finalize()
         let occurrence: Int
-        if seenOnce.insert(key).inserted {
+        if seenOnce.insert(UInt64(bitPattern: Int64(key))) {
             occurrence = 1
         } else {
             occurrence = (seenMore[key] ?? 1) + 1
@@ -247,10 +247,10 @@ public struct ItemValidator {
     /// before each input's first row (a refused input, rolled back, counts for nothing).
     public mutating func beginInput(_ name: String) {
         if let previous = currentInput {
-            let counts = seenOnce.lazy.map { ($0, 1) } + seenMore.lazy.map { ($0.key, $0.value) }
+            let counts = seenOnce.elements.lazy.map { (Int(Int64(bitPattern: $0)), 1) } + seenMore.lazy.map { ($0.key, $0.value) }
             for (key, count) in counts where count > earlier[key]?.count ?? 0 { earlier[key] = (count, previous) }
         }
-        (seenOnce, seenMore, currentInput) = ([], [:], name)
+        (seenOnce, seenMore, currentInput) = (FingerprintSet(), [:], name)
     }
 
     /// Where validation is now.
@@ -259,7 +259,7 @@ public struct ItemValidator {
     /// Forgets what was added since `mark`, ids included.
     public mutating func rollBack(to mark: Mark) {
         // Only the current input is ever rolled back: its rows no longer count.
-        (seenOnce, seenMore) = ([], [:])
+        (seenOnce, seenMore) = (FingerprintSet(), [:])
         for id in givenIDs[mark.ids...] { firstSeen[id] = nil }
         givenIDs.removeSubrange(mark.ids...)
         items.removeSubrange(mark.items...)

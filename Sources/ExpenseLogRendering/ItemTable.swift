@@ -29,8 +29,9 @@ struct ItemTable {
         var categories = CategoryCells(names: categoryNames)
         var widths = headings.map { TextWidth.of(PrintableText.of($0)) }
         for (column, cell) in totals.enumerated() { widths[column] = max(widths[column], TextWidth.of(PrintableText.of(cell))) }
-        // Each name's width as plain bytes, measured once: the second pass reads it back (UInt16.max: not plain).
-        var plainWidths: [UInt16] = []
+        // Each name's width as plain bytes, measured once: the second pass reads it back (UInt8.max: not plain, or
+        // wider than a byte holds, and measured again).
+        var plainWidths: [UInt8] = []
         plainWidths.reserveCapacity(count)
         eachItem { fields in
             let cells = categories.cells(fields.category, fields.categorySub)
@@ -38,9 +39,9 @@ struct ItemTable {
             let first = nameColumn - 1
             widths[first] = max(widths[first], ItemTable.dateWidth(fields.date))
             let mark = nameMark(fields)
-            let plain = mark.isEmpty ? ItemTable.plainWidth(fields.name).flatMap { UInt16(exactly: $0) } : nil
-            plainWidths.append(plain ?? .max)
-            widths[first + 1] = max(widths[first + 1], plain.map(Int.init) ?? nameWidth(fields, mark: mark))
+            let plain = mark.isEmpty ? ItemTable.plainWidth(fields.name) : nil
+            plainWidths.append(plain.flatMap { UInt8(exactly: $0) } ?? .max)
+            widths[first + 1] = max(widths[first + 1], plain ?? nameWidth(fields, mark: mark))
             widths[first + 2] = max(widths[first + 2], ItemTable.priceWidth(fields.price))
             widths[first + 3] = max(widths[first + 3], cells.categoryWidth)
             widths[first + 4] = max(widths[first + 4], cells.subWidth)
@@ -55,10 +56,11 @@ struct ItemTable {
             let cells = categories.cells(fields.category, fields.categorySub)
             if showsIDs { line.add(idText(fields)) }
             line.addDate(fields.date)
-            let plain = row < plainWidths.count ? plainWidths[row] : .max
+            let kept = row < plainWidths.count ? plainWidths[row] : .max
             row += 1
-            if plain != .max, Int(plain) <= widths[nameColumn] {
-                line.add(bytes: fields.name, width: Int(plain))
+            let plain = kept != .max ? Int(kept) : nameMark(fields).isEmpty ? ItemTable.plainWidth(fields.name) : nil
+            if let plain, plain <= widths[nameColumn] {
+                line.add(bytes: fields.name, width: plain)
             } else {
                 line.add(String(decoding: fields.name, as: UTF8.self) + nameMark(fields))
             }
