@@ -30,7 +30,8 @@ public struct CurlSession: Session {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 TransferThreads.shared.run {
-                    continuation.resume(with: Result { try CurlTransfer(request, stop: stop).run(milliseconds: milliseconds) })
+                    let outcome = Result { try CurlTransfer(request, stop: stop).run(milliseconds: milliseconds) }
+                    return { continuation.resume(with: outcome) }
                 }
             }
         } onCancel: {

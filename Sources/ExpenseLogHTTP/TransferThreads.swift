@@ -12,33 +12,34 @@ final class TransferThreads: Sendable {
     /// The threads of this process.
     static let shared = TransferThreads()
 
+    /// A job: it does its blocking work and returns how to hand over the outcome, which runs once the thread is
+    /// counted idle again, so that whoever gets the outcome and asks again at once finds this thread waiting.
+    typealias Job = @Sendable () -> @Sendable () -> Void
+
     private struct State {
-        var jobs: [@Sendable () -> Void] = []
-        /// Threads waiting for a job, or about to: each is woken once, by one `ready.signal()`.
-        var idle = 0
+        var jobs: [Job] = []
+        /// The idle threads' wake-up calls, the most recently idle last: it is woken first, so one request after
+        /// another runs on one thread (each thread's allocations go to an arena of its own, which keeps what it freed).
+        var idle: [DispatchSemaphore] = []
         /// Threads started so far.
         var started = 0
     }
 
     private let state = Mutex(State())
-    private let ready = DispatchSemaphore(value: 0)
 
     /// How many threads were started, and how many are idle now.
-    var threads: (started: Int, idle: Int) { state.withLock { ($0.started, $0.idle) } }
+    var threads: (started: Int, idle: Int) { state.withLock { ($0.started, $0.idle.count) } }
 
-    /// Runs `job` on an idle thread, or on a new one when none is idle.
-    func run(_ job: @escaping @Sendable () -> Void) {
-        let wakes = state.withLock { state in
+    /// Runs `job` on the most recently idle thread, or on a new one when none is idle.
+    func run(_ job: @escaping Job) {
+        let idle = state.withLock { state -> DispatchSemaphore? in
             state.jobs.append(job)
-            guard state.idle > 0 else {
-                state.started += 1
-                return false
-            }
-            state.idle -= 1
-            return true
+            if let idle = state.idle.popLast() { return idle }
+            state.started += 1
+            return nil
         }
-        if wakes {
-            ready.signal()
+        if let idle {
+            idle.signal()
         } else {
             let thread = Thread { [self] in work() }
             thread.stackSize = 512 << 10
@@ -46,19 +47,27 @@ final class TransferThreads: Sendable {
         }
     }
 
-    /// A thread's life: the jobs waiting, then a wait for the next.
+    /// A thread's life: a job, then the next one waiting or a wait for one (if another thread took the job it was
+    /// woken for, it waits again).
     private func work() {
-        while true {
-            let job = state.withLock { state -> (@Sendable () -> Void)? in
+        let wake = DispatchSemaphore(value: 0)
+        func next() -> Job? {
+            state.withLock { state in
                 if !state.jobs.isEmpty { return state.jobs.removeFirst() }
-                state.idle += 1
+                state.idle.append(wake)
                 return nil
             }
-            if let job {
-                job()
-            } else {
-                ready.wait()
+        }
+        var job = next()
+        while true {
+            guard let current = job else {
+                wake.wait()
+                job = next()
+                continue
             }
+            let handOver = current()
+            job = next()
+            handOver()
         }
     }
 }

@@ -90,47 +90,41 @@ public actor LocalRepository {
         }
     }
 
-    /// Adds the items that lie in a spool at `offsets`, month by month (each month's in order), as `add(_:)` does,
-    /// straight from the spool to the files: the spool is read once for every 64 months, each month's file written
-    /// beside the others (reading it once per month was a twelfth of a large import's time).
-    public func add(_ offsets: [YearMonth: [Int64]], from spool: ItemSpool.Reader) async throws {
+    /// Adds every item of a spool to its month (`months` lists the months they fall in), as `add(_:)` does, straight
+    /// from the spool to the files: the spool is read once for every 64 months, each month's file written beside the
+    /// others (reading it once per month was a twelfth of a large import's time), and nothing is kept per item.
+    public func add(_ months: Set<YearMonth>, from spool: ItemSpool.Reader) async throws {
         let lock = try await FileLock.acquire(lockFile)
         defer { lock.release() }
         // An import's items are never all held in memory, not even a month of them; 64 files open at most, over at
         // most 64 years (the table of slots stays small).
-        var rest = offsets.keys.sorted()[...]
+        var rest = months.sorted()[...]
         while let start = rest.first {
             let group = rest.prefix { $0.year < start.year + 64 }.prefix(64)
-            try add(group, offsets, from: spool)
+            try add(group, from: spool)
             rest = rest.dropFirst(group.count)
         }
     }
 
     /// `add(_:from:)` for some of the months, in one pass over the spool.
-    private func add(_ chosen: ArraySlice<YearMonth>, _ offsets: [YearMonth: [Int64]], from spool: ItemSpool.Reader) throws {
+    private func add(_ chosen: ArraySlice<YearMonth>, from spool: ItemSpool.Reader) throws {
         // Each month gets a slot, found from a record's date by a table over the months' range (a hash lookup per
         // record cost more than the pass saved).
         let first = chosen.first.map(Self.number) ?? 0
         var slotOf = [Int](repeating: -1, count: chosen.last.map { Self.number($0) - first + 1 } ?? 0)
-        var files: [MonthFile] = [], wanted: [[Int64]] = [], next: [Int] = []
+        var files: [MonthFile] = []
         for month in chosen {
-            let listed = offsets[month] ?? []
             slotOf[Self.number(month) - first] = files.count
             files.append(try open(month) { add in
                 var reader = spool
-                for offset in listed { try reader.fields(at: offset) { fields, _ in try add(fields) } }
+                while try reader.nextFields(where: { $0 == month.year && $1 == month.month }, { fields, _ in try add(fields) }) != nil {}
             })
-            wanted.append(listed)
-            next.append(0)
         }
         var reader = spool
         while true {
-            let at = reader.offset
             let read: Void? = try reader.nextFields { fields, _ in
                 let key = Self.number(fields.date.yearMonth) - first
-                guard key >= 0, key < slotOf.count, case let slot = slotOf[key], slot >= 0,
-                      next[slot] < wanted[slot].count, wanted[slot][next[slot]] == at else { return }
-                next[slot] += 1
+                guard key >= 0, key < slotOf.count, case let slot = slotOf[key], slot >= 0 else { return }
                 try files[slot].add(fields)
             }
             if read == nil { break }

@@ -6,9 +6,8 @@ import Foundation
 /// printed once, at the end.
 public struct SavedItems {
     private let spool: ItemSpool
-    /// Where each month's items start in the spool, so that caching a month reads only its records (an import's months
-    /// are interleaved: reading the whole spool for each of them cost more than the rest of caching).
-    private var months: [YearMonth: [Int64]] = [:]
+    /// The months the items fall in (the cache writes them side by side, in one read of the spool).
+    private var months: Set<YearMonth> = []
     /// Why the items could not all be kept to cache and print.
     public private(set) var keepFailure: StoreError?
     /// Whether the items were cached and printed already, and how that went.
@@ -37,7 +36,8 @@ public struct SavedItems {
         guard keepFailure == nil else { return }
         do {
             for item in answer {
-                months[item.date.yearMonth, default: []].append(try spool.append(item, tag: 0))
+                try spool.append(item, tag: 0)
+                months.insert(item.date.yearMonth)
             }
         } catch {
             keepFailure = StoreError.wrapping(error, path: NSTemporaryDirectory())

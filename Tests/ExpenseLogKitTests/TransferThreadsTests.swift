@@ -1,5 +1,6 @@
 @testable import ExpenseLogHTTP
 import Foundation
+import Synchronization
 import Testing
 
 // Linux only: TransferThreads carries libcurl's transfers, which macOS does not use (URLSession does its own).
@@ -9,7 +10,7 @@ import Testing
     /// Runs `count` jobs that block until released; returns once all have started.
     static func blocked(_ count: Int, on pool: TransferThreads, release: DispatchSemaphore) {
         let started = DispatchSemaphore(value: 0)
-        for _ in 0..<count { pool.run { started.signal(); release.wait() } }
+        for _ in 0..<count { pool.run { started.signal(); release.wait(); return {} } }
         for _ in 0..<count { started.wait() }
     }
 
@@ -24,6 +25,23 @@ import Testing
         Self.blocked(12, on: pool, release: release)
         #expect(pool.threads.started == 12, "the idle threads took the next twelve")
         for _ in 0..<12 { release.signal() }
+    }
+
+    @Test func transfersOneAfterAnotherRunOnOneThread() {
+        let pool = TransferThreads(), done = DispatchSemaphore(value: 0)
+        let threads = Mutex<[UInt]>([])
+        for _ in 0..<5 {
+            pool.run {
+                threads.withLock { $0.append(UInt(pthread_self())) }
+                // Handed over as a transfer's outcome is: once the thread is counted idle again.
+                return { done.signal() }
+            }
+            done.wait()
+        }
+        let seen = threads.withLock { $0 }
+        #expect(seen.count == 5)
+        #expect(Set(seen).count == 1, "the most recently idle thread is woken first")
+        #expect(pool.threads.started == 1)
     }
 }
 #endif
