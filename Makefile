@@ -5,9 +5,9 @@ PREFIX  ?= /usr/local
 CONFIG  ?= release
 BINDIR   = $(PREFIX)/bin
 SHAREDIR = $(PREFIX)/share/expense-log
-# STATIC=1, the default on Linux, links the Swift runtime and Foundation into the binary: it starts in about 1.1 × the
-# time of `curl --version` instead of 1.9 × (make bench, start-up) and runs without the toolchain. STATIC= links them
-# dynamically; macOS has no static Swift runtime.
+# STATIC=1, the default on Linux, links the Swift runtime and Foundation into the binary: it starts without binding
+# the Swift libraries (in about half the time of `curl --version`: make bench, start-up) and runs without the
+# toolchain. STATIC= links them dynamically; macOS has no static Swift runtime.
 STATIC ?= $(if $(filter Linux,$(shell uname -s)),1,)
 # STRIP=1, the default, installs the binary without its symbol table and debug information (what a user runs needs
 # neither; the size is in the README); `make install STRIP=` keeps them, for a debugger or a symbolicated backtrace.
