@@ -32,9 +32,10 @@ static void *find(void *library, const char *name) {
 
 static void load(void) {
     // libcurl.so.4 is libcurl's name on every Linux distribution since 2006; the unversioned name comes with the
-    // development package only.
-    void *library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
-    if (library == NULL) library = dlopen("libcurl.so", RTLD_NOW | RTLD_LOCAL);
+    // development package only. Lazily bound: the functions of its thirty libraries that a run never calls are never
+    // looked up.
+    void *library = dlopen("libcurl.so.4", RTLD_LAZY | RTLD_LOCAL);
+    if (library == NULL) library = dlopen("libcurl.so", RTLD_LAZY | RTLD_LOCAL);
     if (library == NULL) {
         const char *why = dlerror();
         snprintf(failure, sizeof failure, "libcurl could not be loaded (%s); install it (Debian and Ubuntu: apt-get install libcurl4)",

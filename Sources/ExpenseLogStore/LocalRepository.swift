@@ -112,20 +112,38 @@ public actor LocalRepository {
         // record cost more than the pass saved).
         let first = chosen.first.map(Self.number) ?? 0
         var slotOf = [Int](repeating: -1, count: chosen.last.map { Self.number($0) - first + 1 } ?? 0)
-        var files: [MonthFile] = []
+        func slot(_ fields: ItemFields) -> Int? {
+            let key = Self.number(fields.date.yearMonth) - first
+            guard key >= 0, key < slotOf.count, slotOf[key] >= 0 else { return nil }
+            return slotOf[key]
+        }
+        var cached: [CachedMonth?] = [], known: [Set<String>] = []
         for month in chosen {
-            slotOf[Self.number(month) - first] = files.count
-            files.append(try open(month) { add in
-                var reader = spool
-                while try reader.nextFields(where: { $0 == month.year && $1 == month.month }, { fields, _ in try add(fields) }) != nil {}
-            })
+            slotOf[Self.number(month) - first] = cached.count
+            cached.append(try load(month))
+            known.append(Set(cached[cached.count - 1]?.items.map(\.id) ?? []))
+        }
+        // The cached items an added one replaces (same id), for every month in one more pass, if any month has items.
+        var replaced = [Set<String>](repeating: [], count: chosen.count)
+        if known.contains(where: { !$0.isEmpty }) {
+            var reader = spool
+            while true {
+                let read: Void? = try reader.nextFields { fields, _ in
+                    if let slot = slot(fields), !known[slot].isEmpty, case let id = fields.idText, known[slot].contains(id) {
+                        replaced[slot].insert(id)
+                    }
+                }
+                if read == nil { break }
+            }
+        }
+        var files: [MonthFile] = []
+        for (slot, month) in chosen.enumerated() {
+            files.append(try open(month, cached: cached[slot], replacing: replaced[slot]))
         }
         var reader = spool
         while true {
             let read: Void? = try reader.nextFields { fields, _ in
-                let key = Self.number(fields.date.yearMonth) - first
-                guard key >= 0, key < slotOf.count, case let slot = slotOf[key], slot >= 0 else { return }
-                try files[slot].add(fields)
+                if let slot = slot(fields) { try files[slot].add(fields) }
             }
             if read == nil { break }
         }
@@ -142,16 +160,6 @@ public actor LocalRepository {
     /// items, which `eachAdded` hands over in order as fields (twice when the file has items: the first pass finds the
     /// replaced).
     private func merge(_ month: YearMonth, eachAdded: ((ItemFields) throws -> Void) throws -> Void) throws {
-        var file = try open(month, eachAdded: eachAdded)
-        try eachAdded { try file.add($0) }
-        try file.commit()
-        // Not kept in memory: an import adds whole months that this run does not read again.
-        months[month] = nil
-    }
-
-    /// Starts a month's new file: the header, then its items on file less those an item `eachAdded` hands over
-    /// replaces (same id); the added items follow, through `MonthFile.add`.
-    private func open(_ month: YearMonth, eachAdded: ((ItemFields) throws -> Void) throws -> Void) throws -> MonthFile {
         let cached = try load(month)
         var replaced: Set<String> = []
         if let cached, !cached.items.isEmpty {
@@ -161,6 +169,16 @@ public actor LocalRepository {
                 if known.contains(id) { replaced.insert(id) }
             }
         }
+        var file = try open(month, cached: cached, replacing: replaced)
+        try eachAdded { try file.add($0) }
+        try file.commit()
+        // Not kept in memory: an import adds whole months that this run does not read again.
+        months[month] = nil
+    }
+
+    /// Starts a month's new file: the header, then its cached items less those `replaced` names (an added item has
+    /// their id); the added items follow, through `MonthFile.add`.
+    private func open(_ month: YearMonth, cached: CachedMonth?, replacing replaced: Set<String>) throws -> MonthFile {
         var file = MonthFile(writer: try AtomicFile.Writer(to: self.file(for: month), durable: false))
         try CacheFileFormat.header(month: month, fetchedAt: cached?.fetchedAt).withUnsafeBytes { try file.writer.write($0) }
         for item in cached?.items ?? [] where !replaced.contains(item.id) { try item.withFields { try file.add($0) } }

@@ -152,6 +152,10 @@ struct LocalRepositoryTests {
             try await bySpool.add([try month("2024-01")], from: try spool.reader())
             #expect(try await bySpool.month(try month("2024-02")) == nil, "only the month asked for is written")
             try await bySpool.add([try month("2024-02")], from: try spool.reader())
+            // Both months in one call (one pass finds the replaced items of every month): the same files.
+            let byBoth = LocalRepository(directory: root.appendingPathComponent("both"))
+            try await byBoth.replaceMonth(try month("2024-01"), with: [a, b], fetchedAt: Self.fetchedAt)
+            try await byBoth.add([try month("2024-01"), try month("2024-02")], from: try spool.reader())
 
             let reread = LocalRepository(directory: bySpool.directory)
             #expect(try await reread.month(try month("2024-01"))?.items == [b, newA, c])
@@ -159,6 +163,7 @@ struct LocalRepositoryTests {
             for name in ["2024-01.json", "2024-02.json"] {
                 let expected = try Data(contentsOf: byItems.directory.appendingPathComponent(name))
                 #expect(try Data(contentsOf: bySpool.directory.appendingPathComponent(name)) == expected, "\(name)")
+                #expect(try Data(contentsOf: byBoth.directory.appendingPathComponent(name)) == expected, "\(name), both at once")
             }
             #expect(temporaryFiles(in: bySpool.directory).isEmpty)
         }
