@@ -140,7 +140,7 @@ public struct BatchRegistration {
     }
 
     /// The next batch to queue, encoded straight from the spool's records (no `Item` is made of them), and its report
-    /// rows in `rows`; nil at the end. It ends where `limit.fill` ends one.
+    /// rows in `rows`; nil at the end. It ends where `limit.isFull` says, which `batchCount` counts the same way.
     private func nextBody(from reader: inout ItemSpool.Reader, rows: inout [Int]) throws -> BatchBody? {
         var body = ItemJSON.ArrayBytes(reserving: min(limit.items, 1_000)), months: [YearMonth] = []
         while !limit.isFull(count: months.count, bytes: body.bytes.count) {
