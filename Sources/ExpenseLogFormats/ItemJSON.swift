@@ -65,19 +65,15 @@ public enum ItemJSON {
 
     /// Appends one item's object from its fields' bytes: this runs for every item of every outbox entry, request body
     /// and cache file, so the object is laid out in a buffer of its own (keys copied from static text, numbers written
-    /// digit by digit) and appended at once; text that needs escapes takes the slower way.
+    /// digit by digit) and appended at once.
     public static func appendObject(_ item: ItemFields, to out: inout [UInt8]) {
-        guard !needsEscape(item.id), !needsEscape(item.name) else { return appendObjectEscaping(item, to: &out) }
-        // The keys and punctuation take 65 bytes, the date 8 and each of three numbers at most 20.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 160 + item.id.count + item.name.count) { buffer in
+        // The keys and punctuation take 65 bytes, the date 8, each of three numbers at most 20, and a text at most six
+        // bytes for each of its own (`\u001f`).
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 160 + 6 * (item.id.count + item.name.count)) { buffer in
             var at = buffer.baseAddress!
             func put(_ text: StaticString) {
                 at.update(from: text.utf8Start, count: text.utf8CodeUnitCount)
                 at += text.utf8CodeUnitCount
-            }
-            func put(_ bytes: UnsafeBufferPointer<UInt8>) {
-                if let base = bytes.baseAddress { at.update(from: base, count: bytes.count) }
-                at += bytes.count
             }
             func put(_ number: Int) {
                 if number < 0 {
@@ -86,13 +82,13 @@ public enum ItemJSON {
                 }
                 at += DecimalDigits.write(UInt64(number.magnitude), to: at)
             }
-            put("{\"id\":\"")
-            put(item.id)
-            put("\",\"date\":\"")
+            put("{\"id\":")
+            at += writeString(item.id, to: at)
+            put(",\"date\":\"")
             at += DecimalDigits.write(UInt64(item.date.year * 10_000 + item.date.month * 100 + item.date.day), minimum: 8, to: at)
-            put("\",\"name\":\"")
-            put(item.name)
-            put("\",\"price\":")
+            put("\",\"name\":")
+            at += writeString(item.name, to: at)
+            put(",\"price\":")
             put(item.price)
             put(",\"category\":")
             put(item.category)
@@ -103,62 +99,42 @@ public enum ItemJSON {
         }
     }
 
-    /// `appendObject` for an item whose id or name holds a quote, a backslash or a control character.
-    private static func appendObjectEscaping(_ item: ItemFields, to out: inout [UInt8]) {
-        append("{\"id\":", to: &out)
-        appendString(item.id, to: &out)
-        append(",\"date\":\"", to: &out)
-        let date = item.date
-        DecimalDigits.append(date.year * 10_000 + date.month * 100 + date.day, minimum: 8, to: &out)
-        append("\",\"name\":", to: &out)
-        appendString(item.name, to: &out)
-        append(",\"price\":", to: &out)
-        appendInteger(item.price, to: &out)
-        append(",\"category\":", to: &out)
-        appendInteger(item.category, to: &out)
-        append(",\"categorySub\":", to: &out)
-        if let sub = item.categorySub { appendInteger(sub, to: &out) } else { append("null", to: &out) }
-        out.append(UInt8(ascii: "}"))
-    }
-
-    /// Whether UTF-8 text needs JSON's escapes (a quote, a backslash, a control character).
-    private static func needsEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        bytes.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
-    }
-
-    private static func append(_ text: StaticString, to out: inout [UInt8]) {
-        out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
-    }
-
-    /// A whole number in decimal.
-    static func appendInteger(_ value: Int, to out: inout [UInt8]) {
-        if value < 0 { out.append(UInt8(ascii: "-")) }
-        DecimalDigits.append(UInt64(value.magnitude), to: &out)
+    /// Writes a JSON string literal of UTF-8 bytes at `start` (room for 2 + 6 × its bytes), escaping only what JSON
+    /// requires (UTF-8 stays as is); returns how many bytes it wrote.
+    private static func writeString(_ bytes: UnsafeBufferPointer<UInt8>, to start: UnsafeMutablePointer<UInt8>) -> Int {
+        var at = start
+        func put(_ byte: UInt8) {
+            at.pointee = byte
+            at += 1
+        }
+        put(UInt8(ascii: "\""))
+        // Most text needs no escape and is copied whole; the rest goes byte by byte: every byte of a multi-byte
+        // scalar is 0x80 or more, so none of them is escaped.
+        if !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            if let base = bytes.baseAddress { at.update(from: base, count: bytes.count) }
+            at += bytes.count
+        } else {
+            func hex(_ nibble: UInt8) -> UInt8 { nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10 }
+            for byte in bytes {
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"): put(UInt8(ascii: "\\")); put(byte)
+                case UInt8(ascii: "\n"): put(UInt8(ascii: "\\")); put(UInt8(ascii: "n"))
+                case UInt8(ascii: "\r"): put(UInt8(ascii: "\\")); put(UInt8(ascii: "r"))
+                case UInt8(ascii: "\t"): put(UInt8(ascii: "\\")); put(UInt8(ascii: "t"))
+                case ..<0x20: for piece in [UInt8(ascii: "\\"), UInt8(ascii: "u"), 0x30, 0x30, hex(byte >> 4), hex(byte & 0xF)] { put(piece) }
+                default: put(byte)
+                }
+            }
+        }
+        put(UInt8(ascii: "\""))
+        return at - start
     }
 
     /// Appends a JSON string literal of UTF-8 bytes, escaping only what JSON requires (UTF-8 stays as is).
     static func appendString(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        // Most text needs no escape and is copied whole; the rest goes a scalar at a time.
-        if !needsEscape(bytes) {
-            out.append(contentsOf: bytes)
-        } else {
-            // Byte by byte: every byte of a multi-byte scalar is 0x80 or more, so none of them is escaped.
-            for byte in bytes {
-                switch byte {
-                case UInt8(ascii: "\""): append("\\\"", to: &out)
-                case UInt8(ascii: "\\"): append("\\\\", to: &out)
-                case UInt8(ascii: "\n"): append("\\n", to: &out)
-                case UInt8(ascii: "\r"): append("\\r", to: &out)
-                case UInt8(ascii: "\t"): append("\\t", to: &out)
-                case ..<0x20:
-                    append("\\u00", to: &out)
-                    out.append(contentsOf: [byte >> 4, byte & 0xF].map { $0 < 10 ? UInt8(ascii: "0") + $0 : UInt8(ascii: "a") + $0 - 10 })
-                default: out.append(byte)
-                }
-            }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2 + 6 * bytes.count) { buffer in
+            out.append(contentsOf: UnsafeBufferPointer(start: buffer.baseAddress, count: writeString(bytes, to: buffer.baseAddress!)))
         }
-        out.append(UInt8(ascii: "\""))
     }
 
     /// Appends a JSON string literal as UTF-8.

@@ -13,18 +13,9 @@ public enum DecimalDigits {
     /// protocol witnesses.
     public static func append(_ value: UInt64, minimum: Int = 1, to out: inout [UInt8]) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var rest = value, at = 20
-            repeat {
-                at -= 1
-                digits[at] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
-                rest /= 10
-            } while rest > 0
-            while 20 - at < minimum, at > 0 {
-                at -= 1
-                digits[at] = UInt8(ascii: "0")
-            }
+            let count = write(value, minimum: minimum, to: digits.baseAddress!)
             // Byte by byte: appending a buffer of a few bytes cost more than the digits themselves.
-            for index in at..<20 { out.append(digits[index]) }
+            for index in 0..<count { out.append(digits[index]) }
         }
     }
 
