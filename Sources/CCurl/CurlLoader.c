@@ -10,6 +10,7 @@ static struct {
     CURLcode (*global_init)(long flags);
     CURL *(*easy_init)(void);
     void (*easy_cleanup)(CURL *handle);
+    void (*easy_reset)(CURL *handle);
     CURLcode (*easy_perform)(CURL *handle);
     const char *(*easy_strerror)(CURLcode code);
     CURLcode (*easy_setopt)(CURL *handle, CURLoption option, ...);
@@ -45,6 +46,7 @@ static void load(void) {
     *(void **)&api.global_init = find(library, "curl_global_init");
     *(void **)&api.easy_init = find(library, "curl_easy_init");
     *(void **)&api.easy_cleanup = find(library, "curl_easy_cleanup");
+    *(void **)&api.easy_reset = find(library, "curl_easy_reset");
     *(void **)&api.easy_perform = find(library, "curl_easy_perform");
     *(void **)&api.easy_strerror = find(library, "curl_easy_strerror");
     *(void **)&api.easy_setopt = find(library, "curl_easy_setopt");
@@ -67,6 +69,26 @@ int el_curl_load(char *reason, size_t size) {
 }
 
 CURL *el_easy_init(void) { return api.easy_init(); }
+
+static pthread_key_t thread_handle_key;
+static pthread_once_t thread_handle_once = PTHREAD_ONCE_INIT;
+static void release_thread_handle(void *handle) { api.easy_cleanup(handle); }
+static void make_thread_handle_key(void) { pthread_key_create(&thread_handle_key, release_thread_handle); }
+
+CURL *el_thread_handle(void) {
+    pthread_once(&thread_handle_once, make_thread_handle_key);
+    CURL *handle = pthread_getspecific(thread_handle_key);
+    if (handle != NULL) {
+        api.easy_reset(handle);
+        return handle;
+    }
+    handle = api.easy_init();
+    if (handle != NULL && pthread_setspecific(thread_handle_key, handle) != 0) {
+        api.easy_cleanup(handle);
+        return NULL;
+    }
+    return handle;
+}
 void el_easy_cleanup(CURL *handle) { api.easy_cleanup(handle); }
 CURLcode el_easy_perform(CURL *handle) { return api.easy_perform(handle); }
 const char *el_easy_strerror(CURLcode code) { return api.easy_strerror(code); }

@@ -10,7 +10,9 @@ import Synchronization
 /// on an always-writable socket), and queues every piece of an answer for its delegate without back-pressure.
 /// Here the thread sleeps in poll(2) while it waits, the answer's size is checked as each piece arrives (past the
 /// limit the transfer stops at once), and the deadline covers the whole transfer.
-/// Every request has a connection of its own, so a POST is never re-sent on a reused connection that died.
+/// Each thread keeps its easy handle, and with it the connections a GET left open: the next GET to that server (a
+/// month, or the redirect after a POST) skips the connect, and with https the TLS handshake. Any other request has
+/// a connection of its own, so a POST is never re-sent on a reused connection that died.
 public struct CurlSession: Session {
     /// A session; libcurl is set up once per process.
     public init() {}
@@ -72,10 +74,9 @@ final class CurlTransfer {
 
     /// Performs the transfer, blocking the calling thread until it ends or `milliseconds` pass.
     func run(milliseconds: Int) throws -> HTTPResponse {
-        guard let handle = el_easy_init() else {
+        guard let handle = el_thread_handle() else {
             throw TransportError.network(url: request.url, reason: .other("libcurl could not start a transfer"))
         }
-        defer { el_easy_cleanup(handle) }
         var list: UnsafeMutablePointer<curl_slist>?
         defer { el_slist_free_all(list) }
         var fields = request.headers.map { "\($0.key): \($0.value)" }
@@ -92,8 +93,11 @@ final class CurlTransfer {
         el_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 0)
         el_setopt_long(handle, CURLOPT_TIMEOUT_MS, milliseconds)
         el_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, milliseconds)
-        el_setopt_long(handle, CURLOPT_FRESH_CONNECT, 1)
-        el_setopt_long(handle, CURLOPT_FORBID_REUSE, 1)
+        if request.method != "GET" {
+            // libcurl sends a request again when a reused connection turns out dead; only a GET may be sent twice.
+            el_setopt_long(handle, CURLOPT_FRESH_CONNECT, 1)
+            el_setopt_long(handle, CURLOPT_FORBID_REUSE, 1)
+        }
         el_setopt_pointer(handle, CURLOPT_HTTPHEADER, list)
         el_setopt_pointer(handle, CURLOPT_ACCEPT_ENCODING, "")
         el_setopt_data_callback(handle, CURLOPT_WRITEFUNCTION, { data, size, count, context in
@@ -144,15 +148,24 @@ final class CurlTransfer {
 
     /// A header line; a status line starts a new set (a `100 Continue` may come before the answer).
     private func header(_ data: UnsafeMutablePointer<CChar>, _ size: Int) -> Int {
-        let line = String(decoding: UnsafeRawBufferPointer(start: data, count: size), as: UTF8.self)
-        if line.hasPrefix("HTTP/") {
+        let line = UnsafeRawBufferPointer(start: data, count: size).bindMemory(to: UInt8.self)
+        if line.starts(with: "HTTP/".utf8) {
             headers = [:]
-        } else if let colon = line.firstIndex(of: ":") {
-            let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
+        } else if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
+            let name = String(decoding: Self.trimmed(line[..<colon]), as: UTF8.self).lowercased()
+            let value = String(decoding: Self.trimmed(line[(colon + 1)...]), as: UTF8.self)
             headers[name] = headers[name].map { "\($0), \(value)" } ?? value
         }
         return size
+    }
+
+    /// A header's name or value without the spaces, tabs and line ending around it (bytes: this runs for every line).
+    private static func trimmed(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Slice<UnsafeBufferPointer<UInt8>> {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
+        var start = bytes.startIndex, end = bytes.endIndex
+        while start < end, isSpace(bytes[start]) { start += 1 }
+        while end > start, isSpace(bytes[end - 1]) { end -= 1 }
+        return bytes[start..<end]
     }
 }
 

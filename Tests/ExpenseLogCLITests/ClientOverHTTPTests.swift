@@ -136,4 +136,26 @@ import Testing
             }
         }
     }
+
+    /// libcurl keeps a thread's connections: a GET (a month, the hop after a POST) goes on one already open, while each
+    /// POST has a connection of its own, so that none is ever sent twice on a kept connection that died.
+    @Test(.enabled(if: Transport.standard == .curl, "URLSession keeps connections its own way"))
+    func getsReuseAConnectionAndEveryPostOpensItsOwn() async throws {
+        try await withServer(["--redirect"]) { server in
+            try await server.seed(Samples.seed)
+            let client = client(server, .curl)
+            for batch in OutboxBatch.split((1...3).map { Samples.item("C\($0)", "2024030\($0)", "item \($0)", 100) }, size: 1) {
+                _ = try await client.send(batch)
+            }
+            for month in [1, 2, 3] { _ = try await client.fetch(YearMonth(year: 2024, month: month)!) }
+            let requests = try await server.requests()
+            #expect(requests.filter { $0.method == "POST" }.count == 3)
+            for (index, request) in requests.enumerated() where request.method == "POST" {
+                #expect(!requests[..<index].contains { $0.peer == request.peer }, "POST \(index) came on a kept connection")
+            }
+            let gets = requests.filter { $0.method == "GET" }
+            #expect(gets.count == 9)
+            #expect(Set(gets.map(\.peer)).count < gets.count, "every GET opened a connection")
+        }
+    }
 }

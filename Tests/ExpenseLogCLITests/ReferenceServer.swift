@@ -23,6 +23,8 @@ struct LoggedRequest: Decodable, Sendable {
     let time: Double
     /// When the server began its answer (seconds since 1970); nil when it sent none (a dropped connection).
     let answered: Double?
+    /// The client's port: requests with the same one came on one connection.
+    let peer: Int
 }
 
 /// The project's reference server (Tests/ReferenceServer/server.py) on a free loopback port, for one test.

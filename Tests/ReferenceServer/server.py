@@ -461,7 +461,7 @@ class Handler(BaseHTTPRequestHandler):
         entry = state.log_request({
             "method": self.command, "path": url.path, "query": url.query, "headers": headers,
             "body": body.decode("utf-8", "replace") if body else None, "status": None,
-            "time": time.time(), "answered": None})
+            "time": time.time(), "answered": None, "peer": self.client_address[1]})
         if url.path == "/echo":
             if self.server.redirect_latency:  # the hop to the script's output; sleeps in this request's thread only
                 time.sleep(self.server.redirect_latency)

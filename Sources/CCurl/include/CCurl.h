@@ -13,6 +13,9 @@
 int el_curl_load(char *reason, size_t size);
 
 CURL *el_easy_init(void);
+/// The calling thread's easy handle, reset to libcurl's defaults, or NULL when libcurl cannot make one. It is kept
+/// for the thread's next transfer (and cleaned up when the thread ends): its idle connections and DNS cache stay.
+CURL *el_thread_handle(void);
 void el_easy_cleanup(CURL *handle);
 CURLcode el_easy_perform(CURL *handle);
 const char *el_easy_strerror(CURLcode code);
