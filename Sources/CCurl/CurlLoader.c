@@ -70,25 +70,7 @@ int el_curl_load(char *reason, size_t size) {
 
 CURL *el_easy_init(void) { return api.easy_init(); }
 
-static pthread_key_t thread_handle_key;
-static pthread_once_t thread_handle_once = PTHREAD_ONCE_INIT;
-static void release_thread_handle(void *handle) { api.easy_cleanup(handle); }
-static void make_thread_handle_key(void) { pthread_key_create(&thread_handle_key, release_thread_handle); }
-
-CURL *el_thread_handle(void) {
-    pthread_once(&thread_handle_once, make_thread_handle_key);
-    CURL *handle = pthread_getspecific(thread_handle_key);
-    if (handle != NULL) {
-        api.easy_reset(handle);
-        return handle;
-    }
-    handle = api.easy_init();
-    if (handle != NULL && pthread_setspecific(thread_handle_key, handle) != 0) {
-        api.easy_cleanup(handle);
-        return NULL;
-    }
-    return handle;
-}
+void el_easy_reset(CURL *handle) { api.easy_reset(handle); }
 void el_easy_cleanup(CURL *handle) { api.easy_cleanup(handle); }
 CURLcode el_easy_perform(CURL *handle) { return api.easy_perform(handle); }
 const char *el_easy_strerror(CURLcode code) { return api.easy_strerror(code); }

@@ -10,6 +10,13 @@ import Darwin
 public protocol TextSink: Sendable {
     /// Writes the text as is (callers add newlines).
     func write(_ text: String)
+    /// Writes UTF-8 text given as bytes (a table made as bytes), as `write(_:)` writes a String.
+    func write(bytes: UnsafeBufferPointer<UInt8>)
+}
+
+extension TextSink {
+    /// Writes the bytes as a String, for sinks that keep Strings.
+    public func write(bytes: UnsafeBufferPointer<UInt8>) { write(String(decoding: bytes, as: UTF8.self)) }
 }
 
 /// The first error a sink met, kept so the run can end by saying its output was lost instead of exiting 0.
@@ -46,22 +53,26 @@ public struct FileDescriptorSink: TextSink {
     /// Writes all of the text, retrying short writes.
     public func write(_ text: String) {
         var text = text
-        text.withUTF8 { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                #if canImport(Glibc)
-                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                #else
-                let written = Darwin.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                #endif
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    // The rest of the run goes on (records and caches must still be written); main reports it.
-                    errors.record(errno)
-                    return
-                }
-                offset += written
+        text.withUTF8 { write(bytes: $0) }
+    }
+
+    /// Writes all of the bytes, retrying short writes.
+    public func write(bytes buffer: UnsafeBufferPointer<UInt8>) {
+        guard let base = buffer.baseAddress else { return }
+        var offset = 0
+        while offset < buffer.count {
+            #if canImport(Glibc)
+            let written = Glibc.write(descriptor, base + offset, buffer.count - offset)
+            #else
+            let written = Darwin.write(descriptor, base + offset, buffer.count - offset)
+            #endif
+            if written < 0 {
+                if errno == EINTR { continue }
+                // The rest of the run goes on (records and caches must still be written); main reports it.
+                errors.record(errno)
+                return
             }
+            offset += written
         }
     }
 }

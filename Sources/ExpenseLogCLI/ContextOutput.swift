@@ -39,7 +39,7 @@ extension Context {
                 while let (item, _) = try reader.next() { ids.append(item.id) }
                 writer.shortIDs = EditTargets.shortIDs(ids)
             }
-            try writer.write(spool, as: format) { io.stdout.write($0) }
+            try writer.write(spool, as: format) { io.stdout.write(bytes: $0) }
         } catch {
             warn("the items could not all be printed (\(error)); `expense-log fetch` shows what the server has")
         }

@@ -99,6 +99,22 @@ extension JSONParser {
     /// A whole number without fraction or exponent, else nil (left to the general reading).
     mutating func integer() throws -> Int? {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "-") || (0x30...0x39).contains(bytes[index]) else { return nil }
+        // Most are a few digits and nothing more: read from the bytes, no String made. Anything else (a fraction, an
+        // exponent, a leading zero, 18 digits or more) is read as any number is.
+        var at = index, value = 0
+        if bytes[at] == UInt8(ascii: "-") { at += 1 }
+        let first = at
+        while at < bytes.count, at - first < 18, (0x30...0x39).contains(bytes[at]) {
+            value = value * 10 + Int(bytes[at] &- 0x30)
+            at += 1
+        }
+        let count = at - first
+        if count > 0, count < 18, count == 1 || bytes[first] != UInt8(ascii: "0"),
+           at == bytes.count || !(bytes[at] == UInt8(ascii: ".") || bytes[at] | 0x20 == UInt8(ascii: "e")) {
+            let negative = first > index
+            index = at
+            return negative ? -value : value
+        }
         return Int(try parseNumber())
     }
 

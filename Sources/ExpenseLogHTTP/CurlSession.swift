@@ -10,10 +10,12 @@ import Synchronization
 /// on an always-writable socket), and queues every piece of an answer for its delegate without back-pressure.
 /// Here the thread sleeps in poll(2) while it waits, the answer's size is checked as each piece arrives (past the
 /// limit the transfer stops at once), and the deadline covers the whole transfer.
-/// Each thread keeps its easy handle, and with it the connections a GET left open: the next GET to that server (a
+/// The session keeps its easy handles, and with them the connections a GET left open: the next GET to that server (a
 /// month, or the redirect after a POST) skips the connect, and with https the TLS handshake. Any other request has
 /// a connection of its own, so a POST is never re-sent on a reused connection that died.
 public struct CurlSession: Session {
+    private let handles = CurlHandles()
+
     /// A session; libcurl is set up once per process.
     public init() {}
 
@@ -21,18 +23,24 @@ public struct CurlSession: Session {
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         if let problem = curlProblem { throw TransportError.network(url: request.url, reason: .other(problem)) }
         return try await Redirects.follow(request, until: ContinuousClock.now + .seconds(request.timeout)) { hop, deadline in
-            try await Self.perform(hop, until: deadline)
+            try await perform(hop, until: deadline)
         }
     }
 
     /// One hop, on a thread of `TransferThreads`: a blocking transfer must never hold a thread of the cooperative pool.
-    static func perform(_ request: HTTPRequest, until deadline: ContinuousClock.Instant) async throws -> HTTPResponse {
+    func perform(_ request: HTTPRequest, until deadline: ContinuousClock.Instant) async throws -> HTTPResponse {
         let stop = StopFlag()
         let milliseconds = Redirects.milliseconds(until: deadline)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                TransferThreads.shared.run {
-                    let outcome = Result { try CurlTransfer(request, stop: stop).run(milliseconds: milliseconds) }
+                TransferThreads.shared.run { [handles] in
+                    let outcome = Result {
+                        guard let handle = handles.take() else {
+                            throw TransportError.network(url: request.url, reason: .other("libcurl could not start a transfer"))
+                        }
+                        defer { handles.give(handle) }
+                        return try CurlTransfer(request, stop: stop).run(on: handle, milliseconds: milliseconds)
+                    }
                     return { continuation.resume(with: outcome) }
                 }
             }
@@ -49,6 +57,32 @@ private let curlProblem: String? = {
     guard el_curl_load(&reason, reason.count) != 0 else { return nil }
     return String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }()
+
+/// A session's easy handles not in use, the most recently used last: each keeps the connections its GETs left open.
+final class CurlHandles: Sendable {
+    /// The idle handles' addresses (a `CURL *` is a `void *`; an address is what may cross threads).
+    private let idle = Mutex<[UInt]>([])
+
+    /// An idle handle reset to libcurl's defaults, or a new one; nil when libcurl cannot make one.
+    func take() -> UnsafeMutableRawPointer? {
+        if let address = idle.withLock({ $0.popLast() }), let handle = UnsafeMutableRawPointer(bitPattern: address) {
+            el_easy_reset(handle)
+            return handle
+        }
+        return el_easy_init()
+    }
+
+    /// Puts a handle back for the next transfer.
+    func give(_ handle: UnsafeMutableRawPointer) {
+        idle.withLock { $0.append(UInt(bitPattern: handle)) }
+    }
+
+    deinit {
+        for address in idle.withLock({ $0 }) {
+            if let handle = UnsafeMutableRawPointer(bitPattern: address) { el_easy_cleanup(handle) }
+        }
+    }
+}
 
 /// Set when the task waiting for a transfer is cancelled; libcurl's progress callback then stops it.
 final class StopFlag: Sendable {
@@ -72,11 +106,8 @@ final class CurlTransfer {
         self.stop = stop
     }
 
-    /// Performs the transfer, blocking the calling thread until it ends or `milliseconds` pass.
-    func run(milliseconds: Int) throws -> HTTPResponse {
-        guard let handle = el_thread_handle() else {
-            throw TransportError.network(url: request.url, reason: .other("libcurl could not start a transfer"))
-        }
+    /// Performs the transfer on `handle`, blocking the calling thread until it ends or `milliseconds` pass.
+    func run(on handle: UnsafeMutableRawPointer, milliseconds: Int) throws -> HTTPResponse {
         var list: UnsafeMutablePointer<curl_slist>?
         defer { el_slist_free_all(list) }
         var fields = request.headers.map { "\($0.key): \($0.value)" }

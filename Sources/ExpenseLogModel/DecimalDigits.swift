@@ -27,10 +27,20 @@ public enum DecimalDigits {
             rest /= 10
         }
         count = max(count, min(minimum, 20))
+        // Two digits a division: a date's eight digits are four steps.
+        var at = count
         rest = value
-        for index in stride(from: count - 1, through: 0, by: -1) {
-            start[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
-            rest /= 10
+        while rest >= 10 {
+            let pair = Int(truncatingIfNeeded: rest % 100)
+            rest /= 100
+            at -= 2
+            start[at] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: pair / 10)
+            start[at + 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: pair % 10)
+        }
+        while at > 0 {
+            at -= 1
+            start[at] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest)
+            rest = 0
         }
         return count
     }

@@ -47,9 +47,14 @@ public enum DerivedID {
 
     /// A version 5 UUID (RFC 4122 §4.3), uppercase, of bytes that are the namespace followed by the name.
     static func uuid(hashing bytes: UnsafeBufferPointer<UInt8>) -> String {
-        var digest = SHA1.digest(bytes)
-        digest[6] = digest[6] & 0x0F | 0x50
-        digest[8] = digest[8] & 0x3F | 0x80
+        let h = SHA1.words(bytes)
+        // The digest's first 16 bytes, with the version (5, the high nibble of byte 6) and variant (binary 10, the top
+        // bits of byte 8) set, read from its words: no array of bytes is made.
+        let words = (h.0, h.1 & 0xFFFF_0FFF | 0x0000_5000, h.2 & 0x3FFF_FFFF | 0x8000_0000, h.3)
+        func byte(_ index: Int) -> UInt8 {
+            let word = switch index >> 2 { case 0: words.0 case 1: words.1 case 2: words.2 default: words.3 }
+            return UInt8(truncatingIfNeeded: word >> (24 - 8 * UInt32(index & 3)))
+        }
         func hex(_ nibble: UInt8) -> UInt8 { nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") + nibble - 10 }
         return String(unsafeUninitializedCapacity: 36) { text in
             var at = 0
@@ -58,8 +63,9 @@ public enum DerivedID {
                     text[at] = UInt8(ascii: "-")
                     at += 1
                 }
-                text[at] = hex(digest[index] >> 4)
-                text[at + 1] = hex(digest[index] & 0xF)
+                let value = byte(index)
+                text[at] = hex(value >> 4)
+                text[at + 1] = hex(value & 0xF)
                 at += 2
             }
             return at
@@ -68,45 +74,53 @@ public enum DerivedID {
 }
 
 /// SHA-1 (FIPS 180-4), which version 5 UUIDs are defined with; not used for anything secret. It runs once per imported
-/// row, so it works in two fixed buffers rather than building the padded message.
+/// row: whole blocks are read where they lie, only the padded tail is copied, and the digest stays in five words.
 enum SHA1 {
+    typealias Words = (UInt32, UInt32, UInt32, UInt32, UInt32)
+
     static func digest(_ message: [UInt8]) -> [UInt8] {
-        message.withUnsafeBufferPointer { digest($0) }
+        let h = message.withUnsafeBufferPointer { words($0) }
+        return [h.0, h.1, h.2, h.3, h.4].flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> (24 - 8 * UInt32($0))) } }
     }
 
-    static func digest(_ message: UnsafeBufferPointer<UInt8>) -> [UInt8] {
-        var h: (UInt32, UInt32, UInt32, UInt32, UInt32) = (0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0)
-        // The padded message is the message, 0x80, zeros to 56 mod 64, and the length in bits (big-endian).
-        let blocks = (message.count + 8) / 64 + 1
-        let bits = UInt64(message.count) &* 8
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: blocks * 64) { padded in
-            _ = padded.initialize(from: message)
-            padded[message.count] = 0x80
-            for index in (message.count + 1)..<(blocks * 64 - 8) { padded[index] = 0 }
-            for byte in 0..<8 { padded[blocks * 64 - 8 + byte] = UInt8(truncatingIfNeeded: bits >> UInt64(56 - 8 * byte)) }
-            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 80) { w in
-                for block in 0..<blocks {
-                    for t in 0..<16 {
-                        let at = block * 64 + t * 4
-                        w[t] = UInt32(padded[at]) << 24 | UInt32(padded[at + 1]) << 16 | UInt32(padded[at + 2]) << 8 | UInt32(padded[at + 3])
-                    }
-                    for t in 16..<80 { w[t] = rotate(w[t - 3] ^ w[t - 8] ^ w[t - 14] ^ w[t - 16], 1) }
-                    var (a, b, c, d, e) = h
-                    for t in 0..<20 { (e, d, c, b, a) = (d, c, rotate(b, 30), a, rotate(a, 5) &+ (b & c | ~b & d) &+ e &+ 0x5A82_7999 &+ w[t]) }
-                    for t in 20..<40 { (e, d, c, b, a) = (d, c, rotate(b, 30), a, rotate(a, 5) &+ (b ^ c ^ d) &+ e &+ 0x6ED9_EBA1 &+ w[t]) }
-                    for t in 40..<60 {
-                        (e, d, c, b, a) = (d, c, rotate(b, 30), a, rotate(a, 5) &+ (b & c | b & d | c & d) &+ e &+ 0x8F1B_BCDC &+ w[t])
-                    }
-                    for t in 60..<80 { (e, d, c, b, a) = (d, c, rotate(b, 30), a, rotate(a, 5) &+ (b ^ c ^ d) &+ e &+ 0xCA62_C1D6 &+ w[t]) }
-                    h = (h.0 &+ a, h.1 &+ b, h.2 &+ c, h.3 &+ d, h.4 &+ e)
-                }
+    /// The digest as its five big-endian words.
+    static func words(_ message: UnsafeBufferPointer<UInt8>) -> Words {
+        var h: Words = (0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0)
+        let whole = message.count / 64, rest = message.count % 64
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 80) { schedule in
+            let w = schedule.baseAddress!
+            if let base = message.baseAddress {
+                for block in 0..<whole { compress(&h, base + block * 64, w) }
+            }
+            // The padded tail: the last bytes, 0x80, zeros to 56 mod 64, and the length in bits (big-endian).
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 128) { buffer in
+                let tail = buffer.baseAddress!
+                if rest > 0, let base = message.baseAddress { tail.update(from: base + whole * 64, count: rest) }
+                tail[rest] = 0x80
+                let blocks = rest < 56 ? 1 : 2
+                (tail + rest + 1).update(repeating: 0, count: blocks * 64 - 8 - rest - 1)
+                let bits = UInt64(message.count) &* 8
+                for byte in 0..<8 { tail[blocks * 64 - 8 + byte] = UInt8(truncatingIfNeeded: bits >> UInt64(56 - 8 * byte)) }
+                for block in 0..<blocks { compress(&h, tail + block * 64, w) }
             }
         }
-        var out = [UInt8](repeating: 0, count: 20)
-        for (index, word) in [h.0, h.1, h.2, h.3, h.4].enumerated() {
-            for byte in 0..<4 { out[index * 4 + byte] = UInt8(truncatingIfNeeded: word >> (24 - 8 * UInt32(byte))) }
+        return h
+    }
+
+    /// Adds one 64-byte block to the state, with `w` (80 words) for its message schedule.
+    private static func compress(_ h: inout Words, _ block: UnsafePointer<UInt8>, _ w: UnsafeMutablePointer<UInt32>) {
+        for t in 0..<16 {
+            w[t] = UInt32(block[4 * t]) << 24 | UInt32(block[4 * t + 1]) << 16 | UInt32(block[4 * t + 2]) << 8 | UInt32(block[4 * t + 3])
         }
-        return out
+        for t in 16..<80 { w[t] = rotate(w[t - 3] ^ w[t - 8] ^ w[t - 14] ^ w[t - 16], 1) }
+        var (a, b, c, d, e) = h
+        for t in 0..<20 { (e, d, c, b, a) = (d, c, rotate(b, 30), a, rotate(a, 5) &+ (b & c | ~b & d) &+ e &+ 0x5A82_7999 &+ w[t]) }
+        for t in 20..<40 { (e, d, c, b, a) = (d, c, rotate(b, 30), a, rotate(a, 5) &+ (b ^ c ^ d) &+ e &+ 0x6ED9_EBA1 &+ w[t]) }
+        for t in 40..<60 {
+            (e, d, c, b, a) = (d, c, rotate(b, 30), a, rotate(a, 5) &+ (b & c | b & d | c & d) &+ e &+ 0x8F1B_BCDC &+ w[t])
+        }
+        for t in 60..<80 { (e, d, c, b, a) = (d, c, rotate(b, 30), a, rotate(a, 5) &+ (b ^ c ^ d) &+ e &+ 0xCA62_C1D6 &+ w[t]) }
+        h = (h.0 &+ a, h.1 &+ b, h.2 &+ c, h.3 &+ d, h.4 &+ e)
     }
 
     private static func rotate(_ value: UInt32, _ count: UInt32) -> UInt32 { value << count | value >> (32 - count) }

@@ -76,7 +76,7 @@ extension ItemDraft {
     private func categories(_ catalogue: CategoryCatalogue, fail: (String, String) -> Void) -> (Int?, Int?) {
         let hint = " (`expense-log categories` lists them)"
         var number: Int?, sub: Int?
-        if case .text(let text) = category, !category.isAbsent, Int(text.trimmingSpaces()) == nil {
+        if case .text(let text) = category, !category.isAbsent, WholeNumber.parse(text) == nil {
             do {
                 (number, sub) = try catalogue.resolve(text)
             } catch {
@@ -92,7 +92,7 @@ extension ItemDraft {
             }
         }
         guard let number, !categorySub.isAbsent else { return (number, sub) }
-        if case .text(let text) = categorySub, Int(text.trimmingSpaces()) == nil {
+        if case .text(let text) = categorySub, WholeNumber.parse(text) == nil {
             do {
                 return (number, try catalogue.resolveSub(text, in: number))
             } catch {
@@ -109,14 +109,15 @@ extension ItemDraft {
     }
 
     private func integer(_ value: RawValue, field: String, required: Bool, fail: (String, String) -> Void,
-                         parse: (String) -> Int? = { Int($0) }) -> Int? {
+                         parse: ((String) -> Int?)? = nil) -> Int? {
         switch value {
         case let value where value.isAbsent:
             if required { fail(field, "is missing (expected a whole number)") }
             return nil
         case .integer(let number): return number
         case .text(let text):
-            if let number = parse(text.trimmingSpaces()) { return number }
+            let number: Int? = if let parse { parse(text.trimmingSpaces()) } else { WholeNumber.parse(text) }
+            if let number { return number }
             fail(field, "\(value.shown) is not a whole number" + (field == "price" ? " of yen (1500, 1,500, ¥1,500 and 1,500円 are read)" : ""))
             return nil
         default:

@@ -25,7 +25,7 @@ struct ItemTable {
 
     /// Writes the table of `count` items to `emit` in pieces of about 64 KiB; `eachItem` hands every item's fields to
     /// its closure in order, and is called twice (once to measure, once to write).
-    func write(_ count: Int, eachItem: (_ body: (ItemFields) -> Void) -> Void, to emit: (String) -> Void) {
+    func write(_ count: Int, eachItem: (_ body: (ItemFields) -> Void) -> Void, to emit: (UnsafeBufferPointer<UInt8>) -> Void) {
         var categories = CategoryCells(names: categoryNames)
         var widths = headings.map { TextWidth.of(PrintableText.of($0)) }
         for (column, cell) in totals.enumerated() { widths[column] = max(widths[column], TextWidth.of(PrintableText.of(cell))) }
@@ -261,8 +261,8 @@ private struct Line {
     }
 
     /// Hands the text so far to `emit`.
-    mutating func flush(to emit: (String) -> Void) {
-        emit(String(decoding: out, as: UTF8.self))
+    mutating func flush(to emit: (UnsafeBufferPointer<UInt8>) -> Void) {
+        out.withUnsafeBufferPointer(emit)
         out.removeAll(keepingCapacity: true)
     }
 }

@@ -52,14 +52,15 @@ public struct ItemWriter: Sendable {
         }
     }
 
-    /// Writes a spool's items in a format to `emit`, in pieces, reading them back from disk as it goes (twice for a
-    /// table, whose widths come first), so a large import's output is never held whole.
-    public func write(_ spool: ItemSpool, as format: OutputFormat, to emit: (String) -> Void) throws {
+    /// Writes a spool's items in a format to `emit` as UTF-8, in pieces that end with a line, reading them back from
+    /// disk as it goes (twice for a table, whose widths come first), so a large import's output is never held whole.
+    /// Bytes, not Strings: a table is made as bytes, and a String of each piece was made only to be written out again.
+    public func write(_ spool: ItemSpool, as format: OutputFormat, to emit: (UnsafeBufferPointer<UInt8>) -> Void) throws {
         var reader = try spool.reader()
         var out = format == .csv ? csvHeader : format == .json ? (spool.count == 0 ? "[]\n" : "[\n") : ""
         func flush(_ force: Bool = false) {
             guard force || out.utf8.count >= 1 << 16 else { return }
-            emit(out)
+            if !out.isEmpty { out.withUTF8(emit) }
             out = ""
         }
         switch format {
@@ -109,14 +110,16 @@ public struct ItemWriter: Sendable {
 
     func table(_ items: [Item]) -> String {
         var out = ""
-        writeTable(items.count, total: items.totalPrice, eachItem: { body in items.forEach { $0.withFields(body) } }) { out += $0 }
+        writeTable(items.count, total: items.totalPrice, eachItem: { body in items.forEach { $0.withFields(body) } }) {
+            out += String(decoding: $0, as: UTF8.self)
+        }
         return out
     }
 
     /// A table of `count` items with their `total`; `eachItem` hands every item's fields to its closure, in order, and is
     /// called twice (once to measure, once to write).
     private func writeTable(_ count: Int, total: Int128, eachItem: (_ body: (ItemFields) -> Void) -> Void,
-                            to emit: (String) -> Void) {
+                            to emit: (UnsafeBufferPointer<UInt8>) -> Void) {
         let id = showsIDs ? ["ID"] : []
         let headings = id + (japanese ? ["日付", "品名", "金額", "項目", "サブ項目"] : ["DATE", "NAME", "PRICE", "CATEGORY", "SUB"])
         let counted = japanese ? "\(count)件" : "\(count) item\(count == 1 ? "" : "s")"

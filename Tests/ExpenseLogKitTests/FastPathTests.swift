@@ -153,4 +153,39 @@ struct FastPathTests {
         cheaper[0].price = 100
         #expect(!cheaper.isByteForByte(sent) && !Array(sent.prefix(0)).isByteForByte(sent))
     }
+
+    @Test("a whole number is read from its bytes as Int(text.trimmingSpaces()) reads it", arguments: [
+        "3", " 12 ", "\t7", "+5", "-40", "007", "-", "+", "", "  ", "1 2", "1.0", "1e3", "abc", "３", "\u{3000}4\u{3000}",
+        "4\u{200B}", "999999999999999999", "9999999999999999999", "-9223372036854775808", "９", "1,500", "¥10",
+    ])
+    func wholeNumbers(text: String) {
+        #expect(WholeNumber.parse(text) == Int(text.trimmingSpaces()))
+    }
+
+    @Test("random short texts of digits, signs and spaces read as Int(text.trimmingSpaces()) reads them")
+    func randomWholeNumbers() {
+        var random = SeededGenerator(seed: 34)
+        let pieces = ["0", "1", "5", "9", "-", "+", " ", "\t", "\u{3000}", "a", "．", "１"]
+        for _ in 0..<2_000 {
+            let text = (0..<Int.random(in: 0...8, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
+            #expect(WholeNumber.parse(text) == Int(text.trimmingSpaces()), "\(text.debugDescription)")
+        }
+    }
+
+    @Test("a JSON integer is read from its bytes as the general number reading reads it", arguments: [
+        "0", "7", "-7", "178", "-0", "123456789012345678", "1234567890123456789", "01", "1.5", "2e3", "2E3", "-", "12,",
+        "-9223372036854775808", "99999999999999999999",
+    ])
+    func jsonIntegers(text: String) {
+        var fast = JSONParser(bytes: Array(text.utf8)), general = JSONParser(bytes: Array(text.utf8))
+        let expected = Result { try Int(general.parseNumber()) }.map { $0 }
+        let got = Result { try fast.integer() }
+        switch (got, expected) {
+        case let (.success(a), .success(b)): #expect(a == b, "\(text)")
+        case (.failure, .failure): break
+        default: Issue.record("\(text): \(got) against \(expected)")
+        }
+        if case .success = got { #expect(fast.index == general.index, "\(text) ends where the general reading ends") }
+    }
 }
+

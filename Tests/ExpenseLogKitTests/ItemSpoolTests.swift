@@ -119,7 +119,7 @@ struct ItemSpoolTests {
                 let writer = ItemWriter(japanese: japanese)
                 for format in OutputFormat.allCases {
                     var pieces: [String] = []
-                    try writer.write(spool, as: format) { pieces.append($0) }
+                    try writer.write(spool, as: format) { pieces.append(String(decoding: $0, as: UTF8.self)) }
                     #expect(pieces.joined() == writer.render(items, as: format), "\(format), \(items.count) items")
                     // Large outputs come in pieces, so they are never held whole.
                     if items.count > 1_000 { #expect(pieces.count > 2) }

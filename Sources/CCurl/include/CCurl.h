@@ -13,9 +13,8 @@
 int el_curl_load(char *reason, size_t size);
 
 CURL *el_easy_init(void);
-/// The calling thread's easy handle, reset to libcurl's defaults, or NULL when libcurl cannot make one. It is kept
-/// for the thread's next transfer (and cleaned up when the thread ends): its idle connections and DNS cache stay.
-CURL *el_thread_handle(void);
+/// Sets every option back to libcurl's default; the handle keeps its idle connections and DNS cache.
+void el_easy_reset(CURL *handle);
 void el_easy_cleanup(CURL *handle);
 CURLcode el_easy_perform(CURL *handle);
 const char *el_easy_strerror(CURLcode code);
