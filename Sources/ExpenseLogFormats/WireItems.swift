@@ -46,15 +46,16 @@ extension JSONParser {
     public mutating func fields(_ keys: [StaticString], _ field: (inout JSONParser, Int) throws -> Bool) throws -> Bool {
         guard take(UInt8(ascii: "{")) else { return false }
         if take(UInt8(ascii: "}")) { return true }
-        var seen = 0
+        var seen = 0, expected = 0
         repeat {
             skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), let position = try key(in: keys),
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), let position = try key(in: keys, expected: expected),
                   take(UInt8(ascii: ":")) else { return false }
             skipWhitespace()
             if position >= 0 {
                 guard seen & 1 << position == 0, try field(&self, position) else { return false }
                 seen |= 1 << position
+                expected = position + 1
             } else {
                 _ = try parseValue(depth: 1)
             }
@@ -63,8 +64,9 @@ extension JSONParser {
     }
 
     /// Reads the key at the parser (at its opening quote) and returns its position in `keys`, or -1 for another key;
-    /// nil for a key with an escape, which the general reading takes.
-    private mutating func key(in keys: [StaticString]) throws -> Int? {
+    /// nil for a key with an escape, which the general reading takes. The `expected` key (the one after the last, as
+    /// a server writes them in order) is compared first.
+    private mutating func key(in keys: [StaticString], expected: Int) throws -> Int? {
         let start = index + 1
         var end = start
         while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\") { end += 1 }
@@ -72,9 +74,11 @@ extension JSONParser {
         index = end + 1
         return bytes.withUnsafeBufferPointer { all in
             let key = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(all)[start..<end])
-            return keys.firstIndex { name in
+            func matches(_ name: StaticString) -> Bool {
                 name.utf8CodeUnitCount == key.count && (key.isEmpty || memcmp(name.utf8Start, key.baseAddress!, key.count) == 0)
-            } ?? -1
+            }
+            if expected < keys.count, matches(keys[expected]) { return expected }
+            return keys.firstIndex(where: matches) ?? -1
         }
     }
 
