@@ -65,7 +65,11 @@ public struct ExpenseLogAPIClient: Sendable {
         request.headers["Idempotency-Key"] = batch.key
         let url = request.url
         do {
-            guard action else { return try await perform(request, mayRetry: { $0.provesNotProcessed(requestURL: url) }) }
+            guard action else {
+                return try await perform(request, mayRetry: { $0.provesNotProcessed(requestURL: url) }) { response in
+                    try Self.decodeAnswer(response, rows: rows, hiding: secrets, sent: batch)
+                }
+            }
             return try await perform(request, mayRetry: { $0.provesNotProcessed(requestURL: url) }) { response in
                 try Self.decodeRegisterAnswer(response, rows: rows, hiding: secrets)
             }

@@ -187,5 +187,49 @@ struct FastPathTests {
         }
         if case .success = got { #expect(fast.index == general.index, "\(text) ends where the general reading ends") }
     }
-}
 
+    /// Two items as POSTed, and answers to them: whether each is taken for the body sent, token for token.
+    static let sentTwo = #"[{"id":"A1","date":"20240122","name":"コーヒー \"特\"","price":178,"category":0,"categorySub":null},"#
+        + #"{"id":"B2","date":"20240123","name":"返金 ❶","price":-500,"category":3,"categorySub":2}]"#
+    static let echoes: [(String, Bool)] = [
+        (sentTwo, true),
+        // As Python's json.dumps writes it back, and indented as an outbox entry holds it.
+        (#"[{"id": "A1", "date": "20240122", "name": "コーヒー \"特\"", "price": 178, "category": 0, "categorySub": null}, "#
+            + #"{"id": "B2", "date": "20240123", "name": "返金 ❶", "price": -500, "category": 3, "categorySub": 2}]"#, true),
+        ("[\n  " + sentTwo.dropFirst().dropLast().replacingOccurrences(of: "},{", with: "},\n  {") + "\n]\n", true),
+        // Anything else takes the general reading, which may still find the same items.
+        (sentTwo.replacingOccurrences(of: #""id":"A1","date":"20240122""#, with: #""date":"20240122","id":"A1""#), false),
+        (sentTwo.replacingOccurrences(of: #""date":"20240122""#, with: #""date":20240122"#), false),
+        (sentTwo.replacingOccurrences(of: #""categorySub":null"#, with: #""categorySub":"""#), false),
+        (sentTwo.replacingOccurrences(of: "コーヒー", with: #"コ\u30fcヒー"#), false),
+        (sentTwo.replacingOccurrences(of: "178", with: "179"), false),
+        (sentTwo.replacingOccurrences(of: "178", with: "17 8"), false),
+        (sentTwo.replacingOccurrences(of: "null", with: "nul l"), false),
+        (sentTwo.replacingOccurrences(of: #","row":1"#, with: ""), true),
+        (sentTwo.replacingOccurrences(of: #""categorySub":2}"#, with: #""categorySub":2,"row":2}"#), false),
+        (String(sentTwo.prefix { $0 != "," }), false),
+        (sentTwo + " x", false),
+        (sentTwo.replacingOccurrences(of: "\"}]", with: "\"}]"), true),
+    ]
+
+    @Test("an answer is taken for the items sent only when it is their body token for token", arguments: echoes)
+    func echoedItems(answer: String, expected: Bool) throws {
+        let sent = try #require(WireItems.items(Array(Self.sentTwo.utf8)))
+        #expect(EchoedItems.match(Data(ItemJSON.arrayBytes(sent)), sent: Data(Self.sentTwo.utf8)),
+                "the sample is, token for token, the body the tool writes for its items")
+        #expect(EchoedItems.match(Data(answer.utf8), sent: Data(Self.sentTwo.utf8)) == expected)
+        if expected { #expect(try #require(WireItems.items(Array(answer.utf8))).isByteForByte(sent)) }
+    }
+
+    @Test("a POST's answer that echoes its body gives the items sent; one the general reading reads otherwise does not")
+    func clientTakesAnEcho() async throws {
+        let day = try #require(Day(parsing: "20240122"))
+        for name in ["コーヒー", "2024-01-21T15:00:00.000Z"] {
+            let items = [Item(id: "A", date: day, name: name, price: 1, category: 0, categorySub: nil)]
+            let batch = OutboxBatch(key: "K", items: items)
+            let echoed = try await client(.json(String(decoding: batch.body, as: UTF8.self))).send(batch).items
+            let general = try await client(.json(String(decoding: batch.body, as: UTF8.self))).fetch(january()).items
+            #expect(echoed.isByteForByte(general), "\(name)")
+        }
+    }
+}
