@@ -110,7 +110,7 @@ public enum ItemJSON {
         put(UInt8(ascii: "\""))
         // Most text needs no escape and is copied whole; the rest goes byte by byte: every byte of a multi-byte
         // scalar is 0x80 or more, so none of them is escaped.
-        if !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+        if !needsEscape(bytes) {
             if let base = bytes.baseAddress { at.update(from: base, count: bytes.count) }
             at += bytes.count
         } else {
@@ -128,6 +128,29 @@ public enum ItemJSON {
         }
         put(UInt8(ascii: "\""))
         return at - start
+    }
+
+    /// Whether any byte is a control character, a quote or a backslash; eight bytes at a time (a byte below 0x20, or
+    /// equal to one of the two, is found with the bit tricks of "Bit Twiddling Hacks": it was a byte-by-byte scan of
+    /// every id and name written).
+    static func needsEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZero(_ word: UInt64) -> Bool { (word &- ones) & ~word & highs != 0 }
+        var at = 0
+        while at + 8 <= bytes.count {
+            let word = UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self)
+            if (word &- ones &* 0x20) & ~word & highs != 0 || hasZero(word ^ ones &* 0x22) || hasZero(word ^ ones &* 0x5C) {
+                return true
+            }
+            at += 8
+        }
+        while at < bytes.count {
+            let byte = bytes[at]
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return true }
+            at += 1
+        }
+        return false
     }
 
     /// Appends a JSON string literal of UTF-8 bytes, escaping only what JSON requires (UTF-8 stays as is).

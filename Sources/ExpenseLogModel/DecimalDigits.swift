@@ -22,11 +22,17 @@ public enum DecimalDigits {
     /// Writes the digits of a number, zero-padded to `minimum` (at most 20), at `start`; returns how many were written.
     public static func write(_ value: UInt64, minimum: Int = 1, to start: UnsafeMutablePointer<UInt8>) -> Int {
         var count = 1, rest = value / 10
-        while rest > 0 {
-            count += 1
-            rest /= 10
+        // A date's eight digits, a year's four, a month's two: the count is the minimum, without counting.
+        let fits = switch minimum { case 2: value < 100 case 4: value < 10_000 case 8: value < 100_000_000 default: false }
+        if fits {
+            count = minimum
+        } else {
+            while rest > 0 {
+                count += 1
+                rest /= 10
+            }
+            count = max(count, min(minimum, 20))
         }
-        count = max(count, min(minimum, 20))
         // Two digits a division: a date's eight digits are four steps.
         var at = count
         rest = value

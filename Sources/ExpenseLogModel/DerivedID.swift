@@ -51,23 +51,31 @@ public enum DerivedID {
         // The digest's first 16 bytes, with the version (5, the high nibble of byte 6) and variant (binary 10, the top
         // bits of byte 8) set, read from its words: no array of bytes is made.
         let words = (h.0, h.1 & 0xFFFF_0FFF | 0x0000_5000, h.2 & 0x3FFF_FFFF | 0x8000_0000, h.3)
-        func byte(_ index: Int) -> UInt8 {
-            let word = switch index >> 2 { case 0: words.0 case 1: words.1 case 2: words.2 default: words.3 }
-            return UInt8(truncatingIfNeeded: word >> (24 - 8 * UInt32(index & 3)))
-        }
-        func hex(_ nibble: UInt8) -> UInt8 { nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") + nibble - 10 }
+        let digits: StaticString = "0123456789ABCDEF"
         return String(unsafeUninitializedCapacity: 36) { text in
             var at = 0
-            for index in 0..<16 {
-                if index == 4 || index == 6 || index == 8 || index == 10 {
-                    text[at] = UInt8(ascii: "-")
+            // `count` hex digits of `word`'s low bits, the highest first.
+            func put(_ word: UInt32, _ count: Int) {
+                for shift in stride(from: 4 * (count - 1), through: 0, by: -4) {
+                    text[at] = digits.utf8Start[Int(word >> UInt32(shift) & 0xF)]
                     at += 1
                 }
-                let value = byte(index)
-                text[at] = hex(value >> 4)
-                text[at + 1] = hex(value & 0xF)
-                at += 2
             }
+            func dash() {
+                text[at] = UInt8(ascii: "-")
+                at += 1
+            }
+            // 8-4-4-4-12 hex digits of the first 16 bytes.
+            put(words.0, 8)
+            dash()
+            put(words.1 >> 16, 4)
+            dash()
+            put(words.1, 4)
+            dash()
+            put(words.2 >> 16, 4)
+            dash()
+            put(words.2, 4)
+            put(words.3, 8)
             return at
         }
     }

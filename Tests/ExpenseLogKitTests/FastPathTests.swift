@@ -232,4 +232,34 @@ struct FastPathTests {
             #expect(echoed.isByteForByte(general), "\(name)")
         }
     }
+
+    @Test("decimal digits are written as String(value) writes them, zero-padded to the minimum")
+    func decimalDigits() {
+        var random = SeededGenerator(seed: 8)
+        let values: [UInt64] = [0, 1, 9, 10, 99, 100, 999, 1_000, 9_999, 10_000, 20_240_122, 99_999_999, 100_000_000, .max]
+            + (0..<500).map { _ in UInt64.random(in: 0...UInt64.max, using: &random) >> UInt64.random(in: 0...63, using: &random) }
+        for value in values {
+            for minimum in [1, 2, 4, 8, 12, 20] {
+                var bytes: [UInt8] = []
+                DecimalDigits.append(value, minimum: minimum, to: &bytes)
+                let plain = String(value)
+                #expect(String(decoding: bytes, as: UTF8.self) == String(repeating: "0", count: max(0, minimum - plain.count)) + plain,
+                        "\(value), minimum \(minimum)")
+            }
+        }
+    }
+
+    @Test("a text needs an escape in JSON exactly when a byte of it is a control character, a quote or a backslash")
+    func escapeScan() {
+        var random = SeededGenerator(seed: 5)
+        let pool: [UInt8] = [0x00, 0x09, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x7F, 0x80, 0xA2, 0xDC, 0xE3, 0xFF, 0x41]
+        for _ in 0..<5_000 {
+            let count = Int.random(in: 0...40, using: &random)
+            // Mostly plain letters, so that a single byte that needs an escape lands at every place of a word.
+            let bytes = (0..<count).map { _ in Int.random(in: 0..<8, using: &random) == 0 ? pool.randomElement(using: &random)! : 0x61 }
+            let expected = bytes.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }
+            #expect(bytes.withUnsafeBufferPointer(ItemJSON.needsEscape) == expected, "\(bytes)")
+        }
+    }
 }
+
