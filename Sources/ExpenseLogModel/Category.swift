@@ -58,6 +58,12 @@ public struct CategoryCatalogue: Sendable, Equatable {
     /// The category with a number, if the catalogue has it.
     public func category(_ id: Int) -> Category? { categories.first { $0.id == id } }
 
+    /// Whether the catalogue has the category, and the sub-category in it when one is given; nothing is copied (every
+    /// imported row asks).
+    public func has(_ category: Int, sub: Int? = nil) -> Bool {
+        categories.contains { found in found.id == category && (sub.map { sub in found.subs.contains { $0.id == sub } } ?? true) }
+    }
+
     /// The category's name, or its number when the catalogue lacks it.
     public func name(of category: Int, japanese: Bool) -> String {
         guard let found = self.category(category) else { return "#\(category)" }

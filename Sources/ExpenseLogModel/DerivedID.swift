@@ -16,15 +16,25 @@ public enum DerivedID {
 
     /// What rows with the same content share: their day, name and price, as the UTF-8 bytes `yyyyMMdd␟NAME␟PRICE`.
     public static func content(date: Day, name: String, price: Int) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(name.utf8.count + 32)
-        DecimalDigits.append(date.year * 10_000 + date.month * 100 + date.day, minimum: 8, to: &bytes)
-        bytes.append(0x1F)
-        bytes.append(contentsOf: name.utf8)
-        bytes.append(0x1F)
-        if price < 0 { bytes.append(UInt8(ascii: "-")) }
-        DecimalDigits.append(UInt64(price.magnitude), to: &bytes)
-        return bytes
+        name.withUTF8Bytes { text in
+            // Laid out in place, once: appended a piece at a time, the digits alone cost more than the rest.
+            [UInt8](unsafeUninitializedCapacity: text.count + 32) { buffer, count in
+                var at = buffer.baseAddress!
+                at += DecimalDigits.write(UInt64(date.year * 10_000 + date.month * 100 + date.day), minimum: 8, to: at)
+                at.pointee = 0x1F
+                at += 1
+                if let base = text.baseAddress { at.update(from: base, count: text.count) }
+                at += text.count
+                at.pointee = 0x1F
+                at += 1
+                if price < 0 {
+                    at.pointee = UInt8(ascii: "-")
+                    at += 1
+                }
+                at += DecimalDigits.write(UInt64(price.magnitude), to: at)
+                count = at - buffer.baseAddress!
+            }
+        }
     }
 
     /// The id of the `occurrence`-th row (from 1) with this content.

@@ -85,7 +85,7 @@ extension ItemDraft {
             }
         } else {
             number = integer(category, field: "category", required: true, fail: fail)
-            if let given = number, catalogue.category(given) == nil {
+            if let given = number, !catalogue.has(given) {
                 // The catalogue says what it lacks and what it has, in the words a name it lacks gets.
                 do { _ = try catalogue.resolve(String(given)) } catch { fail("category", error.message + hint) }
                 return (nil, nil)
@@ -101,7 +101,7 @@ extension ItemDraft {
             }
         }
         guard let given = integer(categorySub, field: "categorySub", required: false, fail: fail) else { return (number, nil) }
-        guard catalogue.category(number)?.subs.contains(where: { $0.id == given }) ?? false else {
+        guard catalogue.has(number, sub: given) else {
             do { _ = try catalogue.resolveSub(String(given), in: number) } catch { fail("categorySub", error.message + hint) }
             return (number, nil)
         }
