@@ -16,7 +16,9 @@ import Darwin
 /// five times, and NDJSON records made it 2.8 times as costly in CPU (bench/results.md, "the spool's format").
 public final class ItemSpool {
     private let file: SpoolFile
-    private var buffer: [UInt8] = []
+    /// Records not yet written to the file: the first `used` bytes.
+    private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bufferSize, alignment: 8)
+    private var used = 0
     /// Bytes on disk (not counting `buffer`).
     private var flushed: Int64 = 0
     /// How many records it holds.
@@ -31,11 +33,12 @@ public final class ItemSpool {
     /// A new empty spool in the temporary folder.
     public init() throws {
         file = try SpoolFile()
-        buffer.reserveCapacity(Self.bufferSize + 512)
     }
 
+    deinit { buffer.deallocate() }
+
     /// Where the next record will start.
-    public var end: Int64 { flushed + Int64(buffer.count) }
+    public var end: Int64 { flushed + Int64(used) }
 
     /// How far the spool got, to go back to with `truncate(to:)`.
     public struct Mark: Sendable {
@@ -51,43 +54,56 @@ public final class ItemSpool {
     @discardableResult
     public func append(_ item: Item, tag: Int32) throws -> Int64 {
         let start = end
-        // The record is written into the buffer moved out of the spool: one exclusive access to it, not one per field
-        // (those checks were a fortieth of an import's instructions).
-        var out: [UInt8] = []
-        swap(&out, &buffer)
-        Self.write(item, tag: tag, to: &out)
-        swap(&out, &buffer)
+        try item.id.withUTF8Bytes { id in
+            try item.name.withUTF8Bytes { name in
+                let size = 4 + Self.fixedSize + 4 + id.count + 4 + name.count
+                if used + size > buffer.count { try flush() }
+                if size <= buffer.count {
+                    Self.lay(item, tag: tag, id: id, name: name, at: buffer.baseAddress! + used)
+                    used += size
+                } else {
+                    // A record larger than the buffer (a name of most of a megabyte) goes to the file on its own.
+                    try withUnsafeTemporaryAllocation(byteCount: size, alignment: 8) { record in
+                        Self.lay(item, tag: tag, id: id, name: name, at: record.baseAddress!)
+                        var written = 0
+                        do {
+                            try write(UnsafeRawBufferPointer(record), progress: &written)
+                        } catch {
+                            // No half record is left for the next one to follow.
+                            if ftruncate(file.fd, off_t(start)) == 0 { flushed = start }
+                            throw error
+                        }
+                    }
+                }
+            }
+        }
         count += 1
         totalPrice += Int128(item.price)
-        if buffer.count >= Self.bufferSize { try flush() }
         return start
     }
 
-    /// Appends an item's record: its length, then the fixed part, then its texts (numbers least significant byte first,
-    /// whatever the machine's order). The fixed part is laid out in place and appended at once: a byte at a time, it
-    /// cost a thousand instructions a record.
-    private static func write(_ item: Item, tag: Int32, to out: inout [UInt8]) {
-        item.id.withUTF8Bytes { id in
-            item.name.withUTF8Bytes { name in
-                let length = fixedSize + 4 + id.count + 4 + name.count
-                withUnsafeTemporaryAllocation(byteCount: 4 + fixedSize + 4, alignment: 8) { fixed in
-                    fixed.storeBytes(of: UInt32(length).littleEndian, toByteOffset: 0, as: UInt32.self)
-                    fixed.storeBytes(of: UInt32(bitPattern: tag).littleEndian, toByteOffset: 4, as: UInt32.self)
-                    fixed.storeBytes(of: UInt16(item.date.year).littleEndian, toByteOffset: 8, as: UInt16.self)
-                    fixed.storeBytes(of: UInt8(item.date.month), toByteOffset: 10, as: UInt8.self)
-                    fixed.storeBytes(of: UInt8(item.date.day), toByteOffset: 11, as: UInt8.self)
-                    fixed.storeBytes(of: UInt64(bitPattern: Int64(item.price)).littleEndian, toByteOffset: 12, as: UInt64.self)
-                    fixed.storeBytes(of: UInt64(bitPattern: Int64(item.category)).littleEndian, toByteOffset: 20, as: UInt64.self)
-                    fixed.storeBytes(of: UInt64(bitPattern: Int64(item.categorySub ?? 0)).littleEndian, toByteOffset: 28, as: UInt64.self)
-                    fixed.storeBytes(of: item.categorySub == nil ? 0 : 1, toByteOffset: 36, as: UInt8.self)
-                    fixed.storeBytes(of: UInt32(id.count).littleEndian, toByteOffset: 37, as: UInt32.self)
-                    out.append(contentsOf: UnsafeRawBufferPointer(fixed))
-                }
-                out.append(contentsOf: id)
-                withUnsafeBytes(of: UInt32(name.count).littleEndian) { out.append(contentsOf: $0) }
-                out.append(contentsOf: name)
-            }
-        }
+    /// Lays out an item's record at `start`: its length, then the fixed part, then its texts (numbers least significant
+    /// byte first, whatever the machine's order). Laid out in place: appended to an array a piece at a time, it cost
+    /// a thousand instructions a record.
+    private static func lay(_ item: Item, tag: Int32, id: UnsafeBufferPointer<UInt8>, name: UnsafeBufferPointer<UInt8>,
+                            at start: UnsafeMutableRawPointer) {
+        let length = fixedSize + 4 + id.count + 4 + name.count
+        start.storeBytes(of: UInt32(length).littleEndian, toByteOffset: 0, as: UInt32.self)
+        start.storeBytes(of: UInt32(bitPattern: tag).littleEndian, toByteOffset: 4, as: UInt32.self)
+        start.storeBytes(of: UInt16(item.date.year).littleEndian, toByteOffset: 8, as: UInt16.self)
+        start.storeBytes(of: UInt8(item.date.month), toByteOffset: 10, as: UInt8.self)
+        start.storeBytes(of: UInt8(item.date.day), toByteOffset: 11, as: UInt8.self)
+        start.storeBytes(of: UInt64(bitPattern: Int64(item.price)).littleEndian, toByteOffset: 12, as: UInt64.self)
+        start.storeBytes(of: UInt64(bitPattern: Int64(item.category)).littleEndian, toByteOffset: 20, as: UInt64.self)
+        start.storeBytes(of: UInt64(bitPattern: Int64(item.categorySub ?? 0)).littleEndian, toByteOffset: 28, as: UInt64.self)
+        start.storeBytes(of: item.categorySub == nil ? 0 : 1, toByteOffset: 36, as: UInt8.self)
+        start.storeBytes(of: UInt32(id.count).littleEndian, toByteOffset: 37, as: UInt32.self)
+        var at = 41
+        if let base = id.baseAddress { (start + at).copyMemory(from: base, byteCount: id.count) }
+        at += id.count
+        start.storeBytes(of: UInt32(name.count).littleEndian, toByteOffset: at, as: UInt32.self)
+        at += 4
+        if let base = name.baseAddress { (start + at).copyMemory(from: base, byteCount: name.count) }
     }
 
     /// Forgets every record appended since `mark`.
@@ -233,16 +249,27 @@ public final class ItemSpool {
     }
 
     private func flush() throws {
-        var offset = 0
+        let pending = UnsafeRawBufferPointer(rebasing: buffer[..<used])
+        var written = 0
         // After a failed write, what was written is dropped from the buffer, so the next flush goes on from there.
-        defer { buffer.removeFirst(offset) }
-        while offset < buffer.count {
-            let written = buffer.withUnsafeBytes { pwrite(file.fd, $0.baseAddress! + offset, buffer.count - offset, off_t(flushed)) }
+        defer {
+            if written < pending.count, written > 0, let base = buffer.baseAddress {
+                base.copyMemory(from: base + written, byteCount: pending.count - written)
+            }
+            used -= written
+        }
+        try write(pending, progress: &written)
+    }
+
+    /// Writes bytes at the end of the file, counting in `progress` how many were written (all, unless it throws).
+    private func write(_ bytes: UnsafeRawBufferPointer, progress: inout Int) throws {
+        while progress < bytes.count {
+            let written = pwrite(file.fd, bytes.baseAddress! + progress, bytes.count - progress, off_t(flushed))
             if written < 0 {
                 if errno == EINTR { continue }
                 throw file.failure(writing: true)
             }
-            offset += written
+            progress += written
             flushed += Int64(written)
         }
     }

@@ -39,6 +39,19 @@ struct ItemSpoolTests {
         #expect(try readAll(spool).count == items.count)
     }
 
+    @Test("a record larger than the write buffer (a name of 300 KB) comes back whole between others")
+    func recordLargerThanTheBuffer() throws {
+        let spool = try ItemSpool()
+        let huge = Item(id: "BIG", date: try day(2024, 2, 3), name: String(repeating: "長", count: 100_000), price: 1,
+                        category: 0, categorySub: nil)
+        let items = try manyItems(30) + [huge] + manyItems(30)
+        for (index, item) in items.enumerated() { try spool.append(item, tag: Int32(index)) }
+        let back = try readAll(spool)
+        #expect(back.map(\.item).isByteForByte(items))
+        #expect(back.map(\.tag) == (0..<Int32(items.count)).map { $0 })
+        #expect(spool.count == items.count)
+    }
+
     @Test("truncating to a mark forgets what came after it, count and total included, and appending goes on from there")
     func truncate() throws {
         let items = try manyItems(3_000)
