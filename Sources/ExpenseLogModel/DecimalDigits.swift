@@ -21,6 +21,11 @@ public enum DecimalDigits {
 
     /// Writes the digits of a number, zero-padded to `minimum` (at most 20), at `start`; returns how many were written.
     public static func write(_ value: UInt64, minimum: Int = 1, to start: UnsafeMutablePointer<UInt8>) -> Int {
+        // A category's or sub-category's one digit.
+        if value < 10, minimum <= 1 {
+            start.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value)
+            return 1
+        }
         var count = 1, rest = value / 10
         // A date's eight digits, a year's four, a month's two: the count is the minimum, without counting.
         let fits = switch minimum { case 2: value < 100 case 4: value < 10_000 case 8: value < 100_000_000 default: false }

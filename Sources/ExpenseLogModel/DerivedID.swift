@@ -61,32 +61,28 @@ public enum DerivedID {
         // The digest's first 16 bytes, with the version (5, the high nibble of byte 6) and variant (binary 10, the top
         // bits of byte 8) set, read from its words: no array of bytes is made.
         let words = (h.0, h.1 & 0xFFFF_0FFF | 0x0000_5000, h.2 & 0x3FFF_FFFF | 0x8000_0000, h.3)
-        let digits: StaticString = "0123456789ABCDEF"
         return String(unsafeUninitializedCapacity: 36) { text in
-            var at = 0
-            // `count` hex digits of `word`'s low bits, the highest first.
-            func put(_ word: UInt32, _ count: Int) {
-                for shift in stride(from: 4 * (count - 1), through: 0, by: -4) {
-                    text[at] = digits.utf8Start[Int(word >> UInt32(shift) & 0xF)]
+            let out = text.baseAddress!
+            // 8-4-4-4-12 hex digits of the first 16 bytes: each word's eight digits, the dashes put in between.
+            func put(_ word: UInt32, at start: Int, dashAfter: Int) {
+                var at = start
+                for index in 0..<8 {
+                    if index == dashAfter {
+                        out[at] = UInt8(ascii: "-")
+                        at += 1
+                    }
+                    let nibble = UInt8(truncatingIfNeeded: word >> UInt32(28 - 4 * index)) & 0xF
+                    out[at] = nibble < 10 ? UInt8(ascii: "0") &+ nibble : UInt8(ascii: "A") &+ nibble &- 10
                     at += 1
                 }
             }
-            func dash() {
-                text[at] = UInt8(ascii: "-")
-                at += 1
-            }
-            // 8-4-4-4-12 hex digits of the first 16 bytes.
-            put(words.0, 8)
-            dash()
-            put(words.1 >> 16, 4)
-            dash()
-            put(words.1, 4)
-            dash()
-            put(words.2 >> 16, 4)
-            dash()
-            put(words.2, 4)
-            put(words.3, 8)
-            return at
+            put(words.0, at: 0, dashAfter: 8)
+            out[8] = UInt8(ascii: "-")
+            put(words.1, at: 9, dashAfter: 4)
+            out[18] = UInt8(ascii: "-")
+            put(words.2, at: 19, dashAfter: 4)
+            put(words.3, at: 28, dashAfter: 8)
+            return 36
         }
     }
 }
