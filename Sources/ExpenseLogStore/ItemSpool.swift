@@ -82,6 +82,25 @@ public final class ItemSpool {
         return start
     }
 
+    /// Appends, as they are, the records another spool holds from `start` to `end` (where records begin, as a reader's
+    /// `offset` gives them): `count` items whose prices add up to `total`. Copied as bytes, with no item made of them.
+    public func append(recordsOf other: ItemSpool, from start: Int64, to end: Int64, count: Int, total: Int128) throws {
+        try other.flush()
+        guard start >= 0, start <= end, end <= other.flushed else { throw other.file.corrupt() }
+        var position = start
+        while position < end {
+            if used == buffer.count { try flush() }
+            let want = min(buffer.count - used, Int(end - position))
+            let got = pread(other.file.fd, buffer.baseAddress! + used, want, off_t(position))
+            if got < 0, errno == EINTR { continue }
+            guard got > 0 else { throw other.file.failure(writing: false) }
+            used += got
+            position += Int64(got)
+        }
+        self.count += count
+        totalPrice += total
+    }
+
     /// Lays out an item's record at `start`: its length, then the fixed part, then its texts (numbers least significant
     /// byte first, whatever the machine's order). Laid out in place: appended to an array a piece at a time, it cost
     /// a thousand instructions a record.

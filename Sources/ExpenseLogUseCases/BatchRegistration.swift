@@ -87,7 +87,7 @@ public struct BatchRegistration {
         var reader = try items.reader()
         let started = Date()
         for (index, queuedBatch) in entry.batches.enumerated() {
-            let batch: OutboxBatch, rows: [Int]
+            let batch: OutboxBatch, rows: [Int], start = reader.offset
             do {
                 let (batchItems, batchRows) = try next(queuedBatch.count, from: &reader)
                 batch = OutboxBatch(key: queuedBatch.key, items: batchItems, body: try outbox.body(of: queuedBatch, in: entry))
@@ -121,8 +121,12 @@ public struct BatchRegistration {
                     }
                 }
                 outcome.confirmed += batch.items.count - there
-                let added = already.isEmpty ? answer : answer.filter { !already.contains(SheetText.key($0.id)) }
-                saved.keep(answer.isByteForByte(batch.items) && already.isEmpty ? batch.items : added)
+                if answer.isByteForByte(batch.items) && already.isEmpty {
+                    // What was sent is what the server saved: its records are copied from the spool as they are.
+                    saved.keep(recordsOf: items, from: start, to: reader.offset, batch: batch.items)
+                } else {
+                    saved.keep(already.isEmpty ? answer : answer.filter { !already.contains(SheetText.key($0.id)) })
+                }
                 let rate = Double(outcome.confirmed) / max(Date().timeIntervalSince(started), 0.001)
                 event(.sent(index: index, batches: entry.batches.count, confirmed: outcome.confirmed, rate: Int(rate)))
             case let .failed(error, mayHaveBeenSaved):

@@ -44,6 +44,21 @@ public struct SavedItems {
         }
     }
 
+    /// Keeps items the server saved that are, record for record, those `items` holds from `start` to `end` (the batch
+    /// just sent, answered as sent): copied as bytes. `batch` is the same items, for their count, months and total.
+    public mutating func keep(recordsOf items: ItemSpool, from start: Int64, to end: Int64, batch: [Item]) {
+        assert(!isCached, "items kept after the cache took them would never be cached")
+        registered += batch.count
+        guard keepFailure == nil else { return }
+        do {
+            try spool.append(recordsOf: items, from: start, to: end, count: batch.count,
+                             total: batch.reduce(0) { $0 + Int128($1.price) })
+            for item in batch { months.insert(item.date.yearMonth) }
+        } catch {
+            keepFailure = StoreError.wrapping(error, path: NSTemporaryDirectory())
+        }
+    }
+
     /// Caches the items, once (later calls return the first outcome): before the queued changes are sent, so a change
     /// of an item just registered is made on the cached copy, not overwritten by it. Returns why they could not all be
     /// kept or cached.

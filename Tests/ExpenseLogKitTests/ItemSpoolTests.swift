@@ -52,6 +52,26 @@ struct ItemSpoolTests {
         #expect(spool.count == items.count)
     }
 
+    @Test("records copied from another spool read back as those items, after the ones there, count and total included")
+    func recordsCopiedFromAnotherSpool() throws {
+        let items = try manyItems(4_000)
+        let source = try ItemSpool(), copy = try ItemSpool()
+        for (index, item) in items.enumerated() { try source.append(item, tag: Int32(index)) }
+        try copy.append(items[0], tag: 0)
+        // From the 1,000th record to the 3,000th, as a reader finds where they start and end.
+        var reader = try source.reader()
+        for _ in 0..<1_000 { _ = try reader.next() }
+        let start = reader.offset
+        for _ in 0..<2_000 { _ = try reader.next() }
+        let slice = Array(items[1_000..<3_000])
+        try copy.append(recordsOf: source, from: start, to: reader.offset, count: slice.count,
+                        total: slice.reduce(0) { $0 + Int128($1.price) })
+        let back = try readAll(copy)
+        #expect(back.map(\.item).isByteForByte([items[0]] + slice))
+        #expect(copy.count == 2_001)
+        #expect(copy.totalPrice == ([items[0]] + slice).reduce(0) { $0 + Int128($1.price) })
+    }
+
     @Test("truncating to a mark forgets what came after it, count and total included, and appending goes on from there")
     func truncate() throws {
         let items = try manyItems(3_000)
