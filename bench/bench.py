@@ -72,7 +72,9 @@ def median(values):
 
 
 def run_scenario(scenario, rounds, cwd):
-    """Warm-up, then `rounds` alternating runs per side: the medians of each side."""
+    """Warm-up, then `rounds` alternating runs per side: the medians of each side, and (under "pairs") the median of
+    each round's ratio ours / theirs, per metric: the two runs of a round are next to each other in time, so a
+    machine that is busier for a while weighs on both sides of the same ratio."""
     sides = {"ours": scenario.ours, "theirs": scenario.theirs}
     samples = {name: [] for name in sides}
     for name, command in sides.items():
@@ -84,7 +86,10 @@ def run_scenario(scenario, rounds, cwd):
             samples[name].append(measure(sides[name], cwd, lambda: scenario.before(name)))
         print(f"  round {round_number + 1}/{rounds}", end="\r", file=sys.stderr, flush=True)
     print(" " * 20, end="\r", file=sys.stderr)
-    return {name: tuple(median(column) for column in zip(*runs)) for name, runs in samples.items()}
+    medians = {name: tuple(median(column) for column in zip(*runs)) for name, runs in samples.items()}
+    medians["pairs"] = tuple(median([o[i] / t[i] if t[i] else float("inf") for o, t in zip(samples["ours"], samples["theirs"])])
+                             for i in range(3))
+    return medians
 
 
 def ensure_tools():
@@ -153,7 +158,7 @@ def main():
                 scenario.prepare()
                 used = rounds if scenario.rounds is None else min(rounds, scenario.rounds)
                 medians = run_scenario(scenario, used, cwd=scenarios.ROOT)
-                rows.append(results.Row(scenario, medians["ours"], medians["theirs"], used))
+                rows.append(results.Row(scenario, medians["ours"], medians["theirs"], used, medians["pairs"]))
                 print(results.console_line(rows[-1]), file=sys.stderr)
     finally:
         if args.keep:

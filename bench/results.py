@@ -17,9 +17,13 @@ class Row:
     ours: tuple    # median wall s, median CPU s, median peak RSS KiB
     theirs: tuple
     rounds: int    # the measured runs per side behind the medians
+    pairs: tuple = None  # the median of the rounds' ratios ours / theirs, per metric
 
     def ratio(self, metric):
+        """The median of the rounds' ratios (the ratio of the medians for rows written before pairs were kept)."""
         i = METRICS[metric]
+        if self.pairs is not None:
+            return self.pairs[i]
         return self.ours[i] / self.theirs[i] if self.theirs[i] else float("inf")
 
     def value(self, goal):
@@ -108,7 +112,8 @@ def write(path, rows):
     """Puts this run first in results.md and keeps the KEEP_RUNS - 1 runs before it below."""
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     run = (f"{MARKER}\n## {now}, commit {commit()}\n\n"
-           f"{machine()}. Medians of the rounds shown, per side, after a warm-up; CPU is user + system time "
+           f"{machine()}. Medians of the rounds shown, per side, after a warm-up; a ratio is the median of the "
+           f"rounds' ratios (each round runs both sides, alternating which goes first); CPU is user + system time "
            f"of the client processes; RSS is the peak resident set of the largest of them.\n\n"
            f"{markdown_table(rows)}\n")
     earlier = []
