@@ -79,11 +79,14 @@ def markdown_table(rows):
              "| --- | --- | --- | --- | --- | --- | --- | --- |"]
     for row in rows:
         o, t = row.ours, row.theirs
+        # The medians of each side, then the ratio: the median of the rounds' ratios, which the quotient of the
+        # medians need not equal (hence no "=").
+        sign = ";" if row.pairs is not None else " ="
         ours, theirs = (label.replace("|", "\\|") for label in row.scenario.labels)  # a pipeline's | would split the cell
         lines.append(f"| {row.scenario.name} | {ours} | {theirs} | {row.rounds} "
-                     f"| {seconds(o[0])} / {seconds(t[0])} = **{row.ratio('wall'):.2f}** "
-                     f"| {seconds(o[1])} / {seconds(t[1])} = **{row.ratio('cpu'):.2f}** "
-                     f"| {mebibytes(o[2])} / {mebibytes(t[2])} = **{row.ratio('rss'):.2f}** "
+                     f"| {seconds(o[0])} / {seconds(t[0])}{sign} **{row.ratio('wall'):.2f}** "
+                     f"| {seconds(o[1])} / {seconds(t[1])}{sign} **{row.ratio('cpu'):.2f}** "
+                     f"| {mebibytes(o[2])} / {mebibytes(t[2])}{sign} **{row.ratio('rss'):.2f}** "
                      f"| {row.verdicts()} |")
     return "\n".join(lines)
 

@@ -189,7 +189,7 @@ class Workbench:
         return Scenario("import", self.ours("import", "register", "--batch-size", batch, csv_path),
                         Command(["python3", plain, csv_path, self.url(), batch], self.env("none")),
                         [Goal("cpu", 0.5), Goal("wall", 1.0), Goal("rss", 1.0)], prepare=prepare,
-                        # Seven rounds: its CPU ratio moved by a tenth between three-round runs of one binary.
+                        # Up to seven rounds (`--rounds 7`): its CPU ratio moved by a tenth between three-round runs.
                         before_each=self.empty_import, rounds=7,
                         labels=(f"expense-log register ({rows:,} CSV rows, batches of {batch})",
                                 "Python: csv → JSON → urllib POST"))

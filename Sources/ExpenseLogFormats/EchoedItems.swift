@@ -13,12 +13,10 @@ public enum EchoedItems {
     /// allows between tokens (one server indents, another writes `", "`). Anything else — another key order, a value
     /// of another type, another escape — is false, and the answer takes the general reading.
     public static func match(_ answer: Data, sent: Data) -> Bool {
-        answer.withUnsafeBytes { a in
-            sent.withUnsafeBytes { s in sameTokens(a.bindMemory(to: UInt8.self), s.bindMemory(to: UInt8.self)) }
-        }
+        answer.withUnsafeBytes { a in sent.withUnsafeBytes { s in sameTokens(a, s) } }
     }
 
-    private static func sameTokens(_ a: UnsafeBufferPointer<UInt8>, _ s: UnsafeBufferPointer<UInt8>) -> Bool {
+    private static func sameTokens(_ a: UnsafeRawBufferPointer, _ s: UnsafeRawBufferPointer) -> Bool {
         guard let aBase = a.baseAddress, let sBase = s.baseAddress else { return a.count == s.count }
         var i = 0, j = 0
         while true {
@@ -47,10 +45,8 @@ public enum EchoedItems {
                 // memchr finds the quote; a run with a backslash is cut at it. A control character needs no check: the
                 // body sent has none, so a run holding one is not the same bytes.
                 guard let quote = memchr(aBase + i, Int32(UInt8(ascii: "\"")), a.count - i) else { return false }
-                var end = UnsafePointer(quote.assumingMemoryBound(to: UInt8.self)) - aBase
-                if let backslash = memchr(aBase + i, Int32(UInt8(ascii: "\\")), end - i) {
-                    end = UnsafePointer(backslash.assumingMemoryBound(to: UInt8.self)) - aBase
-                }
+                var end = UnsafeRawPointer(quote) - aBase
+                if let backslash = memchr(aBase + i, Int32(UInt8(ascii: "\\")), end - i) { end = UnsafeRawPointer(backslash) - aBase }
                 let run = end - i
                 guard end < a.count, j + run < s.count, memcmp(aBase + i, sBase + j, run + 1) == 0 else { return false }
                 let stop = a[end]
@@ -65,7 +61,7 @@ public enum EchoedItems {
     }
 
     /// Skips JSON whitespace; whether any was there.
-    private static func skip(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int) -> Bool {
+    private static func skip(_ bytes: UnsafeRawBufferPointer, _ index: inout Int) -> Bool {
         let start = index
         while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09 {
             index += 1

@@ -179,7 +179,7 @@ final class CurlTransfer {
 
     /// A header line; a status line starts a new set (a `100 Continue` may come before the answer).
     private func header(_ data: UnsafeMutablePointer<CChar>, _ size: Int) -> Int {
-        let line = UnsafeRawBufferPointer(start: data, count: size).bindMemory(to: UInt8.self)
+        let line = UnsafeRawBufferPointer(start: data, count: size)
         if line.starts(with: "HTTP/".utf8) {
             headers = [:]
         } else if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
@@ -191,7 +191,7 @@ final class CurlTransfer {
     }
 
     /// A header's name or value without the spaces, tabs and line ending around it (bytes: this runs for every line).
-    private static func trimmed(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Slice<UnsafeBufferPointer<UInt8>> {
+    private static func trimmed(_ bytes: Slice<UnsafeRawBufferPointer>) -> Slice<UnsafeRawBufferPointer> {
         func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
         var start = bytes.startIndex, end = bytes.endIndex
         while start < end, isSpace(bytes[start]) { start += 1 }

@@ -87,15 +87,23 @@ public final class ItemSpool {
     public func append(recordsOf other: ItemSpool, from start: Int64, to end: Int64, count: Int, total: Int128) throws {
         try other.flush()
         guard start >= 0, start <= end, end <= other.flushed else { throw other.file.corrupt() }
-        var position = start
-        while position < end {
-            if used == buffer.count { try flush() }
-            let want = min(buffer.count - used, Int(end - position))
-            let got = pread(other.file.fd, buffer.baseAddress! + used, want, off_t(position))
-            if got < 0, errno == EINTR { continue }
-            guard got > 0 else { throw other.file.failure(writing: false) }
-            used += got
-            position += Int64(got)
+        let before = mark
+        do {
+            var position = start
+            while position < end {
+                if used == buffer.count { try flush() }
+                let want = min(buffer.count - used, Int(end - position))
+                let got = pread(other.file.fd, buffer.baseAddress! + used, want, off_t(position))
+                if got < 0, errno == EINTR { continue }
+                if got < 0 { throw other.file.failure(writing: false) }
+                guard got > 0 else { throw other.file.corrupt() }
+                used += got
+                position += Int64(got)
+            }
+        } catch {
+            // No part of the records is left for the next record to follow.
+            if before.end < flushed { try? truncate(to: before) } else { used = Int(before.end - flushed) }
+            throw error
         }
         self.count += count
         totalPrice += total

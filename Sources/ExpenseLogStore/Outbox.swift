@@ -56,10 +56,10 @@ public struct QueuedBatch: Sendable, Equatable {
 /// Each `register` that queues writes one new entry file (write-temp, `fsync`, rename), so concurrent runs never
 /// touch the same file. `sync` appends the key of every batch the server confirmed to the entry's `.sent` log
 /// (one line), and deletes both files once every batch is confirmed: no whole-file rewrites per batch. The `.tried`
-/// line written before each POST is `fsync`ed (after a power cut, `sync` must still know a POST may be running); a
-/// `.sent` line is not: losing one to a power cut costs only the check `sync` makes anyway before sending (the
-/// batch's months are read, and the items found there are crossed off), and an `fsync` a batch was 3% of an import's
-/// CPU and more of its time on a laptop's disk.
+/// line written before each POST is `fsync`ed (after a power cut, `sync` must still know a POST may be running); the
+/// `.sent` line of a batch the server has is not: losing one to a power cut costs only the check `sync` makes anyway
+/// before sending (the batch's months are read, and the items found there are crossed off), and an `fsync` a batch
+/// was 3% of an import's CPU and more of its time on a laptop's disk. A dropped or refused batch's line is `fsync`ed.
 public struct Outbox: Sendable {
     /// The folder holding the entries (`<state>/<env>/outbox`).
     public let directory: URL
@@ -206,10 +206,12 @@ public struct Outbox: Sendable {
         try entries().entries.reduce(0) { $0 + $1.itemCount }
     }
 
-    /// Records that the server confirmed a batch; the entry's files go once every batch is confirmed.
-    public func markSent(_ key: String, in entry: OutboxEntry) throws {
+    /// Crosses off a batch (confirmed by the server, dropped, or refused); the entry's files go once every batch is.
+    /// `onServer` says the server has the batch's items: then the line is not `fsync`ed, as a power cut that loses it
+    /// costs only the check `sync` makes before sending (a dropped or refused batch has no such check, so its line is).
+    public func markSent(_ key: String, in entry: OutboxEntry, onServer: Bool = false) throws {
         let log = sentLog(for: entry.file)
-        let lines = try appendLine(key, to: log, countingLines: true, durable: false)
+        let lines = try appendLine(key, to: log, countingLines: true, durable: !onServer)
         // Reading the keys back is needed only once the log has as many lines as the entry has batches: reading them
         // after every batch made a large import's confirmations quadratic.
         if lines >= entry.batches.count, Set(entry.batches.map(\.key)).isSubset(of: sentKeys(of: entry.file)) {

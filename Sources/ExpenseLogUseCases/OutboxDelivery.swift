@@ -70,7 +70,7 @@ public struct OutboxDelivery: Sendable {
                 return .failed(error, mayHaveBeenSaved: true)
             }
         }
-        try outbox.markSent(batch.key, in: entry)
+        try outbox.markSent(batch.key, in: entry, onServer: true)
         return .delivered(answer.items, existing: answer.existing)
     }
 }

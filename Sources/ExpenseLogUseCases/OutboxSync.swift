@@ -120,7 +120,7 @@ public struct OutboxSync: Sendable {
                 let fresh = batch.items.filter { !known.contains(SheetText.key($0.id)) }
                 outcome.skipped += batch.items.count - fresh.count
                 if fresh.isEmpty {
-                    try outbox.markSent(batch.key, in: entry)
+                    try outbox.markSent(batch.key, in: entry, onServer: true)
                     outcome.done += batch.items.count
                     continue
                 }

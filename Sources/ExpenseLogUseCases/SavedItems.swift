@@ -46,6 +46,7 @@ public struct SavedItems {
 
     /// Keeps items the server saved that are, record for record, those `items` holds from `start` to `end` (the batch
     /// just sent, answered as sent): copied as bytes. `batch` is the same items, for their count, months and total.
+    /// The records keep the import's report rows as their numbers, which no reader of these items looks at.
     public mutating func keep(recordsOf items: ItemSpool, from start: Int64, to end: Int64, batch: [Item]) {
         assert(!isCached, "items kept after the cache took them would never be cached")
         registered += batch.count

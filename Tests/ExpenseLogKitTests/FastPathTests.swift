@@ -205,11 +205,13 @@ struct FastPathTests {
         (sentTwo.replacingOccurrences(of: "178", with: "179"), false),
         (sentTwo.replacingOccurrences(of: "178", with: "17 8"), false),
         (sentTwo.replacingOccurrences(of: "null", with: "nul l"), false),
-        (sentTwo.replacingOccurrences(of: #","row":1"#, with: ""), true),
+        (sentTwo + "\n", true),
+        (sentTwo.replacingOccurrences(of: "コーヒー", with: "コーヒー "), false),
+        (sentTwo.replacingOccurrences(of: "返金 ❶", with: "返金\t❶"), false),
+        (sentTwo.replacingOccurrences(of: "[{", with: "[ {").replacingOccurrences(of: "返金 ❶", with: "返金  ❶"), false),
         (sentTwo.replacingOccurrences(of: #""categorySub":2}"#, with: #""categorySub":2,"row":2}"#), false),
         (String(sentTwo.prefix { $0 != "," }), false),
         (sentTwo + " x", false),
-        (sentTwo.replacingOccurrences(of: "\"}]", with: "\"}]"), true),
     ]
 
     @Test("an answer is taken for the items sent only when it is their body token for token", arguments: echoes)
