@@ -63,9 +63,7 @@ public enum EchoedItems {
     /// Skips JSON whitespace; whether any was there.
     private static func skip(_ bytes: UnsafeRawBufferPointer, _ index: inout Int) -> Bool {
         let start = index
-        while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09 {
-            index += 1
-        }
+        while index < bytes.count, JSONParser.isWhitespace(bytes[index]) { index += 1 }
         return index > start
     }
 

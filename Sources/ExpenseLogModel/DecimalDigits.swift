@@ -26,12 +26,12 @@ public enum DecimalDigits {
             start.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value)
             return 1
         }
-        var count = 1, rest = value / 10
         // A date's eight digits, a year's four, a month's two: the count is the minimum, without counting.
         let fits = switch minimum { case 2: value < 100 case 4: value < 10_000 case 8: value < 100_000_000 default: false }
-        if fits {
-            count = minimum
-        } else {
+        var count = minimum
+        if !fits {
+            count = 1
+            var rest = value / 10
             while rest > 0 {
                 count += 1
                 rest /= 10
@@ -39,8 +39,7 @@ public enum DecimalDigits {
             count = max(count, min(minimum, 20))
         }
         // Two digits a division: a date's eight digits are four steps.
-        var at = count
-        rest = value
+        var at = count, rest = value
         while rest >= 10 {
             let pair = Int(truncatingIfNeeded: rest % 100)
             rest /= 100
