@@ -19,7 +19,7 @@ STATIC_FLAG = $(if $(STATIC),--static-swift-stdlib,)
 # libcurl's headers: the Linux transport is built on libcurl, which the binary loads at its first request (so a
 # command that stays offline never loads it). Installed with apt-get when missing; elsewhere, say what to install.
 deps:
-	@if [ "$$(uname -s)" = Linux ] && ! ls /usr/include/curl/curl.h /usr/include/*/curl/curl.h >/dev/null 2>&1; then \
+	@if [ "$$(uname -s)" = Linux ] && ! ls /usr/include/curl/curl.h /usr/include/*/curl/curl.h 2>/dev/null | grep -q .; then \
 		if command -v apt-get >/dev/null; then \
 			echo "Installing libcurl's headers (libcurl4-openssl-dev), which the build needs…"; \
 			{ apt-get update -qq && apt-get install -y -qq libcurl4-openssl-dev >/dev/null; } || \
@@ -123,8 +123,9 @@ link-order: deps
 		{ echo "error: link-order needs valgrind; install it and run make again" >&2; exit 1; }
 	$(SWIFT) build -c release $(STATIC_FLAG)
 	python3 bench/link_order.py "$$($(SWIFT) build -c release $(STATIC_FLAG) --show-bin-path)/expense-log" bench/link-order.txt
-	@# The build does not track the order file: touching the entry point makes the next release build link again.
-	touch Sources/expense-log/main.swift
+	@# The build does not track the order file (and a touched source file is not enough to link again): removing the
+	@# binary makes the next release build link it with the new order.
+	rm -f "$$($(SWIFT) build -c release $(STATIC_FLAG) --show-bin-path)/expense-log"
 
 # Benchmarks against curl, jq and a plain Python script; not part of `make test`. Installs curl, jq, GNU time and
 # libcurl's headers if missing, measures the binary `make install STATIC=1` installs (stripped, under .build/bench-install),

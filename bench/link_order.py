@@ -46,10 +46,14 @@ def functions_run(profile, binary):
 
 
 def main():
-    binary, output = os.path.realpath(sys.argv[1]), sys.argv[2]
+    built, output = os.path.realpath(sys.argv[1]), sys.argv[2]
     work = tempfile.mkdtemp(prefix="link-order-")
     server = ReferenceServer()
     try:
+        # Profiled without its debug information, which valgrind 3.19 refuses as "possibly corrupted" for some builds
+        # (and then writes an empty profile); the symbol table, all the order needs, stays.
+        binary = os.path.join(work, "expense-log")
+        subprocess.run(["objcopy", "--strip-debug", built, binary], check=True)
         rows = os.path.join(work, "rows.csv")
         write_import_csv(rows, 2_000, 2031)
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8", "HOME": work,
@@ -65,7 +69,11 @@ def main():
                             binary, *arguments], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
             if not os.path.exists(profile):
                 sys.exit(f"link_order: valgrind wrote no profile for `expense-log {' '.join(arguments)}`; is valgrind installed?")
-            for name in functions_run(profile, binary):
+            names = functions_run(profile, binary)
+            if not names:
+                sys.exit(f"link_order: the profile of `expense-log {' '.join(arguments)}` names no function of the binary; "
+                         f"run valgrind --tool=callgrind on it by hand to see why")
+            for name in names:
                 if name not in seen:
                     seen.add(name)
                     order.append(name)

@@ -8,8 +8,8 @@ public enum TransportError: Error, Sendable, Equatable {
     case answerTooLarge(url: URL, limit: Int)
 }
 
-/// Why a request never got an answer.
-public enum NetworkFailure: Sendable, Equatable, CustomStringConvertible {
+/// Why a request never got an answer (thrown by the built-in client's parts, wrapped in a `TransportError` for callers).
+public enum NetworkFailure: Error, Sendable, Equatable, CustomStringConvertible {
     /// Nothing listens at the address (connection refused).
     case refused
     /// No answer in time.

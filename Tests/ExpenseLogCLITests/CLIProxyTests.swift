@@ -31,4 +31,17 @@ import Testing
             #expect(requests.allSatisfy { $0.headers["host"] == "expense-log.invalid" }, "\(requests.map(\.headers))")
         }
     }
+
+    // Linux only: the built-in client is Linux's; on macOS URLSession takes the proxy itself.
+    #if os(Linux)
+    @Test("the built-in client hands every request to curl when a proxy variable names a proxy, as curl reads them")
+    func nativeHandsProxiedRequestsToCurl() {
+        #expect(Transport.native.makeSession(environment: [:]) is NativeSession)
+        #expect(Transport.native.makeSession(environment: ["https_proxy": ""]) is NativeSession)
+        for name in ["http_proxy", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"] {
+            #expect(Transport.native.makeSession(environment: [name: "http://proxy.example:3128"]) is CurlSession, "\(name)")
+        }
+        #expect(Transport.curl.makeSession(environment: [:]) is CurlSession)
+    }
+    #endif
 }

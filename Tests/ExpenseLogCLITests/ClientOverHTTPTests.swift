@@ -137,13 +137,14 @@ import Testing
         }
     }
 
-    /// libcurl keeps a thread's connections: a GET (a month, the hop after a POST) goes on one already open, while each
-    /// POST has a connection of its own, so that none is ever sent twice on a kept connection that died.
-    @Test(.enabled(if: Transport.standard == .curl, "URLSession keeps connections its own way"))
-    func getsReuseAConnectionAndEveryPostOpensItsOwn() async throws {
+    /// The built-in client and libcurl keep connections: a GET (a month, the hop after a POST) goes on one already open,
+    /// while each POST has a connection of its own, so that none is ever sent twice on a kept connection that died.
+    @Test(.enabled(if: Transport.standard != .urlsession, "URLSession keeps connections its own way"),
+          arguments: transports.filter { $0 != .urlsession })
+    func getsReuseAConnectionAndEveryPostOpensItsOwn(transport: Transport) async throws {
         try await withServer(["--redirect"]) { server in
             try await server.seed(Samples.seed)
-            let client = client(server, .curl)
+            let client = client(server, transport)
             for batch in OutboxBatch.split((1...3).map { Samples.item("C\($0)", "2024030\($0)", "item \($0)", 100) }, size: 1) {
                 _ = try await client.send(batch)
             }

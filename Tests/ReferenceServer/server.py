@@ -9,6 +9,7 @@ exactly what the client sent.
     python3 server.py [--port 0] [--host 127.0.0.1] [--redirect] [--redirect-host H] [--token T]
                       [--seed FILE.json] [--sheet [--sheet-zone Asia/Tokyo]]
                       [--latency SECONDS] [--redirect-latency SECONDS] [--verbose] [--actions]
+                      [--tls CERT.pem KEY.pem]
 
 With --sheet it stores items as a Google Sheet left at its default formats
 does, and answers as Apps Script's getValues() + JSON.stringify then do:
@@ -21,6 +22,10 @@ concurrent requests overlap) before it is answered, as an Apps Script
 execution takes 0.5-3 s; with --redirect-latency every /echo answer (the
 redirect hop) waits too. POST /_control/latency {"latency": 1.0, "redirect": 0.1}
 changes either at run time (GET /_control/latency shows them); reset keeps them.
+
+With --tls a connection that opens with a TLS handshake is answered over TLS with
+that certificate, as Google's front end terminates TLS before Apps Script; any
+other is plain http, so /_control stays plain (redirects keep each connection's scheme).
 
 Prints one line "PORT <n>" once listening. It exits when stdin reaches EOF, so
 a test runner that dies takes the server with it; when running it by hand keep
@@ -45,6 +50,7 @@ import os
 import re
 import signal
 import socket
+import ssl
 import sys
 import threading
 import time
@@ -523,6 +529,8 @@ class Handler(BaseHTTPRequestHandler):
             key = str(uuid.uuid4())
             state.put_echo(key, status, data)
             location = f"{self.server.echo_base_url}/echo?user_content_key={key}"
+            if isinstance(self.connection, ssl.SSLSocket):
+                location = "https:" + location.split(":", 1)[1]
             page = ("<HTML><HEAD><TITLE>Moved Temporarily</TITLE></HEAD><BODY>"
                     f'The document has moved <A HREF="{html.escape(location)}">here</A>.'
                     "</BODY></HTML>").encode()
@@ -665,6 +673,17 @@ class Server(ThreadingHTTPServer):
             self.guard_peer = (peer, peer.accept()[0])
         self.guard = guard
 
+    tls = None  # an ssl.SSLContext with --tls
+
+    def finish_request(self, request, client_address):
+        """With --tls, a connection whose first byte opens a TLS handshake (a record of type 22) is answered over TLS."""
+        if self.tls is not None and request.recv(1, socket.MSG_PEEK) == b"\x16":
+            request.settimeout(10)
+            with self.tls.wrap_socket(request, server_side=True) as secure:
+                secure.settimeout(None)
+                return super().finish_request(secure, client_address)
+        return super().finish_request(request, client_address)
+
     def handle_error(self, request, client_address):
         if self.verbose:      # clients hanging up mid-fault are expected; stay quiet
             super().handle_error(request, client_address)
@@ -706,6 +725,7 @@ def main(argv=None, announce=None):
     parser.add_argument("--redirect-latency", type=seconds_arg, default=0.0, metavar="SECONDS",
                         help="every /echo answer (the redirect hop, with --redirect) waits this long (default 0)")
     parser.add_argument("--verbose", action="store_true", help="log requests to stderr")
+    parser.add_argument("--tls", nargs=2, metavar=("CERT", "KEY"), help="answer TLS connections with this certificate")
     parser.add_argument("--actions", action="store_true",
                         help="answer ?action=info, update and delete as the bundled script does (the benchmark's queued edits)")
     parser.add_argument("--zygote", action="store_true", help="fork servers on request (see above)")
@@ -741,6 +761,9 @@ def main(argv=None, announce=None):
     server.sheet_zone = zoneinfo.ZoneInfo(args.sheet_zone) if args.sheet else None
     server.latency, server.redirect_latency = args.latency, args.redirect_latency
     server.actions = args.actions
+    if args.tls:
+        server.tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        server.tls.load_cert_chain(*args.tls)
     port = server.server_address[1]
     host = f"[{args.host}]" if ":" in args.host else args.host
     server.base_url = f"http://{host}:{port}"
