@@ -16,8 +16,8 @@ STATIC_FLAG = $(if $(STATIC),--static-swift-stdlib,)
 
 .PHONY: build test test-spawned test-deps portability run install install-files bench link-order clean deps
 
-# libcurl's headers: the Linux transport is built on libcurl, which the binary loads at its first request (so a
-# command that stays offline never loads it). Installed with apt-get when missing; elsewhere, say what to install.
+# libcurl's headers, for the curl transport on Linux (requests through a proxy, or `"transport": "curl"`), which the
+# binary loads at the first such request. Installed with apt-get when missing; elsewhere, say what to install.
 deps:
 	@if [ "$$(uname -s)" = Linux ] && ! ls /usr/include/curl/curl.h /usr/include/*/curl/curl.h 2>/dev/null | grep -q .; then \
 		if command -v apt-get >/dev/null; then \

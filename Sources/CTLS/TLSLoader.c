@@ -14,8 +14,13 @@
 #define TLSEXT_NAMETYPE_host_name 0
 #define SSL_CTRL_SET_MIN_PROTO_VERSION 123
 #define TLS1_2_VERSION 0x0303
-#define SSL_OP_IGNORE_UNEXPECTED_EOF ((uint64_t)1 << 7)
+#define SSL_ERROR_SSL 1
 #define X509_V_OK 0
+// err.h: an error code's reason (OpenSSL 3's ERR_GET_REASON, an inline function), and ssl.h's reason for a connection
+// closed without TLS's close notice.
+#define ERR_SYSTEM_FLAG ((unsigned long)1 << 31)
+#define ERR_REASON_MASK 0x7FFFFFUL
+#define SSL_R_UNEXPECTED_EOF_WHILE_READING 294
 
 static struct {
     int (*init_ssl)(uint64_t options, const void *settings);
@@ -26,7 +31,6 @@ static struct {
     int (*ctx_load_locations)(void *ctx, const char *file, const char *path);
     void (*ctx_set_verify)(void *ctx, int mode, void *callback);
     long (*ctx_ctrl)(void *ctx, int command, long value, void *argument);
-    uint64_t (*ctx_set_options)(void *ctx, uint64_t options);
     void *(*ssl_new)(void *ctx);
     void (*ssl_free)(void *ssl);
     int (*set_fd)(void *ssl, int fd);
@@ -41,6 +45,8 @@ static struct {
     long (*verify_result)(const void *ssl);
     const char *(*verify_string)(long code);
     unsigned long (*error_get)(void);
+    unsigned long (*error_peek)(void);
+    void (*error_clear)(void);
     void (*error_string)(unsigned long code, char *buffer, size_t size);
 } api;
 
@@ -72,7 +78,6 @@ static void load(void) {
     *(void **)&api.ctx_load_locations = find(library, "SSL_CTX_load_verify_locations");
     *(void **)&api.ctx_set_verify = find(library, "SSL_CTX_set_verify");
     *(void **)&api.ctx_ctrl = find(library, "SSL_CTX_ctrl");
-    *(void **)&api.ctx_set_options = find(library, "SSL_CTX_set_options");
     *(void **)&api.ssl_new = find(library, "SSL_new");
     *(void **)&api.ssl_free = find(library, "SSL_free");
     *(void **)&api.set_fd = find(library, "SSL_set_fd");
@@ -87,6 +92,8 @@ static void load(void) {
     *(void **)&api.verify_result = find(library, "SSL_get_verify_result");
     *(void **)&api.verify_string = find(library, "X509_verify_cert_error_string");
     *(void **)&api.error_get = find(library, "ERR_get_error");
+    *(void **)&api.error_peek = find(library, "ERR_peek_error");
+    *(void **)&api.error_clear = find(library, "ERR_clear_error");
     *(void **)&api.error_string = find(library, "ERR_error_string_n");
     if (failure[0] == '\0' && api.init_ssl(0, NULL) != 1) snprintf(failure, sizeof failure, "OpenSSL could not be initialised");
 }
@@ -123,8 +130,8 @@ void *el_tls_context(const char *ca_file, char *reason, size_t size) {
     }
     api.ctx_set_verify(context, SSL_VERIFY_PEER, NULL);
     api.ctx_ctrl(context, SSL_CTRL_SET_MIN_PROTO_VERSION, TLS1_2_VERSION, NULL);
-    // An answer read to the end of the connection may end without TLS's close notice; the body's length is checked.
-    api.ctx_set_options(context, SSL_OP_IGNORE_UNEXPECTED_EOF);
+    // A connection closed without TLS's close notice stays an error (el_tls_error's EL_TLS_CUT): an answer read to the
+    // connection's end is whole only after the notice (RFC 9112 9.8), or anyone on the path could cut it short.
     return context;
 }
 
@@ -145,10 +152,32 @@ void *el_tls_new(void *context, int fd, const char *host, int is_address) {
 
 void el_tls_free(void *tls) { api.ssl_free(tls); }
 
-int el_tls_handshake(void *tls) { return api.connect(tls); }
-int el_tls_read(void *tls, void *buffer, int size) { return api.read(tls, buffer, size); }
-int el_tls_write(void *tls, const void *buffer, int size) { return api.write(tls, buffer, size); }
-int el_tls_error(void *tls, int result) { return api.get_error(tls, result); }
+// OpenSSL reads its thread's error queue to tell why a call failed, so it must be empty before each call: transfer
+// threads run one connection after another.
+int el_tls_handshake(void *tls) {
+    api.error_clear();
+    return api.connect(tls);
+}
+
+int el_tls_read(void *tls, void *buffer, int size) {
+    api.error_clear();
+    return api.read(tls, buffer, size);
+}
+
+int el_tls_write(void *tls, const void *buffer, int size) {
+    api.error_clear();
+    return api.write(tls, buffer, size);
+}
+
+int el_tls_error(void *tls, int result) {
+    int error = api.get_error(tls, result);
+    unsigned long code = api.error_peek();
+    if (error == SSL_ERROR_SSL && (code & ERR_SYSTEM_FLAG) == 0 && (code & ERR_REASON_MASK) == SSL_R_UNEXPECTED_EOF_WHILE_READING) {
+        api.error_clear();
+        return EL_TLS_CUT;
+    }
+    return error;
+}
 
 void el_tls_describe(void *tls, char *reason, size_t size) {
     long verdict = api.verify_result(tls);

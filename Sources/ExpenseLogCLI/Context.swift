@@ -150,7 +150,7 @@ public struct Context: Sendable {
             if token != nil, baseURL.scheme?.lowercased() == "http", !LoopbackHost.matches(baseURL.host ?? "") {
                 warn("the token is sent over plain http:// to \(baseURL.host ?? "the server"), unencrypted; use https://")
             }
-            session = makeLiveSession?() ?? config.transport.value.makeSession()
+            session = makeLiveSession?() ?? config.transport.value.makeSession(environment: environment)
         }
         let log = RequestLog(sink: io.stderr, verbose: verbose, quiet: quiet)
         return ExpenseLogAPIClient(session: session, baseURL: baseURL, timeout: config.timeout, token: token,

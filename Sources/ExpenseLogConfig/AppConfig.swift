@@ -64,7 +64,7 @@ public struct AppConfig: Sendable, Equatable {
     public let serverTimeZone: Sourced<TimeZone>
     /// The largest answer accepted, in bytes: the config file's `maxAnswerMiB`, else 64 MiB.
     public let maxAnswerBytes: Sourced<Int>
-    /// The live session's kind: the config file's `transport`, else curl on Linux and URLSession elsewhere.
+    /// The live session's kind: the config file's `transport`, else the built-in client on Linux and URLSession elsewhere.
     public let transport: Sourced<Transport>
     /// How long an unanswered POST may still run on the server: `serverMaxExecutionSeconds`, else Apps Script's 6 minutes.
     public let resendWait: Sourced<ResendWait>

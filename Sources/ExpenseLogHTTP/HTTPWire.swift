@@ -59,6 +59,8 @@ struct ResponseReader {
     private(set) var started = false
     private var stage = Stage.head
     private var line: [UInt8] = []
+    /// Bytes of head and trailer lines so far: past 256 KiB (curl's limit is 300 KB) the answer is refused.
+    private var headBytes = 0
     private let limit: Int
     private let hasBody: Bool
 
@@ -90,9 +92,11 @@ struct ResponseReader {
                 keepsConnection = false
                 return
             case .head, .chunkSize, .chunkEnd, .trailer:
-                guard let newline = bytes[index...].firstIndex(of: 0x0A) else {
+                let newline = bytes[index...].firstIndex(of: 0x0A)
+                headBytes += (newline ?? bytes.count) - index + 1
+                guard headBytes <= 262_144 else { throw .malformed("header lines longer than 256 KiB in all") }
+                guard let newline else {
                     line.append(contentsOf: bytes[index...])
-                    guard line.count <= 65_536 else { throw .malformed("a header line longer than 64 KiB") }
                     return
                 }
                 line.append(contentsOf: bytes[index..<newline])
@@ -124,8 +128,10 @@ struct ResponseReader {
         case .head where line.isEmpty: try startBody()
         case .head: try field()
         case .chunkSize:
-            let digits = line.prefix { $0 != UInt8(ascii: ";") }.filter { $0 != 0x20 && $0 != 0x09 }
-            guard !digits.isEmpty, digits.count <= 15, let size = Int(String(decoding: digits, as: UTF8.self), radix: 16) else {
+            // Hex digits only (Int(_:radix:) would take a sign), spaces allowed before an extension; leading zeros dropped.
+            let digits = line.prefix { $0 != UInt8(ascii: ";") }.filter { $0 != 0x20 && $0 != 0x09 }.drop { $0 == UInt8(ascii: "0") }
+            guard line.first.map(Self.isHexDigit) == true, digits.allSatisfy(Self.isHexDigit), digits.count <= 15,
+                  let size = Int(String(decoding: digits.isEmpty ? [UInt8(ascii: "0")] : Array(digits), as: UTF8.self), radix: 16) else {
                 throw .malformed("a chunk size that is not a hexadecimal number")
             }
             if size == 0 { stage = .trailer } else {
@@ -139,6 +145,10 @@ struct ResponseReader {
             if line.isEmpty { stage = .done }
         default: break
         }
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
     }
 
     private mutating func statusLine() throws(WireError) {
@@ -167,10 +177,19 @@ struct ResponseReader {
         if headers["connection"]?.lowercased().contains("close") == true { keepsConnection = false }
         if !hasBody || status == 204 || status == 304 {
             stage = .done
-        } else if headers["transfer-encoding"]?.lowercased().contains("chunked") == true {
-            stage = .chunkSize
+        } else if let codings = headers["transfer-encoding"] {
+            // Chunked only as the last coding; any other transfer coding runs to the connection's end (RFC 9112 6.3),
+            // and a Content-Length beside it is ignored.
+            if codings.split(separator: ",").last?.trimmingCharacters(in: .whitespaces).lowercased() == "chunked" {
+                stage = .chunkSize
+            } else {
+                keepsConnection = false
+                stage = .untilClose
+            }
         } else if let text = headers["content-length"] {
-            guard let length = Int(text), length >= 0 else { throw .malformed("a Content-Length that is not a number") }
+            guard !text.isEmpty, text.utf8.count <= 18, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let length = Int(text) else {
+                throw .malformed("a Content-Length that is not a number")
+            }
             guard length <= limit else { throw .tooLarge }
             body.reserveCapacity(length)
             stage = length == 0 ? .done : .sized(length)

@@ -47,45 +47,24 @@ public struct NativeSession: Session {
         }
     }
 
-    /// The exchange, blocking: on a kept connection for a GET when one is idle (again on a new one if the kept one
-    /// turns out closed before any answer), else on a new connection.
+    /// The exchange, blocking: on a kept connection for a GET when one is idle (again on a new one if the server closed
+    /// the kept one before a byte of the answer: a GET may be sent twice), else on a new connection.
     static func transfer(_ request: HTTPRequest, kept: KeptConnections, tls: TLSContext, until deadline: ContinuousClock.Instant,
                          stop: StopFlag) throws(TransportError) -> HTTPResponse {
         let reusable = request.method == "GET"
         let origin = SocketConnection.origin(of: request.url)
-        if reusable, let connection = kept.take(origin) {
-            do {
-                return try exchange(request, on: connection, reusable: true, kept: kept, until: deadline, stop: stop)
-            } catch TransportError.network(url: _, reason: .connectionLost) {
-                // The server closed the idle connection as the request went out; a GET may be sent again.
-            }
-        }
-        let connection: SocketConnection
-        do throws(NetworkFailure) {
-            connection = try SocketConnection.open(to: request.url, until: deadline, stop: stop) { () throws(NetworkFailure) in try tls.context() }
-        } catch {
-            throw .network(url: request.url, reason: error)
-        }
-        return try exchange(request, on: connection, reusable: reusable, kept: kept, until: deadline, stop: stop)
-    }
-
-    private static func exchange(_ request: HTTPRequest, on connection: SocketConnection, reusable: Bool, kept: KeptConnections,
-                                 until deadline: ContinuousClock.Instant, stop: StopFlag) throws(TransportError) -> HTTPResponse {
-        var reader = ResponseReader(method: request.method, limit: request.maxAnswerBytes)
         do {
-            try HTTPWire.request(request, close: !reusable).withUnsafeBytes { try connection.send($0, until: deadline, stop: stop) }
-            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 8)
-            defer { buffer.deallocate() }
-            while !reader.isComplete {
-                let count = try connection.receive(into: buffer, until: deadline, stop: stop)
-                if count == 0 {
-                    // Closed before a byte of an answer: a kept connection the server had let go.
-                    if !reader.started { throw NetworkFailure.connectionLost }
-                    try reader.finish()
-                } else {
-                    try reader.take(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+            if reusable, let connection = kept.take(origin) {
+                do {
+                    return try exchange(request, on: connection, reusable: true, kept: kept, until: deadline, stop: stop)
+                } catch WireFailure.closedBeforeAnswer {
+                    // The server let the idle connection go as the request went out.
                 }
             }
+            let connection = try SocketConnection.open(to: request.url, until: deadline, stop: stop) { () throws(NetworkFailure) in
+                try tls.context()
+            }
+            return try exchange(request, on: connection, reusable: reusable, kept: kept, until: deadline, stop: stop)
         } catch let failure as NetworkFailure {
             throw .network(url: request.url, reason: failure)
         } catch WireError.tooLarge {
@@ -93,7 +72,34 @@ public struct NativeSession: Session {
         } catch WireError.malformed(let detail) {
             throw .network(url: request.url, reason: .other("the server's answer is not HTTP: \(detail)"))
         } catch {
+            // WireError.cutShort, or a new connection closed before any answer.
             throw .network(url: request.url, reason: .connectionLost)
+        }
+    }
+
+    /// A connection that ended before a byte of the answer came.
+    private enum WireFailure: Error { case closedBeforeAnswer }
+
+    /// One request and its answer on `connection`, which is kept afterwards when the answer allows it.
+    private static func exchange(_ request: HTTPRequest, on connection: SocketConnection, reusable: Bool, kept: KeptConnections,
+                                 until deadline: ContinuousClock.Instant, stop: StopFlag) throws -> HTTPResponse {
+        var reader = ResponseReader(method: request.method, limit: request.maxAnswerBytes)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 8)
+        defer { buffer.deallocate() }
+        do {
+            try HTTPWire.request(request, close: !reusable).withUnsafeBytes { try connection.send($0, until: deadline, stop: stop) }
+            while !reader.isComplete {
+                let count = try connection.receive(into: buffer, until: deadline, stop: stop)
+                if count == 0 {
+                    try reader.finish()
+                } else {
+                    try reader.take(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+                }
+            }
+        } catch NetworkFailure.connectionLost where !reader.started {
+            throw WireFailure.closedBeforeAnswer
+        } catch WireError.cutShort where !reader.started {
+            throw WireFailure.closedBeforeAnswer
         }
         if reusable, reader.keepsConnection { kept.give(connection) }
         return HTTPResponse(status: reader.status, headers: reader.headers, body: reader.body, url: request.url)

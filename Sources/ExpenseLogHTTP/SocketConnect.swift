@@ -27,7 +27,10 @@ extension SocketConnection {
             // last has what is left of the deadline.
             let attempt = next == nil ? deadline : min(deadline, ContinuousClock.now + .seconds(2))
             let fd = socket(address.ai_family, address.ai_socktype | Int32(SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), address.ai_protocol)
-            guard fd >= 0 else { continue }
+            guard fd >= 0 else {
+                failure = .other("could not open a socket (\(String(cString: strerror(errno))))")
+                continue
+            }
             var on: Int32 = 1
             // The request goes out in one write; no waiting for an acknowledgement before a small one.
             setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))

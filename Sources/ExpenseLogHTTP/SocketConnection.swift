@@ -49,7 +49,9 @@ final class SocketConnection: Sendable {
             throw .tls("OpenSSL could not start a connection to \(host)")
         }
         let connection = SocketConnection(origin: origin(of: url), fd: fd, tls: UInt(bitPattern: tls))
-        try connection.retry(until: deadline, stop: stop) { el_tls_handshake(tls) }
+        guard try connection.retry(until: deadline, stop: stop, { el_tls_handshake(tls) }) > 0 else {
+            throw .tls("the server closed the connection during the TLS handshake")
+        }
         return connection
     }
 
@@ -100,8 +102,8 @@ final class SocketConnection: Sendable {
         }
     }
 
-    /// Runs an OpenSSL call until it does something, waiting for the socket as OpenSSL asks; 0 at a clean close.
-    @discardableResult
+    /// Runs an OpenSSL call until it does something, waiting for the socket as OpenSSL asks; 0 at a clean close (with
+    /// TLS's close notice: a connection that just ends is lost, since anyone on the path could end it).
     private func retry(until deadline: ContinuousClock.Instant, stop: StopFlag, _ call: () -> Int32) throws(NetworkFailure) -> Int {
         guard let tls = UnsafeMutableRawPointer(bitPattern: tls) else { return 0 }
         while true {
@@ -111,6 +113,7 @@ final class SocketConnection: Sendable {
             case Int32(EL_TLS_WANT_READ): try Self.wait(fd, POLLIN, until: deadline, stop: stop)
             case Int32(EL_TLS_WANT_WRITE): try Self.wait(fd, POLLOUT, until: deadline, stop: stop)
             case Int32(EL_TLS_CLOSED): return 0
+            case Int32(EL_TLS_CUT): throw .connectionLost
             case Int32(EL_TLS_SYSCALL) where errno == EINTR: continue
             case Int32(EL_TLS_SYSCALL) where errno == 0 || errno == ECONNRESET || errno == EPIPE: throw .connectionLost
             default:

@@ -50,6 +50,13 @@ final class TransferThreads: Sendable {
     /// A thread's life: a job, then the next one waiting or a wait for one (if another thread took the job it was
     /// woken for, it waits again).
     private func work() {
+        // A write to a connection the server closed must fail (EPIPE), not end the process: OpenSSL writes with write(2),
+        // and a program using the library may not ignore SIGPIPE as the command does. Blocked, the signal a write on
+        // this thread raises stays pending on it.
+        var pipe = sigset_t()
+        sigemptyset(&pipe)
+        sigaddset(&pipe, SIGPIPE)
+        pthread_sigmask(SIG_BLOCK, &pipe, nil)
         let wake = DispatchSemaphore(value: 0)
         func next() -> Job? {
             state.withLock { state in

@@ -12,7 +12,8 @@ import Testing
 
     func client(_ server: ReferenceServer, _ transport: Transport, timeout: Double? = nil, retries: Int = 0,
                 maxAnswerBytes: Int = HTTPRequest.defaultMaxAnswerBytes) -> ExpenseLogAPIClient {
-        ExpenseLogAPIClient(session: transport.makeSession(), baseURL: server.baseURL, timeout: timeout,
+        // No proxy variables: the built-in client would hand a proxied request to curl.
+        ExpenseLogAPIClient(session: transport.makeSession(environment: [:]), baseURL: server.baseURL, timeout: timeout,
                             retryPolicy: RetryPolicy(maxRetries: retries), maxAnswerBytes: maxAnswerBytes)
     }
 
@@ -157,6 +158,24 @@ import Testing
             let gets = requests.filter { $0.method == "GET" }
             #expect(gets.count == 9)
             #expect(Set(gets.map(\.peer)).count < gets.count, "every GET opened a connection")
+        }
+    }
+
+    /// A kept connection the server closed as the next GET went out: the GET (which may be sent twice) goes again on a
+    /// new connection, with no retry of the client's.
+    @Test(.enabled(if: Transport.standard != .urlsession, "URLSession keeps connections its own way"),
+          arguments: transports.filter { $0 != .urlsession })
+    func aGetOnAKeptConnectionTheServerDroppedIsSentAgain(transport: Transport) async throws {
+        try await withServer { server in
+            try await server.seed(Samples.seed)
+            let client = client(server, transport)
+            _ = try await client.fetch(YearMonth(year: 2024, month: 1)!)
+            try await server.addFaults("[{\"kind\": \"drop\"}]")
+            #expect(try await client.fetch(YearMonth(year: 2024, month: 1)!).items == Array(Samples.seed.prefix(3)))
+            let gets = try await server.requests().filter { $0.method == "GET" }
+            #expect(gets.count == 3)
+            #expect(gets.count == 3 && gets[1].peer == gets[0].peer, "the dropped GET did not come on the kept connection")
+            #expect(gets.count == 3 && gets[2].peer != gets[1].peer, "the GET was not sent again on a new connection")
         }
     }
 }

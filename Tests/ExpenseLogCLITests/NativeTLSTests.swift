@@ -32,8 +32,25 @@ import Testing
             let item = Samples.item("T1", "20240305", "ラーメン", 980)
             #expect(try await client.send(OutboxBatch.split([item], size: 1)[0]).items == [item])
             #expect(try await server.items().contains(item))
-            // The redirect after the POST stayed on https: the echo was fetched (a plain-http hop would have failed).
-            #expect(try await server.requests().contains { $0.path == "/echo" })
+            // Every request, the redirects' hops to /echo too, came over TLS.
+            let requests = try await server.requests()
+            #expect(requests.filter { $0.path == "/echo" }.count == 2)
+            #expect(requests.allSatisfy { $0.tls }, "\(requests.map { ($0.path, $0.tls) })")
+        }
+    }
+
+    @Test("an answer read to the end of the connection is whole only with TLS's close notice; cut without it, it is lost")
+    func answerReadToTheEnd() async throws {
+        try await withTLSServer { server in
+            try await server.seed(Samples.seed)
+            let client = client("https://localhost:\(server.port)/exec")
+            try await server.addFaults(#"[{"kind": "unframed"}]"#)
+            #expect(try await client.fetch(YearMonth(year: 2024, month: 1)!).items == Array(Samples.seed.prefix(3)))
+            try await server.addFaults(#"[{"kind": "unframed_cut"}]"#)
+            await #expect(throws: APIError.network(url: URL(string: "https://localhost:\(server.port)/exec?year=2024&month=1")!,
+                                                   reason: .connectionLost)) {
+                _ = try await client.fetch(YearMonth(year: 2024, month: 1)!)
+            }
         }
     }
 

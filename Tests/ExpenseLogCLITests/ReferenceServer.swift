@@ -25,6 +25,8 @@ struct LoggedRequest: Decodable, Sendable {
     let answered: Double?
     /// The client's port: requests with the same one came on one connection.
     let peer: Int
+    /// Whether it came over TLS (a server started with `--tls`).
+    let tls: Bool
 }
 
 /// The project's reference server (Tests/ReferenceServer/server.py) on a free loopback port, for one test.

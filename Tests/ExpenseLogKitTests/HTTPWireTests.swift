@@ -5,11 +5,11 @@ import Testing
 /// The built-in client's HTTP/1.1 bytes: the request it writes, and answers read whole however the network cuts them.
 @Suite struct HTTPWireTests {
     /// Feeds `answer` to a reader in pieces of `piece` bytes, then ends the connection if the reader still waits.
-    func read(_ answer: String, piece: Int, method: String = "GET", limit: Int = 1 << 20) throws(WireError) -> ResponseReader {
+    func read(_ answer: String, piece: Int, method: String = "GET", limit: Int = 1 << 20, past: Bool = false) throws(WireError) -> ResponseReader {
         var reader = ResponseReader(method: method, limit: limit)
         let bytes = Array(answer.utf8)
         var start = 0
-        while start < bytes.count, !reader.isComplete {
+        while start < bytes.count, past || !reader.isComplete {
             let end = min(start + piece, bytes.count)
             let piece = Array(bytes[start..<end])
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: piece.count, alignment: 1)
@@ -66,6 +66,35 @@ import Testing
             try read("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", piece: 100)
         }
         #expect(throws: WireError.malformed("a Content-Length that is not a number")) { try read("HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n", piece: 100) }
+    }
+
+    @Test("bytes after a whole answer, which nothing asked for, keep the connection from being used again")
+    func bytesAfterTheAnswer() throws {
+        let answer = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n[]", wire = answer + "HTTP/1.1 200 OK\r\n"
+        #expect(try read(answer, piece: 100).keepsConnection == true)
+        #expect(try read(wire, piece: 100, past: true).keepsConnection == false)
+        #expect(try read(wire, piece: 1, past: true).keepsConnection == false)
+    }
+
+    @Test("only chunked as the last transfer coding is chunked; anything else runs to the connection's end")
+    func transferCodings() throws {
+        let chunked = try read("HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, chunked\r\nContent-Length: 1\r\n\r\n2\r\nab\r\n0\r\n\r\n", piece: 5)
+        #expect(String(decoding: chunked.body, as: UTF8.self) == "ab" && chunked.keepsConnection)
+        let other = try read("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked, gzip\r\n\r\n2\r\nab", piece: 5)
+        #expect(String(decoding: other.body, as: UTF8.self) == "2\r\nab" && !other.keepsConnection)
+    }
+
+    @Test("a signed or spaced number is not a chunk size or a Content-Length, and endless header lines are refused")
+    func numbersAndHeadSize() throws {
+        for size in ["-1", "+1", " 1", "0x1"] {
+            #expect(throws: WireError.malformed("a chunk size that is not a hexadecimal number"), "\(size)") {
+                try read("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n\(size)\r\nab\r\n0\r\n\r\n", piece: 3)
+            }
+        }
+        #expect(try read("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0002 ; x\r\nab\r\n0\r\n\r\n", piece: 3).body == Data("ab".utf8))
+        #expect(throws: WireError.malformed("a Content-Length that is not a number")) { try read("HTTP/1.1 200 OK\r\nContent-Length: +5\r\n\r\n", piece: 100) }
+        let endless = "HTTP/1.1 200 OK\r\n" + String(repeating: "X-Padding: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n", count: 5_000)
+        #expect(throws: WireError.malformed("header lines longer than 256 KiB in all")) { try read(endless, piece: 4096) }
     }
 
     @Test("a HEAD answer has no body, whatever its Content-Length says")

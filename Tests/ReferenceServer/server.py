@@ -71,7 +71,9 @@ MONTH_RE = re.compile(r"[1-9]|1[0-2]")  # the API takes months without zero padd
 DATE_RE = re.compile(r"[0-9]{8}")
 
 FAULT_KINDS = {"html", "signin", "script_error", "truncated", "stall", "execute_then_stall", "drop", "execute_then_drop",
-               "gather", "endless", "trickle", "hold"}
+               "gather", "endless", "trickle", "hold", "unframed", "unframed_cut"}
+# unframed: the answer without Content-Length, its end the connection's (with TLS's close notice over TLS);
+# unframed_cut: half of it, then the connection just ends (no close notice: over TLS, a cut the client must see).
 # endless: a 200 whose chunked body never ends, at full speed; trickle: one byte every 0.1 s. Both stop after "seconds".
 # hold: the request waits (before it is run) until POST /_control/release, or "seconds" pass.
 TIMED_KINDS = {"stall", "execute_then_stall", "endless", "trickle", "hold"}
@@ -446,6 +448,19 @@ class Handler(BaseHTTPRequestHandler):
         except (BrokenPipeError, ConnectionResetError):
             pass
 
+    def unframed(self, entry, status, data, cut):
+        """An answer read to the connection's end; `cut` sends half of it and ends the connection without TLS's notice."""
+        self.server.state.set_status(entry, status)
+        self.close_connection = True
+        self.send_response(status)
+        self.send_header("Content-Type", JSON_TYPE)
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.wfile.write(data[: len(data) // 2] if cut else data)
+        self.wfile.flush()
+        if cut:
+            self.connection.shutdown(socket.SHUT_RDWR)  # on an SSLSocket: TCP's end, no close notice
+
     def drop(self):
         # No response bytes at all: the client must see the connection just end.
         self.close_connection = True
@@ -467,7 +482,8 @@ class Handler(BaseHTTPRequestHandler):
         entry = state.log_request({
             "method": self.command, "path": url.path, "query": url.query, "headers": headers,
             "body": body.decode("utf-8", "replace") if body else None, "status": None,
-            "time": time.time(), "answered": None, "peer": self.client_address[1]})
+            "time": time.time(), "answered": None, "peer": self.client_address[1],
+            "tls": isinstance(self.connection, ssl.SSLSocket)})
         if url.path == "/echo":
             if self.server.redirect_latency:  # the hop to the script's output; sleeps in this request's thread only
                 time.sleep(self.server.redirect_latency)
@@ -523,6 +539,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.drop()
         if kind == "execute_then_stall":
             time.sleep(fault["seconds"])
+        if kind in ("unframed", "unframed_cut"):
+            return self.unframed(entry, status, data, kind == "unframed_cut")
         if self.server.redirect:
             # Apps Script runs the script, then 302s to a one-off URL holding the output;
             # the app's status (200 or 400) and body (even if truncated) are replayed there.
@@ -681,7 +699,13 @@ class Server(ThreadingHTTPServer):
             request.settimeout(10)
             with self.tls.wrap_socket(request, server_side=True) as secure:
                 secure.settimeout(None)
-                return super().finish_request(secure, client_address)
+                super().finish_request(secure, client_address)
+                try:
+                    secure.settimeout(5)
+                    secure.unwrap()  # TLS's close notice, as a real server sends it
+                except (OSError, ValueError):
+                    pass  # the client is gone, or the connection was cut on purpose
+                return
         return super().finish_request(request, client_address)
 
     def handle_error(self, request, client_address):

@@ -13,9 +13,11 @@ enum {
     EL_TLS_WANT_WRITE = 3,
     EL_TLS_SYSCALL = 5,
     EL_TLS_CLOSED = 6,
+    /// Not OpenSSL's: the connection ended without TLS's close notice (OpenSSL 3's "unexpected eof while reading").
+    EL_TLS_CUT = 100,
 };
 
-/// Loads libssl and sets up a client context that verifies the server's certificate against the system's trusted
+/// Loads libssl (libssl.so.3, else whatever libssl.so is) and sets up a TLS 1.2-or-later client context that verifies the server's certificate against the system's trusted
 /// certificates (OpenSSL's default paths, which SSL_CERT_FILE and SSL_CERT_DIR override), or against `ca_file` alone
 /// when it is not NULL. Returns the context, or NULL after writing why into `reason` (NUL-terminated).
 void *el_tls_context(const char *ca_file, char *reason, size_t size);
@@ -30,7 +32,7 @@ void el_tls_free(void *tls);
 int el_tls_handshake(void *tls);
 int el_tls_read(void *tls, void *buffer, int size);
 int el_tls_write(void *tls, const void *buffer, int size);
-/// SSL_get_error for the last call's result.
+/// SSL_get_error for the last call's result, or EL_TLS_CUT.
 int el_tls_error(void *tls, int result);
 /// Why the last call failed, for a person: the certificate check's verdict, or OpenSSL's error queue.
 void el_tls_describe(void *tls, char *reason, size_t size);
