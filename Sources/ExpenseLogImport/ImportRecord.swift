@@ -55,28 +55,35 @@ public struct ImportRecord: Sendable {
         }
     }
 
-    // A row as stored is 17 bytes in three arrays, so that the report of a 100,000-row import costs under 2 MiB: its
-    // place packed in one word, its status, and its item's offset in the run's `ItemSpool` (`noItem` when it has none
-    // there). Its rarer parts wait in `heldItems` (a row appended whole), `reasons`, `matched` and `farPlaces`.
-    private var places: [UInt64] = []
+    // A row as stored is 9 bytes in three arrays, so that the report of a 100,000-row import costs under 1 MiB: its
+    // line, its status, and its item's offset in the run's `ItemSpool` (`noItem` when it has none there), counted from
+    // the first spooled item of its block of 1,024 rows. Its file is the run of rows it starts (rows come file by file).
+    // Its rarer parts wait in `heldItems` (a row appended whole), `reasons`, `matched`, `farPlaces` and `farOffsets`.
+    private var lines: [UInt32] = []
     private var statuses: [Status] = []
-    private var spoolOffsets: [Int64] = []
+    private var offsets: [UInt32] = []
+    /// Each block's first spooled offset, or -1 while none of its rows has one.
+    private var offsetBases: [Int64] = []
+    /// Where each file's rows start: the row's number and the file's index in `fileNames`, in row order.
+    private var fileRuns: [(start: Int, file: Int)] = []
     private var heldItems: [Int: Item] = [:]
     private var reasons: [Int: [String]] = [:]
     private var matched: [Int: KnownItem] = [:]
     private var candidates: [Int: [KnownItem]] = [:]
-    /// Places too far to pack (a file past the 16,777,215th, a line past the trillionth), by row.
+    /// Places too far to pack (a line past the 4,294,967,294th), by row.
     private var farPlaces: [Int: SourceLocation] = [:]
+    /// Offsets too far from their block's first one (over 4 GiB of spool in 1,024 rows), by row.
+    private var farOffsets: [Int: Int64] = [:]
     /// Each file named by a row, once, and its index there.
     private var fileNames: [String] = []
     private var fileIndex: [String: Int] = [:]
-    private var lastFile: (name: String, index: Int)?
     /// The inputs in the order read, which orders the rows of the JSON report.
     public var files: [String]
 
-    private static let lineBits: UInt64 = 40
-    private static let lineMask: UInt64 = 1 << lineBits - 1
-    private static let far = UInt64.max
+    private static let far = UInt32.max
+    private static let none = UInt32.max
+    private static let farOffset = UInt32.max - 1
+    private static let blockBits = 10
     private static let noItem: Int64 = -1
 
     /// An empty report over inputs.
@@ -104,8 +111,24 @@ public struct ImportRecord: Sendable {
 
     /// The index in `fileNames` and the line of a row, or nil when its place is in `farPlaces`.
     private func packedPlace(ofRow index: Int) -> (file: Int, line: Int)? {
-        let place = places[index]
-        return place == Self.far ? nil : (Int(place >> Self.lineBits), Int(place & Self.lineMask))
+        let line = lines[index]
+        guard line != Self.far else { return nil }
+        // The last run starting at or before the row: runs are few (one per input file), and usually one.
+        var low = 0, high = fileRuns.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if fileRuns[middle].start <= index { low = middle } else { high = middle - 1 }
+        }
+        return (fileRuns[low].file, Int(line))
+    }
+
+    /// The spool offset of row number `index`'s item, or nil when it has none there.
+    private func spoolOffset(ofRow index: Int) -> Int64? {
+        switch offsets[index] {
+        case Self.none: return nil
+        case Self.farOffset: return farOffsets[index]
+        case let delta: return offsetBases[index >> Self.blockBits] + Int64(delta)
+        }
     }
 
     /// Adds a row of status `notSent` for an item kept in a spool at `offset`; returns the row's number.
@@ -117,40 +140,55 @@ public struct ImportRecord: Sendable {
     @discardableResult
     private mutating func store(_ location: SourceLocation, _ status: Status, item offset: Int64) -> Int {
         let row = statuses.count
-        let file: Int
-        // Rows come file by file: the last file's number is found without hashing its name for every row.
-        if let last = lastFile, last.name == location.file {
-            file = last.index
-        } else if let known = fileIndex[location.file] {
-            file = known
-        } else {
-            file = fileNames.count
-            fileNames.append(location.file)
-            fileIndex[location.file] = file
+        // Rows come file by file: the last run's file is found without hashing its name for every row.
+        if fileRuns.last.map({ fileNames[$0.file] }) != location.file {
+            let file: Int
+            if let known = fileIndex[location.file] {
+                file = known
+            } else {
+                file = fileNames.count
+                fileNames.append(location.file)
+                fileIndex[location.file] = file
+            }
+            fileRuns.append((row, file))
         }
-        lastFile = (location.file, file)
-        // The largest file and line that fit are left out too: packed, they would read as the `far` marker.
-        if file < 1 << 24 - 1, location.line >= 0, location.line < Self.lineMask {
-            places.append(UInt64(file) << Self.lineBits | UInt64(location.line))
+        if location.line >= 0, location.line < Int(Self.far) {
+            lines.append(UInt32(location.line))
         } else {
-            places.append(Self.far)
+            lines.append(Self.far)
             farPlaces[row] = location
         }
         statuses.append(status)
-        spoolOffsets.append(offset)
+        let block = row >> Self.blockBits
+        if block == offsetBases.count { offsetBases.append(-1) }
+        if offset == Self.noItem {
+            offsets.append(Self.none)
+        } else {
+            if offsetBases[block] < 0 { offsetBases[block] = offset }
+            let delta = offset - offsetBases[block]
+            if delta >= 0, delta < Int64(Self.farOffset) {
+                offsets.append(UInt32(delta))
+            } else {
+                offsets.append(Self.farOffset)
+                farOffsets[row] = offset
+            }
+        }
         return row
     }
 
     /// Forgets the rows from number `mark` on.
     public mutating func truncate(to mark: Int) {
-        places.removeSubrange(mark...)
+        lines.removeSubrange(mark...)
         statuses.removeSubrange(mark...)
-        spoolOffsets.removeSubrange(mark...)
+        offsets.removeSubrange(mark...)
+        offsetBases.removeSubrange(min(offsetBases.count, (mark + (1 << Self.blockBits) - 1) >> Self.blockBits)...)
+        while let last = fileRuns.last, last.start >= mark { fileRuns.removeLast() }
         heldItems = heldItems.filter { $0.key < mark }
         reasons = reasons.filter { $0.key < mark }
         matched = matched.filter { $0.key < mark }
         candidates = candidates.filter { $0.key < mark }
         farPlaces = farPlaces.filter { $0.key < mark }
+        farOffsets = farOffsets.filter { $0.key < mark }
     }
 
     /// Gives every row of one status another (rows marked ahead of a step that then failed).
@@ -236,8 +274,7 @@ public struct ImportRecord: Sendable {
         let sorted = statuses.indices.sorted { place($0) < place($1) }
         var reader = try spool?.reader()
         for (position, index) in sorted.enumerated() {
-            let offset = spoolOffsets[index]
-            let spooledItem = offset == Self.noItem ? nil : try reader?.record(at: offset).item
+            let spooledItem = try spoolOffset(ofRow: index).flatMap { try reader?.record(at: $0).item }
             let row = row(at: index, spooled: spooledItem)
             out += position == 0 ? "\n    {" : ",\n    {"
             out += "\"file\": "

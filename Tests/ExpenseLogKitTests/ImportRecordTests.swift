@@ -200,4 +200,36 @@ struct ImportRecordTests {
         report.append(row("in.csv", 3, try coffee("B")))
         #expect(report.rows.map(\.location) == [at("in.csv", far), at("in.csv", 3)])
     }
+
+    @Test("rows of files that come back, over blocks of 1,024, keep their file, line and spooled item, truncated mid-block too")
+    func manyRowsOverBlocks() throws {
+        let spool = try ItemSpool()
+        let files = ["a.csv", "b.csv", "c.csv"]
+        var report = ImportRecord(files: files)
+        let items = try (0..<6).map { try coffee("I\($0)", price: 100 + $0) }
+        var expected: [(file: String, line: Int, id: String?)] = []
+        func add(_ index: Int, _ file: String) throws {
+            let line = index % 800 + 2
+            if index % 3 == 0 {
+                report.append(ImportRecord.Row(location: at(file, line), status: .invalid, reasons: ["bad"]))
+                expected.append((file, line, nil))
+            } else {
+                let item = items[index % 6]
+                report.appendSpooled(at: at(file, line), offset: try spool.append(item, tag: Int32(report.count)))
+                expected.append((file, line, item.id))
+            }
+        }
+        for index in 0..<3_000 { try add(index, ["a.csv", "b.csv", "a.csv", "c.csv"][index / 800]) }
+        report.truncate(to: 2_500)
+        expected.removeSubrange(2_500...)
+        for index in 2_500..<2_700 { try add(index, "b.csv") }
+        #expect((0..<report.count).map { report.location(ofRow: $0) } == expected.map { at($0.file, $0.line) })
+        let order = expected.indices.sorted {
+            (files.firstIndex(of: expected[$0].file)!, expected[$0].line, $0) < (files.firstIndex(of: expected[$1].file)!, expected[$1].line, $1)
+        }
+        let rows = try reportRows(try decodedReport(report, spool: spool))
+        #expect(rows.map { "\($0["file"] ?? "")" } == order.map { expected[$0].file })
+        #expect(rows.map { $0["line"] as? Int } == order.map { expected[$0].line })
+        #expect(rows.map { ($0["item"] as? [String: Any])?["id"] as? String } == order.map { expected[$0].id })
+    }
 }
