@@ -31,12 +31,20 @@ public enum Transport: String, Sendable, CaseIterable {
     /// The variables that name a proxy for libcurl (curl reads `http_proxy` in lower case only).
     static let proxyVariables = ["http_proxy", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"]
 
+    /// The proxy variable set in `environment` that has `native` hand its requests to curl, if any (Linux only).
+    public func proxyVariable(in environment: [String: String]) -> String? {
+        #if os(Linux)
+        return self == .native ? Self.proxyVariables.first { !(environment[$0] ?? "").isEmpty } : nil
+        #else
+        return nil
+        #endif
+    }
+
     /// A new session of this kind; `native` gives a curl session when `environment` names a proxy, since only curl
     /// goes through proxies (and applies `no_proxy`) as the person's other tools do.
     public func makeSession(environment: [String: String] = ProcessInfo.processInfo.environment) -> any Session {
         #if os(Linux)
-        let proxied = Self.proxyVariables.contains { !(environment[$0] ?? "").isEmpty }
-        return self == .native && !proxied ? NativeSession() : CurlSession()
+        return self == .native && proxyVariable(in: environment) == nil ? NativeSession() : CurlSession()
         #else
         return URLSessionSession()
         #endif
