@@ -15,6 +15,7 @@ import Synchronization
 /// one of its own, so a POST is never sent on a kept connection that may have died.
 public struct NativeSession: Session {
     private let kept = KeptConnections()
+    private let addresses = AddressCache()
     private let tls: TLSContext
 
     /// A session trusting the system's certificates (OpenSSL's default paths, which `SSL_CERT_FILE` and `SSL_CERT_DIR`
@@ -35,9 +36,9 @@ public struct NativeSession: Session {
         let stop = StopFlag()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                TransferThreads.shared.run { [kept, tls] in
+                TransferThreads.shared.run { [kept, addresses, tls] in
                     let outcome = Result { () throws(TransportError) in
-                        try Self.transfer(request, kept: kept, tls: tls, until: deadline, stop: stop)
+                        try Self.transfer(request, kept: kept, addresses: addresses, tls: tls, until: deadline, stop: stop)
                     }
                     return { continuation.resume(with: outcome) }
                 }
@@ -49,8 +50,8 @@ public struct NativeSession: Session {
 
     /// The exchange, blocking: on a kept connection for a GET when one is idle (again on a new one if the server closed
     /// the kept one before a byte of the answer: a GET may be sent twice), else on a new connection.
-    static func transfer(_ request: HTTPRequest, kept: KeptConnections, tls: TLSContext, until deadline: ContinuousClock.Instant,
-                         stop: StopFlag) throws(TransportError) -> HTTPResponse {
+    static func transfer(_ request: HTTPRequest, kept: KeptConnections, addresses: AddressCache, tls: TLSContext,
+                         until deadline: ContinuousClock.Instant, stop: StopFlag) throws(TransportError) -> HTTPResponse {
         let reusable = request.method == "GET"
         let origin = SocketConnection.origin(of: request.url)
         do {
@@ -61,7 +62,7 @@ public struct NativeSession: Session {
                     // The server let the idle connection go as the request went out.
                 }
             }
-            let connection = try SocketConnection.open(to: request.url, until: deadline, stop: stop) { () throws(NetworkFailure) in
+            let connection = try SocketConnection.open(to: request.url, addresses: addresses, until: deadline, stop: stop) { () throws(NetworkFailure) in
                 try tls.context()
             }
             return try exchange(request, on: connection, reusable: reusable, kept: kept, until: deadline, stop: stop)

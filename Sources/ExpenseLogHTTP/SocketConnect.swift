@@ -6,27 +6,15 @@ import Glibc
 extension SocketConnection {
     /// A connected, non-blocking TCP socket to `host`: each address the name resolves to is tried in turn, until one
     /// accepts or the deadline passes. Failures are curl's: the name unknown, the connection refused, the time out.
-    /// The name lookup (getaddrinfo) is not cut off by the deadline: the C library's resolver gives up by itself.
-    static func connect(host: String, port: Int, until deadline: ContinuousClock.Instant, stop: StopFlag) throws(NetworkFailure) -> Int32 {
-        var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        hints.ai_flags = AI_ADDRCONFIG
-        var list: UnsafeMutablePointer<addrinfo>?
-        let resolved = getaddrinfo(host, String(port), &hints, &list)
-        defer { if let list { freeaddrinfo(list) } }
-        guard resolved == 0 else {
-            if resolved == EAI_SYSTEM { throw .other("the host name could not be resolved (\(String(cString: strerror(errno))))") }
-            throw .hostNotFound
-        }
+    static func connect(host: String, port: Int, addresses cache: AddressCache, until deadline: ContinuousClock.Instant,
+                        stop: StopFlag) throws(NetworkFailure) -> Int32 {
+        let addresses = try cache.addresses(of: host, port: port, until: deadline, stop: stop)
         var failure = NetworkFailure.refused
-        var next = list
-        while let address = next?.pointee {
-            next = address.ai_next
+        for (index, address) in addresses.enumerated() {
             // An address that does not answer (IPv6 routed nowhere) has two seconds before the next one is tried; the
             // last has what is left of the deadline.
-            let attempt = next == nil ? deadline : min(deadline, ContinuousClock.now + .seconds(2))
-            let fd = socket(address.ai_family, address.ai_socktype | Int32(SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), address.ai_protocol)
+            let attempt = index == addresses.count - 1 ? deadline : min(deadline, ContinuousClock.now + .seconds(2))
+            let fd = socket(address.family, address.type | Int32(SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), address.proto)
             guard fd >= 0 else {
                 failure = .other("could not open a socket (\(String(cString: strerror(errno))))")
                 continue
@@ -46,8 +34,11 @@ extension SocketConnection {
         throw failure
     }
 
-    private static func connect(_ fd: Int32, to address: addrinfo, until deadline: ContinuousClock.Instant, stop: StopFlag) throws(NetworkFailure) {
-        if Glibc.connect(fd, address.ai_addr, address.ai_addrlen) == 0 { return }
+    private static func connect(_ fd: Int32, to address: SocketAddress, until deadline: ContinuousClock.Instant, stop: StopFlag) throws(NetworkFailure) {
+        let started = address.bytes.withUnsafeBytes { bytes in
+            Glibc.connect(fd, bytes.baseAddress?.assumingMemoryBound(to: sockaddr.self), socklen_t(bytes.count))
+        }
+        if started == 0 { return }
         guard errno == EINPROGRESS || errno == EINTR else { throw failure(errno) }
         try wait(fd, POLLOUT, until: deadline, stop: stop)
         var problem: Int32 = 0

@@ -29,14 +29,14 @@ final class SocketConnection: Sendable {
     }
 
     /// Connects to the URL's host (each address it resolves to in turn), with the TLS handshake for https.
-    static func open(to url: URL, until deadline: ContinuousClock.Instant, stop: StopFlag,
+    static func open(to url: URL, addresses: AddressCache, until deadline: ContinuousClock.Instant, stop: StopFlag,
                      tls makeContext: () throws(NetworkFailure) -> UnsafeMutableRawPointer) throws(NetworkFailure) -> SocketConnection {
         let scheme = url.scheme?.lowercased()
         let host = SocketAddressing.host(of: url)
         guard scheme == "http" || scheme == "https", !host.isEmpty, let port = url.port ?? Redirects.defaultPort(url) else {
             throw .redirect("not an http(s) URL")
         }
-        let fd = try connect(host: host, port: port, until: deadline, stop: stop)
+        let fd = try connect(host: host, port: port, addresses: addresses, until: deadline, stop: stop)
         guard scheme == "https" else { return SocketConnection(origin: origin(of: url), fd: fd, tls: 0) }
         let context: UnsafeMutableRawPointer
         do throws(NetworkFailure) { context = try makeContext() } catch {

@@ -1,0 +1,63 @@
+// Linux only: the built-in client's name lookups (NativeSession); macOS uses URLSession.
+#if os(Linux)
+@testable import ExpenseLogHTTP
+import Foundation
+import Synchronization
+import Testing
+
+/// The built-in client's host-name lookups: kept a minute, bounded by the transfer's deadline and its cancellation.
+@Suite struct AddressCacheTests {
+    static let loopback = SocketAddress(family: 2, type: 1, proto: 6, bytes: [2, 0, 0, 80, 127, 0, 0, 1] + [UInt8](repeating: 0, count: 8))
+
+    @Test("a name is looked up once while its answer is fresh, again once it is stale")
+    func answersAreKept() throws {
+        let calls = Mutex(0)
+        let resolve: AddressCache.Resolver = { _, _ in
+            calls.withLock { $0 += 1 }
+            return .success([Self.loopback])
+        }
+        let deadline = ContinuousClock.now + .seconds(5)
+        let kept = AddressCache(resolve: resolve, lifetime: .seconds(60))
+        for _ in 0..<3 { _ = try kept.addresses(of: "script.google.com", port: 443, until: deadline, stop: StopFlag()) }
+        #expect(calls.withLock { $0 } == 1)
+        _ = try kept.addresses(of: "script.googleusercontent.com", port: 443, until: deadline, stop: StopFlag())
+        #expect(calls.withLock { $0 } == 2)
+        let stale = AddressCache(resolve: resolve, lifetime: .zero)
+        for _ in 0..<2 { _ = try stale.addresses(of: "script.google.com", port: 443, until: deadline, stop: StopFlag()) }
+        #expect(calls.withLock { $0 } == 4)
+    }
+
+    @Test("a lookup that hangs ends at the deadline, or at a cancellation, and a failed one is not kept")
+    func hangingLookup() throws {
+        let release = DispatchSemaphore(value: 0)
+        let hanging = AddressCache(resolve: { _, _ in
+            release.wait()
+            return .failure(.hostNotFound)
+        })
+        defer { for _ in 0..<2 { release.signal() } }
+        let started = ContinuousClock.now
+        #expect(throws: NetworkFailure.timedOut) {
+            try hanging.addresses(of: "slow.example", port: 443, until: started + .milliseconds(300), stop: StopFlag())
+        }
+        #expect(ContinuousClock.now - started < .seconds(3))
+        let stop = StopFlag()
+        stop.set()
+        #expect(throws: NetworkFailure.other("the request was cancelled")) {
+            try hanging.addresses(of: "slow.example", port: 443, until: .now + .seconds(30), stop: stop)
+        }
+    }
+
+    @Test("the system's resolver: localhost is this machine, a name under .invalid (RFC 6761) is not found, an address is itself")
+    func systemResolver() throws {
+        let cache = AddressCache()
+        let deadline = ContinuousClock.now + .seconds(10)
+        let local = try cache.addresses(of: "localhost", port: 8080, until: deadline, stop: StopFlag())
+        #expect(!local.isEmpty && local.allSatisfy { $0.family == AF_INET || $0.family == AF_INET6 })
+        #expect(throws: NetworkFailure.hostNotFound) {
+            try cache.addresses(of: "expense-log.invalid", port: 443, until: deadline, stop: StopFlag())
+        }
+        let address = try cache.addresses(of: "127.0.0.1", port: 80, until: deadline, stop: StopFlag())
+        #expect(address.map(\.bytes) == [Self.loopback.bytes])
+    }
+}
+#endif
