@@ -141,7 +141,7 @@ extension APIError {
         case let .network(url, reason):
             // Only a failure reaching the endpoint itself: one on a redirect's target comes after the script ran.
             switch reason {
-            case .refused, .hostNotFound, .offline, .tls: return url == requestURL
+            case .refused, .hostNotFound, .lookupTimedOut, .offline, .tls: return url == requestURL
             case .timedOut, .connectionLost, .redirect, .other: return false
             }
         case let .httpStatus(url, status, _):

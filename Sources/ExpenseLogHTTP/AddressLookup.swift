@@ -14,12 +14,17 @@ struct SocketAddress: Sendable {
 }
 
 /// A session's host names and the addresses they resolved to, kept a minute as curl keeps them: an import's 400
-/// connections to one host make one lookup, not 400.
+/// connections to one host make one lookup, not 400, and twelve concurrent month requests share one.
 final class AddressCache: Sendable {
     /// A lookup: the addresses of a host and port, or why there are none. Blocking.
     typealias Resolver = @Sendable (_ host: String, _ port: Int) -> Result<[SocketAddress], NetworkFailure>
 
-    private let entries = Mutex<[String: (addresses: [SocketAddress], until: ContinuousClock.Instant)]>([:])
+    private enum Entry {
+        case resolved([SocketAddress], until: ContinuousClock.Instant)
+        case pending(Lookup)
+    }
+
+    private let entries = Mutex<[String: Entry]>([:])
     private let resolve: Resolver
     private let lifetime: Duration
 
@@ -30,27 +35,43 @@ final class AddressCache: Sendable {
     }
 
     /// The addresses of `host` (a name or a literal address) at `port`. A name is looked up on a thread of its own, so
-    /// that the deadline and a cancellation hold while the C library's resolver waits for a DNS server.
+    /// that the deadline and a cancellation hold while the C library's resolver waits for a DNS server; the lookup goes
+    /// on after a transfer gave up on it, and its answer is kept for the next.
     func addresses(of host: String, port: Int, until deadline: ContinuousClock.Instant, stop: StopFlag) throws(NetworkFailure) -> [SocketAddress] {
         let key = "\(host):\(port)"
-        if let kept = entries.withLock({ $0[key] }), kept.until > ContinuousClock.now { return kept.addresses }
-        let lookup = Lookup()
-        var literal = in6_addr()
-        if inet_pton(AF_INET, host, &literal) == 1 || inet_pton(AF_INET6, host, &literal) == 1 {
-            lookup.finish(resolve(host, port))  // an address, not a name: nothing to wait for
-        } else {
-            let thread = Thread { [resolve] in lookup.finish(resolve(host, port)) }
-            thread.stackSize = 512 << 10
-            thread.start()
+        let (lookup, start) = entries.withLock { entries -> (Lookup, Bool) in
+            switch entries[key] {
+            case .resolved(let addresses, let until) where until > ContinuousClock.now: return (Lookup(done: addresses), false)
+            case .pending(let lookup): return (lookup, false)
+            default:
+                let lookup = Lookup()
+                entries[key] = .pending(lookup)
+                return (lookup, true)
+            }
         }
-        while lookup.done.wait(timeout: .now() + .milliseconds(min(200, Redirects.milliseconds(until: deadline)))) == .timedOut {
-            // The thread finishes on its own and frees what it got; nothing here waits for it.
+        if start {
+            let finish: @Sendable () -> Void = { [weak self, resolve, lifetime] in
+                let result = resolve(host, port)
+                self?.entries.withLock { entries in
+                    guard case .pending(let pending) = entries[key], pending === lookup else { return }
+                    entries[key] = try? .resolved(result.get(), until: ContinuousClock.now + lifetime)
+                }
+                lookup.finish(result)
+            }
+            var literal = in6_addr()
+            if inet_pton(AF_INET, host, &literal) == 1 || inet_pton(AF_INET6, host, &literal) == 1 {
+                finish()  // an address, not a name: nothing to wait for
+            } else {
+                let thread = Thread(block: finish)
+                thread.stackSize = 512 << 10
+                thread.start()
+            }
+        }
+        while lookup.group.wait(timeout: .now() + .milliseconds(min(200, Redirects.milliseconds(until: deadline)))) == .timedOut {
             if stop.isSet { throw .other("the request was cancelled") }
-            guard ContinuousClock.now < deadline else { throw .timedOut }
+            guard ContinuousClock.now < deadline else { throw .lookupTimedOut }
         }
-        let addresses = try lookup.outcome.withLock { $0 }.get()
-        entries.withLock { $0[key] = (addresses, ContinuousClock.now + lifetime) }
-        return addresses
+        return try lookup.outcome.withLock { $0 }.get()
     }
 
     /// getaddrinfo(3): TCP addresses of the families this machine has configured.
@@ -76,14 +97,24 @@ final class AddressCache: Sendable {
     }
 }
 
-/// One lookup's outcome, shared by the thread that makes it and the transfer that waits for it.
+/// One lookup's outcome, shared by the thread that makes it and every transfer waiting for it.
 private final class Lookup: Sendable {
-    let done = DispatchSemaphore(value: 0)
+    /// Left once the outcome is in: every waiter wakes.
+    let group = DispatchGroup()
     let outcome = Mutex<Result<[SocketAddress], NetworkFailure>>(.failure(.hostNotFound))
+
+    init() {
+        group.enter()
+    }
+
+    /// A lookup already answered (from the cache).
+    init(done addresses: [SocketAddress]) {
+        outcome.withLock { $0 = .success(addresses) }
+    }
 
     func finish(_ result: Result<[SocketAddress], NetworkFailure>) {
         outcome.withLock { $0 = result }
-        done.signal()
+        group.leave()
     }
 }
 #endif

@@ -35,11 +35,17 @@ extension SocketConnection {
     }
 
     private static func connect(_ fd: Int32, to address: SocketAddress, until deadline: ContinuousClock.Instant, stop: StopFlag) throws(NetworkFailure) {
-        let started = address.bytes.withUnsafeBytes { bytes in
-            Glibc.connect(fd, bytes.baseAddress?.assumingMemoryBound(to: sockaddr.self), socklen_t(bytes.count))
+        let (started, code) = address.bytes.withUnsafeBytes { bytes in
+            var storage = sockaddr_storage()
+            let length = min(bytes.count, MemoryLayout<sockaddr_storage>.size)
+            withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[..<length])) }
+            let result = withUnsafePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(length)) }
+            }
+            return (result, errno)
         }
         if started == 0 { return }
-        guard errno == EINPROGRESS || errno == EINTR else { throw failure(errno) }
+        guard code == EINPROGRESS || code == EINTR else { throw failure(code) }
         try wait(fd, POLLOUT, until: deadline, stop: stop)
         var problem: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)

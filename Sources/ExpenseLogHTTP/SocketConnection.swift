@@ -49,7 +49,7 @@ final class SocketConnection: Sendable {
             throw .tls("OpenSSL could not start a connection to \(host)")
         }
         let connection = SocketConnection(origin: origin(of: url), fd: fd, tls: UInt(bitPattern: tls))
-        guard try connection.retry(until: deadline, stop: stop, { el_tls_handshake(tls) }) > 0 else {
+        guard try connection.retry(.handshake, until: deadline, stop: stop, { el_tls_handshake(tls) }) > 0 else {
             throw .tls("the server closed the connection during the TLS handshake")
         }
         return connection
@@ -61,7 +61,7 @@ final class SocketConnection: Sendable {
         while sent < bytes.count {
             let rest = UnsafeRawBufferPointer(rebasing: bytes[sent...])
             if let tls = UnsafeMutableRawPointer(bitPattern: tls) {
-                let count = try retry(until: deadline, stop: stop) { el_tls_write(tls, rest.baseAddress, Int32(min(rest.count, Int(Int32.max)))) }
+                let count = try retry(.data, until: deadline, stop: stop) { el_tls_write(tls, rest.baseAddress, Int32(min(rest.count, Int(Int32.max)))) }
                 if count == 0 { throw .connectionLost }
                 sent += count
             } else {
@@ -73,7 +73,7 @@ final class SocketConnection: Sendable {
     /// Reads what has arrived into `buffer` (waiting for something); 0 when the server closed the connection.
     func receive(into buffer: UnsafeMutableRawBufferPointer, until deadline: ContinuousClock.Instant, stop: StopFlag) throws(NetworkFailure) -> Int {
         if let tls = UnsafeMutableRawPointer(bitPattern: tls) {
-            return try retry(until: deadline, stop: stop) { el_tls_read(tls, buffer.baseAddress, Int32(min(buffer.count, Int(Int32.max)))) }
+            return try retry(.data, until: deadline, stop: stop) { el_tls_read(tls, buffer.baseAddress, Int32(min(buffer.count, Int(Int32.max)))) }
         }
         return try plain(.input, until: deadline, stop: stop) { recv(fd, buffer.baseAddress, buffer.count, 0) }
     }
@@ -104,7 +104,11 @@ final class SocketConnection: Sendable {
 
     /// Runs an OpenSSL call until it does something, waiting for the socket as OpenSSL asks; 0 at a clean close (with
     /// TLS's close notice: a connection that just ends is lost, since anyone on the path could end it).
-    private func retry(until deadline: ContinuousClock.Instant, stop: StopFlag, _ call: () -> Int32) throws(NetworkFailure) -> Int {
+    /// Whether a TLS call sets the connection up (its failure is `.tls`: nothing was sent) or carries a request or its
+    /// answer (its failure may come after the server had the request, so it never reads as "not sent").
+    private enum Phase { case handshake, data }
+
+    private func retry(_ phase: Phase, until deadline: ContinuousClock.Instant, stop: StopFlag, _ call: () -> Int32) throws(NetworkFailure) -> Int {
         guard let tls = UnsafeMutableRawPointer(bitPattern: tls) else { return 0 }
         while true {
             let result = call()
@@ -119,7 +123,8 @@ final class SocketConnection: Sendable {
             default:
                 var reason = [CChar](repeating: 0, count: 256)
                 el_tls_describe(tls, &reason, reason.count)
-                throw .tls(String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+                let detail = String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                throw phase == .handshake ? .tls(detail) : .other("the secure connection broke off: \(detail)")
             }
         }
     }

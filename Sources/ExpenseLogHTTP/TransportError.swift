@@ -16,6 +16,8 @@ public enum NetworkFailure: Error, Sendable, Equatable, CustomStringConvertible 
     case timedOut
     /// The host name does not resolve.
     case hostNotFound
+    /// The host name was not resolved before the timeout (nothing was sent).
+    case lookupTimedOut
     /// The machine has no network.
     case offline
     /// The connection closed before a whole answer came.
@@ -33,6 +35,7 @@ public enum NetworkFailure: Error, Sendable, Equatable, CustomStringConvertible 
         case .refused: return "connection refused (is the server running and the URL right?)"
         case .timedOut: return "no answer before the timeout (try again, or raise --timeout)"
         case .hostNotFound: return "the host name could not be resolved (check the URL and your DNS)"
+        case .lookupTimedOut: return "the host name was not resolved before the timeout (check your DNS, or raise --timeout)"
         case .offline: return "this machine is not connected to a network"
         case .connectionLost: return "the connection was closed before the whole answer arrived"
         case .tls(let detail): return "the secure connection failed: \(detail)"

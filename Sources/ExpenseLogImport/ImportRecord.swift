@@ -57,7 +57,8 @@ public struct ImportRecord: Sendable {
 
     // A row as stored is 9 bytes in three arrays, so that the report of a 100,000-row import costs under 1 MiB: its
     // line, its status, and its item's offset in the run's `ItemSpool` (`noItem` when it has none there), counted from
-    // the first spooled item of its block of 1,024 rows. Its file is the run of rows it starts (rows come file by file).
+    // the first spooled item of its block of 1,024 rows. Its file is that of the run of rows it belongs to (rows come
+    // file by file: a few runs a file, as rows set aside are added after all files are read).
     // Its rarer parts wait in `heldItems` (a row appended whole), `reasons`, `matched`, `farPlaces` and `farOffsets`.
     private var lines: [UInt32] = []
     private var statuses: [Status] = []
@@ -113,7 +114,7 @@ public struct ImportRecord: Sendable {
     private func packedPlace(ofRow index: Int) -> (file: Int, line: Int)? {
         let line = lines[index]
         guard line != Self.far else { return nil }
-        // The last run starting at or before the row: runs are few (one per input file), and usually one.
+        // The last run starting at or before the row: runs are few (a few per input file).
         var low = 0, high = fileRuns.count - 1
         while low < high {
             let middle = (low + high + 1) / 2
@@ -182,6 +183,10 @@ public struct ImportRecord: Sendable {
         statuses.removeSubrange(mark...)
         offsets.removeSubrange(mark...)
         offsetBases.removeSubrange(min(offsetBases.count, (mark + (1 << Self.blockBits) - 1) >> Self.blockBits)...)
+        // A partial block whose kept rows have no spooled item starts again from the next one (its base may have come
+        // from a row now gone, and a spool truncated with the rows gives lower offsets from here).
+        let blockStart = (mark >> Self.blockBits) << Self.blockBits
+        if blockStart < mark, !offsets[blockStart..<mark].contains(where: { $0 != Self.none }) { offsetBases[offsetBases.count - 1] = -1 }
         while let last = fileRuns.last, last.start >= mark { fileRuns.removeLast() }
         heldItems = heldItems.filter { $0.key < mark }
         reasons = reasons.filter { $0.key < mark }

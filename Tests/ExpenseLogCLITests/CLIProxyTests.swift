@@ -49,11 +49,12 @@ import Testing
         let home = try TemporaryDirectory()
         defer { home.remove() }
         let base = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "development", "EXPENSE_LOG_BASE_URL": "http://127.0.0.1:9/exec"])
-        for (extra, source) in [([:], "default"), (["https_proxy": "http://proxy.example:3128"], "default; by curl while https_proxy is set")] {
+        for (extra, via) in [([:], nil), (["https_proxy": "http://proxy.example:3128"], ["value": "curl", "source": "https_proxy is set"])] {
             let shown = try await CLI.run(["config", "show", "--format", "json"], environment: base.merging(extra) { $1 })
             #expect(shown.status == 0, "\(shown.stderr)")
             let settings = try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: [String: String]]
-            #expect(settings?["transport"] == ["value": "native", "source": source])
+            #expect(settings?["transport"] == ["value": "native", "source": "default"])
+            #expect(settings?["transport-via"] == via)
         }
     }
     #endif

@@ -232,4 +232,35 @@ struct ImportRecordTests {
         #expect(rows.map { $0["line"] as? Int } == order.map { expected[$0].line })
         #expect(rows.map { ($0["item"] as? [String: Any])?["id"] as? String } == order.map { expected[$0].id })
     }
+
+    @Test("truncating at a block's start, inside a file's run and to nothing keeps files and spooled items right")
+    func truncationEdges() throws {
+        let spool = try ItemSpool()
+        var report = ImportRecord(files: ["a.csv", "b.csv", "c.csv"])
+        let item = try coffee("X")
+        let empty = spool.mark
+        func spooled(_ file: String, _ line: Int) throws {
+            report.appendSpooled(at: at(file, line), offset: try spool.append(item, tag: Int32(report.count)))
+        }
+        for line in 0..<100 { report.append(ImportRecord.Row(location: at("a.csv", line), status: .invalid)) }
+        for line in 0..<2_000 { try spooled("b.csv", line) }
+        report.truncate(to: 50)  // inside a.csv's run: b.csv's run goes, and block 0 keeps no spooled row
+        #expect(report.count == 50)
+        try spool.truncate(to: empty)
+        for line in 0..<10 { try spooled("c.csv", line) }
+        #expect(report.location(ofRow: 49) == at("a.csv", 49))
+        #expect(report.location(ofRow: 50) == at("c.csv", 0))
+        var rows = try reportRows(try decodedReport(report, spool: spool))
+        #expect(rows.compactMap { ($0["item"] as? [String: Any])?["id"] as? String }.count == 10)
+        report.truncate(to: 0)
+        #expect(report.isEmpty)
+        for line in 0..<1_024 { report.append(ImportRecord.Row(location: at("a.csv", line), status: .invalid)) }
+        for line in 0..<5 { try spooled("b.csv", line) }
+        report.truncate(to: 1_024)  // at a block's start
+        try spooled("c.csv", 7)
+        #expect(report.location(ofRow: 1_024) == at("c.csv", 7))
+        rows = try reportRows(try decodedReport(report, spool: spool))
+        #expect(rows.last?["file"] as? String == "c.csv")
+        #expect((rows.last?["item"] as? [String: Any])?["id"] as? String == "X")
+    }
 }

@@ -36,8 +36,10 @@ extension ConfigCommand {
             rows.append(["server-time-zone", config.serverTimeZone.value.identifier, config.serverTimeZone.source])
             rows.append(["max-answer", "\(config.maxAnswerBytes.value >> 20) MiB", config.maxAnswerBytes.source])
             if env.usesNetwork {
-                let proxied = config.transport.value.proxyVariable(in: context.environment).map { "; by curl while \($0) is set" }
-                rows.append(["transport", config.transport.value.rawValue, config.transport.source + (proxied ?? "")])
+                rows.append(["transport", config.transport.value.rawValue, config.transport.source])
+                if let proxy = config.transport.value.proxyVariable(in: context.environment) {
+                    rows.append(["transport-via", "curl", "\(proxy) is set"])
+                }
                 rows.append(["server-max-execution", "\(Int(config.resendWait.value.seconds)) s", config.resendWait.source])
             }
             rows.append(["cache", config.cacheDirectory.path, config.paths.origin + (env.usesNetwork ? ", a folder per base URL" : "")])
