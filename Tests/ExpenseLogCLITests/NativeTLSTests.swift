@@ -54,6 +54,23 @@ import Testing
         }
     }
 
+    @Test("a TLS failure after the handshake is no TLS error: a POST that met it may have been saved")
+    func brokenStreamAfterTheHandshake() async throws {
+        try await withTLSServer { server in
+            try await server.addFaults(#"[{"kind": "tls_garbage", "method": "POST"}]"#)
+            let item = Samples.item("G1", "20240305", "ラーメン", 980)
+            do {
+                _ = try await client("https://localhost:\(server.port)/exec").send(OutboxBatch.split([item], size: 1)[0])
+                Issue.record("a broken TLS stream was read as an answer")
+            } catch let failure as BatchFailure {
+                #expect(failure.mayHaveBeenSaved)
+                guard case .network(_, .other(let detail)) = failure.error else { throw TestFailure("not a broken stream: \(failure.error)") }
+                #expect(detail.hasPrefix("the secure connection broke off: "), "\(detail)")
+            }
+            #expect(try await server.items().contains(item))
+        }
+    }
+
     @Test("a certificate the system does not trust is refused, naming why; nothing is sent")
     func untrustedCertificate() async throws {
         try await withTLSServer { server in

@@ -71,9 +71,10 @@ MONTH_RE = re.compile(r"[1-9]|1[0-2]")  # the API takes months without zero padd
 DATE_RE = re.compile(r"[0-9]{8}")
 
 FAULT_KINDS = {"html", "signin", "script_error", "truncated", "stall", "execute_then_stall", "drop", "execute_then_drop",
-               "gather", "endless", "trickle", "hold", "unframed", "unframed_cut"}
+               "gather", "endless", "trickle", "hold", "unframed", "unframed_cut", "tls_garbage"}
 # unframed: the answer without Content-Length, its end the connection's (with TLS's close notice over TLS);
-# unframed_cut: half of it, then the connection just ends (no close notice: over TLS, a cut the client must see).
+# unframed_cut: half of it, then the connection just ends (no close notice: over TLS, a cut the client must see);
+# tls_garbage: the request is run, then its answer's head is followed by bytes that are no TLS record (over TLS).
 # endless: a 200 whose chunked body never ends, at full speed; trickle: one byte every 0.1 s. Both stop after "seconds".
 # hold: the request waits (before it is run) until POST /_control/release, or "seconds" pass.
 TIMED_KINDS = {"stall", "execute_then_stall", "endless", "trickle", "hold"}
@@ -461,6 +462,20 @@ class Handler(BaseHTTPRequestHandler):
         if cut:
             self.connection.shutdown(socket.SHUT_RDWR)  # on an SSLSocket: TCP's end, no close notice
 
+    def tls_garbage(self, entry, status, data):
+        """The answer's head over TLS, then plain bytes on the TCP connection underneath, which break the TLS stream."""
+        self.server.state.set_status(entry, status)
+        self.close_connection = True
+        self.send_response(status)
+        self.send_header("Content-Type", JSON_TYPE)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.flush()
+        raw = socket.socket(fileno=os.dup(self.connection.fileno()))
+        raw.sendall(b"\x17\x03\x03\x00\x20" + b"not a TLS record, not even close" * 2)
+        raw.close()
+        self.connection.shutdown(socket.SHUT_RDWR)
+
     def drop(self):
         # No response bytes at all: the client must see the connection just end.
         self.close_connection = True
@@ -539,6 +554,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.drop()
         if kind == "execute_then_stall":
             time.sleep(fault["seconds"])
+        if kind == "tls_garbage":
+            return self.tls_garbage(entry, status, data)
         if kind in ("unframed", "unframed_cut"):
             return self.unframed(entry, status, data, kind == "unframed_cut")
         if self.server.redirect:
