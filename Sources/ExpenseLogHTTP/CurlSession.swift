@@ -182,21 +182,10 @@ final class CurlTransfer {
         let line = UnsafeRawBufferPointer(start: data, count: size)
         if line.starts(with: "HTTP/".utf8) {
             headers = [:]
-        } else if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
-            let name = String(decoding: Self.trimmed(line[..<colon]), as: UTF8.self).lowercased()
-            let value = String(decoding: Self.trimmed(line[(colon + 1)...]), as: UTF8.self)
-            headers[name] = headers[name].map { "\($0), \(value)" } ?? value
+        } else {
+            _ = HeaderLine.add(line, to: &headers)  // a line without a colon (the blank one that ends the head) adds nothing
         }
         return size
-    }
-
-    /// A header's name or value without the spaces, tabs and line ending around it (bytes: this runs for every line).
-    private static func trimmed(_ bytes: Slice<UnsafeRawBufferPointer>) -> Slice<UnsafeRawBufferPointer> {
-        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
-        var start = bytes.startIndex, end = bytes.endIndex
-        while start < end, isSpace(bytes[start]) { start += 1 }
-        while end > start, isSpace(bytes[end - 1]) { end -= 1 }
-        return bytes[start..<end]
     }
 }
 

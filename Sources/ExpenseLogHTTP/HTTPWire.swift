@@ -32,6 +32,28 @@ enum SocketAddressing {
     }
 }
 
+/// A header line as both Linux transports read it (the built-in client's `ResponseReader`, libcurl's header callback).
+enum HeaderLine {
+    /// Adds `Name: value` to `headers`: the name lowercased, the spaces, tabs and line end around name and value left
+    /// out, a repeated field's values joined with ", ". False when the line has no colon.
+    static func add<Line: BidirectionalCollection<UInt8>>(_ line: Line, to headers: inout [String: String]) -> Bool {
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return false }
+        let name = String(decoding: trimmed(line[..<colon]), as: UTF8.self).lowercased()
+        let value = String(decoding: trimmed(line[line.index(after: colon)...]), as: UTF8.self)
+        headers[name] = headers[name].map { "\($0), \(value)" } ?? value
+        return true
+    }
+
+    /// Bytes without the spaces, tabs and line ending around them (bytes: this runs for every header line).
+    private static func trimmed<Bytes: BidirectionalCollection<UInt8>>(_ bytes: Bytes) -> Bytes.SubSequence {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
+        var start = bytes.startIndex, end = bytes.endIndex
+        while start < end, isSpace(bytes[start]) { bytes.formIndex(after: &start) }
+        while end > start, isSpace(bytes[bytes.index(before: end)]) { bytes.formIndex(before: &end) }
+        return bytes[start..<end]
+    }
+}
+
 /// What can be wrong with an answer's bytes.
 enum WireError: Error, Equatable {
     /// The body would pass the request's size limit.
@@ -162,10 +184,7 @@ struct ResponseReader {
     }
 
     private mutating func field() throws(WireError) {
-        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { throw .malformed("a header line without a colon") }
-        let name = String(decoding: line[..<colon], as: UTF8.self).lowercased()
-        let value = String(decoding: line[(colon + 1)...], as: UTF8.self).trimmingCharacters(in: .whitespaces)
-        headers[name] = headers[name].map { "\($0), \(value)" } ?? value
+        guard HeaderLine.add(line, to: &headers) else { throw .malformed("a header line without a colon") }
     }
 
     private mutating func startBody() throws(WireError) {

@@ -29,13 +29,8 @@ import Testing
 
     @Test("a lookup that hangs ends the transfer at its deadline (nothing was sent) or at a cancellation; its late answer is kept")
     func hangingLookup() throws {
-        let release = DispatchSemaphore(value: 0)
-        let calls = Mutex(0)
-        let hanging = AddressCache(resolve: { _, _ in
-            calls.withLock { $0 += 1 }
-            release.wait()
-            return .success([Self.loopback])
-        })
+        let resolver = HangingResolver()
+        let (release, hanging) = (resolver.release, AddressCache(resolve: resolver.resolve))
         let started = ContinuousClock.now
         #expect(throws: NetworkFailure.lookupTimedOut) {
             try hanging.addresses(of: "slow.example", port: 443, until: started + .milliseconds(300), stop: StopFlag())
@@ -49,7 +44,7 @@ import Testing
         // Both waited on the one lookup, which answers now, for the next transfer.
         release.signal()
         #expect(try hanging.addresses(of: "slow.example", port: 443, until: .now + .seconds(30), stop: StopFlag()).map(\.bytes) == [Self.loopback.bytes])
-        #expect(calls.withLock { $0 } == 1)
+        #expect(resolver.calls.withLock { $0 } == 1)
     }
 
     @Test("a failed lookup is not kept: the next transfer asks again")
@@ -70,13 +65,8 @@ import Testing
 
     @Test("transfers that ask for one name at once share one lookup")
     func concurrentTransfersShareALookup() async throws {
-        let release = DispatchSemaphore(value: 0)
-        let calls = Mutex(0)
-        let cache = AddressCache(resolve: { _, _ in
-            calls.withLock { $0 += 1 }
-            release.wait()
-            return .success([Self.loopback])
-        })
+        let resolver = HangingResolver()
+        let (release, cache) = (resolver.release, AddressCache(resolve: resolver.resolve))
         let waiting = Mutex(0)
         let done = DispatchGroup()
         for _ in 0..<4 {
@@ -90,7 +80,7 @@ import Testing
         while waiting.withLock({ $0 }) < 4 { try await Task.sleep(for: .milliseconds(5)) }
         release.signal()
         #expect(done.wait(timeout: .now() + 10) == .success)
-        #expect(calls.withLock { $0 } == 1)
+        #expect(resolver.calls.withLock { $0 } == 1)
     }
 
     @Test("the system's resolver: localhost is this machine, a name under .invalid (RFC 6761) is not found, an address is itself")
@@ -108,6 +98,19 @@ import Testing
         }
         let address = try cache.addresses(of: "127.0.0.1", port: 80, until: deadline, stop: StopFlag())
         #expect(address.map(\.bytes) == [Self.loopback.bytes])
+    }
+}
+/// A resolver that counts its lookups and answers the loopback address once `release` is signalled, once per lookup.
+private final class HangingResolver: Sendable {
+    let release = DispatchSemaphore(value: 0)
+    let calls = Mutex(0)
+
+    var resolve: AddressCache.Resolver {
+        { [self] _, _ in
+            calls.withLock { $0 += 1 }
+            release.wait()
+            return .success([AddressCacheTests.loopback])
+        }
     }
 }
 #endif
