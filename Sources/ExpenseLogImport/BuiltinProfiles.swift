@@ -11,7 +11,10 @@ extension ImportProfile {
     /// A built-in profile, parsed from its JSON; nil for an unknown name.
     public static func builtin(_ name: String) throws -> ImportProfile? {
         guard let source = builtinSources[name] else { return nil }
-        return try parse(Array(source.utf8), name: name, file: "built-in profile \(name)")
+        var profile = try parse(Array(source.utf8), name: name, file: "built-in profile \(name)")
+        // The card or account its statements are of: its name (a profile file extending it keeps it, or sets its own).
+        profile.account = profile.account ?? name
+        return profile
     }
 
     /// MoneyForward ME's 入出金 export: spending is negative, transfers and rows not counted are left out, and
@@ -26,8 +29,10 @@ extension ImportProfile {
           "unmatched": "exclude",
           "skip": [
             {"column": "計算対象", "equals": "0", "reason": "not counted (計算対象 is 0)"},
-            {"column": "振替", "equals": "1", "reason": "a transfer between accounts (振替)"},
             {"column": "大項目", "equals": "収入", "reason": "income (収入)"}
+          ],
+          "transfers": [
+            {"column": "振替", "equals": "1", "reason": "a transfer between your own accounts (振替)"}
           ],
           "rules": [
             {"column": "中項目", "equals": "カフェ", "category": 0, "sub": 1},
@@ -40,6 +45,13 @@ extension ImportProfile {
           ]
         }
         """
+
+    /// How banks print the card companies whose bills they debit, as a `regex` over folded text (half-width kana and
+    /// full-width letters made ordinary, katakana as hiragana, so `ﾐﾂｲｽﾐﾄﾓｶｰﾄﾞ`, `ミツイスミトモカ－ド` and `ﾗｸﾃﾝｶ-ﾄﾞｻｰﾋﾞｽ` all match).
+    static let cardBills = #"カ[ー-]ド|クレジット|クレデイセゾン|セゾン|JCB|ジエ[ー-]シ[ー-]ビ[ー-]|エポス|アメリカンエキスプレス|アメツクス|ダイナ[ー-]ス|オリコ|ニコス|アプラス|ジヤツクス"#
+
+    /// How banks and wallets print a top-up of a wallet (PayPay, Suica, 楽天Edy…): money moved, spent later.
+    static let topUps = #"チヤ[ー-]ジ|チャ[ー-]ジ|PAYPAY|ペイペイ|SUICA|スイカ|EDY|エデイ|エディ|PASMO|パスモ|NANACO|ナナコ|WAON|ワオン|ラクテンキヤツシユ|楽天キャッシュ|メルペイ|LINE ?PAY"#
 
     /// What every built-in statement profile says: rows of another shape and rows of no amount are left out, names cut
     /// to fit, and a shop's category learned from history (else 0).
@@ -71,11 +83,14 @@ extension ImportProfile {
     static let payPay = """
         {
           "description": "PayPay 取引履歴 (取引日,出金金額（円）,入金金額（円）,…,取引内容,取引先,取引方法,支払い区分,利用者,取引番号)",
-          "source": "The PayPay app's CSV of its transaction history, as public converters document it: `-` where a column has no amount; 取引先 names the shop (取引内容 only says 支払い). A payment is 出金金額, a refund (返金) comes back as 入金金額 and is registered as a negative amount. Left out: チャージ (topping up), 送金 and 受け取り (money sent to or received from people), ポイント, and rows with no amount.",
+          "source": "The PayPay app's CSV of its transaction history, as public converters document it: `-` where a column has no amount; 取引先 names the shop (取引内容 only says 支払い). A payment is 出金金額, a refund (返金) comes back as 入金金額 and is registered as a negative amount. A チャージ (a top-up) is a transfer, left out unless --transfers keep. A 返金 carries the 取引番号 of the payment it refunds: its item's id is that number with -R. Left out: 送金 and 受け取り (money sent to or received from people), ポイント, and rows with no amount.",
           "columns": {"id": "取引番号", "date": "取引日", "name": ["取引先", "取引内容"],
                       "price": {"out": ["出金金額（円）", "出金金額(円)"], "in": ["入金金額（円）", "入金金額(円)"]}},
+          "refundIDSuffix": "-R",
+          "transfers": [
+            {"column": "取引内容", "contains": "チャージ", "reason": "a top-up of PayPay 残高 (チャージ): the money's spending is the payments"}
+          ],
           "skip": [
-            {"column": "取引内容", "contains": "チャージ", "reason": "a charge of PayPay 残高 (チャージ), not spending"},
             {"column": "取引内容", "contains": "送金", "reason": "money sent to a person (送金)"},
             {"column": "取引内容", "contains": "受け取", "reason": "money received (受け取り)"},
             {"column": "取引内容", "contains": "ポイント", "reason": "points (ポイント)"}
@@ -88,14 +103,15 @@ extension ImportProfile {
     static let mufg = """
         {
           "description": "三菱UFJ銀行 入出金明細 (日付,摘要,摘要内容,支払い金額,預かり金額,差引残高,…)",
-          "source": "The 入出金明細 CSV of 三菱UFJ銀行's online banking (Shift_JIS): 摘要 is the kind of entry (デビット, 口座振替, カード, 振込…) and 摘要内容 the counterparty, sometimes empty, when 摘要 names the row. A debit card's cancellation (取消) comes back as 預かり金額 and is taken off as a refund; other money in (a salary, a transfer) is not spending and is left out. Left out too: ATM withdrawals (摘要 カード: the cash's purchases are the spending), card bills (摘要内容 naming a カード company: the card's own statement has the purchases), transfers between one's own accounts (振替), and rows with no amount.",
+          "source": "The 入出金明細 CSV of 三菱UFJ銀行's online banking (Shift_JIS): 摘要 is the kind of entry (デビット, 口座振替, カード, 振込…) and 摘要内容 the counterparty, sometimes empty, when 摘要 names the row. A debit card's cancellation (取消) comes back as 預かり金額 and is taken off as a refund; other money in (a salary, a transfer) is not spending and is left out. Transfers between the household's own accounts are left out unless --transfers keep: ATM withdrawals (摘要 カード or カードC1: the cash's purchases are the spending), card bills (摘要内容 naming a card company, in half- or full-width: the card's own statement has the purchases), wallet top-ups (PayPay, Suica, 楽天Edy…) and 振替. Left out too: rows with no amount.",
           "encoding": "shift_jis",
           "columns": {"date": "日付", "name": ["摘要内容", "摘要"], "price": {"out": ["支払い金額", "お支払金額"], "in": ["預かり金額", "お預り金額"]}},
           "refunds": {"column": "摘要", "contains": "デビット"},
-          "skip": [
-            {"column": "摘要", "equals": "カード", "reason": "cash from an ATM (カード): what the cash buys is the spending"},
-            {"column": "摘要内容", "regex": "カ[ー-]ド", "reason": "a card's bill: the card's own statement has its purchases"},
-            {"column": "摘要", "equals": "振替", "reason": "a transfer between accounts (振替)"}
+          "transfers": [
+            {"column": "摘要", "regex": "^カ[ー-]ド(C[0-9]*)?$", "reason": "cash from an ATM (カード): what the cash buys is the spending"},
+            {"column": "摘要内容", "regex": "\(cardBills)", "reason": "a card's bill: the card's own statement has its purchases"},
+            {"column": "摘要内容", "regex": "\(topUps)", "reason": "a wallet's top-up: the wallet's own statement has its purchases"},
+            {"column": "摘要", "regex": "^(振替|フリカエ)", "reason": "a transfer between your own accounts (振替)"}
           ],
           \(statementKeys)
         }
@@ -105,14 +121,17 @@ extension ImportProfile {
     static let yucho = """
         {
           "description": "ゆうちょ銀行 入出金明細 (取引日,入出金明細ＩＤ,受入金額（円）,払出金額（円）,詳細１,詳細２,現在（貸付）高)",
-          "source": "ゆうちょダイレクト's CSV of an account's 入出金明細, as public converters document it (yuucho-to-freee on GitHub): Shift_JIS, seven lines about the account (お客さま口座情報, 現在高, 出力日時…) before the header, dates as yyyyMMdd, 詳細１ the kind of entry (自払, カード, 手数料, 振込) and 詳細２ the counterparty, sometimes empty. 入出金明細ＩＤ becomes the item's id. Left out: money in (受入金額: a salary, a transfer) unless it is a debit card's refund, ATM withdrawals (詳細１ カード), and rows with no amount.",
+          "source": "ゆうちょダイレクト's CSV of an account's 入出金明細, as public converters document it (yuucho-to-freee on GitHub): Shift_JIS, seven lines about the account (お客さま口座情報, 現在高, 出力日時…) before the header, dates as yyyyMMdd, 詳細１ the kind of entry (自払, カード, 手数料, 振込) and 詳細２ the counterparty, sometimes empty. 入出金明細ＩＤ becomes the item's id. Transfers between the household's own accounts are left out unless --transfers keep: ATM withdrawals (詳細１ カード), card bills and wallet top-ups (詳細２ naming the card company or the wallet) and 振替. Left out: money in (受入金額: a salary, a transfer) unless it is a debit card's refund, and rows with no amount.",
           "encoding": "shift_jis",
           "skipRows": 7,
           "columns": {"id": "入出金明細ＩＤ", "date": "取引日", "name": ["詳細２", "詳細１"],
                       "price": {"out": "払出金額（円）", "in": "受入金額（円）"}},
           "refunds": {"column": "詳細１", "contains": "デビット"},
-          "skip": [
-            {"column": "詳細１", "equals": "カード", "reason": "cash from an ATM (カード): what the cash buys is the spending"}
+          "transfers": [
+            {"column": "詳細１", "regex": "^カ[ー-]ド(C[0-9]*)?$", "reason": "cash from an ATM (カード): what the cash buys is the spending"},
+            {"column": "詳細２", "regex": "\(cardBills)", "reason": "a card's bill: the card's own statement has its purchases"},
+            {"column": "詳細２", "regex": "\(topUps)", "reason": "a wallet's top-up: the wallet's own statement has its purchases"},
+            {"column": "詳細１", "regex": "^(振替|フリカエ)", "reason": "a transfer between your own accounts (振替)"}
           ],
           \(statementKeys)
         }
@@ -122,12 +141,15 @@ extension ImportProfile {
     static let smbc = """
         {
           "description": "三井住友銀行 入出金明細 (年月日,お引出し,お預入れ,お取り扱い内容,残高)",
-          "source": "SMBC Direct's CSV of an account's 明細, as public parsers document it: CP932, 年月日,お引出し,お預入れ,お取り扱い内容,残高 (メモ and ラベル may follow), the header found among the first lines. A deposit is money in: a debit card's refund (お取り扱い内容 naming デビット) is taken off, any other (a salary, a transfer) is left out. Left out too: ATM withdrawals and card bills (お取り扱い内容 naming a カード or ATM), and rows with no amount.",
+          "source": "SMBC Direct's CSV of an account's 明細, as public parsers document it: CP932, 年月日,お引出し,お預入れ,お取り扱い内容,残高 (メモ and ラベル may follow), the header found among the first lines. A deposit is money in: a debit card's refund (お取り扱い内容 naming デビット) is taken off, any other (a salary, a transfer) is left out. Transfers between the household's own accounts are left out unless --transfers keep: ATM withdrawals, card bills (お取り扱い内容 naming a card company), wallet top-ups and 振替. Left out too: rows with no amount.",
           "encoding": "shift_jis",
           "columns": {"date": "年月日", "name": "お取り扱い内容", "price": {"out": "お引出し", "in": "お預入れ"}},
           "refunds": {"column": "お取り扱い内容", "contains": "デビット"},
-          "skip": [
-            {"column": "お取り扱い内容", "regex": "カ[ー-]ド|^atm", "reason": "an ATM withdrawal or a card's bill: not itemised spending"}
+          "transfers": [
+            {"column": "お取り扱い内容", "regex": "^(ATM|カ[ー-]ド(C[0-9]*)?$)", "reason": "cash from an ATM: what the cash buys is the spending"},
+            {"column": "お取り扱い内容", "regex": "\(cardBills)", "reason": "a card's bill: the card's own statement has its purchases"},
+            {"column": "お取り扱い内容", "regex": "\(topUps)", "reason": "a wallet's top-up: the wallet's own statement has its purchases"},
+            {"column": "お取り扱い内容", "regex": "^(振替|フリカエ)", "reason": "a transfer between your own accounts (振替)"}
           ],
           \(statementKeys)
         }

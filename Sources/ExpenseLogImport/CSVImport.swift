@@ -7,6 +7,13 @@ public struct ExcludedRow: Sendable, Equatable {
     public let location: SourceLocation
     /// Why it is left out.
     public let reason: String
+    /// Whether it is money moved between the household's own accounts (a profile's `transfers`).
+    public var isTransfer = false
+
+    /// A row left out, for `reason`.
+    public init(location: SourceLocation, reason: String, isTransfer: Bool = false) {
+        (self.location, self.reason, self.isTransfer) = (location, reason, isTransfer)
+    }
 }
 
 /// What reading one input gave: drafts to validate, problems found while reading, and rows left out.
@@ -114,8 +121,9 @@ extension ImportProfile {
         func test(_ match: ColumnMatch, _ position: Int, _ regexes: [Regex<AnyRegexOutput>]?) -> Bool {
             match.matches(folded: folding.folded(cells[position]), regexes: regexes)
         }
-        if let index = skip.indices.first(where: { test(skip[$0].match, layout.tested[$0], layout.skipRegexes[$0]) }) {
-            outcome.excluded.append(ExcludedRow(location: location, reason: skip[index].reason))
+        if let index = skip.indices.first(where: { (!keepsTransfers || !skip[$0].isTransfer)
+                                                    && test(skip[$0].match, layout.tested[$0], layout.skipRegexes[$0]) }) {
+            outcome.excluded.append(ExcludedRow(location: location, reason: skip[index].reason, isTransfer: skip[index].isTransfer))
             return
         }
         // The category comes from the first matching rule that gives one, the name from the first that gives one: a rule
@@ -150,6 +158,7 @@ extension ImportProfile {
         func cell(_ field: ItemField) -> String? { layout.cell(field, of: cells) }
         var draft = ItemDraft(location: location)
         draft.isCSVRow = true
+        draft.account = account
         draft.id = cell(.id).map(RawValue.text) ?? .missing
         draft.name = cell(.name).map(RawValue.text) ?? .missing
         draft.categorySub = cell(.categorySub).map(RawValue.text) ?? .missing
@@ -166,6 +175,10 @@ extension ImportProfile {
         let (read, deposited) = amount(cell(.price), deposits: layout.priceIn.map { cells[$0] })
         if deposited, !refund, let column = refunds?.column {
             return .failure(.excluded("money in that is no refund (\(column) is not a refund's): not spending"))
+        }
+        // A refund that carries the number of the payment it refunds (PayPay's 返金) is a row of its own.
+        if deposited, let suffix = refundIDSuffix, case .text(let id) = draft.id, !id.trimmingSpaces().isEmpty {
+            draft.id = .text(id.trimmingSpaces() + suffix)
         }
         switch read {
         case .none:
@@ -194,7 +207,7 @@ extension ImportProfile {
                 // The category this shop had last time, on the server or in the cache.
                 draft.category = .integer(known.category)
                 if draft.categorySub.isAbsent { draft.categorySub = known.sub.map(RawValue.integer) ?? .null }
-                draft.categoryOrigin = "category \(known.category) from history: the shop's latest item (\(PurchaseName(draft.readName ?? name).key)) has it"
+                draft.categoryOrigin = "category \(known.category) from history: the shop's latest item (\(PurchaseName.shown(draft.readName ?? name))) has it"
             } else if let defaultCategory {
                 draft.category = .integer(defaultCategory)
                 draft.categoryOrigin = "category \(defaultCategory), the profile's default"
@@ -335,7 +348,11 @@ struct Layout {
             messages.append("the header has no column '\(name)', which the \(profile.name) profile's \(place) tests")
             return 0
         }
-        let tested = profile.skip.enumerated().map { column($0.element.match.column, "skip[\($0.offset)]") }
+        // Each entry named as the profile file lists it: `transfers[0]`, `skip[1]`.
+        let tested = profile.skip.enumerated().map { index, rule in
+            let key = rule.isTransfer ? "transfers" : "skip"
+            return column(rule.match.column, "\(key)[\(profile.skip[..<index].filter { $0.isTransfer == rule.isTransfer }.count)]")
+        }
         let ruled = profile.rules.enumerated().map { column($0.element.match.column, "rules[\($0.offset)]") }
         let refundColumn = profile.refunds.map { column($0.column, "refunds") }
         guard messages.isEmpty else { return (nil, messages) }

@@ -2,8 +2,8 @@ import ExpenseLogFormats
 import ExpenseLogModel
 import Foundation
 
-/// A test on one text column of a CSV row, made after NFKC normalisation and case folding on both sides, so `ｾﾌﾞﾝ`
-/// matches `セブン` and `amazon` matches `ＡＭＡＺＯＮ`.
+/// A test on one text column of a CSV row, made after NFKC normalisation, case and kana folding on both sides, so `ｾﾌﾞﾝ`
+/// matches `セブン` and `せぶん`, and `amazon` matches `ＡＭＡＺＯＮ`.
 public struct ColumnMatch: Sendable, Equatable {
     /// How the cell is compared.
     public enum Kind: String, Sendable, CaseIterable {
@@ -21,8 +21,8 @@ public struct ColumnMatch: Sendable, Equatable {
     public var kind: Kind
     /// The values that match, as written.
     public var values: [String]
-    /// The values as compared: folded, or for regular expressions NFKC only (case is ignored when matching, and
-    /// lowercasing a pattern would change it: `\S` is not `\s`).
+    /// The values as compared: folded, or for regular expressions NFKC with katakana as hiragana only (case is ignored
+    /// when matching, and lowercasing a pattern would change it: `\S` is not `\s`).
     let folded: [String]
 
     /// A test of a column.
@@ -30,7 +30,7 @@ public struct ColumnMatch: Sendable, Equatable {
         self.column = column
         self.kind = kind
         self.values = values
-        self.folded = kind == .regex ? values.map(\.precomposedStringWithCompatibilityMapping) : values.map { CellFolding.fold($0.trimmingSpaces()) }
+        self.folded = kind == .regex ? values.map(NameFolding.foldKeepingCase) : values.map { CellFolding.fold($0.trimmingSpaces()) }
     }
 
     /// Whether a cell matches (folding it here; a reader of many rows folds through a `CellFolding`).
@@ -61,27 +61,9 @@ public struct ColumnMatch: Sendable, Equatable {
 struct CellFolding {
     private var cache: [String: String] = [:]
 
-    /// `text` trimmed, NFKC-normalised and case folded.
+    /// `text` trimmed, NFKC-normalised, case folded, katakana as hiragana (`NameFolding`).
     static func fold(_ text: String) -> String {
-        if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.lowercased() }
-        return compatible(text).folding(options: [.caseInsensitive], locale: nil)
-    }
-
-    /// `text` in NFKC (full-width letters and half-width kana made ordinary), case kept; ASCII as it is.
-    static func compatible(_ text: String) -> String {
-        text.unicodeScalars.allSatisfy(isStable) ? text : text.precomposedStringWithCompatibilityMapping
-    }
-
-    /// Whether NFKC leaves this scalar as it is whatever stands beside it: ASCII, kana, the common kanji and Japanese
-    /// punctuation, most of a name. Skipping texts made only of them keeps a large import from normalising every name.
-    private static func isStable(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x20...0x7E, 0x3001...0x3002, 0x3005...0x3007, 0x300C...0x300F, 0x3041...0x3096, 0x309D...0x309E, 0x30A1...0x30FE,
-             0x4E00...0x9FFF:
-            return true
-        default:
-            return false
-        }
+        NameFolding.fold(text)
     }
 
     /// A cell folded, from the cache when it was seen.
@@ -94,12 +76,20 @@ struct CellFolding {
     }
 }
 
-/// A profile's `skip` entry: rows matching it are left out of the import, with the reason in the report.
+/// A profile's `skip` or `transfers` entry: rows matching it are left out of the import, with the reason in the report.
 public struct SkipRule: Sendable, Equatable {
     /// The test.
     public var match: ColumnMatch
-    /// Why such rows are left out ("a transfer").
+    /// Why such rows are left out ("a card's bill").
     public var reason: String
+    /// Whether it names money moved between the household's own accounts (a card's bill, a top-up, cash from an ATM):
+    /// left out unless the run keeps transfers (`--transfers keep`), and counted apart.
+    public var isTransfer = false
+
+    /// A rule that leaves rows out; `isTransfer` when they are transfers between one's own accounts.
+    public init(match: ColumnMatch, reason: String, isTransfer: Bool = false) {
+        (self.match, self.reason, self.isTransfer) = (match, reason, isTransfer)
+    }
 }
 
 /// A profile's `rules` entry: the first rule a row matches gives it a category (and sub) when its own columns do not,
@@ -169,8 +159,11 @@ public struct ImportProfile: Sendable, Equatable {
     public var invertSign = false
     /// Whether names longer than the app allows are cut to fit, instead of being invalid.
     public var truncateNames = false
-    /// Rows to leave out.
+    /// Rows to leave out: the `transfers` entries (marked) and the `skip` ones.
     public var skip: [SkipRule] = []
+    /// Whether rows a `transfers` entry names are read as spending after all (`--transfers keep`: the card's own
+    /// statement is not imported).
+    public var keepsTransfers = false
     /// Category and renaming rules, first match wins; a rule's category is used when the row has no category value.
     public var rules: [CategoryRule] = []
     /// Whether a row no rule or default gives a category is left out (reported, as a `skip` rule would) instead of invalid.
@@ -188,6 +181,12 @@ public struct ImportProfile: Sendable, Equatable {
     /// Which deposits are refunds (a debit card's cancellation); other money in (a salary, a transfer) is left out. Nil:
     /// every deposit is a refund.
     public var refunds: ColumnMatch?
+    /// The card or account the layout's statements are of, part of every made id (a built-in profile's name, a
+    /// profile's `account`, or `--account`): two cards' identical purchases are two items.
+    public var account: String?
+    /// What a refund's id gets after the id column's value, when the layout gives a refund the number of the payment
+    /// it refunds (PayPay's 返金): `-R`, so that both rows are items of their own.
+    public var refundIDSuffix: String?
     /// Whether rows of another shape are left out, not invalid: another number of fields, or no date where the date
     /// goes (a card-holder row, a section title, a total).
     public var skipsOtherShapes = false

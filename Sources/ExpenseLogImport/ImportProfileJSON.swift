@@ -4,11 +4,11 @@ extension ImportProfile {
     /// The keys a profile file may have.
     static let keys = ["extends", "description", "source", "encoding", "skipRows", "header", "columns", "dateFormat", "invertSign",
                        "truncateNames", "skip", "rules", "defaultCategory", "defaultSub", "unmatched", "onInvalid", "otherShapes",
-                       "noAmount", "categories", "refunds"]
+                       "noAmount", "categories", "refunds", "transfers", "refundIDSuffix", "account"]
 
     /// Reads a profile file's JSON; throws a `ValidationProblem` naming the file, line and key, and what is expected.
     /// `"extends"` names the profile it starts from, which `base` finds (nil when there is none of that name); its keys
-    /// override the base's, `columns` field by field, and its `skip` and `rules` come before the base's.
+    /// override the base's, `columns` field by field, and its `transfers`, `skip` and `rules` come before the base's.
     public static func parse(_ bytes: [UInt8], name: String, file: String,
                              base: (String) throws -> ImportProfile? = { try builtin($0) }) throws -> ImportProfile {
         let root: JSONValue
@@ -59,6 +59,8 @@ extension ImportProfile {
         case "refunds":
             refunds = try reader.match(try reader.object(value, at: key, keys: ["column"] + ColumnMatch.Kind.allCases.map(\.rawValue)), value, at: key)
         case "header": header = try reader.strings(value, at: key)
+        case "refundIDSuffix": refundIDSuffix = try reader.string(value, at: key)
+        case "account": account = try reader.string(value, at: key)
         case "otherShapes": skipsOtherShapes = try reader.choice(value, at: key, ["skip", "invalid"]) == "skip"
         case "noAmount": skipsNoAmount = try reader.choice(value, at: key, ["skip", "invalid"]) == "skip"
         case "categories": learnsCategories = try reader.choice(value, at: key, ["learn", "rules"]) == "learn"
@@ -81,13 +83,14 @@ extension ImportProfile {
             dateFormat = pattern
         case "invertSign": invertSign = try reader.bool(value, at: key)
         case "truncateNames": truncateNames = try reader.bool(value, at: key)
-        case "skip":
+        case "skip", "transfers":
             skip = try reader.array(value, at: key).enumerated().map { index, element in
-                let place = "skip[\(index)]"
+                let place = "\(key)[\(index)]"
                 let rule = try reader.object(element, at: place, keys: ["column", "reason"] + ColumnMatch.Kind.allCases.map(\.rawValue))
                 let match = try reader.match(rule, element, at: place)
                 let reason = try rule.first { $0.key == "reason" }.map { try reader.string($0.value, at: place + ".reason") }
-                return SkipRule(match: match, reason: reason ?? "\(match.column) \(match.kind.rawValue) \(match.values.joined(separator: "/"))")
+                return SkipRule(match: match, reason: reason ?? "\(match.column) \(match.kind.rawValue) \(match.values.joined(separator: "/"))",
+                                isTransfer: key == "transfers")
             } + skip
         case "rules": rules = try reader.array(value, at: key).enumerated().map { try reader.rule($1, at: "rules[\($0)]") } + rules
         case "defaultCategory": defaultCategory = try reader.optionalInteger(value, at: key)

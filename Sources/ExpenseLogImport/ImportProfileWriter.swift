@@ -23,8 +23,10 @@ extension ImportProfile {
         if let dateFormat { add("dateFormat", Self.quoted(dateFormat.description)) }
         if invertSign { add("invertSign", "true") }
         if truncateNames { add("truncateNames", "true") }
-        if !skip.isEmpty {
-            add("skip", Self.list(skip.map { rule in
+        for (key, isTransfer) in [("transfers", true), ("skip", false)] {
+            let entries = skip.filter { $0.isTransfer == isTransfer }
+            guard !entries.isEmpty else { continue }
+            add(key, Self.list(entries.map { rule in
                 "{" + Self.members(rule.match) + ", \"reason\": \(Self.quoted(rule.reason))}"
             }))
         }
@@ -41,6 +43,8 @@ extension ImportProfile {
         if let defaultSub { add("defaultSub", String(defaultSub)) }
         if excludesUnmatched { add("unmatched", "\"exclude\"") }
         if let refunds { add("refunds", "{" + Self.members(refunds) + "}") }
+        if let account { add("account", Self.quoted(account)) }
+        if let refundIDSuffix { add("refundIDSuffix", Self.quoted(refundIDSuffix)) }
         if skipsOtherShapes { add("otherShapes", "\"skip\"") }
         if skipsNoAmount { add("noAmount", "\"skip\"") }
         if learnsCategories { add("categories", "\"learn\"") }

@@ -22,8 +22,10 @@ public struct ImportRecord: Sendable {
         case skipped
         /// It cannot be sent as it is.
         case invalid
-        /// The import profile leaves such rows out (a transfer, income).
+        /// The import profile leaves such rows out (income, money sent to a person).
         case excluded
+        /// Money moved between the household's own accounts (a card's bill, a top-up, cash from an ATM): not spending.
+        case transfer
         /// Valid, but not sent: other rows were invalid, or this was a dry run.
         case notSent = "not-sent"
     }
@@ -250,9 +252,12 @@ public struct ImportRecord: Sendable {
                                          (.duplicate, "skipped as already there (same id)"),
                                          (.matched, "matched to items already there (not sent)"),
                                          (.held, "held for you to decide"), (.skipped, "skipped as decided"), (.invalid, "invalid"),
+                                         (.transfer, "transfer"),
                                          (.excluded, "left out by the profile"), (.notSent, "valid but not sent")]
         let tally = counts()
-        let shown = parts.compactMap { status, words in tally[status].map { "\($0) \(words)" } }
+        let shown = parts.compactMap { status, words in
+            tally[status].map { status == .transfer ? "\($0) transfer\($0 == 1 ? "" : "s") between your own accounts (not spending)" : "\($0) \(words)" }
+        }
         return shown.isEmpty ? "no rows" : shown.joined(separator: ", ")
     }
 

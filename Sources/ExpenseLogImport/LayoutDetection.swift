@@ -22,6 +22,8 @@ extension ImportProfile {
             return (self, nil, nil)
         case .builtin(let name, var layout):
             layout.learned = learned
+            layout.keepsTransfers = keepsTransfers
+            layout.account = account ?? layout.account
             return (layout, (name, layout), nil)
         case .several(let names):
             let refusal = ReadOutcome(problems: [.wholeFile(SourceLocation(file: file, line: 1), "its layout fits the built-in profiles "
@@ -68,7 +70,9 @@ extension ImportProfile {
                   let price = layout.cell(.price, of: record.fields) else { return false }
             return (dateFormat?.day(from: date) ?? Day(written: date)) != nil && PriceText.parse(price) != nil
         }
-        let rows = records.filter(isRow)
-        return !rows.isEmpty && records.first.map { isRow($0) || $0.fields.count != header.count } == true
+        // Before its first row, no record of its width that is no row: that would be another layout's header (ゆうちょ's
+        // 取引日,入出金明細ＩＤ,受入金額（円）,… is as wide as Vpass's rows, and its rows have a date and an amount there too).
+        guard let first = records.firstIndex(where: isRow) else { return false }
+        return !records[..<first].contains { $0.fields.count == header.count }
     }
 }

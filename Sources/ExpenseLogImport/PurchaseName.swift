@@ -1,6 +1,6 @@
 import ExpenseLogModel
 
-/// A purchase's name as statement matching compares it: NFKC, case folded, the branch a statement adds
+/// A purchase's name as statement matching compares it: NFKC, case and kana folded, the branch a statement adds
 /// (`まいばすけっと 中目黒1丁目店` → `まいばすけっと`) left out, spaces dropped.
 public struct PurchaseName: Sendable, Equatable {
     /// The folded name without its branch and spaces.
@@ -8,8 +8,9 @@ public struct PurchaseName: Sendable, Equatable {
     /// Its first word, folded (`ラーメン一蘭` of `ﾗｰﾒﾝ一蘭 渋谷店`).
     let firstWord: String
 
-    /// Words that end a statement's branch suffix: `渋谷店`, `新宿支店`, `3号店`, `本店`.
-    static let branchEndings = ["店", "支店", "号店", "営業所", "出張所", "売店"]
+    /// Words that end a statement's branch suffix: `渋谷店`, `新宿支店`, `3号店`, `本店`, and in kana, as half-width
+    /// statements print it and folding leaves it (`ﾅｶﾒｸﾞﾛ1ﾁｮｳﾒﾃﾝ` → `なかめぐろ1ちょうめてん`).
+    static let branchEndings = ["店", "支店", "号店", "営業所", "出張所", "売店", "てん"]
 
     /// The name of `text` as a person or a statement wrote it.
     public init(_ text: String) {
@@ -18,6 +19,14 @@ public struct PurchaseName: Sendable, Equatable {
         while words.count > 1, let last = words.last, Self.branchEndings.contains(where: last.hasSuffix) { words.removeLast() }
         key = words.joined()
         firstWord = words.first ?? ""
+    }
+
+    /// A shop's name as messages show it: NFKC, case kept, its branch left out (`セブン-イレブン` of
+    /// `セブン－イレブン　目黒店`).
+    public static func shown(_ text: String) -> String {
+        var words = NameFolding.compatible(text.trimmingSpaces()).split(whereSeparator: { $0 == " " || $0 == "\u{3000}" }).map(String.init)
+        while words.count > 1, let last = words.last, branchEndings.contains(where: NameFolding.fold(last).hasSuffix) { words.removeLast() }
+        return words.joined(separator: " ")
     }
 
     /// The shortest name that counts when another name contains it or begins with it: one character (`本`) is in too

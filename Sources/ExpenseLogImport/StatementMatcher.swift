@@ -15,7 +15,8 @@ public enum StatementOutcome: Sendable, Equatable {
 /// Matching is one-to-one over the whole import and does not depend on the rows' order: pairs are taken closest date
 /// first, then closest name, then the earlier row and the earlier item. A row is **matched** when it got an item no
 /// other row had an equal claim to; **ambiguous** when another row had an equal claim to its item, when its only
-/// candidates went to rows with an equal claim, or when its one possible match on the same day has an unrelated name.
+/// candidates went to rows with an equal claim, or when its possible matches within a day (`unrelatedNameWindow`) have
+/// unrelated names and no row has a better claim to them (a person typed `本` for the card's `紀伊國屋書店`).
 /// Rows that are interchangeable (the same day, amount and name: two coffees) never make each other ambiguous: which
 /// of them is sent changes nothing.
 public struct StatementMatcher: Sendable {
@@ -24,6 +25,10 @@ public struct StatementMatcher: Sendable {
 
     /// The default window: three days either side.
     public static let defaultWindow = 3
+
+    /// The most days apart a row and an item of the same amount but unrelated names may be and still be held for a
+    /// person: `本 1,500` typed on the 27th may be the card's `紀伊國屋書店 新宿本店 1,500` booked on the 28th.
+    public static let unrelatedNameWindow = 1
 
     /// A matcher over a window of days.
     public init(window: Int = defaultWindow) {
@@ -77,8 +82,8 @@ public struct StatementMatcher: Sendable {
                 guard days <= window else { continue }
                 if let distance = row.name.distance(to: names[k]) {
                     strong.append(Pair(row: r, known: k, days: days, nameDistance: distance))
-                } else if days == 0 {
-                    weak.append(Pair(row: r, known: k, days: 0, nameDistance: Int.max))
+                } else if days <= Self.unrelatedNameWindow {
+                    weak.append(Pair(row: r, known: k, days: days, nameDistance: Int.max))
                 }
             }
         }
@@ -114,8 +119,8 @@ public struct StatementMatcher: Sendable {
             ambiguous[pair.row, default: []].append(pair.known)
             ambiguous[winner.row, default: []].append(pair.known)
         }
-        // A row left without a match whose only same-day item of its amount has another name: maybe that purchase,
-        // typed under another name, maybe not.
+        // A row left without a match whose item of its amount within a day has another name: maybe that purchase,
+        // typed under another (generic) name, maybe not.
         for pair in weak where rowTaken[pair.row] == nil && knownTaken[pair.known] == nil {
             ambiguous[pair.row, default: []].append(pair.known)
         }

@@ -14,6 +14,14 @@ public enum DerivedID {
     /// How a made id is explained in messages.
     public static let explanation = "its id is made from its date, name and price and its place among such rows"
 
+    /// What rows of one account with the same content share: `ACCOUNT␟yyyyMMdd␟NAME␟PRICE`, or without the account
+    /// (`yyyyMMdd␟NAME␟PRICE`, as every id was made before accounts counted) when there is none.
+    public static func content(account: String?, date: Day, name: String, price: Int) -> [UInt8] {
+        let plain = content(date: date, name: name, price: price)
+        guard let account, !account.isEmpty else { return plain }
+        return Array(account.utf8) + [0x1F] + plain
+    }
+
     /// What rows with the same content share: their day, name and price, as the UTF-8 bytes `yyyyMMdd␟NAME␟PRICE`.
     public static func content(date: Day, name: String, price: Int) -> [UInt8] {
         name.withUTF8Bytes { text in

@@ -74,6 +74,9 @@ public struct ItemDraft: Sendable {
     public var isCSVRow = false
     /// The name as read, when a profile's rule renamed the item: a made id comes from it, so a new rule keeps the id.
     public var readName: String?
+    /// The card or account a statement's row is of (`vpass`, `rakuten-card`, `--account`): part of its made id, so that
+    /// two cards' identical purchases are two items.
+    public var account: String?
     /// Where a profile found the category, when no column gave it (a rule, the shop's history, the default), for `--explain`.
     public var categoryOrigin: String?
 

@@ -16,7 +16,7 @@ public struct ItemQuery: Sendable, Equatable {
     public var category: Int?
     /// The only sub-category to keep, or nil for all; a sub number means something only within `category`.
     public var sub: Int?
-    /// Text the name must hold, compared after NFKC and case folding (`スターバックス` finds `ｽﾀｰﾊﾞｯｸｽ`); nil for any.
+    /// Text the name must hold, compared after NFKC, case and kana folding (`スターバックス` finds `ｽﾀｰﾊﾞｯｸｽ` and `すたーばっくす`); nil for any.
     public var name: String? {
         didSet { foldedName = name.map(Self.fold) }
     }
@@ -38,9 +38,9 @@ public struct ItemQuery: Sendable, Equatable {
         (self.minPrice, self.maxPrice, self.from, self.to) = (minPrice, maxPrice, from, to)
     }
 
-    /// Text as names are compared: NFKC (full-width letters and half-width kana made ordinary), then case folded.
+    /// Text as names are compared: NFKC, case folded, katakana as hiragana (`NameFolding`).
     static func fold(_ text: String) -> String {
-        text.precomposedStringWithCompatibilityMapping.folding(options: [.caseInsensitive], locale: nil)
+        NameFolding.fold(text)
     }
 
     /// Whether an item passes every filter.

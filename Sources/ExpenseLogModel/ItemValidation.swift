@@ -187,6 +187,10 @@ public struct ItemValidator {
         self.derivesIDs = derivesIDs
     }
 
+    /// The id the last draft validated would have had before accounts counted (`DerivedID.content(date:name:price:)`),
+    /// when its made id includes an account: an item imported by an earlier version has it.
+    public private(set) var legacyID: String?
+
     /// The ids the input gave (not the ones made here).
     public var inputIDs: some Collection<String> { firstSeen.keys }
 
@@ -208,6 +212,7 @@ public struct ItemValidator {
 
     /// As `check`, saying whether the id was made here and whether an earlier input had the same row.
     public mutating func validate(_ draft: ItemDraft) -> Checked {
+        legacyID = nil
         // A CSV row's missing id is made from its content below: no random one to throw away first.
         let derived = derivesIDs && draft.isCSVRow && draft.id.isAbsent
         let (validItem, found) = draft.validated(makeID: derived ? { "" } : makeID, catalogue: catalogue)
@@ -228,7 +233,8 @@ public struct ItemValidator {
         }
         guard derivesIDs, draft.isCSVRow else { return .valid(item, madeID: false) }
         if currentInput != draft.location.file { beginInput(draft.location.file) }
-        let content = DerivedID.content(date: item.date, name: draft.readName?.trimmingSpaces() ?? item.name, price: item.price)
+        let readName = draft.readName?.trimmingSpaces() ?? item.name
+        let content = DerivedID.content(account: draft.account, date: item.date, name: readName, price: item.price)
         var hasher = Hasher()
         content.withUnsafeBytes { hasher.combine(bytes: $0) }
         let key = hasher.finalize()
@@ -240,6 +246,10 @@ public struct ItemValidator {
             seenMore[key] = occurrence
         }
         item.id = DerivedID.make(content: content, occurrence: occurrence)
+        // Within one input the account is the same for every row: the place among rows of one content is the same too.
+        if let account = draft.account, !account.isEmpty {
+            legacyID = DerivedID.make(content: DerivedID.content(date: item.date, name: readName, price: item.price), occurrence: occurrence)
+        }
         if let seen = earlier[key], occurrence <= seen.count { return .repeated(item, earlierInput: seen.input) }
         return .valid(item, madeID: true)
     }

@@ -20,6 +20,8 @@ public struct RowDecision: Codable, Sendable, Equatable {
         case person
         /// The command line's `--ambiguous`.
         case flag
+        /// A person deleted the row's item (`delete`): importing it again would bring it back.
+        case deletion
     }
 
     /// The decision.

@@ -86,10 +86,11 @@ public struct DuplicateCheck: Sendable {
     /// Compares the items of `spool` with what is known; `isStatementRow` says which rows came without an id of their
     /// own (a made id, or a foreign layout's), `madeIDRows` which ids were made from their content (for `--explain`).
     /// `decide` is asked about each row matching cannot settle (nil holds it back), the answers kept as `deciding`'s;
-    /// `today` dates the decisions kept.
+    /// `today` dates the decisions kept. `legacyIDs` are the ids rows would have had before accounts counted: such an
+    /// id on the server is the row imported by an earlier version (once), and a decision kept under it holds.
     /// A month the server refuses for a reason that will not pass (401, a non-JSON answer) is thrown.
     public func run(months: [YearMonth], spool: ItemSpool, isStatementRow: (Int) -> Bool, madeIDRows: RowSet = RowSet(),
-                    today: Day, report: inout ImportRecord, deciding: RowDecision.Source = .person,
+                    legacyIDs: [Int: String] = [:], today: Day, report: inout ImportRecord, deciding: RowDecision.Source = .person,
                     decide: (HeldRow) async throws -> HeldChoice?, event: (DuplicateCheckEvent) -> Void) async throws -> Outcome {
         event(.comparing(months: months.count))
         let loaded = await loader.load(months, policy: .preferServer)
@@ -120,7 +121,7 @@ public struct DuplicateCheck: Sendable {
         let finder = DuplicateFinder(known: known)
         // Nothing known and nothing decided (the usual import into new months): the items go on as they are, not copied.
         guard !finder.isEmpty || !decided.isEmpty else { return outcome }
-        let fates = try await fates(of: spool, finder: finder, isStatementRow: isStatementRow, today: today, report: report,
+        let fates = try await fates(of: spool, finder: finder, isStatementRow: isStatementRow, legacyIDs: legacyIDs, today: today, report: report,
                                     deciding: deciding, decide: decide, decisions: &outcome.decisions)
         guard !fates.isEmpty else { return outcome }
         let kept = try ItemSpool()
@@ -135,10 +136,12 @@ public struct DuplicateCheck: Sendable {
             var skip: ImportRecord.Row
             switch fate {
             case .duplicate(let match):
-                skip = ImportRecord.Row(location: location, status: .duplicate, item: item,
-                                        reasons: ["id \(PrintableText.of(item.id)) is already \(Self.place(match))"
-                                                  + (madeIDRows.contains(row) ? " (\(DerivedID.explanation): the same row was imported before)" : "")],
-                                        matched: match)
+                let reason = SheetText.key(match.item.id) == SheetText.key(item.id)
+                    ? "id \(PrintableText.of(item.id)) is already \(Self.place(match))"
+                        + (madeIDRows.contains(row) ? " (\(DerivedID.explanation): the same row was imported before)" : "")
+                    : "the same row was imported before, as id \(PrintableText.of(match.item.id)) (made before a row's id included its "
+                        + "card or account), which is \(Self.place(match))"
+                skip = ImportRecord.Row(location: location, status: .duplicate, item: item, reasons: [reason], matched: match)
             case let .matched(match, reason):
                 skip = ImportRecord.Row(location: location, status: .matched, item: item, reasons: [reason], matched: match)
             case .skipped(let reason):
@@ -159,7 +162,7 @@ public struct DuplicateCheck: Sendable {
     }
 
     /// The fate of every row that is not simply sent, by row: a known id first, then a decision kept, then matching.
-    private func fates(of spool: ItemSpool, finder: DuplicateFinder, isStatementRow: (Int) -> Bool, today: Day,
+    private func fates(of spool: ItemSpool, finder: DuplicateFinder, isStatementRow: (Int) -> Bool, legacyIDs: [Int: String], today: Day,
                        report: ImportRecord, deciding: RowDecision.Source, decide: (HeldRow) async throws -> HeldChoice?,
                        decisions: inout [String: RowDecision]) async throws -> [Int: Fate] {
         // The input's known ids, read first so that the answer does not depend on the rows' order.
@@ -176,6 +179,8 @@ public struct DuplicateCheck: Sendable {
         let daysByPrice = StatementMatcher.daysByPrice(candidates)
         var fates: [Int: Fate] = [:]
         var contenders: [StatementMatcher.Row] = []
+        // An id made the old way names one row: the first row to claim it is the one imported before.
+        var legacyTaken = claimedByDecision
         var reader = try spool.reader()
         while let (item, tag) = try reader.next() {
             let row = Int(tag)
@@ -183,8 +188,15 @@ public struct DuplicateCheck: Sendable {
                 fates[row] = .duplicate(match)
                 continue
             }
+            let legacy = legacyIDs[row]
+            if let legacy, decided[item.id] == nil, decided[legacy] == nil, let match = finder.item(withID: legacy),
+               legacyTaken.insert(SheetText.key(legacy)).inserted {
+                fates[row] = .duplicate(match)
+                decisions[item.id] = RowDecision(.same, item: match.item.id, by: .rule, on: today.description)
+                continue
+            }
             guard let matcher, isStatementRow(row) else { continue }
-            if let kept = decided[item.id] {
+            if let kept = decided[item.id] ?? legacy.flatMap({ decided[$0] }) {
                 let when = "decided \(Self.who(kept.by)) on \(kept.on)"
                 switch kept.decision {
                 case .same:
@@ -241,6 +253,7 @@ public struct DuplicateCheck: Sendable {
         case .rule: "by the matching rule"
         case .person: "by you"
         case .flag: "by --ambiguous"
+        case .deletion: "by you (you deleted its item)"
         }
     }
 

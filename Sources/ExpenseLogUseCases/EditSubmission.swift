@@ -25,10 +25,13 @@ public enum SubmittedEdit: Sendable {
 public struct EditSubmission: Sendable {
     /// What sends the pending writes.
     public let sync: Sync
+    /// Where a deletion of a statement's row is kept as a decision, so that importing the statement again leaves the row
+    /// out; nil keeps none.
+    public let decisions: ImportDecisions?
 
-    /// A submission over a run of the pending writes.
-    public init(sync: Sync) {
-        self.sync = sync
+    /// A submission over a run of the pending writes, keeping deletions of statement rows in `decisions`.
+    public init(sync: Sync, decisions: ImportDecisions? = nil) {
+        (self.sync, self.decisions) = (sync, decisions)
     }
 
     /// Queues `change` and sends what was queued up to it when `reachable`; `saved` keeps the items the server saved on
@@ -37,6 +40,13 @@ public struct EditSubmission: Sendable {
     public func submit(_ change: QueuedEdit.Change, reachable: Bool, saved: inout SavedItems,
                        cacheFailure: (any Error) -> Void = { _ in }, event: (SyncEvent) -> Void = { _ in }) async throws -> SubmittedEdit {
         let own = try sync.pending.edits.enqueue(change)
+        // A deleted statement row stays deleted: later imports of the statement skip it, as a person decided. A typed
+        // item (a random id) is in no statement.
+        if case .delete(let items) = change, let decisions {
+            let rows = items.filter { !RandomID.isRandom($0.id) }
+            try await decisions.record(Dictionary(rows.map { ($0.id, RowDecision(.skip, item: nil, by: .deletion, on: Day.today().description)) },
+                                                  uniquingKeysWith: { first, _ in first }))
+        }
         do {
             switch change {
             case .delete(let items): _ = try await sync.repository.remove(ids: Set(items.map(\.id)))

@@ -85,9 +85,9 @@ public struct EditTargets: Sendable {
         text.count >= shortestPrefix && text.allSatisfy { $0.isHexDigit || $0 == "-" }
     }
 
-    /// A name as it is searched: NFKC (half-width kana and full-width letters made ordinary), case folded, trimmed.
+    /// A name as it is searched: NFKC, case folded, katakana as hiragana (`NameFolding`), trimmed.
     static func folded(_ text: String) -> String {
-        text.trimmingSpaces().precomposedStringWithCompatibilityMapping.lowercased()
+        NameFolding.fold(text.trimmingSpaces())
     }
 
     /// Each id's shortest prefix, at least `shortestPrefix` characters, that no other of `ids` starts with (case

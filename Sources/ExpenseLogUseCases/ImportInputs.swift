@@ -30,6 +30,9 @@ public struct ImportInputs {
     public var days: ClosedRange<Day>?
     /// The report rows whose ids were made from their content (`DerivedID`), for `--explain`.
     public var madeIDRows = RowSet()
+    /// The ids made rows would have had before accounts counted (`ItemValidator.legacyID`), by report row: an item an
+    /// earlier version imported has one of them.
+    public var legacyIDs: [Int: String] = [:]
     /// The report rows read through a profile of a foreign layout (a statement's), given or recognised.
     public var foreignRows = RowSet()
     /// Where a profile found each row's category, when no column gave it (for `--explain`; the first 10,000 rows).
@@ -50,13 +53,17 @@ public struct ImportInputs {
     /// one), and a row an earlier source already had is reported as a duplicate. `progress` gets the count of rows
     /// read after each source. Rethrows what the sources throw (an unreadable file) and the spool's errors.
     /// With no `profile`, a CSV input in a built-in profile's layout is read with it; `learned` is the category each
-    /// shop last had, for the profiles that learn categories.
+    /// shop last had, for the profiles that learn categories; `keepsTransfers` reads the profile's transfers as spending;
+    /// `account` names the card or account every input is of (`--account`), for the made ids.
     public static func read(_ sources: [ImportSource], profile: ImportProfile?, encoding: TextEncoding?,
                             catalogue: CategoryCatalogue = .standard, derivesIDs: Bool = true,
-                            learned: [String: LearnedCategory] = [:], into spool: ItemSpool,
+                            learned: [String: LearnedCategory] = [:], keepsTransfers: Bool = false, account: String? = nil,
+                            into spool: ItemSpool,
                             report: inout ImportRecord, progress: (Int) -> Void = { _ in }) throws -> ImportInputs {
         var reading = profile ?? .native
         reading.learned = learned
+        reading.keepsTransfers = keepsTransfers
+        if let account { reading.account = account }
         var inputs = ImportInputs(spool: spool)
         // Each row is validated as it is read and a valid one goes to the spool: the input is never held as
         // records, drafts or items.
@@ -90,6 +97,7 @@ public struct ImportInputs {
                 do {
                     let offset = try spool.append(item, tag: Int32(report.count))
                     if madeID { inputs.madeIDRows.insert(report.count) }
+                    if let legacy = validator.legacyID { inputs.legacyIDs[report.count] = legacy }
                     if let origin = draft.categoryOrigin, inputs.categoryOrigins.count < 10_000 {
                         inputs.categoryOrigins.append((draft.location, origin))
                     }
@@ -104,6 +112,7 @@ public struct ImportInputs {
             if read.refusedWhole {
                 validator.rollBack(to: mark.0)
                 inputs.madeIDRows.removeAll(from: mark.2)
+                inputs.legacyIDs = inputs.legacyIDs.filter { $0.key < mark.2 }
                 inputs.categoryOrigins.removeAll { $0.location.file == source.name }
                 try spool.truncate(to: mark.1)
                 report.truncate(to: mark.2)

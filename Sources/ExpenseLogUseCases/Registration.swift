@@ -8,7 +8,9 @@ import Foundation
 /// What `register` (and `add`) registers.
 public enum RegistrationInput {
     /// Files (or standard input), read a chunk at a time; a CSV row without an id gets one made from its content.
-    case files([ImportSource], profile: ImportProfile?, encoding: TextEncoding?)
+    /// `keepsTransfers` reads a profile's transfers as spending (`--transfers keep`); `account` names the card or account
+    /// the inputs are of (`--account`).
+    case files([ImportSource], profile: ImportProfile?, encoding: TextEncoding?, keepsTransfers: Bool = false, account: String? = nil)
     /// Items a person typed; one without an id gets a random one (a typed purchase is a new one).
     case typed([ItemDraft])
 }
@@ -102,18 +104,20 @@ public struct Registration: Sendable {
         // with, so `add` with the server away queues at once instead of first waiting on the month's GET.
         var fresh = false
         switch input {
-        case let .files(sources, profile, encoding):
+        case let .files(sources, profile, encoding, keepsTransfers, account):
             // A statement's row takes the category its shop last had: history is what the cache holds. Read only when a
             // profile may learn (one given that does, or one recognised, which no profile given leaves possible).
             let learned = profile.map(\.learnsCategories) ?? true ? LearnedCategory.history(await CacheContents(repository).items()) : [:]
             inputs = try ImportInputs.read(sources, profile: profile, encoding: encoding, catalogue: catalogue, learned: learned,
-                                           into: spool, report: &record) { event(.read($0)) }
+                                           keepsTransfers: keepsTransfers, account: account, into: spool, report: &record) { event(.read($0)) }
         case .typed(let drafts):
             fresh = drafts.allSatisfy { if case .missing = $0.id { true } else { false } }
             inputs = try ImportInputs.read(drafts: drafts, catalogue: catalogue, into: spool, report: &record)
         }
         record.appendInvalid(inputs.problems)
-        for row in inputs.excluded { record.append(.init(location: row.location, status: .excluded, reasons: [row.reason])) }
+        for row in inputs.excluded {
+            record.append(.init(location: row.location, status: row.isTransfer ? .transfer : .excluded, reasons: [row.reason]))
+        }
         event(.checked(inputs))
         // A file that cannot be read at all (its header, its bytes) is not helped by skipping rows: the run exits 65.
         let invalid = !inputs.problems.isEmpty && (onInvalid != .warn || inputs.problems.contains(where: \.ofWholeFile))
@@ -136,7 +140,7 @@ public struct Registration: Sendable {
         }
         let checked = try await check.run(months: months.sorted(), spool: inputs.spool,
                                           isStatementRow: { foreignRows.contains($0) || madeIDRows.contains($0) }, madeIDRows: madeIDRows,
-                                          today: today, report: &record, deciding: deciding, decide: decide) { event(.comparing($0)) }
+                                          legacyIDs: inputs.legacyIDs, today: today, report: &record, deciding: deciding, decide: decide) { event(.comparing($0)) }
         let items = checked.items
         (result.skipped, result.held, result.waiting) = (inputs.repeated + checked.skipped, checked.held, checked.waiting)
         if !dryRun { try await decisions.record(checked.decisions) }

@@ -64,8 +64,10 @@ import Testing
             let wallet = try await CLI.run(["import", paypay, "--report", home.url.appendingPathComponent("r.json").path], environment: env)
             #expect(wallet.status == 0 && wallet.stderr.contains("the built-in profile paypay"), "\(wallet.stderr)")
             let report = try ReportDocument(path: home.url.appendingPathComponent("r.json").path)
-            #expect(report.rows.map(\.status) == ["excluded", "added", "excluded", "added", "added"])
-            #expect(report.rows[0].reasons == ["a charge of PayPay 残高 (チャージ), not spending"])
+            #expect(report.rows.map(\.status) == ["transfer", "added", "excluded", "added", "added"])
+            #expect(report.rows[0].reasons == ["a top-up of PayPay 残高 (チャージ): the money's spending is the payments"])
+            // The refund carries its payment's 取引番号: an item of its own, its id that number with -R.
+            #expect(report.rows[4].item?.id == "04000000000000000002-R")
             #expect(try await Self.landed(server) == [
                 "2026-11-02 ﾏｲﾊﾞｽｹｯﾄ ﾅｶﾒｸﾞﾛ 1280 0", "2026-11-09 ﾗｸﾃﾝｲﾁﾊﾞ 12000 0", "2026-11-21 ﾕﾆｸﾛ ｼﾌﾞﾔ 3990 0",
                 "2026-11-02 すき家 中目黒店 880 0", "2026-11-04 ドラッグストア マツモトキヨシ 2599 0", "2026-11-05 すき家 中目黒店 -880 0",
@@ -94,7 +96,7 @@ import Testing
             let result = try await CLI.run(["import", file, "--report", report], environment: env)
             #expect(result.status == 0 && result.stderr.contains("the built-in profile mufg"), "\(result.stderr)")
             let rows = try ReportDocument(path: report).rows
-            #expect(rows.map(\.status) == ["added", "added", "added", "added", "excluded", "excluded", "excluded", "excluded"])
+            #expect(rows.map(\.status) == ["added", "added", "added", "added", "transfer", "excluded", "transfer", "transfer"])
             #expect(rows[5].reasons == ["money in that is no refund (摘要 is not a refund's): not spending"])
             #expect(try await Self.landed(server) == [
                 "2026-11-02 ｾﾌﾞﾝｲﾚﾌﾞﾝ 1280 0", "2026-11-03 ｾﾌﾞﾝｲﾚﾌﾞﾝ -1280 0", "2026-11-05 ﾄｳｷﾖｳｶﾞｽ 6540 0", "2026-11-06 手数料 220 0",
@@ -114,12 +116,12 @@ import Testing
 
     static let banks = [
         // ゆうちょ: seven account lines, the bank's own ids, 詳細２ else 詳細１ as the name; money in and the ATM left out.
-        BankCase(rows: SampleStatements.yucho, profile: "yucho", report: "Report: 2 added, 2 left out by the profile.",
+        BankCase(rows: SampleStatements.yucho, profile: "yucho", report: "Report: 2 added, 1 transfer between your own accounts (not spending), 1 left out by the profile.",
                  landed: ["2026-11-27 ﾔﾁﾝ ﾄｳ 50550 0", "2026-11-28 手数料 330 0"],
                  next: ["20261203", "202612030000001", "", "4800", "自払", "ﾃﾞﾝｷﾘﾖｳ", "297421", ""], nextLanded: "2026-12-03 ﾃﾞﾝｷﾘﾖｳ 4800 0",
                  ids: ["202611270000001", "202611280000002"]),
         // 三井住友銀行: a debit refund taken off; salary, ATM and the card bill left out.
-        BankCase(rows: SampleStatements.smbc, profile: "smbc", report: "Report: 3 added, 3 left out by the profile.",
+        BankCase(rows: SampleStatements.smbc, profile: "smbc", report: "Report: 3 added, 2 transfers between your own accounts (not spending), 1 left out by the profile.",
                  landed: ["2026-11-02 ﾃﾞﾋﾞｯﾄ ﾏｲﾊﾞｽｹｯﾄ 1280 0", "2026-11-03 ﾃﾞﾋﾞｯﾄ ﾏｲﾊﾞｽｹｯﾄ -1280 0", "2026-11-27 ﾄｳｷﾖｳｶﾞｽ 6540 0"],
                  next: ["2026/12/01", "980", "", "ﾃﾞﾋﾞｯﾄ ﾏｲﾊﾞｽｹｯﾄ", "368,734", "", ""], nextLanded: "2026-12-01 ﾃﾞﾋﾞｯﾄ ﾏｲﾊﾞｽｹｯﾄ 980 0"),
     ]

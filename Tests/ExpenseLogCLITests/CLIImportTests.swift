@@ -82,7 +82,7 @@ import Testing
             let result = try await CLI.run(args, environment: env)
             // The 住宅 row has no category in the app's catalogue: the profile leaves it out and says how to import it.
             #expect(result.status == 0, "\(result.stderr)")
-            #expect(result.stderr.contains("Report: 6 added, 4 left out by the profile."), "\(result.stderr)")
+            #expect(result.stderr.contains("Report: 6 added, 1 transfer between your own accounts (not spending), 3 left out by the profile."), "\(result.stderr)")
             let stored = try await server.items()
             #expect(stored.map(\.id) == ["mf-001", "mf-002", "mf-003", "mf-008", "mf-009", "mf-010"])
             // Spending is negative in the export and positive here; the refund (+500) becomes -500.
@@ -94,14 +94,15 @@ import Testing
 
             let report = try ReportDocument(path: reportPath)
             #expect(report.exitCode == 0)
-            #expect(report.counts["added"] == 6 && report.counts["excluded"] == 4 && (report.counts["invalid"] ?? 0) == 0)
+            #expect(report.counts["added"] == 6 && report.counts["excluded"] == 3 && report.counts["transfer"] == 1
+                    && (report.counts["invalid"] ?? 0) == 0)
             #expect(report.rows.map(\.line) == Array(2...11), "every row, in file order")
-            #expect(report.rows.map(\.status) == ["added", "added", "added", "excluded", "excluded", "excluded", "excluded",
+            #expect(report.rows.map(\.status) == ["added", "added", "added", "excluded", "transfer", "excluded", "excluded",
                                                   "added", "added", "added"])
             #expect(report.rows[3].reasons == ["income (収入)"])
             #expect(report.rows[6].reasons == ["no rule of the moneyforward profile matches (大項目 '住宅', 中項目 '家賃'); "
                                                + "a profile that extends it with a rule imports such rows"])
-            #expect(report.rows[4].reasons == ["a transfer between accounts (振替)"])
+            #expect(report.rows[4].reasons == ["a transfer between your own accounts (振替)"])
 
             // The same export again: MoneyForward's ids are on the server now, so nothing is sent twice.
             let again = try await CLI.run(args, environment: env)

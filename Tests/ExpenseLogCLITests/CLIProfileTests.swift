@@ -103,7 +103,7 @@ import Testing
 
         let show = try await CLI.run(["profile", "show", "moneyforward"], environment: env)
         #expect(show.status == 0, "\(show.stderr)")
-        let facts = try Self.pythonJSON(show.stdout, ["sorted(d)", "d['unmatched']", "len(d['skip'])", "len(d['rules'])",
+        let facts = try Self.pythonJSON(show.stdout, ["sorted(d)", "d['unmatched']", "len(d['skip']) + len(d['transfers'])", "len(d['rules'])",
                                                       "d['columns']['price']", "d['invertSign']"])
         let keys = try JSONDecoder().decode([String].self, from: Data(facts[0].utf8))
         #expect(Set(["columns", "skip", "rules", "unmatched"]).isSubset(of: keys), "\(keys)")
@@ -165,7 +165,7 @@ import Testing
         let merged = try await CLI.run(["profile", "show", child], environment: env, in: work)
         #expect(merged.status == 0, "\(merged.stderr)")
         let mergedFacts = try Self.pythonJSON(merged.stdout, ["len(d['rules'])", "d['rules'][0]", "d['rules'][1]", "d['unmatched']",
-                                                              "len(d['skip'])", "d['columns']['id']"])
+                                                              "len(d['skip']) + len(d['transfers'])", "d['columns']['id']"])
         #expect(mergedFacts[0] == "8", "the child's rule and moneyforward's seven")
         #expect(mergedFacts[1] == #"{"category": 1, "column": "大項目", "equals": "住宅", "sub": 2}"#)
         #expect(mergedFacts[2] == #"{"category": 0, "column": "中項目", "equals": "カフェ", "sub": 1}"#)

@@ -132,7 +132,8 @@ struct ImportProfileTests {
         #expect(profile.columns[.price] == ["金額（円）", "金額(円)"])
         #expect(profile.invertSign)
         #expect(profile.truncateNames)
-        #expect(profile.skip.map(\.match.column) == ["計算対象", "振替", "大項目"])
+        #expect(profile.skip.map(\.match.column) == ["振替", "計算対象", "大項目"], "its transfers first")
+        #expect(profile.skip.map(\.isTransfer) == [true, false, false])
         #expect(profile.rules.count == 7)
         #expect(profile.defaultCategory == nil)
     }

@@ -68,7 +68,7 @@ struct MoneyForwardProfileTests {
     func excluded() throws {
         let read = try readExport().read
         #expect(read.excluded.map(\.location) == [9, 10, 11, 12].map { SourceLocation(file: "mf.csv", line: $0) })
-        #expect(read.excluded.map(\.reason).prefix(3) == ["not counted (計算対象 is 0)", "a transfer between accounts (振替)", "income (収入)"])
+        #expect(read.excluded.map(\.reason).prefix(3) == ["not counted (計算対象 is 0)", "a transfer between your own accounts (振替)", "income (収入)"])
     }
 
     @Test("a row of a category the profile does not map is left out, naming 大項目 and 中項目, not invalid")

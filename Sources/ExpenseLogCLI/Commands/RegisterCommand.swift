@@ -14,6 +14,11 @@ struct RegisterCommand: ParsableCommand {
     var encoding: TextEncoding?
     @Opt("profile", "name-or-file", .suggestOrPath(ImportProfile.builtinSources.keys.sorted()),
          help: "An import profile for a foreign CSV layout: a JSON file, or a built-in name (moneyforward).") var profile: String?
+    @Opt(choice: "transfers", "mode", help: "Money moved between your own accounts (a card's bill, a top-up, cash from an ATM): "
+         + "skip (the default: the card's or wallet's own statement has the purchases) or keep (import it as spending).")
+    var transfers: TransferRows?
+    @Opt("account", "name", .text, help: "The card or account the inputs are of (default: the profile's name): part of each row's made id, "
+         + "so two cards' identical purchases are two items.") var account: String?
     @Flg("skip-invalid", help: "Send the valid rows even when others are invalid (still exits 65); --on-invalid skip.") var skipInvalid: Bool
     @Opt(choice: "on-invalid", "mode", help: "What invalid rows do: stop (send nothing, exit 65; the default), skip (send the "
          + "valid rows, exit 65) or warn (send the valid rows, warn, exit 0).") var onInvalid: InvalidRows?

@@ -11,6 +11,10 @@ struct RegisterOptions {
     let paths: [(path: String, format: InputFormat?)]
     let profile: ImportProfile?
     let encoding: TextEncoding?
+    /// `--transfers`: whether money moved between one's own accounts is left out (the default) or kept as spending.
+    let transfers: TransferRows
+    /// `--account`: the card or account the inputs are of, part of their rows' made ids.
+    let account: String?
     /// What invalid rows do: `--on-invalid`, `--skip-invalid`, else the profile's `onInvalid`, else stop.
     let onInvalid: InvalidRows
     let allowDuplicates: Bool
@@ -44,6 +48,9 @@ struct RegisterOptions {
             throw fail("--profile reads CSV, but \(Self.name(of: path)) is \(format.rawValue)")
         }
         encoding = command.encoding
+        transfers = command.transfers ?? .skip
+        account = command.account
+        if let account, account.trimmingSpaces().isEmpty { throw fail("--account needs a name (the card or account, e.g. vpass-hanako)") }
         if command.skipInvalid, let mode = command.onInvalid, mode != .skip { throw fail("--skip-invalid is --on-invalid skip; give one of them") }
         onInvalid = command.onInvalid ?? (command.skipInvalid ? .skip : nil) ?? profile?.onInvalid ?? .stop
         (allowDuplicates, explain) = (command.allowDuplicates, command.explain)
@@ -55,6 +62,7 @@ struct RegisterOptions {
         }
         // What a later run needs to read the inputs the same way, for the command that decides held rows.
         rereading = [("--profile", command.profile), ("--encoding", command.encoding?.rawValue), ("--input-format", command.inputFormat?.rawValue),
+                     ("--transfers", command.transfers?.rawValue), ("--account", command.account),
                      ("--match-days", matchDays == StatementMatcher.defaultWindow ? nil : String(matchDays))]
             .compactMap { name, value in value.map { [name, $0] } }.flatMap { $0 }
         (reportFile, dryRun) = (command.report, command.dryRun)
@@ -64,7 +72,7 @@ struct RegisterOptions {
 
     /// One item given on the command line (`add`), registered with the defaults and `format`.
     init(adding draft: ItemDraft, format: OutputFormat, dryRun: Bool, allowDuplicates: Bool) {
-        (paths, profile, encoding, adding) = ([(draft.location.file, nil)], nil, nil, draft)
+        (paths, profile, encoding, adding, transfers, account) = ([(draft.location.file, nil)], nil, nil, draft, .skip, nil)
         (onInvalid, self.allowDuplicates, explain, reportFile, self.dryRun) = (.stop, allowDuplicates, false, nil, dryRun)
         (ambiguous, matchDays) = (.hold, StatementMatcher.defaultWindow)
         (limit, self.format) = (BatchLimit(items: BatchLimit.defaultItems), format)
@@ -79,7 +87,7 @@ struct RegisterOptions {
     /// unreadable file stops the command (66).
     func input(_ context: Context) throws -> RegistrationInput {
         if let adding { return .typed([adding]) }
-        return .files(try sources(context), profile: profile, encoding: encoding)
+        return .files(try sources(context), profile: profile, encoding: encoding, keepsTransfers: transfers == .keep, account: account)
     }
 
     /// Opens every input in order.

@@ -16,7 +16,7 @@ enum EditText {
         var saved = try SavedItems()
         let submitted: SubmittedEdit
         do {
-            submitted = try await EditSubmission(sync: sync).submit(change, reachable: reachable, saved: &saved, cacheFailure: { error in
+            submitted = try await EditSubmission(sync: sync, decisions: context.importDecisions(config)).submit(change, reachable: reachable, saved: &saved, cacheFailure: { error in
                 context.warn("the cache could not be updated: \(error)")
             }, event: text.show)
         } catch {

@@ -53,6 +53,13 @@ struct RegisterText {
             progress.clear()
             for (location, origin) in inputs.categoryOrigins { context.io.stderr.write("\(location): \(origin)\n") }
         }
+        if options.explain, !inputs.excluded.isEmpty {
+            progress.clear()
+            for row in inputs.excluded {
+                let what = row.isTransfer ? "a transfer, not sent (--transfers keep imports it)" : "left out by the profile"
+                context.io.stderr.write("\(row.location): \(what): \(row.reason)\n")
+            }
+        }
         if !inputs.warnings.isEmpty { progress.clear() }
         for warning in inputs.warnings.prefix(3) { context.warn("\(warning)") }
         if inputs.warnings.count > 3 { context.warn("\(inputs.warnings.count - 3) more rows like these") }

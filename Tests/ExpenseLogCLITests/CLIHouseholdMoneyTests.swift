@@ -1,0 +1,167 @@
+import ExpenseLogFormats
+import ExpenseLogModel
+import Foundation
+import Testing
+import TestSupport
+
+/// A household's money counted once, through the binary against the bundled script under the host, with statements
+/// written as the banks export them (Python's csv and codecs): transfers between its own accounts left out, two cards'
+/// identical purchases kept apart, deleted rows staying deleted, generic typed names and kana held or matched.
+@Suite struct CLIHouseholdMoneyTests {
+    /// November as the script's sheet holds it: "date name price", sorted.
+    static func month(_ host: ScriptHost, _ month: Int = 11) async throws -> [String] {
+        try ItemCodec.items(Data(try await host.call("?year=2026&month=\(month)").utf8)).map { "\($0.date) \($0.name) \($0.price)" }.sorted()
+    }
+
+    /// 三菱UFJ's 入出金明細 of a household that also imports its cards and wallet: two card bills (half-width, one
+    /// with an ASCII hyphen for the long mark), two PayPay top-ups (full-width and half-width kana), a Suica top-up, an
+    /// ATM withdrawal at a convenience store (摘要 カ－ドＣ１, 摘要内容 empty), 振替 to savings, and the only spending:
+    /// the gas bill and a debit purchase.
+    static let bank: [[String]] = [
+        ["日付", "摘要", "摘要内容", "支払い金額", "預かり金額", "差引残高", "メモ", "未資金化区分", "入払区分"],
+        ["2026/11/02", "デビット", "ｾﾌﾞﾝｲﾚﾌﾞﾝ", "1,280", "", "398,720", "", "", "支払い"],
+        ["2026/11/05", "口座振替", "ﾄｳｷﾖｳｶﾞｽ", "6,540", "", "392,180", "", "", "支払い"],
+        ["2026/11/06", "口座振替", "ＰａｙＰａｙ　チャージ", "5,000", "", "387,180", "", "", "支払い"],
+        ["2026/11/07", "口座振替", "ﾍﾟｲﾍﾟｲ", "3,000", "", "384,180", "", "", "支払い"],
+        ["2026/11/08", "口座振替", "ﾓﾊﾞｲﾙSuica", "2,000", "", "382,180", "", "", "支払い"],
+        ["2026/11/10", "カ－ドＣ１", "", "10,000", "", "372,180", "", "", "支払い"],
+        ["2026/11/26", "口座振替", "ﾐﾂｲｽﾐﾄﾓｶｰﾄﾞ", "48,329", "", "323,851", "", "", "支払い"],
+        ["2026/11/27", "口座振替", "ﾗｸﾃﾝｶ-ﾄﾞｻｰﾋﾞｽ", "12,190", "", "311,661", "", "", "支払い"],
+        ["2026/11/28", "振替", "ﾌﾂｳ ﾖｷﾝ", "30,000", "", "281,661", "", "", "支払い"],
+    ]
+
+    @Test func aBanksCardBillsTopUpsATMAndSavingsAreTransfersLeftOutOfSpendingUnlessKept() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let file = try CLIImportFilesTests.write(Self.bank, "meisai.csv", in: home, encoding: "cp932")
+        let report = home.url.appendingPathComponent("r.json").path
+        try await withScriptHost { host in
+            let env = host.environment(home: home)
+            let result = try await CLI.run(["import", file, "--explain", "--report", report], environment: env)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stderr.contains("Report: 2 added, 7 transfers between your own accounts (not spending)."), "\(result.stderr)")
+            #expect(try await Self.month(host) == ["2026-11-02 ｾﾌﾞﾝｲﾚﾌﾞﾝ 1280", "2026-11-05 ﾄｳｷﾖｳｶﾞｽ 6540"])
+            #expect(try ReportDocument(path: report).rows.map(\.status) == ["added", "added"] + Array(repeating: "transfer", count: 7))
+            // --explain names each transfer and why.
+            #expect(result.stderr.contains("\(file):8: a transfer, not sent (--transfers keep imports it): a card's bill: "
+                                           + "the card's own statement has its purchases"), "\(result.stderr)")
+            #expect(result.stderr.contains("\(file):7: a transfer, not sent (--transfers keep imports it): cash from an ATM"), "\(result.stderr)")
+            #expect(result.stderr.contains("\(file):4: a transfer, not sent (--transfers keep imports it): a wallet's top-up"), "\(result.stderr)")
+
+            // A household that does not import its cards keeps their bills as spending.
+            let kept = try await CLI.run(["import", file, "--transfers", "keep"], environment: env)
+            #expect(kept.status == 0 && kept.stderr.contains("Report: 7 added, 2 skipped as already there (same id)."), "\(kept.stderr)")
+            #expect(try await Self.month(host).count == 9)
+        }
+    }
+
+    /// The same ＡＭＡＺＯＮ purchase on the same day on two cards.
+    static let vpass: [[String]] = [
+        ["山田　太郎　様", "4980-00**-****-1234", "三井住友カード（ＮＬ）"],
+        ["2026/11/03", "ＡＭＡＺＯＮ．ＣＯ．ＪＰ", "1980", "１", "１", "1980", ""],
+        ["2026/11/04", "セブン－イレブン　中目黒店", "498", "１", "１", "498", ""],
+        ["", "", "", "", "", "2478", ""],
+    ]
+    static let rakuten: [[String]] = [
+        ["利用日", "利用店名・商品名", "利用者", "支払方法", "利用金額", "支払手数料", "支払総額", "12月支払金額", "1月繰越残高", "新規サイン"],
+        ["2026/11/03", "ＡＭＡＺＯＮ．ＣＯ．ＪＰ", "家族", "1回払い", "1980", "0", "1980", "1980", "0", "*"],
+    ]
+
+    @Test func twoCardsIdenticalPurchasesAreTwoItemsAndRowsImportedTheOldWayAreStillRecognised() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let vpass = try CLIImportFilesTests.write(Self.vpass, "vpass.csv", in: home, encoding: "cp932")
+        let rakuten = try CLIImportFilesTests.write(Self.rakuten, "enavi.csv", in: home)
+        try await withScriptHost { host in
+            let env = host.environment(home: home)
+            // Last month's version imported the Vpass statement: its ids were made without the card.
+            let old = try CLIImportFilesTests.madeIDs([("20261103", "ＡＭＡＺＯＮ．ＣＯ．ＪＰ", 1980, 1), ("20261104", "セブン－イレブン　中目黒店", 498, 1)])
+            let seeded = try home.write("old.ndjson", """
+                {"id":"\(old[0])","date":"20261103","name":"ＡＭＡＺＯＮ．ＣＯ．ＪＰ","price":1980,"category":0,"categorySub":null}
+                {"id":"\(old[1])","date":"20261104","name":"セブン－イレブン　中目黒店","price":498,"category":0,"categorySub":null}
+
+                """)
+            #expect(try await CLI.run(["register", seeded], environment: env).status == 0)
+
+            let again = try await CLI.run(["import", vpass, "--explain"], environment: env)
+            #expect(again.status == 0 && again.stderr.contains("Nothing to send: every valid row is already there."), "\(again.stderr)")
+            #expect(again.stderr.contains("\(vpass):2: skipped, already there: the same row was imported before, as id \(old[0])"), "\(again.stderr)")
+
+            // The partner's 楽天 card has the same purchase on the same day: a purchase of its own.
+            let card = try await CLI.run(["import", rakuten], environment: env)
+            #expect(card.status == 0 && card.stderr.contains("Report: 1 added."), "\(card.stderr)")
+            let amazon = try await Self.month(host).filter { $0.contains("ＡＭＡＺＯＮ") }
+            #expect(amazon == ["2026-11-03 ＡＭＡＺＯＮ．ＣＯ．ＪＰ 1980", "2026-11-03 ＡＭＡＺＯＮ．ＣＯ．ＪＰ 1980"])
+            // Its id is made with its card's name, as docs/register.md says.
+            let made = try CLIImportFilesTests.madeIDs([("rakuten-card\u{1F}20261103", "ＡＭＡＺＯＮ．ＣＯ．ＪＰ", 1980, 1)])
+            let ids = try ItemCodec.items(Data(try await host.call("?year=2026&month=11").utf8)).map(\.id)
+            #expect(ids.contains(made[0]), "\(ids)")
+
+            // Both statements again, in one run and in another order: nothing more.
+            let both = try await CLI.run(["import", rakuten, vpass], environment: env)
+            #expect(both.status == 0 && both.stderr.contains("Nothing to send"), "\(both.stderr)")
+            #expect(try await Self.month(host).count == 3)
+        }
+    }
+
+    @Test func aDeletedStatementRowStaysDeletedWhenTheStatementIsImportedAgain() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let vpass = try CLIImportFilesTests.write(Self.vpass, "vpass.csv", in: home, encoding: "cp932")
+        try await withScriptHost { host in
+            let env = host.environment(home: home)
+            #expect(try await CLI.run(["import", vpass], environment: env).status == 0)
+            let deleted = try await CLI.run(["delete", "セブン", "--from", "2026-11-01", "--to", "2026-11-30", "--yes"], environment: env)
+            #expect(deleted.status == 0, "\(deleted.stderr)")
+            #expect(try await Self.month(host) == ["2026-11-03 ＡＭＡＺＯＮ．ＣＯ．ＪＰ 1980"])
+            for _ in 0..<2 {
+                let again = try await CLI.run(["import", vpass, "--explain"], environment: env)
+                #expect(again.status == 0 && again.stderr.contains("Nothing to send"), "\(again.stderr)")
+                #expect(again.stderr.contains("\(vpass):3: skipped as decided: decided by you (you deleted its item) on "), "\(again.stderr)")
+                #expect(try await Self.month(host) == ["2026-11-03 ＡＭＡＺＯＮ．ＣＯ．ＪＰ 1980"])
+            }
+        }
+    }
+
+    @Test func typedPurchasesWithGenericNamesAreHeldAgainstTheCardsRowADayLaterAndKanaMatches() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let card: [[String]] = [
+            ["利用日", "利用店名・商品名", "利用者", "支払方法", "利用金額", "支払手数料", "支払総額", "12月支払金額", "1月繰越残高", "新規サイン"],
+            ["2026/11/28", "紀伊國屋書店 新宿本店", "本人", "1回払い", "1,500", "0", "1,500", "1,500", "0", "*"],
+            ["2026/11/13", "ﾕﾆｸﾛ ｷﾞﾝｻﾞﾃﾝ", "本人", "1回払い", "-300", "0", "-300", "-300", "0", ""],
+            ["2026/11/02", "ﾏｲﾊﾞｽｹｯﾄ ﾅｶﾒｸﾞﾛ1ﾁｮｳﾒﾃﾝ", "家族", "1回払い", "1,280", "0", "1,280", "1,280", "0", "*"],
+        ]
+        let file = try CLIImportFilesTests.write(card, "enavi.csv", in: home)
+        let report = home.url.appendingPathComponent("r.json").path
+        try await withScriptHost { host in
+            let env = host.environment(home: home)
+            for (name, price, day) in [("本", "1500", "2026-11-27"), ("返品", "-300", "2026-11-12"), ("まいばすけっと", "1280", "2026-11-02")] {
+                let added = try await CLI.run(["add", name, price, "-d", day, "-c", "0"], environment: env)
+                #expect(added.status == 0, "\(added.stderr)")
+            }
+            let result = try await CLI.run(["import", file, "--report", report], environment: env)
+            #expect(result.status == 4, "held rows end with 4: \(result.stderr)")
+            #expect(try ReportDocument(path: report).rows.map(\.status) == ["held", "held", "matched"])
+            #expect(result.stderr.contains("\(file):2: 2026-11-28 紀伊國屋書店 新宿本店 ¥1,500 may be 2026-11-27 本 ¥1,500"), "\(result.stderr)")
+            #expect(try await Self.month(host).count == 3, "nothing doubled")
+            // A person says they are the same: nothing is ever sent for them.
+            let decided = try await CLI.run(["import", file, "--ambiguous", "same"], environment: env)
+            #expect(decided.status == 0, "\(decided.stderr)")
+            #expect(try await Self.month(host) == ["2026-11-02 まいばすけっと 1280", "2026-11-12 返品 -300", "2026-11-27 本 1500"])
+        }
+    }
+
+    @Test func aYuchoStatementWhoseRowsAreAsWideAsVpasssIsReadAsYucho() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        // ゆうちょダイレクト's rows without the trailing empty column: seven fields, a date first and an amount third.
+        let rows = SampleStatements.yucho.map { $0.count == 8 && $0[7].isEmpty ? Array($0.prefix(7)) : $0 }
+        let file = try CLIImportFilesTests.write(rows, "yucho.csv", in: home, encoding: "cp932")
+        try await withScriptHost { host in
+            let result = try await CLI.run(["import", file], environment: host.environment(home: home))
+            #expect(result.status == 0 && result.stderr.contains("the built-in profile yucho;"), "\(result.stderr)")
+            #expect(try await Self.month(host) == ["2026-11-27 ﾔﾁﾝ ﾄｳ 50550", "2026-11-28 手数料 330"])
+        }
+    }
+}
