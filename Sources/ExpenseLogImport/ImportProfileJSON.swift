@@ -8,7 +8,8 @@ extension ImportProfile {
 
     /// Reads a profile file's JSON; throws a `ValidationProblem` naming the file, line and key, and what is expected.
     /// `"extends"` names the profile it starts from, which `base` finds (nil when there is none of that name); its keys
-    /// override the base's, `columns` field by field, and its `transfers`, `skip` and `rules` come before the base's.
+    /// override the base's, `columns` field by field, and its `transfers`, `skip` and `rules` come before the base's
+    /// (every transfer before every skip).
     public static func parse(_ bytes: [UInt8], name: String, file: String,
                              base: (String) throws -> ImportProfile? = { try builtin($0) }) throws -> ImportProfile {
         let root: JSONValue
@@ -38,6 +39,8 @@ extension ImportProfile {
         for (key, value) in members {
             try profile.apply(key, value, reader: reader)
         }
+        // Transfers are tried first, whichever key a file lists first, so that a profile reads back as written.
+        profile.skip = profile.skip.filter(\.isTransfer) + profile.skip.filter { !$0.isTransfer }
         for field in [ItemField.date, .name, .price] where profile.columns[field] == nil {
             throw reader.problem(root, "columns", "has no \"\(field.rawValue)\"; a profile must say which column holds date, name and price")
         }

@@ -164,4 +164,26 @@ import TestSupport
             #expect(try await Self.month(host) == ["2026-11-27 ﾔﾁﾝ ﾄｳ 50550", "2026-11-28 手数料 330"])
         }
     }
+
+    @Test func deleteByANameNothingThisMonthHasLooksInLastMonthAndSaysWhereItFoundIt() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        // Months as the binary reads the clock: this month and the one before (the test and the binary share the zone).
+        let current = YearMonth.current(), last = current.previous
+        let day = "\(last.year)-\(last.month < 10 ? "0" : "")\(last.month)-28"
+        try await withScriptHost { host in
+            let env = host.environment(home: home)
+            #expect(try await CLI.run(["add", "紀伊國屋書店", "1500", "-d", day, "-c", "1"], environment: env).status == 0)
+            #expect(try await CLI.run(["add", "コーヒー", "150", "-c", "0"], environment: env).status == 0)
+            let deleted = try await CLI.run(["delete", "きのくにや", "--yes"], environment: env)
+            #expect(deleted.status == 65, "kanji are not kana: nothing found: \(deleted.stderr)")
+            let found = try await CLI.run(["delete", "紀伊國屋", "--yes"], environment: env)
+            #expect(found.status == 0, "\(found.stderr)")
+            #expect(found.stderr.contains("Nothing of \(current) is called 紀伊國屋; found 紀伊國屋書店 of \(day) in \(last)."), "\(found.stderr)")
+            let left = try ItemCodec.items(Data(try await host.call("?year=\(last.year)&month=\(last.month)").utf8))
+            #expect(left.isEmpty, "\(left)")
+            let missing = try await CLI.run(["delete", "ラーメン", "--yes"], environment: env)
+            #expect(missing.status == 65 && missing.stderr.contains("no item of \(last) to \(current) is called like it"), "\(missing.stderr)")
+        }
+    }
 }

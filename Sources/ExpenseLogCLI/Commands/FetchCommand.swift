@@ -14,7 +14,7 @@ struct FetchCommand: ParsableCommand {
     @Flg("offline", help: "Read the cache only; never touch the network.") var offline: Bool
     @Flg("refresh", help: "Read the server only; fail instead of falling back to the cache.") var refresh: Bool
     @Flg(CommonOptions.strict) var strict: Bool
-    @Opt(choice: "sort", "key", help: "Print the items sorted by date or price; ties keep the server's order.") var sort: ItemSort?
+    @Opt(choice: "sort", "key", help: "Print the items sorted by date (the default) or price; ties keep the server's order.") var sort: ItemSort?
     @Flg("reverse", help: "Print the items in reverse order (after --sort).") var reverse: Bool
     @Opt("category", "name", .suggest(CommonOptions.categoryWords), help: "Print only this category: a name (food, 食費, a unique prefix), "
          + "a number, or category/sub (food/drink); see categories.") var category: String?

@@ -30,7 +30,8 @@ extension FetchCommand {
         } catch {
             throw UsageError(path: context.invocation.path, message: "\(error.message) (`expense-log categories` lists them)")
         }
-        return ItemQuery(sort: sort, reverse: reverse, category: categoryNumber, sub: subNumber, name: name, minPrice: min,
+        // By date unless asked otherwise: the sheet's order is the order rows were added, which a person never asked for.
+        return ItemQuery(sort: sort ?? .date, reverse: reverse, category: categoryNumber, sub: subNumber, name: name, minPrice: min,
                          maxPrice: max, from: period.dayBounds?.from, to: period.dayBounds?.to)
     }
 }

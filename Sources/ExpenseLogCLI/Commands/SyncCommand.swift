@@ -38,7 +38,8 @@ struct SyncCommand: ParsableCommand {
         let format = format ?? .table
         guard try !Sync.nothingWaits(in: context.pendingWrites(config)) else {
             if format != .table { context.printItems([], format, config) }
-            context.note("The outbox of the \(config.environment.value.rawValue) environment is empty; nothing to send.")
+            // Quiet: cron mails every line a job prints, and "nothing happened" is no news. --verbose says it.
+            if context.verbose { context.note("The outbox of the \(config.environment.value.rawValue) environment is empty; nothing to send.") }
             return
         }
         let sync = context.sync(config, try context.client(config), context.repository(config))

@@ -14,18 +14,26 @@ enum NamedItems {
     }
 
     /// The items `texts` name among this month's (or `period`'s) items, cached or waiting; the months searched are
-    /// fetched first when a name is looked for in one never cached.
+    /// fetched first when a name is looked for in one never cached. With no period, a text that names nothing this
+    /// month is looked for in last month too (a statement's purchase of the 30th is edited on the 2nd), and stderr
+    /// says where it was found.
     static func find(_ texts: [String], all: Bool, in period: Period?, _ sync: Sync, _ context: Context, _ config: AppConfig) async throws -> Found {
-        let months = period?.months ?? [YearMonth.current()]
         let targets = EditTargets(repository: sync.repository, queued: EditText.waiting(context, config), pending: sync.pending)
-        let first = try await targets.matches(texts, searched: Set(months), all: all)
-        var (matches, short) = (first.matches, first.shortIDs)
-        let uncached = months.filter { !first.cachedMonths.contains($0) }
-        var unknown: MonthFailure?
-        if !uncached.isEmpty, matches.contains(where: { if case .one(_, false) = $0 { false } else { true } }) {
-            let loaded = try await context.loadMonths(uncached, policy: .preferServer, config, strict: false)
-            unknown = loaded.compactMap(\.missing).first
-            (matches, short, _) = try await targets.matches(texts, searched: Set(months), all: all)
+        var months = period?.months ?? [YearMonth.current()]
+        var (matches, short, unknown) = try await lookup(texts, all: all, in: months, targets, context, config)
+        let missing = matches.indices.filter { if case .none = matches[$0] { true } else { false } }
+        if period == nil, let current = months.first, !missing.isEmpty {
+            // Only what named nothing this month is looked for again: what did keeps its one match.
+            months = [current.previous, current]
+            let wider = try await lookup(texts, all: all, in: months, targets, context, config)
+            (short, unknown) = (wider.1, wider.2)
+            for index in missing {
+                matches[index] = wider.0[index]
+                if case let .one(item, true) = matches[index] {
+                    context.note("Nothing of \(current) is called \(PrintableText.of(texts[index])); found \(PrintableText.of(item.name)) of "
+                                 + "\(item.date) in \(current.previous).")
+                }
+            }
         }
         await context.flushWarnings(sync.repository)
         var found = Found(), seen: Set<String> = []
@@ -54,6 +62,19 @@ enum NamedItems {
         }
         found.items = found.items.filter { seen.insert($0.id).inserted }
         return found
+    }
+
+    /// What each text names in `months`, the months never cached fetched first when a text names nothing by its id.
+    private static func lookup(_ texts: [String], all: Bool, in months: [YearMonth], _ targets: EditTargets, _ context: Context,
+                               _ config: AppConfig) async throws -> ([TargetMatch], [String: String], MonthFailure?) {
+        let first = try await targets.matches(texts, searched: Set(months), all: all)
+        let uncached = months.filter { !first.cachedMonths.contains($0) }
+        guard !uncached.isEmpty, first.matches.contains(where: { if case .one(_, false) = $0 { false } else { true } }) else {
+            return (first.matches, first.shortIDs, nil)
+        }
+        let loaded = try await context.loadMonths(uncached, policy: .preferServer, config, strict: false)
+        let again = try await targets.matches(texts, searched: Set(months), all: all)
+        return (again.matches, again.shortIDs, loaded.compactMap(\.missing).first)
     }
 
     /// The one of several items a person picks by number on a terminal; elsewhere the list, and exit 65.
