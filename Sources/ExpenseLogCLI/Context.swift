@@ -120,17 +120,19 @@ public struct Context: Sendable {
     }
 
     /// A client, or none for a dry run when none can be made (no server configured): it compares with what is here.
-    public func client(_ config: AppConfig, orNoneFor dryRun: Bool) throws -> ExpenseLogAPIClient? {
+    /// `queuesUnreachable` gives up at once on a server that cannot be reached at all (`add`: the item waits in the outbox).
+    public func client(_ config: AppConfig, orNoneFor dryRun: Bool, queuesUnreachable: Bool = false) throws -> ExpenseLogAPIClient? {
         do {
-            return try client(config)
+            return try client(config, queuesUnreachable: queuesUnreachable)
         } catch where dryRun {
             warn("\(String(describing: error).prefix { $0 != "\n" }); the dry run compares with the cache and the outbox only")
             return nil
         }
     }
 
-    /// A client for the configured environment: fixtures for dummy, the live session (with the token) otherwise.
-    public func client(_ config: AppConfig) throws -> ExpenseLogAPIClient {
+    /// A client for the configured environment: fixtures for dummy, the live session (with the token) otherwise;
+    /// `queuesUnreachable` does not retry a server that cannot be reached at all.
+    public func client(_ config: AppConfig, queuesUnreachable: Bool = false) throws -> ExpenseLogAPIClient {
         let session: any Session
         let baseURL: URL
         var token: String?
@@ -153,8 +155,10 @@ public struct Context: Sendable {
             session = makeLiveSession?() ?? config.transport.value.makeSession(environment: environment)
         }
         let log = RequestLog(sink: io.stderr, verbose: verbose, quiet: quiet)
+        var retryPolicy = config.retryPolicy
+        retryPolicy.retriesUnreachable = !queuesUnreachable
         return ExpenseLogAPIClient(session: session, baseURL: baseURL, timeout: config.timeout, token: token,
-                                   retryPolicy: config.retryPolicy, serverTimeZone: config.serverTimeZone.value,
+                                   retryPolicy: retryPolicy, serverTimeZone: config.serverTimeZone.value,
                                    maxAnswerBytes: config.maxAnswerBytes.value, onEvent: log.record, sleep: sleep)
     }
 }

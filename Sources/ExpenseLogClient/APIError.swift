@@ -134,6 +134,15 @@ extension APIError {
         }
     }
 
+    /// Whether the server could not be reached at all: nothing listens there, or this machine has no network.
+    public var isUnreachable: Bool {
+        guard case .network(_, let reason) = self else { return false }
+        switch reason {
+        case .refused, .offline: return true
+        default: return false
+        }
+    }
+
     /// Whether a POST that failed like this provably never ran: no connection to the endpoint was made, or the endpoint
     /// itself (not a redirect's target: Apps Script redirects only after running the script) refused it with a 4xx or 503.
     func provesNotProcessed(requestURL: URL) -> Bool {

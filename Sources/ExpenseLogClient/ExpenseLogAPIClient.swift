@@ -131,7 +131,7 @@ public struct ExpenseLogAPIClient: Sendable {
                 }
                 if case .network = failure { onEvent(.failed(request, failure, elapsed: clock.now - start, attempt: attempt)) }
             }
-            guard attempt < attempts, failure.isRetryable, mayRetry(failure),
+            guard attempt < attempts, failure.isRetryable, mayRetry(failure), retryPolicy.retriesUnreachable || !failure.isUnreachable,
                   let delay = retryPolicy.delay(beforeRetry: attempt, retryAfter: retryAfter) else { throw failure }
             onEvent(.retrying(request, failure, delay: delay, attempt: attempt + 1, of: attempts))
             try await sleep(delay)

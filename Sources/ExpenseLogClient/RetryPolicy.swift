@@ -17,6 +17,9 @@ public struct RetryPolicy: Sendable, Equatable {
     public var cap: Double
     /// The longest `Retry-After` honoured; a server asking for more is not retried (the caller serves the cache or queues).
     public var retryAfterCap: Double
+    /// Whether a server that cannot be reached at all (connection refused, no network) is tried again; `add` queues at
+    /// once instead, since a second later it is just as unreachable and the item is safe in the outbox.
+    public var retriesUnreachable = true
 
     /// A policy; the defaults are the contract's (3 retries, base 0.5 s, cap 8 s, `Retry-After` up to 60 s).
     public init(maxRetries: Int = defaultRetries, base: Double = 0.5, cap: Double = 8, retryAfterCap: Double = 60) {

@@ -57,7 +57,7 @@ extension SocketConnection {
         switch code {
         case ECONNREFUSED: return .refused
         case ETIMEDOUT: return .timedOut
-        case ENETUNREACH: return .offline
+        case ENETUNREACH, EHOSTUNREACH: return .offline
         default: return .other("could not connect (\(String(cString: strerror(code))))")
         }
     }

@@ -186,4 +186,25 @@ import TestSupport
             #expect(missing.status == 65 && missing.stderr.contains("no item of \(last) to \(current) is called like it"), "\(missing.stderr)")
         }
     }
+
+    @Test func addWithTheServerRefusingQueuesAtOnceWithOneLineAndSyncSendsItOnceItAnswers() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let offline = try Samples.offlineEnvironment(home: home)
+        let added = try await CLI.run(["add", "ラーメン", "980", "-d", "2026-11-10", "-c", "0"], environment: offline)
+        #expect(added.status == 75, "\(added.stderr)")
+        #expect(!added.stderr.contains("retrying"), "a refused connection is not tried again: \(added.stderr)")
+        #expect(added.stderr.split(separator: "\n").count == 1, "one line: \(added.stderr)")
+        #expect(added.stderr.contains("connection refused"), "\(added.stderr)")
+        // register (a statement) still retries, as the contract says.
+        let file = try home.write("one.csv", "date,name,price,category\n2026/11/11,本,1500,1\n")
+        let registered = try await CLI.run(["register", file], environment: offline)
+        #expect(registered.status == 75 && registered.stderr.contains("retrying"), "\(registered.stderr)")
+        try await withScriptHost { host in
+            let env = offline.merging(host.environment(home: home)) { _, new in new }
+            let sync = try await CLI.run(["sync"], environment: env)
+            #expect(sync.status == 0, "\(sync.stderr)")
+            #expect(try await Self.month(host) == ["2026-11-10 ラーメン 980", "2026-11-11 本 1500"])
+        }
+    }
 }

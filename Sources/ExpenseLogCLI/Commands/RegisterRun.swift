@@ -40,7 +40,8 @@ extension RegisterCommand {
                          report: inout ImportRecord) async throws {
         let config = try context.config()
         let repository = context.repository(config)
-        let registration = Registration(client: { try context.client(config, orNoneFor: options.dryRun) }, repository: repository,
+        let registration = Registration(client: { try context.client(config, orNoneFor: options.dryRun, queuesUnreachable: options.adding != nil) },
+                                        repository: repository,
                                         pending: context.pendingWrites(config), queuedEdits: { EditText.waiting(context, config) },
                                         catalogue: config.catalogue.value, onInvalid: options.onInvalid,
                                         matcher: options.allowDuplicates ? nil : StatementMatcher(window: options.matchDays),

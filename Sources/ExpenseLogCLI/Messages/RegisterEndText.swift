@@ -125,8 +125,9 @@ extension RegisterText {
     }
 
     /// The error, and how many items were registered before it. For `add`, a server that cannot be reached is only a
-    /// warning: the purchase is kept, and the next line says where.
+    /// warning: the purchase is kept, and the next line says where (or, when nothing answers at all, that line alone).
     private func lead(_ error: APIError, confirmed: Int, total: Int) {
+        if options.adding != nil, error.isUnreachable { return }
         if options.adding != nil, error.isTransient { return context.warn("\(error)") }
         context.io.stderr.write("Error: \(error)\n")
         if confirmed > 0 { context.warn("\(confirmed) of \(total) items were registered before this error") }
@@ -137,6 +138,10 @@ extension RegisterText {
         guard rest > 0 else { return }
         if let added = options.adding, case .text(let name) = added.name {
             let price = if case .text(let text) = added.price { PriceText.parse(text).map(PriceText.yen) ?? text } else { "" }
+            if error.isUnreachable {
+                return context.io.stderr.write("\(PrintableText.of(name)) \(price) is queued (\(error)); `expense-log sync` sends it once "
+                                               + "the server can be reached.\n")
+            }
             return context.io.stderr.write("\(PrintableText.of(name)) \(price) waits in the outbox (\(outbox)): `expense-log sync` sends it "
                                            + "\(error.isTransient ? "once the server can be reached" : "once the cause is fixed"); "
                                            + "`expense-log fetch` shows it, marked as waiting.\n")
