@@ -103,6 +103,11 @@ public struct Context: Sendable {
         ImportDecisions(folder: config.paths.stateDirectory(config.environment.value))
     }
 
+    /// The person's shop rules of the configured environment (`expense-log rule`), beside its decisions.
+    public func shopRules(_ config: AppConfig) -> ShopRuleList {
+        ShopRuleList(store: ShopRules(folder: config.paths.stateDirectory(config.environment.value)))
+    }
+
     /// Every write of the configured environment waiting for the server: the outbox and the queue of edits, in one order.
     public func pendingWrites(_ config: AppConfig) -> PendingWrites {
         PendingWrites(outbox: outbox(config), edits: editQueue(config))

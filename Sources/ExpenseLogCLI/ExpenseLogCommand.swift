@@ -63,7 +63,7 @@ public enum ExpenseLogCommand {
     static var commands: [any Command.Type] {
         [FetchCommand.self, AddCommand.self, EditCommand.self, DeleteCommand.self, RegisterCommand.self, SyncCommand.self,
          PendingCommand.self, SummaryCommand.self, ReportCommand.self, CacheCommand.self, ConfigCommand.self,
-         CategoriesCommand.self, ProfileCommand.self, ServerCommand.self, CompletionCommand.self]
+         CategoriesCommand.self, RuleCommand.self, ProfileCommand.self, ServerCommand.self, CompletionCommand.self]
     }
 
     /// The command a parsed path names (`["cache", "list"]`).

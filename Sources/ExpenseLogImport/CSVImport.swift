@@ -1,5 +1,6 @@
 import ExpenseLogFormats
 import ExpenseLogModel
+import ExpenseLogStore
 
 /// A row an import profile leaves out on purpose (a transfer, income), reported but never sent.
 public struct ExcludedRow: Sendable, Equatable {
@@ -126,6 +127,13 @@ extension ImportProfile {
             outcome.excluded.append(ExcludedRow(location: location, reason: skip[index].reason, isTransfer: skip[index].isTransfer))
             return
         }
+        // The person's rule for the shop comes first: a transfer is left out, a category wins over the profile's.
+        let shopRule = shopRules.isEmpty ? nil : layout.cell(.name, of: cells).flatMap { shopRules.rule(for: $0) }
+        if let shopRule, shopRule.transfer, !keepsTransfers {
+            outcome.excluded.append(ExcludedRow(location: location, reason: "a transfer between your own accounts, by your rule for "
+                                                + "\(shopRule.shop) (`expense-log rule list`)", isTransfer: true))
+            return
+        }
         // The category comes from the first matching rule that gives one, the name from the first that gives one: a rule
         // that only renames does not hide the category rules after it.
         var (categoryRule, renaming): (CategoryRule?, String?) = (nil, nil)
@@ -135,7 +143,7 @@ extension ImportProfile {
             if renaming == nil { renaming = rules[index].name }
         }
         let refund = refunds.map { test($0, layout.refundColumn ?? 0, layout.refundRegexes) } ?? true
-        switch draft(from: cells, layout: layout, rule: categoryRule, renaming: renaming, refund: refund, location: location) {
+        switch draft(from: cells, layout: layout, rule: categoryRule, shopRule: shopRule, renaming: renaming, refund: refund, location: location) {
         case .success(let draft): each(draft)
         case .failure(.excluded(let reason)): outcome.excluded.append(ExcludedRow(location: location, reason: reason))
         case .failure(.invalid(let found)): outcome.problems.append(found)
@@ -150,7 +158,7 @@ extension ImportProfile {
     }
 
     /// `refund` says whether money in on this row is a refund (`refunds`), or money that is no spending at all.
-    private func draft(from cells: [String], layout: Layout, rule: CategoryRule?, renaming: String?, refund: Bool,
+    private func draft(from cells: [String], layout: Layout, rule: CategoryRule?, shopRule: ShopRule?, renaming: String?, refund: Bool,
                        location: SourceLocation) -> Result<ItemDraft, RowFailure> {
         func problem(_ field: ItemField, _ message: String) -> Result<ItemDraft, RowFailure> {
             .failure(.invalid(ValidationProblem(location: location, field: field.rawValue, message: message)))
@@ -198,8 +206,12 @@ extension ImportProfile {
             let trimmed = text.trimmingSpaces()
             if trimmed.count > ItemDraft.maxNameLength { draft.name = .text(String(trimmed.prefix(ItemDraft.maxNameLength))) }
         }
-        if draft.category.isAbsent, !rules.isEmpty || defaultCategory != nil || learnsCategories {
-            if let rule, let category = rule.category {
+        if draft.category.isAbsent, !rules.isEmpty || defaultCategory != nil || learnsCategories || shopRule?.category != nil {
+            if let shopRule, let category = shopRule.category {
+                draft.category = .integer(category)
+                if draft.categorySub.isAbsent { draft.categorySub = shopRule.sub.map(RawValue.integer) ?? .null }
+                draft.categoryOrigin = "category \(category) from your rule for \(shopRule.shop) (`expense-log rule list`)"
+            } else if let rule, let category = rule.category {
                 draft.category = .integer(category)
                 if draft.categorySub.isAbsent { draft.categorySub = rule.sub.map(RawValue.integer) ?? .null }
                 draft.categoryOrigin = "category \(category) from the profile's rule on \(rule.match.column)"
@@ -210,6 +222,7 @@ extension ImportProfile {
                 draft.categoryOrigin = "category \(known.category) from history: the shop's latest item (\(PurchaseName.shown(draft.readName ?? name))) has it"
             } else if let defaultCategory {
                 draft.category = .integer(defaultCategory)
+                draft.categoryIsDefault = learnsCategories
                 draft.categoryOrigin = "category \(defaultCategory), the profile's default"
                     + (learnsCategories ? " (no rule gives one, and the shop has no item in the cache yet)" : " (no rule gives one)")
                 if draft.categorySub.isAbsent { draft.categorySub = defaultSub.map(RawValue.integer) ?? .null }

@@ -198,6 +198,9 @@ public struct ImportProfile: Sendable, Equatable {
     public var learnsCategories = false
     /// What history says, for a run: the category each shop last had, by its `PurchaseName` key (not from the file).
     public var learned: [String: LearnedCategory] = [:]
+    /// The person's shop rules, for a run (`expense-log rule`): a category before the profile's rules and history, or a
+    /// transfer (not from the file).
+    public var shopRules = ShopRuleBook()
 
     /// A profile with columns; everything else has its default.
     public init(name: String, description: String, columns: [ItemField: [String]]) {

@@ -90,6 +90,9 @@ public struct ImportRecord: Sendable {
     private static let noItem: Int64 = -1
 
     /// An empty report over inputs.
+    /// How many valid rows took the profile's default category, no rule or history naming their shop's.
+    public var defaultCategoryRows = 0
+
     public init(files: [String] = []) {
         self.files = files
     }
@@ -271,7 +274,7 @@ public struct ImportRecord: Sendable {
     /// The same JSON, handed to `emit` in pieces of about 64 KiB, so a large report is never held whole; items
     /// of spooled rows are read back from `spool`.
     public func write(exitCode: Int32, spool: ItemSpool?, to emit: (String) throws -> Void) throws {
-        var out = "{\n  \"exitCode\": \(exitCode),\n  \"counts\": {"
+        var out = "{\n  \"exitCode\": \(exitCode),\n  \"defaultCategoryRows\": \(defaultCategoryRows),\n  \"counts\": {"
         let tally = counts()
         out += Status.allCases.map { "\"\($0.rawValue)\": \(tally[$0] ?? 0)" }.joined(separator: ", ") + "},\n  \"rows\": ["
         let order = Dictionary(files.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })

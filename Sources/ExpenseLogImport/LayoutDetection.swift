@@ -23,6 +23,7 @@ extension ImportProfile {
         case .builtin(let name, var layout):
             layout.learned = learned
             layout.keepsTransfers = keepsTransfers
+            layout.shopRules = shopRules
             layout.account = account ?? layout.account
             return (layout, (name, layout), nil)
         case .several(let names):

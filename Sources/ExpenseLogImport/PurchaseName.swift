@@ -5,8 +5,8 @@ import ExpenseLogModel
 public struct PurchaseName: Sendable, Equatable {
     /// The folded name without its branch and spaces.
     public let key: String
-    /// Its first word, folded (`ラーメン一蘭` of `ﾗｰﾒﾝ一蘭 渋谷店`).
-    let firstWord: String
+    /// Its first word, folded (`ラーメン一蘭` of `ﾗｰﾒﾝ一蘭 渋谷店`): what names a shop when a statement adds more.
+    public let firstWord: String
 
     /// Words that end a statement's branch suffix: `渋谷店`, `新宿支店`, `3号店`, `本店`, and in kana, as half-width
     /// statements print it and folding leaves it (`ﾅｶﾒｸﾞﾛ1ﾁｮｳﾒﾃﾝ` → `なかめぐろ1ちょうめてん`).

@@ -79,6 +79,8 @@ public struct ItemDraft: Sendable {
     public var account: String?
     /// Where a profile found the category, when no column gave it (a rule, the shop's history, the default), for `--explain`.
     public var categoryOrigin: String?
+    /// Whether the category is the profile's default, no rule or history naming the shop's: the import lists such shops.
+    public var categoryIsDefault = false
 
     /// An empty draft at a location; readers fill the fields.
     public init(location: SourceLocation) {

@@ -45,6 +45,13 @@ public struct ImportInputs {
     public var problems: [ValidationProblem] = []
     /// Rows the profile left out.
     public var excluded: [ExcludedRow] = []
+    /// The shops whose rows took the profile's default category (no rule or history names theirs), in input order:
+    /// the first row of each, and how many rows it has.
+    public var defaultedShops: [(shop: String, first: SourceLocation, item: Item, rows: Int)] = []
+    /// How many rows took the default category, in all.
+    public var defaultedRows = 0
+    /// Where each shop of `defaultedShops` is in it.
+    private var defaultedIndex: [String: Int] = [:]
     /// Guesses the readers made, shown as warnings.
     public var warnings: [ValidationProblem] = []
 
@@ -53,15 +60,17 @@ public struct ImportInputs {
     /// one), and a row an earlier source already had is reported as a duplicate. `progress` gets the count of rows
     /// read after each source. Rethrows what the sources throw (an unreadable file) and the spool's errors.
     /// With no `profile`, a CSV input in a built-in profile's layout is read with it; `learned` is the category each
-    /// shop last had, for the profiles that learn categories; `keepsTransfers` reads the profile's transfers as spending;
+    /// shop last had, for the profiles that learn categories; `shopRules` are the person's (`expense-log rule`); `keepsTransfers` reads the profile's transfers as spending;
     /// `account` names the card or account every input is of (`--account`), for the made ids.
     public static func read(_ sources: [ImportSource], profile: ImportProfile?, encoding: TextEncoding?,
                             catalogue: CategoryCatalogue = .standard, derivesIDs: Bool = true,
-                            learned: [String: LearnedCategory] = [:], keepsTransfers: Bool = false, account: String? = nil,
+                            learned: [String: LearnedCategory] = [:], shopRules: [ShopRule] = [], keepsTransfers: Bool = false,
+                            account: String? = nil,
                             into spool: ItemSpool,
                             report: inout ImportRecord, progress: (Int) -> Void = { _ in }) throws -> ImportInputs {
         var reading = profile ?? .native
         reading.learned = learned
+        reading.shopRules = ShopRuleBook(shopRules)
         reading.keepsTransfers = keepsTransfers
         if let account { reading.account = account }
         var inputs = ImportInputs(spool: spool)
@@ -98,6 +107,7 @@ public struct ImportInputs {
                     let offset = try spool.append(item, tag: Int32(report.count))
                     if madeID { inputs.madeIDRows.insert(report.count) }
                     if let legacy = validator.legacyID { inputs.legacyIDs[report.count] = legacy }
+                    if draft.categoryIsDefault { inputs.noteDefaulted(item, at: draft.location, readName: draft.readName) }
                     if let origin = draft.categoryOrigin, inputs.categoryOrigins.count < 10_000 {
                         inputs.categoryOrigins.append((draft.location, origin))
                     }
@@ -113,6 +123,7 @@ public struct ImportInputs {
                 validator.rollBack(to: mark.0)
                 inputs.madeIDRows.removeAll(from: mark.2)
                 inputs.legacyIDs = inputs.legacyIDs.filter { $0.key < mark.2 }
+                inputs.forgetDefaulted(in: source.name)
                 inputs.categoryOrigins.removeAll { $0.location.file == source.name }
                 try spool.truncate(to: mark.1)
                 report.truncate(to: mark.2)
@@ -138,6 +149,27 @@ public struct ImportInputs {
 }
 
 extension ImportInputs {
+    /// Counts a row that took the default category under its shop (its name without the branch); at most 1,000 shops
+    /// are named, a statement of more is not one a person goes through shop by shop.
+    mutating func noteDefaulted(_ item: Item, at location: SourceLocation, readName: String?) {
+        // Grouped by the shop's first word (`ENEOS 渋谷SS` and `ENEOS 目黒SS` are one shop to give a rule), shown as the first row says it.
+        let shop = PurchaseName(readName ?? item.name).firstWord
+        defaultedRows += 1
+        if let index = defaultedIndex[shop] {
+            defaultedShops[index].rows += 1
+        } else if defaultedShops.count < 1_000 {
+            defaultedIndex[shop] = defaultedShops.count
+            defaultedShops.append((PurchaseName.shown(readName ?? item.name), location, item, 1))
+        }
+    }
+
+    /// Forgets the shops counted in an input refused whole.
+    mutating func forgetDefaulted(in file: String) {
+        defaultedRows -= defaultedShops.filter { $0.first.file == file }.reduce(0) { $0 + $1.rows }
+        defaultedShops.removeAll { $0.first.file == file }
+        defaultedIndex = Dictionary(defaultedShops.enumerated().map { (PurchaseName($1.item.name).firstWord, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
     /// Validates items a person gave on the command line (`add`), each as one row of `report`, the valid ones going to
     /// `spool`; a row without an id gets a random one (a typed purchase is a new one).
     public static func read(drafts: [ItemDraft], catalogue: CategoryCatalogue, into spool: ItemSpool,

@@ -65,6 +65,8 @@ public struct Registration: Sendable {
     public let matcher: StatementMatcher?
     /// Where statement rows' decisions are kept.
     public let decisions: ImportDecisions
+    /// The person's shop rules (`expense-log rule`), read by every import of files.
+    public let shopRules: ShopRules?
     /// Whether nothing is sent.
     public let dryRun: Bool
     /// How large a batch grows.
@@ -75,7 +77,9 @@ public struct Registration: Sendable {
     /// A registration with every part given.
     public init(client: @escaping @Sendable () throws -> ExpenseLogAPIClient?, repository: LocalRepository, pending: PendingWrites,
                 queuedEdits: @escaping @Sendable () -> [QueuedEdit], catalogue: CategoryCatalogue, onInvalid: InvalidRows,
-                matcher: StatementMatcher?, decisions: ImportDecisions, dryRun: Bool, limit: BatchLimit, verifyAnswers: Bool) {
+                matcher: StatementMatcher?, decisions: ImportDecisions, shopRules: ShopRules? = nil, dryRun: Bool, limit: BatchLimit,
+                verifyAnswers: Bool) {
+        self.shopRules = shopRules
         (self.client, self.repository, self.pending, self.queuedEdits) = (client, repository, pending, queuedEdits)
         (self.catalogue, self.onInvalid, self.matcher, self.decisions, self.dryRun) = (catalogue, onInvalid, matcher, decisions, dryRun)
         (self.limit, self.verifyAnswers) = (limit, verifyAnswers)
@@ -109,12 +113,13 @@ public struct Registration: Sendable {
             // profile may learn (one given that does, or one recognised, which no profile given leaves possible).
             let learned = profile.map(\.learnsCategories) ?? true ? LearnedCategory.history(await CacheContents(repository).items()) : [:]
             inputs = try ImportInputs.read(sources, profile: profile, encoding: encoding, catalogue: catalogue, learned: learned,
-                                           keepsTransfers: keepsTransfers, account: account, into: spool, report: &record) { event(.read($0)) }
+                                           shopRules: try shopRules?.load() ?? [], keepsTransfers: keepsTransfers, account: account, into: spool, report: &record) { event(.read($0)) }
         case .typed(let drafts):
             fresh = drafts.allSatisfy { if case .missing = $0.id { true } else { false } }
             inputs = try ImportInputs.read(drafts: drafts, catalogue: catalogue, into: spool, report: &record)
         }
         record.appendInvalid(inputs.problems)
+        record.defaultCategoryRows = inputs.defaultedRows
         for row in inputs.excluded {
             record.append(.init(location: row.location, status: row.isTransfer ? .transfer : .excluded, reasons: [row.reason]))
         }

@@ -207,4 +207,57 @@ import TestSupport
             #expect(try await Self.month(host) == ["2026-11-10 ラーメン 980", "2026-11-11 本 1500"])
         }
     }
+
+    @Test func shopsNoHistoryNamesAreListedAndAPersonsRulesGiveTheirCategoryOrMarkThemTransfers() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let title = ["利用日", "利用店名・商品名", "利用者", "支払方法", "利用金額", "支払手数料", "支払総額", "12月支払金額", "1月繰越残高", "新規サイン"]
+        func row(_ day: String, _ name: String, _ price: String) -> [String] { [day, name, "本人", "1回払い", price, "0", price, price, "0", "*"] }
+        let november = try CLIImportFilesTests.write([title, row("2026/11/05", "東京電力", "8,234"), row("2026/11/06", "ＥＮＥＯＳ　渋谷ＳＳ", "5,400"),
+                                                      row("2026/11/20", "ＥＮＥＯＳ　目黒ＳＳ", "4,100"), row("2026/11/09", "ﾀﾞｲﾜｼﾖｳｹﾝ ﾂﾐﾀﾃ", "30,000")],
+                                                     "enavi202611.csv", in: home)
+        let report = home.url.appendingPathComponent("r.json").path
+        try await withScriptHost { host in
+            let env = host.environment(home: home)
+            let first = try await CLI.run(["import", november, "--report", report], environment: env)
+            #expect(first.status == 0, "\(first.stderr)")
+            #expect(first.stderr.contains("4 rows of 3 shops took the default category Food, as no rule or history names theirs:\n"
+                                          + "  \(november):2: 東京電力 ¥8,234\n  \(november):3: ENEOS 渋谷SS ¥5,400 (and 1 more row)\n"
+                                          + "  \(november):5: ダイワシヨウケン ツミタテ ¥30,000\n"), "\(first.stderr)")
+            let document = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any]
+            #expect(document?["defaultCategoryRows"] as? Int == 4)
+
+            // The person gives the shops their categories, and marks the securities account's debit as a transfer.
+            #expect(try await CLI.run(["rule", "add", "東京電力", "娯楽費"], environment: env).status == 0)
+            let eneos = try await CLI.run(["rule", "add", "ｴﾈｵｽ", "entertainment/transportation"], environment: env)
+            #expect(eneos.status == 0, "\(eneos.stderr)")
+            #expect(try await CLI.run(["rule", "add", "ENEOS", "entertainment/transportation"], environment: env).status == 0)
+            #expect(try await CLI.run(["rule", "add", "ダイワショウケン", "transfer"], environment: env).status == 0)
+            #expect(try await CLI.run(["rule", "add", "ｽｰﾊﾟｰ", "食費ではない"], environment: env).status == 64)
+            let list = try await CLI.run(["rule", "list"], environment: env)
+            #expect(list.stdout == """
+                SHOP              CATEGORY
+                東京電力          Entertainment
+                ｴﾈｵｽ              Entertainment/Transportation
+                ENEOS             Entertainment/Transportation
+                ダイワショウケン  transfer
+
+                """, "\(list.stdout)")
+            let json = try await CLI.run(["rule", "list", "--format", "json"], environment: env)
+            #expect(json.stdout.contains(#"{"shop": "ダイワショウケン", "category": null, "sub": null, "transfer": true}"#), "\(json.stdout)")
+            let removed = try await CLI.run(["rule", "remove", "エネオス"], environment: env)
+            #expect(removed.status == 0 && removed.stderr.contains("Removed the rule for ｴﾈｵｽ."), "\(removed.stderr)")
+            #expect(try await CLI.run(["rule", "remove", "エネオス"], environment: env).status == 65)
+
+            // December's statement follows the rules: categories from them, the transfer left out, nothing listed.
+            let december = try CLIImportFilesTests.write([title, row("2026/12/05", "東京電力", "7,980"), row("2026/12/06", "ＥＮＥＯＳ　渋谷ＳＳ", "5,100"),
+                                                          row("2026/12/09", "ﾀﾞｲﾜｼﾖｳｹﾝ ﾂﾐﾀﾃ", "30,000")], "enavi202612.csv", in: home)
+            let next = try await CLI.run(["import", december, "--explain"], environment: env)
+            #expect(next.status == 0 && !next.stderr.contains("took the default category"), "\(next.stderr)")
+            #expect(next.stderr.contains("Report: 2 added, 1 transfer between your own accounts (not spending)."), "\(next.stderr)")
+            #expect(next.stderr.contains("\(december):2: category 1 from your rule for 東京電力 (`expense-log rule list`)"), "\(next.stderr)")
+            let items = try ItemCodec.items(Data(try await host.call("?year=2026&month=12").utf8)).map { "\($0.name) \($0.category)/\($0.categorySub.map(String.init) ?? "-")" }
+            #expect(items.sorted() == ["東京電力 1/-", "ＥＮＥＯＳ　渋谷ＳＳ 1/1"].sorted())
+        }
+    }
 }

@@ -65,7 +65,7 @@ import Testing
             let queued = await tool("add", "餃子", "450", "--category", "food", "--date", "2024-01-21")
             #expect(queued.code == 75)
             // Said as a person's purchase kept for later, not as a failed import of "(arguments):1".
-            #expect(queued.stderr.contains("餃子 ¥450 waits in the outbox") && !queued.stderr.contains("Error:")
+            #expect(queued.stderr.contains("餃子 ¥450 is queued") && !queued.stderr.contains("Error:")
                     && !queued.stderr.contains("(arguments)") && !queued.stderr.contains("Report:"), "\(queued.stderr)")
             let pending = await tool("pending", "--format", "json")
             #expect(pending.code == 0 && pending.stdout.contains("餃子"), "\(pending)")

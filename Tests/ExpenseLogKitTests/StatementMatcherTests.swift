@@ -133,8 +133,9 @@ struct StatementMatcherAugmentTests {
 @Suite("Names folded as people and statements write them")
 struct NameFoldingTests {
     @Test("half-width, full-width, katakana and hiragana, upper and lower case fold to one text", arguments: [
-        ("ﾏｲﾊﾞｽｹｯﾄ", "まいばすけっと"), ("マイバスケット", "まいばすけっと"), ("ＡＭＡＺＯＮ．ＣＯ．ＪＰ", "amazon.co.jp"),
-        ("ﾍﾟｲﾍﾟｲ", "ぺいぺい"), ("ＰａｙＰａｙ　チャージ", "paypay ちゃーじ"), ("ヴ", "ゔ"), ("紀伊國屋", "紀伊國屋"),
+        ("ﾏｲﾊﾞｽｹｯﾄ", "まいばすけつと"), ("マイバスケット", "まいばすけつと"), ("まいばすけっと", "まいばすけつと"), ("ＡＭＡＺＯＮ．ＣＯ．ＪＰ", "amazon.co.jp"),
+        ("ﾍﾟｲﾍﾟｲ", "ぺいぺい"), ("ＰａｙＰａｙ　チャージ", "paypay ちやーじ"), ("ヴ", "ゔ"), ("紀伊國屋", "紀伊國屋"),
+        ("ﾀﾞｲﾜｼﾖｳｹﾝ", "だいわしようけん"), ("ダイワショウケン", "だいわしようけん"), ("ｷﾔﾂｼﾕ", "きやつしゆ"),
     ])
     func folds(written: String, folded: String) {
         #expect(NameFolding.fold(written) == folded)

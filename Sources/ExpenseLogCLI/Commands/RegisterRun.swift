@@ -45,7 +45,8 @@ extension RegisterCommand {
                                         pending: context.pendingWrites(config), queuedEdits: { EditText.waiting(context, config) },
                                         catalogue: config.catalogue.value, onInvalid: options.onInvalid,
                                         matcher: options.allowDuplicates ? nil : StatementMatcher(window: options.matchDays),
-                                        decisions: context.importDecisions(config), dryRun: options.dryRun, limit: options.limit,
+                                        decisions: context.importDecisions(config), shopRules: context.shopRules(config).store,
+                                        dryRun: options.dryRun, limit: options.limit,
                                         verifyAnswers: config.environment.value != .dummy)
         let review = try HeldRowsText(options: options, context: context, progress: messages.progress)
         var saved = try SavedItems()

@@ -60,6 +60,7 @@ struct RegisterText {
                 context.io.stderr.write("\(row.location): \(what): \(row.reason)\n")
             }
         }
+        listDefaulted(inputs)
         if !inputs.warnings.isEmpty { progress.clear() }
         for warning in inputs.warnings.prefix(3) { context.warn("\(warning)") }
         if inputs.warnings.count > 3 { context.warn("\(inputs.warnings.count - 3) more rows like these") }
@@ -76,6 +77,25 @@ struct RegisterText {
             context.warn("\(files.joined(separator: ", ")) could not be read at all: none of \(files.count == 1 ? "its" : "their") rows "
                          + "is sent, and the run exits 65; the valid rows of the other inputs are sent")
         }
+    }
+
+    /// The shops whose rows took the profile's default category, since no rule or history names theirs: a new shop
+    /// (東京電力, ENEOS) silently counted as food would make the month's budget wrong.
+    private func listDefaulted(_ inputs: ImportInputs) {
+        guard let first = inputs.defaultedShops.first else { return }
+        progress.clear()
+        let catalogue = (try? context.config().catalogue.value) ?? .standard
+        let name = catalogue.name(of: first.item.category, japanese: context.japanese)
+        let rows = inputs.defaultedRows, shops = inputs.defaultedShops.count
+        var text = "\(rows) row\(rows == 1 ? "" : "s") of \(shops) shop\(shops == 1 ? "" : "s") took the default category \(name), as no rule "
+            + "or history names \(shops == 1 ? "its" : "theirs"):\n"
+        for shop in inputs.defaultedShops.prefix(20) {
+            text += "  \(shop.first): \(PrintableText.of(shop.shop)) \(PriceText.yen(shop.item.price))"
+                + (shop.rows > 1 ? " (and \(shop.rows - 1) more row\(shop.rows == 2 ? "" : "s"))" : "") + "\n"
+        }
+        if shops > 20 { text += "  … and \(shops - 20) more shops\n" }
+        context.io.stderr.write(text + "`expense-log rule add SHOP CATEGORY` gives a shop its category in every later import "
+                                + "(`expense-log rule add SHOP transfer` leaves its rows out); `expense-log edit` changes items already sent.\n")
     }
 
     /// Shows what the duplicate check meets as it goes: progress while the months are read, then warnings.

@@ -1,0 +1,122 @@
+import ExpenseLogConfig
+import ExpenseLogFormats
+import ExpenseLogModel
+import ExpenseLogRendering
+import ExpenseLogUseCases
+import Foundation
+
+/// `rule add|list|remove`: a person's rules for shops, which every import applies before history and the profile's default.
+enum RuleCommand: CommandGroup {
+    static var subcommands: [any Command.Type] { [Add.self, List.self, Remove.self] }
+
+    static let about = CommandAbout(
+        name: "rule",
+        abstract: "Give a shop's statement rows a category, or mark them as transfers between your own accounts.",
+        discussion: """
+            A rule names a shop as you would (東京電力, ENEOS, ﾔﾁﾝ): a statement row whose name holds it (widths, \
+            case and kana folded, a branch such as 渋谷店 left out; the longest rule wins) takes its category, \
+            before the profile's own rules, the shop's history and the default; a transfer rule leaves the row \
+            out as money moved between your own accounts (--transfers keep imports it). Rules are kept per \
+            environment beside the import decisions; `--explain` names the rule a row followed.
+
+            EXAMPLES:
+              expense-log rule add 東京電力 娯楽費
+              expense-log rule add ENEOS entertainment/transportation
+              expense-log rule add "ﾀﾞｲﾜｼﾖｳｹﾝ" transfer
+              expense-log rule list
+              expense-log rule remove ENEOS
+            """)
+
+    /// The word that makes a rule a transfer's.
+    static let transferWords = ["transfer", "振替"]
+
+    /// `rule add SHOP CATEGORY`.
+    struct Add: ParsableCommand {
+        @Arg("shop", help: "The shop's name, as statements or you write it.") var shop: String
+        @Arg("category", kind: .suggest(CommonOptions.categoryWords + RuleCommand.transferWords),
+             help: "A category (食費, food/drink, 雑貨, a number), or transfer.") var category: String
+
+        static let about = CommandAbout(name: "add", abstract: "Add or replace the rule for a shop.")
+
+        func run(_ context: Context) async throws {
+            let config = try context.config()
+            let name = shop.trimmingSpaces()
+            guard ShopRuleList.isNamed(name) else {
+                throw UsageError(path: context.invocation.path, message: "the shop's name is empty")
+            }
+            let rule: ShopRule
+            if RuleCommand.transferWords.contains(category.trimmingSpaces().lowercased()) {
+                rule = ShopRule(shop: name, category: nil, sub: nil, transfer: true)
+            } else {
+                do {
+                    let (number, sub) = try config.catalogue.value.resolve(category)
+                    rule = ShopRule(shop: name, category: number, sub: sub)
+                } catch {
+                    throw UsageError(path: context.invocation.path, message: "\(error.message), or transfer (`expense-log categories` lists them)")
+                }
+            }
+            let replaced = try await context.shopRules(config).add(rule)
+            context.note("\(replaced ? "Replaced the rule" : "Added a rule"): \(PrintableText.of(name)) → "
+                         + RuleCommand.describe(rule, config.catalogue.value, japanese: context.japanese)
+                         + ". Imports from now on follow it; items already registered keep theirs (`expense-log edit` changes one).")
+        }
+    }
+
+    /// `rule list`.
+    struct List: ParsableCommand {
+        @Opt(CommonOptions.listingFormat) var format: ListingFormat?
+
+        static let about = CommandAbout(name: "list", abstract: "List the shop rules of the current environment.")
+
+        func run(_ context: Context) async throws {
+            let config = try context.config()
+            let rules = try context.shopRules(config).all()
+            if format == .json {
+                let members = rules.map { rule in
+                    "  {\"shop\": \(Self.quoted(rule.shop)), \"category\": \(rule.category.map(String.init) ?? "null"), "
+                        + "\"sub\": \(rule.sub.map(String.init) ?? "null"), \"transfer\": \(rule.transfer)}"
+                }
+                context.io.stdout.write(members.isEmpty ? "[]\n" : "[\n" + members.joined(separator: ",\n") + "\n]\n")
+                return
+            }
+            guard !rules.isEmpty else {
+                context.note("No shop rules yet; `expense-log rule add SHOP CATEGORY` adds one.")
+                return
+            }
+            var rows = [context.japanese ? ["店", "項目"] : ["SHOP", "CATEGORY"]]
+            for rule in rules {
+                rows.append([PrintableText.of(rule.shop), RuleCommand.describe(rule, config.catalogue.value, japanese: context.japanese)])
+            }
+            context.io.stdout.write(TextTable(rows: rows).render())
+        }
+
+        private static func quoted(_ text: String) -> String {
+            var out = ""
+            ItemJSON.appendString(text, to: &out)
+            return out
+        }
+    }
+
+    /// `rule remove SHOP`.
+    struct Remove: ParsableCommand {
+        @Arg("shop", help: "The shop whose rule goes (as `rule list` shows it; widths and kana are folded).") var shop: String
+
+        static let about = CommandAbout(name: "remove", abstract: "Remove the rule for a shop.")
+
+        func run(_ context: Context) async throws {
+            let config = try context.config()
+            guard let rule = try await context.shopRules(config).remove(shop) else {
+                context.io.stderr.write("Error: no rule is for \(PrintableText.of(shop)); `expense-log rule list` shows them.\n")
+                throw CommandExit(code: .dataError)
+            }
+            context.note("Removed the rule for \(PrintableText.of(rule.shop)).")
+        }
+    }
+
+    /// `娯楽費/交通費`, `Food`, or `transfer`: what a rule gives, in the catalogue's words.
+    static func describe(_ rule: ShopRule, _ catalogue: CategoryCatalogue, japanese: Bool) -> String {
+        guard let category = rule.category else { return japanese ? "振替 (transfer)" : "transfer" }
+        let name = catalogue.name(of: category, japanese: japanese)
+        return rule.sub.map { name + "/" + catalogue.name(ofSub: $0, in: category, japanese: japanese) } ?? name
+    }
+}
