@@ -121,7 +121,7 @@ public struct Context: Sendable {
     /// A run of the pending writes over a client and a cache (`sync`, and `edit`/`delete` sending the queue).
     public func sync(_ config: AppConfig, _ client: ExpenseLogAPIClient, _ repository: LocalRepository) -> Sync {
         Sync(client: client, repository: repository, pending: pendingWrites(config), policy: resendPolicy(config),
-             verifyAnswers: config.environment.value != .dummy)
+             verifyAnswers: config.environment.value != .dummy, matching: QueuedRowMatching(decisions: importDecisions(config)))
     }
 
     /// A client, or none for a dry run when none can be made (no server configured): it compares with what is here.

@@ -1,5 +1,6 @@
 import ExpenseLogClient
 import ExpenseLogFormats
+import ExpenseLogImport
 import ExpenseLogModel
 import ExpenseLogStore
 import Foundation
@@ -44,6 +45,12 @@ public struct SyncOutcome: Sendable {
     public var posts = 0
     /// Items not sent because the server already shows their ids.
     public var skipped = 0
+    /// Statement rows not sent because they are, or were decided to be, items entered while they waited.
+    public var matched: [(item: Item, reason: String)] = []
+    /// Statement rows that may be items entered while they waited: they wait on in the outbox for a person.
+    public var held: [(item: Item, candidates: [KnownItem])] = []
+    /// The decisions matching made, to keep.
+    public var decisions: [String: RowDecision] = [:]
     /// Items of entries another process is sending, or that changed while this run went on.
     public var busy = 0
     /// Batches the server refused as invalid.
@@ -89,11 +96,14 @@ public struct OutboxSync: Sendable {
     public let verifyAnswers: Bool
     /// The queued edits and deletions, made on the months read before they are cached (as `fetch` does).
     public let edits: [QueuedEdit]
+    /// How statement rows are matched again against what the server holds now; nil sends them as queued.
+    public let matching: QueuedRowMatching?
 
     /// A sender over a delivery and a cache.
-    public init(delivery: OutboxDelivery, repository: LocalRepository, resendWait: ResendWait, verifyAnswers: Bool, edits: [QueuedEdit] = []) {
+    public init(delivery: OutboxDelivery, repository: LocalRepository, resendWait: ResendWait, verifyAnswers: Bool, edits: [QueuedEdit] = [],
+                matching: QueuedRowMatching? = nil) {
         (self.delivery, self.repository, self.resendWait, self.verifyAnswers) = (delivery, repository, resendWait, verifyAnswers)
-        self.edits = edits
+        (self.edits, self.matching) = (edits, matching)
     }
 
     /// Sends the entries' batches in order, one in memory at a time; `keep` gets what the server saved, `event` what
@@ -104,7 +114,10 @@ public struct OutboxSync: Sendable {
                      event: (SyncEvent) -> Void) async throws -> SyncOutcome {
         let outbox = delivery.outbox
         var outcome = SyncOutcome(waiting: entries.reduce(0) { $0 + $1.itemCount })
-        guard var known = await knownIDs(Set(entries.flatMap(\.months)).sorted(), &outcome, event) else { return outcome }
+        var typed: [KnownItem] = []
+        guard var known = await knownIDs(Set(entries.flatMap(\.months)).sorted(), &outcome, typed: &typed, event) else { return outcome }
+        let found = try matching?.run(entries, outbox: outbox, known: known, typed: typed) ?? QueuedRowMatching.Found()
+        outcome.decisions = found.decisions
         let now = now ?? Date()
         for listed in entries {
             // A register run still sending this entry holds its lock; it queues what it cannot send, so leave it be.
@@ -117,8 +130,19 @@ public struct OutboxSync: Sendable {
             let tried = outbox.attempts(in: entry)
             for queued in entry.batches {
                 let batch = try outbox.batch(queued, of: entry)
-                let fresh = batch.items.filter { !known.contains(SheetText.key($0.id)) }
+                var fresh = batch.items.filter { !known.contains(SheetText.key($0.id)) }
                 outcome.skipped += batch.items.count - fresh.count
+                if !found.dropped.isEmpty || !found.held.isEmpty {
+                    outcome.matched += fresh.compactMap { found.dropped[$0.id] }
+                    let held = fresh.filter { found.held[$0.id] != nil }
+                    // Held rows wait on in an entry of their own, queued before the rest is sent: never lost, whatever comes next.
+                    if !held.isEmpty {
+                        _ = try outbox.enqueue([batch.narrowed(to: held)])
+                        outcome.held += held.compactMap { found.held[$0.id] }
+                        outcome.waiting += held.count
+                    }
+                    fresh.removeAll { found.dropped[$0.id] != nil || found.held[$0.id] != nil }
+                }
                 if fresh.isEmpty {
                     try outbox.markSent(batch.key, in: entry, onServer: true)
                     outcome.done += batch.items.count
@@ -154,7 +178,9 @@ public struct OutboxSync: Sendable {
     /// of items dated outside their sheet's month (a date edited by hand): an item whose id the sheet shows in any form
     /// is not sent again. Only the keys are kept, not the months' items. Nil, with `outcome.stop` set, when a month
     /// cannot be read.
-    private func knownIDs(_ months: [YearMonth], _ outcome: inout SyncOutcome, _ event: (SyncEvent) -> Void) async -> Set<String>? {
+    /// `typed` gets the server's items a person typed (random ids), for matching queued statement rows again.
+    private func knownIDs(_ months: [YearMonth], _ outcome: inout SyncOutcome, typed: inout [KnownItem],
+                          _ event: (SyncEvent) -> Void) async -> Set<String>? {
         var known = Set<String>()
         for month in await MonthLoader(client: delivery.client, repository: repository, edits: edits).load(months, policy: .refresh) {
             if let failure = month.missing {
@@ -168,6 +194,9 @@ public struct OutboxSync: Sendable {
             known.formUnion((month.answeredIDs ?? month.items.map(\.id)).map(SheetText.key))
             known.formUnion(month.outside.map { SheetText.key($0.id) })
             known.formUnion(month.unreadable.compactMap(\.id))
+            if matching != nil {
+                typed += month.items.filter { RandomID.isRandom($0.id) }.map { KnownItem(item: $0, place: .server) }
+            }
         }
         return known
     }

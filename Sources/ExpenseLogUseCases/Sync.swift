@@ -50,11 +50,14 @@ public struct Sync: Sendable {
     public let policy: ResendPolicy
     /// Whether answers must name every item sent (not for the dummy environment's canned answers).
     public let verifyAnswers: Bool
+    /// How queued statement rows are matched again against what the server holds by then; nil sends them as queued.
+    public var matching: QueuedRowMatching?
 
-    /// A run over a client, a cache and the pending writes.
+    /// A run over a client, a cache and the pending writes; `matching` matches queued statement rows again.
     public init(client: ExpenseLogAPIClient, repository: LocalRepository, pending: PendingWrites, policy: ResendPolicy,
-                verifyAnswers: Bool) {
+                verifyAnswers: Bool, matching: QueuedRowMatching? = nil) {
         (self.client, self.repository, self.pending, self.policy, self.verifyAnswers) = (client, repository, pending, policy, verifyAnswers)
+        self.matching = matching
     }
 
     /// Sends the pending writes: for `sync` (`through` nil) every item, then the changes; for an `edit` or `delete`
@@ -83,8 +86,10 @@ public struct Sync: Sendable {
             result.wait = wait
             if atOnce { event(.resendsAtOnce) }
             let sender = OutboxSync(delivery: OutboxDelivery(client: client, outbox: pending.outbox), repository: repository,
-                                    resendWait: wait, verifyAnswers: verifyAnswers, edits: queued.edits)
+                                    resendWait: wait, verifyAnswers: verifyAnswers, edits: queued.edits, matching: matching)
             result.items = try await sender.send(entries, force: force, keep: { saved.keep($0) }, event: event)
+            // Kept even when a batch failed later: the rows it matched stay matched for every later sync and import.
+            if let matching, let decisions = result.items?.decisions { try await matching.decisions.record(decisions) }
         }
         guard editsWait else { return result }
         // A server that could not be read or refused a batch would fail the edits the same way.

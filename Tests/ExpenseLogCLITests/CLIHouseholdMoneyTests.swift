@@ -260,4 +260,42 @@ import TestSupport
             #expect(items.sorted() == ["東京電力 1/-", "ＥＮＥＯＳ　渋谷ＳＳ 1/1"].sorted())
         }
     }
+
+    @Test func statementRowsQueuedOfflineAreMatchedAgainAtSyncAgainstWhatThePartnerTypedMeanwhile() async throws {
+        let home = try TemporaryDirectory(), partner = try TemporaryDirectory()
+        defer { home.remove(); partner.remove() }
+        let title = ["利用日", "利用店名・商品名", "利用者", "支払方法", "利用金額", "支払手数料", "支払総額", "12月支払金額", "1月繰越残高", "新規サイン"]
+        func row(_ day: String, _ name: String, _ price: String) -> [String] { [day, name, "本人", "1回払い", price, "0", price, price, "0", "*"] }
+        let card = try CLIImportFilesTests.write([title, row("2026/11/02", "ﾏｲﾊﾞｽｹｯﾄ ﾅｶﾒｸﾞﾛ", "1,280"), row("2026/11/28", "紀伊國屋書店 新宿本店", "1,500"),
+                                                  row("2026/11/21", "ﾕﾆｸﾛ ｼﾌﾞﾔ", "3,990")], "enavi.csv", in: home)
+        // A day offline: the import queues its rows.
+        let offline = try await CLI.run(["import", card], environment: try Samples.offlineEnvironment(home: home))
+        #expect(offline.status == 75, "\(offline.stderr)")
+        try await withScriptHost { host in
+            // Meanwhile the partner typed two of the purchases (in the app: random ids).
+            for (name, price, day) in [("まいばすけっと", "1280", "2026-11-02"), ("本", "1500", "2026-11-27")] {
+                #expect(try await CLI.run(["add", name, price, "-d", day, "-c", "0"], environment: host.environment(home: partner)).status == 0)
+            }
+            let env = host.environment(home: home)
+            let sync = try await CLI.run(["sync"], environment: env)
+            #expect(sync.status == 4, "a row held for a person: \(sync.stderr)")
+            #expect(sync.stderr.contains("Did not send 1 statement row that waited in the outbox, as it is an item already there:\n"
+                                         + "  2026-11-02 ﾏｲﾊﾞｽｹｯﾄ ﾅｶﾒｸﾞﾛ ¥1,280: the same purchase as 2026-11-02 まいばすけっと ¥1,280"), "\(sync.stderr)")
+            #expect(sync.stderr.contains("Held 1 statement row that may be items entered while it waited; not sent, it waits in the outbox:\n"
+                                         + "  2026-11-28 紀伊國屋書店 新宿本店 ¥1,500 may be 2026-11-27 本 ¥1,500"), "\(sync.stderr)")
+            #expect(try await Self.month(host) == ["2026-11-02 まいばすけっと 1280", "2026-11-21 ﾕﾆｸﾛ ｼﾌﾞﾔ 3990", "2026-11-27 本 1500"])
+            let pending = try await CLI.run(["pending", "--format", "json"], environment: env)
+            #expect(try ItemCodec.items(Data(pending.stdout.utf8)).map(\.name) == ["紀伊國屋書店 新宿本店"], "\(pending.stdout)")
+
+            let again = try await CLI.run(["sync"], environment: env)
+            #expect(again.status == 4 && again.stderr.contains("Held 1 statement row"), "\(again.stderr)")
+            let decided = try await CLI.run(["sync", "--ambiguous", "same"], environment: env)
+            #expect(decided.status == 0, "\(decided.stderr)")
+            #expect(try await CLI.run(["pending", "--format", "json"], environment: env).stdout == "[]\n")
+            // The statement again, now online: every row is decided or there.
+            let reimport = try await CLI.run(["import", card], environment: env)
+            #expect(reimport.status == 0 && reimport.stderr.contains("Nothing to send"), "\(reimport.stderr)")
+            #expect(try await Self.month(host) == ["2026-11-02 まいばすけっと 1280", "2026-11-21 ﾕﾆｸﾛ ｼﾌﾞﾔ 3990", "2026-11-27 本 1500"])
+        }
+    }
 }

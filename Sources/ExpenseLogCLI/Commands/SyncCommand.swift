@@ -7,6 +7,9 @@ import Foundation
 struct SyncCommand: ParsableCommand {
     @Opt(CommonOptions.format) var format: OutputFormat?
     @Flg("force", help: "Send batches whose last POST may still be running on the server now (they may be registered twice).") var force: Bool
+    @Opt(choice: "ambiguous", "decision", help: "What a queued statement row that may be an item entered while it waited becomes: "
+         + "new (send it), same (do not send it) or skip; without it such rows wait on, listed, and sync exits 4.")
+    var ambiguous: QueuedRowMatching.HeldChoiceAtSync?
 
     static let about = CommandAbout(
         name: "sync",
@@ -18,6 +21,11 @@ struct SyncCommand: ParsableCommand {
             batch leaves the outbox only once the server's answer has been read. Exit status 0 when \
             the outbox is empty afterwards, 75 when items remain that a later run can send, 74 when an \
             outbox entry cannot be read (fix or move it away). Running it twice sends nothing twice.
+
+            A statement's row that waited (imported while the server was away) is matched again against \
+            what the server holds now, by register's rule and the decisions kept: a purchase your partner \
+            typed in the app meanwhile is not sent twice. A row that may be such an item waits on in the \
+            outbox, listed, and sync exits 4; --ambiguous new|same|skip decides them all.
 
             Then the edits and deletions queued by edit and delete are sent, one at a time in the order \
             they were made (each is safe to send again); a change of an item still waiting in the outbox \
@@ -42,7 +50,8 @@ struct SyncCommand: ParsableCommand {
             if context.verbose { context.note("The outbox of the \(config.environment.value.rawValue) environment is empty; nothing to send.") }
             return
         }
-        let sync = context.sync(config, try context.client(config), context.repository(config))
+        var sync = context.sync(config, try context.client(config), context.repository(config))
+        if let ambiguous { sync.matching = QueuedRowMatching(decisions: context.importDecisions(config), choice: ambiguous) }
         let text = SyncText(context: context, config: config, sync: sync, format: format)
         var saved = try SavedItems()
         let result: SyncResult?

@@ -1,5 +1,6 @@
 import ExpenseLogClient
 import ExpenseLogConfig
+import ExpenseLogImport
 import ExpenseLogModel
 import ExpenseLogRendering
 import ExpenseLogUseCases
@@ -93,6 +94,20 @@ struct SyncText {
                          + "sent again only from \(Self.time(batch.safeFrom)), unless the server shows it by then. Run sync again "
                          + "then; --force sends it now, at the risk of registering it twice.")
         }
+        if !outcome.matched.isEmpty {
+            context.note("Did not send \(outcome.matched.count) statement row\(outcome.matched.count == 1 ? "" : "s") that waited in the outbox, "
+                         + (outcome.matched.count == 1 ? "as it is an item already there:\n" : "as they are items already there:\n") + outcome.matched.map { "  \(QueuedRowMatching.describe($0.item)): \($0.reason)" }
+                            .joined(separator: "\n"))
+        }
+        if !outcome.held.isEmpty {
+            context.io.stderr.write("Held \(outcome.held.count) statement row\(outcome.held.count == 1 ? "" : "s") that may be items entered while "
+                                    + "\(outcome.held.count == 1 ? "it" : "they") waited; not sent, \(outcome.held.count == 1 ? "it waits" : "they wait") "
+                                    + "in the outbox:\n" + outcome.held.map { row in
+                                        "  \(QueuedRowMatching.describe(row.item)) may be "
+                                            + row.candidates.map { QueuedRowMatching.describe($0.item) }.joined(separator: ", or ")
+                                    }.joined(separator: "\n")
+                                    + "\nDecide with `expense-log sync --ambiguous new` (send), `same` (do not send) or `skip`.\n")
+        }
         let unsafe = outcome.unsafe, busy = outcome.busy
         let left = !unsafe.isEmpty ? "\(unsafe.reduce(0) { $0 + $1.count }) item\(unsafe.count == 1 && unsafe[0].count == 1 ? " waits" : "s wait") until the server cannot still be running them."
             : busy > 0 ? "\(busy) item\(busy == 1 ? " was" : "s were") not sent now: a register run is sending \(busy == 1 ? "it" : "them"), "
@@ -105,7 +120,7 @@ struct SyncText {
         // An unreadable entry needs a person, not another try: 74, as pending gives.
         if !problems.isEmpty { return .ioError }
         if busy > 0 || !unsafe.isEmpty { return .temporaryFailure }
-        return nil
+        return outcome.held.isEmpty ? nil : .held
     }
 
     /// The changes' part; throws the exit code when it is not 0.

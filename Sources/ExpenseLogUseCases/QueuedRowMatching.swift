@@ -1,0 +1,101 @@
+import ExpenseLogFormats
+import ExpenseLogImport
+import ExpenseLogModel
+import ExpenseLogStore
+import Foundation
+
+/// Statement rows that waited in the outbox, matched again at `sync` against what the server holds then: while they
+/// waited, a partner may have typed the same purchase in the app. A row that came without an id of its own (a made id,
+/// or a bank's: not a random one, as typed items have) that is now the same purchase as a typed item is not sent; one
+/// that may be is held for a person, as `register` holds it. Decisions kept by imports are followed, and this run's
+/// are kept with them.
+public struct QueuedRowMatching: Sendable {
+    /// The matching rule (`register`'s).
+    public let matcher: StatementMatcher
+    /// Where decisions are kept.
+    public let decisions: ImportDecisions
+    /// What a row that may be a typed item becomes: nil holds it (it waits in the outbox, and sync exits 4).
+    public let choice: HeldChoiceAtSync?
+    /// The day decisions are dated.
+    public let today: Day
+
+    /// A matching of queued rows, deciding doubtful ones by `choice` (nil: hold them).
+    public init(matcher: StatementMatcher = StatementMatcher(), decisions: ImportDecisions, choice: HeldChoiceAtSync? = nil,
+                today: Day = Day.today()) {
+        (self.matcher, self.decisions, self.choice, self.today) = (matcher, decisions, choice, today)
+    }
+
+    /// What sync does with a queued row that may be a typed item (`sync --ambiguous`).
+    public enum HeldChoiceAtSync: String, Sendable, CaseIterable {
+        /// A purchase of its own: sent.
+        case new
+        /// The same purchase as its closest candidate: not sent.
+        case same
+        /// Not sent, and not asked about again.
+        case skip
+    }
+
+    /// What matching found among the queued rows.
+    public struct Found: Sendable {
+        /// Rows not to send, by id, with why (matched, or decided).
+        public var dropped: [String: (item: Item, reason: String)] = [:]
+        /// Rows held for a person, by id, with what each may be.
+        public var held: [String: (item: Item, candidates: [KnownItem])] = [:]
+        /// The decisions this run made, to keep.
+        public var decisions: [String: RowDecision] = [:]
+    }
+
+    /// Whether an item waiting in the outbox is a statement's row: its id is no random one (a made id, or a bank's).
+    public static func isStatementRow(_ item: Item) -> Bool { !RandomID.isRandom(item.id) }
+
+    /// Reads every waiting batch once and matches its statement rows that the server does not show (`known`, by Sheet
+    /// key) against the typed items on the server (`typed`).
+    public func run(_ entries: [OutboxEntry], outbox: Outbox, known: Set<String>, typed: [KnownItem]) throws -> Found {
+        var found = Found()
+        let decided = try decisions.load()
+        guard !typed.isEmpty || !decided.isEmpty else { return found }
+        let claimed = Set(decided.values.filter { $0.decision == .same }.compactMap(\.item).map(SheetText.key))
+        let candidates = typed.filter { !claimed.contains(SheetText.key($0.item.id)) }
+        let daysByPrice = StatementMatcher.daysByPrice(candidates)
+        var contenders: [StatementMatcher.Row] = []
+        for entry in entries {
+            _ = try outbox.forEachBatch(of: entry) { batch in
+                for item in batch.items where Self.isStatementRow(item) && !known.contains(SheetText.key(item.id)) {
+                    if let kept = decided[item.id] {
+                        switch kept.decision {
+                        case .same: found.dropped[item.id] = (item, "decided on \(kept.on): the same purchase as the item \(kept.item ?? "?")")
+                        case .skip: found.dropped[item.id] = (item, "decided on \(kept.on): skip this row")
+                        case .new: break
+                        }
+                    } else if matcher.mayMatch(item, amongPricesAndDays: daysByPrice) {
+                        contenders.append(StatementMatcher.Row(index: contenders.count, item: item))
+                    }
+                }
+            }
+        }
+        for (index, outcome) in matcher.outcomes(rows: contenders, known: candidates) {
+            let item = contenders[index].item
+            switch (outcome, choice) {
+            case let (.matched(match, _, _), _):
+                found.dropped[item.id] = (item, "the same purchase as \(Self.describe(match.item)), entered while it waited")
+                found.decisions[item.id] = RowDecision(.same, item: match.item.id, by: .rule, on: today.description)
+            case let (.ambiguous(all), nil):
+                found.held[item.id] = (item, all)
+            case (.ambiguous, .new?):
+                found.decisions[item.id] = RowDecision(.new, item: nil, by: .flag, on: today.description)
+            case let (.ambiguous(all), .same?):
+                found.dropped[item.id] = (item, "decided by --ambiguous: the same purchase as \(all.first.map { Self.describe($0.item) } ?? "?")")
+                found.decisions[item.id] = RowDecision(.same, item: all.first?.item.id, by: .flag, on: today.description)
+            case (.ambiguous, .skip?):
+                found.dropped[item.id] = (item, "decided by --ambiguous: skip this row")
+                found.decisions[item.id] = RowDecision(.skip, item: nil, by: .flag, on: today.description)
+            }
+        }
+        return found
+    }
+
+    /// `2026-11-28 紀伊國屋書店 ¥1,500`, control characters shown as `�`.
+    public static func describe(_ item: Item) -> String {
+        PrintableText.of("\(item.date) \(item.name) ¥\(PriceText.format(item.price))")
+    }
+}
