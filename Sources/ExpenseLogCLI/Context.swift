@@ -103,6 +103,11 @@ public struct Context: Sendable {
         ImportDecisions(folder: config.paths.stateDirectory(config.environment.value))
     }
 
+    /// Where `same` keeps its decisions: with the import decisions of the configured environment.
+    public func samePurchase(_ config: AppConfig) -> SamePurchase {
+        SamePurchase(decisions: importDecisions(config))
+    }
+
     /// The person's shop rules of the configured environment (`expense-log rule`), beside its decisions.
     public func shopRules(_ config: AppConfig) -> ShopRuleList {
         ShopRuleList(store: ShopRules(folder: config.paths.stateDirectory(config.environment.value)))

@@ -61,7 +61,7 @@ public enum ExpenseLogCommand {
 
     /// The tool's commands, in the order help lists them; each declares its subcommands.
     static var commands: [any Command.Type] {
-        [FetchCommand.self, AddCommand.self, EditCommand.self, DeleteCommand.self, RegisterCommand.self, SyncCommand.self,
+        [FetchCommand.self, AddCommand.self, EditCommand.self, DeleteCommand.self, SameCommand.self, RegisterCommand.self, SyncCommand.self,
          PendingCommand.self, SummaryCommand.self, ReportCommand.self, CacheCommand.self, ConfigCommand.self,
          CategoriesCommand.self, RuleCommand.self, ProfileCommand.self, ServerCommand.self, CompletionCommand.self]
     }

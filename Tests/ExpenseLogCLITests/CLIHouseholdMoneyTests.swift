@@ -298,4 +298,31 @@ import TestSupport
             #expect(try await Self.month(host) == ["2026-11-02 まいばすけっと 1280", "2026-11-21 ﾕﾆｸﾛ ｼﾌﾞﾔ 3990", "2026-11-27 本 1500"])
         }
     }
+
+    @Test func sameSaysTwoItemsAreOnePurchaseKeepsTheTypedOneWithTheStatementsDateAndReimportsAgree() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let title = ["利用日", "利用店名・商品名", "利用者", "支払方法", "利用金額", "支払手数料", "支払総額", "12月支払金額", "1月繰越残高", "新規サイン"]
+        let card = try CLIImportFilesTests.write([title, ["2026/11/28", "紀伊國屋書店 新宿本店", "本人", "1回払い", "1,500", "0", "1,500", "1,500", "0", "*"]],
+                                                 "enavi.csv", in: home)
+        try await withScriptHost { host in
+            let env = host.environment(home: home)
+            #expect(try await CLI.run(["add", "本", "1500", "-d", "2026-11-27", "-c", "1"], environment: env).status == 0)
+            // Decided "new" by mistake: the purchase is on the sheet twice.
+            #expect(try await CLI.run(["import", card, "--ambiguous", "new"], environment: env).status == 0)
+            #expect(try await Self.month(host) == ["2026-11-27 本 1500", "2026-11-28 紀伊國屋書店 新宿本店 1500"])
+            let asked = try await CLI.run(["same", "紀伊國屋", "本", "--from", "2026-11-01", "--to", "2026-11-30"], environment: env)
+            #expect(asked.status == 64 && asked.stderr.contains("--yes"), "off a terminal it needs --yes: \(asked.stderr)")
+            let same = try await CLI.run(["same", "紀伊國屋", "本", "--statement-date", "--from", "2026-11-01", "--to", "2026-11-30", "--yes"],
+                                         environment: env)
+            #expect(same.status == 0, "\(same.stderr)")
+            #expect(try await Self.month(host) == ["2026-11-28 本 1500"], "the typed one kept, with the card's date")
+            for _ in 0..<2 {
+                let again = try await CLI.run(["import", card, "--explain"], environment: env)
+                #expect(again.status == 0 && again.stderr.contains("Nothing to send"), "\(again.stderr)")
+                #expect(again.stderr.contains("\(card):2: matched, not sent: decided by you on "), "\(again.stderr)")
+            }
+            #expect(try await Self.month(host) == ["2026-11-28 本 1500"])
+        }
+    }
 }

@@ -1,0 +1,71 @@
+import ExpenseLogModel
+import ExpenseLogUseCases
+import Foundation
+
+/// `same A B`: says two items are one purchase; keeps the typed one and deletes the other, remembering the decision.
+struct SameCommand: ParsableCommand {
+    @Flg("yes", short: "y", help: "Do it without asking (needed when stdin is not a terminal).") var yes: Bool
+    @Flg("statement-date", help: "Give the item kept the other's date (the day the card or bank booked the purchase).")
+    var statementDate: Bool
+    @Opt(CommonOptions.from) var from: String?
+    @Opt(CommonOptions.to) var to: String?
+    @Arg("first", help: "One item: its id, the first 4 or more characters of it (fetch --ids), or part of its name.") var first: String
+    @Arg("second", help: "The other item, named the same ways.") var second: String
+
+    static let about = CommandAbout(
+        name: "same",
+        abstract: "Say two items are one purchase: keep one, delete the other, and remember it for later imports.",
+        discussion: """
+            For a purchase entered twice that matching could not tell (typed as 本, booked as 紀伊國屋書店 新宿本店 \
+            two days later; imported with --ambiguous new by mistake). The typed item (the app's or add's: a \
+            random id) is kept and the statement's row deleted; of two typed or two statement items, the first \
+            named is kept. The decision is kept with the import decisions, so importing the statement again \
+            does not bring the row back. Items are named as edit and delete name them (this month, else last \
+            month, or --from/--to). The deletion goes through the queue of changes as `delete` does (it needs \
+            the bundled web app).
+
+            EXAMPLES:
+              expense-log same 本 紀伊國屋
+              expense-log same 7B2A 0C41 --statement-date --yes
+            """)
+
+    func run(_ context: Context) async throws {
+        let config = try context.config()
+        let period = try CommonOptions.range(from: from, to: to, context)
+        let sync = context.sync(config, try context.client(config), context.repository(config))
+        let a = try await NamedItems.find([first], all: false, in: period, sync, context, config).items
+        let b = try await NamedItems.find([second], all: false, in: period, sync, context, config).items
+        guard let one = a.first, let other = b.first, one.id != other.id else {
+            throw UsageError(path: context.invocation.path, message: "\(PrintableText.of(first)) and \(PrintableText.of(second)) name one item; name two")
+        }
+        let (keep, drop) = SamePurchase.order(one, other)
+        if keep.price != drop.price {
+            context.warn("their amounts differ (\(PriceText.yen(keep.price)) and \(PriceText.yen(drop.price))); the kept one's stays")
+        }
+        let reachable = try await ServerEdits.requireAction("delete", sync, context)
+        if !yes {
+            guard context.canAsk else { throw UsageError(path: context.invocation.path, message: "same needs --yes when stdin is not a terminal") }
+            context.io.stderr.write("  keep    \(ServerEdits.describe(keep, config, context))\n  delete  \(ServerEdits.describe(drop, config, context))\n")
+            guard try await context.confirm("One purchase: keep the first, delete the second" + (statementDate ? " (the first taking its date)?" : "?"),
+                                            yesByDefault: false) else {
+                context.io.stderr.write("Nothing was changed.\n")
+                throw CommandExit(code: .failure)
+            }
+        }
+        var waiting: CommandExit?
+        do {
+            try await EditText.submit(.delete([drop]), reachable: reachable, sync, context, config)
+        } catch let exit as CommandExit where exit.code == .temporaryFailure {
+            waiting = exit
+        }
+        // Kept whether the deletion went out or waits in the queue; it replaces the deletion's "skip", saying more.
+        try await context.samePurchase(config).record(kept: keep, dropped: drop)
+        if statementDate, keep.date != drop.date {
+            var changed = keep
+            changed.date = drop.date
+            try await EditText.submit(.update(item: keep, changed: changed, fields: [.date]), reachable: reachable && waiting == nil,
+                                      sync, context, config)
+        }
+        if let waiting { throw waiting }
+    }
+}
