@@ -13,6 +13,9 @@
  *   POST {"action":"update","id","date","changes":{name,price,date,category,categorySub},"was":{…}} → the item as saved
  *        ("was", optional, holds what the changed fields held: a field that now holds neither is a "conflict";
  *        "change", optional, names the change: one already made is answered, marked "already": true, and not made again)
+ *   POST {"action":"adopt","id","item":{date,name,price,category,categorySub}} → the item as saved: a row a person typed
+ *        into the sheet by hand has no id; the first such row of the item's month that holds exactly these cells gets
+ *        "id" (again: the row that has it already is answered, marked "already": true)
  *   POST {"action":"check"}  → {"check":{…}}: the deployment's self-test on a temporary spreadsheet (see selfTest)
  * register and delete answers may carry "notices": things the owner should know (a year's spreadsheet in the trash).
  * Errors are JSON: {"error":{"kind":"…","message":"…"}} (Apps Script answers 200 whatever a script returns).
@@ -40,7 +43,7 @@
 
 var HEADER = ['ID', '日付', '品名', '金額', '項目', 'サブ項目'];
 var VERSION = 2;
-var APP = {app: 'expense-log', version: VERSION, actions: ['info', 'fetch', 'register', 'delete', 'update', 'check']};
+var APP = {app: 'expense-log', version: VERSION, actions: ['info', 'fetch', 'register', 'delete', 'update', 'adopt', 'check']};
 // Sheets' limits (Google's "Files you can store in Google Drive"): a cell holds at most 50,000 characters, and a
 // spreadsheet at most 10 million cells. A number is a double: whole numbers are kept exactly up to 2^53 - 1.
 var CELL_CHARACTERS = 50000;
@@ -88,9 +91,10 @@ function doPost(e) {
     }
     if (action === 'delete') return withLock(function () { return noted(remove(body.items)); });
     if (action === 'update') return withLock(function () { return update(body); });
+    if (action === 'adopt') return withLock(function () { return adopt(body); });
     if (action === 'check') return withLock(selfTest);
     throw failure('bad-request', 'the body must be an array of items, or an object with "action": "register", "delete", ' +
-                  '"update" or "check"');
+                  '"update", "adopt" or "check"');
   });
 }
 
@@ -568,6 +572,39 @@ function update(body) {
   // Six hours, Apps Script's longest; the cache may forget sooner, and then "was" still guards the fields.
   if (cache) cache.put(done, '1', 21600);
   return changed;
+}
+
+/**
+ * Gives a row typed by hand (no id) the id a client made for it: the first row of the month without an id whose cells
+ * read as `body.item` does. A retry finds the id already there and answers that row.
+ */
+function adopt(body) {
+  var wanted = body.item;
+  if (typeof body.id !== 'string' || body.id === '' || !wanted || typeof wanted !== 'object' || !realDay(wanted.date)) {
+    throw failure('bad-request', 'an adopt needs "id" and the row\'s "item" as read (its "date" yyyyMMdd)');
+  }
+  var when = yearMonth(wanted.date);
+  var sheet = monthSheet(when.year, when.month, false);
+  var rows = sheet ? monthRows(sheet) : null;
+  if (rows && body.id in rows.ids) {
+    var again = rows.item(rows.ids[body.id], zone(when.year));
+    again.already = true;
+    return again;
+  }
+  for (var at = 2; rows && at <= rows.last; at++) {
+    var found = rows.item(at, zone(when.year));
+    if (found.id !== '') continue;
+    var same = ['date', 'name', 'price', 'category', 'categorySub'].every(function (key) {
+      var value = wanted[key] === undefined ? null : wanted[key];
+      return found[key] === value;
+    });
+    if (!same) continue;
+    sheet.getRange(at, 1).setRichTextValue(rich(body.id));
+    found.id = body.id;
+    return found;
+  }
+  throw failure('not-found', 'no row without an id in ' + String(wanted.date).slice(0, 4) + '-' + String(wanted.date).slice(4, 6) +
+                ' holds ' + JSON.stringify(wanted));
 }
 
 // An update may say what each field it changes held when the change was made ("was"). A field that now holds neither

@@ -144,6 +144,21 @@ extension ExpenseLogAPIClient {
         return saved
     }
 
+    /// Gives a row typed into the sheet by hand (no id; `item` as it was read) the id `newID`, through the bundled
+    /// script's adopt action; returns the item as saved. Sending it again is safe: the row that has the id is answered.
+    public func adopt(_ item: Item, id newID: String) async throws -> Item {
+        let body = "{\"action\":\"adopt\",\"id\":\(ItemJSON.string(newID)),\"item\":{\"date\":\"\(item.date.compact)\","
+            + "\"name\":\(ItemJSON.string(item.name)),\"price\":\(item.price),\"category\":\(item.category),"
+            + "\"categorySub\":\(item.categorySub.map(String.init) ?? "null")}}"
+        let (_, raw, url) = try await post(body)
+        guard let saved = try? ItemCodec.items(Data("[".utf8) + raw + Data("]".utf8)).first,
+              SheetText.key(saved.id) == SheetText.key(newID) else {
+            throw APIError.invalidResponse(url: url, status: 200, reason: "the answer to giving a row typed by hand an id is not that row with it",
+                                           snippet: APIError.snippet(raw, hiding: secrets))
+        }
+        return saved
+    }
+
     static func listed(_ ids: [String]) -> String {
         ids.prefix(5).joined(separator: ", ") + (ids.count > 5 ? " and \(ids.count - 5) more" : "")
     }

@@ -19,6 +19,8 @@ public struct SheetAnswer: Sendable, Equatable {
     public var items: [Item]
     /// Rows that could not be read as items (a price of text, a date that is no day…).
     public var unreadable: [SheetRowProblem] = []
+    /// How many items are rows a person typed into the sheet by hand, with no id (`HandTypedRow`).
+    public var handTyped = 0
     /// Rows read with a guess the user should know about (a name Sheets turned into a date).
     public var retyped: [SheetRowProblem] = []
     /// Rows whose every cell was empty (a row cleared by hand), skipped.
@@ -80,6 +82,7 @@ public struct SheetRows: Sendable {
 
     private func read(rows: [JSONValue]) -> SheetAnswer {
         var answer = SheetAnswer(items: [])
+        var handTyped: [String: Int] = [:]
         for (index, row) in rows.enumerated() {
             let position = index + 1
             guard case .object(let members, _) = row else {
@@ -94,7 +97,15 @@ public struct SheetRows: Sendable {
                 continue
             }
             switch item(fields) {
-            case .success(let (item, guess)):
+            case .success(let (read, guess)):
+                var item = read
+                // A row typed by hand has no id: the app shows it, so it counts, under an id made from what it holds.
+                if item.id.isEmpty {
+                    let content = "\(item.date)\u{1F}\(item.name)\u{1F}\(item.price)"
+                    handTyped[content, default: 0] += 1
+                    item.id = HandTypedRow.id(date: item.date, name: item.name, price: item.price, occurrence: handTyped[content] ?? 1)
+                    answer.handTyped += 1
+                }
                 answer.items.append(item)
                 if let guess { answer.retyped.append(problem(position, row, guess, id: SheetText.key(item.id))) }
             case .failure(let reason):
@@ -109,7 +120,8 @@ public struct SheetRows: Sendable {
     /// An item from a row's cells, and a note when the name had to be read from a date.
     private func item(_ fields: [String: JSONValue]) -> Result<(Item, String?), Unreadable> {
         func fail(_ message: String) -> Result<(Item, String?), Unreadable> { .failure(Unreadable(message: message)) }
-        guard let idValue = fields["id"], let id = Self.text(idValue), !id.isEmpty else { return fail("its id is missing or empty") }
+        // No id: a row a person typed into the sheet by hand, read like any other (the caller gives it an id).
+        let id = fields["id"].flatMap(Self.text) ?? ""
         guard let dateValue = fields["date"], let date = day(dateValue) else {
             return fail("its date \(Self.shown(fields["date"])) is not a day (yyyyMMdd, or a date cell)")
         }

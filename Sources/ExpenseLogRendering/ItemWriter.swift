@@ -131,7 +131,7 @@ public struct ItemWriter: Sendable {
                      minimum: max(Self.minimumNameWidth, TextWidth.of(headings[name]), TextWidth.of(counted)))
         }
         let waiting = waitingIDs.isEmpty ? nil : waitingIDs
-        let mark = japanese ? " ⧗未送信" : " ⧗waiting"
+        let mark = japanese ? " ⧗未送信" : " ⧗waiting", byHand = japanese ? " ✎手入力" : " ✎by hand"
         let table = ItemTable(
             headings: headings, totals: totals, showsIDs: showsIDs, fit: fit,
             categoryNames: { [catalogue, japanese] category, sub in
@@ -141,7 +141,9 @@ public struct ItemWriter: Sendable {
                 let id = fields.idText
                 return shortIDs[id] ?? id
             },
-            nameMark: { fields in waiting?.contains(fields.idText) == true ? mark : "" })
+            nameMark: { fields in
+                waiting?.contains(fields.idText) == true ? mark : HandTypedRow.isHandTyped(fields.idText) ? byHand : ""
+            })
         table.write(count, eachItem: eachItem, to: emit)
     }
 }

@@ -175,7 +175,7 @@ public struct DuplicateCheck: Sendable {
         // as another statement's row (a made id, or a bank's own), which is a purchase of its own; and not as an item an
         // earlier import's row was already decided to be.
         let claimedByDecision = Set(decided.values.filter { $0.decision == .same }.compactMap(\.item).map(SheetText.key))
-        let candidates = finder.unclaimed(by: inputIDs).filter { RandomID.isRandom($0.item.id) && !claimedByDecision.contains(SheetText.key($0.item.id)) }
+        let candidates = finder.unclaimed(by: inputIDs).filter { RandomID.isTyped($0.item.id) && !claimedByDecision.contains(SheetText.key($0.item.id)) }
         let daysByPrice = StatementMatcher.daysByPrice(candidates)
         var fates: [Int: Fate] = [:]
         var contenders: [StatementMatcher.Row] = []

@@ -43,7 +43,7 @@ public struct EditSubmission: Sendable {
         // A deleted statement row stays deleted: later imports of the statement skip it, as a person decided. A typed
         // item (a random id) is in no statement.
         if case .delete(let items) = change, let decisions {
-            let rows = items.filter { !RandomID.isRandom($0.id) }
+            let rows = items.filter { !RandomID.isTyped($0.id) }
             try await decisions.record(Dictionary(rows.map { ($0.id, RowDecision(.skip, item: nil, by: .deletion, on: Day.today().description)) },
                                                   uniquingKeysWith: { first, _ in first }))
         }

@@ -195,7 +195,7 @@ public struct OutboxSync: Sendable {
             known.formUnion(month.outside.map { SheetText.key($0.id) })
             known.formUnion(month.unreadable.compactMap(\.id))
             if matching != nil {
-                typed += month.items.filter { RandomID.isRandom($0.id) }.map { KnownItem(item: $0, place: .server) }
+                typed += month.items.filter { RandomID.isTyped($0.id) }.map { KnownItem(item: $0, place: .server) }
             }
         }
         return known

@@ -46,7 +46,7 @@ public struct QueuedRowMatching: Sendable {
     }
 
     /// Whether an item waiting in the outbox is a statement's row: its id is no random one (a made id, or a bank's).
-    public static func isStatementRow(_ item: Item) -> Bool { !RandomID.isRandom(item.id) }
+    public static func isStatementRow(_ item: Item) -> Bool { !RandomID.isTyped(item.id) }
 
     /// Reads every waiting batch once and matches its statement rows that the server does not show (`known`, by Sheet
     /// key) against the typed items on the server (`typed`).

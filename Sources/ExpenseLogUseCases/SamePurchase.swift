@@ -15,7 +15,7 @@ public struct SamePurchase: Sendable {
 
     /// Which of two items is kept: the typed one when one is typed and the other a statement's row, else the first.
     public static func order(_ first: Item, _ second: Item) -> (keep: Item, drop: Item) {
-        RandomID.isRandom(second.id) && !RandomID.isRandom(first.id) ? (second, first) : (first, second)
+        RandomID.isTyped(second.id) && !RandomID.isTyped(first.id) ? (second, first) : (first, second)
     }
 
     /// Keeps the decision that `dropped`'s row is the purchase `kept` is: a later import of its statement matches it to

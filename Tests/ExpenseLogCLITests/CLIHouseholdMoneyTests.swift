@@ -325,4 +325,33 @@ import TestSupport
             #expect(try await Self.month(host) == ["2026-11-28 本 1500"])
         }
     }
+
+    @Test func aRowTypedIntoTheSheetByHandCountsInFetchAndSummaryAndEditGivesItAnID() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        try await withScriptHost { host in
+            let env = host.environment(home: home)
+            #expect(try await CLI.run(["add", "コーヒー", "150", "-d", "2026-11-10", "-c", "0"], environment: env).status == 0)
+            // The partner types a row into the sheet, as the app would show it, with no id.
+            for (column, value) in [(2, "2026/11/15"), (3, "ランチ"), (4, "1200"), (5, "0")] {
+                try await host.type(book: "家計簿_2026", sheet: "11", row: 3, column: column, value)
+            }
+            let fetched = try await CLI.run(["fetch", "2026-11"], environment: env)
+            #expect(fetched.status == 0 && !fetched.stderr.contains("warning"), "\(fetched.stderr)")
+            #expect(fetched.stdout.contains("ランチ ✎by hand") && fetched.stdout.contains("1,350"), "\(fetched.stdout)")
+            #expect(try await CLI.run(["config", "set", "budgets.食費", "1000"], environment: env).status == 0)
+            let budget = try await CLI.run(["summary", "2026-11", "--budget"], environment: env)
+            #expect(budget.status == 3, "over budget, every row counted: \(budget.stderr)")
+            #expect(budget.stdout.contains("1,350"), "\(budget.stdout)")
+
+            let edited = try await CLI.run(["edit", "ランチ", "--price", "1300", "--from", "2026-11-01", "--to", "2026-11-30", "--yes"], environment: env)
+            #expect(edited.status == 0, "\(edited.stderr)")
+            #expect(edited.stderr.contains("typed into the sheet by hand, the id "), "\(edited.stderr)")
+            let rows = try await host.rows(book: "家計簿_2026", sheet: "11")
+            let lunch = try #require(rows.first { "\($0.count > 2 ? $0[2] : "")" == "ランチ" })
+            #expect(!"\(lunch[0])".isEmpty && "\(lunch[3])" == "1300", "\(lunch)")
+            let again = try await CLI.run(["fetch", "2026-11", "--refresh"], environment: env)
+            #expect(!again.stdout.contains("by hand") && again.stdout.contains("1,450"), "\(again.stdout)")
+        }
+    }
 }

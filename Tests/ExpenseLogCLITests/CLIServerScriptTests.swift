@@ -69,7 +69,7 @@ import Testing
 
             let info = try JSONSerialization.jsonObject(with: Data(try await host.call("?action=info").utf8)) as? [String: Any]
             #expect(info?["app"] as? String == "expense-log" && info?["version"] as? Int == 2)
-            #expect(info?["actions"] as? [String] == ["info", "fetch", "register", "delete", "update", "check"])
+            #expect(info?["actions"] as? [String] == ["info", "fetch", "register", "delete", "update", "adopt", "check"])
 
             let bad = try await host.call("?year=2024&month=13")
             #expect(bad.contains(#""kind":"bad-request""#) && bad.contains("month must be a whole number from 1 to 12"), "\(bad)")

@@ -37,7 +37,9 @@ struct DeleteCommand: ParsableCommand {
     func run(_ context: Context) async throws {
         let config = try context.config()
         let sync = context.sync(config, try context.client(config), context.repository(config))
-        let items = try await NamedItems.find(ids, all: all, in: try CommonOptions.range(from: from, to: to, context), sync, context, config).items
+        let found = try await NamedItems.find(ids, all: all, in: try CommonOptions.range(from: from, to: to, context), sync, context, config).items
+        // A row typed into the sheet by hand has no id a deletion could name: it gets one first.
+        let items = try await ServerEdits.withIDs(found, sync, context, config)
         let reachable = try await ServerEdits.requireAction("delete", sync, context)
         if !yes {
             guard context.canAsk else {

@@ -10,6 +10,8 @@ struct EditCommand: ParsableCommand {
     @Opt("category", short: "c", "name", .suggest(CommonOptions.categoryWords),
          help: "The new category (food, 食費, a unique prefix, a number) or category/sub; the sub is kept when the category is.")
     var category: String?
+    @Flg("give-id", help: "Give a row typed into the sheet by hand (✎, no id) an id, so that it can be changed and deleted like "
+         + "any item (any other change does it first too).") var giveID: Bool
     @Flg("all", help: "Change every item the text matches (bulk re-categorising), not just one.") var all: Bool
     @Flg("yes", short: "y", help: "Change what a search by name found without asking (needed when stdin is not a terminal).") var yes: Bool
     @Opt(CommonOptions.from) var from: String?
@@ -45,13 +47,15 @@ struct EditCommand: ParsableCommand {
 
     func run(_ context: Context) async throws {
         let config = try context.config()
-        guard name != nil || price != nil || date != nil || category != nil else {
-            throw UsageError(path: context.invocation.path, message: "Say what to change: --name, --price, --date or --category")
+        guard name != nil || price != nil || date != nil || category != nil || giveID else {
+            throw UsageError(path: context.invocation.path, message: "Say what to change: --name, --price, --date, --category or --give-id")
         }
         let period = try CommonOptions.range(from: from, to: to, context)
         let sync = context.sync(config, try context.client(config), context.repository(config))
         let found = try await NamedItems.find([id], all: all, in: period, sync, context, config)
-        let changes = try found.items.compactMap { try change(to: $0, context, config) }
+        // A row typed into the sheet by hand has no id a change could name: it gets one first.
+        let items = try await ServerEdits.withIDs(found.items, sync, context, config)
+        let changes = try items.compactMap { try change(to: $0, context, config) }
         guard !changes.isEmpty else { return }
         if found.byName { try await confirm(changes, context, config) }
         let reachable = try await ServerEdits.requireAction("update", sync, context)

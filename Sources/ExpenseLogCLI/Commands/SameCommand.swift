@@ -38,7 +38,8 @@ struct SameCommand: ParsableCommand {
         guard let one = a.first, let other = b.first, one.id != other.id else {
             throw UsageError(path: context.invocation.path, message: "\(PrintableText.of(first)) and \(PrintableText.of(second)) name one item; name two")
         }
-        let (keep, drop) = SamePurchase.order(one, other)
+        let named = SamePurchase.order(one, other)
+        let (keep, drop) = try await ServerEdits.withIDs([named.keep, named.drop], sync, context, config).pair ?? named
         if keep.price != drop.price {
             context.warn("their amounts differ (\(PriceText.yen(keep.price)) and \(PriceText.yen(drop.price))); the kept one's stays")
         }
@@ -68,4 +69,9 @@ struct SameCommand: ParsableCommand {
         }
         if let waiting { throw waiting }
     }
+}
+
+extension Array {
+    /// The two elements of a two-element array.
+    fileprivate var pair: (Element, Element)? { count == 2 ? (self[0], self[1]) : nil }
 }

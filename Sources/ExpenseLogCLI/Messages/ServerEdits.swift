@@ -2,6 +2,7 @@ import ExpenseLogClient
 import ExpenseLogConfig
 import ExpenseLogHTTP
 import ExpenseLogModel
+import ExpenseLogStore
 import ExpenseLogUseCases
 import Foundation
 
@@ -28,6 +29,34 @@ enum ServerEdits {
         "Error: \(URLRedaction.redacted(baseURL)) is not expense-log's web app (it does not answer ?action=info as the bundled "
             + "script does), so it can fetch and register items but not \(action) them. Deploy the bundled script to add edits "
             + "and deletions: `expense-log server script` prints it, and docs/server.md walks through it.\n"
+    }
+
+    /// The items with every row typed into the sheet by hand (no id) given one first, through the bundled script, so
+    /// that a change can name it; the cache follows. Giving an id needs the server: when it cannot be reached, the
+    /// command stops (75) with nothing changed.
+    static func withIDs(_ items: [Item], _ sync: Sync, _ context: Context, _ config: AppConfig) async throws -> [Item] {
+        guard items.contains(where: { HandTypedRow.isHandTyped($0.id) }) else { return items }
+        guard try await requireAction("adopt", sync, context) else {
+            context.io.stderr.write("Error: a row typed into the sheet by hand has no id; giving it one needs the server, which could not "
+                                    + "be reached. Nothing was changed; try again when it answers.\n")
+            throw CommandExit(code: .temporaryFailure)
+        }
+        var adopted: [Item] = []
+        for item in items {
+            guard HandTypedRow.isHandTyped(item.id) else {
+                adopted.append(item)
+                continue
+            }
+            let saved = try await sync.client.adopt(item, id: RandomID.make())
+            do {
+                try await sync.repository.replace(id: item.id, with: saved)
+            } catch {
+                context.warn("the cache could not be updated: \(error)")
+            }
+            context.note("Gave \(describe(item, config, context)), typed into the sheet by hand, the id \(saved.id).")
+            adopted.append(saved)
+        }
+        return adopted
     }
 
     /// `2024-01-05 コーヒー ¥178 (Food/Drink)`, an item as the questions name it.
