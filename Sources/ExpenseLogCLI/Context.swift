@@ -56,7 +56,12 @@ public struct Context: Sendable {
 
     /// Prints a warning on stderr (even with `--quiet`: warnings change what the data means).
     public func warn(_ text: String) {
-        io.stderr.write("warning: \(text)\n")
+        io.stderr.write("\(say("warning", ja: "警告")): \(text)\n")
+    }
+
+    /// A message in the person's language: `japanese` under a Japanese locale (or `language ja`), else `english`.
+    public func say(_ english: String, ja japanese: String) -> String {
+        self.japanese ? japanese : english
     }
 
     /// The effective configuration.

@@ -39,6 +39,8 @@ extension Context {
     /// Asks a yes-or-no question; the answer is yes only when it starts with y (or is empty and `yesByDefault`).
     func confirm(_ question: String, yesByDefault: Bool) async throws -> Bool {
         guard let answer = try await ask(question + (yesByDefault ? " [Y/n]" : " [y/N]")) else { return false }
-        return answer.isEmpty ? yesByDefault : answer.lowercased().hasPrefix("y")
+        // はい, ｙ and Ｙ too: a person typing in Japanese answers in Japanese or in full-width letters.
+        let folded = answer.precomposedStringWithCompatibilityMapping.lowercased()
+        return answer.isEmpty ? yesByDefault : folded.hasPrefix("y") || folded.hasPrefix("はい")
     }
 }

@@ -249,6 +249,17 @@ public struct ImportRecord: Sendable {
         return counts
     }
 
+    /// The same counts in Japanese (`追加 3件、送信待ち 1件、…`), for a Japanese locale.
+    public var japaneseSummary: String {
+        let parts: [(Status, String)] = [(.added, "追加"), (.queued, "送信待ち"), (.rejected, "サーバーが拒否"), (.duplicate, "登録済み (同じID)"),
+                                         (.matched, "登録済みの項目と一致 (送信せず)"), (.held, "確認待ち"), (.skipped, "決定どおり飛ばした"),
+                                         (.invalid, "不正"), (.transfer, "自分の口座間の振替 (支出ではない)"), (.excluded, "プロファイルで除外"),
+                                         (.notSent, "有効だが未送信")]
+        let tally = counts()
+        let shown = parts.compactMap { status, words in tally[status].map { "\(words) \($0)件" } }
+        return shown.isEmpty ? "行なし" : shown.joined(separator: "、")
+    }
+
     /// "3 added, 1 queued, 2 skipped as duplicates, 1 invalid": the non-zero counts, for the last line on stderr.
     public var summary: String {
         let parts: [(Status, String)] = [(.added, "added"), (.queued, "queued in the outbox"), (.rejected, "refused by the server"),

@@ -354,4 +354,26 @@ import TestSupport
             #expect(!again.stdout.contains("by hand") && again.stdout.contains("1,450"), "\(again.stdout)")
         }
     }
+
+    @Test func underAJapaneseLocaleThePromptsAndTheEverydayMessagesAreJapanese() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let offline = try Samples.offlineEnvironment(home: home).merging(["LANG": "ja_JP.UTF-8"]) { _, new in new }
+        let queued = try await CLI.run(["add", "ラーメン", "980", "-d", "2026-11-10", "-c", "0"], environment: offline)
+        #expect(queued.status == 75 && queued.stderr.hasPrefix("ラーメン ¥980 は送信待ちです ("), "\(queued.stderr)")
+        try await withScriptHost { host in
+            let env = host.environment(home: home).merging(["LANG": "ja_JP.UTF-8"]) { _, new in new }
+            let sync = try await CLI.run(["sync"], environment: env)
+            #expect(sync.status == 0 && sync.stderr.contains("1件を送信しました (リクエスト1回、サーバーに既にあった0件は送らず)。送信待ちはありません。"),
+                    "\(sync.stderr)")
+            let statement = try CLIImportFilesTests.write(Self.bank, "meisai.csv", in: home, encoding: "cp932")
+            let imported = try await CLI.run(["import", statement], environment: env)
+            #expect(imported.stderr.contains("結果: 追加 2件、自分の口座間の振替 (支出ではない) 7件。"), "\(imported.stderr)")
+            // On a terminal: the questions in Japanese, answered in Japanese.
+            let asked = try await CLIEverydayTests.onTerminal(["add", "餃子", "450", "-d", "2026-11-11"],
+                                                              answering: [("項目", "食費"), ("を登録しますか? [Y/n]", "はい")], env)
+            #expect(asked.status == 0, "\(asked.stdout)")
+            #expect(try await Self.month(host).contains("2026-11-11 餃子 450"))
+        }
+    }
 }

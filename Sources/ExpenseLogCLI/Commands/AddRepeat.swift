@@ -12,7 +12,8 @@ extension AddCommand {
         let same = await cachedItems(context, config).filter { $0.date == fields.day && $0.price == price && $0.name.trimmingSpaces() == name }
         guard !same.isEmpty else { return true }
         let times = same.count == 1 ? "once" : "\(same.count) times"
-        return try await context.confirm("\(name) ¥\(PriceText.format(price)) is already registered \(times) on \(fields.day); add another",
+        return try await context.confirm(context.say("\(name) ¥\(PriceText.format(price)) is already registered \(times) on \(fields.day); add another",
+                                                     ja: "\(name) ¥\(PriceText.format(price)) は \(fields.day) に\(same.count)件登録済みです。もう1件追加しますか"),
                                      yesByDefault: true)
     }
 }

@@ -46,11 +46,12 @@ struct DeleteCommand: ParsableCommand {
                 throw UsageError(path: context.invocation.path, message: "Deleting needs --yes when stdin is not a terminal")
             }
             for item in items { context.io.stderr.write("  \(ServerEdits.describe(item, config, context))\n") }
-            let what = items.count == 1 ? "this item" : "these \(items.count) items"
-            let question = reachable ? "Delete \(what) from the server? This cannot be undone"
-                : "Delete \(what)? The server cannot be reached: the deletion waits for `expense-log sync` (`pending drop` undoes it)"
+            let what = items.count == 1 ? "this item" : "these \(items.count) items", japaneseWhat = items.count == 1 ? "この項目" : "この\(items.count)件"
+            let question = reachable ? context.say("Delete \(what) from the server? This cannot be undone", ja: "\(japaneseWhat)をサーバーから削除しますか? 元に戻せません")
+                : context.say("Delete \(what)? The server cannot be reached: the deletion waits for `expense-log sync` (`pending drop` undoes it)",
+                              ja: "\(japaneseWhat)を削除しますか? サーバーに届かないため、削除は `expense-log sync` まで待ちます (`pending drop` で取り消せます)")
             guard try await context.confirm(question, yesByDefault: false) else {
-                context.io.stderr.write("Nothing was deleted.\n")
+                context.io.stderr.write(context.say("Nothing was deleted.", ja: "何も削除していません。") + "\n")
                 throw CommandExit(code: .failure)
             }
         }

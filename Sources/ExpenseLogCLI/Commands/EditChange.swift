@@ -55,7 +55,8 @@ extension EditCommand {
         for case let .update(item, changed, _) in changes {
             context.io.stderr.write("  \(ServerEdits.describe(item, config, context))\n    → \(ServerEdits.describe(changed, config, context))\n")
         }
-        guard try await context.confirm(changes.count == 1 ? "Change this item" : "Change these \(changes.count) items", yesByDefault: true) else {
+        guard try await context.confirm(changes.count == 1 ? context.say("Change this item", ja: "この項目を変更しますか")
+                                        : context.say("Change these \(changes.count) items", ja: "この\(changes.count)件を変更しますか"), yesByDefault: true) else {
             context.io.stderr.write("Nothing was changed.\n")
             throw CommandExit(code: .failure)
         }

@@ -47,9 +47,10 @@ struct SameCommand: ParsableCommand {
         if !yes {
             guard context.canAsk else { throw UsageError(path: context.invocation.path, message: "same needs --yes when stdin is not a terminal") }
             context.io.stderr.write("  keep    \(ServerEdits.describe(keep, config, context))\n  delete  \(ServerEdits.describe(drop, config, context))\n")
-            guard try await context.confirm("One purchase: keep the first, delete the second" + (statementDate ? " (the first taking its date)?" : "?"),
-                                            yesByDefault: false) else {
-                context.io.stderr.write("Nothing was changed.\n")
+            let question = context.say("One purchase: keep the first, delete the second" + (statementDate ? " (the first taking its date)?" : "?"),
+                                       ja: "同じ買い物として、上を残し下を削除しますか" + (statementDate ? " (上の日付は下のものに)?" : "?"))
+            guard try await context.confirm(question, yesByDefault: false) else {
+                context.io.stderr.write(context.say("Nothing was changed.", ja: "何も変更していません。") + "\n")
                 throw CommandExit(code: .failure)
             }
         }

@@ -52,13 +52,14 @@ struct HeldRowsText {
 
     private func ask(_ held: HeldRow) async throws -> HeldChoice? {
         progress.clear()
-        var text = "\(held.location): \(Self.describe(held.item)) may be the same purchase as:\n"
+        var text = "\(held.location): \(Self.describe(held.item)) " + context.say("may be the same purchase as:", ja: "は次と同じ買い物かもしれません:") + "\n"
         for (number, candidate) in held.candidates.enumerated() {
             text += "  \(number + 1)) \(Self.describe(candidate.item)) \(Self.place(candidate))\n"
         }
         context.io.stderr.write(text)
         let numbers = held.candidates.count == 1 ? "1" : "1-\(held.candidates.count)"
-        var question = "The same purchase (\(numbers)), a new purchase (n), or skip this row (s)? Enter decides later"
+        var question = context.say("The same purchase (\(numbers)), a new purchase (n), or skip this row (s)? Enter decides later",
+                                   ja: "同じ買い物 (\(numbers))、別の買い物 (n)、この行を飛ばす (s)? Enter で後で決める")
         while true {
             guard let answer = try await context.ask(question), !answer.isEmpty else { return nil }
             switch answer.lowercased() {
@@ -66,7 +67,7 @@ struct HeldRowsText {
             case "s", "skip": return .skip
             default:
                 if let number = Int(answer), held.candidates.indices.contains(number - 1) { return .same(held.candidates[number - 1]) }
-                question = "Answer \(numbers), n or s (Enter decides later)"
+                question = context.say("Answer \(numbers), n or s (Enter decides later)", ja: "\(numbers)、n、s のどれかで答えてください (Enter で後で決める)")
             }
         }
     }

@@ -21,7 +21,8 @@ struct ImportRecordFile {
 
     func finish(_ report: ImportRecord, code: ExitCode) throws -> Never {
         progress.clear()
-        let summary = !summarizes || report.isEmpty && code != .success ? nil : "Report: \(report.summary)."
+        let summary = !summarizes || report.isEmpty && code != .success ? nil
+            : context.say("Report: \(report.summary).", ja: "結果: \(report.japaneseSummary)。")
         if let path = file {
             do {
                 try AtomicFile.write(to: URL(fileURLWithPath: path)) { emit in

@@ -92,8 +92,9 @@ enum NamedItems {
         }
         context.io.stderr.write("\(items.count) items \(what):\n" + list)
         while true {
-            guard let answer = try await context.ask("Which one? 1-\(items.count), Enter for none"), !answer.isEmpty else {
-                context.io.stderr.write("Nothing was changed.\n")
+            guard let answer = try await context.ask(context.say("Which one? 1-\(items.count), Enter for none", ja: "どれですか? 1-\(items.count)、Enter でやめる")),
+                  !answer.isEmpty else {
+                context.io.stderr.write(context.say("Nothing was changed.", ja: "何も変更していません。") + "\n")
                 throw CommandExit(code: .failure)
             }
             let number = Int(answer.precomposedStringWithCompatibilityMapping) ?? 0

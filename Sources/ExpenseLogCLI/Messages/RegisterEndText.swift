@@ -37,8 +37,8 @@ extension RegisterText {
             progress.clear()
             explain(result.skipped, held: result.held, review: review)
             if options.format != .table { context.printItems([], options.format, config) }
-            context.note(result.held.isEmpty ? "Nothing to send: every valid row is already there."
-                         : "Nothing else to send: every other valid row is already there.")
+            context.note(result.held.isEmpty ? context.say("Nothing to send: every valid row is already there.", ja: "送るものはありません: 有効な行はすべて登録済みです。")
+                         : context.say("Nothing else to send: every other valid row is already there.", ja: "ほかに送るものはありません: ほかの有効な行はすべて登録済みです。"))
             try ending.finish(report, code: rowsCode)
         case .dryRun(let items):
             progress.clear()
@@ -139,8 +139,10 @@ extension RegisterText {
         if let added = options.adding, case .text(let name) = added.name {
             let price = if case .text(let text) = added.price { PriceText.parse(text).map(PriceText.yen) ?? text } else { "" }
             if error.isUnreachable {
-                return context.io.stderr.write("\(PrintableText.of(name)) \(price) is queued (\(error)); `expense-log sync` sends it once "
-                                               + "the server can be reached.\n")
+                return context.io.stderr.write(context.say("\(PrintableText.of(name)) \(price) is queued (\(error)); `expense-log sync` sends it once "
+                                                             + "the server can be reached.",
+                                                           ja: "\(PrintableText.of(name)) \(price) は送信待ちです (\(error))。サーバーに届くようになったら "
+                                                             + "`expense-log sync` で送ります。") + "\n")
             }
             return context.io.stderr.write("\(PrintableText.of(name)) \(price) waits in the outbox (\(outbox)): `expense-log sync` sends it "
                                            + "\(error.isTransient ? "once the server can be reached" : "once the cause is fixed"); "

@@ -114,8 +114,10 @@ struct SyncText {
                 + "or \(busy == 1 ? "its" : "their") outbox entry changed while this sync ran; run sync again."
             : own != nil ? "The change waited for \(outcome.sent == 1 ? "it" : "them")."
             : problems.isEmpty ? "The outbox is empty." : "Unreadable outbox entries remain (see the warnings above)."
-        context.note("Sent \(outcome.sent) item\(outcome.sent == 1 ? "" : "s") in \(outcome.posts) request\(outcome.posts == 1 ? "" : "s"); "
-                     + "skipped \(outcome.skipped) the server already had. " + left)
+        let japaneseLeft = left == "The outbox is empty." ? "送信待ちはありません。" : left
+        context.note(context.say("Sent \(outcome.sent) item\(outcome.sent == 1 ? "" : "s") in \(outcome.posts) request\(outcome.posts == 1 ? "" : "s"); "
+                                 + "skipped \(outcome.skipped) the server already had. " + left,
+                                 ja: "\(outcome.sent)件を送信しました (リクエスト\(outcome.posts)回、サーバーに既にあった\(outcome.skipped)件は送らず)。" + japaneseLeft))
         if let first = outcome.refused.first { return ExitCode(for: first.error) }
         // An unreadable entry needs a person, not another try: 74, as pending gives.
         if !problems.isEmpty { return .ioError }
