@@ -51,7 +51,7 @@ public struct ImportInputs {
     /// How many rows took the default category, in all.
     public var defaultedRows = 0
     /// Where each shop of `defaultedShops` is in it.
-    private var defaultedIndex: [String: Int] = [:]
+    var defaultedIndex: [String: Int] = [:]
     /// Guesses the readers made, shown as warnings.
     public var warnings: [ValidationProblem] = []
 

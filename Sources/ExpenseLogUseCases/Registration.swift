@@ -97,6 +97,28 @@ public struct Registration: Sendable {
         case sending(BatchRegistration.Event, total: Int)
     }
 
+    /// The shops whose rows would take the profile's default category, no rule or history naming theirs: the inputs read
+    /// and checked, nothing compared or sent (a person on a terminal gives each its category before the run).
+    public func defaultedShops(_ input: RegistrationInput) async throws -> [(shop: String, first: SourceLocation, item: Item, rows: Int)] {
+        guard case .files = input else { return [] }
+        var record = ImportRecord()
+        return try await read(input, into: try ItemSpool(), record: &record) { _ in }.defaultedShops
+    }
+
+    /// Reads and checks files: a statement's row takes the category its shop last had (history is what the cache holds,
+    /// read only when a profile may learn: one given that does, or one recognised, which no profile given leaves
+    /// possible), or the person's rule's.
+    private func read(_ input: RegistrationInput, into spool: ItemSpool, record: inout ImportRecord,
+                      progress: (Int) -> Void) async throws -> ImportInputs {
+        guard case let .files(sources, profile, encoding, keepsTransfers, account) = input else {
+            return ImportInputs(spool: spool)
+        }
+        let learned = profile.map(\.learnsCategories) ?? true ? LearnedCategory.history(await CacheContents(repository).items()) : [:]
+        return try ImportInputs.read(sources, profile: profile, encoding: encoding, catalogue: catalogue, learned: learned,
+                                     shopRules: try shopRules?.load() ?? [], keepsTransfers: keepsTransfers, account: account,
+                                     into: spool, report: &record, progress: progress)
+    }
+
     /// Runs the registration of `input`, its valid items going to `spool` and what the server saved to `saved`;
     /// `decide` settles the statement rows matching cannot (nil holds a row back), its answers kept as `deciding`'s.
     /// Throws what stops it before an outcome (an unreadable file, a month the comparison cannot do without, the spool).
@@ -108,12 +130,8 @@ public struct Registration: Sendable {
         // with, so `add` with the server away queues at once instead of first waiting on the month's GET.
         var fresh = false
         switch input {
-        case let .files(sources, profile, encoding, keepsTransfers, account):
-            // A statement's row takes the category its shop last had: history is what the cache holds. Read only when a
-            // profile may learn (one given that does, or one recognised, which no profile given leaves possible).
-            let learned = profile.map(\.learnsCategories) ?? true ? LearnedCategory.history(await CacheContents(repository).items()) : [:]
-            inputs = try ImportInputs.read(sources, profile: profile, encoding: encoding, catalogue: catalogue, learned: learned,
-                                           shopRules: try shopRules?.load() ?? [], keepsTransfers: keepsTransfers, account: account, into: spool, report: &record) { event(.read($0)) }
+        case .files:
+            inputs = try await read(input, into: spool, record: &record) { event(.read($0)) }
         case .typed(let drafts):
             fresh = drafts.allSatisfy { if case .missing = $0.id { true } else { false } }
             inputs = try ImportInputs.read(drafts: drafts, catalogue: catalogue, into: spool, report: &record)

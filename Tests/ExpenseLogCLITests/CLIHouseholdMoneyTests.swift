@@ -376,4 +376,30 @@ import TestSupport
             #expect(try await Self.month(host).contains("2026-11-11 餃子 450"))
         }
     }
+
+    @Test func onATerminalAnImportAsksOnceForEachNewShopsCategoryBeforeSendingAndRemembersIt() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let title = ["利用日", "利用店名・商品名", "利用者", "支払方法", "利用金額", "支払手数料", "支払総額", "12月支払金額", "1月繰越残高", "新規サイン"]
+        func row(_ day: String, _ name: String, _ price: String) -> [String] { [day, name, "本人", "1回払い", price, "0", price, price, "0", "*"] }
+        let card = try CLIImportFilesTests.write([title, row("2026/11/05", "東京電力", "8,234"), row("2026/11/06", "ＥＮＥＯＳ　渋谷ＳＳ", "5,400"),
+                                                  row("2026/11/20", "ＥＮＥＯＳ　目黒ＳＳ", "4,100"), row("2026/11/22", "ｾﾌﾞﾝｲﾚﾌﾞﾝ", "498")],
+                                                 "enavi.csv", in: home)
+        try await withScriptHost { host in
+            let env = host.environment(home: home)
+            let asked = try await CLIEverydayTests.onTerminal(["import", card],
+                                                              // A typo is refused with what it likely meant, which Enter then takes.
+                                                              answering: [("東京電力 ¥8,234", "entertainmnt"), ("東京電力 ¥8,234 [Entertainment]", ""),
+                                                                          ("ENEOS 渋谷SS ¥5,400 (and 1 more)", "entertainment/transportation"),
+                                                                          ("enavi.csv:5: ", "")], env)
+            #expect(asked.status == 0, "\(asked.stdout)")
+            #expect(asked.stdout.contains("→ ENEOS: Entertainment/Transportation"), "\(asked.stdout)")
+            let items = try ItemCodec.items(Data(try await host.call("?year=2026&month=11").utf8))
+                .map { "\($0.name) \($0.category)/\($0.categorySub.map(String.init) ?? "-")" }.sorted()
+            #expect(items == ["ｾﾌﾞﾝｲﾚﾌﾞﾝ 0/-", "東京電力 1/-", "ＥＮＥＯＳ　渋谷ＳＳ 1/1", "ＥＮＥＯＳ　目黒ＳＳ 1/1"].sorted(), "\(items)")
+            let rules = try await CLI.run(["rule", "list", "--format", "json"], environment: env)
+            #expect(rules.stdout.contains(#""shop": "東京電力", "category": 1"#) && rules.stdout.contains(#""shop": "ENEOS""#), "\(rules.stdout)")
+            #expect(!rules.stdout.contains("セブン"), "Enter keeps the default and makes no rule")
+        }
+    }
 }

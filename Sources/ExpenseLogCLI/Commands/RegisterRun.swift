@@ -48,6 +48,7 @@ extension RegisterCommand {
                                         decisions: context.importDecisions(config), shopRules: context.shopRules(config).store,
                                         dryRun: options.dryRun, limit: options.limit,
                                         verifyAnswers: config.environment.value != .dummy)
+        try await NewShopQuestions.ask(options, registration, context, config)
         let review = try HeldRowsText(options: options, context: context, progress: messages.progress)
         var saved = try SavedItems()
         let result: RegistrationResult
