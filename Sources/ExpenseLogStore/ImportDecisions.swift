@@ -55,27 +55,20 @@ public struct ImportDecisions: Sendable {
         var rows: [String: RowDecision] = [:]
     }
 
+    private var file: LockedJSONFile<File> {
+        LockedJSONFile(url: url, kind: "a file of import decisions",
+                       remedy: "move it aside to start again (the rows it decided will be matched or asked about anew)")
+    }
+
     /// Every decision kept; none when the file does not exist yet.
     public func load() throws -> [String: RowDecision] {
-        guard FileManager.default.fileExists(atPath: url.path) else { return [:] }
-        do {
-            return try JSONDecoder().decode(File.self, from: Data(contentsOf: url)).rows
-        } catch {
-            throw StoreError.readFailed(path: url.path, reason: "it is not a file of import decisions (\(StoreError.reason(of: error))); "
-                                        + "move it aside to start again (the rows it decided will be matched or asked about anew)")
-        }
+        try file.load()?.rows ?? [:]
     }
 
     /// Adds `decisions` to those kept (a later decision about a row replaces an earlier one), under the file's lock so
     /// that two imports at once both keep theirs.
     public func record(_ decisions: [String: RowDecision]) async throws {
         guard !decisions.isEmpty else { return }
-        let lock = try await FileLock.acquire(url.appendingPathExtension("lock"))
-        defer { lock.release() }
-        var file = File(rows: try load())
-        file.rows.merge(decisions) { _, new in new }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        try AtomicFile.write(try encoder.encode(file), to: url)
+        try await file.update(empty: File()) { $0.rows.merge(decisions) { _, new in new } }
     }
 }

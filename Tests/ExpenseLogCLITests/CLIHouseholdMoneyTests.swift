@@ -13,6 +13,14 @@ import TestSupport
         try ItemCodec.items(Data(try await host.call("?year=2026&month=\(month)").utf8)).map { "\($0.date) \($0.name) \($0.price)" }.sorted()
     }
 
+    /// 楽天カード e-NAVI's header: the two month titles change every month.
+    static let enaviTitle = ["利用日", "利用店名・商品名", "利用者", "支払方法", "利用金額", "支払手数料", "支払総額", "12月支払金額", "1月繰越残高", "新規サイン"]
+
+    /// An e-NAVI row of a one-time payment.
+    static func enaviRow(_ day: String, _ name: String, _ price: String) -> [String] {
+        [day, name, "本人", "1回払い", price, "0", price, price, "0", "*"]
+    }
+
     /// 三菱UFJ's 入出金明細 of a household that also imports its cards and wallet: two card bills (half-width, one
     /// with an ASCII hyphen for the long mark), two PayPay top-ups (full-width and half-width kana), a Suica top-up, an
     /// ATM withdrawal at a convenience store (摘要 カ－ドＣ１, 摘要内容 empty), 振替 to savings, and the only spending:
@@ -62,10 +70,7 @@ import TestSupport
         ["2026/11/04", "セブン－イレブン　中目黒店", "498", "１", "１", "498", ""],
         ["", "", "", "", "", "2478", ""],
     ]
-    static let rakuten: [[String]] = [
-        ["利用日", "利用店名・商品名", "利用者", "支払方法", "利用金額", "支払手数料", "支払総額", "12月支払金額", "1月繰越残高", "新規サイン"],
-        ["2026/11/03", "ＡＭＡＺＯＮ．ＣＯ．ＪＰ", "家族", "1回払い", "1980", "0", "1980", "1980", "0", "*"],
-    ]
+    static let rakuten = [enaviTitle, enaviRow("2026/11/03", "ＡＭＡＺＯＮ．ＣＯ．ＪＰ", "1980")]
 
     @Test func twoCardsIdenticalPurchasesAreTwoItemsAndRowsImportedTheOldWayAreStillRecognised() async throws {
         let home = try TemporaryDirectory()
@@ -126,12 +131,8 @@ import TestSupport
     @Test func typedPurchasesWithGenericNamesAreHeldAgainstTheCardsRowADayLaterAndKanaMatches() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }
-        let card: [[String]] = [
-            ["利用日", "利用店名・商品名", "利用者", "支払方法", "利用金額", "支払手数料", "支払総額", "12月支払金額", "1月繰越残高", "新規サイン"],
-            ["2026/11/28", "紀伊國屋書店 新宿本店", "本人", "1回払い", "1,500", "0", "1,500", "1,500", "0", "*"],
-            ["2026/11/13", "ﾕﾆｸﾛ ｷﾞﾝｻﾞﾃﾝ", "本人", "1回払い", "-300", "0", "-300", "-300", "0", ""],
-            ["2026/11/02", "ﾏｲﾊﾞｽｹｯﾄ ﾅｶﾒｸﾞﾛ1ﾁｮｳﾒﾃﾝ", "家族", "1回払い", "1,280", "0", "1,280", "1,280", "0", "*"],
-        ]
+        let card = [Self.enaviTitle, Self.enaviRow("2026/11/28", "紀伊國屋書店 新宿本店", "1,500"), Self.enaviRow("2026/11/13", "ﾕﾆｸﾛ ｷﾞﾝｻﾞﾃﾝ", "-300"),
+                    Self.enaviRow("2026/11/02", "ﾏｲﾊﾞｽｹｯﾄ ﾅｶﾒｸﾞﾛ1ﾁｮｳﾒﾃﾝ", "1,280")]
         let file = try CLIImportFilesTests.write(card, "enavi.csv", in: home)
         let report = home.url.appendingPathComponent("r.json").path
         try await withScriptHost { host in
@@ -211,10 +212,8 @@ import TestSupport
     @Test func shopsNoHistoryNamesAreListedAndAPersonsRulesGiveTheirCategoryOrMarkThemTransfers() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }
-        let title = ["利用日", "利用店名・商品名", "利用者", "支払方法", "利用金額", "支払手数料", "支払総額", "12月支払金額", "1月繰越残高", "新規サイン"]
-        func row(_ day: String, _ name: String, _ price: String) -> [String] { [day, name, "本人", "1回払い", price, "0", price, price, "0", "*"] }
-        let november = try CLIImportFilesTests.write([title, row("2026/11/05", "東京電力", "8,234"), row("2026/11/06", "ＥＮＥＯＳ　渋谷ＳＳ", "5,400"),
-                                                      row("2026/11/20", "ＥＮＥＯＳ　目黒ＳＳ", "4,100"), row("2026/11/09", "ﾀﾞｲﾜｼﾖｳｹﾝ ﾂﾐﾀﾃ", "30,000")],
+        let november = try CLIImportFilesTests.write([Self.enaviTitle, Self.enaviRow("2026/11/05", "東京電力", "8,234"), Self.enaviRow("2026/11/06", "ＥＮＥＯＳ　渋谷ＳＳ", "5,400"),
+                                                      Self.enaviRow("2026/11/20", "ＥＮＥＯＳ　目黒ＳＳ", "4,100"), Self.enaviRow("2026/11/09", "ﾀﾞｲﾜｼﾖｳｹﾝ ﾂﾐﾀﾃ", "30,000")],
                                                      "enavi202611.csv", in: home)
         let report = home.url.appendingPathComponent("r.json").path
         try await withScriptHost { host in
@@ -250,8 +249,8 @@ import TestSupport
             #expect(try await CLI.run(["rule", "remove", "エネオス"], environment: env).status == 65)
 
             // December's statement follows the rules: categories from them, the transfer left out, nothing listed.
-            let december = try CLIImportFilesTests.write([title, row("2026/12/05", "東京電力", "7,980"), row("2026/12/06", "ＥＮＥＯＳ　渋谷ＳＳ", "5,100"),
-                                                          row("2026/12/09", "ﾀﾞｲﾜｼﾖｳｹﾝ ﾂﾐﾀﾃ", "30,000")], "enavi202612.csv", in: home)
+            let december = try CLIImportFilesTests.write([Self.enaviTitle, Self.enaviRow("2026/12/05", "東京電力", "7,980"), Self.enaviRow("2026/12/06", "ＥＮＥＯＳ　渋谷ＳＳ", "5,100"),
+                                                          Self.enaviRow("2026/12/09", "ﾀﾞｲﾜｼﾖｳｹﾝ ﾂﾐﾀﾃ", "30,000")], "enavi202612.csv", in: home)
             let next = try await CLI.run(["import", december, "--explain"], environment: env)
             #expect(next.status == 0 && !next.stderr.contains("took the default category"), "\(next.stderr)")
             #expect(next.stderr.contains("Report: 2 added, 1 transfer between your own accounts (not spending)."), "\(next.stderr)")
@@ -264,10 +263,8 @@ import TestSupport
     @Test func statementRowsQueuedOfflineAreMatchedAgainAtSyncAgainstWhatThePartnerTypedMeanwhile() async throws {
         let home = try TemporaryDirectory(), partner = try TemporaryDirectory()
         defer { home.remove(); partner.remove() }
-        let title = ["利用日", "利用店名・商品名", "利用者", "支払方法", "利用金額", "支払手数料", "支払総額", "12月支払金額", "1月繰越残高", "新規サイン"]
-        func row(_ day: String, _ name: String, _ price: String) -> [String] { [day, name, "本人", "1回払い", price, "0", price, price, "0", "*"] }
-        let card = try CLIImportFilesTests.write([title, row("2026/11/02", "ﾏｲﾊﾞｽｹｯﾄ ﾅｶﾒｸﾞﾛ", "1,280"), row("2026/11/28", "紀伊國屋書店 新宿本店", "1,500"),
-                                                  row("2026/11/21", "ﾕﾆｸﾛ ｼﾌﾞﾔ", "3,990")], "enavi.csv", in: home)
+        let card = try CLIImportFilesTests.write([Self.enaviTitle, Self.enaviRow("2026/11/02", "ﾏｲﾊﾞｽｹｯﾄ ﾅｶﾒｸﾞﾛ", "1,280"), Self.enaviRow("2026/11/28", "紀伊國屋書店 新宿本店", "1,500"),
+                                                  Self.enaviRow("2026/11/21", "ﾕﾆｸﾛ ｼﾌﾞﾔ", "3,990")], "enavi.csv", in: home)
         // A day offline: the import queues its rows.
         let offline = try await CLI.run(["import", card], environment: try Samples.offlineEnvironment(home: home))
         #expect(offline.status == 75, "\(offline.stderr)")
@@ -302,8 +299,7 @@ import TestSupport
     @Test func sameSaysTwoItemsAreOnePurchaseKeepsTheTypedOneWithTheStatementsDateAndReimportsAgree() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }
-        let title = ["利用日", "利用店名・商品名", "利用者", "支払方法", "利用金額", "支払手数料", "支払総額", "12月支払金額", "1月繰越残高", "新規サイン"]
-        let card = try CLIImportFilesTests.write([title, ["2026/11/28", "紀伊國屋書店 新宿本店", "本人", "1回払い", "1,500", "0", "1,500", "1,500", "0", "*"]],
+        let card = try CLIImportFilesTests.write([Self.enaviTitle, Self.enaviRow("2026/11/28", "紀伊國屋書店 新宿本店", "1,500")],
                                                  "enavi.csv", in: home)
         try await withScriptHost { host in
             let env = host.environment(home: home)
@@ -380,10 +376,8 @@ import TestSupport
     @Test func onATerminalAnImportAsksOnceForEachNewShopsCategoryBeforeSendingAndRemembersIt() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }
-        let title = ["利用日", "利用店名・商品名", "利用者", "支払方法", "利用金額", "支払手数料", "支払総額", "12月支払金額", "1月繰越残高", "新規サイン"]
-        func row(_ day: String, _ name: String, _ price: String) -> [String] { [day, name, "本人", "1回払い", price, "0", price, price, "0", "*"] }
-        let card = try CLIImportFilesTests.write([title, row("2026/11/05", "東京電力", "8,234"), row("2026/11/06", "ＥＮＥＯＳ　渋谷ＳＳ", "5,400"),
-                                                  row("2026/11/20", "ＥＮＥＯＳ　目黒ＳＳ", "4,100"), row("2026/11/22", "ｾﾌﾞﾝｲﾚﾌﾞﾝ", "498")],
+        let card = try CLIImportFilesTests.write([Self.enaviTitle, Self.enaviRow("2026/11/05", "東京電力", "8,234"), Self.enaviRow("2026/11/06", "ＥＮＥＯＳ　渋谷ＳＳ", "5,400"),
+                                                  Self.enaviRow("2026/11/20", "ＥＮＥＯＳ　目黒ＳＳ", "4,100"), Self.enaviRow("2026/11/22", "ｾﾌﾞﾝｲﾚﾌﾞﾝ", "498")],
                                                  "enavi.csv", in: home)
         try await withScriptHost { host in
             let env = host.environment(home: home)

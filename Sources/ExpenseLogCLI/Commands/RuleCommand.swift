@@ -1,7 +1,5 @@
 import ExpenseLogConfig
-import ExpenseLogFormats
 import ExpenseLogModel
-import ExpenseLogRendering
 import ExpenseLogUseCases
 import Foundation
 
@@ -60,63 +58,5 @@ enum RuleCommand: CommandGroup {
                          + RuleCommand.describe(rule, config.catalogue.value, japanese: context.japanese)
                          + ". Imports from now on follow it; items already registered keep theirs (`expense-log edit` changes one).")
         }
-    }
-
-    /// `rule list`.
-    struct List: ParsableCommand {
-        @Opt(CommonOptions.listingFormat) var format: ListingFormat?
-
-        static let about = CommandAbout(name: "list", abstract: "List the shop rules of the current environment.")
-
-        func run(_ context: Context) async throws {
-            let config = try context.config()
-            let rules = try context.shopRules(config).all()
-            if format == .json {
-                let members = rules.map { rule in
-                    "  {\"shop\": \(Self.quoted(rule.shop)), \"category\": \(rule.category.map(String.init) ?? "null"), "
-                        + "\"sub\": \(rule.sub.map(String.init) ?? "null"), \"transfer\": \(rule.transfer)}"
-                }
-                context.io.stdout.write(members.isEmpty ? "[]\n" : "[\n" + members.joined(separator: ",\n") + "\n]\n")
-                return
-            }
-            guard !rules.isEmpty else {
-                context.note("No shop rules yet; `expense-log rule add SHOP CATEGORY` adds one.")
-                return
-            }
-            var rows = [context.japanese ? ["店", "項目"] : ["SHOP", "CATEGORY"]]
-            for rule in rules {
-                rows.append([PrintableText.of(rule.shop), RuleCommand.describe(rule, config.catalogue.value, japanese: context.japanese)])
-            }
-            context.io.stdout.write(TextTable(rows: rows).render())
-        }
-
-        private static func quoted(_ text: String) -> String {
-            var out = ""
-            ItemJSON.appendString(text, to: &out)
-            return out
-        }
-    }
-
-    /// `rule remove SHOP`.
-    struct Remove: ParsableCommand {
-        @Arg("shop", help: "The shop whose rule goes (as `rule list` shows it; widths and kana are folded).") var shop: String
-
-        static let about = CommandAbout(name: "remove", abstract: "Remove the rule for a shop.")
-
-        func run(_ context: Context) async throws {
-            let config = try context.config()
-            guard let rule = try await context.shopRules(config).remove(shop) else {
-                context.io.stderr.write("Error: no rule is for \(PrintableText.of(shop)); `expense-log rule list` shows them.\n")
-                throw CommandExit(code: .dataError)
-            }
-            context.note("Removed the rule for \(PrintableText.of(rule.shop)).")
-        }
-    }
-
-    /// `娯楽費/交通費`, `Food`, or `transfer`: what a rule gives, in the catalogue's words.
-    static func describe(_ rule: ShopRule, _ catalogue: CategoryCatalogue, japanese: Bool) -> String {
-        guard let category = rule.category else { return japanese ? "振替 (transfer)" : "transfer" }
-        let name = catalogue.name(of: category, japanese: japanese)
-        return rule.sub.map { name + "/" + catalogue.name(ofSub: $0, in: category, japanese: japanese) } ?? name
     }
 }
