@@ -47,11 +47,14 @@ extension ImportProfile {
         """
 
     /// How banks print the card companies whose bills they debit, as a `regex` over folded text (half-width kana and
-    /// full-width letters made ordinary, katakana as hiragana, so `ﾐﾂｲｽﾐﾄﾓｶｰﾄﾞ`, `ミツイスミトモカ－ド` and `ﾗｸﾃﾝｶ-ﾄﾞｻｰﾋﾞｽ` all match).
-    static let cardBills = #"カ[ー-]ド|クレジット|クレデイセゾン|セゾン|JCB|ジエ[ー-]シ[ー-]ビ[ー-]|エポス|アメリカンエキスプレス|アメツクス|ダイナ[ー-]ス|オリコ|ニコス|アプラス|ジヤツクス"#
+    /// full-width letters made ordinary, katakana as hiragana, so `ﾐﾂｲｽﾐﾄﾓｶｰﾄﾞ`, `ミツイスミトモカ－ド` and `ﾗｸﾃﾝｶ-ﾄﾞｻｰﾋﾞｽ` all
+    /// match). `カード` counts only as a name's last word, so that a shop such as カードラボ paid with a debit card stays
+    /// spending. The JSON text escapes its backslashes (`\\s` is `\s`).
+    static let cardBills = #"カ[ー-]ド(サ[ー-]ビス)?($|\\s|\\()|クレジツト|クレデイセゾン|セゾン|JCB|ジエ[ー-]シ[ー-]ビ[ー-]|エポス|アメリカンエキスプレス|アメツクス|ダイナ[ー-]スクラブ|オリコ|ニコス|アプラス|ジヤツクス"#
 
     /// How banks and wallets print a top-up of a wallet (PayPay, Suica, 楽天Edy…): money moved, spent later.
-    static let topUps = #"チヤ[ー-]ジ|チャ[ー-]ジ|PAYPAY|ペイペイ|SUICA|スイカ|EDY|エデイ|エディ|PASMO|パスモ|NANACO|ナナコ|WAON|ワオン|ラクテンキヤツシユ|楽天キャッシュ|メルペイ|LINE ?PAY"#
+    /// Short names (`EDY`, `LINE PAY`) only as words of their own, so that `SPEEDY` or `ONLINE PAYMENT` stays spending.
+    static let topUps = #"チヤ[ー-]ジ|PAYPAY|ペイペイ|SUICA|スイカ|(^|\\s|・|楽天)EDY|エデイ|PASMO|パスモ|NANACO|ナナコ|(^|\\s)WAON|ワオン|ラクテンキヤツシユ|楽天キャッシュ|メルペイ|(^|\\s)LINE ?PAY"#
 
     /// What every built-in statement profile says: rows of another shape and rows of no amount are left out, names cut
     /// to fit, and a shop's category learned from history (else 0).

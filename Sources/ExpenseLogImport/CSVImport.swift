@@ -32,6 +32,8 @@ public struct ReadOutcome: Sendable {
     public var refusedWhole = false
     /// The built-in profile the input was recognised as and read with, when no profile was given.
     public var detected: (name: String, profile: ImportProfile)?
+    /// How many refunds of each payment were read (`refundIDSuffix`): the second refund of one payment is `-R2`.
+    var refundsOf: [String: Int] = [:]
 
     /// Runs a streaming read and keeps its drafts in the outcome (none when the input was refused whole).
     static func collecting(_ read: ((ItemDraft) -> Void) -> ReadOutcome) -> ReadOutcome {
@@ -128,7 +130,8 @@ extension ImportProfile {
             return
         }
         // The person's rule for the shop comes first: a transfer is left out, a category wins over the profile's.
-        let shopRule = shopRules.isEmpty ? nil : layout.cell(.name, of: cells).flatMap { shopRules.rule(for: $0) }
+        // Only a statement's rows (a profile's): the native layout is expense-log's own, its rows as they were kept.
+        let shopRule = shopRules.isEmpty || name == ImportProfile.native.name ? nil : layout.cell(.name, of: cells).flatMap { shopRules.rule(for: $0) }
         if let shopRule, shopRule.transfer, !keepsTransfers {
             outcome.excluded.append(ExcludedRow(location: location, reason: "a transfer between your own accounts, by your rule for "
                                                 + "\(shopRule.shop) (`expense-log rule list`)", isTransfer: true))
@@ -144,7 +147,13 @@ extension ImportProfile {
         }
         let refund = refunds.map { test($0, layout.refundColumn ?? 0, layout.refundRegexes) } ?? true
         switch draft(from: cells, layout: layout, rule: categoryRule, shopRule: shopRule, renaming: renaming, refund: refund, location: location) {
-        case .success(let draft): each(draft)
+        case .success(var draft):
+            // Two partial refunds of one payment carry the same number: each is a row of its own.
+            if let suffix = refundIDSuffix, case .text(let id) = draft.id, id.hasSuffix(suffix) {
+                outcome.refundsOf[id, default: 0] += 1
+                if let count = outcome.refundsOf[id], count > 1 { draft.id = .text(id + String(count)) }
+            }
+            each(draft)
         case .failure(.excluded(let reason)): outcome.excluded.append(ExcludedRow(location: location, reason: reason))
         case .failure(.invalid(let found)): outcome.problems.append(found)
         }

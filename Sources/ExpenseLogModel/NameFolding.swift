@@ -1,8 +1,8 @@
 import Foundation
 
 /// Names as people and statements write them, made comparable: `ﾏｲﾊﾞｽｹｯﾄ`, `マイバスケット` and `まいばすけっと` are one
-/// shop, and so are `ＡＭＡＺＯＮ` and `amazon`, and a bank's `ﾀﾞｲﾜｼﾖｳｹﾝ` (half-width kana has no small `ョ`) and
-/// `ダイワショウケン`.
+/// shop, and so are `ＡＭＡＺＯＮ` and `amazon`, and a bank's `ﾀﾞｲﾜｼﾖｳｹﾝ` and `ダイワショウケン` (banks print names in
+/// the Zengin character set, whose kana has no small letters).
 public enum NameFolding {
     /// `text` in NFKC (full-width letters and half-width kana made ordinary), case folded, katakana as hiragana, small
     /// kana as large.
@@ -19,11 +19,13 @@ public enum NameFolding {
 
     /// `text` in NFKC (full-width letters and half-width kana made ordinary), case kept; ASCII as it is.
     public static func compatible(_ text: String) -> String {
-        text.unicodeScalars.allSatisfy(isStable) ? text : text.precomposedStringWithCompatibilityMapping
+        // Composed again: swift-corelibs-foundation leaves a half-width kana's voiced mark apart (`ｼﾞ` as `シ` and U+3099),
+        // which compares equal but prints and searches as two characters.
+        text.unicodeScalars.allSatisfy(isStable) ? text : text.precomposedStringWithCompatibilityMapping.precomposedStringWithCanonicalMapping
     }
 
     /// Katakana as the hiragana of the same sound (`ァ`…`ヶ`, `ヽ`, `ヾ`), and small kana as large (`ゃ` as `や`: banks print
-    /// half-width kana, which has no small ones, so `ｼﾖｳｹﾝ` is `ショウケン`); `ー` and the rest as they are.
+    /// names without small kana, so `ｼﾖｳｹﾝ` is `ショウケン`); `ー` and the rest as they are.
     public static func hiragana(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: { isKatakana($0) || large[$0.value] != nil }) else { return text }
         var scalars = String.UnicodeScalarView()

@@ -167,10 +167,22 @@ public struct DuplicateCheck: Sendable {
                        decisions: inout [String: RowDecision]) async throws -> [Int: Fate] {
         // The input's known ids, read first so that the answer does not depend on the rows' order.
         var inputIDs = Set<String>()
+        // An id made before accounts counted names no card: a file's rows are taken for the rows an earlier version
+        // imported only when the file shows it was (most of its old ids there, none of its new ones); else another
+        // card's identical row would be dropped. Counted per file: rows with an old id, old ids known, new ids known.
+        var evidence: [String: (rows: Int, old: Int, new: Int)] = [:]
         var idReader = try spool.reader()
-        while let (item, _) = try idReader.next() {
+        while let (item, tag) = try idReader.next() {
             if finder.knows(id: item.id) { inputIDs.insert(item.id) }
+            guard let legacy = legacyIDs[Int(tag)] else { continue }
+            let file = report.location(ofRow: Int(tag)).file
+            var counts = evidence[file] ?? (0, 0, 0)
+            counts.rows += 1
+            if finder.knows(id: legacy) || decided[legacy] != nil { counts.old += 1 }
+            if finder.knows(id: item.id) { counts.new += 1 }
+            evidence[file] = counts
         }
+        let trusted = Set(evidence.filter { $0.value.new == 0 && $0.value.old * 2 >= $0.value.rows }.keys)
         // A statement row is the same purchase as an item a person typed (in the app, or with `add`: a random id), never
         // as another statement's row (a made id, or a bank's own), which is a purchase of its own; and not as an item an
         // earlier import's row was already decided to be.
@@ -181,6 +193,7 @@ public struct DuplicateCheck: Sendable {
         var contenders: [StatementMatcher.Row] = []
         // An id made the old way names one row: the first row to claim it is the one imported before.
         var legacyTaken = claimedByDecision
+        var doubtful: [(row: Int, item: Item, match: KnownItem)] = []
         var reader = try spool.reader()
         while let (item, tag) = try reader.next() {
             let row = Int(tag)
@@ -188,15 +201,19 @@ public struct DuplicateCheck: Sendable {
                 fates[row] = .duplicate(match)
                 continue
             }
-            let legacy = legacyIDs[row]
-            if let legacy, decided[item.id] == nil, decided[legacy] == nil, let match = finder.item(withID: legacy),
-               legacyTaken.insert(SheetText.key(legacy)).inserted {
-                fates[row] = .duplicate(match)
-                decisions[item.id] = RowDecision(.same, item: match.item.id, by: .rule, on: today.description)
+            let legacy = legacyIDs[row], isTrusted = trusted.contains(report.location(ofRow: row).file)
+            if let legacy, decided[item.id] == nil, let match = finder.item(withID: legacy), legacyTaken.insert(SheetText.key(legacy)).inserted {
+                if isTrusted {
+                    fates[row] = .duplicate(match)
+                    decisions[item.id] = RowDecision(.same, item: match.item.id, by: .rule, on: today.description)
+                } else {
+                    // Maybe this row imported the old way, maybe another card's identical purchase: a person decides.
+                    doubtful.append((row, item, match))
+                }
                 continue
             }
             guard let matcher, isStatementRow(row) else { continue }
-            if let kept = decided[item.id] ?? legacy.flatMap({ decided[$0] }) {
+            if let kept = decided[item.id] ?? (isTrusted ? legacy.flatMap({ decided[$0] }) : nil) {
                 let when = "decided \(Self.who(kept.by)) on \(kept.on)"
                 switch kept.decision {
                 case .same:
@@ -210,6 +227,20 @@ public struct DuplicateCheck: Sendable {
                 }
             } else if matcher.mayMatch(item, amongPricesAndDays: daysByPrice) {
                 contenders.append(StatementMatcher.Row(index: row, item: item))
+            }
+        }
+        for (row, item, match) in doubtful {
+            switch try await decide(HeldRow(location: report.location(ofRow: row), item: item, candidates: [match])) {
+            case .same(let chosen)?:
+                fates[row] = .matched(chosen, reason: "decided \(Self.who(deciding)): the row imported before as \(Self.describe(chosen.item))")
+                decisions[item.id] = RowDecision(.same, item: chosen.item.id, by: deciding, on: today.description)
+            case .new?:
+                decisions[item.id] = RowDecision(.new, item: nil, by: deciding, on: today.description)
+            case .skip?:
+                fates[row] = .skipped("decided \(Self.who(deciding)): skip this row")
+                decisions[item.id] = RowDecision(.skip, item: nil, by: deciding, on: today.description)
+            case nil:
+                fates[row] = .held([match])
             }
         }
         guard let matcher, !contenders.isEmpty else { return fates }

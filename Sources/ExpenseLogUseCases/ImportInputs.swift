@@ -52,6 +52,8 @@ public struct ImportInputs {
     public var defaultedRows = 0
     /// Where each shop of `defaultedShops` is in it.
     var defaultedIndex: [String: Int] = [:]
+    /// How many rows of each input took the default category, to forget an input refused whole.
+    var defaultedRowsByFile: [String: Int] = [:]
     /// Guesses the readers made, shown as warnings.
     public var warnings: [ValidationProblem] = []
 
@@ -155,6 +157,7 @@ extension ImportInputs {
         // Grouped by the shop's first word (`ENEOS 渋谷SS` and `ENEOS 目黒SS` are one shop to give a rule), shown as the first row says it.
         let shop = PurchaseName(readName ?? item.name).firstWord
         defaultedRows += 1
+        defaultedRowsByFile[location.file, default: 0] += 1
         if let index = defaultedIndex[shop] {
             defaultedShops[index].rows += 1
         } else if defaultedShops.count < 1_000 {
@@ -165,9 +168,12 @@ extension ImportInputs {
 
     /// Forgets the shops counted in an input refused whole.
     mutating func forgetDefaulted(in file: String) {
-        defaultedRows -= defaultedShops.filter { $0.first.file == file }.reduce(0) { $0 + $1.rows }
-        defaultedShops.removeAll { $0.first.file == file }
-        defaultedIndex = Dictionary(defaultedShops.enumerated().map { (PurchaseName($1.item.name).firstWord, $0) }, uniquingKeysWith: { first, _ in first })
+        defaultedRows -= defaultedRowsByFile.removeValue(forKey: file) ?? 0
+        // A shop first seen in the refused input goes; one seen first elsewhere keeps its count (it may be a row more).
+        let kept = defaultedShops.indices.filter { defaultedShops[$0].first.file != file }
+        let moved = Dictionary(uniqueKeysWithValues: kept.enumerated().map { ($1, $0) })
+        defaultedIndex = defaultedIndex.compactMapValues { moved[$0] }
+        defaultedShops = kept.map { defaultedShops[$0] }
     }
 
     /// Validates items a person gave on the command line (`add`), each as one row of `report`, the valid ones going to

@@ -115,9 +115,16 @@ public struct OutboxSync: Sendable {
         let outbox = delivery.outbox
         var outcome = SyncOutcome(waiting: entries.reduce(0) { $0 + $1.itemCount })
         var typed: [KnownItem] = []
-        guard var known = await knownIDs(Set(entries.flatMap(\.months)).sorted(), &outcome, typed: &typed, event) else { return outcome }
-        let found = try matching?.run(entries, outbox: outbox, known: known, typed: typed) ?? QueuedRowMatching.Found()
+        let months = Set(entries.flatMap(\.months))
+        guard var known = await knownIDs(months.sorted(), &outcome, typed: &typed, event) else { return outcome }
+        var found = QueuedRowMatching.Found()
+        if let matching {
+            let scan = try matching.scan(entries, outbox: outbox, known: known)
+            typed += await typedItems(in: matching.monthsAround(scan, beyond: months))
+            found = try matching.match(scan, typed: typed)
+        }
         outcome.decisions = found.decisions
+        var copiesLeft = found.copies
         let now = now ?? Date()
         for listed in entries {
             // A register run still sending this entry holds its lock; it queues what it cannot send, so leave it be.
@@ -135,12 +142,18 @@ public struct OutboxSync: Sendable {
                 if !found.dropped.isEmpty || !found.held.isEmpty {
                     outcome.matched += fresh.compactMap { found.dropped[$0.id] }
                     let held = fresh.filter { found.held[$0.id] != nil }
-                    // Held rows wait on in an entry of their own, queued before the rest is sent: never lost, whatever comes next.
-                    if !held.isEmpty {
-                        _ = try outbox.enqueue([batch.narrowed(to: held)])
-                        outcome.held += held.compactMap { found.held[$0.id] }
-                        outcome.waiting += held.count
+                    // Held rows wait on in an entry of their own, queued before the rest is sent: never lost, whatever comes
+                    // next. A row in two entries (queued again by a sync that stopped before its first entry was done) is
+                    // queued again only from its last copy, so that one copy stays.
+                    let requeued = held.filter { row in
+                        copiesLeft[row.id, default: 1] -= 1
+                        return copiesLeft[row.id, default: 0] <= 0
                     }
+                    if !requeued.isEmpty {
+                        _ = try outbox.enqueue([batch.narrowed(to: requeued)])
+                        outcome.waiting += requeued.count
+                    }
+                    outcome.held += held.filter { row in !outcome.held.contains { $0.item.id == row.id } }.compactMap { found.held[$0.id] }
                     fresh.removeAll { found.dropped[$0.id] != nil || found.held[$0.id] != nil }
                 }
                 if fresh.isEmpty {
@@ -172,6 +185,14 @@ public struct OutboxSync: Sendable {
             }
         }
         return outcome
+    }
+
+    /// The items a person typed in months read only for matching (those around the waiting rows' own): as the server
+    /// answers them, else as cached; a month that cannot be read has none (it stops nothing).
+    private func typedItems(in months: Set<YearMonth>) async -> [KnownItem] {
+        guard !months.isEmpty else { return [] }
+        return await MonthLoader(client: delivery.client, repository: repository, edits: edits).load(months.sorted(), policy: .preferServer)
+            .flatMap(\.items).filter { RandomID.isTyped($0.id) }.map { KnownItem(item: $0, place: .server) }
     }
 
     /// The Sheet keys of every id the server shows in the months, all read at once; also of rows that cannot be read, and

@@ -35,6 +35,17 @@ public struct QueuedRowMatching: Sendable {
         case skip
     }
 
+    /// The waiting statement rows, read once: those decided before, and those left to match.
+    public struct Scan: Sendable {
+        /// Rows not to send, by id, with why (decided by an earlier import or sync).
+        public var dropped: [String: (item: Item, reason: String)] = [:]
+        /// Rows the server does not show and no decision settles, to match.
+        public var rows: [Item] = []
+        /// How many entries hold each statement row: a row held once and queued again is in two until its first
+        /// entry is done, and is not queued a third time.
+        public var copies: [String: Int] = [:]
+    }
+
     /// What matching found among the queued rows.
     public struct Found: Sendable {
         /// Rows not to send, by id, with why (matched, or decided).
@@ -43,36 +54,54 @@ public struct QueuedRowMatching: Sendable {
         public var held: [String: (item: Item, candidates: [KnownItem])] = [:]
         /// The decisions this run made, to keep.
         public var decisions: [String: RowDecision] = [:]
+        /// How many entries hold each statement row (`Scan.copies`).
+        public var copies: [String: Int] = [:]
     }
 
     /// Whether an item waiting in the outbox is a statement's row: its id is no random one (a made id, or a bank's).
     public static func isStatementRow(_ item: Item) -> Bool { !RandomID.isTyped(item.id) }
 
-    /// Reads every waiting batch once and matches its statement rows that the server does not show (`known`, by Sheet
-    /// key) against the typed items on the server (`typed`).
-    public func run(_ entries: [OutboxEntry], outbox: Outbox, known: Set<String>, typed: [KnownItem]) throws -> Found {
-        var found = Found()
+    /// Reads every waiting batch once: its statement rows that the server does not show (`known`, by Sheet key), those
+    /// a decision settles apart.
+    public func scan(_ entries: [OutboxEntry], outbox: Outbox, known: Set<String>) throws -> Scan {
+        var scan = Scan()
         let decided = try decisions.load()
-        guard !typed.isEmpty || !decided.isEmpty else { return found }
-        let claimed = Set(decided.values.filter { $0.decision == .same }.compactMap(\.item).map(SheetText.key))
-        let candidates = typed.filter { !claimed.contains(SheetText.key($0.item.id)) }
-        let daysByPrice = StatementMatcher.daysByPrice(candidates)
-        var contenders: [StatementMatcher.Row] = []
         for entry in entries {
+            var seen = Set<String>()
             _ = try outbox.forEachBatch(of: entry) { batch in
                 for item in batch.items where Self.isStatementRow(item) && !known.contains(SheetText.key(item.id)) {
-                    if let kept = decided[item.id] {
-                        switch kept.decision {
-                        case .same: found.dropped[item.id] = (item, "decided on \(kept.on): the same purchase as the item \(kept.item ?? "?")")
-                        case .skip: found.dropped[item.id] = (item, "decided on \(kept.on): skip this row")
-                        case .new: break
-                        }
-                    } else if matcher.mayMatch(item, amongPricesAndDays: daysByPrice) {
-                        contenders.append(StatementMatcher.Row(index: contenders.count, item: item))
+                    if seen.insert(item.id).inserted { scan.copies[item.id, default: 0] += 1 }
+                    guard scan.copies[item.id] == 1 else { continue }
+                    switch decided[item.id]?.decision {
+                    case .same?: scan.dropped[item.id] = (item, "decided on \(decided[item.id]?.on ?? "?"): the same purchase as the item "
+                                                                + (decided[item.id]?.item ?? "?"))
+                    case .skip?: scan.dropped[item.id] = (item, "decided on \(decided[item.id]?.on ?? "?"): skip this row")
+                    case .new?: break
+                    case nil: scan.rows.append(item)
                     }
                 }
             }
         }
+        return scan
+    }
+
+    /// The months beyond `read` that the scanned rows' matches may fall in (a row of December 1st, an item typed on
+    /// November 29th).
+    public func monthsAround(_ scan: Scan, beyond read: Set<YearMonth>) -> Set<YearMonth> {
+        Set(scan.rows.flatMap { [$0.date.adding(days: -matcher.window).yearMonth, $0.date.adding(days: matcher.window).yearMonth] })
+            .subtracting(read)
+    }
+
+    /// Matches the scanned rows against the typed items on the server (`typed`), deciding the doubtful ones by `choice`.
+    public func match(_ scan: Scan, typed: [KnownItem]) throws -> Found {
+        var found = Found(dropped: scan.dropped, copies: scan.copies)
+        guard !scan.rows.isEmpty, !typed.isEmpty else { return found }
+        let decided = try decisions.load()
+        let claimed = Set(decided.values.filter { $0.decision == .same }.compactMap(\.item).map(SheetText.key))
+        let candidates = typed.filter { !claimed.contains(SheetText.key($0.item.id)) }
+        let daysByPrice = StatementMatcher.daysByPrice(candidates)
+        let contenders = scan.rows.filter { matcher.mayMatch($0, amongPricesAndDays: daysByPrice) }.enumerated()
+            .map { StatementMatcher.Row(index: $0.offset, item: $0.element) }
         for (index, outcome) in matcher.outcomes(rows: contenders, known: candidates) {
             let item = contenders[index].item
             switch (outcome, choice) {

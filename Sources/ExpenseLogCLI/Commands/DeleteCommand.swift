@@ -38,15 +38,13 @@ struct DeleteCommand: ParsableCommand {
         let config = try context.config()
         let sync = context.sync(config, try context.client(config), context.repository(config))
         let found = try await NamedItems.find(ids, all: all, in: try CommonOptions.range(from: from, to: to, context), sync, context, config).items
-        // A row typed into the sheet by hand has no id a deletion could name: it gets one first.
-        let items = try await ServerEdits.withIDs(found, sync, context, config)
         let reachable = try await ServerEdits.requireAction("delete", sync, context)
         if !yes {
             guard context.canAsk else {
                 throw UsageError(path: context.invocation.path, message: "Deleting needs --yes when stdin is not a terminal")
             }
-            for item in items { context.io.stderr.write("  \(ServerEdits.describe(item, config, context))\n") }
-            let what = items.count == 1 ? "this item" : "these \(items.count) items", japaneseWhat = items.count == 1 ? "この項目" : "この\(items.count)件"
+            for item in found { context.io.stderr.write("  \(ServerEdits.describe(item, config, context))\n") }
+            let what = found.count == 1 ? "this item" : "these \(found.count) items", japaneseWhat = found.count == 1 ? "この項目" : "この\(found.count)件"
             let question = reachable ? context.say("Delete \(what) from the server? This cannot be undone", ja: "\(japaneseWhat)をサーバーから削除しますか? 元に戻せません")
                 : context.say("Delete \(what)? The server cannot be reached: the deletion waits for `expense-log sync` (`pending drop` undoes it)",
                               ja: "\(japaneseWhat)を削除しますか? サーバーに届かないため、削除は `expense-log sync` まで待ちます (`pending drop` で取り消せます)")
@@ -55,6 +53,8 @@ struct DeleteCommand: ParsableCommand {
                 throw CommandExit(code: .failure)
             }
         }
+        // A row typed into the sheet by hand has no id a deletion could name: it gets one first, once the deletion is agreed.
+        let items = try await ServerEdits.withIDs(found, sync, context, config)
         try await EditText.submit(.delete(items), reachable: reachable, sync, context, config)
     }
 }

@@ -53,11 +53,12 @@ struct EditCommand: ParsableCommand {
         let period = try CommonOptions.range(from: from, to: to, context)
         let sync = context.sync(config, try context.client(config), context.repository(config))
         let found = try await NamedItems.find([id], all: all, in: period, sync, context, config)
-        // A row typed into the sheet by hand has no id a change could name: it gets one first.
+        let asked = try found.items.compactMap { try change(to: $0, context, config) }
+        if found.byName, !asked.isEmpty { try await confirm(asked, context, config) }
+        // A row typed into the sheet by hand has no id a change could name: it gets one first, once the change is agreed.
         let items = try await ServerEdits.withIDs(found.items, sync, context, config)
         let changes = try items.compactMap { try change(to: $0, context, config) }
         guard !changes.isEmpty else { return }
-        if found.byName { try await confirm(changes, context, config) }
         let reachable = try await ServerEdits.requireAction("update", sync, context)
         // After a change that waits (the server went away), the rest wait behind it rather than each trying again.
         var waiting: CommandExit?

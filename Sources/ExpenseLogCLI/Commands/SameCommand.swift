@@ -39,14 +39,13 @@ struct SameCommand: ParsableCommand {
             throw UsageError(path: context.invocation.path, message: "\(PrintableText.of(first)) and \(PrintableText.of(second)) name one item; name two")
         }
         let named = SamePurchase.order(one, other)
-        let (keep, drop) = try await ServerEdits.withIDs([named.keep, named.drop], sync, context, config).pair ?? named
-        if keep.price != drop.price {
-            context.warn("their amounts differ (\(PriceText.yen(keep.price)) and \(PriceText.yen(drop.price))); the kept one's stays")
+        if named.keep.price != named.drop.price {
+            context.warn("their amounts differ (\(PriceText.yen(named.keep.price)) and \(PriceText.yen(named.drop.price))); the kept one's stays")
         }
         let reachable = try await ServerEdits.requireAction("delete", sync, context)
         if !yes {
             guard context.canAsk else { throw UsageError(path: context.invocation.path, message: "same needs --yes when stdin is not a terminal") }
-            context.io.stderr.write("  keep    \(ServerEdits.describe(keep, config, context))\n  delete  \(ServerEdits.describe(drop, config, context))\n")
+            context.io.stderr.write("  keep    \(ServerEdits.describe(named.keep, config, context))\n  delete  \(ServerEdits.describe(named.drop, config, context))\n")
             let question = context.say("One purchase: keep the first, delete the second" + (statementDate ? " (the first taking its date)?" : "?"),
                                        ja: "同じ買い物として、上を残し下を削除しますか" + (statementDate ? " (上の日付は下のものに)?" : "?"))
             guard try await context.confirm(question, yesByDefault: false) else {
@@ -54,6 +53,8 @@ struct SameCommand: ParsableCommand {
                 throw CommandExit(code: .failure)
             }
         }
+        // A row typed into the sheet by hand has no id a change could name: it gets one first, once agreed.
+        let (keep, drop) = try await ServerEdits.withIDs([named.keep, named.drop], sync, context, config).pair ?? named
         var waiting: CommandExit?
         do {
             try await EditText.submit(.delete([drop]), reachable: reachable, sync, context, config)

@@ -113,6 +113,7 @@ struct SyncText {
             : busy > 0 ? "\(busy) item\(busy == 1 ? " was" : "s were") not sent now: a register run is sending \(busy == 1 ? "it" : "them"), "
                 + "or \(busy == 1 ? "its" : "their") outbox entry changed while this sync ran; run sync again."
             : own != nil ? "The change waited for \(outcome.sent == 1 ? "it" : "them")."
+            : !outcome.held.isEmpty ? "\(outcome.remaining) item\(outcome.remaining == 1 ? " waits" : "s wait") in the outbox."
             : problems.isEmpty ? "The outbox is empty." : "Unreadable outbox entries remain (see the warnings above)."
         let japaneseLeft = left == "The outbox is empty." ? "送信待ちはありません。" : left
         context.note(context.say("Sent \(outcome.sent) item\(outcome.sent == 1 ? "" : "s") in \(outcome.posts) request\(outcome.posts == 1 ? "" : "s"); "
