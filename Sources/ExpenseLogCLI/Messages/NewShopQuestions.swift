@@ -27,6 +27,7 @@ enum NewShopQuestions {
             let name = shop.shop.split(separator: " ").first.map(String.init) ?? shop.shop
             let question = "\(shop.first): \(PrintableText.of(shop.shop)) \(PriceText.yen(shop.item.price))"
                 + (shop.rows > 1 ? context.say(" (and \(shop.rows - 1) more)", ja: " (ほか\(shop.rows - 1)件)") : "")
+                + (name == shop.shop ? "" : context.say(", a rule for \(PrintableText.of(name))", ja: "、\(PrintableText.of(name)) の規則として"))
             var suggested: String?
             while true {
                 guard let answer = try await context.ask(question, suggested: suggested), !answer.isEmpty else { break }
