@@ -185,7 +185,7 @@ extension Day {
     public static let personForms = "2024-01-05, 2024年1月5日, 11/20, 11月20日, today/今日, yesterday/昨日, 一昨日, a weekday (monday, 月曜) or -3d"
 
     /// A day as a person gives it: `2024-01-05`, `20240105`, `2024/1/5`, `2024年1月5日`, `11/20` or `11月20日` (this
-    /// year's, or last year's when still to come), `today`/`今日`, `yesterday`/`昨日`, `一昨日`, a weekday (the last one,
+    /// year's, or last year's when this year's is more than a week ahead), `today`/`今日`, `yesterday`/`昨日`, `一昨日`, a weekday (the last one,
     /// today included), or `-3d` (three days before today), full-width digits too; today is the calendar day `now` falls
     /// on in `zone`.
     public init?(personDate text: String, now: Date = Date(), in zone: TimeZone = .current) {
@@ -225,7 +225,12 @@ extension Day {
         ["saturday", "sat", "土曜", "土曜日"],
     ]
 
-    /// `11/20` or `11-20` (and `11月20日`): that day this year, or last year when this year's is still to come.
+    /// How many days ahead a month and day may be and still be this year's: `12/8` typed on December 7th is tomorrow
+    /// (a purchase booked ahead, or a slip of a key), not a day eleven months ago; further ahead than a week, last year's.
+    static let daysAheadThisYear = 7
+
+    /// `11/20` or `11-20` (and `11月20日`): that day this year, or last year when this year's is more than a week ahead
+    /// (`12/30` typed on January 5th).
     static func monthAndDay(_ text: String, today: Day) -> Day? {
         let parts = text.replacingOccurrences(of: "日", with: "").split(whereSeparator: { $0 == "/" || $0 == "-" || $0 == "月" })
         guard parts.count == 2, parts.allSatisfy({ $0.count <= 2 && $0.allSatisfy(\.isASCIIDigit) }),
@@ -234,7 +239,7 @@ extension Day {
             // 2/29 in a year without it: the last year that had it, if it was last year.
             return Day(year: today.year - 1, month: month, day: day)
         }
-        return this > today ? Day(year: today.year - 1, month: month, day: day) : this
+        return this.daysSinceEpoch - today.daysSinceEpoch > daysAheadThisYear ? Day(year: today.year - 1, month: month, day: day) : this
     }
 
     /// The day of the week, 0 for Sunday to 6 for Saturday.

@@ -65,6 +65,13 @@ public struct ImportDecisions: Sendable {
         try file.load()?.rows ?? [:]
     }
 
+    /// Forgets the decisions that a row is the same purchase as one of `items` (deleted): such a row is no longer kept
+    /// anywhere, and the next import matches it anew.
+    public func release(sameAs items: Set<String>) async throws {
+        guard !items.isEmpty, try load().values.contains(where: { $0.decision == .same && $0.item.map(items.contains) == true }) else { return }
+        try await file.update(empty: File()) { $0.rows = $0.rows.filter { !($0.value.decision == .same && $0.value.item.map(items.contains) == true) } }
+    }
+
     /// Adds `decisions` to those kept (a later decision about a row replaces an earlier one), under the file's lock so
     /// that two imports at once both keep theirs.
     public func record(_ decisions: [String: RowDecision]) async throws {

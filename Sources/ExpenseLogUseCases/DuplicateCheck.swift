@@ -121,7 +121,10 @@ public struct DuplicateCheck: Sendable {
         let finder = DuplicateFinder(known: known)
         // Nothing known and nothing decided (the usual import into new months): the items go on as they are, not copied.
         guard !finder.isEmpty || !decided.isEmpty else { return outcome }
-        let fates = try await fates(of: spool, finder: finder, isStatementRow: isStatementRow, legacyIDs: legacyIDs, today: today, report: report,
+        // Every month read from the server (or its cache): an item a decision names and none of them holds is gone.
+        let compared = loaded.allSatisfy { $0.missing == nil }
+        let fates = try await fates(of: spool, finder: finder, isStatementRow: isStatementRow, legacyIDs: legacyIDs, compared: compared,
+                                    today: today, report: report,
                                     deciding: deciding, decide: decide, decisions: &outcome.decisions)
         guard !fates.isEmpty else { return outcome }
         let kept = try ItemSpool()
@@ -162,7 +165,7 @@ public struct DuplicateCheck: Sendable {
     }
 
     /// The fate of every row that is not simply sent, by row: a known id first, then a decision kept, then matching.
-    private func fates(of spool: ItemSpool, finder: DuplicateFinder, isStatementRow: (Int) -> Bool, legacyIDs: [Int: String], today: Day,
+    private func fates(of spool: ItemSpool, finder: DuplicateFinder, isStatementRow: (Int) -> Bool, legacyIDs: [Int: String], compared: Bool, today: Day,
                        report: ImportRecord, deciding: RowDecision.Source, decide: (HeldRow) async throws -> HeldChoice?,
                        decisions: inout [String: RowDecision]) async throws -> [Int: Fate] {
         // The input's known ids, read first so that the answer does not depend on the rows' order.
@@ -213,7 +216,11 @@ public struct DuplicateCheck: Sendable {
                 continue
             }
             guard let matcher, isStatementRow(row) else { continue }
-            if let kept = decided[item.id] ?? (isTrusted ? legacy.flatMap({ decided[$0] }) : nil) {
+            var kept = decided[item.id] ?? (isTrusted ? legacy.flatMap({ decided[$0] }) : nil)
+            // The same purchase as an item that is gone (its typed copy deleted, here or in the app): the decision no
+            // longer keeps the purchase anywhere, so the row is matched anew, and sent when nothing else is it.
+            if kept?.decision == .same, compared, kept?.item.flatMap(finder.item(withID:)) == nil { kept = nil }
+            if let kept {
                 let when = "decided \(Self.who(kept.by)) on \(kept.on)"
                 switch kept.decision {
                 case .same:
@@ -305,6 +312,6 @@ public struct DuplicateCheck: Sendable {
 
     /// `2024-01-22 コーヒー ¥178 (id 1000…)`, how a matched item is named in messages, control characters shown as `�`.
     static func describe(_ item: Item) -> String {
-        PrintableText.of("\(item.date) \(item.name) ¥\(PriceText.format(item.price)) (id \(item.id))")
+        PrintableText.of("\(item.date) \(item.name) \(PriceText.yen(item.price)) (id \(item.id))")
     }
 }

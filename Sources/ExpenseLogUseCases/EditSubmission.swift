@@ -43,6 +43,8 @@ public struct EditSubmission: Sendable {
         // A deleted statement row stays deleted: later imports of the statement skip it, as a person decided. A typed
         // item (a random id) is in no statement.
         if case .delete(let items) = change, let decisions {
+            // A typed item deleted: the statement rows decided to be it are purchases again (else they would be lost).
+            try await decisions.release(sameAs: Set(items.filter { RandomID.isTyped($0.id) }.map(\.id)))
             let rows = items.filter { !RandomID.isTyped($0.id) }
             try await decisions.record(Dictionary(rows.map { ($0.id, RowDecision(.skip, item: nil, by: .deletion, on: Day.today().description)) },
                                                   uniquingKeysWith: { first, _ in first }))

@@ -125,6 +125,6 @@ public struct QueuedRowMatching: Sendable {
 
     /// `2026-11-28 紀伊國屋書店 ¥1,500`, control characters shown as `�`.
     public static func describe(_ item: Item) -> String {
-        PrintableText.of("\(item.date) \(item.name) ¥\(PriceText.format(item.price))")
+        PrintableText.of("\(item.date) \(item.name) \(PriceText.yen(item.price))")
     }
 }

@@ -103,4 +103,41 @@ import TestSupport
             #expect(!names.contains("ﾗｸﾃﾝEDY ﾁﾔ-ｼﾞ"), "楽天Edy's top-up is a transfer: \(names)")
         }
     }
+
+    @Test func deletingTheTypedItemAStatementRowWasMatchedToBringsTheRowBackAtTheNextImport() async throws {
+        let home = try TemporaryDirectory(), partner = try TemporaryDirectory()
+        defer { home.remove(); partner.remove() }
+        let card = try CLIImportFilesTests.write([CLIHouseholdMoneyTests.enaviTitle, CLIHouseholdMoneyTests.enaviRow("2026/11/02", "ﾏｲﾊﾞｽｹｯﾄ ﾒｸﾞﾛ", "1,280"),
+                                                  CLIHouseholdMoneyTests.enaviRow("2026/11/09", "サイゼリヤ 渋谷店", "1,200")], "enavi.csv", in: home)
+        try await withScriptHost { host in
+            let env = host.environment(home: home), app = host.environment(home: partner)
+            #expect(try await CLI.run(["add", "まいばすけっと", "1280", "-d", "2026-11-02", "-c", "0"], environment: env).status == 0)
+            #expect(try await CLI.run(["add", "ランチ", "1200", "-d", "2026-11-09", "-c", "0"], environment: app).status == 0)
+            let first = try await CLI.run(["import", card, "--ambiguous", "same"], environment: env)
+            #expect(first.status == 0 && first.stderr.contains("Nothing to send"), "\(first.stderr)")
+            // Here a typed item is deleted; in the app, the partner deletes theirs.
+            let here = try await CLI.run(["delete", "まいばすけっと", "--from", "2026-11-01", "--to", "2026-11-30", "--yes"], environment: env)
+            #expect(here.status == 0, "\(here.stderr)")
+            let there = try await CLI.run(["delete", "ランチ", "--from", "2026-11-01", "--to", "2026-11-30", "--yes"], environment: app)
+            #expect(there.status == 0, "\(there.stderr)")
+            #expect(try await Self.month(host).isEmpty)
+            // The statement's rows were these purchases: with their typed copies gone, they are sent, not lost.
+            let again = try await CLI.run(["import", card], environment: env)
+            #expect(again.status == 0 && again.stderr.contains("Report: 2 added."), "\(again.stderr)")
+            #expect(try await Self.month(host) == ["2026-11-02 ﾏｲﾊﾞｽｹｯﾄ ﾒｸﾞﾛ 1280", "2026-11-09 サイゼリヤ 渋谷店 1200"])
+        }
+    }
+
+    @Test func sameRefusesTwoTypedPurchasesOfDifferentAmounts() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        try await withScriptHost { host in
+            let env = host.environment(home: home)
+            #expect(try await CLI.run(["add", "パン", "300", "-d", "2026-11-02", "-c", "0"], environment: env).status == 0)
+            #expect(try await CLI.run(["add", "卵", "268", "-d", "2026-11-02", "-c", "0"], environment: env).status == 0)
+            let same = try await CLI.run(["same", "パン", "卵", "--from", "2026-11-01", "--to", "2026-11-30", "--yes"], environment: env)
+            #expect(same.status == 65 && same.stderr.contains("two purchases, not one entered twice. Nothing was changed"), "\(same.stderr)")
+            #expect(try await Self.month(host) == ["2026-11-02 パン 300", "2026-11-02 卵 268"])
+        }
+    }
 }

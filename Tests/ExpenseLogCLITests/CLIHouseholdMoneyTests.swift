@@ -220,7 +220,7 @@ import TestSupport
             let env = host.environment(home: home)
             let first = try await CLI.run(["import", november, "--report", report], environment: env)
             #expect(first.status == 0, "\(first.stderr)")
-            #expect(first.stderr.contains("4 rows of 3 shops took the default category Food, as no rule or history names theirs:\n"
+            #expect(first.stderr.contains("4 rows of 3 shops took the default category Food, as no rule or history gives these shops one:\n"
                                           + "  \(november):2: 東京電力 ¥8,234\n  \(november):3: ENEOS 渋谷SS ¥5,400 (and 1 more row)\n"
                                           + "  \(november):5: ダイワシヨウケン ツミタテ ¥30,000\n"), "\(first.stderr)")
             let document = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any]
@@ -383,7 +383,7 @@ import TestSupport
             let env = host.environment(home: home)
             let asked = try await CLIEverydayTests.onTerminal(["import", card],
                                                               // A typo is refused with what it likely meant, which Enter then takes.
-                                                              answering: [("東京電力 ¥8,234", "entertainmnt"), ("東京電力 ¥8,234 [Entertainment]", ""),
+                                                              answering: [("東京電力 ¥8,234 — its category", "entertainmnt"), ("東京電力 ¥8,234 — its category [Entertainment]", ""),
                                                                           ("ENEOS 渋谷SS ¥5,400 (and 1 more)", "entertainment/transportation"),
                                                                           ("enavi.csv:5: ", "")], env)
             #expect(asked.status == 0, "\(asked.stdout)")

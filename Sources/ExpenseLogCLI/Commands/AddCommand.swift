@@ -7,7 +7,7 @@ import Foundation
 
 /// `add`: one item from its name and price, registered exactly as `register` registers a file's rows.
 struct AddCommand: ParsableCommand {
-    @Opt("date", short: "d", "day", help: "The day: 2024-01-05, 11/20 (this year's, or last year's if still to come), "
+    @Opt("date", short: "d", "day", help: "The day: 2024-01-05, 11/20 (this year's, or last year's if more than a week ahead), "
          + "today/今日, yesterday/昨日, 一昨日, a weekday (monday, 月曜: the last one) or -3d (default: today).") var date: String?
     @Opt("category", short: "c", "name", .suggest(CommonOptions.categoryWords), help: "A category (food, 食費, a unique prefix, a number) "
          + "or category/sub (food/drink); default: that of the latest cached item of the same name.") var category: String?

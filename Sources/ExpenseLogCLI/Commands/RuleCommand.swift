@@ -50,7 +50,8 @@ enum RuleCommand: CommandGroup {
                     let (number, sub) = try config.catalogue.value.resolve(category)
                     rule = ShopRule(shop: name, category: number, sub: sub)
                 } catch {
-                    throw UsageError(path: context.invocation.path, message: "\(error.message), or transfer (`expense-log categories` lists them)")
+                    throw UsageError(path: context.invocation.path, message: "\(error.message), or transfer (`expense-log categories` lists them; "
+                                     + "the catalogue is the iOS app's, and a config file's \"categories\" replaces it: docs/configuration.md)")
                 }
             }
             let replaced = try await context.shopRules(config).add(rule)

@@ -33,12 +33,19 @@ struct SameCommand: ParsableCommand {
         let config = try context.config()
         let period = try CommonOptions.range(from: from, to: to, context)
         let sync = context.sync(config, try context.client(config), context.repository(config))
-        let a = try await NamedItems.find([first], all: false, in: period, sync, context, config).items
-        let b = try await NamedItems.find([second], all: false, in: period, sync, context, config).items
+        let a = try await NamedItems.find([first], all: false, in: period, sync, context, config, offersAll: false).items
+        let b = try await NamedItems.find([second], all: false, in: period, sync, context, config, offersAll: false).items
         guard let one = a.first, let other = b.first, one.id != other.id else {
             throw UsageError(path: context.invocation.path, message: "\(PrintableText.of(first)) and \(PrintableText.of(second)) name one item; name two")
         }
         let named = SamePurchase.order(one, other)
+        // Two purchases typed with different amounts are two purchases: `same` folds one entered twice, it does not delete.
+        if RandomID.isTyped(one.id), RandomID.isTyped(other.id), one.price != other.price {
+            context.io.stderr.write("Error: \(ServerEdits.describe(one, config, context)) and \(ServerEdits.describe(other, config, context)) were "
+                                    + "both typed, with different amounts: two purchases, not one entered twice. Nothing was changed; "
+                                    + "`expense-log delete` removes one you did not make.\n")
+            throw CommandExit(code: .dataError)
+        }
         if named.keep.price != named.drop.price {
             context.warn("their amounts differ (\(PriceText.yen(named.keep.price)) and \(PriceText.yen(named.drop.price))); the kept one's stays")
         }

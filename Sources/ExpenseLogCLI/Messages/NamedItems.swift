@@ -17,7 +17,8 @@ enum NamedItems {
     /// fetched first when a name is looked for in one never cached. With no period, a text that names nothing this
     /// month is looked for in last month too (a statement's purchase of the 30th is edited on the 2nd), and stderr
     /// says where it was found.
-    static func find(_ texts: [String], all: Bool, in period: Period?, _ sync: Sync, _ context: Context, _ config: AppConfig) async throws -> Found {
+    static func find(_ texts: [String], all: Bool, in period: Period?, _ sync: Sync, _ context: Context, _ config: AppConfig,
+                     offersAll: Bool = true) async throws -> Found {
         let targets = EditTargets(repository: sync.repository, queued: EditText.waiting(context, config), pending: sync.pending)
         var months = period?.months ?? [YearMonth.current()]
         var (matches, short, unknown) = try await lookup(texts, all: all, in: months, targets, context, config)
@@ -46,7 +47,7 @@ enum NamedItems {
                 found.items += items
                 found.byName = true
             case .several(let items):
-                found.items.append(try await pick(text, items, short, months, context, config))
+                found.items.append(try await pick(text, items, short, months, context, config, offersAll: offersAll))
             case .none:
                 // The months could not be read: that, not the name, is what stopped the search.
                 if let unknown {
@@ -79,7 +80,7 @@ enum NamedItems {
 
     /// The one of several items a person picks by number on a terminal; elsewhere the list, and exit 65.
     private static func pick(_ text: String, _ items: [Item], _ short: [String: String], _ months: [YearMonth], _ context: Context,
-                             _ config: AppConfig) async throws -> Item {
+                             _ config: AppConfig, offersAll: Bool) async throws -> Item {
         let byID = items.allSatisfy { $0.id.uppercased().hasPrefix(text.uppercased()) }
         let what = byID ? "have ids that start with \(PrintableText.of(text))" : "match \(PrintableText.of(text)) (by id, or by name in \(describe(months)))"
         let list = items.enumerated().map { number, item in
@@ -87,7 +88,7 @@ enum NamedItems {
         }.joined()
         guard context.canAsk else {
             context.io.stderr.write("Error: \(items.count) items \(what); nothing was changed. Give "
-                                    + (byID ? "more of the id" : "one's short id, or --all for every one") + ":\n" + list)
+                                    + (byID ? "more of the id" : "one's short id" + (offersAll ? ", or --all for every one" : "")) + ":\n" + list)
             throw CommandExit(code: .dataError)
         }
         context.io.stderr.write("\(items.count) items \(what):\n" + list)
@@ -99,7 +100,7 @@ enum NamedItems {
             }
             let number = Int(answer.precomposedStringWithCompatibilityMapping) ?? 0
             if items.indices.contains(number - 1) { return items[number - 1] }
-            context.refuseAnswer("'\(PrintableText.of(answer))' is none of 1-\(items.count)\(byID ? "" : "; --all takes every one")")
+            context.refuseAnswer("'\(PrintableText.of(answer))' is none of 1-\(items.count)\(byID || !offersAll ? "" : "; --all takes every one")")
         }
     }
 

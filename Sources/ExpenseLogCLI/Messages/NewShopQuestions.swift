@@ -28,6 +28,7 @@ enum NewShopQuestions {
             let question = "\(shop.first): \(PrintableText.of(shop.shop)) \(PriceText.yen(shop.item.price))"
                 + (shop.rows > 1 ? context.say(" (and \(shop.rows - 1) more)", ja: " (ほか\(shop.rows - 1)件)") : "")
                 + (name == shop.shop ? "" : context.say(", a rule for \(PrintableText.of(name))", ja: "、\(PrintableText.of(name)) の規則として"))
+                + context.say(" — its category", ja: " — 項目")
             var suggested: String?
             while true {
                 guard let answer = try await context.ask(question, suggested: suggested), !answer.isEmpty else { break }

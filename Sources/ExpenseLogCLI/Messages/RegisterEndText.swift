@@ -103,7 +103,7 @@ extension RegisterText {
         case let .failed(error, mayHaveBeenSaved, rows, batchesLeft):
             let location = report.location(ofRow: rows[0])
             lead(error, confirmed: confirmed, total: total)
-            if mayHaveBeenSaved {
+            if mayHaveBeenSaved, options.adding == nil {
                 let wait = Int(wait.seconds)
                 context.io.stderr.write("The batch from \(location) may have been saved before the answer was lost, or the server may "
                                         + "still be saving it: `expense-log sync` checks the server by id before sending anything again, "

@@ -88,7 +88,7 @@ struct RegisterText {
         let name = catalogue.name(of: first.item.category, japanese: context.japanese)
         let rows = inputs.defaultedRows, shops = inputs.defaultedShops.count
         var text = "\(rows) row\(rows == 1 ? "" : "s") of \(shops) shop\(shops == 1 ? "" : "s") took the default category \(name), as no rule "
-            + "or history names \(shops == 1 ? "its" : "theirs"):\n"
+            + "or history gives \(shops == 1 ? "the shop" : "these shops") one:\n"
         for shop in inputs.defaultedShops.prefix(20) {
             text += "  \(shop.first): \(PrintableText.of(shop.shop)) \(PriceText.yen(shop.item.price))"
                 + (shop.rows > 1 ? " (and \(shop.rows - 1) more row\(shop.rows == 2 ? "" : "s"))" : "") + "\n"

@@ -116,9 +116,14 @@ struct SyncText {
             : !outcome.held.isEmpty ? "\(outcome.remaining) item\(outcome.remaining == 1 ? " waits" : "s wait") in the outbox."
             : problems.isEmpty ? "The outbox is empty." : "Unreadable outbox entries remain (see the warnings above)."
         let japaneseLeft = left == "The outbox is empty." ? "送信待ちはありません。" : left
-        context.note(context.say("Sent \(outcome.sent) item\(outcome.sent == 1 ? "" : "s") in \(outcome.posts) request\(outcome.posts == 1 ? "" : "s"); "
-                                 + "skipped \(outcome.skipped) the server already had. " + left,
-                                 ja: "\(outcome.sent)件を送信しました (リクエスト\(outcome.posts)回、サーバーに既にあった\(outcome.skipped)件は送らず)。" + japaneseLeft))
+        // Nothing sent or found: only what is left says anything (the rows matched or held were said above).
+        if outcome.posts == 0, outcome.skipped == 0, !outcome.matched.isEmpty || !outcome.held.isEmpty {
+            if !outcome.held.isEmpty || left != "The outbox is empty." { context.note(context.say(left, ja: japaneseLeft)) }
+        } else {
+            context.note(context.say("Sent \(outcome.sent) item\(outcome.sent == 1 ? "" : "s") in \(outcome.posts) request\(outcome.posts == 1 ? "" : "s"); "
+                                     + "skipped \(outcome.skipped) the server already had. " + left,
+                                     ja: "\(outcome.sent)件を送信しました (リクエスト\(outcome.posts)回、サーバーに既にあった\(outcome.skipped)件は送らず)。" + japaneseLeft))
+        }
         if let first = outcome.refused.first { return ExitCode(for: first.error) }
         // An unreadable entry needs a person, not another try: 74, as pending gives.
         if !problems.isEmpty { return .ioError }
