@@ -230,7 +230,7 @@ import Testing
         let dropped = try await CLI.run(["pending", "drop", "P2", "--yes"], environment: offline)
         #expect(dropped.status == 0 && dropped.stderr.contains("Removed P2: 2024-01-06 茶 150"), "\(dropped.stderr)")
         let typo = try await CLI.run(["pending", "drop", "P9", "-y"], environment: offline)
-        #expect(typo.status == 65 && typo.stderr.contains("no waiting item has the id P9"))
+        #expect(typo.status == 65 && typo.stderr.contains("no waiting item has the id P9"), "\(typo.status): \(typo.stderr)")
         try await withServer { server async throws in
             let env = Samples.environment(home: home, server: server)
             #expect(try await CLI.run(["sync"], environment: env).status == 0)

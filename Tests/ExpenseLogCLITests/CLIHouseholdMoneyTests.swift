@@ -365,6 +365,8 @@ import TestSupport
             let statement = try CLIImportFilesTests.write(Self.bank, "meisai.csv", in: home, encoding: "cp932")
             let imported = try await CLI.run(["import", statement], environment: env)
             #expect(imported.stderr.contains("結果: 追加 2件、自分の口座間の振替 (支出ではない) 7件。"), "\(imported.stderr)")
+            #expect(imported.stderr.contains("を三菱UFJ銀行 入出金明細として読みました (組み込みのプロファイル mufg。"), "\(imported.stderr)")
+            #expect(imported.stderr.contains("2店の2行が既定の項目「食費」になりました"), "\(imported.stderr)")
             // On a terminal: the questions in Japanese, answered in Japanese.
             let asked = try await CLIEverydayTests.onTerminal(["add", "餃子", "450", "-d", "2026-11-11"],
                                                               answering: [("項目", "食費"), ("を登録しますか? [Y/n]", "はい")], env)

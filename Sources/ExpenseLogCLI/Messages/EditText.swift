@@ -25,7 +25,8 @@ enum EditText {
         }
         switch submitted {
         case .waiting:
-            context.io.stderr.write("The change waits in \(directory); `expense-log sync` sends it once the server can be reached.\n")
+            context.io.stderr.write(context.say("The change waits in \(directory); `expense-log sync` sends it once the server can be reached.",
+                                                ja: "変更は \(directory) で送信を待っています。サーバーに届くようになったら `expense-log sync` で送ります。") + "\n")
             throw CommandExit(code: .temporaryFailure)
         case .busy:
             context.io.stderr.write("Another run (a sync, edit or delete) is sending this environment's queue and may send this "
@@ -69,14 +70,17 @@ enum EditText {
             switch delivered {
             case let .deleted(edit, deleted, missing):
                 guard case .delete(let items) = edit.change else { continue }
-                for item in items where deleted.contains(item.id) { context.note("Deleted: \(ServerEdits.describe(item, config, context)).") }
+                for item in items where deleted.contains(item.id) {
+                    context.note(context.say("Deleted: ", ja: "削除しました: ") + ServerEdits.describe(item, config, context) + context.say(".", ja: "。"))
+                }
                 if !missing.isEmpty {
                     context.warn("the server had no item \(missing.map(PrintableText.of).joined(separator: ", ")) (deleted already: "
                                  + "elsewhere, or by an earlier try whose answer was lost); it is gone from the cache too")
                 }
             case let .changed(edit, saved):
                 guard case .update(let item, _, _) = edit.change else { continue }
-                context.note("Changed: \(ServerEdits.describe(saved, config, context)) (was \(ServerEdits.describe(item, config, context))).")
+                context.note(context.say("Changed: \(ServerEdits.describe(saved, config, context)) (was \(ServerEdits.describe(item, config, context))).",
+                                         ja: "変更しました: \(ServerEdits.describe(saved, config, context)) (元: \(ServerEdits.describe(item, config, context)))。"))
             case let .vanished(edit, error):
                 guard case .update(let item, _, _) = edit.change else { continue }
                 let mine = own == nil || edit.file == own?.file  // an earlier run's change is reported, not this run's failure

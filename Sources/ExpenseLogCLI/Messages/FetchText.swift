@@ -33,8 +33,9 @@ struct FetchText {
         context.printItems(printed, format, config, shortIDs: ids, waiting: showsWaiting ? waitingIDs : [])
         let count = showsWaiting ? printed.filter { waitingIDs.contains($0.id) }.count : 0
         if count > 0 {
-            context.note("\(count) item\(count == 1 ? "" : "s") shown as waiting \(count == 1 ? "is" : "are") in the outbox, not yet on "
-                         + "the server; `expense-log sync` sends \(count == 1 ? "it" : "them") (--sent-only leaves them out).")
+            context.note(context.say("\(count) item\(count == 1 ? "" : "s") shown as waiting \(count == 1 ? "is" : "are") in the outbox, not yet on "
+                                     + "the server; `expense-log sync` sends \(count == 1 ? "it" : "them") (--sent-only leaves them out).",
+                                     ja: "未送信と表示した\(count)件はまだサーバーにありません。`expense-log sync` で送ります (--sent-only で除けます)。"))
         }
     }
 
@@ -64,7 +65,9 @@ struct FetchText {
         case .cache(let fetchedAt, let complete):
             if let fallback = loaded.fallback {
                 let when = fetchedAt.map { "as fetched \(Age.text(of: $0)) (\(LocalTime.text($0)))" } ?? "from the cache"
-                context.warn("\(fallback)\nShowing \(month) \(when); run again when the server is back (or use --refresh to never fall back)")
+                context.warn("\(fallback)\n" + context.say("Showing \(month) \(when); run again when the server is back (or use --refresh to never fall back)",
+                                                           ja: "\(month) をキャッシュから表示しています (\(fetchedAt.map { LocalTime.text($0) } ?? "取得日時不明") に取得)。"
+                                                             + "サーバーが戻ったらもう一度実行してください (--refresh でキャッシュを使わない)"))
             }
             if !complete { context.warn("\(month) was never fetched whole; only the items registered from here are shown") }
             EditText.noteWaiting(edits, in: [month], context)

@@ -76,12 +76,13 @@ struct HeldRowsText {
     func list(_ held: [ImportRecord.Row]) {
         guard !held.isEmpty else { return }
         progress.clear()
-        var text = "Held \(held.count) row\(held.count == 1 ? "" : "s") that may be items already there; "
-            + "\(held.count == 1 ? "it was" : "they were") not sent:\n"
+        var text = context.say("Held \(held.count) row\(held.count == 1 ? "" : "s") that may be items already there; "
+                               + "\(held.count == 1 ? "it was" : "they were") not sent:",
+                               ja: "登録済みの項目かもしれない\(held.count)行を保留しました。送信していません:") + "\n"
         for row in held {
             let item = row.item.map(Self.describe) ?? "a row"
-            let candidates = row.candidates.map { "\(Self.describe($0.item)) \(Self.place($0))" }.joined(separator: ", or ")
-            text += "  \(row.location): \(item) may be \(candidates)\n"
+            let candidates = row.candidates.map { "\(Self.describe($0.item)) \(place($0))" }.joined(separator: context.say(", or ", ja: "、または "))
+            text += "  \(row.location): " + context.say("\(item) may be \(candidates)", ja: "\(item) は \(candidates) かもしれません") + "\n"
         }
         // A shell reads the command as shown: a word with a space or a quote is quoted; the options that read the
         // inputs come along, so the next run finds the same rows.
@@ -90,18 +91,25 @@ struct HeldRowsText {
             return shown.contains(where: { " \t'\"\\$`!*?[](){}<>|&;#~".contains($0) }) ? shown.shellQuoted : shown
         }.joined(separator: " ")
         let fromStdin = options.paths.contains { $0.path == "-" }
-        text += (fromStdin ? "Save standard input to a file, then decide on a terminal" : "Decide on a terminal")
-            + " with `expense-log register \(words) --review`, or all at once with "
-            + "--ambiguous new (send them), same (they are the items above) or skip.\n"
+        text += context.say((fromStdin ? "Save standard input to a file, then decide on a terminal" : "Decide on a terminal")
+                            + " with `expense-log register \(words) --review`, or all at once with "
+                            + "--ambiguous new (send them), same (they are the items above) or skip.",
+                            ja: (fromStdin ? "標準入力をファイルに保存してから、" : "") + "端末で `expense-log register \(words) --review` で決めるか、"
+                                + "--ambiguous new (送る)、same (上の項目と同じ)、skip でまとめて決めてください。") + "\n"
         context.io.stderr.write(text)
     }
 
     /// `2024-11-19 まいばすけっと ¥1,280 (id 1000…)`, control characters shown as `�`.
     static func describe(_ item: Item) -> String {
-        PrintableText.of("\(item.date) \(item.name) ¥\(PriceText.format(item.price))")
+        PrintableText.of("\(item.date) \(item.name) \(PriceText.yen(item.price))")
     }
 
     static func place(_ known: KnownItem) -> String {
         "(\(known.place == .server ? "on the server" : "waiting in the outbox"), id \(PrintableText.of(known.item.id)))"
+    }
+
+    /// Where a candidate is, in the person's language.
+    func place(_ known: KnownItem) -> String {
+        context.japanese ? "(\(known.place == .server ? "サーバー上" : "送信待ち")、ID \(PrintableText.of(known.item.id)))" : Self.place(known)
     }
 }

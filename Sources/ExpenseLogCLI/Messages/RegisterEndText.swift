@@ -18,14 +18,16 @@ extension RegisterText {
         switch result.end {
         case .stoppedOnInvalid:
             let count = inputs.problems.count, rowsOnly = !inputs.problems.allSatisfy(\.ofWholeFile)
-            context.io.stderr.write("Error: \(count) problem\(count == 1 ? "" : "s") found; nothing was sent. "
-                                    + "Fix what the lines above name and run the command again"
-                                    + (rowsOnly ? " (or pass --skip-invalid to send the valid rows).\n" : ".\n"))
+            context.io.stderr.write(context.say("Error: \(count) problem\(count == 1 ? "" : "s") found; nothing was sent. "
+                                                + "Fix what the lines above name and run the command again"
+                                                + (rowsOnly ? " (or pass --skip-invalid to send the valid rows)." : "."),
+                                                ja: "エラー: 問題が\(count)件あり、何も送信していません。上の行を直してもう一度実行してください"
+                                                    + (rowsOnly ? " (有効な行だけ送るには --skip-invalid)。" : "。")) + "\n")
             try ending.finish(report, code: .dataError)
         case .nothingValid:
             // A script reading the output gets an empty list, as from fetch and pending, rather than nothing at all.
             if options.format != .table { context.printItems([], options.format, config) }
-            context.note("No items to register.")
+            context.note(context.say("No items to register.", ja: "登録する項目はありません。"))
             // Under --on-invalid warn, a file of nothing but invalid rows (a bank changed its layout) is not a success.
             if !result.invalid, !inputs.problems.isEmpty, inputs.repeated.isEmpty {
                 context.io.stderr.write("Error: no row is valid, so nothing was sent; --on-invalid warn exits 0 only when valid rows "
@@ -50,8 +52,9 @@ extension RegisterText {
             explain(result.skipped, held: result.held, review: review)
             let code = await sent(outcome, total: total, saved: &saved, repository: repository, config: config, report: report)
             if result.waiting > 0 {
-                context.note("\(result.waiting) item\(result.waiting == 1 ? "" : "s") queued by earlier runs \(result.waiting == 1 ? "is" : "are") "
-                             + "still waiting in the outbox; `expense-log sync` sends them.")
+                context.note(context.say("\(result.waiting) item\(result.waiting == 1 ? "" : "s") queued by earlier runs \(result.waiting == 1 ? "is" : "are") "
+                                         + "still waiting in the outbox; `expense-log sync` sends them.",
+                                         ja: "以前の実行の\(result.waiting)件が送信待ちです。`expense-log sync` で送ります。"))
             }
             await context.flushWarnings(repository)
             try ending.finish(report, code: code != .success ? code : rowsCode)

@@ -46,8 +46,9 @@ struct RegisterText {
         if !inputs.detected.isEmpty { progress.clear() }
         for (input, profile, description) in inputs.detected {
             // A note, not a warning: the layout was recognised, and cron mails nothing for it.
-            context.note("Read \(input) as a \(description.prefix { $0 != "(" }.trimmingSpaces()) (the built-in profile \(profile); "
-                         + "--profile sets another).")
+            let layout = description.prefix { $0 != "(" }.trimmingSpaces()
+            context.note(context.say("Read \(input) as a \(layout) (the built-in profile \(profile); --profile sets another).",
+                                     ja: "\(input) を\(layout)として読みました (組み込みのプロファイル \(profile)。--profile で変えられます)。"))
         }
         if options.explain, !inputs.categoryOrigins.isEmpty {
             progress.clear()
@@ -56,7 +57,8 @@ struct RegisterText {
         if options.explain, !inputs.excluded.isEmpty {
             progress.clear()
             for row in inputs.excluded {
-                let what = row.isTransfer ? "a transfer, not sent (--transfers keep imports it)" : "left out by the profile"
+                let what = row.isTransfer ? context.say("a transfer, not sent (--transfers keep imports it)", ja: "振替のため送信せず (--transfers keep で取り込めます)")
+                    : context.say("left out by the profile", ja: "プロファイルで除外")
                 context.io.stderr.write("\(row.location): \(what): \(row.reason)\n")
             }
         }
@@ -87,15 +89,18 @@ struct RegisterText {
         let catalogue = (try? context.config().catalogue.value) ?? .standard
         let name = catalogue.name(of: first.item.category, japanese: context.japanese)
         let rows = inputs.defaultedRows, shops = inputs.defaultedShops.count
-        var text = "\(rows) row\(rows == 1 ? "" : "s") of \(shops) shop\(shops == 1 ? "" : "s") took the default category \(name), as no rule "
-            + "or history gives \(shops == 1 ? "the shop" : "these shops") one:\n"
+        var text = context.say("\(rows) row\(rows == 1 ? "" : "s") of \(shops) shop\(shops == 1 ? "" : "s") took the default category \(name), "
+                               + "as no rule or history gives \(shops == 1 ? "the shop" : "these shops") one:",
+                               ja: "\(shops)店の\(rows)行が既定の項目「\(name)」になりました (規則も履歴もない店です):") + "\n"
         for shop in inputs.defaultedShops.prefix(20) {
             text += "  \(shop.first): \(PrintableText.of(shop.shop)) \(PriceText.yen(shop.item.price))"
-                + (shop.rows > 1 ? " (and \(shop.rows - 1) more row\(shop.rows == 2 ? "" : "s"))" : "") + "\n"
+                + (shop.rows > 1 ? context.say(" (and \(shop.rows - 1) more row\(shop.rows == 2 ? "" : "s"))", ja: " (ほか\(shop.rows - 1)行)") : "") + "\n"
         }
-        if shops > 20 { text += "  … and \(shops - 20) more shops\n" }
-        context.io.stderr.write(text + "`expense-log rule add SHOP CATEGORY` gives a shop its category in every later import "
-                                + "(`expense-log rule add SHOP transfer` leaves its rows out); `expense-log edit` changes items already sent.\n")
+        if shops > 20 { text += context.say("  … and \(shops - 20) more shops", ja: "  … ほか\(shops - 20)店") + "\n" }
+        context.io.stderr.write(text + context.say("`expense-log rule add SHOP CATEGORY` gives a shop its category in every later import "
+                                                   + "(`expense-log rule add SHOP transfer` leaves its rows out); `expense-log edit` changes items already sent.",
+                                                   ja: "`expense-log rule add 店 項目` で以後の取り込みでの店の項目を決められます (`expense-log rule add 店 transfer` "
+                                                     + "で振替として除外)。送信済みの項目は `expense-log edit` で変更します。") + "\n")
     }
 
     /// Shows what the duplicate check meets as it goes: progress while the months are read, then warnings.
@@ -123,17 +128,21 @@ struct RegisterText {
         guard options.explain else {
             let matched = skipped.filter { $0.status == .matched }.count, decided = skipped.filter { $0.status == .skipped }.count
             let there = skipped.count - decided
-            context.note((there == 0 ? "" : "Skipped \(there) row\(there == 1 ? "" : "s") already there"
-                          + (matched == 0 ? "" : " (\(matched) matched to items entered another way)"))
-                         + (decided == 0 ? "" : (there == 0 ? "Left out" : ", and left out") + " \(decided) row\(decided == 1 ? "" : "s") as decided before")
-                         + (options.adding != nil ? "." : "; --explain says what each matched."))  // add has no --explain
+            let english = (there == 0 ? "" : "Skipped \(there) row\(there == 1 ? "" : "s") already there"
+                           + (matched == 0 ? "" : " (\(matched) matched to items entered another way)"))
+                + (decided == 0 ? "" : (there == 0 ? "Left out" : ", and left out") + " \(decided) row\(decided == 1 ? "" : "s") as decided before")
+                + (options.adding != nil ? "." : "; --explain says what each matched.")  // add has no --explain
+            let japanese = (there == 0 ? "" : "登録済みの\(there)行を飛ばしました" + (matched == 0 ? "" : " (うち\(matched)行は別に入力された項目と一致)"))
+                + (decided == 0 ? "" : (there == 0 ? "" : "。") + "決定どおり\(decided)行を除外しました")
+                + (options.adding != nil ? "。" : "。--explain でそれぞれの理由を表示します。")
+            context.note(context.say(english, ja: japanese))
             return
         }
         for row in skipped {
             let what = switch row.status {
-            case .matched: "matched, not sent"
-            case .skipped: "skipped as decided"
-            default: "skipped, already there"
+            case .matched: context.say("matched, not sent", ja: "一致したため送信せず")
+            case .skipped: context.say("skipped as decided", ja: "決定どおり除外")
+            default: context.say("skipped, already there", ja: "登録済みのため送信せず")
             }
             context.io.stderr.write("\(row.location): \(what): \(row.reasons.joined(separator: "; "))\n")
         }

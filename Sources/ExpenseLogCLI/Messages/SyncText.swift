@@ -95,18 +95,28 @@ struct SyncText {
                          + "then; --force sends it now, at the risk of registering it twice.")
         }
         if !outcome.matched.isEmpty {
-            context.note("Did not send \(outcome.matched.count) statement row\(outcome.matched.count == 1 ? "" : "s") that waited in the outbox, "
-                         + (outcome.matched.count == 1 ? "as it is an item already there:\n" : "as they are items already there:\n") + outcome.matched.map { "  \(QueuedRowMatching.describe($0.item)): \($0.reason)" }
-                            .joined(separator: "\n"))
+            context.note(context.say("Did not send \(outcome.matched.count) statement row\(outcome.matched.count == 1 ? "" : "s") that waited in the outbox, "
+                                     + (outcome.matched.count == 1 ? "as it is an item already there:\n" : "as they are items already there:\n"),
+                                     ja: "送信待ちだった明細の\(outcome.matched.count)行は登録済みの項目なので送りませんでした:\n")
+                         + outcome.matched.map { "  \(QueuedRowMatching.describe($0.item)): \($0.reason)" }.joined(separator: "\n"))
         }
         if !outcome.held.isEmpty {
-            context.io.stderr.write("Held \(outcome.held.count) statement row\(outcome.held.count == 1 ? "" : "s") that may be items entered while "
-                                    + "\(outcome.held.count == 1 ? "it" : "they") waited; not sent, \(outcome.held.count == 1 ? "it waits" : "they wait") "
-                                    + "in the outbox:\n" + outcome.held.map { row in
-                                        "  \(QueuedRowMatching.describe(row.item)) may be "
-                                            + row.candidates.map { QueuedRowMatching.describe($0.item) }.joined(separator: ", or ")
-                                    }.joined(separator: "\n")
-                                    + "\nDecide with `expense-log sync --ambiguous new` (send), `same` (do not send) or `skip`.\n")
+            if context.japanese {
+                context.io.stderr.write("入力された項目かもしれない明細の\(outcome.held.count)行を保留しました。送信待ちのままです:\n"
+                                        + outcome.held.map { row in
+                                            "  \(QueuedRowMatching.describe(row.item)) は "
+                                                + row.candidates.map { QueuedRowMatching.describe($0.item) }.joined(separator: "、または ") + " かもしれません"
+                                        }.joined(separator: "\n")
+                                        + "\n`expense-log sync --ambiguous new` (送る)、`same` (送らない)、`skip` で決めてください。\n")
+            } else {
+                context.io.stderr.write("Held \(outcome.held.count) statement row\(outcome.held.count == 1 ? "" : "s") that may be items entered while "
+                                        + "\(outcome.held.count == 1 ? "it" : "they") waited; not sent, \(outcome.held.count == 1 ? "it waits" : "they wait") "
+                                        + "in the outbox:\n" + outcome.held.map { row in
+                                            "  \(QueuedRowMatching.describe(row.item)) may be "
+                                                + row.candidates.map { QueuedRowMatching.describe($0.item) }.joined(separator: ", or ")
+                                        }.joined(separator: "\n")
+                                        + "\nDecide with `expense-log sync --ambiguous new` (send), `same` (do not send) or `skip`.\n")
+            }
         }
         let unsafe = outcome.unsafe, busy = outcome.busy
         let left = !unsafe.isEmpty ? "\(unsafe.reduce(0) { $0 + $1.count }) item\(unsafe.count == 1 && unsafe[0].count == 1 ? " waits" : "s wait") until the server cannot still be running them."
