@@ -124,7 +124,7 @@ public enum ExpenseLogCommand {
                 io.stderr.write(helpFormatter.usageError(error))
                 code = ExitCode.usage.rawValue
             } catch {
-                io.stderr.write("Error: \(error)\n")
+                io.stderr.write(context.errorLine(error))
                 code = ExitCode(for: error).rawValue
             }
             return outputLost(io) && code == ExitCode.success.rawValue ? ExitCode.ioError.rawValue : code

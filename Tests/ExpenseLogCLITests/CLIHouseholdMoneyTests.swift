@@ -357,6 +357,9 @@ import TestSupport
         let offline = try Samples.offlineEnvironment(home: home).merging(["LANG": "ja_JP.UTF-8"]) { _, new in new }
         let queued = try await CLI.run(["add", "ラーメン", "980", "-d", "2026-11-10", "-c", "0"], environment: offline)
         #expect(queued.status == 75 && queued.stderr.hasPrefix("ラーメン ¥980 は送信待ちです ("), "\(queued.stderr)")
+        #expect(queued.stderr.contains("に届きません: 接続を拒否されました"), "the error in Japanese too: \(queued.stderr)")
+        let missing = try await CLI.run(["fetch", "2026-11", "--offline"], environment: offline)
+        #expect(missing.status == 69 && missing.stderr.contains("エラー: 2026-11 は development 環境のキャッシュ"), "\(missing.stderr)")
         try await withScriptHost { host in
             let env = host.environment(home: home).merging(["LANG": "ja_JP.UTF-8"]) { _, new in new }
             let sync = try await CLI.run(["sync"], environment: env)

@@ -15,7 +15,7 @@ extension RegisterCommand {
         do {
             ending = try ImportRecordFile(file: options.reportFile, context: context, progress: progress, summarizes: options.adding == nil)
         } catch {
-            context.io.stderr.write("Error: \(error)\n")
+            context.io.stderr.write(context.errorLine(error))
             throw CommandExit(code: ExitCode(for: error))
         }
         var report = ImportRecord(files: options.paths.map { RegisterOptions.name(of: $0.path) })
@@ -29,7 +29,7 @@ extension RegisterCommand {
         } catch {
             // Whatever stops the run (a 401 while comparing, an unreadable file), the report says how far it got.
             progress.clear()
-            context.io.stderr.write("Error: \(error)\n")
+            context.io.stderr.write(context.errorLine(error))
             try ending.finish(report, code: ExitCode(for: error))
         }
     }

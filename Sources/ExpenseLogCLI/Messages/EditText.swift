@@ -98,14 +98,14 @@ enum EditText {
         let ownWaits = own.map { own in !outcome.delivered.contains { $0.edit.file == own.file } } == true ? " (this one among them)" : ""
         if let (answer, error) = outcome.unrecorded {
             let answered = if case .vanished = answer { "The server refused the change as one that can never apply" } else { "The server made the change" }
-            context.io.stderr.write("Error: \(error)\n\(answered), but it could not be taken off the queue, so sending stopped there: "
+            context.io.stderr.write(context.errorLine(error) + "\(answered), but it could not be taken off the queue, so sending stopped there: "
                                     + "\(waiting)\(ownWaits). Fix the cause and run `expense-log sync`, which sends "
                                     + "\(PrintableText.of(answer.edit.file.lastPathComponent)) again (that is safe) before the rest.\n")
             throw CommandExit(code: .ioError)
         }
         if let (edit, error) = outcome.stop {
             let ids = edit.ids.map(PrintableText.of).joined(separator: " ")
-            context.io.stderr.write("Error: \(error)\n\(waiting)\(ownWaits), the first one not confirmed; "
+            context.io.stderr.write(context.errorLine(error) + "\(waiting)\(ownWaits), the first one not confirmed; "
                                     + (error.isTransient ? "it may have reached the server all the same, and sending it again is safe: "
                                        + "`expense-log sync` sends them.\n"
                                        : "fix the cause and run `expense-log sync`, or remove it with `expense-log pending drop \(ids)`.\n"))

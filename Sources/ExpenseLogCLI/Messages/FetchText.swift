@@ -43,7 +43,8 @@ struct FetchText {
     /// here while the server was away), said to be all that is known; nothing when none waits.
     private func printWaitingAlone(_ month: YearMonth, _ query: ItemQuery, _ format: OutputFormat) {
         guard showsWaiting, !WaitingCount.items(in: [month], edits: edits, context, config).isEmpty else { return }
-        context.warn("the server's items of \(month) are not known here; only the items waiting in the outbox are shown")
+        context.warn(context.say("the server's items of \(month) are not known here; only the items waiting in the outbox are shown",
+                                 ja: "\(month) のサーバー上の項目はここではわかりません。送信待ちの項目だけを表示します"))
         print([], months: [month], fromServer: false, query, format)
     }
 
@@ -55,8 +56,10 @@ struct FetchText {
         switch loaded.source {
         case .missing(.notCached) where offline:
             printWaitingAlone(month, query, format)
-            context.io.stderr.write("Error: \(month) is not cached for the \(config.environment.value.rawValue) environment "
-                                    + "(\(config.cacheDirectory.path)). Run without --offline to fetch it.\n")
+            context.io.stderr.write(context.say("Error: \(month) is not cached for the \(config.environment.value.rawValue) environment "
+                                                + "(\(config.cacheDirectory.path)). Run without --offline to fetch it.",
+                                                ja: "エラー: \(month) は \(config.environment.value.rawValue) 環境のキャッシュ (\(config.cacheDirectory.path)) に"
+                                                    + "ありません。--offline なしで実行すると取得します。") + "\n")
             throw CommandExit(code: .unavailable)
         case .missing(let failure):
             if let cacheFailure = loaded.cacheFailure { context.warn("the cache cannot serve \(month) either: \(cacheFailure)") }
@@ -65,7 +68,7 @@ struct FetchText {
         case .cache(let fetchedAt, let complete):
             if let fallback = loaded.fallback {
                 let when = fetchedAt.map { "as fetched \(Age.text(of: $0)) (\(LocalTime.text($0)))" } ?? "from the cache"
-                context.warn("\(fallback)\n" + context.say("Showing \(month) \(when); run again when the server is back (or use --refresh to never fall back)",
+                context.warn(context.describe(fallback) + "\n" + context.say("Showing \(month) \(when); run again when the server is back (or use --refresh to never fall back)",
                                                            ja: "\(month) をキャッシュから表示しています (\(fetchedAt.map { LocalTime.text($0) } ?? "取得日時不明") に取得)。"
                                                              + "サーバーが戻ったらもう一度実行してください (--refresh でキャッシュを使わない)"))
             }

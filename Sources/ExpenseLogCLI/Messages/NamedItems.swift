@@ -51,7 +51,7 @@ enum NamedItems {
             case .none:
                 // The months could not be read: that, not the name, is what stopped the search.
                 if let unknown {
-                    context.io.stderr.write("Error: \(unknown)\nThe items of \(describe(months)) could not be read, so \(PrintableText.of(text)) "
+                    context.io.stderr.write(context.errorLine(unknown) + "The items of \(describe(months)) could not be read, so \(PrintableText.of(text)) "
                                             + "was looked for only among the cached and waiting ones; try again when the server answers.\n")
                     throw CommandExit(code: unknown.isTransient ? .unavailable : ExitCode(for: unknown))
                 }

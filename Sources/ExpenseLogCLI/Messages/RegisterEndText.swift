@@ -93,14 +93,14 @@ extension RegisterText {
         let outbox = context.outbox(config).directory.path
         switch stop {
         case .outboxUnwritable(let error):
-            context.io.stderr.write("Error: \(error)\nNothing was sent: the outbox must be writable, so that no item can be "
+            context.io.stderr.write(context.errorLine(error) + "Nothing was sent: the outbox must be writable, so that no item can be "
                                     + "lost or sent twice if the run is interrupted.\n")
             return .ioError
         case .outboxUnreadable(let error):
-            context.io.stderr.write("Error: \(error)\nThe items not sent yet stay in the outbox; `expense-log sync` sends them.\n")
+            context.io.stderr.write(context.errorLine(error) + "The items not sent yet stay in the outbox; `expense-log sync` sends them.\n")
             return .ioError
         case .answerUnrecorded(let error):
-            context.io.stderr.write("Error: \(error)\nThe server answered, but the outbox could not record it; "
+            context.io.stderr.write(context.errorLine(error) + "The server answered, but the outbox could not record it; "
                                     + "`expense-log sync` finds those items on the server and does not send them again.\n")
             return .ioError
         case let .failed(error, mayHaveBeenSaved, rows, batchesLeft):
@@ -131,8 +131,8 @@ extension RegisterText {
     /// warning: the purchase is kept, and the next line says where (or, when nothing answers at all, that line alone).
     private func lead(_ error: APIError, confirmed: Int, total: Int) {
         if options.adding != nil, error.isUnreachable { return }
-        if options.adding != nil, error.isTransient { return context.warn("\(error)") }
-        context.io.stderr.write("Error: \(error)\n")
+        if options.adding != nil, error.isTransient { return context.warn(context.describe(error)) }
+        context.io.stderr.write(context.errorLine(error))
         if confirmed > 0 { context.warn("\(confirmed) of \(total) items were registered before this error") }
     }
 
@@ -144,7 +144,7 @@ extension RegisterText {
             if error.isUnreachable {
                 return context.io.stderr.write(context.say("\(PrintableText.of(name)) \(price) is queued (\(error)); `expense-log sync` sends it once "
                                                              + "the server can be reached.",
-                                                           ja: "\(PrintableText.of(name)) \(price) は送信待ちです (\(error))。サーバーに届くようになったら "
+                                                           ja: "\(PrintableText.of(name)) \(price) は送信待ちです (\(context.describe(error)))。サーバーに届くようになったら "
                                                              + "`expense-log sync` で送ります。") + "\n")
             }
             return context.io.stderr.write("\(PrintableText.of(name)) \(price) waits in the outbox (\(outbox)): `expense-log sync` sends it "

@@ -65,13 +65,13 @@ struct SyncText {
         let remaining = "\(outcome.remaining) item\(outcome.remaining == 1 ? " remains" : "s remain") in the outbox"
         switch outcome.stop {
         case .some(.monthUnreadable(let month, let failure)):
-            context.io.stderr.write("Error: \(failure)\nNothing was sent: \(month) must be read from the server first, "
+            context.io.stderr.write(context.errorLine(failure) + "Nothing was sent: \(month) must be read from the server first, "
                                     + "so that no item is registered twice. \(remaining); run sync again "
                                     + (failure.isTransient ? "later.\n" : "once the cause is fixed.\n"))
             return failure.isTransient ? .temporaryFailure : ExitCode(for: failure)
         case .some(.batchFailed(let key, let entry, let error)):
             await finish(&saved)
-            context.io.stderr.write("Error: \(error)\nThe batch \(key) of \(entry.path) was not confirmed; \(remaining). "
+            context.io.stderr.write(context.errorLine(error) + "The batch \(key) of \(entry.path) was not confirmed; \(remaining). "
                                     + "Run sync again later" + (error.isTransient ? ".\n" : " once the cause is fixed.\n"))
             return error.isTransient ? .temporaryFailure : ExitCode(for: error)
         case .none:
@@ -85,7 +85,7 @@ struct SyncText {
     /// entries held elsewhere, batches that may still be running).
     private func itemsSummary(_ outcome: SyncOutcome, problems: [String], wait: ResendWait, own: QueuedEdit?) -> ExitCode? {
         for refused in outcome.refused {
-            context.io.stderr.write("Error: \(refused.error)\nThe refused items were moved to \(refused.file.path); fix them there and "
+            context.io.stderr.write(context.errorLine(refused.error) + "The refused items were moved to \(refused.file.path); fix them there and "
                                     + "register that file.\n")
         }
         for batch in outcome.unsafe {
