@@ -64,8 +64,9 @@ struct AddCommand: ParsableCommand {
                     throw UsageError(path: context.invocation.path, message: "No cached item is called '\(name.trimmingSpaces())', so its category "
                                      + "cannot be guessed; give --category (the catalogue: \(config.catalogue.value.listing))")
                 }
-                context.note("Category: \(Self.describe(latest.category, latest.categorySub, config, context)), as '\(latest.name)' had on "
-                             + "\(latest.date) (--category sets another)")
+                let named = Self.describe(latest.category, latest.categorySub, config, context)
+                context.note(context.say("Category: \(named), as '\(latest.name)' had on \(latest.date) (--category sets another)",
+                                         ja: "項目: \(named) (\(latest.date) の「\(latest.name)」と同じ。--category で変えられます)"))
                 category = (latest.category, latest.categorySub)
             }
             fields = Fields(day: day, name: name, price: price, category: category.category, sub: category.sub)
@@ -75,14 +76,14 @@ struct AddCommand: ParsableCommand {
                                  + "(on a terminal, it asks for what is missing)")
             }
             guard let asked = try await AddQuestions(command: self, context: context, config: config).ask(name: name, price: price) else {
-                context.io.stderr.write("Cancelled; nothing was sent.\n")
+                context.io.stderr.write(context.say("Cancelled; nothing was sent.", ja: "取り消しました。何も送信していません。") + "\n")
                 throw CommandExit(code: .failure)
             }
             fields = asked
         }
         let confirmed = dryRun ? true : try await Self.confirmRepeat(fields, context, config)
         guard confirmed else {
-            context.io.stderr.write("Not added; nothing was sent.\n")
+            context.io.stderr.write(context.say("Not added; nothing was sent.", ja: "追加していません。何も送信していません。") + "\n")
             throw CommandExit(code: .failure)
         }
         try await register(fields, context)

@@ -29,7 +29,8 @@ extension AddCommand {
         for problem in problems {
             context.io.stderr.write("Error: \(problem.field.map { "\(places[$0] ?? $0): " } ?? "")\(problem.message)\n")
         }
-        context.io.stderr.write("Nothing was sent; fix \(problems.count == 1 ? "it" : "them") and run the command again.\n")
+        context.io.stderr.write(context.say("Nothing was sent; fix \(problems.count == 1 ? "it" : "them") and run the command again.",
+                                            ja: "何も送信していません。直してもう一度実行してください。") + "\n")
         throw CommandExit(code: .dataError)
     }
 }

@@ -43,9 +43,11 @@ struct PendingCommand: ParsableCommand {
         if let oldest = listing.oldest {
             context.printItems(listing.items, format, config, showingIDs: true)
             let count = listing.itemCount, batches = listing.batches
-            context.note("\(count) item\(count == 1 ? "" : "s") in \(batches) batch\(batches == 1 ? "" : "es") "
-                         + "\(count == 1 ? "waits" : "wait") in \(config.outboxDirectory.path), the oldest queued "
-                         + "\(SyncText.time(oldest)). Run `expense-log sync` to send them." + unreadable)
+            context.note(context.say("\(count) item\(count == 1 ? "" : "s") in \(batches) batch\(batches == 1 ? "" : "es") "
+                                     + "\(count == 1 ? "waits" : "wait") in \(config.outboxDirectory.path), the oldest queued "
+                                     + "\(SyncText.time(oldest)). Run `expense-log sync` to send them.",
+                                     ja: "\(count)件 (\(batches)バッチ) が \(config.outboxDirectory.path) で送信を待っています (最も古いものは "
+                                         + "\(SyncText.time(oldest)))。`expense-log sync` で送ります。") + unreadable)
         } else {
             if format != .table { context.printItems([], format, config) }
             context.note(problems > 0 ? "No readable item waits in \(config.outboxDirectory.path)." + unreadable

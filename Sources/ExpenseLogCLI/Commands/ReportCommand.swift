@@ -84,6 +84,7 @@ struct ReportCommand: ParsableCommand {
         }
         let url = URL(fileURLWithPath: name)
         try ReportPage.save(page, to: url)
-        context.note("Wrote \(url.standardizedFileURL.path); open it in a browser (file://\(url.standardizedFileURL.path)).")
+        context.note(context.say("Wrote \(url.standardizedFileURL.path); open it in a browser (file://\(url.standardizedFileURL.path)).",
+                                 ja: "\(url.standardizedFileURL.path) に書きました。ブラウザーで開いてください (file://\(url.standardizedFileURL.path))。"))
     }
 }

@@ -58,7 +58,8 @@ enum SummarySources {
                 let text = "\(Age.text(of: oldest, now: now)) (\(LocalTime.text(oldest)))"
                 return fetchTimes.count > 1 ? ", the oldest fetched \(text)" : ", fetched \(text)"
             } ?? ""
-            context.note("\(list(cached)) came from the cache\(when); --refresh fetches \(cached.count == 1 ? "it" : "them") again")
+            context.note(context.say("\(list(cached)) came from the cache\(when); --refresh fetches \(cached.count == 1 ? "it" : "them") again",
+                                     ja: "\(list(cached)) はキャッシュから読みました。--refresh で取得し直します"))
         }
         for month in loaded {
             if let failure = month.cacheFailure { context.warn("\(month.month) was fetched, but \(failure)") }

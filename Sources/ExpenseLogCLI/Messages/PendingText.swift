@@ -43,7 +43,7 @@ struct PendingText {
         }
         let count = dropped.items.count
         if count > 0 || (all && dropped.edits?.isEmpty != false) {
-            context.note("Removed \(count) item\(count == 1 ? "" : "s") from the outbox.")
+            context.note(context.say("Removed \(count) item\(count == 1 ? "" : "s") from the outbox.", ja: "送信待ちから\(count)件を取り除きました。"))
         }
         let maybe = dropped.maybeOnServer
         if maybe > 0 {

@@ -16,8 +16,9 @@ enum WaitingCount {
         let counted = loaded.map { $0.counting(waiting) }
         let added = zip(counted, loaded).reduce(0) { $0 + $1.0.items.count - $1.1.items.count }
         if added > 0 {
-            context.note("\(added) item\(added == 1 ? "" : "s") still waiting in the outbox \(added == 1 ? "is" : "are") counted; "
-                         + "`expense-log sync` sends \(added == 1 ? "it" : "them") (--sent-only counts only what the server has).")
+            context.note(context.say("\(added) item\(added == 1 ? "" : "s") still waiting in the outbox \(added == 1 ? "is" : "are") counted; "
+                                     + "`expense-log sync` sends \(added == 1 ? "it" : "them") (--sent-only counts only what the server has).",
+                                     ja: "送信待ちの\(added)件も数えています。`expense-log sync` で送ります (--sent-only でサーバーにある分だけ数えます)。"))
         }
         return counted
     }
