@@ -237,18 +237,9 @@ public struct DuplicateCheck: Sendable {
             }
         }
         for (row, item, match) in doubtful {
-            switch try await decide(HeldRow(location: report.location(ofRow: row), item: item, candidates: [match])) {
-            case .same(let chosen)?:
-                fates[row] = .matched(chosen, reason: "decided \(Self.who(deciding)): the row imported before as \(Self.describe(chosen.item))")
-                decisions[item.id] = RowDecision(.same, item: chosen.item.id, by: deciding, on: today.description)
-            case .new?:
-                decisions[item.id] = RowDecision(.new, item: nil, by: deciding, on: today.description)
-            case .skip?:
-                fates[row] = .skipped("decided \(Self.who(deciding)): skip this row")
-                decisions[item.id] = RowDecision(.skip, item: nil, by: deciding, on: today.description)
-            case nil:
-                fates[row] = .held([match])
-            }
+            let choice = try await decide(HeldRow(location: report.location(ofRow: row), item: item, candidates: [match]))
+            settle(row, item, choice, candidates: [match], what: "the row imported before as", deciding: deciding, today: today,
+                   fates: &fates, decisions: &decisions)
         }
         guard let matcher, !contenders.isEmpty else { return fates }
         let items = Dictionary(contenders.map { ($0.index, $0.item) }, uniquingKeysWith: { first, _ in first })
@@ -268,22 +259,29 @@ public struct DuplicateCheck: Sendable {
                 // Every item it could have been is another row's now: it is a purchase of its own.
                 guard !possible.isEmpty else { continue }
                 let choice: HeldChoice? = try await decide(HeldRow(location: report.location(ofRow: row), item: item, candidates: possible))
-                switch choice {
-                case .same(let match)?:
-                    taken.insert(SheetText.key(match.item.id))
-                    fates[row] = .matched(match, reason: "decided \(Self.who(deciding)): the same purchase as \(Self.describe(match.item)) \(Self.place(match))")
-                    decisions[item.id] = RowDecision(.same, item: match.item.id, by: deciding, on: today.description)
-                case .new?:
-                    decisions[item.id] = RowDecision(.new, item: nil, by: deciding, on: today.description)
-                case .skip?:
-                    fates[row] = .skipped("decided \(Self.who(deciding)): skip this row")
-                    decisions[item.id] = RowDecision(.skip, item: nil, by: deciding, on: today.description)
-                case nil:
-                    fates[row] = .held(possible)
-                }
+                if case .same(let match)? = choice { taken.insert(SheetText.key(match.item.id)) }
+                settle(row, item, choice, candidates: possible, what: "the same purchase as", deciding: deciding, today: today,
+                       fates: &fates, decisions: &decisions)
             }
         }
         return fates
+    }
+
+    /// A held row's fate and the decision kept, from what a person (or `--ambiguous`) chose; nil holds it back.
+    private func settle(_ row: Int, _ item: Item, _ choice: HeldChoice?, candidates: [KnownItem], what: String,
+                        deciding: RowDecision.Source, today: Day, fates: inout [Int: Fate], decisions: inout [String: RowDecision]) {
+        switch choice {
+        case .same(let match)?:
+            fates[row] = .matched(match, reason: "decided \(Self.who(deciding)): \(what) \(Self.describe(match.item)) \(Self.place(match))")
+            decisions[item.id] = RowDecision(.same, item: match.item.id, by: deciding, on: today.description)
+        case .new?:
+            decisions[item.id] = RowDecision(.new, item: nil, by: deciding, on: today.description)
+        case .skip?:
+            fates[row] = .skipped("decided \(Self.who(deciding)): skip this row")
+            decisions[item.id] = RowDecision(.skip, item: nil, by: deciding, on: today.description)
+        case nil:
+            fates[row] = .held(candidates)
+        }
     }
 
     private static func who(_ source: RowDecision.Source) -> String {
