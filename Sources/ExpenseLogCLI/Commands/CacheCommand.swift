@@ -33,7 +33,7 @@ enum CacheCommand: CommandGroup {
                 context.io.stdout.write(members.isEmpty ? "[]\n" : "[\n" + members.joined(separator: ",\n") + "\n]\n")
             }
             guard !months.isEmpty else {
-                context.note("No cached months in \(config.cacheDirectory.path).")
+                context.note(context.say("No cached months in \(config.cacheDirectory.path).", ja: "\(config.cacheDirectory.path) にキャッシュした月はありません。"))
                 return
             }
             guard format != .json else { return }
@@ -55,7 +55,8 @@ enum CacheCommand: CommandGroup {
         func run(_ context: Context) async throws {
             let config = try context.config()
             let removed = try await CacheContents(context.repository(config)).clear()
-            context.note("Removed \(removed) cached month\(removed == 1 ? "" : "s") from \(config.cacheDirectory.path).")
+            context.note(context.say("Removed \(removed) cached month\(removed == 1 ? "" : "s") from \(config.cacheDirectory.path).",
+                                     ja: "\(config.cacheDirectory.path) からキャッシュした\(removed)か月分を消しました。"))
 
         }
     }

@@ -68,7 +68,7 @@ enum ConfigCommand: CommandGroup {
         func run(_ context: Context) async throws {
             let path = try filePath(context)
             try ConfigEdit.set(try checkedKey(key, context), to: value, in: path)
-            context.note("Set \(key) in \(path).")
+            context.note(context.say("Set \(key) in \(path).", ja: "\(path) の \(key) を設定しました。"))
 
         }
     }
@@ -83,7 +83,7 @@ enum ConfigCommand: CommandGroup {
         func run(_ context: Context) async throws {
             let path = try filePath(context)
             try ConfigEdit.set(try checkedKey(key, context), to: nil, in: path)
-            context.note("Removed \(key) from \(path).")
+            context.note(context.say("Removed \(key) from \(path).", ja: "\(path) から \(key) を削除しました。"))
 
         }
     }

@@ -25,7 +25,7 @@ extension ConfigCommand {
             if context.canAsk {
                 // On a terminal the token is typed (or pasted) at a prompt that does not show it.
                 guard let typed = try await context.ask("Token (not shown; Ctrl-D cancels)", secret: true), !typed.isEmpty else {
-                    context.io.stderr.write("Cancelled; nothing was saved.\n")
+                    context.io.stderr.write(context.say("Cancelled; nothing was saved.", ja: "取り消しました。何も保存していません。") + "\n")
                     throw CommandExit(code: .failure)
                 }
                 token = typed
@@ -38,9 +38,9 @@ extension ConfigCommand {
                 token = String(decoding: input, as: UTF8.self)
             }
             try Token.save(token, to: file)
-            context.note("Saved the token to \(file.path) (mode 0600).")
+            context.note(context.say("Saved the token to \(file.path) (mode 0600).", ja: "トークンを \(file.path) に保存しました (モード 0600)。"))
             if context.environment["EXPENSE_LOG_TOKEN"].map({ !$0.isEmpty }) == true {
-                context.warn("EXPENSE_LOG_TOKEN is set and takes precedence over the file")
+                context.warn(context.say("EXPENSE_LOG_TOKEN is set and takes precedence over the file", ja: "EXPENSE_LOG_TOKEN が設定されていて、ファイルより優先されます"))
             }
 
         }
@@ -54,12 +54,12 @@ extension ConfigCommand {
         func run(_ context: Context) async throws {
             let file = try context.config().paths.tokenFile
             if try Token.remove(file) {
-                context.note("Deleted the token file \(file.path).")
+                context.note(context.say("Deleted the token file \(file.path).", ja: "トークンファイル \(file.path) を削除しました。"))
             } else {
-                context.note("There is no token file at \(file.path).")
+                context.note(context.say("There is no token file at \(file.path).", ja: "\(file.path) にトークンファイルはありません。"))
             }
             if context.environment["EXPENSE_LOG_TOKEN"].map({ !$0.isEmpty }) == true {
-                context.warn("EXPENSE_LOG_TOKEN is still set and still provides a token")
+                context.warn(context.say("EXPENSE_LOG_TOKEN is still set and still provides a token", ja: "EXPENSE_LOG_TOKEN がまだ設定されていて、トークンを与えています"))
             }
 
         }

@@ -37,7 +37,8 @@ extension EditCommand {
             }
         })
         guard !fields.isEmpty else {
-            context.note("Nothing to change: \(ServerEdits.describe(item, config, context)) already is so.")
+            context.note(context.say("Nothing to change: \(ServerEdits.describe(item, config, context)) already is so.",
+                                     ja: "変更はありません: \(ServerEdits.describe(item, config, context)) はすでにそのとおりです。"))
             return nil
         }
         return .update(item: item, changed: changed, fields: fields)
@@ -57,7 +58,7 @@ extension EditCommand {
         }
         guard try await context.confirm(changes.count == 1 ? context.say("Change this item", ja: "この項目を変更しますか")
                                         : context.say("Change these \(changes.count) items", ja: "この\(changes.count)件を変更しますか"), yesByDefault: true) else {
-            context.io.stderr.write("Nothing was changed.\n")
+            context.io.stderr.write(context.say("Nothing was changed.", ja: "何も変更していません。") + "\n")
             throw CommandExit(code: .failure)
         }
     }

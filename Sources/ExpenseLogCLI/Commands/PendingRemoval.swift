@@ -45,7 +45,7 @@ extension PendingCommand {
             }
             guard try await context.confirm("Remove \(what) from the outbox (\(config.outboxDirectory.path)) and the queue of edits? They will not be sent",
                                         yesByDefault: false) else {
-                context.io.stderr.write("Cancelled; nothing was removed.\n")
+                context.io.stderr.write(context.say("Cancelled; nothing was removed.", ja: "取り消しました。何も取り除いていません。") + "\n")
                 throw CommandExit(code: .failure)
             }
         }
@@ -58,7 +58,8 @@ extension PendingCommand {
             throw CommandExit(code: .temporaryFailure)
         }
         if !missing.isEmpty {
-            context.io.stderr.write("Error: no waiting item has the id \(missing.sorted().joined(separator: ", ")); `expense-log pending` lists them.\n")
+            context.io.stderr.write(context.say("Error: no waiting item has the id \(missing.sorted().joined(separator: ", ")); `expense-log pending` lists them.",
+                                                ja: "エラー: ID が \(missing.sorted().joined(separator: "、")) の送信待ちはありません。`expense-log pending` で一覧できます。") + "\n")
             throw CommandExit(code: .dataError)
         }
         if dropped.busy { throw CommandExit(code: .temporaryFailure) }

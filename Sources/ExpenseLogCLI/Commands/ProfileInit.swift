@@ -26,13 +26,15 @@ extension ProfileCommand {
             if let output {
                 let url = URL(fileURLWithPath: output)
                 guard !FileManager.default.fileExists(atPath: url.path) else {
-                    context.io.stderr.write("Error: \(ArgumentBytes.display(output)) exists; choose another name or remove it first\n")
+                    context.io.stderr.write(context.say("Error: \(ArgumentBytes.display(output)) exists; choose another name or remove it first",
+                                                        ja: "エラー: \(ArgumentBytes.display(output)) はすでにあります。別の名前にするか、先に削除してください") + "\n")
                     throw CommandExit(code: .ioError)
                 }
                 do {
                     try ImportProfile.save(text, to: url)
                 } catch {
-                    context.io.stderr.write("Error: could not write \(ArgumentBytes.display(output)): \(error)\n")
+                    context.io.stderr.write(context.say("Error: could not write \(ArgumentBytes.display(output)): ",
+                                                        ja: "エラー: \(ArgumentBytes.display(output)) に書けません: ") + context.describe(error) + "\n")
                     throw CommandExit(code: .ioError)
                 }
             } else {

@@ -48,7 +48,10 @@ struct ReportCommand: ParsableCommand {
         var failure: (any Error)?
         // A page that could not be written is the worse news: 74, even when a month was missing (69).
         defer {
-            if let failure { context.io.stderr.write("Error: could not write \(ArgumentBytes.display(name)): \(failure)\n") }
+            if let failure {
+                context.io.stderr.write(context.say("Error: could not write \(ArgumentBytes.display(name)): ", ja: "エラー: \(ArgumentBytes.display(name)) に書けません: ")
+                                        + context.describe(failure) + "\n")
+            }
         }
         do {
             // A month's item table starts with short ids, unique among everything edit and delete search.

@@ -55,9 +55,11 @@ enum RuleCommand: CommandGroup {
                 }
             }
             let replaced = try await context.shopRules(config).add(rule)
-            context.note("\(replaced ? "Replaced the rule" : "Added a rule"): \(PrintableText.of(name)) → "
-                         + RuleCommand.describe(rule, config.catalogue.value, japanese: context.japanese)
-                         + ". Imports from now on follow it; items already registered keep theirs (`expense-log edit` changes one).")
+            let described = RuleCommand.describe(rule, config.catalogue.value, japanese: context.japanese)
+            context.note(context.say("\(replaced ? "Replaced the rule" : "Added a rule"): \(PrintableText.of(name)) → \(described). Imports from now on "
+                                     + "follow it; items already registered keep theirs (`expense-log edit` changes one).",
+                                     ja: "規則を\(replaced ? "置き換えました" : "追加しました"): \(PrintableText.of(name)) → \(described)。以後の取り込みで使います。"
+                                         + "登録済みの項目はそのままです (`expense-log edit` で変更できます)。"))
         }
     }
 }

@@ -25,7 +25,8 @@ extension RuleCommand {
                 return
             }
             guard !rules.isEmpty else {
-                context.note("No shop rules yet; `expense-log rule add SHOP CATEGORY` adds one.")
+                context.note(context.say("No shop rules yet; `expense-log rule add SHOP CATEGORY` adds one.",
+                                         ja: "店の規則はまだありません。`expense-log rule add 店 項目` で追加します。"))
                 return
             }
             var rows = [context.japanese ? ["店", "項目"] : ["SHOP", "CATEGORY"]]
@@ -51,10 +52,11 @@ extension RuleCommand {
         func run(_ context: Context) async throws {
             let config = try context.config()
             guard let rule = try await context.shopRules(config).remove(shop) else {
-                context.io.stderr.write("Error: no rule is for \(PrintableText.of(shop)); `expense-log rule list` shows them.\n")
+                context.io.stderr.write(context.say("Error: no rule is for \(PrintableText.of(shop)); `expense-log rule list` shows them.",
+                                                    ja: "エラー: \(PrintableText.of(shop)) の規則はありません。`expense-log rule list` で一覧できます。") + "\n")
                 throw CommandExit(code: .dataError)
             }
-            context.note("Removed the rule for \(PrintableText.of(rule.shop)).")
+            context.note(context.say("Removed the rule for \(PrintableText.of(rule.shop)).", ja: "\(PrintableText.of(rule.shop)) の規則を削除しました。"))
         }
     }
 

@@ -41,18 +41,22 @@ struct SameCommand: ParsableCommand {
         let named = SamePurchase.order(one, other)
         // Two purchases typed with different amounts are two purchases: `same` folds one entered twice, it does not delete.
         if RandomID.isTyped(one.id), RandomID.isTyped(other.id), one.price != other.price {
-            context.io.stderr.write("Error: \(ServerEdits.describe(one, config, context)) and \(ServerEdits.describe(other, config, context)) were "
-                                    + "both typed, with different amounts: two purchases, not one entered twice. Nothing was changed; "
-                                    + "`expense-log delete` removes one you did not make.\n")
+            let (first, second) = (ServerEdits.describe(one, config, context), ServerEdits.describe(other, config, context))
+            context.io.stderr.write(context.say("Error: \(first) and \(second) were both typed, with different amounts: two purchases, not one "
+                                                + "entered twice. Nothing was changed; `expense-log delete` removes one you did not make.",
+                                                ja: "エラー: \(first) と \(second) はどちらも入力された金額の違う項目で、二重に入った一つの買い物ではなく"
+                                                    + "二つの買い物です。何も変更していません。していない買い物は `expense-log delete` で削除してください。") + "\n")
             throw CommandExit(code: .dataError)
         }
         if named.keep.price != named.drop.price {
-            context.warn("their amounts differ (\(PriceText.yen(named.keep.price)) and \(PriceText.yen(named.drop.price))); the kept one's stays")
+            context.warn(context.say("their amounts differ (\(PriceText.yen(named.keep.price)) and \(PriceText.yen(named.drop.price))); the kept one's stays",
+                                     ja: "金額が違います (\(PriceText.yen(named.keep.price)) と \(PriceText.yen(named.drop.price)))。残す方の金額のままです"))
         }
         let reachable = try await ServerEdits.requireAction("delete", sync, context)
         if !yes {
             guard context.canAsk else { throw UsageError(path: context.invocation.path, message: "same needs --yes when stdin is not a terminal") }
-            context.io.stderr.write("  keep    \(ServerEdits.describe(named.keep, config, context))\n  delete  \(ServerEdits.describe(named.drop, config, context))\n")
+            context.io.stderr.write("  " + context.say("keep  ", ja: "残す") + "  \(ServerEdits.describe(named.keep, config, context))\n  "
+                                    + context.say("delete", ja: "削除") + "  \(ServerEdits.describe(named.drop, config, context))\n")
             let question = context.say("One purchase: keep the first, delete the second" + (statementDate ? " (the first taking its date)?" : "?"),
                                        ja: "同じ買い物として、上を残し下を削除しますか" + (statementDate ? " (上の日付は下のものに)?" : "?"))
             guard try await context.confirm(question, yesByDefault: false) else {

@@ -35,18 +35,21 @@ enum SummarySources {
                        verb: String = "counted", now: Date = Date()) {
         let outside = loaded.filter { $0.outsideCount > 0 }
         if !outside.isEmpty {
-            context.warn("the server returned \(outside.map(\.outsideCount).reduce(0, +)) items dated outside the month asked for "
-                         + "(\(list(outside))); they are not \(verb)")
+            context.warn(context.say("the server returned \(outside.map(\.outsideCount).reduce(0, +)) items dated outside the month asked for "
+                                     + "(\(list(outside))); they are not \(verb)",
+                                     ja: "サーバーは求めた月の外の日付の項目を\(outside.map(\.outsideCount).reduce(0, +))件返しました (\(list(outside)))。数えていません"))
         }
         let fellBack = loaded.filter { $0.fallback != nil }
         if let first = fellBack.first?.fallback {
-            context.warn("\(first)\n\(list(fellBack)) could not be fetched; the cached \(fellBack.count == 1 ? "copy is" : "copies are") "
-                         + "used instead (run again when the server is back)")
+            context.warn(context.describe(first) + "\n" + context.say("\(list(fellBack)) could not be fetched; the cached \(fellBack.count == 1 ? "copy is" : "copies are") "
+                                                                 + "used instead (run again when the server is back)",
+                                                                 ja: "\(list(fellBack)) を取得できないため、キャッシュを使いました (サーバーが戻ったらもう一度実行してください)"))
         }
         let partial = loaded.filter { if case .cache(_, complete: false) = $0.source { return true } else { return false } }
         if !partial.isEmpty {
-            context.warn("\(list(partial)) \(partial.count == 1 ? "was" : "were") never fetched whole; "
-                         + "only the items registered from here are \(verb)")
+            context.warn(context.say("\(list(partial)) \(partial.count == 1 ? "was" : "were") never fetched whole; "
+                                     + "only the items registered from here are \(verb)",
+                                     ja: "\(list(partial)) は一度も全体を取得していません。ここから登録した項目だけを数えています"))
         }
         let fetchTimes = loaded.compactMap { month -> Date? in
             if case .cache(let fetchedAt, _) = month.source { return fetchedAt }
@@ -62,16 +65,21 @@ enum SummarySources {
                                      ja: "\(list(cached)) はキャッシュから読みました。--refresh で取得し直します"))
         }
         for month in loaded {
-            if let failure = month.cacheFailure { context.warn("\(month.month) was fetched, but \(failure)") }
+            if let failure = month.cacheFailure {
+                context.warn(context.say("\(month.month) was fetched, but ", ja: "\(month.month) は取得しましたが、") + context.describe(failure))
+            }
         }
         let missing = loaded.filter { $0.missing != nil }
         guard let first = missing.first?.missing else { return }
         if case .notCached = first {
-            context.warn("\(list(missing)) \(missing.count == 1 ? "is" : "are") missing from \(subject): not cached for the "
-                         + "\(config.environment.value.rawValue) environment (\(config.cacheDirectory.path)); "
-                         + "run without --offline to fetch \(missing.count == 1 ? "it" : "them")")
+            context.warn(context.say("\(list(missing)) \(missing.count == 1 ? "is" : "are") missing from \(subject): not cached for the "
+                                     + "\(config.environment.value.rawValue) environment (\(config.cacheDirectory.path)); "
+                                     + "run without --offline to fetch \(missing.count == 1 ? "it" : "them")",
+                                     ja: "\(list(missing)) は \(config.environment.value.rawValue) 環境のキャッシュ (\(config.cacheDirectory.path)) になく、"
+                                         + "含まれていません。--offline なしで実行すると取得します"))
         } else {
-            context.warn("\(list(missing)) \(missing.count == 1 ? "is" : "are") missing from \(subject): \(first)")
+            context.warn(context.say("\(list(missing)) \(missing.count == 1 ? "is" : "are") missing from \(subject): ",
+                                     ja: "\(list(missing)) は含まれていません: ") + context.describe(first))
         }
     }
 

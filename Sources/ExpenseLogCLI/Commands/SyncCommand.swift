@@ -47,7 +47,10 @@ struct SyncCommand: ParsableCommand {
         guard try !Sync.nothingWaits(in: context.pendingWrites(config)) else {
             if format != .table { context.printItems([], format, config) }
             // Quiet: cron mails every line a job prints, and "nothing happened" is no news. --verbose says it.
-            if context.verbose { context.note("The outbox of the \(config.environment.value.rawValue) environment is empty; nothing to send.") }
+            if context.verbose {
+                context.note(context.say("The outbox of the \(config.environment.value.rawValue) environment is empty; nothing to send.",
+                                         ja: "\(config.environment.value.rawValue) 環境の送信待ちは空です。送るものはありません。"))
+            }
             return
         }
         var sync = context.sync(config, try context.client(config), context.repository(config))
@@ -62,8 +65,10 @@ struct SyncCommand: ParsableCommand {
             throw error
         }
         guard let result else {
-            context.io.stderr.write("Error: another run (a sync, or an edit or delete sending its queue) is sending this environment's outbox (it holds "
-                                    + "\(sync.lockFile.path)). Let it finish, then run `expense-log pending` to see what is left.\n")
+            context.io.stderr.write(context.say("Error: another run (a sync, or an edit or delete sending its queue) is sending this environment's outbox (it holds "
+                                                + "\(sync.lockFile.path)). Let it finish, then run `expense-log pending` to see what is left.",
+                                                ja: "エラー: 別の実行 (sync か、変更を送る edit や delete) がこの環境の送信待ちを送っています (\(sync.lockFile.path) を保持)。"
+                                                    + "終わってから `expense-log pending` で残りを確かめてください。") + "\n")
             throw CommandExit(code: .temporaryFailure)
         }
         try await text.render(result, saved: &saved, own: nil)

@@ -62,7 +62,9 @@ struct FetchText {
                                                     + "ありません。--offline なしで実行すると取得します。") + "\n")
             throw CommandExit(code: .unavailable)
         case .missing(let failure):
-            if let cacheFailure = loaded.cacheFailure { context.warn("the cache cannot serve \(month) either: \(cacheFailure)") }
+            if let cacheFailure = loaded.cacheFailure {
+                context.warn(context.say("the cache cannot serve \(month) either: ", ja: "キャッシュも \(month) を出せません: ") + context.describe(cacheFailure))
+            }
             printWaitingAlone(month, query, format)
             throw failure
         case .cache(let fetchedAt, let complete):
@@ -72,7 +74,10 @@ struct FetchText {
                                                            ja: "\(month) をキャッシュから表示しています (\(fetchedAt.map { LocalTime.text($0) } ?? "取得日時不明") に取得)。"
                                                              + "サーバーが戻ったらもう一度実行してください (--refresh でキャッシュを使わない)"))
             }
-            if !complete { context.warn("\(month) was never fetched whole; only the items registered from here are shown") }
+            if !complete {
+                context.warn(context.say("\(month) was never fetched whole; only the items registered from here are shown",
+                                         ja: "\(month) は一度も全体を取得していません。ここから登録した項目だけを表示します"))
+            }
             EditText.noteWaiting(edits, in: [month], context)
             print(loaded.items, months: [month], fromServer: false, query, format)
         case .server:
@@ -82,18 +87,24 @@ struct FetchText {
             }
             let answered = loaded.items + loaded.outside
             if loaded.emptied > 0 {
-                context.warn("the server answered no items for \(month), where the cache held \(loaded.emptied); if nobody deleted "
-                             + "them, the year's spreadsheet may be in Drive's trash: `expense-log server check` tells")
+                context.warn(context.say("the server answered no items for \(month), where the cache held \(loaded.emptied); if nobody deleted "
+                                         + "them, the year's spreadsheet may be in Drive's trash: `expense-log server check` tells",
+                                         ja: "キャッシュには\(loaded.emptied)件あった \(month) に、サーバーは項目を返しませんでした。誰も削除していなければ、"
+                                             + "その年のスプレッドシートがドライブのゴミ箱にあるかもしれません: `expense-log server check` で確かめられます"))
             }
             if !loaded.outside.isEmpty {
-                context.warn("\(loaded.outside.count) of the \(answered.count) items the server returned are dated outside "
-                             + "\(month); they are printed but not cached (the cache of \(month) keeps only its own items)")
+                context.warn(context.say("\(loaded.outside.count) of the \(answered.count) items the server returned are dated outside "
+                                         + "\(month); they are printed but not cached (the cache of \(month) keeps only its own items)",
+                                         ja: "サーバーが返した\(answered.count)件のうち\(loaded.outside.count)件は \(month) の外の日付です。表示しますが"
+                                             + "キャッシュしません (\(month) のキャッシュにはその月の項目だけを置きます)"))
             }
             // The server's answer is printed whatever happens to the cache: a disk problem must not hide the data.
             EditText.noteWaiting(edits, in: [month], context)
             print(answered, months: [month], fromServer: true, query, format)
             if let cacheFailure = loaded.cacheFailure {
-                context.warn("\(month) was fetched and printed, but not cached: \(cacheFailure) (exit status 74; --offline will not have it)")
+                context.warn(context.say("\(month) was fetched and printed, but not cached: ", ja: "\(month) は取得して表示しましたがキャッシュできません: ")
+                             + context.describe(cacheFailure)
+                             + context.say(" (exit status 74; --offline will not have it)", ja: " (終了コード74。--offline では使えません)"))
             }
             if !loaded.unreadable.isEmpty { throw CommandExit(code: .dataError) }
             if loaded.cacheFailure != nil { throw CommandExit(code: .ioError) }

@@ -32,7 +32,8 @@ struct ImportRecordFile {
                     }
                 }
             } catch {
-                context.io.stderr.write("Error: the report could not be written to \(path): \(error)\n")
+                context.io.stderr.write(context.say("Error: the report could not be written to \(path): ", ja: "エラー: 結果を \(path) に書けません: ")
+                                        + context.describe(error) + "\n")
                 if let summary { context.note(summary) }
                 throw CommandExit(code: code == .success ? .ioError : code)
             }

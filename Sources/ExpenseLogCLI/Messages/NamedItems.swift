@@ -31,8 +31,10 @@ enum NamedItems {
             for index in missing {
                 matches[index] = wider.0[index]
                 if case let .one(item, true) = matches[index] {
-                    context.note("Nothing of \(current) is called \(PrintableText.of(texts[index])); found \(PrintableText.of(item.name)) of "
-                                 + "\(item.date) in \(current.previous).")
+                    context.note(context.say("Nothing of \(current) is called \(PrintableText.of(texts[index])); found \(PrintableText.of(item.name)) of "
+                                             + "\(item.date) in \(current.previous).",
+                                             ja: "\(current) に「\(PrintableText.of(texts[index]))」はありません。\(current.previous) の \(item.date) "
+                                                 + "\(PrintableText.of(item.name)) が見つかりました。"))
                 }
             }
         }
@@ -55,9 +57,12 @@ enum NamedItems {
                                             + "was looked for only among the cached and waiting ones; try again when the server answers.\n")
                     throw CommandExit(code: unknown.isTransient ? .unavailable : ExitCode(for: unknown))
                 }
-                context.io.stderr.write("Error: no cached or waiting item has the id \(PrintableText.of(text)), and no item of "
-                                        + "\(describe(months)) is called like it; fetch its month first, or search another with "
-                                        + "--from/--to (`expense-log fetch MONTH --ids` shows each item's short id, its first 4 or more characters)\n")
+                context.io.stderr.write(context.say("Error: no cached or waiting item has the id \(PrintableText.of(text)), and no item of "
+                                                    + "\(describe(months)) is called like it; fetch its month first, or search another with "
+                                                    + "--from/--to (`expense-log fetch MONTH --ids` shows each item's short id, its first 4 or more characters)",
+                                                    ja: "エラー: ID が \(PrintableText.of(text)) の項目はキャッシュにも送信待ちにもなく、\(describe(months)) に"
+                                                        + "その名前の項目もありません。先にその月を取得するか、--from/--to で別の月を探してください "
+                                                        + "(`expense-log fetch 月 --ids` で短い ID を表示します)") + "\n")
                 throw CommandExit(code: .dataError)
             }
         }
@@ -82,16 +87,21 @@ enum NamedItems {
     private static func pick(_ text: String, _ items: [Item], _ short: [String: String], _ months: [YearMonth], _ context: Context,
                              _ config: AppConfig, offersAll: Bool) async throws -> Item {
         let byID = items.allSatisfy { $0.id.uppercased().hasPrefix(text.uppercased()) }
-        let what = byID ? "have ids that start with \(PrintableText.of(text))" : "match \(PrintableText.of(text)) (by id, or by name in \(describe(months)))"
+        let what = byID ? context.say("have ids that start with \(PrintableText.of(text))", ja: "の ID が \(PrintableText.of(text)) で始まります")
+            : context.say("match \(PrintableText.of(text)) (by id, or by name in \(describe(months)))",
+                          ja: "が \(PrintableText.of(text)) に当てはまります (ID か、\(describe(months)) の名前で)")
         let list = items.enumerated().map { number, item in
             "  \(context.canAsk ? "\(number + 1)) " : "")\(PrintableText.of(short[item.id] ?? item.id))  \(ServerEdits.describe(item, config, context))\n"
         }.joined()
         guard context.canAsk else {
-            context.io.stderr.write("Error: \(items.count) items \(what); nothing was changed. Give "
-                                    + (byID ? "more of the id" : "one's short id" + (offersAll ? ", or --all for every one" : "")) + ":\n" + list)
+            context.io.stderr.write(context.say("Error: \(items.count) items \(what); nothing was changed. Give "
+                                                + (byID ? "more of the id" : "one's short id" + (offersAll ? ", or --all for every one" : "")),
+                                                ja: "エラー: \(items.count)件\(what)。何も変更していません。"
+                                                    + (byID ? "ID をもっと長く" : "短い ID を" + (offersAll ? "指定するか、すべてなら --all を" : "")) + "指定してください")
+                                    + ":\n" + list)
             throw CommandExit(code: .dataError)
         }
-        context.io.stderr.write("\(items.count) items \(what):\n" + list)
+        context.io.stderr.write(context.say("\(items.count) items \(what):", ja: "\(items.count)件\(what):") + "\n" + list)
         while true {
             guard let answer = try await context.ask(context.say("Which one? 1-\(items.count), Enter for none", ja: "どれですか? 1-\(items.count)、Enter でやめる")),
                   !answer.isEmpty else {

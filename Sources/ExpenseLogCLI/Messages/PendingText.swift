@@ -11,14 +11,16 @@ struct PendingText {
     /// Lists the queued edits and deletions on stderr, one line each, oldest first.
     func edits(_ edits: [QueuedEdit], in directory: String) {
         guard !edits.isEmpty else { return }
-        context.note("\(edits.count) change\(edits.count == 1 ? "" : "s") to items \(edits.count == 1 ? "waits" : "wait") in \(directory), "
-                     + "sent in this order by `expense-log sync` (a change of an item still in the outbox after it):")
+        context.note(context.say("\(edits.count) change\(edits.count == 1 ? "" : "s") to items \(edits.count == 1 ? "waits" : "wait") in \(directory), "
+                                 + "sent in this order by `expense-log sync` (a change of an item still in the outbox after it):",
+                                 ja: "\(edits.count)件の変更が \(directory) で待っています。`expense-log sync` がこの順に送ります "
+                                     + "(送信待ちの項目の変更はその項目の後):"))
         for edit in edits {
             switch edit.change {
             case .delete(let items):
-                for item in items { context.note("  delete \(PrintableText.of(item.id)): \(describe(item))") }
+                for item in items { context.note("  " + context.say("delete", ja: "削除") + " \(PrintableText.of(item.id)): \(describe(item))") }
             case let .update(item, changed, _):
-                context.note("  edit \(PrintableText.of(item.id)): \(describe(item)) → \(describe(changed))")
+                context.note("  " + context.say("edit", ja: "変更") + " \(PrintableText.of(item.id)): \(describe(item)) → \(describe(changed))")
             }
         }
     }
@@ -26,7 +28,8 @@ struct PendingText {
     /// Says what was removed, what another run kept from removal, and what the server may have all the same.
     func dropped(_ dropped: DroppedWrites, all: Bool) {
         if dropped.edits == nil {
-            context.warn("nothing was removed: another run (a sync, edit or delete) is sending the outbox and the queue of edits; run pending again once it ends")
+            context.warn(context.say("nothing was removed: another run (a sync, edit or delete) is sending the outbox and the queue of edits; run pending again once it ends",
+                                     ja: "何も取り除いていません: 別の実行 (sync、edit、delete) が送信待ちと変更を送っています。終わったら pending をもう一度実行してください"))
         }
         for edit in dropped.edits ?? [] {
             let what: String
@@ -39,7 +42,7 @@ struct PendingText {
                          + ", which shows what the server has (it made the change if an earlier send of it lost its answer).")
         }
         for item in dropped.items {
-            context.note("Removed \(PrintableText.of(item.id)): \(item.date) \(PrintableText.of(item.name)) \(PriceText.format(item.price))")
+            context.note(context.say("Removed ", ja: "取り除きました ") + "\(PrintableText.of(item.id)): \(item.date) \(PrintableText.of(item.name)) \(PriceText.format(item.price))")
         }
         let count = dropped.items.count
         if count > 0 || (all && dropped.edits?.isEmpty != false) {
@@ -47,13 +50,15 @@ struct PendingText {
         }
         let maybe = dropped.maybeOnServer
         if maybe > 0 {
-            context.warn("\(maybe) of them \(maybe == 1 ? "was" : "were") in a batch whose POST got no "
-                         + "answer: the server may have saved \(maybe == 1 ? "it" : "them") anyway; `expense-log fetch` shows what it has")
+            context.warn(context.say("\(maybe) of them \(maybe == 1 ? "was" : "were") in a batch whose POST got no "
+                                     + "answer: the server may have saved \(maybe == 1 ? "it" : "them") anyway; `expense-log fetch` shows what it has",
+                                     ja: "うち\(maybe)件は応答のなかった POST のバッチにあり、サーバーが保存しているかもしれません。`expense-log fetch` で確かめてください"))
         }
         let busy = dropped.busyEntries
         if busy > 0 {
-            context.warn("\(busy) outbox entr\(busy == 1 ? "y was" : "ies were") left alone: another run is sending "
-                         + "\(busy == 1 ? "it" : "them") (or sent \(busy == 1 ? "it" : "them") meanwhile); run pending again once it ends")
+            context.warn(context.say("\(busy) outbox entr\(busy == 1 ? "y was" : "ies were") left alone: another run is sending "
+                                     + "\(busy == 1 ? "it" : "them") (or sent \(busy == 1 ? "it" : "them") meanwhile); run pending again once it ends",
+                                     ja: "送信待ちの\(busy)件の記録はそのままです: 別の実行が送っています (またはその間に送りました)。終わったら pending をもう一度実行してください"))
         }
     }
 
@@ -71,8 +76,9 @@ extension PendingText {
         return try texts.map { text in
             let ids = named[text] ?? []
             guard ids.count > 1 else { return ids.first ?? text }
-            context.io.stderr.write("Error: \(ids.count) waiting ids start with \(PrintableText.of(text)); nothing was removed. Give more of "
-                                    + "the id:\n" + ids.map { "  \(PrintableText.of($0))\n" }.joined())
+            context.io.stderr.write(context.say("Error: \(ids.count) waiting ids start with \(PrintableText.of(text)); nothing was removed. Give more of the id:",
+                                                ja: "エラー: \(PrintableText.of(text)) で始まる送信待ちの ID が\(ids.count)件あります。何も取り除いていません。ID をもっと長く指定してください:")
+                                    + "\n" + ids.map { "  \(PrintableText.of($0))\n" }.joined())
             throw CommandExit(code: .dataError)
         }
     }

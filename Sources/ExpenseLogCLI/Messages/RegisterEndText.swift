@@ -30,8 +30,10 @@ extension RegisterText {
             context.note(context.say("No items to register.", ja: "登録する項目はありません。"))
             // Under --on-invalid warn, a file of nothing but invalid rows (a bank changed its layout) is not a success.
             if !result.invalid, !inputs.problems.isEmpty, inputs.repeated.isEmpty {
-                context.io.stderr.write("Error: no row is valid, so nothing was sent; --on-invalid warn exits 0 only when valid rows "
-                                        + "are sent. Fix the lines above (or the profile) and run the command again.\n")
+                context.io.stderr.write(context.say("Error: no row is valid, so nothing was sent; --on-invalid warn exits 0 only when valid rows "
+                                                    + "are sent. Fix the lines above (or the profile) and run the command again.",
+                                                    ja: "エラー: 有効な行がなく、何も送信していません。--on-invalid warn が0で終わるのは有効な行を送ったときだけです。"
+                                                        + "上の行 (またはプロファイル) を直してもう一度実行してください。") + "\n")
                 try ending.finish(report, code: .dataError)
             }
             try ending.finish(report, code: rowsCode)
@@ -108,19 +110,25 @@ extension RegisterText {
             lead(error, confirmed: confirmed, total: total)
             if mayHaveBeenSaved, options.adding == nil {
                 let wait = Int(wait.seconds)
-                context.io.stderr.write("The batch from \(location) may have been saved before the answer was lost, or the server may "
-                                        + "still be saving it: `expense-log sync` checks the server by id before sending anything again, "
-                                        + (wait > 0 ? "and sends this batch again only \(wait) s after its POST, unless the server "
-                                           + "shows it by then (`expense-log sync` says when).\n"
-                                           : "and sends what the server does not show.\n"))
+                context.io.stderr.write(context.say("The batch from \(location) may have been saved before the answer was lost, or the server may "
+                                                    + "still be saving it: `expense-log sync` checks the server by id before sending anything again, "
+                                                    + (wait > 0 ? "and sends this batch again only \(wait) s after its POST, unless the server "
+                                                       + "shows it by then (`expense-log sync` says when)."
+                                                       : "and sends what the server does not show."),
+                                                    ja: "\(location) からのバッチは応答が失われる前に保存されたか、まだ保存中かもしれません。`expense-log sync` は"
+                                                        + "送り直す前にサーバーを ID で確かめ、"
+                                                        + (wait > 0 ? "サーバーに現れなければ POST の\(wait)秒後に送り直します (いつかは `expense-log sync` が言います)。"
+                                                           : "サーバーにないものだけを送ります。")) + "\n")
             }
             queued(total - confirmed, from: location, batches: batchesLeft, error, outbox: outbox)
             return error.isTransient ? .temporaryFailure : ExitCode(for: error)
         case let .refused(error, file, rows, batchesLeft, nextRow):
             let location = report.location(ofRow: rows[0])
             lead(error, confirmed: confirmed, total: total)
-            context.io.stderr.write("The server refused the \(rows.count) item\(rows.count == 1 ? "" : "s") from \(location) on; "
-                                    + "they were moved to \(file.path). Fix them there and register that file (it keeps their ids).\n")
+            context.io.stderr.write(context.say("The server refused the \(rows.count) item\(rows.count == 1 ? "" : "s") from \(location) on; "
+                                                + "they were moved to \(file.path). Fix them there and register that file (it keeps their ids).",
+                                                ja: "サーバーが \(location) 以降の\(rows.count)件を拒否しました。\(file.path) に移したので、そこで直して"
+                                                    + "そのファイルを登録してください (ID はそのままです)。") + "\n")
             queued(total - confirmed - rows.count, from: nextRow.map { report.location(ofRow: $0) } ?? location, batches: batchesLeft,
                    error, outbox: outbox)
             return error.isTransient ? .temporaryFailure : ExitCode(for: error)
@@ -133,7 +141,7 @@ extension RegisterText {
         if options.adding != nil, error.isUnreachable { return }
         if options.adding != nil, error.isTransient { return context.warn(context.describe(error)) }
         context.io.stderr.write(context.errorLine(error))
-        if confirmed > 0 { context.warn("\(confirmed) of \(total) items were registered before this error") }
+        if confirmed > 0 { context.warn(context.say("\(confirmed) of \(total) items were registered before this error", ja: "このエラーの前に\(total)件中\(confirmed)件を登録しました")) }
     }
 
     /// Where the `rest` of the items wait, and how to send them.
@@ -147,13 +155,19 @@ extension RegisterText {
                                                            ja: "\(PrintableText.of(name)) \(price) は送信待ちです (\(context.describe(error)))。サーバーに届くようになったら "
                                                              + "`expense-log sync` で送ります。") + "\n")
             }
-            return context.io.stderr.write("\(PrintableText.of(name)) \(price) waits in the outbox (\(outbox)): `expense-log sync` sends it "
-                                           + "\(error.isTransient ? "once the server can be reached" : "once the cause is fixed"); "
-                                           + "`expense-log fetch` shows it, marked as waiting.\n")
+            return context.io.stderr.write(context.say("\(PrintableText.of(name)) \(price) waits in the outbox (\(outbox)): `expense-log sync` sends it "
+                                                       + "\(error.isTransient ? "once the server can be reached" : "once the cause is fixed"); "
+                                                       + "`expense-log fetch` shows it, marked as waiting.",
+                                                       ja: "\(PrintableText.of(name)) \(price) は送信待ちです (\(outbox))。"
+                                                         + (error.isTransient ? "サーバーに届くようになったら" : "原因を直したら")
+                                                         + " `expense-log sync` で送ります。`expense-log fetch` では未送信として表示します。") + "\n")
         }
-        context.io.stderr.write("Queued the \(rest) item\(rest == 1 ? "" : "s") from \(first) on, in \(batches) "
-                                + "batch\(batches == 1 ? "" : "es"), in the outbox (\(outbox)). "
-                                + "Run `expense-log sync` to send them\(error.isTransient ? "" : " once the cause is fixed"); "
-                                + "`expense-log pending` lists them (registering the same input again skips them).\n")
+        context.io.stderr.write(context.say("Queued the \(rest) item\(rest == 1 ? "" : "s") from \(first) on, in \(batches) "
+                                            + "batch\(batches == 1 ? "" : "es"), in the outbox (\(outbox)). "
+                                            + "Run `expense-log sync` to send them\(error.isTransient ? "" : " once the cause is fixed"); "
+                                            + "`expense-log pending` lists them (registering the same input again skips them).",
+                                            ja: "\(first) 以降の\(rest)件を\(batches)バッチで送信待ち (\(outbox)) にしました。"
+                                                + (error.isTransient ? "" : "原因を直してから") + "`expense-log sync` で送ってください。"
+                                                + "`expense-log pending` で一覧できます (同じ入力をもう一度登録しても二重にはなりません)。") + "\n")
     }
 }

@@ -65,7 +65,7 @@ struct RegisterText {
         listDefaulted(inputs)
         if !inputs.warnings.isEmpty { progress.clear() }
         for warning in inputs.warnings.prefix(3) { context.warn("\(warning)") }
-        if inputs.warnings.count > 3 { context.warn("\(inputs.warnings.count - 3) more rows like these") }
+        if inputs.warnings.count > 3 { context.warn(context.say("\(inputs.warnings.count - 3) more rows like these", ja: "同様の行がほかに\(inputs.warnings.count - 3)行")) }
         guard !inputs.problems.isEmpty else { return }
         progress.clear()
         let wholeFiles = inputs.problems.contains(where: \.ofWholeFile)
@@ -76,8 +76,9 @@ struct RegisterText {
         for problem in inputs.problems { context.io.stderr.write("\(problem)\n") }
         if wholeFiles, options.onInvalid != .stop {
             let files = Set(inputs.problems.filter(\.ofWholeFile).map(\.location.file)).sorted()
-            context.warn("\(files.joined(separator: ", ")) could not be read at all: none of \(files.count == 1 ? "its" : "their") rows "
-                         + "is sent, and the run exits 65; the valid rows of the other inputs are sent")
+            context.warn(context.say("\(files.joined(separator: ", ")) could not be read at all: none of \(files.count == 1 ? "its" : "their") rows "
+                                     + "is sent, and the run exits 65; the valid rows of the other inputs are sent",
+                                     ja: "\(files.joined(separator: "、")) をまったく読めません。その行は送らず終了コードは65です。ほかの入力の有効な行は送ります"))
         }
     }
 
@@ -111,11 +112,15 @@ struct RegisterText {
         case .compared: progress.clear()
         case let .rows(rows, month): context.warnRows(rows, of: month)
         case let .notCompared(month, why):
-            context.warn("could not compare with \(month) on the server (\(why)), nor with a cached copy; its rows were "
-                         + "compared with the outbox only (sync still skips ids the server has)")
+            context.warn(context.say("could not compare with \(month) on the server (\(why)), nor with a cached copy; its rows were "
+                                     + "compared with the outbox only (sync still skips ids the server has)",
+                                     ja: "サーバーの \(month) とも、そのキャッシュとも比べられません (\(why))。その行は送信待ちとだけ比べました "
+                                         + "(sync はサーバーにある ID を送りません)"))
         case let .comparedWithCache(month, failure):
-            context.warn("compared with the cached copy of \(month), because the server failed: \(failure)")
-        case .cacheFailure(let failure): context.warn("the cache could not be updated: \(failure)")
+            context.warn(context.say("compared with the cached copy of \(month), because the server failed: ",
+                                     ja: "サーバーが失敗したため、\(month) のキャッシュと比べました: ") + context.describe(failure))
+        case .cacheFailure(let failure):
+            context.warn(context.say("the cache could not be updated: ", ja: "キャッシュを更新できません: ") + context.describe(failure))
         case .outboxProblem(let problem): context.warn(problem)
         }
     }
@@ -152,7 +157,8 @@ struct RegisterText {
     func dryRun(_ items: ItemSpool, _ config: AppConfig) throws {
         let batches = try options.limit.batchCount(items)
         context.printItems(items, options.format, config)
-        context.note("Dry run: \(items.count) item\(items.count == 1 ? "" : "s") would be sent in \(batches) "
-                     + "batch\(batches == 1 ? "" : "es") to the \(config.environment.value.rawValue) environment; nothing was sent.")
+        context.note(context.say("Dry run: \(items.count) item\(items.count == 1 ? "" : "s") would be sent in \(batches) "
+                                 + "batch\(batches == 1 ? "" : "es") to the \(config.environment.value.rawValue) environment; nothing was sent.",
+                                 ja: "試行: \(items.count)件を\(batches)バッチで \(config.environment.value.rawValue) 環境に送るところです。何も送信していません。"))
     }
 }

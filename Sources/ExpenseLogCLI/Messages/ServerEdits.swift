@@ -37,8 +37,10 @@ enum ServerEdits {
     static func withIDs(_ items: [Item], _ sync: Sync, _ context: Context, _ config: AppConfig) async throws -> [Item] {
         guard items.contains(where: { HandTypedRow.isHandTyped($0.id) }) else { return items }
         guard try await requireAction("adopt", sync, context) else {
-            context.io.stderr.write("Error: a row typed into the sheet by hand has no id; giving it one needs the server, which could not "
-                                    + "be reached. Nothing was changed; try again when it answers.\n")
+            context.io.stderr.write(context.say("Error: a row typed into the sheet by hand has no id; giving it one needs the server, which could not "
+                                                + "be reached. Nothing was changed; try again when it answers.",
+                                                ja: "エラー: シートに手で入力された行には ID がなく、付けるにはサーバーが必要ですが届きません。"
+                                                    + "何も変更していません。サーバーが応答するようになったらもう一度試してください。") + "\n")
             throw CommandExit(code: .temporaryFailure)
         }
         var adopted: [Item] = []
@@ -51,9 +53,10 @@ enum ServerEdits {
             do {
                 try await sync.repository.replace(id: item.id, with: saved)
             } catch {
-                context.warn("the cache could not be updated: \(error)")
+                context.warn(context.say("the cache could not be updated: ", ja: "キャッシュを更新できません: ") + context.describe(error))
             }
-            context.note("Gave \(describe(item, config, context)), typed into the sheet by hand, the id \(saved.id).")
+            context.note(context.say("Gave \(describe(item, config, context)), typed into the sheet by hand, the id \(saved.id).",
+                                     ja: "シートに手で入力された \(describe(item, config, context)) に ID \(saved.id) を付けました。"))
             adopted.append(saved)
         }
         return adopted

@@ -23,12 +23,16 @@ struct SyncText {
     func show(_ event: SyncEvent) {
         switch event {
         case let .rows(rows, month): context.warnRows(rows, of: month)
-        case .cacheFailure(let failure): context.warn("the cache could not be updated: \(failure)")
+        case .cacheFailure(let failure):
+            context.warn(context.say("the cache could not be updated: ", ja: "キャッシュを更新できません: ") + context.describe(failure))
         case let .forced(key, sentAt):
-            context.warn("sending the batch \(key) again although its POST at \(Self.time(sentAt)) may still be "
-                         + "running on the server (--force); if it is, its items will be registered twice")
+            context.warn(context.say("sending the batch \(key) again although its POST at \(Self.time(sentAt)) may still be "
+                                     + "running on the server (--force); if it is, its items will be registered twice",
+                                     ja: "\(Self.time(sentAt)) の POST がまだサーバーで動いているかもしれないバッチ \(key) を送り直します (--force)。"
+                                         + "動いていれば、その項目は二重に登録されます"))
         case .resendsAtOnce:
-            context.note("The server is expense-log's web app, which saves an id only once: a batch whose answer was lost is sent again at once.")
+            context.note(context.say("The server is expense-log's web app, which saves an id only once: a batch whose answer was lost is sent again at once.",
+                                     ja: "サーバーは expense-log のウェブアプリで、同じ ID は一度しか保存しません。応答が失われたバッチはすぐに送り直します。"))
         case .unreadableEntry(let problem):
             context.warn(problem)
         }
@@ -85,14 +89,19 @@ struct SyncText {
     /// entries held elsewhere, batches that may still be running).
     private func itemsSummary(_ outcome: SyncOutcome, problems: [String], wait: ResendWait, own: QueuedEdit?) -> ExitCode? {
         for refused in outcome.refused {
-            context.io.stderr.write(context.errorLine(refused.error) + "The refused items were moved to \(refused.file.path); fix them there and "
-                                    + "register that file.\n")
+            context.io.stderr.write(context.errorLine(refused.error)
+                                    + context.say("The refused items were moved to \(refused.file.path); fix them there and register that file.",
+                                                  ja: "拒否された項目は \(refused.file.path) に移しました。そこで直して、そのファイルを登録してください。") + "\n")
         }
         for batch in outcome.unsafe {
-            context.warn("the batch \(batch.key) (\(batch.count) item\(batch.count == 1 ? "" : "s")) was sent at \(Self.time(batch.sentAt)) "
-                         + "and its answer never came: the server may still be running it (up to \(Int(wait.seconds)) s), so it is "
-                         + "sent again only from \(Self.time(batch.safeFrom)), unless the server shows it by then. Run sync again "
-                         + "then; --force sends it now, at the risk of registering it twice.")
+            context.warn(context.say("the batch \(batch.key) (\(batch.count) item\(batch.count == 1 ? "" : "s")) was sent at \(Self.time(batch.sentAt)) "
+                                     + "and its answer never came: the server may still be running it (up to \(Int(wait.seconds)) s), so it is "
+                                     + "sent again only from \(Self.time(batch.safeFrom)), unless the server shows it by then. Run sync again "
+                                     + "then; --force sends it now, at the risk of registering it twice.",
+                                     ja: "バッチ \(batch.key) (\(batch.count)件) は \(Self.time(batch.sentAt)) に送りましたが応答がありません。サーバーが"
+                                         + "まだ処理しているかもしれないため (最長\(Int(wait.seconds))秒)、その前にサーバーに現れなければ "
+                                         + "\(Self.time(batch.safeFrom)) 以降に送り直します。そのときに sync を実行してください。--force ですぐ送れますが、"
+                                         + "二重に登録されるおそれがあります。"))
         }
         if !outcome.matched.isEmpty {
             context.note(context.say("Did not send \(outcome.matched.count) statement row\(outcome.matched.count == 1 ? "" : "s") that waited in the outbox, "
@@ -145,33 +154,41 @@ struct SyncText {
     private func edits(_ step: EditsStep, own: QueuedEdit?) throws {
         let directory = config.editsDirectory.path
         func behind(_ count: Int) -> String {
-            "\(count) change\(count == 1 ? " waits" : "s wait") behind an item still waiting to be registered (or an outbox entry "
-                + "that cannot be read, which may hold one)"
-                + (own == nil ? "" : " (this one among them)") + ": `expense-log sync` sends \(count == 1 ? "it" : "them") once those are sent.\n"
+            context.say("\(count) change\(count == 1 ? " waits" : "s wait") behind an item still waiting to be registered (or an outbox entry "
+                        + "that cannot be read, which may hold one)"
+                        + (own == nil ? "" : " (this one among them)") + ": `expense-log sync` sends \(count == 1 ? "it" : "them") once those are sent.",
+                        ja: "\(count)件の変更が、まだ登録を待っている項目 (またはそれを含むかもしれない読めない送信待ち) の後ろで待っています"
+                            + (own == nil ? "" : " (この変更も)") + "。それらが送られたら `expense-log sync` で送ります。") + "\n"
         }
         switch step {
         case .none:
             return
         case .stoppedWithItems:
-            context.note("The queued edits and deletions wait too (`expense-log pending` lists them).")
+            context.note(context.say("The queued edits and deletions wait too (`expense-log pending` lists them).",
+                                     ja: "待っている変更と削除もそのままです (`expense-log pending` で一覧できます)。"))
             throw CommandExit(code: .temporaryFailure)
         case .behindItems(let count):
             context.io.stderr.write(behind(count))
             throw CommandExit(code: .temporaryFailure)
         case .blocked(let blocker):
-            context.io.stderr.write("Error: \(blocker).\n" + (own == nil ? "" : "This change waits behind it.\n"))
+            context.io.stderr.write(context.say("Error", ja: "エラー") + ": \(blocker).\n"
+                                    + (own == nil ? "" : context.say("This change waits behind it.", ja: "この変更はその後ろで待ちます。") + "\n"))
             throw CommandExit(code: .ioError)
         case .actionAbsent(let action):
             context.io.stderr.write(ServerEdits.absent(action, sync.client.baseURL))
             // Queued while the server could not be asked: this server can never take them, so say how to let them go.
-            context.io.stderr.write("The changes queued in \(directory) cannot be sent to it: deploy the bundled script, or remove them "
-                                    + "with `expense-log pending drop ID` (`expense-log pending` lists them; `expense-log fetch --refresh` "
-                                    + "then shows the months as the server has them).\n")
+            context.io.stderr.write(context.say("The changes queued in \(directory) cannot be sent to it: deploy the bundled script, or remove them "
+                                                + "with `expense-log pending drop ID` (`expense-log pending` lists them; `expense-log fetch --refresh` "
+                                                + "then shows the months as the server has them).",
+                                                ja: "\(directory) で待っている変更はこのサーバーには送れません。同梱のスクリプトを公開するか、"
+                                                    + "`expense-log pending drop ID` で取り除いてください (`expense-log pending` で一覧、その後 "
+                                                    + "`expense-log fetch --refresh` でサーバーの月を表示します)。") + "\n")
             throw CommandExit(code: .unavailable)
         case let .actionUnknown(error, waiting):
-            context.warn(String(String(describing: error).prefix { $0 != "\n" }))
-            context.io.stderr.write("\(waiting) change\(waiting == 1 ? " waits" : "s wait") in \(directory); "
-                                    + "run sync again once the server can be reached.\n")
+            context.warn(String(context.describe(error).prefix { $0 != "\n" }))
+            context.io.stderr.write(context.say("\(waiting) change\(waiting == 1 ? " waits" : "s wait") in \(directory); "
+                                                + "run sync again once the server can be reached.",
+                                                ja: "\(waiting)件の変更が \(directory) で待っています。サーバーに届くようになったら sync を実行してください。") + "\n")
             throw CommandExit(code: .temporaryFailure)
         case let .sent(outcome, blocker, waitingBehind):
             do {
@@ -184,7 +201,7 @@ struct SyncText {
                 context.io.stderr.write(behind(waitingBehind))
                 throw CommandExit(code: .temporaryFailure)
             }
-            if own == nil { context.note("The queue of edits is empty.") }
+            if own == nil { context.note(context.say("The queue of edits is empty.", ja: "待っている変更はありません。")) }
         }
     }
 
