@@ -50,6 +50,9 @@ var CELL_CHARACTERS = 50000;
 // How Google words its services failing for a while ("Exception: Service Spreadsheets failed while accessing document…").
 var GOOGLE_FAILING = /Service (Spreadsheets|Drive|error)|Service invoked too many times|timed out|try again later|server error occurred|Unexpected error/i;
 var LARGEST_WHOLE = 9007199254740991;
+// The years a household's log can hold: a date typed without its century (00240203) or a slip of a key (20224-…) would
+// otherwise make a spreadsheet of its own (家計簿_24), and one request could make one a year until the time limit.
+var FIRST_YEAR = 2000, LAST_YEAR = 2100;
 
 // What one execution has opened and has to say. Each doGet/doPost starts anew: Apps Script gives every execution fresh
 // globals, but an imitation (or a future runtime) may not.
@@ -65,7 +68,7 @@ function doGet(e) {
     var parameter = (e && e.parameter) || {};
     if (parameter.action === 'info') return APP;
     checkKey(e);
-    var year = whole(parameter.year, 'year', 1, 9999);
+    var year = whole(parameter.year, 'year', FIRST_YEAR, LAST_YEAR);
     var month = whole(parameter.month, 'month', 1, 12);
     var sheet = monthSheet(year, month, false);
     return sheet ? monthRows(sheet).items(zone(year)) : [];
@@ -383,7 +386,9 @@ function checked(item, index) {
                     CELL_CHARACTERS + ' a Sheets cell holds');
     }
   });
-  if (!realDay(item.date)) throw failure('bad-request', place + ': date must be a real day as yyyyMMdd');
+  if (!realDay(item.date)) {
+    throw failure('bad-request', place + ': date must be a real day as yyyyMMdd, in the years ' + FIRST_YEAR + ' to ' + LAST_YEAR);
+  }
   if (typeof item.name !== 'string' || item.name === '') throw failure('bad-request', place + ': name must be a non-empty string');
   if (!wholeNumber(item.price)) throw failure('bad-request', place + ': price must be a whole number of yen Sheets keeps exactly');
   if (!wholeNumber(item.category) || item.category < 0) throw failure('bad-request', place + ': category must be a whole number');
@@ -417,7 +422,7 @@ function realDay(date) {
   if (!/^\d{8}$/.test(text)) return false;
   var year = Number(text.slice(0, 4)), month = Number(text.slice(4, 6)), day = Number(text.slice(6, 8));
   var last = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  return year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= last;
+  return year >= FIRST_YEAR && year <= LAST_YEAR && month >= 1 && month <= 12 && day >= 1 && day <= last;
 }
 
 function yearMonth(date) {
