@@ -99,13 +99,14 @@ extension CategoryCatalogue {
         guard parts.count == 2 else { return (category, nil) }
         let subs = self.category(category)?.subs ?? []
         return (category, try match(parts[1], among: subs.map { ($0.id, $0.japanese, $0.english) },
-                                    what: "sub-category of \(name(of: category, japanese: false))"))
+                                    what: "sub-category of \(name(of: category, japanese: false))",
+                                    japaneseWhat: "\(name(of: category, japanese: true))のサブ項目"))
     }
 
     /// The sub-category a text names within a category (as `resolve` reads the part after `/`).
     public func resolveSub(_ text: String, in category: Int) throws(CategoryNameError) -> Int {
         try match(text.trimmingSpaces(), among: (self.category(category)?.subs ?? []).map { ($0.id, $0.japanese, $0.english) },
-                  what: "sub-category of \(name(of: category, japanese: false))")
+                  what: "sub-category of \(name(of: category, japanese: false))", japaneseWhat: "\(name(of: category, japanese: true))のサブ項目")
     }
 
     /// A name as names are compared: case and full- or half-width ignored.
@@ -119,12 +120,13 @@ extension CategoryCatalogue {
         }.joined(separator: "; ")
     }
 
-    private func match(_ text: String, among entries: [(id: Int, japanese: String, english: String)], what: String)
-        throws(CategoryNameError) -> Int {
+    private func match(_ text: String, among entries: [(id: Int, japanese: String, english: String)], what: String,
+                       japaneseWhat: String = "項目") throws(CategoryNameError) -> Int {
         let known = entries.map { "\($0.id) \($0.japanese) \($0.english)" }.joined(separator: ", ")
         if let number = Int(text) {
             guard entries.contains(where: { $0.id == number }) else {
-                throw CategoryNameError(message: "there is no \(what) \(number); the catalogue has \(known)", brief: "there is no \(what) \(number)")
+                throw CategoryNameError(message: "there is no \(what) \(number); the catalogue has \(known)", brief: "there is no \(what) \(number)",
+                                        japanese: "\(japaneseWhat) \(number) はありません。一覧: \(known)", japaneseBrief: "\(japaneseWhat) \(number) はありません")
             }
             return number
         }
@@ -134,11 +136,14 @@ extension CategoryCatalogue {
         let prefixed = entries.filter { !folded.isEmpty && (fold($0.japanese).hasPrefix(folded) || fold($0.english).hasPrefix(folded)) }
         if prefixed.count == 1 { return prefixed[0].id }
         if prefixed.count > 1 {
-            throw CategoryNameError(message: "'\(text)' could be any of \(prefixed.map(\.english).joined(separator: ", ")); say which")
+            throw CategoryNameError(message: "'\(text)' could be any of \(prefixed.map(\.english).joined(separator: ", ")); say which",
+                                    japanese: "「\(text)」は \(prefixed.map(\.japanese).joined(separator: "、")) のどれにも当てはまります。どれか指定してください")
         }
         let meant = ClosestWord.to(text, among: entries.flatMap { [$0.english, $0.japanese] })
         let brief = "no \(what) is called '\(text)'" + (meant.map { ". Did you mean '\($0)'?" } ?? "")
-        throw CategoryNameError(message: brief + (meant == nil ? "; the" : " The") + " catalogue has \(known)", brief: brief, meant: meant)
+        let japaneseBrief = "「\(text)」という\(japaneseWhat)はありません" + (meant.map { "。「\($0)」ですか?" } ?? "")
+        throw CategoryNameError(message: brief + (meant == nil ? "; the" : " The") + " catalogue has \(known)", brief: brief, meant: meant,
+                                japanese: japaneseBrief + "。一覧: \(known)", japaneseBrief: japaneseBrief)
     }
 }
 
@@ -150,10 +155,17 @@ public struct CategoryNameError: Error, Sendable, Equatable, CustomStringConvert
     public let brief: String
     /// The name a typo most likely meant, if one is that close.
     public let meant: String?
+    /// `message` in Japanese.
+    public let japanese: String
+    /// `brief` in Japanese.
+    public let japaneseBrief: String
 
-    /// An error, its words without the catalogue (the same when it names none), and the name it likely meant.
-    public init(message: String, brief: String? = nil, meant: String? = nil) {
+    /// An error, its words without the catalogue (the same when it names none), and the name it likely meant; the same
+    /// in Japanese.
+    public init(message: String, brief: String? = nil, meant: String? = nil, japanese: String? = nil, japaneseBrief: String? = nil) {
         (self.message, self.brief, self.meant) = (message, brief ?? message, meant)
+        self.japanese = japanese ?? message
+        self.japaneseBrief = japaneseBrief ?? japanese ?? brief ?? message
     }
     /// The message.
     public var description: String { message }

@@ -30,6 +30,15 @@ public enum RawValue: Sendable, Hashable {
     /// Anything else (fractional number, boolean, object, array), described for messages.
     case other(String)
 
+    /// The value as a Japanese message shows it: text in 「」.
+    var japaneseShown: String {
+        switch self {
+        case .missing, .null: return "なし"
+        case .text(let text): return "「\(text)」"
+        default: return shown
+        }
+    }
+
     /// The value as it would be shown back to the user.
     var shown: String {
         switch self {
@@ -98,12 +107,20 @@ public struct ValidationProblem: Error, Sendable, Hashable, CustomStringConverti
     public let message: String
     /// Whether it stops the whole file from being read (its header, its bytes, its syntax), so no row of it can be sent.
     public var ofWholeFile = false
+    /// The message in Japanese, for a Japanese locale, when there is one.
+    public var japaneseMessage: String?
 
-    /// A problem at a location.
-    public init(location: SourceLocation, field: String?, message: String) {
+    /// A problem at a location, its message also in Japanese when `japanese` is given.
+    public init(location: SourceLocation, field: String?, message: String, japanese: String? = nil) {
         self.location = location
         self.field = field
         self.message = message
+        self.japaneseMessage = japanese
+    }
+
+    /// `FILE:LINE: field: message`, the message in Japanese when asked for and known.
+    public func text(japanese: Bool) -> String {
+        "\(location): " + (field.map { "\($0): " } ?? "") + (japanese ? japaneseMessage ?? message : message)
     }
 
     /// A problem that stops the whole file from being read.

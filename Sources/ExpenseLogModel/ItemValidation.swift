@@ -18,6 +18,17 @@ extension ItemDraft {
         return nil
     }
 
+    /// `nameProblem`'s words in Japanese.
+    static func nameProblemJapanese(_ name: String) -> String? {
+        if name.utf8.count > maxNameLength, name.unicodeScalars.count > maxNameLength, name.count > maxNameLength {
+            return "\(name.count)文字あります。\(maxNameLength)文字までです"
+        }
+        if let control = name.unicodeScalars.first(where: { $0.isControl && !["\n", "\r", "\t"].contains($0) }) {
+            return "端末が反応する制御文字 U+\(String(format: "%04X", control.value)) を含んでいます。取り除いてください"
+        }
+        return nil
+    }
+
     /// Why a trimmed name is too long, or nil.
     static func lengthProblem(_ name: String) -> String? {
         // No more scalars than the limit means no more characters either: counting characters is the slow part.
@@ -30,8 +41,8 @@ extension ItemDraft {
     public func validated(makeID: () -> String = RandomID.make, catalogue: CategoryCatalogue = .standard)
         -> (item: Item?, problems: [ValidationProblem]) {
         var problems: [ValidationProblem] = []
-        func fail(_ field: String, _ message: String) {
-            problems.append(ValidationProblem(location: location, field: field, message: message))
+        func fail(_ field: String, _ message: String, _ japanese: String? = nil) {
+            problems.append(ValidationProblem(location: location, field: field, message: message, japanese: japanese))
         }
 
         var itemID = ""
@@ -39,32 +50,32 @@ extension ItemDraft {
         case let value where value.isAbsent: itemID = makeID()
         case .text(let text): itemID = text.trimmingSpaces()
         case .integer(let number): itemID = String(number)
-        default: fail("id", "must be a string, got \(id.shown)")
+        default: fail("id", "must be a string, got \(id.shown)", "文字列にしてください (\(id.japaneseShown)でした)")
         }
 
         var day: Day?
         switch date {
-        case let value where value.isAbsent: fail("date", "is missing (expected yyyyMMdd, e.g. 20240122)")
+        case let value where value.isAbsent: fail("date", "is missing (expected yyyyMMdd, e.g. 20240122)", "ありません (yyyyMMdd、例 20240122)")
         case .text(let text):
             day = Day(written: text)
-            if day == nil { fail("date", DateText.problem(text.trimmingSpaces())) }
+            if day == nil { fail("date", DateText.problem(text.trimmingSpaces()), DateText.japaneseProblem(text.trimmingSpaces())) }
         case .integer(let number):
             day = Day(parsing: String(number))
-            if day == nil { fail("date", "\(number) is not a real day (expected yyyyMMdd)") }
-        default: fail("date", "must be a yyyyMMdd string, got \(date.shown)")
+            if day == nil { fail("date", "\(number) is not a real day (expected yyyyMMdd)", "\(number)は実在する日ではありません (yyyyMMdd)") }
+        default: fail("date", "must be a yyyyMMdd string, got \(date.shown)", "yyyyMMdd の文字列にしてください (\(date.japaneseShown)でした)")
         }
 
         var itemName = ""
         switch name {
-        case let value where value.isAbsent: fail("name", "is empty (give what was bought)")
+        case let value where value.isAbsent: fail("name", "is empty (give what was bought)", "空です (買ったものを入力してください)")
         case .text(let text):
             itemName = text.trimmingSpaces()
-            if let problem = Self.nameProblem(itemName) { fail("name", problem) }
-        default: fail("name", "must be a string, got \(name.shown)")
+            if let problem = Self.nameProblem(itemName) { fail("name", problem, Self.nameProblemJapanese(itemName)) }
+        default: fail("name", "must be a string, got \(name.shown)", "文字列にしてください (\(name.japaneseShown)でした)")
         }
 
         let itemPrice = integer(price, field: "price", required: true, fail: fail, parse: PriceText.parse)
-        if itemPrice == 0 { fail("price", "must not be 0 (use a negative price for a refund)") }
+        if itemPrice == 0 { fail("price", "must not be 0 (use a negative price for a refund)", "0 にはできません (返金はマイナスの金額で)") }
         let (itemCategory, itemSub) = categories(catalogue, fail: fail)
 
         guard problems.isEmpty, let day, let itemPrice, let itemCategory else { return (nil, problems) }
@@ -73,21 +84,21 @@ extension ItemDraft {
     }
 
     /// The category and sub-category by number or name, each one the catalogue has.
-    private func categories(_ catalogue: CategoryCatalogue, fail: (String, String) -> Void) -> (Int?, Int?) {
-        let hint = " (`expense-log categories` lists them)"
+    private func categories(_ catalogue: CategoryCatalogue, fail: (String, String, String?) -> Void) -> (Int?, Int?) {
+        let hint = " (`expense-log categories` lists them)", japaneseHint = " (`expense-log categories` で一覧できます)"
         var number: Int?, sub: Int?
         if case .text(let text) = category, !category.isAbsent, WholeNumber.parse(text) == nil {
             do {
                 (number, sub) = try catalogue.resolve(text)
             } catch {
-                fail("category", error.message + hint)
+                fail("category", error.message + hint, error.japanese + japaneseHint)
                 return (nil, nil)
             }
         } else {
             number = integer(category, field: "category", required: true, fail: fail)
             if let given = number, !catalogue.has(given) {
                 // The catalogue says what it lacks and what it has, in the words a name it lacks gets.
-                do { _ = try catalogue.resolve(String(given)) } catch { fail("category", error.message + hint) }
+                do { _ = try catalogue.resolve(String(given)) } catch { fail("category", error.message + hint, error.japanese + japaneseHint) }
                 return (nil, nil)
             }
         }
@@ -96,32 +107,33 @@ extension ItemDraft {
             do {
                 return (number, try catalogue.resolveSub(text, in: number))
             } catch {
-                fail("categorySub", error.message + hint)
+                fail("categorySub", error.message + hint, error.japanese + japaneseHint)
                 return (number, nil)
             }
         }
         guard let given = integer(categorySub, field: "categorySub", required: false, fail: fail) else { return (number, nil) }
         guard catalogue.has(number, sub: given) else {
-            do { _ = try catalogue.resolveSub(String(given), in: number) } catch { fail("categorySub", error.message + hint) }
+            do { _ = try catalogue.resolveSub(String(given), in: number) } catch { fail("categorySub", error.message + hint, error.japanese + japaneseHint) }
             return (number, nil)
         }
         return (number, given)
     }
 
-    private func integer(_ value: RawValue, field: String, required: Bool, fail: (String, String) -> Void,
+    private func integer(_ value: RawValue, field: String, required: Bool, fail: (String, String, String?) -> Void,
                          parse: ((String) -> Int?)? = nil) -> Int? {
         switch value {
         case let value where value.isAbsent:
-            if required { fail(field, "is missing (expected a whole number)") }
+            if required { fail(field, "is missing (expected a whole number)", "ありません (整数)") }
             return nil
         case .integer(let number): return number
         case .text(let text):
             let number: Int? = if let parse { parse(text.trimmingSpaces()) } else { WholeNumber.parse(text) }
             if let number { return number }
-            fail(field, "\(value.shown) is not a whole number" + (field == "price" ? " of yen (1500, 1,500, ¥1,500 and 1,500円 are read)" : ""))
+            fail(field, "\(value.shown) is not a whole number" + (field == "price" ? " of yen (1500, 1,500, ¥1,500 and 1,500円 are read)" : ""),
+                 "\(value.japaneseShown)は整数" + (field == "price" ? "の円ではありません (1500、1,500、¥1,500、1,500円 が読めます)" : "ではありません"))
             return nil
         default:
-            fail(field, "must be a whole number, got \(value.shown)")
+            fail(field, "must be a whole number, got \(value.shown)", "整数にしてください (\(value.japaneseShown)でした)")
             return nil
         }
     }
@@ -224,7 +236,8 @@ public struct ItemValidator {
             // Only ids the input gave can repeat within it; made ones differ by their occurrence number.
             if let earlier = firstSeen[item.id] {
                 problems.append(ValidationProblem(location: draft.location, field: "id",
-                                                  message: "'\(item.id)' is already used by the item at \(earlier)"))
+                                                  message: "'\(item.id)' is already used by the item at \(earlier)",
+                                                  japanese: "「\(item.id)」は \(earlier) の項目がすでに使っています"))
                 return .invalid
             }
             firstSeen[item.id] = draft.location

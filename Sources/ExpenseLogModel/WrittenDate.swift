@@ -96,6 +96,28 @@ public enum DateText {
     /// The forms `Day(written:)` reads, for messages.
     public static let forms = "yyyyMMdd, yyyy-M-d, yyyy/M/d, yyyy.M.d or yyyy年M月d日"
 
+    /// `problem`'s words in Japanese.
+    public static func japaneseProblem(_ text: String) -> String {
+        let shown = "「\(text)」"
+        let date = WrittenDateParts.ascii(text).flatMap { WrittenDateParts.dropTime(WrittenDateParts.trimmed($0[...])) } ?? []
+        if let parts = WrittenDateParts(date), let year = parts.year {
+            guard (1...12).contains(parts.month), (1...9999).contains(year) else {
+                return "\(shown)は実在する日ではありません (\(year)年に\(parts.month)月はありません)"
+            }
+            return "\(shown)は実在する日ではありません (\(YearMonth(uncheckedYear: year, month: parts.month)) は"
+                + "\(Day.daysIn(year: year, month: parts.month))日までです)"
+        }
+        let numbers = date.split { !(0x30...0x39).contains($0) }
+        if date.allSatisfy({ (0x30...0x39).contains($0) || WrittenDateParts.separators.contains($0) }),
+           (2...3).contains(numbers.count), numbers.allSatisfy({ $0.count <= 2 }) {
+            guard numbers.count == 3 else {
+                return "\(shown)には年がなく、どの年のシートかわかりません。年つきで書き出してください"
+            }
+            return "\(shown)には4桁の年がありません。2桁の年なら、プロファイルの \"dateFormat\" で書き方を指定してください (yy/M/d、d/M/yy…)"
+        }
+        return "\(shown)はここで読める形の日付ではありません (\(forms)、後ろの時刻は無視)。ほかの書き方はプロファイルの \"dateFormat\" で読めます"
+    }
+
     /// Why `text` is not a day: not a real day, no year (with what to do), or a form not read here.
     public static func problem(_ text: String) -> String {
         let shown = "'\(text)'"

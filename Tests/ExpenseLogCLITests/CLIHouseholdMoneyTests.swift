@@ -358,6 +358,13 @@ import TestSupport
         let queued = try await CLI.run(["add", "ラーメン", "980", "-d", "2026-11-10", "-c", "0"], environment: offline)
         #expect(queued.status == 75 && queued.stderr.hasPrefix("ラーメン ¥980 は送信待ちです ("), "\(queued.stderr)")
         #expect(queued.stderr.contains("に届きません: 接続を拒否されました"), "the error in Japanese too: \(queued.stderr)")
+        let badPrice = try await CLI.run(["add", "ラーメン", "980円です", "-d", "2026-11-10", "-c", "0"], environment: offline)
+        #expect(badPrice.status == 65 && badPrice.stderr.contains("エラー: <price>: 「980円です」は整数の円ではありません (1500、1,500、¥1,500、1,500円 が読めます)"), "\(badPrice.stderr)")
+        let badCategory = try await CLI.run(["add", "ラーメン", "980", "-d", "2026-11-10", "-c", "らーめん"], environment: offline)
+        #expect(badCategory.status == 64, "a category the catalogue lacks is a usage error: \(badCategory.stderr)")
+        let rows = try home.write("rows.csv", "date,name,price,category\n2026/11/10,ラーメン,980,0\n2026/13/10,餃子,450,0\n")
+        let badRow = try await CLI.run(["register", rows], environment: offline)
+        #expect(badRow.status == 65 && badRow.stderr.contains(":3: date: 「2026/13/10」は実在する日ではありません (2026年に13月はありません)"), "\(badRow.stderr)")
         let missing = try await CLI.run(["fetch", "2026-11", "--offline"], environment: offline)
         #expect(missing.status == 69 && missing.stderr.contains("エラー: 2026-11 は development 環境のキャッシュ"), "\(missing.stderr)")
         try await withScriptHost { host in

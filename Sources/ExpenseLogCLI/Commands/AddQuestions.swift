@@ -61,7 +61,7 @@ struct AddQuestions {
             do {
                 return try config.catalogue.value.resolve(text)
             } catch {
-                context.refuseAnswer(text.isEmpty ? context.say("a category is needed", ja: "項目を入力してください") : error.brief)
+                context.refuseAnswer(text.isEmpty ? context.say("a category is needed", ja: "項目を入力してください") : context.say(error.brief, ja: error.japaneseBrief))
                 // Enter then takes the name it most likely meant.
                 if let meant = error.meant { suggested = meant }
             }

@@ -27,7 +27,8 @@ extension AddCommand {
     static func refuse(_ problems: [ValidationProblem], _ context: Context) throws -> Never {
         let places = ["name": "<name>", "price": "<price>", "date": "--date", "category": "--category", "categorySub": "--category", "id": "--id"]
         for problem in problems {
-            context.io.stderr.write("Error: \(problem.field.map { "\(places[$0] ?? $0): " } ?? "")\(problem.message)\n")
+            let message = context.japanese ? problem.japaneseMessage ?? problem.message : problem.message
+            context.io.stderr.write(context.say("Error", ja: "エラー") + ": \(problem.field.map { "\(places[$0] ?? $0): " } ?? "")\(message)\n")
         }
         context.io.stderr.write(context.say("Nothing was sent; fix \(problems.count == 1 ? "it" : "them") and run the command again.",
                                             ja: "何も送信していません。直してもう一度実行してください。") + "\n")

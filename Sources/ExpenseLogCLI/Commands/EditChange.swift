@@ -23,7 +23,10 @@ extension EditCommand {
         draft.categorySub = category.sub.map(RawValue.integer) ?? .null
         let (checked, problems) = draft.validated(catalogue: config.catalogue.value)
         guard let changed = checked else {
-            for problem in problems { context.io.stderr.write("Error: \(problem.field.map { "\($0): " } ?? "")\(problem.message)\n") }
+            for problem in problems {
+                let message = context.japanese ? problem.japaneseMessage ?? problem.message : problem.message
+                context.io.stderr.write(context.say("Error", ja: "エラー") + ": \(problem.field.map { "\($0): " } ?? "")\(message)\n")
+            }
             throw CommandExit(code: .dataError)
         }
         let fields = Set(ItemField.allCases.filter { field in

@@ -41,7 +41,7 @@ enum NewShopQuestions {
                 do {
                     resolved = try catalogue.resolve(answer)
                 } catch {
-                    context.refuseAnswer(error.brief + context.say(" (Enter keeps the default)", ja: " (Enter でそのまま)"))
+                    context.refuseAnswer(context.say(error.brief + " (Enter keeps the default)", ja: error.japaneseBrief + " (Enter でそのまま)"))
                     suggested = error.meant
                     continue
                 }

@@ -64,16 +64,16 @@ struct RegisterText {
         }
         listDefaulted(inputs)
         if !inputs.warnings.isEmpty { progress.clear() }
-        for warning in inputs.warnings.prefix(3) { context.warn("\(warning)") }
+        for warning in inputs.warnings.prefix(3) { context.warn(warning.text(japanese: context.japanese)) }
         if inputs.warnings.count > 3 { context.warn(context.say("\(inputs.warnings.count - 3) more rows like these", ja: "同様の行がほかに\(inputs.warnings.count - 3)行")) }
         guard !inputs.problems.isEmpty else { return }
         progress.clear()
         let wholeFiles = inputs.problems.contains(where: \.ofWholeFile)
         if options.onInvalid == .warn, !wholeFiles {
-            for problem in inputs.problems { context.warn("\(problem)") }
+            for problem in inputs.problems { context.warn(problem.text(japanese: context.japanese)) }
             return
         }
-        for problem in inputs.problems { context.io.stderr.write("\(problem)\n") }
+        for problem in inputs.problems { context.io.stderr.write(problem.text(japanese: context.japanese) + "\n") }
         if wholeFiles, options.onInvalid != .stop {
             let files = Set(inputs.problems.filter(\.ofWholeFile).map(\.location.file)).sorted()
             context.warn(context.say("\(files.joined(separator: ", ")) could not be read at all: none of \(files.count == 1 ? "its" : "their") rows "
