@@ -26,7 +26,8 @@ struct Layout {
     /// Header names the profile does not use, for a profile that warns of them.
     let ignored: [String]
 
-    static func resolve(_ header: CSV.Record, profile: ImportProfile) -> (Layout?, [String]) {
+    /// The layout of a header for a profile, or nil with what is wrong (in English and in Japanese).
+    static func resolve(_ header: CSV.Record, profile: ImportProfile) -> (Layout?, [(String, String)]) {
         var index: [String: Int] = [:]
         for (position, title) in header.fields.enumerated() {
             let trimmed = title.trimmingSpaces()
@@ -38,7 +39,7 @@ struct Layout {
                 index[name] ?? index.filter({ $0.key.caseInsensitiveCompare(name) == .orderedSame }).values.min()
             }
         }
-        var messages: [String] = []
+        var messages: [(String, String)] = []
         var field = FieldPositions()
         for (key, names) in profile.columns {
             let found = findAll(names)
@@ -52,19 +53,27 @@ struct Layout {
         let missing = profile.requiredFields.filter { field[$0] == nil }.map { profile.columns[$0]?.joined(separator: " or ") ?? $0.rawValue }
         if !missing.isEmpty {
             if profile.name == ImportProfile.native.name, let (name, builtin) = ImportProfile.builtins.first(where: { resolve(header, profile: $0.1).0 != nil }) {
-                return (nil, ["the header is not expense-log's own (\(expected)) but matches the built-in \(name) profile "
-                              + "(\(builtin.description.prefix { $0 != "(" }.trimmingSpaces())): pass --profile \(name)"])
+                let layout = builtin.description.prefix { $0 != "(" }.trimmingSpaces()
+                return (nil, [("the header is not expense-log's own (\(expected)) but matches the built-in \(name) profile "
+                               + "(\(layout)): pass --profile \(name)",
+                               "見出しは expense-log のもの (\(expected)) ではなく、組み込みのプロファイル \(name) (\(layout)) に合います: "
+                               + "--profile \(name) を付けてください")])
             }
             let hint = profile.name == ImportProfile.native.name
                 ? " (expected \(expected); id and categorySub may be left out"
                     + (ignored.isEmpty ? ")" : "; it has \(ignored.map { "'\($0)'" }.joined(separator: ", ")), which no field is called)")
                     + "; another layout needs a profile: `expense-log profile init FILE` writes one"
                 : " (the \(profile.name) profile needs them; is this the right profile?)"
-            messages.append("the header lacks \(missing.joined(separator: ", "))" + hint)
+            let japaneseHint = profile.name == ImportProfile.native.name
+                ? " (\(expected) を想定。id と categorySub は省けます。別の書き方にはプロファイルが要ります: `expense-log profile init FILE` で作れます)"
+                : " (\(profile.name) プロファイルに必要です。プロファイルは合っていますか?)"
+            let missingJapanese = profile.requiredFields.filter { field[$0] == nil }.map { profile.columns[$0]?.joined(separator: " か ") ?? $0.rawValue }
+            messages.append(("the header lacks \(missing.joined(separator: ", "))" + hint, "見出しに \(missingJapanese.joined(separator: "、")) がありません" + japaneseHint))
         }
         func column(_ name: String, _ place: String) -> Int {
             if let found = find([name]) { return found }
-            messages.append("the header has no column '\(name)', which the \(profile.name) profile's \(place) tests")
+            messages.append(("the header has no column '\(name)', which the \(profile.name) profile's \(place) tests",
+                             "見出しに、\(profile.name) プロファイルの \(place) が調べる欄「\(name)」がありません"))
             return 0
         }
         // Each entry named as the profile file lists it: `transfers[0]`, `skip[1]`.
@@ -77,8 +86,9 @@ struct Layout {
         guard messages.isEmpty else { return (nil, messages) }
         let priceIn = findAll(profile.priceIn)
         if !profile.priceIn.isEmpty, priceIn.isEmpty {
-            return (nil, ["the header has no column " + profile.priceIn.map { "'\($0)'" }.joined(separator: " or ")
-                          + ", which the \(profile.name) profile takes deposits from"])
+            return (nil, [("the header has no column " + profile.priceIn.map { "'\($0)'" }.joined(separator: " or ")
+                           + ", which the \(profile.name) profile takes deposits from",
+                           "見出しに、\(profile.name) プロファイルが入金を読む欄 " + profile.priceIn.map { "「\($0)」" }.joined(separator: "か") + " がありません")])
         }
         return (Layout(width: header.fields.count, field: field, priceIn: priceIn, refundColumn: refundColumn,
                        refundRegexes: profile.refunds?.compiled(), tested: tested, ruled: ruled,

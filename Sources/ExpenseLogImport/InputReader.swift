@@ -93,7 +93,8 @@ public enum InputReader {
                 }
             }
         } catch let error as JSONSyntaxError {
-            return ([], [.wholeFile(SourceLocation(file: name, line: error.line), "invalid JSON: \(error.message)")])
+            return ([], [.wholeFile(SourceLocation(file: name, line: error.line), "invalid JSON: \(error.message)",
+                                    japanese: "JSON として読めません: \(error.message)")])
         } catch {
             return ([], [.wholeFile(SourceLocation(file: name, line: 1), "\(error)")])
         }
@@ -114,7 +115,7 @@ public enum InputReader {
                 }
             } catch let error as JSONSyntaxError {
                 problems.append(ValidationProblem(location: SourceLocation(file: name, line: line), field: nil,
-                                                  message: "invalid JSON: \(error.message)"))
+                                                  message: "invalid JSON: \(error.message)", japanese: "JSON として読めません: \(error.message)"))
             } catch {
                 problems.append(ValidationProblem(location: SourceLocation(file: name, line: line), field: nil, message: "\(error)"))
             }
@@ -126,7 +127,8 @@ public enum InputReader {
         let location = SourceLocation(file: file, line: value.line)
         guard case .object(let members, _) = value else {
             return .failure(ValidationProblem(location: location, field: nil,
-                                              message: "expected an item object like {\"date\":\"20240122\",\"name\":…}, found \(value.described)"))
+                                              message: "expected an item object like {\"date\":\"20240122\",\"name\":…}, found \(value.described)",
+                                              japanese: "{\"date\":\"20240122\",\"name\":…} のような項目のオブジェクトを想定しましたが、\(value.described) でした"))
         }
         var draft = ItemDraft(location: location)
         var seen: Set<String> = []
@@ -134,7 +136,7 @@ public enum InputReader {
             // Parsers disagree on which of two values wins (the last, the first, an error): the user must say.
             guard seen.insert(key).inserted else {
                 return .failure(ValidationProblem(location: SourceLocation(file: file, line: member.line), field: key,
-                                                  message: "given twice in one item; keep one"))
+                                                  message: "given twice in one item; keep one", japanese: "一つの項目に二度あります。一つにしてください"))
             }
             let raw = rawValue(member)
             switch key {
@@ -146,7 +148,8 @@ public enum InputReader {
             case "categorySub": draft.categorySub = raw
             default:
                 return .failure(ValidationProblem(location: location, field: key,
-                                                  message: "unknown key; an item has \(fields.joined(separator: ", "))"))
+                                                  message: "unknown key; an item has \(fields.joined(separator: ", "))",
+                                                  japanese: "知らないキーです。項目のキーは \(fields.joined(separator: "、")) です"))
             }
         }
         return .success(draft)

@@ -28,7 +28,9 @@ extension ImportProfile {
             return (layout, (name, layout), nil)
         case .several(let names):
             let refusal = ReadOutcome(problems: [.wholeFile(SourceLocation(file: file, line: 1), "its layout fits the built-in profiles "
-                                                            + names.joined(separator: " and ") + "; pass --profile with the right one")],
+                                                            + names.joined(separator: " and ") + "; pass --profile with the right one",
+                                                            japanese: "組み込みのプロファイル " + names.joined(separator: " と ")
+                                                                + " のどれにも合います。正しい方を --profile で指定してください")],
                                       refusedWhole: true)
             return (self, nil, refusal)
         }

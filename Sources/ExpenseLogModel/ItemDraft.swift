@@ -88,6 +88,8 @@ public struct ItemDraft: Sendable {
     public var account: String?
     /// Where a profile found the category, when no column gave it (a rule, the shop's history, the default), for `--explain`.
     public var categoryOrigin: String?
+    /// `categoryOrigin` in Japanese.
+    public var categoryOriginJapanese: String?
     /// Whether the category is the profile's default, no rule or history naming the shop's: the import lists such shops.
     public var categoryIsDefault = false
 
@@ -124,8 +126,8 @@ public struct ValidationProblem: Error, Sendable, Hashable, CustomStringConverti
     }
 
     /// A problem that stops the whole file from being read.
-    public static func wholeFile(_ location: SourceLocation, _ message: String) -> ValidationProblem {
-        var problem = ValidationProblem(location: location, field: nil, message: message)
+    public static func wholeFile(_ location: SourceLocation, _ message: String, japanese: String? = nil) -> ValidationProblem {
+        var problem = ValidationProblem(location: location, field: nil, message: message, japanese: japanese)
         problem.ofWholeFile = true
         return problem
     }

@@ -36,7 +36,7 @@ public struct ImportInputs {
     /// The report rows read through a profile of a foreign layout (a statement's), given or recognised.
     public var foreignRows = RowSet()
     /// Where a profile found each row's category, when no column gave it (for `--explain`; the first 10,000 rows).
-    public var categoryOrigins: [(location: SourceLocation, origin: String)] = []
+    public var categoryOrigins: [(location: SourceLocation, origin: String, japanese: String?)] = []
     /// Each input recognised as a built-in profile's layout (no `--profile` given): its name, and the profile's.
     public var detected: [(input: String, profile: String, description: String)] = []
     /// Rows an earlier input of the run already had (overlapping statements given together), reported as duplicates.
@@ -111,7 +111,7 @@ public struct ImportInputs {
                     if let legacy = validator.legacyID { inputs.legacyIDs[report.count] = legacy }
                     if draft.categoryIsDefault { inputs.noteDefaulted(item, at: draft.location, readName: draft.readName) }
                     if let origin = draft.categoryOrigin, inputs.categoryOrigins.count < 10_000 {
-                        inputs.categoryOrigins.append((draft.location, origin))
+                        inputs.categoryOrigins.append((draft.location, origin, draft.categoryOriginJapanese))
                     }
                     report.appendSpooled(at: draft.location, offset: offset)
                     months.insert(item.date.yearMonth)

@@ -365,6 +365,10 @@ import TestSupport
         let rows = try home.write("rows.csv", "date,name,price,category\n2026/11/10,ラーメン,980,0\n2026/13/10,餃子,450,0\n")
         let badRow = try await CLI.run(["register", rows], environment: offline)
         #expect(badRow.status == 65 && badRow.stderr.contains(":3: date: 「2026/13/10」は実在する日ではありません (2026年に13月はありません)"), "\(badRow.stderr)")
+        let header = try home.write("header.csv", "when,what,yen\n2026/11/10,ラーメン,980\n")
+        let badHeader = try await CLI.run(["register", header], environment: offline)
+        #expect(badHeader.status == 65 && badHeader.stderr.contains(":1: 見出しに date か 日付、name か 品名、price か 金額、category か 項目 がありません"),
+                "\(badHeader.stderr)")
         let missing = try await CLI.run(["fetch", "2026-11", "--offline"], environment: offline)
         #expect(missing.status == 69 && missing.stderr.contains("エラー: 2026-11 は development 環境のキャッシュ"), "\(missing.stderr)")
         try await withScriptHost { host in
@@ -377,6 +381,8 @@ import TestSupport
             #expect(imported.stderr.contains("結果: 追加 2件、自分の口座間の振替 (支出ではない) 7件。"), "\(imported.stderr)")
             #expect(imported.stderr.contains("を三菱UFJ銀行 入出金明細として読みました (組み込みのプロファイル mufg。"), "\(imported.stderr)")
             #expect(imported.stderr.contains("2店の2行が既定の項目「食費」になりました"), "\(imported.stderr)")
+            let explained = try await CLI.run(["import", statement, "--explain", "--dry-run"], environment: env)
+            #expect(explained.stderr.contains(":5: 振替のため送信せず (--transfers keep で取り込めます): "), "\(explained.stderr)")
             // On a terminal: the questions in Japanese, answered in Japanese.
             let asked = try await CLIEverydayTests.onTerminal(["add", "餃子", "450", "-d", "2026-11-11"],
                                                               answering: [("項目", "食費"), ("を登録しますか? [Y/n]", "はい")], env)

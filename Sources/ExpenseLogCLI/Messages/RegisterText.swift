@@ -52,14 +52,16 @@ struct RegisterText {
         }
         if options.explain, !inputs.categoryOrigins.isEmpty {
             progress.clear()
-            for (location, origin) in inputs.categoryOrigins { context.io.stderr.write("\(location): \(origin)\n") }
+            for (location, origin, japanese) in inputs.categoryOrigins {
+                context.io.stderr.write("\(location): \(context.japanese ? japanese ?? origin : origin)\n")
+            }
         }
         if options.explain, !inputs.excluded.isEmpty {
             progress.clear()
             for row in inputs.excluded {
                 let what = row.isTransfer ? context.say("a transfer, not sent (--transfers keep imports it)", ja: "振替のため送信せず (--transfers keep で取り込めます)")
                     : context.say("left out by the profile", ja: "プロファイルで除外")
-                context.io.stderr.write("\(row.location): \(what): \(row.reason)\n")
+                context.io.stderr.write("\(row.location): \(what): \(context.japanese ? row.japaneseReason ?? row.reason : row.reason)\n")
             }
         }
         listDefaulted(inputs)
