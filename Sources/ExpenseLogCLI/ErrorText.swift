@@ -1,5 +1,6 @@
 import ExpenseLogClient
 import ExpenseLogConfig
+import ExpenseLogFormats
 import ExpenseLogStore
 import ExpenseLogUseCases
 
@@ -25,6 +26,9 @@ extension Context {
             case let .changed(path, next):
                 return "\(path) がこの実行の途中で変わりました (手で編集しましたか?): \(next)"
             }
+        case let error as InputError:
+            let reasons = ["no such file": "ありません", "permission denied": "権限がありません", "it is a folder, not a file": "ファイルではなくフォルダーです"]
+            return "\(error.path) を読めません: \(reasons[error.reason] ?? error.reason)"
         case let error as ConfigError:
             switch error {
             case let .missingBaseURL(env, configFile):

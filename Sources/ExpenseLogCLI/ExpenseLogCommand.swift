@@ -127,7 +127,7 @@ public enum ExpenseLogCommand {
                 io.stderr.write(context.errorLine(error))
                 code = ExitCode(for: error).rawValue
             }
-            return outputLost(io) && code == ExitCode.success.rawValue ? ExitCode.ioError.rawValue : code
+            return outputLost(io, japanese: context.japanese) && code == ExitCode.success.rawValue ? ExitCode.ioError.rawValue : code
         }
     }
 
@@ -140,10 +140,12 @@ public enum ExpenseLogCommand {
 
     /// Says so when stdout could not be written (a full disk, a closed file), so that lost output never exits 0. A
     /// reader that went away (`| head -1`, EPIPE) is not an error: it chose to read no more, as with git or curl.
-    static func outputLost(_ io: ConsoleIO) -> Bool {
+    static func outputLost(_ io: ConsoleIO, japanese: Bool = false) -> Bool {
         guard let sink = io.stdout as? FileDescriptorSink, let code = sink.errors.errno, code != EPIPE else { return false }
-        io.stderr.write("Error: the output could not be written to stdout: \(StoreError.posix(code)). Whatever the command "
-                        + "sent, queued or cached is done and recorded; run it again with stdout going somewhere with room.\n")
+        io.stderr.write(japanese ? "エラー: 標準出力に書けません: \(StoreError.posix(code))。コマンドが送ったもの、送信待ちにしたもの、キャッシュしたものは"
+                                + "済んで記録されています。空きのある出力先でもう一度実行してください。\n"
+                        : "Error: the output could not be written to stdout: \(StoreError.posix(code)). Whatever the command "
+                            + "sent, queued or cached is done and recorded; run it again with stdout going somewhere with room.\n")
         return true
     }
 }

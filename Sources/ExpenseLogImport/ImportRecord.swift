@@ -44,6 +44,8 @@ public struct ImportRecord: Sendable {
         public var matched: KnownItem?
         /// The known items a held row may be, the closest first.
         public var candidates: [KnownItem]
+        /// `reasons` in Japanese, when they were worded so (for `--explain` under a Japanese locale; the report keeps English).
+        public var japaneseReasons: [String] = []
 
         /// A row.
         public init(location: SourceLocation, status: Status, item: Item? = nil, reasons: [String] = [], matched: KnownItem? = nil,

@@ -78,9 +78,9 @@ public struct DuplicateCheck: Sendable {
     /// A row's fate, decided before the second pass writes the items to send.
     private enum Fate {
         case duplicate(KnownItem)
-        case matched(KnownItem?, reason: String)
+        case matched(KnownItem?, reason: String, japanese: String)
         case held([KnownItem])
-        case skipped(String)
+        case skipped(String, japanese: String)
     }
 
     /// Compares the items of `spool` with what is known; `isStatementRow` says which rows came without an id of their
@@ -144,11 +144,19 @@ public struct DuplicateCheck: Sendable {
                         + (madeIDRows.contains(row) ? " (\(DerivedID.explanation): the same row was imported before)" : "")
                     : "the same row was imported before, as id \(PrintableText.of(match.item.id)) (made before a row's id included its "
                         + "card or account), which is \(Self.place(match))"
+                let japanese = SheetText.key(match.item.id) == SheetText.key(item.id)
+                    ? "ID \(PrintableText.of(item.id)) はすでに\(Self.japanesePlace(match))にあります"
+                        + (madeIDRows.contains(row) ? " (日付・品名・金額と同じ行の中の位置から作った ID: 以前に取り込んだ同じ行)" : "")
+                    : "以前に ID \(PrintableText.of(match.item.id)) として取り込んだ同じ行で (カードや口座が ID に入る前に作った ID)、"
+                        + "\(Self.japanesePlace(match))にあります"
                 skip = ImportRecord.Row(location: location, status: .duplicate, item: item, reasons: [reason], matched: match)
-            case let .matched(match, reason):
+                skip.japaneseReasons = [japanese]
+            case let .matched(match, reason, japanese):
                 skip = ImportRecord.Row(location: location, status: .matched, item: item, reasons: [reason], matched: match)
-            case .skipped(let reason):
+                skip.japaneseReasons = [japanese]
+            case let .skipped(reason, japanese):
                 skip = ImportRecord.Row(location: location, status: .skipped, item: item, reasons: [reason])
+                skip.japaneseReasons = [japanese]
             case .held(let candidates):
                 skip = ImportRecord.Row(location: location, status: .held, item: item,
                                         reasons: ["it may be the same purchase as " + candidates.map { Self.describe($0.item) + " " + Self.place($0) }
@@ -221,14 +229,17 @@ public struct DuplicateCheck: Sendable {
             // longer keeps the purchase anywhere, so the row is matched anew, and sent when nothing else is it.
             if kept?.decision == .same, compared, kept?.item.flatMap(finder.item(withID:)) == nil { kept = nil }
             if let kept {
-                let when = "decided \(Self.who(kept.by)) on \(kept.on)"
+                let when = "decided \(Self.who(kept.by)) on \(kept.on)", japaneseWhen = "\(kept.on) に\(Self.japaneseWho(kept.by))決定"
                 switch kept.decision {
                 case .same:
                     let match = kept.item.flatMap(finder.item(withID:))
                     fates[row] = .matched(match, reason: "\(when): the same purchase as "
-                                          + (match.map { Self.describe($0.item) + " " + Self.place($0) } ?? "the item with id \(kept.item ?? "?")"))
+                                          + (match.map { Self.describe($0.item) + " " + Self.place($0) } ?? "the item with id \(kept.item ?? "?")"),
+                                          japanese: "\(japaneseWhen): "
+                                            + (match.map { Self.describe($0.item) + " (" + Self.japanesePlace($0) + ")" } ?? "ID \(kept.item ?? "?") の項目")
+                                            + " と同じ買い物")
                 case .skip:
-                    fates[row] = .skipped("\(when): skip this row")
+                    fates[row] = .skipped("\(when): skip this row", japanese: "\(japaneseWhen): この行は飛ばす")
                 case .new:
                     continue
                 }
@@ -238,7 +249,7 @@ public struct DuplicateCheck: Sendable {
         }
         for (row, item, match) in doubtful {
             let choice = try await decide(HeldRow(location: report.location(ofRow: row), item: item, candidates: [match]))
-            settle(row, item, choice, candidates: [match], what: "the row imported before as", deciding: deciding, today: today,
+            settle(row, item, choice, candidates: [match], what: ("the row imported before as", "以前に取り込んだ行"), deciding: deciding, today: today,
                    fates: &fates, decisions: &decisions)
         }
         guard let matcher, !contenders.isEmpty else { return fates }
@@ -252,7 +263,9 @@ public struct DuplicateCheck: Sendable {
             case let .matched(match, days, nameDistance):
                 fates[row] = .matched(match, reason: "the same purchase as \(Self.describe(match.item)) \(Self.place(match)): the same amount, "
                                       + "\(days == 0 ? "the same day" : "\(days) day\(days == 1 ? "" : "s") apart"), "
-                                      + (nameDistance == 0 ? "the same name" : "a related name"))
+                                      + (nameDistance == 0 ? "the same name" : "a related name"),
+                                      japanese: "\(Self.describe(match.item)) (\(Self.japanesePlace(match))) と同じ買い物: 同じ金額、"
+                                        + (days == 0 ? "同じ日" : "\(days)日違い") + "、" + (nameDistance == 0 ? "同じ名前" : "関連する名前"))
                 decisions[item.id] = RowDecision(.same, item: match.item.id, by: .rule, on: today.description)
             case .ambiguous(let all):
                 let possible = all.filter { !taken.contains(SheetText.key($0.item.id)) }
@@ -260,7 +273,7 @@ public struct DuplicateCheck: Sendable {
                 guard !possible.isEmpty else { continue }
                 let choice: HeldChoice? = try await decide(HeldRow(location: report.location(ofRow: row), item: item, candidates: possible))
                 if case .same(let match)? = choice { taken.insert(SheetText.key(match.item.id)) }
-                settle(row, item, choice, candidates: possible, what: "the same purchase as", deciding: deciding, today: today,
+                settle(row, item, choice, candidates: possible, what: ("the same purchase as", "同じ買い物"), deciding: deciding, today: today,
                        fates: &fates, decisions: &decisions)
             }
         }
@@ -268,20 +281,34 @@ public struct DuplicateCheck: Sendable {
     }
 
     /// A held row's fate and the decision kept, from what a person (or `--ambiguous`) chose; nil holds it back.
-    private func settle(_ row: Int, _ item: Item, _ choice: HeldChoice?, candidates: [KnownItem], what: String,
+    private func settle(_ row: Int, _ item: Item, _ choice: HeldChoice?, candidates: [KnownItem], what: (String, String),
                         deciding: RowDecision.Source, today: Day, fates: inout [Int: Fate], decisions: inout [String: RowDecision]) {
         switch choice {
         case .same(let match)?:
-            fates[row] = .matched(match, reason: "decided \(Self.who(deciding)): \(what) \(Self.describe(match.item)) \(Self.place(match))")
+            fates[row] = .matched(match, reason: "decided \(Self.who(deciding)): \(what.0) \(Self.describe(match.item)) \(Self.place(match))",
+                                  japanese: "\(Self.japaneseWho(deciding))決定: \(what.1) \(Self.describe(match.item)) (\(Self.japanesePlace(match)))")
             decisions[item.id] = RowDecision(.same, item: match.item.id, by: deciding, on: today.description)
         case .new?:
             decisions[item.id] = RowDecision(.new, item: nil, by: deciding, on: today.description)
         case .skip?:
-            fates[row] = .skipped("decided \(Self.who(deciding)): skip this row")
+            fates[row] = .skipped("decided \(Self.who(deciding)): skip this row", japanese: "\(Self.japaneseWho(deciding))決定: この行は飛ばす")
             decisions[item.id] = RowDecision(.skip, item: nil, by: deciding, on: today.description)
         case nil:
             fates[row] = .held(candidates)
         }
+    }
+
+    private static func japaneseWho(_ source: RowDecision.Source) -> String {
+        switch source {
+        case .rule: "照合の規則が"
+        case .person: "あなたが"
+        case .flag: "--ambiguous が"
+        case .deletion: "あなたが (項目を削除して) "
+        }
+    }
+
+    static func japanesePlace(_ match: KnownItem) -> String {
+        match.place == .server ? "サーバー上" : "送信待ち (`expense-log sync` で送ります)"
     }
 
     private static func who(_ source: RowDecision.Source) -> String {

@@ -46,7 +46,7 @@ public struct SyncOutcome: Sendable {
     /// Items not sent because the server already shows their ids.
     public var skipped = 0
     /// Statement rows not sent because they are, or were decided to be, items entered while they waited.
-    public var matched: [(item: Item, reason: String)] = []
+    public var matched: [(item: Item, reason: String, japanese: String)] = []
     /// Statement rows that may be items entered while they waited: they wait on in the outbox for a person.
     public var held: [(item: Item, candidates: [KnownItem])] = []
     /// The decisions matching made, to keep.

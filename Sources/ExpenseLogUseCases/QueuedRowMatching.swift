@@ -38,7 +38,7 @@ public struct QueuedRowMatching: Sendable {
     /// The waiting statement rows, read once: those decided before, and those left to match.
     public struct Scan: Sendable {
         /// Rows not to send, by id, with why (decided by an earlier import or sync).
-        public var dropped: [String: (item: Item, reason: String)] = [:]
+        public var dropped: [String: (item: Item, reason: String, japanese: String)] = [:]
         /// Rows the server does not show and no decision settles, to match.
         public var rows: [Item] = []
         /// How many entries hold each statement row: a row held once and queued again is in two until its first
@@ -49,7 +49,7 @@ public struct QueuedRowMatching: Sendable {
     /// What matching found among the queued rows.
     public struct Found: Sendable {
         /// Rows not to send, by id, with why (matched, or decided).
-        public var dropped: [String: (item: Item, reason: String)] = [:]
+        public var dropped: [String: (item: Item, reason: String, japanese: String)] = [:]
         /// Rows held for a person, by id, with what each may be.
         public var held: [String: (item: Item, candidates: [KnownItem])] = [:]
         /// The decisions this run made, to keep.
@@ -74,8 +74,10 @@ public struct QueuedRowMatching: Sendable {
                     guard scan.copies[item.id] == 1 else { continue }
                     switch decided[item.id]?.decision {
                     case .same?: scan.dropped[item.id] = (item, "decided on \(decided[item.id]?.on ?? "?"): the same purchase as the item "
-                                                                + (decided[item.id]?.item ?? "?"))
-                    case .skip?: scan.dropped[item.id] = (item, "decided on \(decided[item.id]?.on ?? "?"): skip this row")
+                                                                + (decided[item.id]?.item ?? "?"),
+                                                          "\(decided[item.id]?.on ?? "?") に決定: 項目 \(decided[item.id]?.item ?? "?") と同じ買い物")
+                    case .skip?: scan.dropped[item.id] = (item, "decided on \(decided[item.id]?.on ?? "?"): skip this row",
+                                                          "\(decided[item.id]?.on ?? "?") に決定: この行は飛ばす")
                     case .new?: break
                     case nil: scan.rows.append(item)
                     }
@@ -106,17 +108,19 @@ public struct QueuedRowMatching: Sendable {
             let item = contenders[index].item
             switch (outcome, choice) {
             case let (.matched(match, _, _), _):
-                found.dropped[item.id] = (item, "the same purchase as \(Self.describe(match.item)), entered while it waited")
+                found.dropped[item.id] = (item, "the same purchase as \(Self.describe(match.item)), entered while it waited",
+                                          "送信待ちの間に入力された \(Self.describe(match.item)) と同じ買い物")
                 found.decisions[item.id] = RowDecision(.same, item: match.item.id, by: .rule, on: today.description)
             case let (.ambiguous(all), nil):
                 found.held[item.id] = (item, all)
             case (.ambiguous, .new?):
                 found.decisions[item.id] = RowDecision(.new, item: nil, by: .flag, on: today.description)
             case let (.ambiguous(all), .same?):
-                found.dropped[item.id] = (item, "decided by --ambiguous: the same purchase as \(all.first.map { Self.describe($0.item) } ?? "?")")
+                found.dropped[item.id] = (item, "decided by --ambiguous: the same purchase as \(all.first.map { Self.describe($0.item) } ?? "?")",
+                                          "--ambiguous で決定: \(all.first.map { Self.describe($0.item) } ?? "?") と同じ買い物")
                 found.decisions[item.id] = RowDecision(.same, item: all.first?.item.id, by: .flag, on: today.description)
             case (.ambiguous, .skip?):
-                found.dropped[item.id] = (item, "decided by --ambiguous: skip this row")
+                found.dropped[item.id] = (item, "decided by --ambiguous: skip this row", "--ambiguous で決定: この行は飛ばす")
                 found.decisions[item.id] = RowDecision(.skip, item: nil, by: .flag, on: today.description)
             }
         }

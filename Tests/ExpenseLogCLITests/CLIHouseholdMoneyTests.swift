@@ -383,6 +383,8 @@ import TestSupport
             #expect(imported.stderr.contains("2店の2行が既定の項目「食費」になりました"), "\(imported.stderr)")
             let explained = try await CLI.run(["import", statement, "--explain", "--dry-run"], environment: env)
             #expect(explained.stderr.contains(":5: 振替のため送信せず (--transfers keep で取り込めます): "), "\(explained.stderr)")
+            #expect(explained.stderr.contains(":2: 登録済みのため送信せず: ID ") && explained.stderr.contains("はすでにサーバー上にあります"),
+                    "\(explained.stderr)")
             // On a terminal: the questions in Japanese, answered in Japanese.
             let asked = try await CLIEverydayTests.onTerminal(["add", "餃子", "450", "-d", "2026-11-11"],
                                                               answering: [("項目", "食費"), ("を登録しますか? [Y/n]", "はい")], env)

@@ -53,8 +53,10 @@ extension PendingCommand {
         PendingText(context: context, config: config).dropped(dropped, all: ids == nil)
         let missing = ids.map(dropped.missing) ?? []
         if !missing.isEmpty, dropped.busy {
-            context.io.stderr.write("Error: \(missing.sorted().joined(separator: ", ")) may wait in an entry or a queue another run is sending; "
-                                    + "run `expense-log pending` once it ends.\n")
+            context.io.stderr.write(context.say("Error: \(missing.sorted().joined(separator: ", ")) may wait in an entry or a queue another run is sending; "
+                                                + "run `expense-log pending` once it ends.",
+                                                ja: "エラー: \(missing.sorted().joined(separator: "、")) は別の実行が送っている送信待ちにあるかもしれません。"
+                                                    + "終わってから `expense-log pending` を実行してください。") + "\n")
             throw CommandExit(code: .temporaryFailure)
         }
         if !missing.isEmpty {

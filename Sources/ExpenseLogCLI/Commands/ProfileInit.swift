@@ -40,17 +40,23 @@ extension ProfileCommand {
             } else {
                 context.io.stdout.write(text)
             }
-            for note in guess.notes { context.note("guessed \(note)") }
+            // Each note names the profile file's key it set (`columns.date`, `skipRows`), in the file's own words.
+            for note in guess.notes { context.note(context.say("guessed ", ja: "推測: ") + note) }
             // What the profile makes of the file, so the person sees it works before editing it.
             let read = InputReader.read(bytes, name: name, format: .csv, profile: guess.profile)
             let checked = read.drafts.validatedAll(catalogue: catalogue)
             let problems = read.problems + checked.problems
             let invalid = problems.count
-            context.note("With it, \(name) reads as \(checked.items.count) item\(checked.items.count == 1 ? "" : "s")"
-                         + (read.excluded.isEmpty ? "" : ", \(read.excluded.count) left out") + (invalid == 0 ? "" : ", \(invalid) invalid")
-                         + ". Check it with: expense-log register --profile \(output.map(ArgumentBytes.display) ?? "PROFILE.json") "
-                         + "--dry-run \(path == "-" ? "FILE" : name)")
-            if let first = problems.first { context.note("The first row it cannot read: \(first)") }
+            let check = "expense-log register --profile \(output.map(ArgumentBytes.display) ?? "PROFILE.json") --dry-run \(path == "-" ? "FILE" : name)"
+            context.note(context.say("With it, \(name) reads as \(checked.items.count) item\(checked.items.count == 1 ? "" : "s")"
+                                     + (read.excluded.isEmpty ? "" : ", \(read.excluded.count) left out") + (invalid == 0 ? "" : ", \(invalid) invalid")
+                                     + ". Check it with: " + check,
+                                     ja: "これで \(name) は\(checked.items.count)件の項目として読めます"
+                                         + (read.excluded.isEmpty ? "" : " (除外\(read.excluded.count)行)") + (invalid == 0 ? "" : " (不正\(invalid)行)")
+                                         + "。確かめるには: " + check))
+            if let first = problems.first {
+                context.note(context.say("The first row it cannot read: ", ja: "読めない最初の行: ") + first.text(japanese: context.japanese))
+            }
 
         }
     }

@@ -32,14 +32,20 @@ struct PendingText {
                                      ja: "何も取り除いていません: 別の実行 (sync、edit、delete) が送信待ちと変更を送っています。終わったら pending をもう一度実行してください"))
         }
         for edit in dropped.edits ?? [] {
-            let what: String
+            let what: String, japaneseWhat: String
             switch edit.change {
-            case .delete(let items): what = "deletion of " + items.map { "\(PrintableText.of($0.id)) (\(describe($0)))" }.joined(separator: ", ")
-            case let .update(item, changed, _): what = "edit of \(PrintableText.of(item.id)) (to \(describe(changed)))"
+            case .delete(let items):
+                let listed = items.map { "\(PrintableText.of($0.id)) (\(describe($0)))" }.joined(separator: ", ")
+                (what, japaneseWhat) = ("deletion of " + listed, listed + " の削除")
+            case let .update(item, changed, _):
+                (what, japaneseWhat) = ("edit of \(PrintableText.of(item.id)) (to \(describe(changed)))",
+                                        "\(PrintableText.of(item.id)) の変更 (\(describe(changed)) へ)")
             }
-            context.note("Removed the queued \(what); the cache still shows it made, until "
-                         + edit.months.map { "`expense-log fetch --refresh \($0)`" }.joined(separator: " and ")
-                         + ", which shows what the server has (it made the change if an earlier send of it lost its answer).")
+            let refresh = edit.months.map { "`expense-log fetch --refresh \($0)`" }
+            context.note(context.say("Removed the queued \(what); the cache still shows it made, until " + refresh.joined(separator: " and ")
+                                     + ", which shows what the server has (it made the change if an earlier send of it lost its answer).",
+                                     ja: "待っていた\(japaneseWhat)を取り除きました。キャッシュには変更後の姿が残ります。" + refresh.joined(separator: " と ")
+                                         + " でサーバーにあるものを表示します (以前の送信の応答が失われていれば、変更は行われています)。"))
         }
         for item in dropped.items {
             context.note(context.say("Removed ", ja: "取り除きました ") + "\(PrintableText.of(item.id)): \(item.date) \(PrintableText.of(item.name)) \(PriceText.format(item.price))")

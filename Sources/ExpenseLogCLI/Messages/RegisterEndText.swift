@@ -70,9 +70,11 @@ extension RegisterText {
         // What the server saved is printed before an error is explained, so the explanation is not scrolled away.
         let failure = await finish(&saved, repository, config)
         if config.environment.value == .dummy, saved.count > 0 {
-            context.note("The dummy environment answers every POST with its fixture (register.json): the \(saved.count) "
-                         + "item\(saved.count == 1 ? "" : "s") above \(saved.count == 1 ? "is" : "are") that canned answer, "
-                         + "not what was sent; no server stored anything (only the dummy environment's cache keeps them).")
+            context.note(context.say("The dummy environment answers every POST with its fixture (register.json): the \(saved.count) "
+                                     + "item\(saved.count == 1 ? "" : "s") above \(saved.count == 1 ? "is" : "are") that canned answer, "
+                                     + "not what was sent; no server stored anything (only the dummy environment's cache keeps them).",
+                                     ja: "dummy 環境はどの POST にもフィクスチャ (register.json) で答えます。上の\(saved.count)件はその決まった応答で、"
+                                         + "送ったものではありません。どのサーバーにも保存していません (dummy 環境のキャッシュにだけ残ります)。"))
         }
         let wait = context.resendPolicy(config).wait(info: await repository.serverInfo())
         let code = outcome.stop.map { explain($0, confirmed: outcome.confirmed, total: total, config: config, wait: wait, report: report) } ?? .success

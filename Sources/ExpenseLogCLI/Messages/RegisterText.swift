@@ -151,7 +151,8 @@ struct RegisterText {
             case .skipped: context.say("skipped as decided", ja: "決定どおり除外")
             default: context.say("skipped, already there", ja: "登録済みのため送信せず")
             }
-            context.io.stderr.write("\(row.location): \(what): \(row.reasons.joined(separator: "; "))\n")
+            let reasons = context.japanese && !row.japaneseReasons.isEmpty ? row.japaneseReasons : row.reasons
+            context.io.stderr.write("\(row.location): \(what): \(reasons.joined(separator: context.say("; ", ja: "。")))\n")
         }
     }
 

@@ -107,7 +107,8 @@ struct SyncText {
             context.note(context.say("Did not send \(outcome.matched.count) statement row\(outcome.matched.count == 1 ? "" : "s") that waited in the outbox, "
                                      + (outcome.matched.count == 1 ? "as it is an item already there:\n" : "as they are items already there:\n"),
                                      ja: "送信待ちだった明細の\(outcome.matched.count)行は登録済みの項目なので送りませんでした:\n")
-                         + outcome.matched.map { "  \(QueuedRowMatching.describe($0.item)): \($0.reason)" }.joined(separator: "\n"))
+                         + outcome.matched.map { "  \(QueuedRowMatching.describe($0.item)): \(context.japanese ? $0.japanese : $0.reason)" }
+                            .joined(separator: "\n"))
         }
         if !outcome.held.isEmpty {
             if context.japanese {
