@@ -59,15 +59,16 @@ extension Context {
 
     /// Names on stderr each row of a month's answer that was left out or read with a guess.
     func warnRows(_ answer: SheetAnswer, of month: YearMonth?) {
-        for row in answer.retyped { warn(row.describe(in: month)) }
-        for row in answer.unreadable { warn("left out \(row.describe(in: month))") }
+        for row in answer.retyped { warn(japanese ? row.japaneseDescription(in: month) : row.describe(in: month)) }
+        for row in answer.unreadable { warn(japanese ? "除外: " + row.japaneseDescription(in: month) : "left out \(row.describe(in: month))") }
     }
 
     /// What rows left out mean for a reading command (fetch, summary): once, after the rows were named.
     func reportLeftOut(_ count: Int) {
         if count > 0 {
-            warn("\(count) row\(count == 1 ? "" : "s") of the server's answer could not be read as items and \(count == 1 ? "was" : "were") "
-                 + "left out; fix \(count == 1 ? "it" : "them") in the sheet (exit status 65; --strict refuses such a month whole)")
+            warn(say("\(count) row\(count == 1 ? "" : "s") of the server's answer could not be read as items and \(count == 1 ? "was" : "were") "
+                     + "left out; fix \(count == 1 ? "it" : "them") in the sheet (exit status 65; --strict refuses such a month whole)",
+                     ja: "サーバーの応答の\(count)行は項目として読めず、除外しました。シートで直してください (終了コード65。--strict ではその月ごと拒否します)"))
         }
     }
 

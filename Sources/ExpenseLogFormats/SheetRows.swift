@@ -11,6 +11,8 @@ public struct SheetRowProblem: Sendable, Equatable {
     public let message: String
     /// The row's id as a Sheet key (`SheetText.key`), when that much could be read: the server holds an item with it.
     public let id: String?
+    /// `message` in Japanese.
+    public var japanese: String?
 }
 
 /// The items of an answer as a Sheet-backed server gives them: readable rows as items, blank rows dropped, the rest named.
@@ -86,7 +88,8 @@ public struct SheetRows: Sendable {
         for (index, row) in rows.enumerated() {
             let position = index + 1
             guard case .object(let members, _) = row else {
-                answer.unreadable.append(problem(position, row, "it is \(row.described), not an item object", id: nil))
+                answer.unreadable.append(problem(position, row, ("it is \(row.described), not an item object", "項目のオブジェクトではなく \(row.described) です"),
+                                                 id: nil))
                 continue
             }
             var fields: [String: JSONValue] = [:]
@@ -109,42 +112,46 @@ public struct SheetRows: Sendable {
                 answer.items.append(item)
                 if let guess { answer.retyped.append(problem(position, row, guess, id: SheetText.key(item.id))) }
             case .failure(let reason):
-                answer.unreadable.append(problem(position, row, reason.message, id: fields["id"].flatMap(Self.text).map(SheetText.key)))
+                answer.unreadable.append(problem(position, row, (reason.message, reason.japanese), id: fields["id"].flatMap(Self.text).map(SheetText.key)))
             }
         }
         return answer
     }
 
-    private struct Unreadable: Error { let message: String }
+    private struct Unreadable: Error { let message: String, japanese: String }
 
     /// An item from a row's cells, and a note when the name had to be read from a date.
-    private func item(_ fields: [String: JSONValue]) -> Result<(Item, String?), Unreadable> {
-        func fail(_ message: String) -> Result<(Item, String?), Unreadable> { .failure(Unreadable(message: message)) }
+    private func item(_ fields: [String: JSONValue]) -> Result<(Item, (String, String)?), Unreadable> {
+        func fail(_ message: String, _ japanese: String) -> Result<(Item, (String, String)?), Unreadable> {
+            .failure(Unreadable(message: message, japanese: japanese))
+        }
         // No id: a row a person typed into the sheet by hand, read like any other (the caller gives it an id).
         let id = fields["id"].flatMap(Self.text) ?? ""
         guard let dateValue = fields["date"], let date = day(dateValue) else {
-            return fail("its date \(Self.shown(fields["date"])) is not a day (yyyyMMdd, or a date cell)")
+            return fail("its date \(Self.shown(fields["date"])) is not a day (yyyyMMdd, or a date cell)",
+                        "日付 \(Self.shown(fields["date"])) は日ではありません (yyyyMMdd か日付のセル)")
         }
         guard let nameValue = fields["name"], var name = Self.text(nameValue), !name.isEmpty else {
-            return fail("its name is missing or empty")
+            return fail("its name is missing or empty", "品名がないか空です")
         }
-        var guess: String?
+        var guess: (String, String)?
         // A name like `7-11` or `2024/2/3` became a date cell: what was typed is gone; the day is the best reading left.
         if case .string(let text, _) = nameValue, let instant = Self.instant(text) {
             name = displayed(instant) ?? text
-            guess = "its name \(text) is a date Sheets made of what was typed; it is shown as \(name) (format the sheet's "
-                + "name column as plain text to keep names like 7-11)"
+            guess = ("its name \(text) is a date Sheets made of what was typed; it is shown as \(name) (format the sheet's "
+                        + "name column as plain text to keep names like 7-11)",
+                     "品名 \(text) は入力を Sheets が日付にしたもので、\(name) と表示します (7-11 のような品名を保つには、シートの品名の列を書式なしテキストに)")
         }
         guard let priceValue = fields["price"], let price = Self.integer(priceValue) else {
-            return fail("its price \(Self.shown(fields["price"])) is not a whole number of yen")
+            return fail("its price \(Self.shown(fields["price"])) is not a whole number of yen", "金額 \(Self.shown(fields["price"])) は整数の円ではありません")
         }
         guard let categoryValue = fields["category"], let category = Self.integer(categoryValue) else {
-            return fail("its category \(Self.shown(fields["category"])) is not a whole number")
+            return fail("its category \(Self.shown(fields["category"])) is not a whole number", "項目 \(Self.shown(fields["category"])) は整数ではありません")
         }
         var categorySub: Int?
         if let subValue = fields["categorySub"], !Self.isEmpty(subValue) {
             guard let sub = Self.integer(subValue) else {
-                return fail("its categorySub \(Self.shown(subValue)) is not a whole number")
+                return fail("its categorySub \(Self.shown(subValue)) is not a whole number", "サブ項目 \(Self.shown(subValue)) は整数ではありません")
             }
             categorySub = sub
         }
@@ -257,9 +264,10 @@ public struct SheetRows: Sendable {
         value.map(\.described) ?? "(missing)"
     }
 
-    private func problem(_ position: Int, _ row: JSONValue, _ message: String, id: String?) -> SheetRowProblem {
+    private func problem(_ position: Int, _ row: JSONValue, _ message: (String, String), id: String?) -> SheetRowProblem {
         let raw = JSONText.compact(row)
-        return SheetRowProblem(position: position, raw: raw.count > 200 ? String(raw.prefix(200)) + "…" : raw, message: message, id: id)
+        return SheetRowProblem(position: position, raw: raw.count > 200 ? String(raw.prefix(200)) + "…" : raw, message: message.0, id: id,
+                               japanese: message.1)
     }
 }
 
@@ -285,6 +293,11 @@ enum JSONText {
 }
 
 extension SheetRowProblem {
+    /// The same in Japanese (`2024-01、サーバーの応答の3行目: …`), its message in English where it has no Japanese one.
+    public func japaneseDescription(in month: YearMonth?) -> String {
+        (month.map { "\($0)、" } ?? "") + "サーバーの応答の\(position)行目: \(japanese ?? message): \(raw)"
+    }
+
     /// `2024-01, row 3 of the server's answer: its price "abc" is not a whole number of yen: {"id":…}`.
     public func describe(in month: YearMonth?) -> String {
         (month.map { "\($0), " } ?? "") + "row \(position) of the server's answer: \(message): \(raw)"

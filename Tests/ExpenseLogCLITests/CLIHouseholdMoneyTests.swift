@@ -390,6 +390,13 @@ import TestSupport
                                                               answering: [("項目", "食費"), ("を登録しますか? [Y/n]", "はい")], env)
             #expect(asked.status == 0, "\(asked.stdout)")
             #expect(try await Self.month(host).contains("2026-11-11 餃子 450"))
+            // A row a person broke in the sheet: named in Japanese, the month still printed, exit 65.
+            for (column, value) in [(1, "X9"), (2, "2026/11/15"), (3, "メモ"), (4, "ﾒﾓ"), (5, "0")] {
+                try await host.type(book: "家計簿_2026", sheet: "11", row: 20, column: column, value)
+            }
+            let broken = try await CLI.run(["fetch", "2026-11"], environment: env)
+            #expect(broken.status == 65 && broken.stderr.contains("警告: 除外: 2026-11、サーバーの応答の") && broken.stderr.contains("金額 null は整数の円ではありません"),
+                    "\(broken.stderr)")
         }
     }
 
