@@ -140,7 +140,8 @@ public struct Context: Sendable {
         do {
             return try client(config, queuesUnreachable: queuesUnreachable)
         } catch where dryRun {
-            warn("\(String(describing: error).prefix { $0 != "\n" }); the dry run compares with the cache and the outbox only")
+            warn(String(describe(error).prefix { $0 != "\n" })
+                 + say("; the dry run compares with the cache and the outbox only", ja: "。試行はキャッシュと送信待ちとだけ比べます"))
             return nil
         }
     }
@@ -165,7 +166,8 @@ public struct Context: Sendable {
             baseURL = try config.requireBaseURL()
             token = try Token.load(environment: environment, file: config.paths.tokenFile)?.value
             if token != nil, baseURL.scheme?.lowercased() == "http", !LoopbackHost.matches(baseURL.host ?? "") {
-                warn("the token is sent over plain http:// to \(baseURL.host ?? "the server"), unencrypted; use https://")
+                warn(say("the token is sent over plain http:// to \(baseURL.host ?? "the server"), unencrypted; use https://",
+                         ja: "トークンを暗号化されない http:// で \(baseURL.host ?? "サーバー") に送ります。https:// を使ってください"))
             }
             session = makeLiveSession?() ?? config.transport.value.makeSession(environment: environment)
         }

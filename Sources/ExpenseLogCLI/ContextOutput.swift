@@ -41,7 +41,8 @@ extension Context {
             }
             try writer.write(spool, as: format) { io.stdout.write(bytes: $0) }
         } catch {
-            warn("the items could not all be printed (\(error)); `expense-log fetch` shows what the server has")
+            warn(say("the items could not all be printed (\(describe(error))); `expense-log fetch` shows what the server has",
+                     ja: "項目をすべては表示できませんでした (\(describe(error)))。`expense-log fetch` でサーバーにあるものを表示します"))
         }
     }
 
@@ -74,6 +75,6 @@ extension Context {
 
     /// Prints the repository's warnings (corrupt files moved aside).
     func flushWarnings(_ repository: LocalRepository) async {
-        for warning in await repository.takeWarnings() { warn(warning) }
+        for warning in await repository.takeWarnings() { warn(describeNotice(warning)) }
     }
 }

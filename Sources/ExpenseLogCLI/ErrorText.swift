@@ -49,3 +49,26 @@ extension Context {
         say("Error", ja: "エラー") + ": " + describe(error) + "\n"
     }
 }
+
+extension Context {
+    /// A notice the store words about a file it could not read (a cache month moved aside, an outbox entry or a queued
+    /// change left in place): in Japanese under a Japanese locale. The store keeps one wording per notice, and these three
+    /// are all it has; any other text is shown as it is.
+    func describeNotice(_ text: String) -> String {
+        guard japanese else { return text }
+        let notices: [(Regex<(Substring, Substring, Substring)>, (String, String) -> String)] = [
+            (#/^the cache file (.+) was unreadable and was moved to (.+); it will be fetched again$/#,
+             { "キャッシュのファイル \($0) が読めないため \($1) に移しました。もう一度取得します" }),
+            (#/^the outbox entry (.+) cannot be read \((.+)\); it was left in place and its items are not sent until it is fixed or moved away$/#,
+             { "送信待ちの記録 \($0) を読めません (\($1))。そのままにしてあり、直すか移すまでその項目は送りません" }),
+        ]
+        for (pattern, japanese) in notices {
+            if let match = text.wholeMatch(of: pattern) { return japanese(String(match.1), String(match.2)) }
+        }
+        if let match = text.wholeMatch(of: #/^the queued change (.+?) cannot be read(?: \((.+)\))?; it was left in place, .*$/#) {
+            return "待っている変更 \(match.1) を読めません" + (match.2.map { " (\($0))" } ?? "")
+                + "。そのままにしてあり、直すか移すまで、それと後の変更は送りません"
+        }
+        return text
+    }
+}

@@ -11,7 +11,7 @@ public enum DuplicateCheckEvent: Sendable {
     /// The server's answer for a month had rows left out or read with a guess.
     case rows(SheetAnswer, YearMonth)
     /// A month could not be compared (the server failed and it is not cached, or no server is used); why, in words.
-    case notCompared(YearMonth, why: String)
+    case notCompared(YearMonth, failure: MonthFailure?)
     /// A month was compared with its cached copy because the server failed.
     case comparedWithCache(YearMonth, MonthFailure)
     /// A month was read but could not be cached.
@@ -324,7 +324,8 @@ public struct DuplicateCheck: Sendable {
     private func note(_ loaded: LoadedMonth, _ event: (DuplicateCheckEvent) -> Void) throws {
         if let failure = loaded.missing {
             if case .api(let error) = failure, !error.isTransient { throw error }
-            event(.notCompared(loaded.month, why: loader.client == nil ? "it is not cached, and the server is not used" : "\(failure)"))
+            // No failure: the server is not used (a dry run with none configured) and the month is not cached.
+            event(.notCompared(loaded.month, failure: loader.client == nil ? nil : failure))
         } else if let fallback = loaded.fallback {
             event(.comparedWithCache(loaded.month, fallback))
         }

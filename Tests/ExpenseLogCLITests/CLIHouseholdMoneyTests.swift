@@ -369,6 +369,11 @@ import TestSupport
         let badHeader = try await CLI.run(["register", header], environment: offline)
         #expect(badHeader.status == 65 && badHeader.stderr.contains(":1: 見出しに date か 日付、name か 品名、price か 金額、category か 項目 がありません"),
                 "\(badHeader.stderr)")
+        let folder = try Samples.cacheFolder(home: home, offline)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data("{not json".utf8).write(to: folder.appendingPathComponent("2026-10.json"))
+        let corrupt = try await CLI.run(["fetch", "2026-10", "--offline"], environment: offline)
+        #expect(corrupt.stderr.contains("警告: キャッシュのファイル ") && corrupt.stderr.contains("が読めないため"), "\(corrupt.stderr)")
         let missing = try await CLI.run(["fetch", "2026-11", "--offline"], environment: offline)
         #expect(missing.status == 69 && missing.stderr.contains("エラー: 2026-11 は development 環境のキャッシュ"), "\(missing.stderr)")
         try await withScriptHost { host in

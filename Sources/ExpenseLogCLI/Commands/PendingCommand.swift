@@ -33,7 +33,7 @@ struct PendingCommand: ParsableCommand {
         let pending = context.pendingWrites(config)
         let listing = try PendingListing(pending)
         let text = PendingText(context: context, config: config)
-        for problem in listing.itemProblems + listing.editProblems { context.warn(problem) }
+        for problem in listing.itemProblems + listing.editProblems { context.warn(context.describeNotice(problem)) }
         text.edits(listing.edits, in: config.editsDirectory.path)
         let format = format ?? .table
         // An entry that cannot be read still waits: the listing is then incomplete, and says so with 74.

@@ -126,7 +126,7 @@ enum EditText {
             throw CommandExit(code: error.isTransient ? .temporaryFailure : ExitCode(for: error))
         }
         if let blocked {
-            context.io.stderr.write(context.say("Error", ja: "エラー") + ": \(blocked).\n"
+            context.io.stderr.write(context.say("Error", ja: "エラー") + ": \(context.describeNotice(blocked)).\n"
                                     + (own == nil ? "" : context.say("This change waits behind it.", ja: "この変更はその後ろで待ちます。") + "\n"))
             throw CommandExit(code: .ioError)
         }

@@ -113,7 +113,8 @@ struct RegisterText {
             progress.show("Comparing with \(months) month\(months == 1 ? "" : "s") on the server", force: true)
         case .compared: progress.clear()
         case let .rows(rows, month): context.warnRows(rows, of: month)
-        case let .notCompared(month, why):
+        case let .notCompared(month, failure):
+            let why = failure.map(context.describe) ?? context.say("it is not cached, and the server is not used", ja: "キャッシュになく、サーバーも使いません")
             context.warn(context.say("could not compare with \(month) on the server (\(why)), nor with a cached copy; its rows were "
                                      + "compared with the outbox only (sync still skips ids the server has)",
                                      ja: "サーバーの \(month) とも、そのキャッシュとも比べられません (\(why))。その行は送信待ちとだけ比べました "
@@ -123,7 +124,7 @@ struct RegisterText {
                                      ja: "サーバーが失敗したため、\(month) のキャッシュと比べました: ") + context.describe(failure))
         case .cacheFailure(let failure):
             context.warn(context.say("the cache could not be updated: ", ja: "キャッシュを更新できません: ") + context.describe(failure))
-        case .outboxProblem(let problem): context.warn(problem)
+        case .outboxProblem(let problem): context.warn(context.describeNotice(problem))
         }
     }
 

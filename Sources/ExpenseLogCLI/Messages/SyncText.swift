@@ -34,7 +34,7 @@ struct SyncText {
             context.note(context.say("The server is expense-log's web app, which saves an id only once: a batch whose answer was lost is sent again at once.",
                                      ja: "サーバーは expense-log のウェブアプリで、同じ ID は一度しか保存しません。応答が失われたバッチはすぐに送り直します。"))
         case .unreadableEntry(let problem):
-            context.warn(problem)
+            context.warn(context.describeNotice(problem))
         }
     }
 
@@ -172,7 +172,7 @@ struct SyncText {
             context.io.stderr.write(behind(count))
             throw CommandExit(code: .temporaryFailure)
         case .blocked(let blocker):
-            context.io.stderr.write(context.say("Error", ja: "エラー") + ": \(blocker).\n"
+            context.io.stderr.write(context.say("Error", ja: "エラー") + ": \(context.describeNotice(blocker)).\n"
                                     + (own == nil ? "" : context.say("This change waits behind it.", ja: "この変更はその後ろで待ちます。") + "\n"))
             throw CommandExit(code: .ioError)
         case .actionAbsent(let action):
