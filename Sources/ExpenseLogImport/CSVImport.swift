@@ -195,7 +195,7 @@ extension ImportProfile {
 
         if let text = cell(.date) {
             if let dateFormat, !text.isBlank {
-                guard let day = dateFormat.day(from: text) else { return problem(.date, dateFormat.problem(text)) }
+                guard let day = dateFormat.day(from: text) else { return problem(.date, dateFormat.problem(text), dateFormat.japaneseProblem(text)) }
                 draft.date = .text(day.compact)
             } else {
                 draft.date = .text(text)

@@ -9,6 +9,8 @@ public struct ProfileGuess: Sendable {
     public let profile: ImportProfile
     /// What was guessed and why, a line each, for the person to check.
     public let notes: [String]
+    /// The same notes in Japanese.
+    public let japaneseNotes: [String]
 
     /// Header names that hold each field, most specific first; compared after NFKC and case folding.
     static let names: [(ItemField, [String])] = [
@@ -74,7 +76,11 @@ public struct ProfileGuess: Sendable {
             return rows.map { $0.fields[position].trimmingSpaces() }.filter { !$0.isEmpty }
         }
 
-        var notes: [String] = []
+        var notes: [String] = [], japaneseNotes: [String] = []
+        func note(_ english: String, _ japanese: String) {
+            notes.append(english)
+            japaneseNotes.append(japanese)
+        }
         // A column of the bank's own categories (Food & Drink) is not the catalogue's: rules must map it.
         for field in [ItemField.category, .categorySub] {
             guard let position = columns[field] else { continue }
@@ -84,8 +90,10 @@ public struct ProfileGuess: Sendable {
             }
             if let foreign {
                 columns[field] = nil
-                notes.append("columns.\(field.rawValue): not '\(header[position])', whose values ('\(foreign)') are not the catalogue's; "
-                             + "add rules such as {\"column\": \"\(header[position])\", \"equals\": \"\(foreign)\", \"category\": 0}")
+                note("columns.\(field.rawValue): not '\(header[position])', whose values ('\(foreign)') are not the catalogue's; "
+                         + "add rules such as {\"column\": \"\(header[position])\", \"equals\": \"\(foreign)\", \"category\": 0}",
+                     "columns.\(field.rawValue): 「\(header[position])」ではありません (値「\(foreign)」が一覧にない)。"
+                         + "{\"column\": \"\(header[position])\", \"equals\": \"\(foreign)\", \"category\": 0} のような規則を加えてください")
             }
         }
         if columns[.category] == nil { columns[.categorySub] = nil }
@@ -93,19 +101,21 @@ public struct ProfileGuess: Sendable {
                                     columns: columns.mapValues { [header[$0]] })
         if decoded.encoding == .shiftJIS {
             profile.encoding = .shiftJIS
-            notes.append("encoding: the file is Shift_JIS (CP932)")
+            note("encoding: the file is Shift_JIS (CP932)", "encoding: ファイルは Shift_JIS (CP932) です")
         }
         if let titles {
             profile.header = titles
             profile.skipsOtherShapes = true
-            notes.append("header: the file has no header row, so its columns are named by what they hold (\(titles.joined(separator: ",")))"
-                         + "; otherShapes: rows of another shape (a card-holder or total row) are left out")
+            note("header: the file has no header row, so its columns are named by what they hold (\(titles.joined(separator: ",")))"
+                     + "; otherShapes: rows of another shape (a card-holder or total row) are left out",
+                 "header: 見出し行がないので、欄に中身で名前を付けました (\(titles.joined(separator: ",")))。otherShapes: 形の違う行 "
+                     + "(カード名義や合計の行) は除外します")
         } else if headerIndex > 0 {
             profile.skipRows = headerIndex
-            notes.append("skipRows: \(headerIndex) row\(headerIndex == 1 ? "" : "s") before the header")
+            note("skipRows: \(headerIndex) row\(headerIndex == 1 ? "" : "s") before the header", "skipRows: 見出しの前に\(headerIndex)行")
         }
         for field in ItemField.allCases where columns[field] != nil {
-            notes.append("columns.\(field.rawValue): '\(header[columns[field] ?? 0])'")
+            note("columns.\(field.rawValue): '\(header[columns[field] ?? 0])'", "columns.\(field.rawValue): 「\(header[columns[field] ?? 0])」")
         }
         let dates = cells(.date)
         if !dates.allSatisfy({ Day(written: $0) != nil }) {
@@ -114,10 +124,13 @@ public struct ProfileGuess: Sendable {
                 profile.dateFormat = layout
                 // 11/03/2026 is the 11th of March or the 3rd of November: only the person knows.
                 let others = fitting.dropFirst().filter { $0.description.count == layout.description.count }
-                notes.append("dateFormat: \(layout) (dates such as '\(dates.first ?? "")')"
-                             + (others.isEmpty ? "" : "; they fit \(others.map(\.description).joined(separator: ", ")) too: check which it is"))
+                note("dateFormat: \(layout) (dates such as '\(dates.first ?? "")')"
+                         + (others.isEmpty ? "" : "; they fit \(others.map(\.description).joined(separator: ", ")) too: check which it is"),
+                     "dateFormat: \(layout) (「\(dates.first ?? "")」のような日付)"
+                         + (others.isEmpty ? "" : "。\(others.map(\.description).joined(separator: "、")) にも合います: どれか確かめてください"))
             } else {
-                notes.append("dateFormat: none fits dates such as '\(dates.first ?? "")'; set it by hand")
+                note("dateFormat: none fits dates such as '\(dates.first ?? "")'; set it by hand",
+                     "dateFormat: 「\(dates.first ?? "")」のような日付に合うものがありません。手で設定してください")
             }
         }
         // Signs are counted on the cells as written: `-5.75` is spending even where a fraction of a yen cannot be stored.
@@ -125,28 +138,31 @@ public struct ProfileGuess: Sendable {
         let negative = prices.filter { ["-", "−", "▲", "△"].contains($0.first ?? " ") }.count
         if negative * 2 > prices.count {
             profile.invertSign = true
-            notes.append("invertSign: most amounts are negative, so spending is shown as negative")
+            note("invertSign: most amounts are negative, so spending is shown as negative", "invertSign: ほとんどの金額がマイナスなので、支出はマイナスで書かれています")
             if negative < prices.count, let price = columns[.price] {
                 // A card's positive amount is a refund; a bank's is money in, which is no expense: only the person knows.
-                notes.append("positive amounts become refunds (negative items); if they are money in, add to \"skip\" "
-                             + "{\"column\": \"\(header[price])\", \"regex\": \"^[0-9]\", \"reason\": \"money in\"}")
+                note("positive amounts become refunds (negative items); if they are money in, add to \"skip\" "
+                         + "{\"column\": \"\(header[price])\", \"regex\": \"^[0-9]\", \"reason\": \"money in\"}",
+                     "プラスの金額は返金 (マイナスの項目) になります。入金なら \"skip\" に "
+                         + "{\"column\": \"\(header[price])\", \"regex\": \"^[0-9]\", \"reason\": \"money in\"} を加えてください")
             }
         }
         if let price = columns[.price], rows.contains(where: { $0.fields[price].trimmingSpaces().isEmpty }) {
             // A bank statement's 出金 column is empty on a deposit's row: such rows are not spending.
             profile.skip.append(SkipRule(match: ColumnMatch(column: header[price], kind: .equals, values: [""]),
                                          reason: "no amount in \(header[price]) (money in, not spent)"))
-            notes.append("skip: rows with an empty '\(header[price])' (money in)")
+            note("skip: rows with an empty '\(header[price])' (money in)", "skip: 「\(header[price])」が空の行 (入金)")
         }
         if titles == nil, let date = columns[.date], rows.contains(where: { $0.fields[date].trimmingSpaces().isEmpty }) {
             // A statement's total or note line has no date.
             profile.skip.append(SkipRule(match: ColumnMatch(column: header[date], kind: .equals, values: [""]),
                                          reason: "no date in \(header[date]) (a total or a note)"))
-            notes.append("skip: rows with an empty '\(header[date])' (totals, notes)")
+            note("skip: rows with an empty '\(header[date])' (totals, notes)", "skip: 「\(header[date])」が空の行 (合計、注記)")
         }
         if cells(.name).contains(where: { $0.count > ItemDraft.maxNameLength }) {
             profile.truncateNames = true
-            notes.append("truncateNames: some names are longer than the app's \(ItemDraft.maxNameLength) characters")
+            note("truncateNames: some names are longer than the app's \(ItemDraft.maxNameLength) characters",
+                 "truncateNames: アプリの上限\(ItemDraft.maxNameLength)文字より長い品名があります")
         }
         if columns[.category] == nil {
             profile.defaultCategory = defaultCategory
@@ -155,9 +171,10 @@ public struct ProfileGuess: Sendable {
                 profile.rules = [CategoryRule(match: ColumnMatch(column: header[nameColumn], kind: .contains, values: [first]),
                                               category: defaultCategory, sub: nil, name: nil)]
             }
-            notes.append("defaultCategory: \(defaultCategory) for every row; add rules to give others")
+            note("defaultCategory: \(defaultCategory) for every row; add rules to give others",
+                 "defaultCategory: どの行も \(defaultCategory)。ほかにするには規則を加えてください")
         }
-        return ProfileGuess(profile: profile, notes: notes)
+        return ProfileGuess(profile: profile, notes: notes, japaneseNotes: japaneseNotes)
     }
 
     static func builtinLayout(_ builtin: String, _ profile: ImportProfile, at location: SourceLocation) -> ValidationProblem {

@@ -54,6 +54,11 @@ public struct DatePattern: Sendable, Equatable, CustomStringConvertible {
         fields(of: text).flatMap { Day(year: $0.year, month: $0.month, day: $0.day) }
     }
 
+    /// `problem`'s words in Japanese.
+    public func japaneseProblem(_ text: String) -> String {
+        fields(of: text) == nil ? "「\(text)」はプロファイルの dateFormat \(description) に合いません" : "「\(text)」は実在する日ではありません"
+    }
+
     /// Why `text` is not a day in this layout: it does not fit it, or it is not a real day.
     public func problem(_ text: String) -> String {
         guard fields(of: text) != nil else { return "'\(text)' does not fit the profile's dateFormat \(description)" }

@@ -374,6 +374,9 @@ import TestSupport
         try Data("{not json".utf8).write(to: folder.appendingPathComponent("2026-10.json"))
         let corrupt = try await CLI.run(["fetch", "2026-10", "--offline"], environment: offline)
         #expect(corrupt.stderr.contains("警告: キャッシュのファイル ") && corrupt.stderr.contains("が読めないため"), "\(corrupt.stderr)")
+        let regional = try CLIImportFilesTests.write(SampleStatements.bank, "regional.csv", in: home)
+        let guessed = try await CLI.run(["profile", "init", regional], environment: offline)
+        #expect(guessed.stderr.contains("推測: columns.date: 「日付」") && guessed.stderr.contains("これで "), "\(guessed.stderr)")
         let missing = try await CLI.run(["fetch", "2026-11", "--offline"], environment: offline)
         #expect(missing.status == 69 && missing.stderr.contains("エラー: 2026-11 は development 環境のキャッシュ"), "\(missing.stderr)")
         try await withScriptHost { host in

@@ -40,8 +40,7 @@ extension ProfileCommand {
             } else {
                 context.io.stdout.write(text)
             }
-            // Each note names the profile file's key it set (`columns.date`, `skipRows`), in the file's own words.
-            for note in guess.notes { context.note(context.say("guessed ", ja: "推測: ") + note) }
+            for (note, japanese) in zip(guess.notes, guess.japaneseNotes) { context.note(context.say("guessed " + note, ja: "推測: " + japanese)) }
             // What the profile makes of the file, so the person sees it works before editing it.
             let read = InputReader.read(bytes, name: name, format: .csv, profile: guess.profile)
             let checked = read.drafts.validatedAll(catalogue: catalogue)
