@@ -1,6 +1,7 @@
 import ExpenseLogClient
 import ExpenseLogConfig
 import ExpenseLogFormats
+import ExpenseLogImport
 import ExpenseLogStore
 import ExpenseLogUseCases
 
@@ -70,5 +71,29 @@ extension Context {
                 + "。そのままにしてあり、直すか移すまで、それと後の変更は送りません"
         }
         return text
+    }
+}
+
+extension Context {
+    /// The reasons the built-in profiles give their `transfers` and `skip` rules, in Japanese (a profile file's own
+    /// reasons are its author's words, shown as written).
+    public static let builtinReasons = [
+        "a card's bill: the card's own statement has its purchases": "カードの引き落とし: 買い物はカードの明細にあります",
+        "a top-up of PayPay 残高 (チャージ): the money's spending is the payments": "PayPay 残高へのチャージ: 支出はその支払いです",
+        "a transfer between your own accounts (振替)": "自分の口座間の振替",
+        "a wallet's top-up: the wallet's own statement has its purchases": "電子マネーへのチャージ: 買い物はその明細にあります",
+        "cash from an ATM (カード): what the cash buys is the spending": "ATM での引き出し (カード): 支出はその現金で買ったものです",
+        "cash from an ATM: what the cash buys is the spending": "ATM での引き出し: 支出はその現金で買ったものです",
+        "income (収入)": "収入",
+        "money received (受け取り)": "受け取ったお金 (受け取り)",
+        "money sent to a person (送金)": "人への送金",
+        "not counted (計算対象 is 0)": "計算の対象外 (計算対象が0)",
+        "points (ポイント)": "ポイント",
+    ]
+
+    /// Why a row was left out, in the person's language where the tool or a built-in profile worded it.
+    func reason(_ row: ExcludedRow) -> String {
+        guard japanese else { return row.reason }
+        return row.japaneseReason ?? Self.builtinReasons[row.reason] ?? row.reason
     }
 }

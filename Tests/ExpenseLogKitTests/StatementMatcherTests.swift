@@ -1,3 +1,4 @@
+import ExpenseLogCLI
 import ExpenseLogImport
 import ExpenseLogModel
 import Testing
@@ -155,5 +156,14 @@ struct NameFoldingTests {
         #expect(ColumnMatch(column: "摘要内容", kind: .regex, values: ["カ[ー-]ド$"]).matches("ﾗｸﾃﾝｶ-ﾄﾞ"))
         #expect(ColumnMatch(column: "摘要内容", kind: .regex, values: ["^[ァ-ン]+$"]).matches("まいばすけっと"))
         #expect(!ColumnMatch(column: "摘要内容", kind: .regex, values: ["^[ァ-ン]+$"]).matches("紀伊國屋"))
+    }
+}
+
+@Suite("Every reason a built-in profile gives has its Japanese words")
+struct BuiltinReasonTests {
+    @Test func everyTransferAndSkipReasonOfTheBuiltInProfilesIsTranslated() {
+        let reasons = Set(ImportProfile.builtins.flatMap { $0.1.skip.map(\.reason) })
+        #expect(!reasons.isEmpty)
+        #expect(reasons.subtracting(Context.builtinReasons.keys).isEmpty, "\(reasons.subtracting(Context.builtinReasons.keys))")
     }
 }

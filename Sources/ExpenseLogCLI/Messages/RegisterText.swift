@@ -61,7 +61,7 @@ struct RegisterText {
             for row in inputs.excluded {
                 let what = row.isTransfer ? context.say("a transfer, not sent (--transfers keep imports it)", ja: "振替のため送信せず (--transfers keep で取り込めます)")
                     : context.say("left out by the profile", ja: "プロファイルで除外")
-                context.io.stderr.write("\(row.location): \(what): \(context.japanese ? row.japaneseReason ?? row.reason : row.reason)\n")
+                context.io.stderr.write("\(row.location): \(what): \(context.reason(row))\n")
             }
         }
         listDefaulted(inputs)
