@@ -96,49 +96,56 @@ public enum DateText {
     /// The forms `Day(written:)` reads, for messages.
     public static let forms = "yyyyMMdd, yyyy-M-d, yyyy/M/d, yyyy.M.d or yyyy年M月d日"
 
-    /// `problem`'s words in Japanese.
-    public static func japaneseProblem(_ text: String) -> String {
-        let shown = "「\(text)」"
+    /// What is wrong with a date, whatever the words.
+    private enum Problem {
+        case noSuchMonth(year: Int, month: Int)
+        case noSuchDay(YearMonth, days: Int)
+        case noYear
+        case noFourDigitYear
+        case otherForm
+    }
+
+    private static func problemKind(_ text: String) -> Problem {
         let date = WrittenDateParts.ascii(text).flatMap { WrittenDateParts.dropTime(WrittenDateParts.trimmed($0[...])) } ?? []
         if let parts = WrittenDateParts(date), let year = parts.year {
-            guard (1...12).contains(parts.month), (1...9999).contains(year) else {
-                return "\(shown)は実在する日ではありません (\(year)年に\(parts.month)月はありません)"
-            }
-            return "\(shown)は実在する日ではありません (\(YearMonth(uncheckedYear: year, month: parts.month)) は"
-                + "\(Day.daysIn(year: year, month: parts.month))日までです)"
+            guard (1...12).contains(parts.month), (1...9999).contains(year) else { return .noSuchMonth(year: year, month: parts.month) }
+            return .noSuchDay(YearMonth(uncheckedYear: year, month: parts.month), days: Day.daysIn(year: year, month: parts.month))
         }
         let numbers = date.split { !(0x30...0x39).contains($0) }
         if date.allSatisfy({ (0x30...0x39).contains($0) || WrittenDateParts.separators.contains($0) }),
            (2...3).contains(numbers.count), numbers.allSatisfy({ $0.count <= 2 }) {
-            guard numbers.count == 3 else {
-                return "\(shown)には年がなく、どの年のシートかわかりません。年つきで書き出してください"
-            }
-            return "\(shown)には4桁の年がありません。2桁の年なら、プロファイルの \"dateFormat\" で書き方を指定してください (yy/M/d、d/M/yy…)"
+            return numbers.count == 3 ? .noFourDigitYear : .noYear
         }
-        return "\(shown)はここで読める形の日付ではありません (\(forms)、後ろの時刻は無視)。ほかの書き方はプロファイルの \"dateFormat\" で読めます"
+        return .otherForm
+    }
+
+    /// `problem`'s words in Japanese.
+    public static func japaneseProblem(_ text: String) -> String {
+        let shown = "「\(text)」"
+        switch problemKind(text) {
+        case let .noSuchMonth(year, month): return "\(shown)は実在する日ではありません (\(year)年に\(month)月はありません)"
+        case let .noSuchDay(month, days): return "\(shown)は実在する日ではありません (\(month) は\(days)日までです)"
+        case .noYear: return "\(shown)には年がなく、どの年のシートかわかりません。年つきで書き出してください"
+        case .noFourDigitYear:
+            return "\(shown)には4桁の年がありません。2桁の年なら、プロファイルの \"dateFormat\" で書き方を指定してください (yy/M/d、d/M/yy…)"
+        case .otherForm:
+            return "\(shown)はここで読める形の日付ではありません (\(forms)、後ろの時刻は無視)。ほかの書き方はプロファイルの \"dateFormat\" で読めます"
+        }
     }
 
     /// Why `text` is not a day: not a real day, no year (with what to do), or a form not read here.
     public static func problem(_ text: String) -> String {
         let shown = "'\(text)'"
-        let date = WrittenDateParts.ascii(text).flatMap { WrittenDateParts.dropTime(WrittenDateParts.trimmed($0[...])) } ?? []
-        if let parts = WrittenDateParts(date), let year = parts.year {
-            guard (1...12).contains(parts.month), (1...9999).contains(year) else {
-                return "\(shown) is not a real day (there is no month \(parts.month) in year \(year))"
-            }
-            return "\(shown) is not a real day (\(YearMonth(uncheckedYear: year, month: parts.month)) has "
-                + "\(Day.daysIn(year: year, month: parts.month)) days)"
-        }
-        let numbers = date.split { !(0x30...0x39).contains($0) }
-        if date.allSatisfy({ (0x30...0x39).contains($0) || WrittenDateParts.separators.contains($0) }),
-           (2...3).contains(numbers.count), numbers.allSatisfy({ $0.count <= 2 }) {
-            guard numbers.count == 3 else {
-                return "\(shown) has no year, so which year's sheet it belongs to cannot be known; export the dates with their year"
-            }
+        switch problemKind(text) {
+        case let .noSuchMonth(year, month): return "\(shown) is not a real day (there is no month \(month) in year \(year))"
+        case let .noSuchDay(month, days): return "\(shown) is not a real day (\(month) has \(days) days)"
+        case .noYear: return "\(shown) has no year, so which year's sheet it belongs to cannot be known; export the dates with their year"
+        case .noFourDigitYear:
             return "\(shown) has no four-digit year; if it is a two-digit one, give a profile whose \"dateFormat\" says the layout "
                 + "(yy/M/d, d/M/yy…)"
+        case .otherForm:
+            return "\(shown) is not a date in a form read here (\(forms), a time after it ignored); a profile's \"dateFormat\" "
+                + "reads other layouts"
         }
-        return "\(shown) is not a date in a form read here (\(forms), a time after it ignored); a profile's \"dateFormat\" "
-            + "reads other layouts"
     }
 }
