@@ -121,7 +121,7 @@ public struct OutboxSync: Sendable {
         if let matching {
             let scan = try matching.scan(entries, outbox: outbox, known: known)
             typed += await typedItems(in: matching.monthsAround(scan, beyond: months))
-            found = try matching.match(scan, typed: typed)
+            found = matching.match(scan, typed: typed)
         }
         outcome.decisions = found.decisions
         var copiesLeft = found.copies

@@ -44,6 +44,8 @@ public struct QueuedRowMatching: Sendable {
         /// How many entries hold each statement row: a row held once and queued again is in two until its first
         /// entry is done, and is not queued a third time.
         public var copies: [String: Int] = [:]
+        /// The typed items (by Sheet key) that decisions already gave a row: no other row is matched to them.
+        public var claimed: Set<String> = []
     }
 
     /// What matching found among the queued rows.
@@ -64,22 +66,23 @@ public struct QueuedRowMatching: Sendable {
     /// Reads every waiting batch once: its statement rows that the server does not show (`known`, by Sheet key), those
     /// a decision settles apart.
     public func scan(_ entries: [OutboxEntry], outbox: Outbox, known: Set<String>) throws -> Scan {
-        var scan = Scan()
         let decided = try decisions.load()
+        var scan = Scan(claimed: Set(decided.values.filter { $0.decision == .same }.compactMap(\.item).map(SheetText.key)))
         for entry in entries {
             var seen = Set<String>()
             _ = try outbox.forEachBatch(of: entry) { batch in
                 for item in batch.items where Self.isStatementRow(item) && !known.contains(SheetText.key(item.id)) {
                     if seen.insert(item.id).inserted { scan.copies[item.id, default: 0] += 1 }
                     guard scan.copies[item.id] == 1 else { continue }
-                    switch decided[item.id]?.decision {
-                    case .same?: scan.dropped[item.id] = (item, "decided on \(decided[item.id]?.on ?? "?"): the same purchase as the item "
-                                                                + (decided[item.id]?.item ?? "?"),
-                                                          "\(decided[item.id]?.on ?? "?") に決定: 項目 \(decided[item.id]?.item ?? "?") と同じ買い物")
-                    case .skip?: scan.dropped[item.id] = (item, "decided on \(decided[item.id]?.on ?? "?"): skip this row",
-                                                          "\(decided[item.id]?.on ?? "?") に決定: この行は飛ばす")
-                    case .new?: break
-                    case nil: scan.rows.append(item)
+                    guard let kept = decided[item.id] else {
+                        scan.rows.append(item)
+                        continue
+                    }
+                    switch kept.decision {
+                    case .same: scan.dropped[item.id] = (item, "decided on \(kept.on): the same purchase as the item \(kept.item ?? "?")",
+                                                         "\(kept.on) に決定: 項目 \(kept.item ?? "?") と同じ買い物")
+                    case .skip: scan.dropped[item.id] = (item, "decided on \(kept.on): skip this row", "\(kept.on) に決定: この行は飛ばす")
+                    case .new: break
                     }
                 }
             }
@@ -95,12 +98,10 @@ public struct QueuedRowMatching: Sendable {
     }
 
     /// Matches the scanned rows against the typed items on the server (`typed`), deciding the doubtful ones by `choice`.
-    public func match(_ scan: Scan, typed: [KnownItem]) throws -> Found {
+    public func match(_ scan: Scan, typed: [KnownItem]) -> Found {
         var found = Found(dropped: scan.dropped, copies: scan.copies)
         guard !scan.rows.isEmpty, !typed.isEmpty else { return found }
-        let decided = try decisions.load()
-        let claimed = Set(decided.values.filter { $0.decision == .same }.compactMap(\.item).map(SheetText.key))
-        let candidates = typed.filter { !claimed.contains(SheetText.key($0.item.id)) }
+        let candidates = typed.filter { !scan.claimed.contains(SheetText.key($0.item.id)) }
         let daysByPrice = StatementMatcher.daysByPrice(candidates)
         let contenders = scan.rows.filter { matcher.mayMatch($0, amongPricesAndDays: daysByPrice) }.enumerated()
             .map { StatementMatcher.Row(index: $0.offset, item: $0.element) }
