@@ -190,7 +190,7 @@ function display(value, format) {
 /** A sheet: a grid of cells {v: value, f: formula, fmt: number format}, formats of whole columns, and its size. */
 class Sheet {
   constructor(book, name, rows, columns) {
-    Object.assign(this, {book, name, id: book.nextSheetId++, rows: [], formats: {}});
+    Object.assign(this, {book, name, id: book.nextSheetId++, rows: [], formats: {}, frozenRows: 0});
     // A new sheet has 1000 rows and 26 columns.
     this.maxRows = rows || 1000;
     this.maxColumns = columns || 26;

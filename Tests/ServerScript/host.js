@@ -44,8 +44,18 @@
 //                                        Drive does 30 days after trashing
 //   POST /_control/restore {"book"}      takes the trashed one of that name out of the trash
 //   ("book" names a spreadsheet; {"id"} may name it instead.)
-//   POST /_control/fail {"method","message","count":1}  the next call(s) of a method of that name (getFormulas…) throw
-//                                        Exception: message, as a service failing does
+//   POST /_control/fail {"method","message","count":1,"lose":false}  the next call(s) of a method of that name
+//                                        (getFormulas…) throw Exception: message, as a service failing does; the message
+//                                        is what Google says in the owner's language (a Japanese owner's in Japanese).
+//                                        With "lose" a failing flush also loses the writes the execution made since its
+//                                        start or its last flush (Sheets had not applied them yet)
+//   POST /_control/hand {"book","sheet","op":"deleteRows"|"insertRows","row","count":1,"after":METHOD}
+//                                        a person deletes or inserts rows in the sheet (as in Sheets' row menu): now, or,
+//                                        with "after", right after the next call of that method by any execution (so an
+//                                        edit lands between two calls of a script, deterministically)
+//   GET  /_control/executions also has each execution's "logs" ({level, message}: what it wrote with console)
+//   POST /_control/freeze {"book","sheet","rows"}  freezes the top rows, as View › Freeze does
+//   POST /_control/create {"book"}     the owner makes a spreadsheet of that name in Drive (Sheets' blank spreadsheet)
 'use strict';
 const http = require('http');
 const fs = require('fs');
@@ -185,7 +195,7 @@ function spawn() {
   const thread = {worker, port: port1, signal: new Int32Array(shared), execution: null, retired: false};
   port1.on('message', request => serve(thread, request));
   worker.on('message', result => {
-    if (thread.execution) end(thread.execution, result.outcome, result.message, result.output);
+    if (thread.execution) end(thread.execution, result.outcome, result.message, result.output, result.logs);
   });
   worker.on('error', () => {});
   worker.on('exit', () => {
@@ -207,6 +217,8 @@ function run(handler, event, action) {
       return end(execution, 'exception', 'There are too many scripts running simultaneously for this Google user account.');
     }
     running.add(execution);
+    // A flush armed to fail and lose its writes puts back what the books held when this execution began.
+    if (failures.some(f => f.lose)) execution.snapshot = google.snapshot();
     const thread = idle.pop() || spawn();
     thread.execution = execution;
     execution.thread = thread;
@@ -229,13 +241,20 @@ async function serve(thread, raw) {
     try {
       const failure = failures.find(f => f.method === request.method);
       if (failure && --failure.count <= 0) failures.splice(failures.indexOf(failure), 1);
+      if (failure && failure.lose && request.method === 'flush' && execution.snapshot) google.restore(execution.snapshot);
       if (failure) fail(failure.message);
       const value = await (Google.prototype[request.kind]
         ? google.call(execution, request.kind, request.ref, request.method, request.args)
         : OTHER[request.kind][request.method](execution, request.ref, ...request.args));
       if (value !== undefined) answer.json = JSON.stringify(value);
+      if (request.method === 'flush' && failures.some(f => f.lose)) execution.snapshot = google.snapshot();
     } catch (error) {
       answer = {error: error.message, name: error instanceof ServiceError ? 'Exception' : 'Error'};
+    }
+    // A person's edit set to land right after this call (POST /_control/hand with "after").
+    for (const edit of handEdits.filter(e => e.after === request.method)) {
+      handEdits.splice(handEdits.indexOf(edit), 1);
+      try { edit.apply(); } catch (error) { /* a row the sheet no longer has: the person's edit did nothing */ }
     }
     if (latency.ms > 0) {
       if (latency.real) await new Promise(resolve => setTimeout(resolve, latency.ms));
@@ -264,7 +283,7 @@ function arm(execution) {
   return true;
 }
 
-function end(execution, outcome, message, output) {
+function end(execution, outcome, message, output, logs) {
   if (execution.ended) return;
   // A script that returns after its time is up was ended before it could: what it returns is discarded.
   if (outcome !== 'timeout' && running.has(execution) && execution.elapsed() > timeLimit) {
@@ -293,6 +312,7 @@ function end(execution, outcome, message, output) {
   const record = Object.assign({handler: execution.handler, action: execution.action}, execution.counts,
                                {elapsedMs: Math.round(execution.elapsed()), outcome});
   if (outcome !== 'ok') record.message = message;
+  record.logs = logs || [];
   finished.push(record);
   execution.resolve(outcome === 'ok' ? {status: 302, output} : {status: 200, message});
 }
@@ -315,6 +335,7 @@ let answersBeforeLoss = 0;  // POSTs answered before the lost ones start
 let down = false;  // POST /_control/down "1": every /exec connection is dropped before the script runs, as in an outage
 const calls = {GET: 0, POST: 0};
 const failures = [];  // POST /_control/fail: calls that are to fail
+const handEdits = [];  // POST /_control/hand with "after": a person's edits waiting for a script's call
 
 /** The web app's event object, as Google's reference for web apps describes it. */
 function eventOf(request, url, body, pathInfo) {
@@ -397,9 +418,24 @@ function control(request, response, url, body) {
     }
     case 'fail': {
       const asked = json();
-      failures.push({method: String(asked.method), message: String(asked.message), count: Number(asked.count) || 1});
+      failures.push({method: String(asked.method), message: String(asked.message), count: Number(asked.count) || 1,
+                     lose: asked.lose === true});
       return done();
     }
+    case 'hand': {
+      const asked = json(), sheet = sheetOf(asked), count = Number(asked.count) || 1, row = Number(asked.row);
+      const ref = {book: sheet.book.id, sheet: sheet.id};
+      if (!['deleteRows', 'insertRows'].includes(asked.op) || !(row >= 1)) {
+        throw new Error('hand needs "op": "deleteRows" or "insertRows", and a "row"');
+      }
+      const apply = () => (asked.op === 'deleteRows' ? google.Sheet.deleteRows.call(google, null, ref, row, count)
+        : google.Sheet.insertRowsBefore.call(google, null, ref, row, count));
+      if (asked.after) handEdits.push({after: String(asked.after), apply});
+      else apply();
+      return done();
+    }
+    case 'create': { google.create(String(json().book)); return done(); }
+    case 'freeze': { const asked = json(); sheetOf(asked).frozenRows = Number(asked.rows) || 0; return done(); }
     case 'latency': {
       const asked = json();
       if (!(Number(asked.ms) >= 0)) throw new Error('latency needs {"ms": a number of milliseconds, "real": false|true}');

@@ -27,6 +27,7 @@ const MESSAGE = {
   rowsOut: 'Those rows are out of bounds.',
   columnsOut: 'Those columns are out of bounds.',
   allRows: 'You can\'t delete all the rows on the sheet.',
+  allNonFrozen: 'Sorry, it is not possible to delete all non-frozen rows.',
   allColumns: 'You can\'t delete all the columns on the sheet.',
   sheetName: name => 'A sheet with the name "' + name + '" already exists. Please enter another name.',
   rangeNotFound: 'Range not found',
@@ -158,6 +159,21 @@ class Google {
   }
 
   book(ref) { return this.open(ref.book); }
+
+  /** What every spreadsheet holds now, for `restore`: writes Sheets had not applied when a flush failed are lost. */
+  snapshot() {
+    const keep = sheet => ({sheet, state: structuredClone({name: sheet.name, rows: sheet.rows, formats: sheet.formats,
+                                                           maxRows: sheet.maxRows, maxColumns: sheet.maxColumns,
+                                                           frozenRows: sheet.frozenRows})});
+    return this.books.map(book => ({book, name: book.name, sheets: book.sheets.map(keep)}));
+  }
+  restore(snapshot) {
+    this.books = snapshot.map(saved => {
+      saved.book.name = saved.name;
+      saved.book.sheets = saved.sheets.map(kept => Object.assign(kept.sheet, structuredClone(kept.state)));
+      return saved.book;
+    });
+  }
   sheet(ref, method) {
     const sheet = this.open(ref.book).sheets.find(s => s.id === ref.sheet);
     if (!sheet) fail(MESSAGE.gone(method, 'Sheet'));
@@ -319,6 +335,14 @@ Google.prototype.Sheet = {
   getLastRow(execution, ref) { return this.sheet(ref, 'getLastRow').lastRow(); },
   getLastColumn(execution, ref) { return this.sheet(ref, 'getLastColumn').lastColumn(); },
   getMaxRows(execution, ref) { return this.sheet(ref, 'getMaxRows').maxRows; },
+  getFrozenRows(execution, ref) { return this.sheet(ref, 'getFrozenRows').frozenRows; },
+  setFrozenRows(execution, ref, rows) {
+    const sheet = this.sheet(ref, 'setFrozenRows');
+    rows = whole(rows, 'rows');
+    if (rows < 0 || rows >= sheet.maxRows) fail(MESSAGE.rowsOut);
+    sheet.frozenRows = rows;
+    return sheetTag(sheet);
+  },
   getMaxColumns(execution, ref) { return this.sheet(ref, 'getMaxColumns').maxColumns; },
   insertRowsAfter(execution, ref, after, count) { return insertRows(this, ref, whole(after, 'afterPosition') + 1, count, true); },
   insertRowAfter(execution, ref, after) { return insertRows(this, ref, whole(after, 'afterPosition') + 1, 1, true); },
@@ -337,6 +361,8 @@ Google.prototype.Sheet = {
     count = whole(count, 'howMany');
     if (start < 1 || count < 1 || start + count - 1 > sheet.maxRows) fail(MESSAGE.rowsOut);
     if (count >= sheet.maxRows) fail(MESSAGE.allRows);
+    // A frozen header (as a person freezes row 1 in View › Freeze) must keep a row below it.
+    if (sheet.frozenRows > 0 && count >= sheet.maxRows - sheet.frozenRows) fail(MESSAGE.allNonFrozen);
     sheet.shiftRows(start, -count);
     sheet.maxRows -= count;
     sheet.book.updated = Date.now();
@@ -561,7 +587,7 @@ function stateOf(google, book) {
         cells: grid((r, c) => { const v = sheet.value(r, c); return v && v.$date !== undefined ? new Date(v.$date) : v; }),
         displayed: grid((r, c) => sheet.shown(r, c)),
         formulas: grid((r, c) => sheet.formula(r, c)),
-        formats: sheet.formats, cellFormats, maxRows: sheet.maxRows, maxColumns: sheet.maxColumns,
+        formats: sheet.formats, cellFormats, maxRows: sheet.maxRows, maxColumns: sheet.maxColumns, frozenRows: sheet.frozenRows,
       };
     }),
   };

@@ -58,6 +58,12 @@ function execute(job) {
   vm.runInContext(CLOCK, context)(() => clock);
 
   const handles = new WeakMap(), riches = new WeakMap(), outputs = new WeakSet();
+  // What the script logs with console (Cloud Logging, shown beside the run on the Executions page).
+  const logs = [];
+  const logged = level => (...args) => {
+    logs.push({level, message: args.map(arg => (arg && typeof arg === 'object' && 'stack' in arg ? String(arg.stack)
+      : arg && typeof arg === 'object' ? JSON.stringify(arg) : String(arg))).join(' ')});
+  };
   const exception = (message, name) => {
     const error = new realm.Error(message);
     error.name = name || 'Exception';
@@ -170,10 +176,13 @@ function execute(job) {
       getEffectiveUser: () => ({getEmail: () => 'owner@example.com'}),
     },
     Logger: {log() { return services.Logger; }},
-    console: {log() {}, info() {}, warn() {}, error() {}},
+    console: {log: logged('info'), info: logged('info'), warn: logged('warning'), error: logged('error')},
   };
   Object.assign(context, services);
+  return Object.assign(run(job, context, realm, outputs), {logs});
+}
 
+function run(job, context, realm, outputs) {
   try {
     if (unparsed) throw unparsed;
     script.runInContext(context);
