@@ -18,7 +18,11 @@
  *        "id" (again: the row that has it already is answered, marked "already": true)
  *   POST {"action":"check"}  → {"check":{…}}: the deployment's self-test on a temporary spreadsheet (see selfTest)
  * register and delete answers may carry "notices": things the owner should know (a year's spreadsheet in the trash).
- * Errors are JSON: {"error":{"kind":"…","message":"…"}} (Apps Script answers 200 whatever a script returns).
+ * Errors are JSON: {"error":{"kind":"…","message":"…"}} (Apps Script answers 200 whatever a script returns), and logged
+ * with their stack (console.error) for the Executions page. The kind never depends on a message's wording, which
+ * follows the owner's language: the script's own checks say bad-request, conflict, not-found, too-large, unauthorized
+ * or busy; JavaScript's errors (TypeError…) are script, a bug; any other exception is Google's services failing,
+ * unavailable, which a client retries (every write is idempotent).
  *
  * Storage: one spreadsheet per year named 家計簿_yyyy (found in Drive, else created on first use), a sheet per month
  * named 1…12 in order, with the header ID,日付,品名,金額,項目,サブ項目. The id, date and name cells are written as rich
@@ -28,7 +32,13 @@
  *
  * Nothing half-written: a request is checked whole (every item, every limit of Sheets) before anything is written,
  * and refused naming the item. Registering is idempotent: under the script lock, an item whose id is already in its
- * month is not appended again (a retried POST whose first answer was lost saves nothing twice).
+ * month is not appended again (a retried POST whose first answer was lost saves nothing twice); a row a write cut
+ * short left without its numbers is written again whole. An update's "change" is remembered only once it is flushed.
+ *
+ * Rows that move: the lock covers this script only, and reads take none. A month read as text and then as values is
+ * read again when the two disagree (a delete or a move landed between them), so a read never answers mixed rows; and
+ * the rows a write is about to delete or overwrite are read again just before, and the request planned again when a
+ * person or another script moved them. A month that keeps moving is answered "busy", which a client retries.
  *
  * Cost: Apps Script charges time per call to Sheets and Drive (tens of milliseconds each). Every action opens each
  * book and reads each month it touches once: register and delete cost a few calls per month touched, whatever the
@@ -42,13 +52,17 @@
  */
 
 var HEADER = ['ID', '日付', '品名', '金額', '項目', 'サブ項目'];
-var VERSION = 2;
+var VERSION = 3;
 var APP = {app: 'expense-log', version: VERSION, actions: ['info', 'fetch', 'register', 'delete', 'update', 'adopt', 'check']};
 // Sheets' limits (Google's "Files you can store in Google Drive"): a cell holds at most 50,000 characters, and a
 // spreadsheet at most 10 million cells. A number is a double: whole numbers are kept exactly up to 2^53 - 1.
-var CELL_CHARACTERS = 50000;
-// How Google words its services failing for a while ("Exception: Service Spreadsheets failed while accessing document…").
-var GOOGLE_FAILING = /Service (Spreadsheets|Drive|error)|Service invoked too many times|timed out|try again later|server error occurred|Unexpected error/i;
+var CELL_CHARACTERS = 50000, SPREADSHEET_CELLS = 10000000;
+// JavaScript's own errors: a mistake in this script. Any other exception after a request is checked comes from Google's
+// services (worded in the owner's language, so never read): passing, and safe to retry, as every write is idempotent.
+var SCRIPT_ERRORS = ['TypeError', 'ReferenceError', 'RangeError', 'SyntaxError', 'EvalError', 'URIError', 'InternalError'];
+// How often a month is read again when its rows moved while it was read or before it was written (a person or another
+// script editing the sheet: the script lock covers this script only), before the request is answered "busy".
+var READS = 3;
 var LARGEST_WHOLE = 9007199254740991;
 // The years a household's log can hold: a date typed without its century (00240203) or a slip of a key (20224-…) would
 // otherwise make a spreadsheet of its own (家計簿_24), and one request could make one a year until the time limit.
@@ -59,7 +73,8 @@ var FIRST_YEAR = 2000, LAST_YEAR = 2100;
 var run = fresh();
 
 function fresh() {
-  return {books: Object.create(null), zones: Object.create(null), created: Object.create(null), notices: [], locked: false};
+  return {books: Object.create(null), zones: Object.create(null), created: Object.create(null), notices: [], locked: false,
+          flushed: []};
 }
 
 function doGet(e) {
@@ -71,7 +86,9 @@ function doGet(e) {
     var year = whole(parameter.year, 'year', FIRST_YEAR, LAST_YEAR);
     var month = whole(parameter.month, 'month', 1, 12);
     var sheet = monthSheet(year, month, false);
-    return sheet ? monthRows(sheet).items(zone(year)) : [];
+    // Read without the lock (reads never wait for writes): rows a delete or a move shifts between the two reads of the
+    // month are found and read again, never answered mixed.
+    return sheet ? settledRead('sheet ' + month + ' of 家計簿_' + year, function () { return monthRows(sheet).items(zone(year)); }) : [];
   });
 }
 
@@ -109,8 +126,10 @@ function answer(work) {
     result = work();
   } catch (error) {
     var message = String(error && error.message || error);
+    // Logged with its stack, so that the Executions page shows the run's error beside it (the answer is still JSON).
+    console.error(error && error.stack ? error.stack : message);
     // Google's services failing is not the request's fault: a client sends it again (what was written before stays).
-    var kind = error && error.kind || (GOOGLE_FAILING.test(message) ? 'unavailable' : 'script');
+    var kind = error && error.kind || (error && SCRIPT_ERRORS.indexOf(error.name) >= 0 ? 'script' : 'unavailable');
     // What the owner should know (a book in the trash) goes with an error too: it may be why the item is not found.
     if (run.notices.length) message += ' (' + run.notices.join(' ') + ')';
     result = {error: {kind: kind, message: message}};
@@ -162,6 +181,8 @@ function withLock(work) {
     // the work failed after writing.
     try {
       SpreadsheetApp.flush();
+      // Only now is a change written: remembered as made (a retry then answered "already") once the flush held.
+      run.flushed.forEach(function (remember) { remember(); });
     } finally {
       lock.releaseLock();
     }
@@ -261,7 +282,8 @@ function monthSheet(year, month, create) {
       var other = sheets[i].getName();
       if (/^\d+$/.test(other) && Number(other) < month) index = i + 1;
     }
-    sheet = growing(spreadsheet, 'a sheet', function () { return spreadsheet.insertSheet(name, index); });
+    // A new sheet has 1000 rows of 26 columns.
+    sheet = growing(spreadsheet, 'a sheet', 26000, function () { return spreadsheet.insertSheet(name, index); });
   }
   // Text columns stay text when a person types into them too.
   sheet.getRange('A:C').setNumberFormat('@');
@@ -270,26 +292,35 @@ function monthSheet(year, month, create) {
 
 /**
  * A month as read once: its last row, the row of each id (as displayed), and its items; two calls for the text as
- * displayed, one more for the values when items are wanted, whatever the number of rows.
+ * displayed, one more for the values when items are wanted, whatever the number of rows. The values are read after the
+ * text: when their text cells differ from it (rows moved in between), `item` throws `moved`, and the month is read again.
  */
 function monthRows(sheet) {
   var range = sheet.getDataRange();
   var shown = range.getDisplayValues();
   var empty = shown.length === 1 && shown[0].every(function (cell) { return cell === ''; });
-  var rows = {sheet: sheet, last: empty ? 0 : shown.length, ids: Object.create(null), all: Object.create(null), values: null};
+  var rows = {sheet: sheet, shown: shown, last: empty ? 0 : shown.length, ids: Object.create(null), all: Object.create(null),
+              orphans: []};
   for (var i = 1; i < rows.last; i++) {
     var id = shown[i][0];
-    if (id === '') continue;  // a row typed by hand without an id is no item any request can name
+    if (id === '') {
+      if (orphan(shown[i])) rows.orphans.push(i + 1);
+      continue;  // a row typed by hand without an id is no item any request can name
+    }
     if (!(id in rows.ids)) {
       rows.ids[id] = i + 1;
       rows.all[id] = [];
     }
     rows.all[id].push(i + 1);  // an id a person copied onto another row: a delete removes every copy
   }
+  var values = null;
   /** The item on a (1-based) row. */
   rows.item = function (row, where) {
-    rows.values = rows.values || range.getValues();
-    return item(rows.values[row - 1], shown[row - 1], where);
+    if (!values) {
+      values = range.getValues();
+      if (!agree(shown, values)) throw moved();
+    }
+    return item(values[row - 1], shown[row - 1], where);
   };
   /** Every item below the header; a row cleared by hand is no item. */
   rows.items = function (where) {
@@ -301,6 +332,76 @@ function monthRows(sheet) {
     return items;
   };
   return rows;
+}
+
+/**
+ * A row an earlier version of this script left when Google failed between its two writes (the numbers, then the id,
+ * date and name): numbers and nothing else. No request can name it and no person typed it so; it is free space.
+ */
+function orphan(cells) {
+  return cells[0] === '' && cells[1] === '' && cells[2] === '' && cells.length > 4 && cells[3] !== '' && cells[4] !== '';
+}
+
+/** Whether two reads of the same range saw the same rows: each text cell (id, date, name) holds what was displayed. */
+function agree(shown, values) {
+  return shown.length === values.length && values.every(function (cells, r) {
+    for (var c = 0; c < 3 && c < cells.length; c++) {
+      if (typeof cells[c] === 'string' && cells[c] !== shown[r][c]) return false;
+    }
+    return true;
+  });
+}
+
+function moved() {
+  var error = new Error('the rows moved while they were read');
+  error.moved = true;
+  return error;
+}
+
+/** Reads with `read` again while the rows move under it; answers "busy" (a client retries) rather than mixed rows. */
+function settledRead(what, read) {
+  for (var attempt = 1; ; attempt++) {
+    try {
+      return read();
+    } catch (error) {
+      if (!error.moved) throw error;
+      if (attempt >= READS) throw busyMoving(what);
+    }
+  }
+}
+
+function busyMoving(what) {
+  return failure('busy', 'the rows of ' + what + ' moved ' + READS + ' times while this request read them (someone is ' +
+                 'editing the sheet); nothing more was written: try again');
+}
+
+/**
+ * Writes what a plan found to write, once the rows it read are still where it read them. Rows found earlier are not
+ * trusted when written: a person, or another script, may have deleted or inserted rows since, and a delete or an
+ * update would then hit another item. `plan()` reads and says {checks: [[rows, top, bottom]…], write, answer}; each
+ * check reads the rows top…bottom again (one call) and compares them with the plan's read. When they moved, the
+ * month is read and planned again (READS times at most).
+ */
+function settled(what, plan) {
+  for (var attempt = 1; attempt <= READS; attempt++) {
+    var step = settledRead(what, plan);
+    var still = (step.checks || []).every(function (check) { return unmoved(check[0], check[1], check[2]); });
+    if (still) {
+      if (step.write) step.write();
+      return step.answer;
+    }
+  }
+  throw busyMoving(what);
+}
+
+/** Whether rows top…bottom (1-based, within the sheet) still display what `rows` read there, the first six columns. */
+function unmoved(rows, top, bottom) {
+  var now = rows.sheet.getRange(top, 1, bottom - top + 1, HEADER.length).getDisplayValues();
+  return now.every(function (cells, i) {
+    var before = rows.shown[top + i - 1] || [];
+    var blank = top + i > rows.last;
+    return cells.every(function (cell, c) { return cell === (blank || c >= before.length ? '' : before[c]); });
+  });
 }
 
 // MARK: - Rows and items
@@ -342,9 +443,11 @@ function number(cell) {
 function writeRows(sheet, start, rows) {
   var texts = rows.map(function (cells) { return cells.slice(0, 3).map(rich); });
   var numbers = rows.map(function (cells) { return cells.slice(3); });
-  // The numbers first: a write cut short between the two calls leaves no id to be taken for a saved item.
-  sheet.getRange(start, 4, rows.length, 3).setValues(numbers);
+  // The id, date and name first: a write cut short between the two calls leaves a row that names its item, which the
+  // request's retry finds without its numbers and writes again whole (register's redo). The other order left numbers
+  // without an id: a row no request could name, after which every read of the month was refused.
   sheet.getRange(start, 1, rows.length, 3).setNumberFormat('@').setRichTextValues(texts);
+  sheet.getRange(start, 4, rows.length, 3).setValues(numbers);
 }
 
 /** An item's cells in the header's order. */
@@ -360,18 +463,24 @@ function rich(text) {
 /** Makes room for `count` more rows after `last` (a sheet has 1000 rows until rows are inserted). */
 function makeRoom(sheet, last, count) {
   var rows = sheet.getMaxRows(), needed = last + count - rows;
-  if (needed > 0) growing(sheet.getParent(), needed + ' rows', function () { sheet.insertRowsAfter(rows, needed); });
+  if (needed > 0) {
+    growing(sheet.getParent(), needed + ' rows', needed * sheet.getMaxColumns(), function () { sheet.insertRowsAfter(rows, needed); });
+  }
 }
 
-/** Runs work that grows a spreadsheet, turning Sheets' refusal (its cell limit) into one that says nothing was saved. */
-function growing(spreadsheet, what, work) {
+/**
+ * Runs work that grows a spreadsheet by `cells`, turning Sheets' refusal at its cell limit into one that says nothing
+ * was saved. Told by counting the cells when the work fails, not by the wording (Google's is in the owner's language).
+ */
+function growing(spreadsheet, what, cells, work) {
   try {
     return work();
   } catch (error) {
-    var message = String(error && error.message || error);
-    if (!/limit/i.test(message)) throw error;
-    throw failure('too-large', spreadsheet.getName() + ' cannot grow by ' + what + ': ' + message + ' Nothing of this ' +
-                  'request was saved; move older months to another spreadsheet, or send fewer items.');
+    var used = spreadsheet.getSheets().reduce(function (sum, sheet) { return sum + sheet.getMaxRows() * sheet.getMaxColumns(); }, 0);
+    if (used + cells <= SPREADSHEET_CELLS) throw error;
+    throw failure('too-large', spreadsheet.getName() + ' cannot grow by ' + what + ': it has ' + used + ' cells, and ' +
+                  'Sheets keeps at most ' + SPREADSHEET_CELLS + ' in a spreadsheet (' + String(error && error.message || error) +
+                  '). Nothing of this request was saved; move older months to another spreadsheet, or send fewer items.');
   }
 }
 
@@ -449,34 +558,64 @@ function byMonth(list) {
 
 function register(items) {
   checkedAll(items);
-  var stored = Object.create(null), existing = [];
+  var groups = byMonth(items);
   // Every month is read and given room before the first item is written, so a refusal leaves nothing half-saved.
-  var plans = byMonth(items).map(function (group) {
-    var rows = monthRows(monthSheet(group.year, group.month, true));
-    var fresh = group.entries.filter(function (sent) { return !(sent.id in rows.ids); });
-    var again = group.entries.filter(function (sent) { return sent.id in rows.ids; });
-    var redo = [];
-    again.forEach(function (sent) {
-      var held = rows.item(rows.ids[sent.id], zone(group.year));
-      if (held.price === null || held.category === null) {
-        // A row an earlier write left without its numbers (Google failed between its two calls): written again whole.
-        redo.push({at: rows.ids[sent.id], item: sent});
-        return;
-      }
-      // Already there (a retried POST): answered as the sheet holds it, not as sent this time.
-      stored[sent.id] = held;
-      existing.push(sent.id);
+  var plans = groups.map(function (group) { return settledRead(monthName(group), function () { return registering(group); }); });
+  var stored = Object.create(null), existing = [];
+  groups.forEach(function (group, index) {
+    var first = plans[index];
+    var plan = settled(monthName(group), function () {
+      var step = first || registering(group);
+      first = null;
+      return step;
     });
-    // A sheet made or cleared by hand gets its header first, in the same write, so that no item is taken for one.
-    var lines = (rows.last === 0 ? [HEADER] : []).concat(fresh.map(row));
-    if (lines.length) makeRoom(rows.sheet, rows.last, lines.length);
-    return {sheet: rows.sheet, start: rows.last + 1, lines: lines, redo: redo};
-  });
-  plans.forEach(function (plan) {
-    plan.redo.forEach(function (again) { writeRows(plan.sheet, again.at, [row(again.item)]); });
-    if (plan.lines.length) writeRows(plan.sheet, plan.start, plan.lines);
+    Object.keys(plan.stored).forEach(function (id) { stored[id] = plan.stored[id]; });
+    existing = existing.concat(plan.existing);
   });
   return {saved: items.map(function (sent) { return stored[sent.id] || sent; }), existing: existing};
+}
+
+function monthName(group) {
+  return 'sheet ' + group.month + ' of 家計簿_' + group.year;
+}
+
+/** What registering a month's items writes: rows to write again whole, free rows to fill, and rows to append. */
+function registering(group) {
+  var rows = monthRows(monthSheet(group.year, group.month, true));
+  var answer = {stored: Object.create(null), existing: []};
+  var fresh = [], redo = [];
+  group.entries.forEach(function (sent) {
+    if (!(sent.id in rows.ids)) return fresh.push(sent);
+    var held = rows.item(rows.ids[sent.id], zone(group.year));
+    if (held.price === null || held.category === null) {
+      // A row a write cut short left without its numbers: written again whole.
+      return redo.push({at: rows.ids[sent.id], cells: row(sent)});
+    }
+    // Already there (a retried POST): answered as the sheet holds it, not as sent this time.
+    answer.stored[sent.id] = held;
+    answer.existing.push(sent.id);
+  });
+  // Rows an older version of this script left with numbers only take the first new items.
+  rows.orphans.slice(0, fresh.length).forEach(function (at) { redo.push({at: at, cells: row(fresh.shift())}); });
+  // A header the same cut left without its last three cells is written again too.
+  var header = rows.last > 0 ? rows.shown[0] : HEADER;
+  if (header[0] === HEADER[0] && HEADER.some(function (name, c) { return (header[c] || '') === ''; })) {
+    redo.push({at: 1, cells: HEADER});
+  }
+  // A sheet made or cleared by hand gets its header first, in the same write, so that no item is taken for one.
+  var lines = (rows.last === 0 ? [HEADER] : []).concat(fresh.map(row));
+  if (lines.length) makeRoom(rows.sheet, rows.last, lines.length);
+  var touched = redo.map(function (again) { return again.at; });
+  // Appending is checked from the last row read: a row deleted above it or added below it moved the end.
+  if (lines.length) touched.push(Math.max(rows.last, 1), rows.last + lines.length);
+  return {
+    checks: touched.length ? [[rows, Math.min.apply(null, touched), Math.max.apply(null, touched)]] : [],
+    write: function () {
+      redo.forEach(function (again) { writeRows(rows.sheet, again.at, [again.cells]); });
+      if (lines.length) writeRows(rows.sheet, rows.last + 1, lines);
+    },
+    answer: answer
+  };
 }
 
 function remove(targets) {
@@ -488,27 +627,33 @@ function remove(targets) {
   });
   var deleted = [], missing = [], asked = Object.create(null);
   byMonth(targets).forEach(function (group) {
-    var sheet = monthSheet(group.year, group.month, false);
-    var month = sheet ? monthRows(sheet) : {last: 0, all: Object.create(null)};
-    var rows = [];
-    group.entries.forEach(function (target) {
-      if (target.id in asked) return;  // named twice: counted once
-      asked[target.id] = true;
-      if (target.id in month.all) {
-        rows = rows.concat(month.all[target.id]);
-        deleted.push(target.id);
-      } else {
-        missing.push(target.id);
-      }
+    // Named twice: counted once, in the month it is first named under.
+    var named = group.entries.filter(function (target) {
+      if (target.id in asked) return false;
+      return (asked[target.id] = true);
     });
-    if (rows.length) deleteRuns(sheet, rows, month.last);
+    var found = settled(monthName(group), function () {
+      var sheet = monthSheet(group.year, group.month, false);
+      var month = sheet ? monthRows(sheet) : {last: 0, all: Object.create(null)};
+      var rows = [], answer = {deleted: [], missing: []};
+      named.forEach(function (target) {
+        if (!(target.id in month.all)) return answer.missing.push(target.id);
+        rows = rows.concat(month.all[target.id]);
+        answer.deleted.push(target.id);
+      });
+      if (!rows.length) return {answer: answer};
+      return {checks: [[month, Math.min.apply(null, rows), Math.max.apply(null, rows)]],
+              write: function () { deleteRuns(sheet, rows, month.last); }, answer: answer};
+    });
+    deleted = deleted.concat(found.deleted);
+    missing = missing.concat(found.missing);
   });
   return {deleted: deleted, missing: missing};
 }
 
 /** Deletes rows in runs of adjacent rows, bottom-up, so each call leaves the rows still to delete where they were. */
 function deleteRuns(sheet, rows, last) {
-  rows.sort(function (a, b) { return b - a; });
+  rows = rows.slice().sort(function (a, b) { return b - a; });
   // Sheets refuses to delete every row below a frozen header; a month emptied whole keeps one blank row.
   if (rows.length === last - 1) {
     var most = sheet.getMaxRows();
@@ -527,56 +672,55 @@ function update(body) {
   if (typeof body.id !== 'string' || body.id === '' || !realDay(body.date) || !body.changes || typeof body.changes !== 'object') {
     throw failure('bad-request', 'an update needs "id", its current "date" (yyyyMMdd) and "changes"');
   }
-  var when = yearMonth(body.date);
-  var sheet = monthSheet(when.year, when.month, false);
-  var rows = sheet ? monthRows(sheet) : null;
-  if (!(rows && body.id in rows.ids) && realDay(body.changes.date)) {
-    // Already moved by this very update, whose answer was lost: it is found in its new month and changed there.
-    var moved = yearMonth(body.changes.date);
-    sheet = monthSheet(moved.year, moved.month, false);
-    rows = sheet ? monthRows(sheet) : null;
-    if (rows && body.id in rows.ids) {
-      body.date = body.changes.date;
-      when = moved;
-    }
-  }
-  if (!(rows && body.id in rows.ids)) {
-    throw failure('not-found', 'no item ' + body.id + ' in ' + String(body.date).slice(0, 4) + '-' + String(body.date).slice(4, 6));
-  }
-  var at = rows.ids[body.id];
-  var current = rows.item(at, zone(when.year));
   // A change already made (a retry, or a first try that ran late after its retry): answered, never made again.
   var done = typeof body.change === 'string' && body.change ? 'change:' + body.change.slice(0, 200) : null;
   var cache = done ? CacheService.getScriptCache() : null;
-  if (cache && cache.get(done)) {
-    current.already = true;  // so that a client does not take a later change's values for a wrong answer
-    return current;
-  }
-  conflicts(current, body);
-  var changed = {};
-  Object.keys(current).forEach(function (key) { changed[key] = current[key]; });
-  ['name', 'price', 'date', 'category', 'categorySub'].forEach(function (key) {
-    if (Object.prototype.hasOwnProperty.call(body.changes, key)) changed[key] = body.changes[key];
-  });
-  checked(changed, 0);
-  if (String(changed.date).slice(0, 6) === String(body.date).slice(0, 6)) {
-    writeRows(sheet, at, [row(changed)]);
-  } else {
+  var already = cache && cache.get(done);
+  return settled('item ' + body.id, function () {
+    var found = located(body);
+    var current = found.rows.item(found.at, zone(found.when.year));
+    if (already) {
+      current.already = true;  // so that a client does not take a later change's values for a wrong answer
+      return {answer: current};
+    }
+    conflicts(current, body);
+    var changed = {};
+    Object.keys(current).forEach(function (key) { changed[key] = current[key]; });
+    ['name', 'price', 'date', 'category', 'categorySub'].forEach(function (key) {
+      if (Object.prototype.hasOwnProperty.call(body.changes, key)) changed[key] = body.changes[key];
+    });
+    checked(changed, 0);
+    // Remembered once written and flushed: a change whose flush failed is made again by its retry.
+    var remember = function () { if (cache) run.flushed.push(function () { cache.put(done, '1', 21600); }); };
+    if (String(changed.date).slice(0, 6) === found.date.slice(0, 6)) {
+      return {checks: [[found.rows, found.at, found.at]], answer: changed,
+              write: function () { writeRows(found.rows.sheet, found.at, [row(changed)]); remember(); }};
+    }
     // Another month: the item moves to that month's sheet, written there before it leaves this one.
     var target = yearMonth(changed.date);
     var there = monthRows(monthSheet(target.year, target.month, true));
-    if (changed.id in there.ids) {
-      writeRows(there.sheet, there.ids[changed.id], [row(changed)]);
-    } else {
-      var lines = (there.last === 0 ? [HEADER] : []).concat([row(changed)]);
-      makeRoom(there.sheet, there.last, lines.length);
-      writeRows(there.sheet, there.last + 1, lines);
-    }
-    sheet.deleteRow(at);
+    var at = there.ids[changed.id];
+    var lines = at ? [row(changed)] : (there.last === 0 ? [HEADER] : []).concat([row(changed)]);
+    if (!at) makeRoom(there.sheet, there.last, lines.length);
+    var top = at || Math.max(there.last, 1), bottom = at || there.last + lines.length;
+    return {checks: [[there, top, bottom], [found.rows, found.at, found.at]], answer: changed, write: function () {
+      writeRows(there.sheet, at || there.last + 1, lines);
+      deleteRuns(found.rows.sheet, [found.at], found.rows.last);
+      remember();
+    }};
+  });
+}
+
+/** Where an update's item is: in the month of its "date", or already in its new month (a retry whose answer was lost). */
+function located(body) {
+  var places = [body.date].concat(realDay(body.changes.date) ? [body.changes.date] : []);
+  for (var i = 0; i < places.length; i++) {
+    var when = yearMonth(places[i]);
+    var sheet = monthSheet(when.year, when.month, false);
+    var rows = sheet ? monthRows(sheet) : null;
+    if (rows && body.id in rows.ids) return {rows: rows, at: rows.ids[body.id], when: when, date: String(places[i])};
   }
-  // Six hours, Apps Script's longest; the cache may forget sooner, and then "was" still guards the fields.
-  if (cache) cache.put(done, '1', 21600);
-  return changed;
+  throw failure('not-found', 'no item ' + body.id + ' in ' + String(body.date).slice(0, 4) + '-' + String(body.date).slice(4, 6));
 }
 
 /**
@@ -589,27 +733,30 @@ function adopt(body) {
     throw failure('bad-request', 'an adopt needs "id" and the row\'s "item" as read (its "date" yyyyMMdd)');
   }
   var when = yearMonth(wanted.date);
-  var sheet = monthSheet(when.year, when.month, false);
-  var rows = sheet ? monthRows(sheet) : null;
-  if (rows && body.id in rows.ids) {
-    var again = rows.item(rows.ids[body.id], zone(when.year));
-    again.already = true;
-    return again;
-  }
-  for (var at = 2; rows && at <= rows.last; at++) {
-    var found = rows.item(at, zone(when.year));
-    if (found.id !== '') continue;
-    var same = ['date', 'name', 'price', 'category', 'categorySub'].every(function (key) {
-      var value = wanted[key] === undefined ? null : wanted[key];
-      return found[key] === value;
-    });
-    if (!same) continue;
-    sheet.getRange(at, 1).setRichTextValue(rich(body.id));
-    found.id = body.id;
-    return found;
-  }
-  throw failure('not-found', 'no row without an id in ' + String(wanted.date).slice(0, 4) + '-' + String(wanted.date).slice(4, 6) +
-                ' holds ' + JSON.stringify(wanted));
+  return settled('item ' + body.id, function () {
+    var sheet = monthSheet(when.year, when.month, false);
+    var rows = sheet ? monthRows(sheet) : null;
+    if (rows && body.id in rows.ids) {
+      var again = rows.item(rows.ids[body.id], zone(when.year));
+      again.already = true;
+      return {answer: again};
+    }
+    for (var at = 2; rows && at <= rows.last; at++) {
+      var found = rows.item(at, zone(when.year));
+      if (found.id !== '') continue;
+      var same = ['date', 'name', 'price', 'category', 'categorySub'].every(function (key) {
+        var value = wanted[key] === undefined ? null : wanted[key];
+        return found[key] === value;
+      });
+      if (!same) continue;
+      var where = at;
+      found.id = body.id;
+      return {checks: [[rows, where, where]], answer: found,
+              write: function () { sheet.getRange(where, 1).setRichTextValue(rich(body.id)); }};
+    }
+    throw failure('not-found', 'no row without an id in ' + String(wanted.date).slice(0, 4) + '-' + String(wanted.date).slice(4, 6) +
+                  ' holds ' + JSON.stringify(wanted));
+  });
 }
 
 // An update may say what each field it changes held when the change was made ("was"). A field that now holds neither
@@ -637,6 +784,8 @@ function conflicts(current, body) {
  * trash at the end, also when a step fails), the hazards are written as the script writes items, read back as a client
  * reads them, and the actions timed at this deployment's latency. Answers every step with what held.
  */
+var CHECK_NAME = /^expense-log check \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+
 function selfTest() {
   var began = Date.now();
   var name = 'expense-log check ' + Utilities.formatDate(new Date(), Session.getScriptTimeZone(), 'yyyy-MM-dd HH:mm:ss');
@@ -645,7 +794,10 @@ function selfTest() {
                                        'and trashed = false and "me" in owners');
   var cleaned = 0;
   while (leftovers.hasNext()) {
-    leftovers.next().setTrashed(true);
+    var leftover = leftovers.next();
+    // Drive's "contains" matches words, not the whole name: only a name exactly as a check makes it is a check's.
+    if (!CHECK_NAME.test(leftover.getName())) continue;
+    leftover.setTrashed(true);
     cleaned++;
   }
   var spreadsheet = SpreadsheetApp.create(name);
@@ -708,6 +860,7 @@ function checkOn(sheet, report) {
     {what: 'a name +81 stays +81', name: '+81'},
     {what: 'a name -1 stays -1', name: '-1'},
     {what: 'a name @x stays @x', name: '@x'},
+    {what: 'a name \'quoted keeps its apostrophe', name: '\'quoted'},
     {what: 'an id 00123 stays 00123', id: '00123', name: 'id'},
     {what: 'a refund of -300 yen with a sub-category', name: '返品', price: -300, categorySub: 1},
     {what: 'a name of ' + CELL_CHARACTERS + ' characters is kept whole', name: long}

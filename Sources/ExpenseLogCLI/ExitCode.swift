@@ -67,7 +67,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
             case .fixtureUnreadable: self = .noInput
             case .invalidMonth: self = .usage
             case .scriptStopped: self = .unavailable
-            case .scriptRefused(_, let kind, _): self = kind == "unauthorized" ? .noPermission : kind == "busy" ? .unavailable : .protocolError
+            case .scriptRefused(_, let kind, _): self = kind == "unauthorized" ? .noPermission : ["busy", "unavailable"].contains(kind) ? .unavailable : .protocolError
             }
         default: self = .failure
         }

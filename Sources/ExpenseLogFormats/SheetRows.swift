@@ -13,6 +13,9 @@ public struct SheetRowProblem: Sendable, Equatable {
     public let id: String?
     /// `message` in Japanese.
     public var japanese: String?
+    /// Whether the row has its id but neither a price nor a category: what a write Google cut short between its two
+    /// calls leaves, which the bundled script writes again whole when the item is sent again.
+    public var withoutNumbers = false
 }
 
 /// The items of an answer as a Sheet-backed server gives them: readable rows as items, blank rows dropped, the rest named.
@@ -266,8 +269,12 @@ public struct SheetRows: Sendable {
 
     private func problem(_ position: Int, _ row: JSONValue, _ message: (String, String), id: String?) -> SheetRowProblem {
         let raw = JSONText.compact(row)
-        return SheetRowProblem(position: position, raw: raw.count > 200 ? String(raw.prefix(200)) + "…" : raw, message: message.0, id: id,
-                               japanese: message.1)
+        var found = SheetRowProblem(position: position, raw: raw.count > 200 ? String(raw.prefix(200)) + "…" : raw, message: message.0,
+                                    id: id, japanese: message.1)
+        if case .object(let members, _) = row {
+            found.withoutNumbers = id != nil && ["price", "category"].allSatisfy { key in members[member: key].map(Self.isEmpty) ?? true }
+        }
+        return found
     }
 }
 

@@ -197,7 +197,7 @@ public struct OutboxSync: Sendable {
 
     /// The Sheet keys of every id the server shows in the months, all read at once; also of rows that cannot be read, and
     /// of items dated outside their sheet's month (a date edited by hand): an item whose id the sheet shows in any form
-    /// is not sent again. Only the keys are kept, not the months' items. Nil, with `outcome.stop` set, when a month
+    /// is not sent again, but for a row with its id and no numbers (a write Google cut short), which sending writes whole. Only the keys are kept, not the months' items. Nil, with `outcome.stop` set, when a month
     /// cannot be read.
     /// `typed` gets the server's items a person typed (random ids), for matching queued statement rows again.
     private func knownIDs(_ months: [YearMonth], _ outcome: inout SyncOutcome, typed: inout [KnownItem],
@@ -214,7 +214,7 @@ public struct OutboxSync: Sendable {
             // has, and an edit of an item still waiting to be registered moves in one it lacks.
             known.formUnion((month.answeredIDs ?? month.items.map(\.id)).map(SheetText.key))
             known.formUnion(month.outside.map { SheetText.key($0.id) })
-            known.formUnion(month.unreadable.compactMap(\.id))
+            known.formUnion(month.unreadable.filter { !$0.withoutNumbers }.compactMap(\.id))
             if matching != nil {
                 typed += month.items.filter { RandomID.isTyped($0.id) }.map { KnownItem(item: $0, place: .server) }
             }

@@ -18,7 +18,7 @@ import Testing
             env["EXPENSE_LOG_TOKEN"] = "k3y"
             let checked = try await CLI.run(["server", "check"], environment: env)
             #expect(checked.status == 0, "\(checked.stdout)\(checked.stderr)")
-            for hazard in ["0120", "TRUE", "12:30", "2024/2/3", "=1+1", "+81", "@x", "00123", "50000 characters", "formula",
+            for hazard in ["0120", "TRUE", "12:30", "2024/2/3", "=1+1", "+81", "@x", "'quoted", "00123", "50000 characters", "formula",
                            "500 items", "refused before anything is written", "an edit", "a delete"] {
                 #expect(checked.stdout.contains(hazard), "\(hazard) in \(checked.stdout)")
             }
@@ -124,6 +124,21 @@ import Testing
             env["EXPENSE_LOG_TOKEN"] = key
             let both = try await CLI.run(["server", "check"], environment: env)
             #expect(both.status == 77, "\(both.stderr)")
+        }
+    }
+
+    @Test func onlyALeftoverCheckIsTrashedNotTheOwnersFilesOfASimilarName() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        try await withScriptHost { host in
+            // Drive's `title contains` matches by word: both are found by the search for leftovers.
+            try await host.createBook("expense-log check notes")
+            try await host.createBook("expense-log check 2026-01-02 03:04:05")
+            let checked = try await CLI.run(["server", "check"], environment: host.environment(home: home))
+            #expect(checked.status == 0, "\(checked.stdout)\(checked.stderr)")
+            let trashed = try await Self.checkBooks(host).map { "\($0["name"] ?? "") \($0["trashed"] as? Bool == true)" }.sorted()
+            #expect(trashed.count == 3 && trashed.contains("expense-log check notes false")
+                    && trashed.contains("expense-log check 2026-01-02 03:04:05 true"), "\(trashed)")
         }
     }
 }

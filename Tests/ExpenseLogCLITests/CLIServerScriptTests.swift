@@ -68,7 +68,7 @@ import Testing
             #expect(try await host.rows(book: "家計簿_2024", sheet: "3").dropFirst().map { $0[0] as? String } == ["A1", "A2"])
 
             let info = try JSONSerialization.jsonObject(with: Data(try await host.call("?action=info").utf8)) as? [String: Any]
-            #expect(info?["app"] as? String == "expense-log" && info?["version"] as? Int == 2)
+            #expect(info?["app"] as? String == "expense-log" && info?["version"] as? Int == 3)
             #expect(info?["actions"] as? [String] == ["info", "fetch", "register", "delete", "update", "adopt", "check"])
 
             let bad = try await host.call("?year=2024&month=13")

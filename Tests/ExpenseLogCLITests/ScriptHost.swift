@@ -138,9 +138,31 @@ final class ScriptHost: Sendable {
         try await control("executions", Data("clear".utf8))
     }
 
-    /// Makes the next call of a method of that name (`getFormulas`…) throw `message`, as a failing Google service does.
-    func failNext(_ method: String, message: String) async throws {
-        try await control("fail", JSONSerialization.data(withJSONObject: ["method": method, "message": message]))
+    /// Makes the next call of a method of that name (`getFormulas`…) throw `message`, as a failing Google service does
+    /// (worded in the owner's language); `lose` makes a failing `flush` lose the writes Sheets had not applied yet.
+    func failNext(_ method: String, message: String, lose: Bool = false) async throws {
+        try await control("fail", JSONSerialization.data(withJSONObject: ["method": method, "message": message, "lose": lose] as [String: Any]))
+    }
+
+    /// What a person does to a sheet's rows in Sheets' row menu.
+    enum RowEdit: String { case deleteRows, insertRows }
+
+    /// A person deletes or inserts `count` rows at `row`: now, or right after the next call of the method `after` by any
+    /// execution (so that the edit lands between two calls of the script, the same way every run).
+    func hand(_ edit: RowEdit, book: String, sheet: String, row: Int, count: Int = 1, after: String? = nil) async throws {
+        var body: [String: Any] = ["book": book, "sheet": sheet, "op": edit.rawValue, "row": row, "count": count]
+        if let after { body["after"] = after }
+        try await control("hand", JSONSerialization.data(withJSONObject: body))
+    }
+
+    /// The owner makes a spreadsheet of that name in Drive.
+    func createBook(_ name: String) async throws {
+        try await control("create", JSONSerialization.data(withJSONObject: ["book": name]))
+    }
+
+    /// Freezes a sheet's top rows, as View › Freeze does.
+    func freeze(book: String, sheet: String, rows: Int) async throws {
+        try await control("freeze", JSONSerialization.data(withJSONObject: ["book": book, "sheet": sheet, "rows": rows] as [String: Any]))
     }
 
     private func control(_ name: String, _ body: Data) async throws {
