@@ -113,7 +113,7 @@ install-files:
 	if [ -n "$(STRIP)" ]; then strip "$(BINDIR)/expense-log"; fi
 	"$(BIN)" --generate-manual > "$(MANDIR)/expense-log.1" && chmod 644 "$(MANDIR)/expense-log.1"
 	install -m 644 Resources/fetch.json Resources/register.json "$(SHAREDIR)/"
-	install -d "$(SHAREDIR)/server" && install -m 644 Resources/server/Code.gs "$(SHAREDIR)/server/"
+	install -d "$(SHAREDIR)/server" && install -m 644 Resources/server/Code.gs Resources/server/appsscript.json "$(SHAREDIR)/server/"
 
 # The release binary's link order (bench/link-order.txt, which Package.swift hands to lld on Linux): the functions
 # everyday runs use, read by valgrind's callgrind from a release build. Run it after large changes; not part of

@@ -8,6 +8,8 @@ public enum FixtureBundle {
     public static let files = ["fetch.json", "register.json"]
     /// The web app's script (`expense-log server script`), in the same bundle.
     public static let serverScript = "server/Code.gs"
+    /// The script project's manifest (time zone, V8, the web app's access, its OAuth scopes), for clasp.
+    public static let serverManifest = "server/appsscript.json"
 
     /// The bundled fixtures: next to the built executable (SwiftPM's bundle) or in `../share/expense-log` of an installed one.
     public static func directory(executable: URL? = Bundle.main.executableURL) -> URL? {

@@ -13,6 +13,11 @@ public struct DeploymentReport: Sendable, Equatable {
         public let detail: String
         /// Whether it is about the log's own spreadsheets (one in the trash), which the owner fixes in Drive, not in the script.
         public let aboutBooks: Bool
+
+        /// A step the client adds to the script's (its version against the bundled one).
+        public init(what: String, held: Bool, detail: String, aboutBooks: Bool = false) {
+            (self.what, self.held, self.detail, self.aboutBooks) = (what, held, detail, aboutBooks)
+        }
     }
 
     /// One action, timed.
@@ -30,7 +35,7 @@ public struct DeploymentReport: Sendable, Equatable {
     /// The temporary spreadsheet's name.
     public let spreadsheet: String
     /// Every step, in the order tried.
-    public let steps: [Step]
+    public private(set) var steps: [Step]
     /// The actions' times.
     public let timings: [Timing]
     /// What one Sheets call took, on average, in seconds (nil when the check stopped before it measured).
@@ -45,6 +50,11 @@ public struct DeploymentReport: Sendable, Equatable {
     public let seconds: Double?
     /// How many spreadsheets of earlier checks, which Apps Script ended before they could clean up, it moved to the trash.
     public let leftovers: Int
+
+    /// Adds a step the client checked itself.
+    public mutating func append(_ step: Step) {
+        steps.append(step)
+    }
 
     /// Whether everything held and the check ran to its end.
     public var passed: Bool { error == nil && !steps.isEmpty && steps.allSatisfy(\.held) }

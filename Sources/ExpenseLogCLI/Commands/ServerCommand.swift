@@ -1,5 +1,6 @@
 import ExpenseLogFixtures
 import ExpenseLogFormats
+import ExpenseLogUseCases
 import Foundation
 
 /// `server script`: the web app's Apps Script, to paste into a new Apps Script project and deploy (`server check` tests it).
@@ -12,6 +13,10 @@ enum ServerCommand: CommandGroup {
 
     /// `server script`.
     struct Script: ParsableCommand {
+        @Opt("output", short: "o", "dir", .path, help: "Write Code.gs and appsscript.json into this folder (a clasp project's), "
+             + "instead of printing Code.gs.")
+        var output: String?
+
         static let about = CommandAbout(
             name: "script", abstract: "Print Code.gs, the whole web app: paste it into a new Apps Script project.",
             discussion: """
@@ -19,19 +24,29 @@ enum ServerCommand: CommandGroup {
                 original app's protocol unchanged, registers each id once, and adds deletes and updates, \
                 which a client finds with GET ?action=info. Its first comment says how it works.
 
+                With --output DIR it writes the script and its manifest (appsscript.json: time zone Asia/Tokyo, \
+                V8, exception logging, the web app's access, and the two OAuth scopes it needs) into DIR, made if \
+                missing, for clasp: `clasp push`, then `clasp deploy -i DEPLOYMENT_ID` updates the deployment in \
+                place (its URL stays). A folder clasp cloned holds the script as Code.js: that file is replaced.
+
                 EXAMPLES:
                   expense-log server script > Code.gs
                   expense-log server script | pbcopy
+                  expense-log server script -o my-webapp && cd my-webapp && clasp push
                 """)
 
         func run(_ context: Context) async throws {
-            guard let directory = FixtureBundle.directory() else {
-                throw InputError(path: FixtureBundle.name + ".resources", reason: "the bundled resources are not next to the binary; "
-                                 + "reinstall expense-log (make install)")
+            let script = try BundledScript.read(FixtureBundle.serverScript)
+            guard let output else {
+                context.io.stdout.write(String(decoding: script, as: UTF8.self))
+                return
             }
-            let path = directory.appendingPathComponent(FixtureBundle.serverScript).path
-            context.io.stdout.write(String(decoding: try InputFile.read(path), as: UTF8.self))
-
+            let manifest = try BundledScript.read(FixtureBundle.serverManifest)
+            let written = try ServerScriptFolder.write(script: script, manifest: manifest, into: output)
+            context.note(context.say("Wrote \(written.map(\.path).joined(separator: " and ")). With clasp, in that folder: `clasp push`, then "
+                                     + "`clasp deploy -i DEPLOYMENT_ID` (the URL stays), and `expense-log server check`.",
+                                     ja: "\(written.map(\.path).joined(separator: " と ")) に書きました。clasp ではそのフォルダーで `clasp push`、"
+                                         + "続けて `clasp deploy -i デプロイID` (URL は変わりません)、そして `expense-log server check`。"))
         }
     }
 }

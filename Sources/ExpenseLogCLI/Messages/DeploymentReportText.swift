@@ -12,7 +12,7 @@ enum DeploymentReportText {
     }
 
     /// What `server check` found, and its exit code: 69 when the check could not run (or finish), 1 when a check failed.
-    static func render(_ outcome: DeploymentCheckOutcome, url: String, timeout: Double?, _ context: Context) throws {
+    static func render(_ outcome: DeploymentCheckOutcome, url: String, timeout: Double?, bundled: Int?, _ context: Context) throws {
         switch outcome {
         case .unfinished(let error):
             context.io.stderr.write(context.errorLine(error)
@@ -33,7 +33,8 @@ enum DeploymentReportText {
                                                     + "`expense-log server script` で表示し、手順は docs/server.md にあります。") + "\n")
             throw CommandExit(code: .unavailable)
         case .outdated(let info):
-            context.io.stderr.write(context.say("Error: \(url) runs an older version of expense-log's script (version \(info.version)), which has "
+            context.io.stderr.write(context.say("Error: \(url) runs an older version of expense-log's script (version \(info.version); this "
+                                                + "expense-log bundles version \(bundled.map(String.init) ?? "?")), which has "
                                                 + "no self-test. Update it: paste the output of `expense-log server script` over Code.gs, then "
                                                 + "Deploy › Manage deployments › Edit › Version: New version (the URL stays the same), and run "
                                                 + "`expense-log server check` again.",
@@ -41,10 +42,35 @@ enum DeploymentReportText {
                                                     + "`expense-log server script` の出力で Code.gs を置き換え、デプロイ › デプロイを管理 › 編集 › バージョン: "
                                                     + "新バージョン (URL は変わりません) としてから、もう一度 `expense-log server check` を実行してください。") + "\n")
             throw CommandExit(code: .unavailable)
-        case let .checked(_, report):
+        case let .checked(info, found):
+            var report = found
+            if let bundled { report.append(versionStep(info.version, bundled: bundled, context)) }
             render(report, timeout: timeout, context)
             guard report.passed else { throw CommandExit(code: .failure) }
         }
+    }
+
+    /// Whether the deployment runs the script this binary bundles: an older one lacks its fixes and is to be updated in
+    /// place (the URL stays); a newer one is fine, and says this binary is the older.
+    static func versionStep(_ running: Int, bundled: Int, _ context: Context) -> DeploymentReport.Step {
+        let what = context.say("the web app runs the script this expense-log bundles (version \(bundled)) or a newer one",
+                               ja: "ウェブアプリはこの expense-log 同梱のスクリプト (バージョン \(bundled)) 以降を動かしている")
+        guard running < bundled else {
+            if running > bundled {
+                context.note(context.say("The web app's script (version \(running)) is newer than the one this expense-log bundles "
+                                         + "(\(bundled)): update expense-log when you can.",
+                                         ja: "ウェブアプリのスクリプト (バージョン \(running)) はこの expense-log 同梱のもの (\(bundled)) より新しいです。"
+                                             + "expense-log を更新してください。"))
+            }
+            return DeploymentReport.Step(what: what, held: true, detail: "")
+        }
+        let detail = context.say("it runs version \(running). Update it in place, so that the URL stays: `expense-log server script -o DIR` "
+                                 + "then `clasp push` and `clasp deploy -i DEPLOYMENT_ID` in DIR, or paste `expense-log server script` over "
+                                 + "Code.gs and Deploy › Manage deployments › Edit › Version: New version (docs/server.md)",
+                                 ja: "バージョン \(running) です。URL を変えずに更新してください: `expense-log server script -o フォルダー` のあと"
+                                     + "そのフォルダーで `clasp push` と `clasp deploy -i デプロイID`、または `expense-log server script` を Code.gs "
+                                     + "に貼り付けてデプロイ › デプロイを管理 › 編集 › バージョン: 新バージョン (docs/server.md)")
+        return DeploymentReport.Step(what: what, held: false, detail: detail)
     }
 
     /// The checklist on stdout, then the timings and what became of the temporary spreadsheet.
