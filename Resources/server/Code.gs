@@ -175,17 +175,32 @@ function withLock(work) {
   if (!lock.tryLock(10000)) throw failure('busy', 'another request holds the lock; try again');
   run.locked = true;
   try {
-    return work();
-  } finally {
-    // What was written is committed before the next request may read it (Google's advice with the lock), also when
-    // the work failed after writing.
+    var result;
     try {
-      SpreadsheetApp.flush();
-      // Only now is a change written: remembered as made (a retry then answered "already") once the flush held.
-      run.flushed.forEach(function (remember) { remember(); });
-    } finally {
-      lock.releaseLock();
+      result = work();
+    } catch (error) {
+      // What was written is committed before the next request may read it (Google's advice with the lock), also when
+      // the work failed after writing; the work's own error is the answer, not a failing flush's.
+      try {
+        SpreadsheetApp.flush();
+      } catch (flushing) {
+        console.error(flushing && flushing.stack ? flushing.stack : String(flushing));
+      }
+      throw error;
     }
+    SpreadsheetApp.flush();
+    // Only now is a change written: remembered as made (a retry then answered "already") once the flush held. A cache
+    // that fails to remember costs a retry its "already", never the answer of a change that was made.
+    run.flushed.forEach(function (remember) {
+      try {
+        remember();
+      } catch (error) {
+        console.error(error && error.stack ? error.stack : String(error));
+      }
+    });
+    return result;
+  } finally {
+    lock.releaseLock();
   }
 }
 
@@ -440,14 +455,23 @@ function number(cell) {
  * string written with setValue(s) that begins with "=" is a formula, and does not say that the plain-text format
  * prevents it; a rich text value is text, never evaluated, so a name cannot make the sheet fetch a URL.
  */
-function writeRows(sheet, start, rows) {
-  var texts = rows.map(function (cells) { return cells.slice(0, 3).map(rich); });
-  var numbers = rows.map(function (cells) { return cells.slice(3); });
+function writeRows(sheet, start, rows, numbersFirst) {
+  var texts = function () {
+    sheet.getRange(start, 1, rows.length, 3).setNumberFormat('@').setRichTextValues(rows.map(function (cells) { return cells.slice(0, 3).map(rich); }));
+  };
+  var numbers = function () { sheet.getRange(start, 4, rows.length, 3).setValues(rows.map(function (cells) { return cells.slice(3); })); };
   // The id, date and name first: a write cut short between the two calls leaves a row that names its item, which the
   // request's retry finds without its numbers and writes again whole (register's redo). The other order left numbers
-  // without an id: a row no request could name, after which every read of the month was refused.
-  sheet.getRange(start, 1, rows.length, 3).setNumberFormat('@').setRichTextValues(texts);
-  sheet.getRange(start, 4, rows.length, 3).setValues(numbers);
+  // without an id: a row no request could name, after which every read of the month was refused. Over a row of
+  // numbers only (an older version's leftover), the numbers first: the text first would give the new id the old
+  // numbers until the second call, and a cut there would leave the item saved at another price.
+  if (numbersFirst) {
+    numbers();
+    texts();
+  } else {
+    texts();
+    numbers();
+  }
 }
 
 /** An item's cells in the header's order. */
@@ -596,7 +620,7 @@ function registering(group) {
     answer.existing.push(sent.id);
   });
   // Rows an older version of this script left with numbers only take the first new items.
-  rows.orphans.slice(0, fresh.length).forEach(function (at) { redo.push({at: at, cells: row(fresh.shift())}); });
+  rows.orphans.slice(0, fresh.length).forEach(function (at) { redo.push({at: at, cells: row(fresh.shift()), numbersFirst: true}); });
   // A header the same cut left without its last three cells is written again too.
   var header = rows.last > 0 ? rows.shown[0] : HEADER;
   if (header[0] === HEADER[0] && HEADER.some(function (name, c) { return (header[c] || '') === ''; })) {
@@ -611,7 +635,7 @@ function registering(group) {
   return {
     checks: touched.length ? [[rows, Math.min.apply(null, touched), Math.max.apply(null, touched)]] : [],
     write: function () {
-      redo.forEach(function (again) { writeRows(rows.sheet, again.at, [again.cells]); });
+      redo.forEach(function (again) { writeRows(rows.sheet, again.at, [again.cells], again.numbersFirst); });
       if (lines.length) writeRows(rows.sheet, rows.last + 1, lines);
     },
     answer: answer
@@ -625,40 +649,41 @@ function remove(targets) {
       throw failure('bad-request', 'item ' + (index + 1) + ' must have an id and a yyyyMMdd date');
     }
   });
-  var deleted = [], missing = [], asked = Object.create(null);
+  // Each month named is searched for the ids named under it; an id is answered once: deleted when some month had it
+  // (every copy goes), missing when none did.
+  var found = Object.create(null);
   byMonth(targets).forEach(function (group) {
-    // Named twice: counted once, in the month it is first named under.
-    var named = group.entries.filter(function (target) {
-      if (target.id in asked) return false;
-      return (asked[target.id] = true);
-    });
-    var found = settled(monthName(group), function () {
+    settled(monthName(group), function () {
       var sheet = monthSheet(group.year, group.month, false);
       var month = sheet ? monthRows(sheet) : {last: 0, all: Object.create(null)};
-      var rows = [], answer = {deleted: [], missing: []};
-      named.forEach(function (target) {
-        if (!(target.id in month.all)) return answer.missing.push(target.id);
+      var rows = [], ids = [];
+      group.entries.forEach(function (target) {
+        if (!(target.id in month.all) || ids.indexOf(target.id) >= 0) return;
+        ids.push(target.id);
         rows = rows.concat(month.all[target.id]);
-        answer.deleted.push(target.id);
       });
+      var answer = {ids: ids};
       if (!rows.length) return {answer: answer};
       return {checks: [[month, Math.min.apply(null, rows), Math.max.apply(null, rows)]],
-              write: function () { deleteRuns(sheet, rows, month.last); }, answer: answer};
-    });
-    deleted = deleted.concat(found.deleted);
-    missing = missing.concat(found.missing);
+              write: function () { deleteRuns(sheet, rows); }, answer: answer};
+    }).ids.forEach(function (id) { found[id] = true; });
+  });
+  var deleted = [], missing = [], answered = Object.create(null);
+  targets.forEach(function (target) {
+    if (target.id in answered) return;
+    answered[target.id] = true;
+    (target.id in found ? deleted : missing).push(target.id);
   });
   return {deleted: deleted, missing: missing};
 }
 
 /** Deletes rows in runs of adjacent rows, bottom-up, so each call leaves the rows still to delete where they were. */
-function deleteRuns(sheet, rows, last) {
+function deleteRuns(sheet, rows) {
   rows = rows.slice().sort(function (a, b) { return b - a; });
-  // Sheets refuses to delete every row below a frozen header; a month emptied whole keeps one blank row.
-  if (rows.length === last - 1) {
-    var most = sheet.getMaxRows();
-    if (last === most) sheet.insertRowsAfter(most, 1);
-  }
+  // Sheets refuses to delete every row of a sheet, or every row below its frozen ones (a person freezes the header,
+  // or more): a sheet left without one keeps a blank row. The frozen rows are asked only when few rows would be left.
+  var most = sheet.getMaxRows(), left = most - rows.length;
+  if (left <= 1 || (left <= 20 && left <= sheet.getFrozenRows())) sheet.insertRowsAfter(most, 1);
   var i = 0;
   while (i < rows.length) {
     var end = rows[i], start = end;
@@ -705,7 +730,7 @@ function update(body) {
     var top = at || Math.max(there.last, 1), bottom = at || there.last + lines.length;
     return {checks: [[there, top, bottom], [found.rows, found.at, found.at]], answer: changed, write: function () {
       writeRows(there.sheet, at || there.last + 1, lines);
-      deleteRuns(found.rows.sheet, [found.at], found.rows.last);
+      deleteRuns(found.rows.sheet, [found.at]);
       remember();
     }};
   });
@@ -918,7 +943,7 @@ function checkOn(sheet, report) {
   for (var j = 200; j < 400; j += 10) doomed.push('CHECK-' + j);
   timed('delete', doomed.length, function () {
     var ids = monthRows(sheet).ids;
-    deleteRuns(sheet, doomed.map(function (id) { return ids[id]; }), items.length + 1);
+    deleteRuns(sheet, doomed.map(function (id) { return ids[id]; }));
   });
   var left = monthRows(sheet).ids;
   var gone = doomed.filter(function (id) { return !(id in left); }).length;

@@ -74,8 +74,8 @@ import Testing
     @Test func anUpdateWhileAPersonInsertsARowAboveChangesTheItemItNames() async throws {
         try await withScriptHost { host in
             try await Self.register(host)
-            // A row inserted above M2 after the script found it on row 3: M1 is on row 3 now.
-            try await host.hand(.insertRows, book: Self.book, sheet: "1", row: 2, after: "getDisplayValues")
+            // A row inserted above M2 after the script read the month (its text and its values): M1 is on row 3 now.
+            try await host.hand(.insertRows, book: Self.book, sheet: "1", row: 2, after: "getValues")
             let answer = try await host.call(post: #"{"action":"update","id":"M2","date":"20240105","changes":{"price":5000}}"#)
             #expect(answer.contains(#""price":5000"#), "\(answer)")
             let rows = try await host.rows(book: Self.book, sheet: "1").dropFirst().map { "\($0[0]) \($0[3])" }
@@ -93,6 +93,50 @@ import Testing
             #expect(moved.contains(#""date":"20240405""#), "\(moved)")
             #expect(try await Self.sheetRows(host, "1").isEmpty)
             #expect(try await Self.sheetRows(host, "4") == ["M1 1001"])
+        }
+    }
+
+    @Test func aRegisterWhileAPersonInsertsARowAppendsAfterTheLastItemAndOverwritesNone() async throws {
+        try await withScriptHost { host in
+            try await Self.register(host, 1...3)
+            // After the script found the month's end on row 4, a row is inserted above: M3 is on row 5 now.
+            try await host.hand(.insertRows, book: Self.book, sheet: "1", row: 2, after: "getDisplayValues")
+            try await Self.register(host, 9...9, prefix: "N")
+            #expect(try await Self.sheetRows(host) == [" ", "M1 1001", "M2 1002", "M3 1003", "N9 1009"])
+        }
+    }
+
+    @Test func aRegisterOverTwoMonthsPlansAgainOnlyTheMonthThatMoved() async throws {
+        try await withScriptHost { host in
+            try await Self.register(host, 1...2)
+            _ = try await host.call(post: "[\(CLIScriptOnGoogleTests.item("F1", "20240210", price: 2001))]")
+            // Both months are read before either is written; January's rows move after its read.
+            try await host.hand(.deleteRows, book: Self.book, sheet: "1", row: 2, after: "getDisplayValues")
+            let items = [CLIScriptOnGoogleTests.item("J9", "20240109", price: 1009), CLIScriptOnGoogleTests.item("F9", "20240219", price: 2009)]
+            let answer = try await host.call(post: #"{"action":"register","items":["# + items.joined(separator: ",") + "]}")
+            #expect(answer.contains(#""existing":[]"#), "\(answer)")
+            #expect(try await Self.sheetRows(host, "1") == ["M2 1002", "J9 1009"])
+            #expect(try await Self.sheetRows(host, "2") == ["F1 2001", "F9 2009"])
+        }
+    }
+
+    @Test func anIdNamedUnderTwoMonthsIsDeletedFromTheOneThatHasIt() async throws {
+        try await withScriptHost { host in
+            _ = try await host.call(post: "[\(CLIScriptOnGoogleTests.item("D1", "20240210", price: 2001))]")
+            let answer = try await host.call(post: #"{"action":"delete","items":[{"id":"D1","date":"20240110"},{"id":"D1","date":"20240210"}]}"#)
+            #expect(answer.contains(#""deleted":["D1"],"missing":[]"#), "\(answer)")
+            #expect(try await Self.sheetRows(host, "2").isEmpty)
+        }
+    }
+
+    @Test func deletingTheLastItemBelowTwoFrozenRowsKeepsARow() async throws {
+        try await withScriptHost { host in
+            try await Self.register(host, 1...2)
+            try await host.freeze(book: Self.book, sheet: "1", rows: 2)
+            try await host.hand(.deleteRows, book: Self.book, sheet: "1", row: 4, count: 997)
+            let answer = try await host.call(post: #"{"action":"delete","items":[{"id":"M2","date":"20240105"}]}"#)
+            #expect(answer.contains(#""deleted":["M2"]"#), "\(answer)")
+            #expect(try await Self.sheetRows(host) == ["M1 1001"])
         }
     }
 }

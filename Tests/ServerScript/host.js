@@ -190,8 +190,9 @@ class Execution {
 function spawn() {
   const {port1, port2} = new MessageChannel();
   const shared = new SharedArrayBuffer(8);
+  // The file as Apps Script names it in a stack trace: "at remove (Code:640:12)".
   const worker = new Worker(path.join(__dirname, 'worker.js'), {
-    workerData: {port: port2, shared, source: SOURCE, filename: 'Code.gs', methods: METHODS, zone: ZONE}, transferList: [port2]});
+    workerData: {port: port2, shared, source: SOURCE, filename: 'Code', methods: METHODS, zone: ZONE}, transferList: [port2]});
   const thread = {worker, port: port1, signal: new Int32Array(shared), execution: null, retired: false};
   port1.on('message', request => serve(thread, request));
   worker.on('message', result => {

@@ -203,7 +203,7 @@ function run(job, context, realm, outputs) {
 function describe(error) {
   if (!error || typeof error !== 'object') return String(error);
   const text = (error.name && error.name !== 'Error' ? error.name : 'Error') + ': ' + error.message;
-  const line = /Code\.gs:(\d+)/.exec(String(error.stack || ''));
+  const line = /\bCode:(\d+)/.exec(String(error.stack || ''));
   return line ? text + ' (line ' + line[1] + ', file "Code")' : text;
 }
 
