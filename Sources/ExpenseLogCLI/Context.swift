@@ -64,9 +64,11 @@ public struct Context: Sendable {
         self.japanese ? japanese : english
     }
 
-    /// The effective configuration.
+    /// The effective configuration; the folders it names for the tool's data are made private first (once a run).
     public func config() throws -> AppConfig {
-        try Self.config(invocation, environment)
+        let config = try Self.config(invocation, environment)
+        try keepPrivate(config.paths)
+        return config
     }
 
     /// The configuration the global options and the environment variables give.
@@ -116,6 +118,11 @@ public struct Context: Sendable {
     /// The person's shop rules of the configured environment (`expense-log rule`), beside its decisions.
     public func shopRules(_ config: AppConfig) -> ShopRuleList {
         ShopRuleList(store: ShopRules(folder: config.paths.stateDirectory(config.environment.value)))
+    }
+
+    /// Where the configured environment keeps its import decisions and shop rules (for `config show`).
+    public func dataFiles(_ config: AppConfig) -> (decisions: URL, rules: URL) {
+        (importDecisions(config).url, ShopRules(folder: config.paths.stateDirectory(config.environment.value)).url)
     }
 
     /// Every write of the configured environment waiting for the server: the outbox and the queue of edits, in one order.

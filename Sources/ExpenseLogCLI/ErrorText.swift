@@ -26,6 +26,10 @@ extension Context {
                 return "\(path) を読めません: \(reason)。ファイルかフォルダーか、その権限を確かめてください。何も変更していません。"
             case let .changed(path, next):
                 return "\(path) がこの実行の途中で変わりました (手で編集しましたか?): \(next)"
+            case let .notPrivate(path, owner):
+                return "\(path) には家計の支出がありますが、別のアカウント (uid \(owner)) のもので、そのアカウントが読み書きできます。"
+                    + "expense-log はここを使いません: 自分のものにする (chown -R) か、EXPENSE_LOG_HOME を自分のフォルダーにしてください。"
+                    + "ここでは何も読み書きしていません。"
             }
         case let error as InputError:
             let reasons = ["no such file": "ありません", "permission denied": "権限がありません", "it is a folder, not a file": "ファイルではなくフォルダーです"]

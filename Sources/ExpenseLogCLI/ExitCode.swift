@@ -53,6 +53,8 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         case is ConfigError: self = .configuration
         case is InputError: self = .noInput
         case is ValidationProblem: self = .dataError
+        // Others can control the folder: as an insecure token file is, a configuration to fix (78).
+        case StoreError.notPrivate: self = .configuration
         case is StoreError: self = .ioError
         case let failure as BatchFailure: self = ExitCode(for: failure.error)
         case MonthFailure.api(let error): self = ExitCode(for: error)

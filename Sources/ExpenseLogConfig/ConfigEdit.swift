@@ -75,9 +75,9 @@ public enum ConfigEdit {
         } catch ConfigError.badConfigFile(_, let reason) {
             throw ConfigError.refusedValue(path: path, key: key, reason: reason)
         }
-        try FileManager.default.createDirectory(at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
+        try AtomicFile.createDirectory(URL(fileURLWithPath: path).deletingLastPathComponent())
         // Readable by its owner only (as gh keeps its hosts.yml): a base URL may carry the web app's key (…/exec/KEY).
-        try AtomicFile.write(data + Data("\n".utf8), to: URL(fileURLWithPath: path), mode: 0o600)
+        try AtomicFile.write(data + Data("\n".utf8), to: URL(fileURLWithPath: path), mode: PrivateFiles.file)
     }
 
     /// Why text is no web app's base URL: not http(s), or a Google address that is not a deployed web app's (the script

@@ -65,9 +65,9 @@ extension ImportProfile {
         values.count == 1 ? quoted(values[0]) : "[" + values.map(quoted).joined(separator: ", ") + "]"
     }
 
-    /// Writes a profile's text to a new file, atomically.
+    /// Writes a profile's text to a new file, atomically: a document at a path the person chose, with the usual mode.
     public static func save(_ text: String, to url: URL) throws {
-        try AtomicFile.write(Data(text.utf8), to: url)
+        try AtomicFile.write(Data(text.utf8), to: url, mode: PrivateFiles.document)
     }
 
     static func quoted(_ text: String) -> String {

@@ -22,7 +22,7 @@ public struct ReportPage: Sendable {
 
     /// Writes a rendered page to a file, atomically, so a browser that has it open never reads half of it.
     public static func save(_ page: String, to url: URL) throws {
-        try AtomicFile.write(Data(page.utf8), to: url)
+        try AtomicFile.write(Data(page.utf8), to: url, mode: PrivateFiles.document)
     }
 
     /// The page of a summary (a month, or a year when `summary.month` is nil) and the months it was made of.

@@ -13,9 +13,10 @@ public enum AtomicFile {
     /// leave the old file, or an empty one that is read as corrupt and fetched again, but never a mix. The two
     /// `fsync`s were most of the wall time of fetching a month.
     ///
-    /// The temporary file is created with `mode` (0600 for secrets, narrowed by the umask), so a secret is never readable by others, not even briefly.
+    /// The temporary file is created with `mode`: private (0600) unless a document's (`PrivateFiles.document`), so what
+    /// the tool keeps is never readable by others, not even briefly; missing folders are made as `createDirectory` says.
     /// `beforeRename` gets the written file's descriptor (to lock it before anyone can see it); if it throws, nothing is renamed.
-    public static func write(_ data: Data, to url: URL, mode: mode_t = 0o644, durable: Bool = true,
+    public static func write(_ data: Data, to url: URL, mode: mode_t = PrivateFiles.file, durable: Bool = true,
                              beforeRename: ((Int32) throws -> Void)? = nil) throws {
         try write(to: url, mode: mode, durable: durable, beforeRename: beforeRename) { emit in
             try data.withUnsafeBytes { try emit($0) }
@@ -24,20 +25,17 @@ public enum AtomicFile {
 
     /// As `write(_:to:)`, with the content handed over in pieces by `contents` (through the function it is given), so a
     /// large file is never held whole; if `contents` throws, nothing is renamed and its error is rethrown.
-    public static func write(to url: URL, mode: mode_t = 0o644, durable: Bool = true, beforeRename: ((Int32) throws -> Void)? = nil,
+    public static func write(to url: URL, mode: mode_t = PrivateFiles.file, durable: Bool = true, beforeRename: ((Int32) throws -> Void)? = nil,
                              contents: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
         let writer = try Writer(to: url, mode: mode, durable: durable)
         try contents { try writer.write($0) }
         try writer.commit(beforeRename: beforeRename)
     }
 
-    /// Creates a folder and its parents, reporting the failing path.
-    public static func createDirectory(_ url: URL) throws {
-        do {
-            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        } catch {
-            throw StoreError.writeFailed(path: url.path, reason: "the folder cannot be created (\(StoreError.reason(of: error)))")
-        }
+    /// Creates a folder and its missing parents, private (0700) unless for documents (`mode` 0777, as the umask makes
+    /// it), reporting the failing path.
+    public static func createDirectory(_ url: URL, mode: mode_t = PrivateFiles.folder) throws {
+        try PrivateFiles.makeFolders(url, mode: mode)
     }
 
     /// Makes a rename durable; some file systems refuse to open folders, which only costs durability there.

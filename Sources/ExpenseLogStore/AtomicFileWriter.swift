@@ -15,10 +15,10 @@ extension AtomicFile {
         private let durable: Bool
         private var fd: Int32
 
-        /// Creates the temporary file (with `mode`) in the target's folder, which is created if missing.
-        public init(to url: URL, mode: mode_t = 0o644, durable: Bool = true) throws {
+        /// Creates the temporary file (with `mode`) in the target's folder, which is created if missing (private for a private file).
+        public init(to url: URL, mode: mode_t = PrivateFiles.file, durable: Bool = true) throws {
             let directory = url.deletingLastPathComponent()
-            try AtomicFile.createDirectory(directory)
+            try AtomicFile.createDirectory(directory, mode: PrivateFiles.folderMode(for: mode))
             self.url = url
             self.durable = durable
             temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")

@@ -38,7 +38,7 @@ public enum CacheFolder {
         let months = names.filter { name in
             name.hasSuffix(".json") && YearMonth(parsing: String(name.dropLast(5))) != nil
         }
-        guard !months.isEmpty, (try? manager.createDirectory(at: legacy, withIntermediateDirectories: true)) != nil else { return (0, legacy) }
+        guard !months.isEmpty, (try? AtomicFile.createDirectory(legacy)) != nil else { return (0, legacy) }
         var moved = 0
         for name in months {
             // rename(2): atomic, and a second process racing on the same file loses nothing.

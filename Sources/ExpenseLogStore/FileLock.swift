@@ -74,7 +74,7 @@ public enum FileLock {
 
     private static func openLockFile(_ url: URL) throws -> Int32 {
         try AtomicFile.createDirectory(url.deletingLastPathComponent())
-        let fd = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        let fd = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, PrivateFiles.file)
         guard fd >= 0 else {
             throw StoreError.writeFailed(path: url.path, reason: "the lock file cannot be opened (\(AtomicFile.errorText()))")
         }

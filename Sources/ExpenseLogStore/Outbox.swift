@@ -246,7 +246,7 @@ public struct Outbox: Sendable {
     /// is not glued onto it. Returns how many line ends the log then holds when `countingLines`, else 0.
     @discardableResult
     func appendLine(_ text: String, to log: URL, countingLines: Bool = false, durable: Bool = true) throws -> Int {
-        let fd = open(log.path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        let fd = open(log.path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, PrivateFiles.file)
         guard fd >= 0 else { throw StoreError.writeFailed(path: log.path, reason: AtomicFile.errorText()) }
         var last: UInt8 = 0x0A
         let size = lseek(fd, 0, SEEK_END)

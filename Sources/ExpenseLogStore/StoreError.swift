@@ -8,6 +8,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case readFailed(path: String, reason: String)
     /// A file changed under the run that was using it (edited by hand); `next` says what happened and what to do.
     case changed(path: String, next: String)
+    /// A folder or file of the tool's that belongs to another account (its uid): others control it.
+    case notPrivate(path: String, otherOwner: UInt32)
 
     /// The message shown to the user.
     public var description: String {
@@ -19,6 +21,10 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
                 + "nothing was changed."
         case let .changed(path, next):
             return "\(path) changed while this run was using it (edited by hand?): \(next)"
+        case let .notPrivate(path, owner):
+            return "\(path) holds the household's purchases, but it belongs to another account (uid \(owner)), which can read and "
+                + "change what expense-log keeps there. expense-log will not use it: have it made yours (chown -R) or point "
+                + "EXPENSE_LOG_HOME at a folder of your own; nothing was read or written there."
         }
     }
 }
@@ -30,6 +36,7 @@ extension StoreError {
         if let store = error as? StoreError {
             switch store {
             case .writeFailed(_, let reason), .readFailed(_, let reason), .changed(_, let reason): return reason
+            case .notPrivate: return "it belongs to another account"
             }
         }
         let ns = error as NSError

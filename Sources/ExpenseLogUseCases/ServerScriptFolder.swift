@@ -17,7 +17,7 @@ public enum ServerScriptFolder {
         let files = [(code, script), (folder.appendingPathComponent("appsscript.json"), manifest)]
         for (file, data) in files {
             do {
-                try AtomicFile.write(data, to: file)
+                try AtomicFile.write(data, to: file, mode: PrivateFiles.document)
             } catch {
                 throw StoreError.writeFailed(path: file.path, reason: StoreError.reason(of: error))
             }

@@ -44,6 +44,11 @@ extension ConfigCommand {
             }
             rows.append(["cache", config.cacheDirectory.path, config.paths.origin + (env.usesNetwork ? ", a folder per base URL" : "")])
             rows.append(["outbox", config.outboxDirectory.path, config.paths.origin])
+            rows.append(["edits", config.editsDirectory.path, config.paths.origin + ", queued edits and deletions"])
+            rows.append(["decisions", context.dataFiles(config).decisions.path,
+                         config.paths.origin + ", what imports and same decided about statement rows"])
+            rows.append(["rules", context.dataFiles(config).rules.path, config.paths.origin + ", rule add"])
+            rows.append(["private", "config, cache and state: folders 0700, files 0600", "always (docs/configuration.md)"])
             rows.append(["timeout", config.timeoutText, config.timeout == nil ? "default" : "--timeout"])
             rows.append(["retries", String(config.retryCount), config.retries == nil ? "default" : "--retries"])
             let categories = config.catalogue.value.categories

@@ -25,7 +25,8 @@ struct ImportRecordFile {
             : context.say("Report: \(report.summary).", ja: "結果: \(report.japaneseSummary)。")
         if let path = file {
             do {
-                try AtomicFile.write(to: URL(fileURLWithPath: path)) { emit in
+                // A document at a path the person chose (as a report page is): the usual mode, not the store's.
+                try AtomicFile.write(to: URL(fileURLWithPath: path), mode: PrivateFiles.document) { emit in
                     try report.write(exitCode: code.rawValue, spool: spool) { text in
                         var text = text
                         try text.withUTF8 { try emit(UnsafeRawBufferPointer($0)) }
