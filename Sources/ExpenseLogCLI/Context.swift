@@ -176,7 +176,7 @@ public struct Context: Sendable {
                 warn(say("the token is sent over plain http:// to \(baseURL.host ?? "the server"), unencrypted; use https://",
                          ja: "トークンを暗号化されない http:// で \(baseURL.host ?? "サーバー") に送ります。https:// を使ってください"))
             }
-            session = makeLiveSession?() ?? config.transport.value.makeSession(environment: environment)
+            session = makeLiveSession?() ?? LiveSession.make(environment: environment)
         }
         let log = RequestLog(sink: io.stderr, verbose: verbose, quiet: quiet)
         var retryPolicy = config.retryPolicy

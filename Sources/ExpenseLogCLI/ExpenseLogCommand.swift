@@ -23,13 +23,12 @@ public enum ExpenseLogCommand {
                                          help: "Retries after a connection failure, timeout, 429, 502, 503 or 504 (default: \(RetryPolicy.defaultRetries)).")
         static let verbose = Flag("verbose", short: "v", help: "Log each request (method, URL, status, size, time, attempt) on stderr; never the token.")
         static let quiet = Flag("quiet", short: "q", help: "Print only errors and warnings on stderr.")
-        static let noColor = Flag("no-color", help: "Never colour the output (also NO_COLOR); the output has no colour yet.")
     }
 
     /// The global options' declarations, in the order help lists them.
     public static let globalOptions: [OptionSpec] = [
         Global.env.spec, Global.baseURL.spec, Global.fixtures.spec, Global.config.spec, Global.timeout.spec, Global.retries.spec,
-        Global.verbose.spec, Global.quiet.spec, Global.noColor.spec,
+        Global.verbose.spec, Global.quiet.spec,
     ]
 
     /// The root of the command tree.

@@ -64,8 +64,6 @@ public struct AppConfig: Sendable, Equatable {
     public let serverTimeZone: Sourced<TimeZone>
     /// The largest answer accepted, in bytes: the config file's `maxAnswerMiB`, else 64 MiB.
     public let maxAnswerBytes: Sourced<Int>
-    /// The live session's kind: the config file's `transport`, else the built-in client on Linux and URLSession elsewhere.
-    public let transport: Sourced<Transport>
     /// How long an unanswered POST may still run on the server: `serverMaxExecutionSeconds`, else Apps Script's 6 minutes.
     public let resendWait: Sourced<ResendWait>
     /// The monthly budgets: the config file's `budgets`, else none.
@@ -155,8 +153,6 @@ extension AppConfig {
                             ?? Sourced(value: SheetRows.defaultTimeZone, source: "default"),
                          maxAnswerBytes: file.maxAnswerMiB.map { Sourced(value: $0 << 20, source: "config file \(configFile.value)") }
                             ?? Sourced(value: HTTPRequest.defaultMaxAnswerBytes, source: "default"),
-                         transport: file.transport.map { Sourced(value: $0, source: "config file \(configFile.value)") }
-                            ?? Sourced(value: .standard, source: "default"),
                          resendWait: file.serverMaxExecutionSeconds.map {
                              Sourced(value: ResendWait(seconds: $0), source: "config file \(configFile.value)")
                          } ?? Sourced(value: .appsScript, source: "default"))

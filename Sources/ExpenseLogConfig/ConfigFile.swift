@@ -15,8 +15,6 @@ struct ConfigFile: Equatable {
     var serverTimeZone: TimeZone?
     /// The largest answer accepted from the server, in MiB.
     var maxAnswerMiB: Int?
-    /// The live session's kind.
-    var transport: Transport?
     /// The server's longest execution, after which an unanswered POST can no longer be running.
     var serverMaxExecutionSeconds: Double?
     /// The monthly budgets, named by the catalogue in force.
@@ -24,8 +22,11 @@ struct ConfigFile: Equatable {
     /// `ja` or `en`: the language of tables and messages whatever `LANG` says (cron has none).
     var language: String?
 
-    static let knownKeys = ["environment", "baseURL", "categories", "serverTimeZone", "maxAnswerMiB", "transport",
+    static let knownKeys = ["environment", "baseURL", "categories", "serverTimeZone", "maxAnswerMiB",
                             "serverMaxExecutionSeconds", "budgets", "language"]
+    /// Keys earlier versions read, accepted and ignored: `transport` chose between libcurl and a built-in client on
+    /// Linux, which has one transport now.
+    static let formerKeys = ["transport"]
     /// The languages `language` takes.
     static let languages = ["ja", "en"]
 
@@ -40,7 +41,7 @@ struct ConfigFile: Equatable {
         guard let object = try? JSONSerialization.jsonObject(with: data), let root = object as? [String: Any] else {
             throw ConfigError.badConfigFile(path: path, reason: "it is not a JSON object, e.g. {\"environment\": \"release\"}")
         }
-        if let unknown = root.keys.sorted().first(where: { !knownKeys.contains($0) }) {
+        if let unknown = root.keys.sorted().first(where: { !knownKeys.contains($0) && !formerKeys.contains($0) }) {
             let meant = ClosestWord.to(unknown, among: knownKeys).map { " (did you mean '\($0)'?)" } ?? ""
             throw ConfigError.badConfigFile(path: path, reason: "unknown key '\(unknown)'\(meant); the keys are \(knownKeys.joined(separator: ", "))")
         }
@@ -94,13 +95,6 @@ struct ConfigFile: Equatable {
                                                 + "from 0 (a server that skips ids it has) to 86400; Apps Script's is 360")
             }
             file.serverMaxExecutionSeconds = number.doubleValue
-        }
-        if let value = root["transport"] {
-            let names = Transport.allCases.filter(\.isAvailable).map(\.rawValue)
-            guard let name = value as? String, let transport = Transport(rawValue: name), transport.isAvailable else {
-                throw ConfigError.badConfigFile(path: path, reason: "'transport' must be one of \(names.joined(separator: ", ")) here")
-            }
-            file.transport = transport
         }
         if let value = root["categories"] {
             file.catalogue = try catalogue(from: value, path: path)

@@ -1,4 +1,4 @@
-// Linux only: macOS uses URLSessionSession, which neither spins nor needs libcurl (Transport.makeSession).
+// Linux only: macOS uses URLSessionSession (LiveSession.make).
 #if os(Linux)
 import CCurl
 import Foundation
@@ -13,11 +13,18 @@ import Synchronization
 /// The session keeps its easy handles, and with them the connections a GET left open: the next GET to that server (a
 /// month, or the redirect after a POST) skips the connect, and with https the TLS handshake. Any other request has
 /// a connection of its own, so a POST is never re-sent on a reused connection that died.
+///
+/// Proxies are libcurl's own reading of `http_proxy`, `https_proxy`, `all_proxy` and `no_proxy`; name lookups and
+/// connects are libcurl's, with its happy eyeballs (an address that does not answer gives way to the next within
+/// 200 ms); the certificates trusted are the system's, or those `SSL_CERT_FILE`/`SSL_CERT_DIR` name, on every path.
 public struct CurlSession: Session {
     private let handles = CurlHandles()
+    private let trust: CertificateTrust
 
-    /// A session; libcurl is set up once per process.
-    public init() {}
+    /// A session trusting what `environment` names; libcurl is set up once per process.
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        trust = CertificateTrust(environment: environment)
+    }
 
     /// Sends the request and follows redirects before its deadline; failures come back as `TransportError`s.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
@@ -33,13 +40,13 @@ public struct CurlSession: Session {
         let milliseconds = Redirects.milliseconds(until: deadline)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                TransferThreads.shared.run { [handles] in
+                TransferThreads.shared.run { [handles, trust] in
                     let outcome = Result {
                         guard let handle = handles.take() else {
                             throw TransportError.network(url: request.url, reason: .other("libcurl could not start a transfer"))
                         }
                         defer { handles.give(handle) }
-                        return try CurlTransfer(request, stop: stop).run(on: handle, milliseconds: milliseconds)
+                        return try CurlTransfer(request, stop: stop, trust: trust).run(on: handle, milliseconds: milliseconds)
                     }
                     return { continuation.resume(with: outcome) }
                 }
@@ -97,13 +104,13 @@ final class StopFlag: Sendable {
 final class CurlTransfer {
     let request: HTTPRequest
     let stop: StopFlag
+    let trust: CertificateTrust
     private(set) var body = Data()
     private(set) var headers: [String: String] = [:]
     private(set) var tooLarge = false
 
-    init(_ request: HTTPRequest, stop: StopFlag) {
-        self.request = request
-        self.stop = stop
+    init(_ request: HTTPRequest, stop: StopFlag, trust: CertificateTrust) {
+        (self.request, self.stop, self.trust) = (request, stop, trust)
     }
 
     /// Performs the transfer on `handle`, blocking the calling thread until it ends or `milliseconds` pass.
@@ -124,6 +131,9 @@ final class CurlTransfer {
         el_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 0)
         el_setopt_long(handle, CURLOPT_TIMEOUT_MS, milliseconds)
         el_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, milliseconds)
+        // libcurl reads no trust variable itself (the curl tool does): set on the handle, so every path trusts the same.
+        if let file = trust.file { el_setopt_pointer(handle, CURLOPT_CAINFO, file) }
+        if let folder = trust.folder { el_setopt_pointer(handle, CURLOPT_CAPATH, folder) }
         if request.method != "GET" {
             // libcurl sends a request again when a reused connection turns out dead; only a GET may be sent twice.
             el_setopt_long(handle, CURLOPT_FRESH_CONNECT, 1)
@@ -164,6 +174,10 @@ final class CurlTransfer {
             return HTTPResponse(status: el_response_code(handle), headers: headers, body: body, url: request.url)
         }
         if tooLarge { throw TransportError.answerTooLarge(url: request.url, limit: request.maxAnswerBytes) }
+        if code == CURLE_SSL_CACERT_BADFILE, let named = trust.file ?? trust.folder {
+            throw TransportError.network(url: request.url, reason: .tls("the trusted certificates could not be read from \(named) "
+                                                                        + "(SSL_CERT_FILE or SSL_CERT_DIR)"))
+        }
         throw TransportError.network(url: request.url, reason: NetworkFailure(code))
     }
 

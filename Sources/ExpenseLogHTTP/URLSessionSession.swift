@@ -7,13 +7,16 @@ import Foundation
 public struct URLSessionSession: Session {
     private let session: URLSession
     private let collector: TaskCollector
+    private let proxies: ProxySettings
 
-    /// A session with no cache and no cookies, so each run sees the server as it is.
-    public init() {
-        (session, collector) = Self.makeSession()
+    /// A session with no cache and no cookies, so each run sees the server as it is, going through the proxies the
+    /// variables in `environment` name.
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        proxies = ProxySettings(environment: environment)
+        (session, collector) = Self.makeSession(proxies)
     }
 
-    private static func makeSession() -> (URLSession, TaskCollector) {
+    private static func makeSession(_ proxies: ProxySettings) -> (URLSession, TaskCollector) {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
@@ -23,7 +26,6 @@ public struct URLSessionSession: Session {
         configuration.httpMaximumConnectionsPerHost = 14
         #if canImport(CFNetwork) && os(macOS)
         // Apple's URLSession follows the system's proxy settings, not the variables curl and docs/decisions.md name.
-        let proxies = ProxySettings(environment: ProcessInfo.processInfo.environment)
         if !proxies.isEmpty { configuration.connectionProxyDictionary = proxies.dictionary }
         #endif
         let collector = TaskCollector()
@@ -44,7 +46,7 @@ public struct URLSessionSession: Session {
         // A POST gets a connection of its own. libcurl silently re-sends a request whose reused keep-alive connection
         // dies before an answer, assuming it never ran; a server that ran the POST and then dropped the line would get
         // it twice. On a fresh connection libcurl reports the failure instead, and the outbox takes over.
-        let fresh = request.method == "GET" ? nil : Self.makeSession()
+        let fresh = request.method == "GET" ? nil : Self.makeSession(proxies)
         defer { fresh?.0.finishTasksAndInvalidate() }
         return try await Redirects.follow(request, until: deadline) { current, deadline in
             let (hop, collector) = current.method == "GET" ? (session, self.collector) : fresh ?? (session, self.collector)

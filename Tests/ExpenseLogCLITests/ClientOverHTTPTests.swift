@@ -5,23 +5,21 @@ import ExpenseLogStore
 import Foundation
 import Testing
 
-/// The library's client through each live transport (curl and URLSession on Linux) against the reference server, over
-/// real sockets: the contract every transport keeps.
+/// The library's client through the live session (libcurl on Linux, URLSession on macOS) against the reference server,
+/// over real sockets: the contract the transport keeps.
 @Suite struct ClientOverHTTPTests {
-    static let transports = Transport.allCases.filter(\.isAvailable)
-
-    func client(_ server: ReferenceServer, _ transport: Transport, timeout: Double? = nil, retries: Int = 0,
+    func client(_ server: ReferenceServer, timeout: Double? = nil, retries: Int = 0,
                 maxAnswerBytes: Int = HTTPRequest.defaultMaxAnswerBytes) -> ExpenseLogAPIClient {
-        // No proxy variables: the built-in client would hand a proxied request to curl.
-        ExpenseLogAPIClient(session: transport.makeSession(environment: [:]), baseURL: server.baseURL, timeout: timeout,
+        // No proxy variables: the test's own environment may have some.
+        ExpenseLogAPIClient(session: LiveSession.make(environment: [:]), baseURL: server.baseURL, timeout: timeout,
                             retryPolicy: RetryPolicy(maxRetries: retries), maxAnswerBytes: maxAnswerBytes)
     }
 
-    @Test(arguments: transports)
-    func fetchReturnsOnlyThatMonthAndSendsTheContractsQuery(transport: Transport) async throws {
+    @Test
+    func fetchReturnsOnlyThatMonthAndSendsTheContractsQuery() async throws {
         try await withServer { server in
             try await server.seed(Samples.seed)
-            let items = try await client(server, transport).fetch(YearMonth(year: 2024, month: 1)!).items
+            let items = try await client(server).fetch(YearMonth(year: 2024, month: 1)!).items
             #expect(items == Array(Samples.seed.prefix(3)))
             let request = try #require(try await server.requests().first)
             #expect(request.method == "GET")
@@ -30,12 +28,12 @@ import Testing
         }
     }
 
-    @Test(arguments: transports, [false, true])
-    func registerStoresEachItemOnceInBatches(transport: Transport, redirect: Bool) async throws {
+    @Test(arguments: [false, true])
+    func registerStoresEachItemOnceInBatches(redirect: Bool) async throws {
         try await withServer(redirect ? ["--redirect"] : []) { server in
             let items = (1...5).map { Samples.item("R\($0)", "2024030\($0)", "item \($0)", $0 * 100, sub: $0 == 3 ? nil : 1) }
             var handed: [[Item]] = []
-            for batch in OutboxBatch.split(items, size: 2) { handed.append(try await client(server, transport).send(batch).items) }
+            for batch in OutboxBatch.split(items, size: 2) { handed.append(try await client(server).send(batch).items) }
             #expect(handed.map(\.count) == [2, 2, 1])
             #expect(try await server.items() == items)
             let posts = try await server.requests().filter { $0.method == "POST" }
@@ -49,21 +47,21 @@ import Testing
         }
     }
 
-    @Test(arguments: transports)
-    func fetchFollowsTheAppsScriptRedirect(transport: Transport) async throws {
+    @Test
+    func fetchFollowsTheAppsScriptRedirect() async throws {
         try await withServer(["--redirect"]) { server in
             try await server.seed(Samples.seed)
-            let items = try await client(server, transport).fetch(YearMonth(year: 2024, month: 2)!).items
+            let items = try await client(server).fetch(YearMonth(year: 2024, month: 2)!).items
             #expect(items.map(\.id) == ["B1"])
         }
     }
 
-    @Test(arguments: transports, [401, 403, 500, 404])
-    func errorStatusesKeepTheirCode(transport: Transport, status: Int) async throws {
+    @Test(arguments: [401, 403, 500, 404])
+    func errorStatusesKeepTheirCode(status: Int) async throws {
         try await withServer { server in
             try await server.addFaults("[{\"status\": \(status)}]")
             do {
-                _ = try await client(server, transport).fetch(YearMonth(year: 2024, month: 1)!).items
+                _ = try await client(server).fetch(YearMonth(year: 2024, month: 1)!).items
                 Issue.record("expected HTTP \(status) to fail")
             } catch let APIError.httpStatus(url, code, _) {
                 #expect(code == status)
@@ -72,13 +70,13 @@ import Testing
         }
     }
 
-    @Test(arguments: transports, ["html", "truncated"])
-    func a200ThatIsNotJSONIsAProtocolError(transport: Transport, kind: String) async throws {
+    @Test(arguments: ["html", "truncated"])
+    func a200ThatIsNotJSONIsAProtocolError(kind: String) async throws {
         try await withServer { server in
             try await server.seed(Samples.seed)
             try await server.addFaults("[{\"kind\": \"\(kind)\"}]")
             do {
-                _ = try await client(server, transport).fetch(YearMonth(year: 2024, month: 1)!).items
+                _ = try await client(server).fetch(YearMonth(year: 2024, month: 1)!).items
                 Issue.record("expected a protocol error")
             } catch let error as APIError {
                 guard case .invalidResponse(_, let status, let reason, _) = error else {
@@ -91,23 +89,23 @@ import Testing
         }
     }
 
-    @Test(arguments: transports)
-    func refusedConnectionIsANetworkError(transport: Transport) async throws {
+    @Test
+    func refusedConnectionIsANetworkError() async throws {
         let port = try closedPort()
-        let client = ExpenseLogAPIClient(session: transport.makeSession(), baseURL: URL(string: "http://127.0.0.1:\(port)/exec")!,
+        let client = ExpenseLogAPIClient(session: LiveSession.make(environment: [:]), baseURL: URL(string: "http://127.0.0.1:\(port)/exec")!,
                                          retryPolicy: RetryPolicy(maxRetries: 0))
         await #expect(throws: APIError.network(url: URL(string: "http://127.0.0.1:\(port)/exec?year=2024&month=1")!, reason: .refused)) {
             _ = try await client.fetch(YearMonth(year: 2024, month: 1)!).items
         }
     }
 
-    @Test(arguments: transports)
-    func aStalledServerTimesOut(transport: Transport) async throws {
+    @Test
+    func aStalledServerTimesOut() async throws {
         try await withServer { server in
             // Far longer than the timeout, so a busy machine's slow scheduling cannot let the answer win.
             try await server.addFaults("[{\"kind\": \"stall\", \"seconds\": 10}]")
             do {
-                _ = try await client(server, transport, timeout: 0.3).fetch(YearMonth(year: 2024, month: 1)!).items
+                _ = try await client(server, timeout: 0.3).fetch(YearMonth(year: 2024, month: 1)!).items
                 Issue.record("expected a timeout")
             } catch let APIError.network(_, reason) {
                 #expect(reason == .timedOut)
@@ -115,37 +113,38 @@ import Testing
         }
     }
 
-    @Test(arguments: transports)
-    func anAnswerPastTheSizeLimitIsCutOff(transport: Transport) async throws {
+    @Test
+    func anAnswerPastTheSizeLimitIsCutOff() async throws {
         try await withServer { server in
             // A second and a half of answer at full speed, far past the limit; short, because URLSession keeps its queue
             // spinning while a cancelled transfer still runs, which would hold up the other tests of this process.
             try await server.addFaults("[{\"kind\": \"endless\", \"seconds\": 1.5}]")
             await #expect(throws: APIError.answerTooLarge(url: URL(string: server.base + "?year=2024&month=1")!, limit: 1 << 20)) {
-                _ = try await client(server, transport, maxAnswerBytes: 1 << 20).fetch(YearMonth(year: 2024, month: 1)!)
+                _ = try await client(server, maxAnswerBytes: 1 << 20).fetch(YearMonth(year: 2024, month: 1)!)
             }
         }
     }
 
-    @Test(arguments: transports)
-    func theDeadlineHoldsWhileBytesKeepArriving(transport: Transport) async throws {
+    @Test
+    func theDeadlineHoldsWhileBytesKeepArriving() async throws {
         try await withServer { server in
             // The trickle ends after 5 s without finishing the answer: only a deadline that held gives a timeout.
             try await server.addFaults("[{\"kind\": \"trickle\", \"seconds\": 5}]")
             await #expect(throws: APIError.network(url: URL(string: server.base + "?year=2024&month=1")!, reason: .timedOut)) {
-                _ = try await client(server, transport, timeout: 0.5).fetch(YearMonth(year: 2024, month: 1)!)
+                _ = try await client(server, timeout: 0.5).fetch(YearMonth(year: 2024, month: 1)!)
             }
         }
     }
 
-    /// The built-in client and libcurl keep connections: a GET (a month, the hop after a POST) goes on one already open,
+    /// libcurl keeps connections: a GET (a month, the hop after a POST) goes on one already open,
     /// while each POST has a connection of its own, so that none is ever sent twice on a kept connection that died.
-    @Test(.enabled(if: Transport.standard != .urlsession, "URLSession keeps connections its own way"),
-          arguments: transports.filter { $0 != .urlsession })
-    func getsReuseAConnectionAndEveryPostOpensItsOwn(transport: Transport) async throws {
+    // Linux only: URLSession keeps connections its own way.
+    #if os(Linux)
+    @Test
+    func getsReuseAConnectionAndEveryPostOpensItsOwn() async throws {
         try await withServer(["--redirect"]) { server in
             try await server.seed(Samples.seed)
-            let client = client(server, transport)
+            let client = client(server)
             for batch in OutboxBatch.split((1...3).map { Samples.item("C\($0)", "2024030\($0)", "item \($0)", 100) }, size: 1) {
                 _ = try await client.send(batch)
             }
@@ -163,12 +162,11 @@ import Testing
 
     /// A kept connection the server closed as the next GET went out: the GET (which may be sent twice) goes again on a
     /// new connection, with no retry of the client's.
-    @Test(.enabled(if: Transport.standard != .urlsession, "URLSession keeps connections its own way"),
-          arguments: transports.filter { $0 != .urlsession })
-    func aGetOnAKeptConnectionTheServerDroppedIsSentAgain(transport: Transport) async throws {
+    @Test
+    func aGetOnAKeptConnectionTheServerDroppedIsSentAgain() async throws {
         try await withServer { server in
             try await server.seed(Samples.seed)
-            let client = client(server, transport)
+            let client = client(server)
             _ = try await client.fetch(YearMonth(year: 2024, month: 1)!)
             try await server.addFaults("[{\"kind\": \"drop\"}]")
             #expect(try await client.fetch(YearMonth(year: 2024, month: 1)!).items == Array(Samples.seed.prefix(3)))
@@ -178,4 +176,5 @@ import Testing
             #expect(gets.count == 3 && gets[2].peer != gets[1].peer, "the GET was not sent again on a new connection")
         }
     }
+    #endif
 }

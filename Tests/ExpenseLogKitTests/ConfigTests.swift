@@ -158,20 +158,11 @@ struct ConfigTests {
         }
     }
 
-    @Test("a transport this build lacks (urlsession on Linux; native and curl on macOS) is refused, naming the ones it has")
-    func transportThisBuildLacks() async throws {
-        let others = Transport.allCases.filter { !$0.isAvailable }
-        let names = Transport.allCases.filter(\.isAvailable).map(\.rawValue)
-        #expect(!others.isEmpty && names.contains(Transport.standard.rawValue))
-        for other in others {
-            try await withTemporaryDirectory { home in
-                _ = try writeConfig(#"{"transport": "\#(other.rawValue)"}"#, home: home)
-                guard case .badConfigFile(_, let reason) = try configError(home: home) else {
-                    Issue.record("expected badConfigFile")
-                    return
-                }
-                #expect(reason == "'transport' must be one of \(names.joined(separator: ", ")) here")
-            }
+    @Test("a config file of an earlier version that names a transport still reads: there is one per platform now")
+    func aFormerTransportKeyIsAccepted() async throws {
+        try await withTemporaryDirectory { home in
+            _ = try writeConfig(#"{"transport": "native", "language": "ja"}"#, home: home)
+            #expect(try loadConfig(home: home).japanese?.value == true)
         }
     }
 

@@ -254,7 +254,7 @@ struct ParserTests {
         #expect(help.contains("\nUSAGE: expense-log fetch [--year <year>] [--month <month>] [--from <day-or-month>]"))
         #expect(help.contains("[--max <yen>] [--ids] [--sent-only] [<period>]\n"), "\(help)")
         let options = ["--year <year>", "--month <month>", "-f, --format <format>", "--offline", "--env <environment>",
-                       "--base-url <url>", "--timeout <seconds>", "-v, --verbose", "-q, --quiet", "--no-color", "--version", "-h, --help"]
+                       "--base-url <url>", "--timeout <seconds>", "-v, --verbose", "-q, --quiet", "--version", "-h, --help"]
         for option in options { #expect(help.contains("\n  \(option)"), "\(option) missing") }
         #expect(help.contains("(default: table)"))
         // Global options once, under their own heading after the command's; examples right after the usage line.

@@ -12,8 +12,6 @@ struct AddCommand: ParsableCommand {
     @Opt("category", short: "c", "name", .suggest(CommonOptions.categoryWords), help: "A category (food, 食費, a unique prefix, a number) "
          + "or category/sub (food/drink); default: that of the latest cached item of the same name.") var category: String?
     @Opt("id", "id", help: "The item's id (default: a new UUID, as the app makes).") var id: String?
-    @Flg("allow-duplicates", help: "Does nothing now that add keeps every purchase (kept so that scripts that pass it still run).")
-    var allowDuplicates: Bool
     @Flg(RegisterCommand.dryRun) var dryRun: Bool
     @Opt(CommonOptions.format) var format: OutputFormat?
     @Arg(optional: "name", help: "What was bought.") var name: String?

@@ -18,7 +18,7 @@ extension AddCommand {
         let config = try context.config()
         let problems = draft.validated(catalogue: config.catalogue.value).problems
         if !problems.isEmpty { try Self.refuse(problems, context) }
-        try await RegisterCommand.run(RegisterOptions(adding: draft, format: format ?? .table, dryRun: dryRun, allowDuplicates: false),
+        try await RegisterCommand.run(RegisterOptions(adding: draft, format: format ?? .table, dryRun: dryRun),
                                       context)
     }
 

@@ -36,9 +36,11 @@ extension ConfigCommand {
             rows.append(["server-time-zone", config.serverTimeZone.value.identifier, config.serverTimeZone.source])
             rows.append(["max-answer", "\(config.maxAnswerBytes.value >> 20) MiB", config.maxAnswerBytes.source])
             if env.usesNetwork {
-                rows.append(["transport", config.transport.value.rawValue, config.transport.source])
-                if let proxy = config.transport.value.proxyVariable(in: context.environment) {
-                    rows.append(["transport-via", "curl", "\(proxy) is set"])
+                if let proxy = LiveSession.proxyVariable(in: context.environment) {
+                    // The host and port only: a proxy URL may carry a user and password.
+                    let text = context.environment[proxy] ?? ""
+                    let url = URL(string: text.contains("://") ? text : "http://" + text)
+                    rows.append(["proxy", "\(url?.host ?? "?"):\(url?.port ?? 1080)", "\(proxy) (no_proxy lists the hosts reached directly)"])
                 }
                 rows.append(["server-max-execution", "\(Int(config.resendWait.value.seconds)) s", config.resendWait.source])
             }

@@ -71,9 +71,9 @@ struct RegisterOptions {
     }
 
     /// One item given on the command line (`add`), registered with the defaults and `format`.
-    init(adding draft: ItemDraft, format: OutputFormat, dryRun: Bool, allowDuplicates: Bool) {
+    init(adding draft: ItemDraft, format: OutputFormat, dryRun: Bool) {
         (paths, profile, encoding, adding, transfers, account) = ([(draft.location.file, nil)], nil, nil, draft, .skip, nil)
-        (onInvalid, self.allowDuplicates, explain, reportFile, self.dryRun) = (.stop, allowDuplicates, false, nil, dryRun)
+        (onInvalid, allowDuplicates, explain, reportFile, self.dryRun) = (.stop, false, false, nil, dryRun)
         (ambiguous, matchDays) = (.hold, StatementMatcher.defaultWindow)
         (limit, self.format) = (BatchLimit(items: BatchLimit.defaultItems), format)
     }

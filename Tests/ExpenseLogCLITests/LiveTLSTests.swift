@@ -1,4 +1,4 @@
-// Linux only: the built-in client (NativeSession) is the Linux transport; macOS uses URLSession.
+// Linux only: libcurl is the Linux transport; macOS's URLSession trusts the keychain (docs/install.md).
 #if os(Linux)
 import ExpenseLogClient
 import ExpenseLogFormats
@@ -7,9 +7,9 @@ import ExpenseLogModel
 import Foundation
 import Testing
 
-/// The built-in client over https: the reference server answers TLS with the test certificates
-/// (Tests/ReferenceServer/tls, signed by a test CA), as Google's front end does before Apps Script.
-@Suite struct NativeTLSTests {
+/// The live session over https: the reference server answers TLS with the test certificates (Tests/ReferenceServer/tls,
+/// signed by a test CA), as Google's front end does before Apps Script; the CA is trusted only through SSL_CERT_FILE.
+@Suite struct LiveTLSTests {
     static let certificates = CLI.packageRoot.appendingPathComponent("Tests/ReferenceServer/tls")
     static func file(_ name: String) -> String { certificates.appendingPathComponent(name).path }
 
@@ -17,12 +17,12 @@ import Testing
         try await withServer(["--tls", Self.file("\(certificate).pem"), Self.file("\(certificate)-key.pem")] + options, body)
     }
 
-    func client(_ base: String, trusting file: String? = NativeTLSTests.file("ca.pem")) -> ExpenseLogAPIClient {
-        ExpenseLogAPIClient(session: NativeSession(trustedCertificates: file), baseURL: URL(string: base)!,
+    func client(_ base: String, trusting file: String? = LiveTLSTests.file("ca.pem")) -> ExpenseLogAPIClient {
+        ExpenseLogAPIClient(session: LiveSession.make(environment: file.map { ["SSL_CERT_FILE": $0] } ?? [:]), baseURL: URL(string: base)!,
                             retryPolicy: RetryPolicy(maxRetries: 0))
     }
 
-    @Test("a month is fetched and items registered over https, by name (SNI) and by address, through Apps Script's redirect",
+    @Test("a month is fetched and items registered over https, by name and by address, through Apps Script's redirect",
           arguments: ["localhost", "127.0.0.1"])
     func fetchAndRegisterOverTLS(host: String) async throws {
         try await withTLSServer("localhost", ["--redirect"]) { server in
@@ -39,7 +39,7 @@ import Testing
         }
     }
 
-    @Test("an answer read to the end of the connection is whole only with TLS's close notice; cut without it, it is lost")
+    @Test("an answer read to the end of the connection is read whole; cut without TLS's close notice, it is never taken for items")
     func answerReadToTheEnd() async throws {
         try await withTLSServer { server in
             try await server.seed(Samples.seed)
@@ -47,14 +47,20 @@ import Testing
             try await server.addFaults(#"[{"kind": "unframed"}]"#)
             #expect(try await client.fetch(YearMonth(year: 2024, month: 1)!).items == Array(Samples.seed.prefix(3)))
             try await server.addFaults(#"[{"kind": "unframed_cut"}]"#)
-            await #expect(throws: APIError.network(url: URL(string: "https://localhost:\(server.port)/exec?year=2024&month=1")!,
-                                                   reason: .connectionLost)) {
-                _ = try await client.fetch(YearMonth(year: 2024, month: 1)!)
+            // libcurl hands over what came (OpenSSL's unexpected end of file is not an error for it): the cut JSON is refused.
+            do {
+                let items = try await client.fetch(YearMonth(year: 2024, month: 1)!).items
+                Issue.record("an answer cut without TLS's close notice was taken whole: \(items)")
+            } catch let error as APIError {
+                switch error {
+                case .network(_, .connectionLost), .invalidResponse: break
+                default: Issue.record("not a cut answer: \(error)")
+                }
             }
         }
     }
 
-    @Test("a TLS failure after the handshake is no TLS error: a POST that met it may have been saved")
+    @Test("a TLS failure after the handshake is no certificate problem: a POST that met it may have been saved")
     func brokenStreamAfterTheHandshake() async throws {
         try await withTLSServer { server in
             try await server.addFaults(#"[{"kind": "tls_garbage", "method": "POST"}]"#)
@@ -63,24 +69,20 @@ import Testing
                 _ = try await client("https://localhost:\(server.port)/exec").send(OutboxBatch.split([item], size: 1)[0])
                 Issue.record("a broken TLS stream was read as an answer")
             } catch let failure as BatchFailure {
-                #expect(failure.mayHaveBeenSaved)
-                guard case .network(_, .other(let detail)) = failure.error else { throw TestFailure("not a broken stream: \(failure.error)") }
-                #expect(detail.hasPrefix("the secure connection broke off: "), "\(detail)")
+                #expect(failure.mayHaveBeenSaved, "\(failure.error)")
             }
             #expect(try await server.items().contains(item))
         }
     }
 
-    @Test("a certificate the system does not trust is refused, naming why; nothing is sent")
+    @Test("a certificate the system does not trust is refused as a TLS failure; nothing is sent")
     func untrustedCertificate() async throws {
         try await withTLSServer { server in
-            let client = client("https://localhost:\(server.port)/exec", trusting: nil)
             do {
-                _ = try await client.fetch(YearMonth(year: 2024, month: 1)!)
+                _ = try await client("https://localhost:\(server.port)/exec", trusting: nil).fetch(YearMonth(year: 2024, month: 1)!)
                 Issue.record("an untrusted certificate was accepted")
             } catch let APIError.network(_, reason) {
-                guard case .tls(let detail) = reason else { throw TestFailure("not a TLS failure: \(reason)") }
-                #expect(detail.hasPrefix("the server's certificate was refused ("), "\(detail)")
+                guard case .tls = reason else { throw TestFailure("not a TLS failure: \(reason)") }
             }
             #expect(try await server.requests().isEmpty)
         }
@@ -93,8 +95,9 @@ import Testing
                 _ = try await client("https://\(host):\(server.port)/exec").fetch(YearMonth(year: 2024, month: 1)!)
                 Issue.record("a certificate for other.example was accepted for \(host)")
             } catch let APIError.network(_, reason) {
-                #expect(reason == .tls("the server's certificate was refused (\(host == "localhost" ? "hostname" : "IP address") mismatch)"))
+                guard case .tls = reason else { throw TestFailure("not a TLS failure: \(reason)") }
             }
+            #expect(try await server.requests().isEmpty)
         }
     }
 
@@ -106,24 +109,32 @@ import Testing
                 _ = try await client("https://localhost:\(server.port)/exec", trusting: missing).fetch(YearMonth(year: 2024, month: 1)!)
                 Issue.record("expected a TLS failure")
             } catch let APIError.network(_, reason) {
-                guard case .tls(let detail) = reason else { throw TestFailure("not a TLS failure: \(reason)") }
-                #expect(detail.hasPrefix("the trusted certificates could not be read from \(missing)"), "\(detail)")
+                #expect(reason == .tls("the trusted certificates could not be read from \(missing) (SSL_CERT_FILE or SSL_CERT_DIR)"),
+                        "\(reason)")
             }
         }
     }
 
-    @Test("the installed command trusts the certificates SSL_CERT_FILE names, as OpenSSL's tools do")
-    func commandHonoursSSLCertFile() async throws {
+    @Test("the command trusts what SSL_CERT_FILE and SSL_CERT_DIR name, as OpenSSL's tools and curl do",
+          arguments: ["SSL_CERT_FILE", "SSL_CERT_DIR"])
+    func commandHonoursTheTrustVariables(variable: String) async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }
+        // A folder of certificates is found by their subject's hash, as `openssl rehash` names them.
+        let folder = home.url.appendingPathComponent("certs")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let hash = try await CLI.run(["x509", "-hash", "-noout", "-in", Self.file("ca.pem")], environment: [:],
+                                     binary: URL(fileURLWithPath: "/usr/bin/openssl")).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        try FileManager.default.copyItem(atPath: Self.file("ca.pem"), toPath: folder.appendingPathComponent("\(hash).0").path)
         try await withTLSServer { server in
             try await server.seed(Samples.seed)
             let base = ["EXPENSE_LOG_ENV": "development", "EXPENSE_LOG_BASE_URL": "https://localhost:\(server.port)/exec"]
             let refused = try await CLI.run(["fetch", "--year", "2024", "--month", "1"], environment: Samples.environment(home: home, base),
                                             spawned: true)
             #expect(refused.status == 69)
-            #expect(refused.stderr.contains("the secure connection failed: the server's certificate was refused"), "\(refused.stderr)")
-            let trusted = Samples.environment(home: home, base.merging(["SSL_CERT_FILE": Self.file("ca.pem")]) { $1 })
+            #expect(refused.stderr.contains("the secure connection failed"), "\(refused.stderr)")
+            let trust = variable == "SSL_CERT_FILE" ? Self.file("ca.pem") : folder.path
+            let trusted = Samples.environment(home: home, base.merging([variable: trust]) { $1 })
             let fetched = try await CLI.run(["fetch", "--year", "2024", "--month", "1", "--format", "json"], environment: trusted, spawned: true)
             #expect(fetched.status == 0, "\(fetched.stderr)")
             #expect(try ItemCodec.items(Data(fetched.stdout.utf8)) == Array(Samples.seed.prefix(3)))
