@@ -125,9 +125,11 @@ install-files:
 # A Debian package of the release binary (.build/expense-log_VERSION_ARCH.deb): the files `make install PREFIX=/usr`
 # puts in place (binary, fixtures, man page, completions; zsh's where Debian's zsh reads a package's), libcurl as its one dependency besides the C library (the
 # Swift runtime is linked in), for `apt install ./.build/expense-log_….deb`. Debian only (dpkg-deb).
-# The C libraries the binary links (the C and C++ runtimes: the Swift runtime is linked in) and loads (libcurl, at its
-# first request); libcurl4t64 is libcurl4's name from Debian 13 on.
-DEB_DEPENDS = libc6, libstdc++6, libgcc-s1, libcurl4 | libcurl4t64
+# The C libraries the binary links (the C and C++ runtimes: the Swift runtime is linked in; the C library at least
+# the version of the newest symbol it uses) and loads (libcurl, at its first request); libcurl4t64 is libcurl4's name
+# from Debian 13 on. The certificates https needs are recommended, as curl recommends them.
+DEB_DEPENDS = libc6 (>= $$(objdump -T .build/deb/usr/bin/expense-log | grep -o 'GLIBC_[0-9.]*' | sed 's/GLIBC_//' | sort -Vu | tail -n 1)), \
+	libstdc++6, libgcc-s1, libcurl4 | libcurl4t64
 DEB_VERSION = $(shell sed -n 's/.*static let version = "\(.*\)"/\1/p' Sources/ExpenseLogClient/ExpenseLogAPI.swift)
 deb: deps
 	@command -v dpkg-deb >/dev/null || { echo "error: make deb needs dpkg-deb (Debian's dpkg)" >&2; exit 1; }
@@ -136,10 +138,15 @@ deb: deps
 	$(MAKE) install-files PREFIX="$$PWD/.build/deb/usr" ZSHDIR="$$PWD/.build/deb/usr/share/zsh/vendor-completions" \
 		BIN="$$($(SWIFT) build -c release --static-swift-stdlib --show-bin-path)/expense-log"
 	gzip -9n .build/deb/usr/share/man/man1/expense-log.1
+	install -d .build/deb/usr/share/doc/expense-log
+	printf '%s\n' "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/" "Upstream-Name: expense-log" \
+		"Source: https://github.com/expense-log/expense-log" "" "Files: *" "Copyright: the expense-log authors" \
+		"License: none-declared" " The authors have not declared a license yet: all rights are reserved." \
+		> .build/deb/usr/share/doc/expense-log/copyright
 	{ echo "Package: expense-log"; echo "Version: $(DEB_VERSION)"; echo "Architecture: $$(dpkg --print-architecture)"; \
 	  echo "Maintainer: expense-log <expense-log@users.noreply.github.com>"; \
 	  echo "Installed-Size: $$(du -sk .build/deb/usr | cut -f1)"; \
-	  echo "Depends: $(DEB_DEPENDS)"; echo "Section: utils"; echo "Priority: optional"; \
+	  echo "Depends: $(DEB_DEPENDS)"; echo "Recommends: ca-certificates"; echo "Section: utils"; echo "Priority: optional"; \
 	  echo "Homepage: https://github.com/expense-log/expense-log"; \
 	  echo "Description: household expense log (家計簿) kept in a Google Sheet, from the shell"; \
 	  echo " Add what you paid, see a month or a year, import bank, card and wallet statements,"; \
@@ -148,7 +155,7 @@ deb: deps
 
 # Benchmarks against curl, jq and a plain Python script; not part of `make test`. Installs curl, jq, GNU time and
 # libcurl's headers if missing, measures the binary `make install STATIC=1` installs (stripped, under .build/bench-install),
-# and writes bench/results.md.
+# and writes bench/results.md: once over http, once over https (every server with the tests' certificates).
 # GNU time measures peak memory (`time -f %M`): /usr/bin/time on Linux (Debian's time package); on macOS, whose
 # /usr/bin/time is BSD's, Homebrew's gnu-time, run as `gtime` (bench.py installs it with brew when missing). macOS has
 # no static Swift runtime, so there the binary is linked as `make install` links it, dynamically.
@@ -161,6 +168,7 @@ bench: deps
 	$(MAKE) install-files PREFIX="$$PWD/.build/bench-install" \
 		BIN="$$($(SWIFT) build -c release $(BENCH_STATIC_FLAG) --show-bin-path)/expense-log"
 	python3 bench/bench.py --binary .build/bench-install/bin/expense-log $(BENCH_FLAGS)
+	python3 bench/bench.py --https --binary .build/bench-install/bin/expense-log $(BENCH_FLAGS)
 
 clean:
 	rm -rf .build

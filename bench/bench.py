@@ -5,8 +5,10 @@
 
 Each scenario runs both sides alternately (which goes first swaps every round) after one warm-up
 run each, and reports the median wall time and the median CPU time (user + system) of the client
-processes, from wait4(2), and the median peak RSS, from a second run under GNU time (see
-`measure`). A pipeline runs under `sh -c`, whose wait4 counts every process of the pipeline: CPU is
+processes, from wait4(2), and the median peak RSS and peak private memory (the pages a process has written that
+no other shares, sampled from /proc/PID/smaps_rollup on Linux), from a second run under GNU time (see `measure`).
+With --https every server answers over TLS (the tests' certificates, trusted through SSL_CERT_FILE and
+CURL_CA_BUNDLE by both sides), as Google's front end does; only the scenarios that reach a server run. A pipeline runs under `sh -c`, whose wait4 counts every process of the pipeline: CPU is
 their sum, RSS the largest one.
 The slow-server scenarios (idle-*: the client's CPU while it waits; trips-*: its wall time against the fewest
 round trips) each start a reference server of their own that waits like Apps Script (server.py --latency).
@@ -24,6 +26,7 @@ import time
 
 import results
 import scenarios
+import workload
 
 
 # GNU time, the stopwatch for peak RSS (`-f %M -o FILE`): /usr/bin/time on Linux; macOS's /usr/bin/time is BSD's,
@@ -45,8 +48,52 @@ def run(argv, env, cwd):
     return usage
 
 
+def children(pid):
+    """A process's descendants, from /proc (Linux)."""
+    found, queue = [], [pid]
+    while queue:
+        current = queue.pop()
+        try:
+            with open(f"/proc/{current}/task/{current}/children") as f:
+                kids = [int(word) for word in f.read().split()]
+        except OSError:
+            continue
+        found += kids
+        queue += kids
+    return found
+
+
+def private_kib(pid):
+    """A process's private memory, in KiB, from smaps_rollup: the pages it has written that no other process shares
+    (Private_Dirty: its heap, stacks and written data) and its swapped-out pages. Clean pages of its binary and
+    libraries are left out: the kernel drops and re-reads them as it needs, and whether they count as "private"
+    depends only on whether another process maps the same file (the reference server is a Python process, sharing
+    Python's). 0 when the process is gone."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as f:
+            return sum(int(line.split()[1]) for line in f if line.startswith(("Private_Dirty:", "Swap:")))
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def run_sampled(argv, env, cwd):
+    """Runs a command (under GNU time) while sampling the private memory of each process below it every 2 ms: the
+    largest single process's peak, in KiB (0 off Linux, or when it ended before the first sample)."""
+    peak = 0
+    with tempfile.TemporaryFile() as stderr:
+        process = subprocess.Popen(argv, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=stderr)
+        while process.poll() is None:
+            if sys.platform.startswith("linux"):
+                peak = max([peak, *(private_kib(pid) for pid in children(process.pid))])
+            time.sleep(0.002)
+        if process.returncode != 0:
+            stderr.seek(0)
+            raise SystemExit(f"bench: {' '.join(argv)} exited {process.returncode}:\n{stderr.read().decode('utf-8', 'replace')[-2000:]}")
+    return peak
+
+
 def measure(command, cwd, before):
-    """(wall seconds, CPU seconds, peak RSS in KiB) of a command, from two runs.
+    """(wall seconds, CPU seconds, peak RSS in KiB, peak private memory in KiB) of a command, from two runs.
 
     Wall and CPU come from a run of its own. Peak RSS comes from a second run under GNU time:
     a child forked by this Python process starts with Python's own peak in its ru_maxrss, while one
@@ -59,10 +106,10 @@ def measure(command, cwd, before):
     wall = time.perf_counter() - start
     before()
     with tempfile.NamedTemporaryFile("r") as out:
-        run([shutil.which(GNU_TIME) or GNU_TIME, "-f", "%M", "-o", out.name, *command.argv], command.env, cwd)
+        private = run_sampled([shutil.which(GNU_TIME) or GNU_TIME, "-f", "%M", "-o", out.name, *command.argv], command.env, cwd)
         rss = int(out.read().split()[-1])
         rss = rss // 1024 if DARWIN else rss
-    return wall, usage.ru_utime + usage.ru_stime, rss
+    return wall, usage.ru_utime + usage.ru_stime, rss, private
 
 
 def median(values):
@@ -88,7 +135,7 @@ def run_scenario(scenario, rounds, cwd):
     print(" " * 20, end="\r", file=sys.stderr)
     medians = {name: tuple(median(column) for column in zip(*runs)) for name, runs in samples.items()}
     medians["pairs"] = tuple(median([o[i] / t[i] if t[i] else float("inf") for o, t in zip(samples["ours"], samples["theirs"])])
-                             for i in range(3))
+                             for i in range(4))
     return medians
 
 
@@ -140,6 +187,8 @@ def main():
     parser.add_argument("--keep", action="store_true", help="keep the generated data and print where it is")
     parser.add_argument("--check", action="store_true", help="exit 1 when a goal is not met")
     parser.add_argument("--install-tools", action="store_true", help="install what the benchmark needs, then exit")
+    parser.add_argument("--https", action="store_true",
+                        help="every server over TLS (the tests' CA trusted by both sides); only scenarios that reach one")
     args = parser.parse_args()
     if args.install_tools:
         ensure_tools()
@@ -149,11 +198,12 @@ def main():
     ensure_tools()
 
     rounds = 1 if args.quick else args.rounds
+    workload.HTTPS = args.https
     work = tempfile.mkdtemp(prefix="expense-log-bench.")
     rows = []
     try:
         with scenarios.Workbench(args.binary, work, quick=args.quick) as bench:
-            for scenario in bench.scenarios(args.only):
+            for scenario in bench.scenarios(args.only, networked_only=args.https):
                 print(f"{scenario.name}: preparing", file=sys.stderr)
                 scenario.prepare()
                 used = rounds if scenario.rounds is None else min(rounds, scenario.rounds)
@@ -168,7 +218,7 @@ def main():
 
     print(results.markdown_table(rows))
     if not args.quick:
-        results.write(args.results, rows)
+        results.write(args.results, rows, "https" if args.https else "http")
         print(f"\nWritten to {os.path.relpath(args.results)}.", file=sys.stderr)
     return 1 if args.check and not all(row.met for row in rows) else 0
 

@@ -6,7 +6,7 @@ import platform
 import subprocess
 from dataclasses import dataclass
 
-METRICS = {"wall": 0, "cpu": 1, "rss": 2}
+METRICS = {"wall": 0, "cpu": 1, "rss": 2, "private": 3}
 MARKER = "<!-- run -->"   # starts each run in results.md; the newest comes first
 KEEP_RUNS = 10
 
@@ -14,7 +14,7 @@ KEEP_RUNS = 10
 @dataclass
 class Row:
     scenario: object
-    ours: tuple    # median wall s, median CPU s, median peak RSS KiB
+    ours: tuple    # median wall s, median CPU s, median peak RSS KiB, median peak private memory KiB (0: not sampled)
     theirs: tuple
     rounds: int    # the measured runs per side behind the medians
     pairs: tuple = None  # the median of the rounds' ratios ours / theirs, per metric
@@ -65,18 +65,24 @@ def seconds(value):
 
 
 def mebibytes(kib):
-    return f"{kib / 1024:.1f} MiB"
+    return f"{kib / 1024:.1f} MiB" if kib else "—"
+
+
+def ratio_text(row, metric):
+    value = row.ratio(metric)
+    return "—" if value != value or value == float("inf") or (metric == "private" and not row.ours[3]) else f"{value:.2f}"
 
 
 def console_line(row):
     o, t = row.ours, row.theirs
-    return (f"  ours {seconds(o[0])} wall, {seconds(o[1])} CPU, {mebibytes(o[2])}; "
-            f"theirs {seconds(t[0])} wall, {seconds(t[1])} CPU, {mebibytes(t[2])}; {row.verdicts()}")
+    return (f"  ours {seconds(o[0])} wall, {seconds(o[1])} CPU, {mebibytes(o[2])} RSS, {mebibytes(o[3])} private; "
+            f"theirs {seconds(t[0])} wall, {seconds(t[1])} CPU, {mebibytes(t[2])} RSS, {mebibytes(t[3])} private; {row.verdicts()}")
 
 
 def markdown_table(rows):
-    lines = ["| scenario | ours | theirs | rounds | wall ours / theirs | CPU ours / theirs | peak RSS ours / theirs | goal |",
-             "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+    lines = ["| scenario | ours | theirs | rounds | wall ours / theirs | CPU ours / theirs | peak RSS ours / theirs "
+             "| peak private ours / theirs | goal |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for row in rows:
         o, t = row.ours, row.theirs
         # The medians of each side, then the ratio: the median of the rounds' ratios, which the quotient of the
@@ -87,6 +93,7 @@ def markdown_table(rows):
                      f"| {seconds(o[0])} / {seconds(t[0])}{sign} **{row.ratio('wall'):.2f}** "
                      f"| {seconds(o[1])} / {seconds(t[1])}{sign} **{row.ratio('cpu'):.2f}** "
                      f"| {mebibytes(o[2])} / {mebibytes(t[2])}{sign} **{row.ratio('rss'):.2f}** "
+                     f"| {mebibytes(o[3])} / {mebibytes(t[3])}{sign} **{ratio_text(row, 'private')}** "
                      f"| {row.verdicts()} |")
     return "\n".join(lines)
 
@@ -111,13 +118,16 @@ def commit():
     return head + (" with uncommitted changes" if git("status", "--porcelain", "--untracked-files=no") else "")
 
 
-def write(path, rows):
+def write(path, rows, scheme="http"):
     """Puts this run first in results.md and keeps the KEEP_RUNS - 1 runs before it below."""
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    run = (f"{MARKER}\n## {now}, commit {commit()}\n\n"
+    over = "over https (the reference server's TLS, a test CA)" if scheme == "https" else "over http"
+    run = (f"{MARKER}\n## {now}, commit {commit()}, {over}\n\n"
            f"{machine()}. Medians of the rounds shown, per side, after a warm-up; a ratio is the median of the "
            f"rounds' ratios (each round runs both sides, alternating which goes first); CPU is user + system time "
-           f"of the client processes; RSS is the peak resident set of the largest of them.\n\n"
+           f"of the client processes; RSS is the peak resident set of the largest of them, private its peak private memory "
+           f"(Private_Dirty + Swap of /proc/PID/smaps_rollup, sampled every 2 ms: what it wrote, not the clean pages of "
+           f"its binary and libraries; — when the run ended before a sample).\n\n"
            f"{markdown_table(rows)}\n")
     earlier = []
     if os.path.exists(path):

@@ -8,6 +8,7 @@ import json
 import os
 import random
 import socket
+import ssl
 import subprocess
 import sys
 import urllib.request
@@ -15,6 +16,18 @@ import uuid
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SERVER = os.path.join(ROOT, "Tests", "ReferenceServer", "server.py")
+# The test certificates (a test CA, and localhost's signed by it) the https scenarios serve and trust.
+TLS = os.path.join(ROOT, "Tests", "ReferenceServer", "tls")
+CA = os.path.join(TLS, "ca.pem")
+
+# Whether the scenarios' servers answer over TLS (bench.py --https): set once, before any server starts.
+HTTPS = False
+
+
+def trust_env():
+    """The variables that make every client of a run trust the test CA: OpenSSL's tools, Python and expense-log read
+    SSL_CERT_FILE, the curl command CURL_CA_BUNDLE."""
+    return {"SSL_CERT_FILE": CA, "CURL_CA_BUNDLE": CA} if HTTPS else {}
 
 # Names as a household writes them: Japanese and English, some with a comma or quotes (CSV must quote them).
 NAMES = ["コーヒー", "紅茶", "ラーメン", "スーパー 食料品", "コンビニ おにぎり", "電車 定期券", "ガソリン",
@@ -59,6 +72,7 @@ class ReferenceServer:
 
     def __init__(self, redirect=True, latency=0.0, redirect_latency=0.0, actions=False):
         argv = [sys.executable, SERVER, "--port", "0", *(["--redirect"] if redirect else []), *(["--actions"] if actions else []),
+                *(["--tls", os.path.join(TLS, "localhost.pem"), os.path.join(TLS, "localhost-key.pem")] if HTTPS else []),
                 *(["--latency", str(latency)] if latency else []),
                 *(["--redirect-latency", str(redirect_latency)] if redirect_latency else [])]
         self.latency, self.redirect_latency = latency, redirect_latency
@@ -66,13 +80,20 @@ class ReferenceServer:
         line = self.process.stdout.readline()
         if not line.startswith("PORT "):
             raise SystemExit(f"bench: the reference server did not start ({SERVER}): {line!r}")
-        self.origin = f"http://127.0.0.1:{int(line.split()[1])}"
+        self.origin = f"{'https' if HTTPS else 'http'}://127.0.0.1:{int(line.split()[1])}"
+        self.context = ssl.create_default_context(cafile=CA) if HTTPS else None
         self.url = f"{self.origin}/exec"
 
     def control(self, route, value=None):
         data = None if value is None else json.dumps(value, ensure_ascii=False).encode("utf-8")
         request = urllib.request.Request(f"{self.origin}/_control/{route}", data=data, method="POST")
-        with urllib.request.urlopen(request) as response:
+        with urllib.request.urlopen(request, context=self.context) as response:
+            return json.load(response)
+
+    def requests(self):
+        """What the server received since its last reset: method and path of each request."""
+        request = urllib.request.Request(f"{self.origin}/_control/requests")
+        with urllib.request.urlopen(request, context=self.context) as response:
             return json.load(response)
 
     def reset(self, items=()):

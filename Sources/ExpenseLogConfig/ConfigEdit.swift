@@ -7,7 +7,7 @@ import Foundation
 public enum ConfigEdit {
     /// The keys that take a single value (`baseURL.development` sets one environment's URL; `baseURL` both).
     public static let keys = ["environment", "baseURL", "baseURL.release", "baseURL.development", "serverTimeZone", "maxAnswerMiB",
-                              "transport", "serverMaxExecutionSeconds", "language"]
+                              "serverMaxExecutionSeconds", "language"]
     private static let numeric: Set<String> = ["maxAnswerMiB", "serverMaxExecutionSeconds", "budgets"]
 
     /// Whether `config get|set|unset` takes the key: one of `keys`, or `budgets.` and a name (`budgets.食費`).

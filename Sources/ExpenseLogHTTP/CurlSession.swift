@@ -14,16 +14,19 @@ import Synchronization
 /// month, or the redirect after a POST) skips the connect, and with https the TLS handshake. Any other request has
 /// a connection of its own, so a POST is never re-sent on a reused connection that died.
 ///
-/// Proxies are libcurl's own reading of `http_proxy`, `https_proxy`, `all_proxy` and `no_proxy`; name lookups and
+/// Proxies are read from the session's environment as curl reads them (`http_proxy`, `https_proxy`, `all_proxy`,
+/// `no_proxy`) and set on each handle, so that the environment given is the one obeyed; name lookups and
 /// connects are libcurl's, with its happy eyeballs (an address that does not answer gives way to the next within
 /// 200 ms); the certificates trusted are the system's, or those `SSL_CERT_FILE`/`SSL_CERT_DIR` name, on every path.
 public struct CurlSession: Session {
     private let handles = CurlHandles()
     private let trust: CertificateTrust
+    private let proxies: CurlProxies
 
-    /// A session trusting what `environment` names; libcurl is set up once per process.
+    /// A session trusting and going through what `environment` names; libcurl is set up once per process.
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         trust = CertificateTrust(environment: environment)
+        proxies = CurlProxies(environment: environment)
     }
 
     /// Sends the request and follows redirects before its deadline; failures come back as `TransportError`s.
@@ -40,13 +43,13 @@ public struct CurlSession: Session {
         let milliseconds = Redirects.milliseconds(until: deadline)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                TransferThreads.shared.run { [handles, trust] in
+                TransferThreads.shared.run { [handles, trust, proxies] in
                     let outcome = Result {
                         guard let handle = handles.take() else {
                             throw TransportError.network(url: request.url, reason: .other("libcurl could not start a transfer"))
                         }
                         defer { handles.give(handle) }
-                        return try CurlTransfer(request, stop: stop, trust: trust).run(on: handle, milliseconds: milliseconds)
+                        return try CurlTransfer(request, stop: stop, trust: trust, proxies: proxies).run(on: handle, milliseconds: milliseconds)
                     }
                     return { continuation.resume(with: outcome) }
                 }
@@ -91,6 +94,28 @@ final class CurlHandles: Sendable {
     }
 }
 
+/// The proxies the usual variables name, as curl reads them: `https_proxy` (or `HTTPS_PROXY`) for https, `http_proxy`
+/// (lower case only: a web server's CGI sets `HTTP_PROXY` from a request's header) for http, `all_proxy` (or
+/// `ALL_PROXY`) for either; `no_proxy` (or `NO_PROXY`) lists the hosts reached directly.
+struct CurlProxies: Sendable {
+    let http: String
+    let https: String
+    let exceptions: String
+
+    init(environment: [String: String]) {
+        func first(_ names: [String]) -> String? { names.lazy.compactMap { environment[$0] }.first { !$0.isEmpty } }
+        let all = first(["all_proxy", "ALL_PROXY"])
+        http = first(["http_proxy"]) ?? all ?? ""
+        https = first(["https_proxy", "HTTPS_PROXY"]) ?? all ?? ""
+        exceptions = first(["no_proxy", "NO_PROXY"]) ?? ""
+    }
+
+    /// The proxy for a URL, "" for none.
+    func proxy(for url: URL) -> String {
+        url.scheme?.lowercased() == "https" ? https : http
+    }
+}
+
 /// Set when the task waiting for a transfer is cancelled; libcurl's progress callback then stops it.
 final class StopFlag: Sendable {
     private let value = Atomic<Bool>(false)
@@ -105,12 +130,13 @@ final class CurlTransfer {
     let request: HTTPRequest
     let stop: StopFlag
     let trust: CertificateTrust
+    let proxies: CurlProxies
     private(set) var body = Data()
     private(set) var headers: [String: String] = [:]
     private(set) var tooLarge = false
 
-    init(_ request: HTTPRequest, stop: StopFlag, trust: CertificateTrust) {
-        (self.request, self.stop, self.trust) = (request, stop, trust)
+    init(_ request: HTTPRequest, stop: StopFlag, trust: CertificateTrust, proxies: CurlProxies) {
+        (self.request, self.stop, self.trust, self.proxies) = (request, stop, trust, proxies)
     }
 
     /// Performs the transfer on `handle`, blocking the calling thread until it ends or `milliseconds` pass.
@@ -134,6 +160,9 @@ final class CurlTransfer {
         // libcurl reads no trust variable itself (the curl tool does): set on the handle, so every path trusts the same.
         if let file = trust.file { el_setopt_pointer(handle, CURLOPT_CAINFO, file) }
         if let folder = trust.folder { el_setopt_pointer(handle, CURLOPT_CAPATH, folder) }
+        // "" is no proxy, whatever the process's own variables say.
+        el_setopt_pointer(handle, CURLOPT_PROXY, proxies.proxy(for: request.url))
+        el_setopt_pointer(handle, CURLOPT_NOPROXY, proxies.exceptions)
         if request.method != "GET" {
             // libcurl sends a request again when a reused connection turns out dead; only a GET may be sent twice.
             el_setopt_long(handle, CURLOPT_FRESH_CONNECT, 1)

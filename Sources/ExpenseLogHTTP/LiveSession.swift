@@ -2,7 +2,8 @@ import Foundation
 
 /// The session of `release` and `development`: one transport per platform, each the one people already trust for
 /// their other tools there. libcurl on Linux (loaded at the first request: `CurlSession`), Foundation's URLSession on
-/// macOS. Both read the proxy variables as curl does, and trust what `SSL_CERT_FILE`/`SSL_CERT_DIR` name.
+/// macOS. Both read the proxy variables as curl does; libcurl trusts what `SSL_CERT_FILE`/`SSL_CERT_DIR` name, and
+/// URLSession the keychain.
 public enum LiveSession {
     /// A new live session, reading its proxy and trust settings from `environment`.
     public static func make(environment: [String: String] = ProcessInfo.processInfo.environment) -> any Session {

@@ -8,7 +8,7 @@ public enum TransportError: Error, Sendable, Equatable {
     case answerTooLarge(url: URL, limit: Int)
 }
 
-/// Why a request never got an answer (thrown by the built-in client's parts, wrapped in a `TransportError` for callers).
+/// Why a request never got an answer (from libcurl's or URLSession's error, wrapped in a `TransportError` for callers).
 public enum NetworkFailure: Error, Sendable, Equatable, CustomStringConvertible {
     /// Nothing listens at the address (connection refused).
     case refused

@@ -22,10 +22,11 @@ public enum PrivateFiles {
         mode & 0o077 == 0 ? folder : 0o777
     }
 
-    /// Makes `url` and each missing parent with `mode`, by mkdir(2); one made meanwhile by another process is fine.
+    /// Makes `url` and each missing parent with `mode`, by mkdir(2); one made meanwhile by another process is fine. The
+    /// path is walked as given, `..` and links resolved by the kernel as open(2) resolves them later.
     static func makeFolders(_ url: URL, mode: mode_t) throws {
         var missing: [String] = []
-        var path = url.standardizedFileURL.path
+        var path = url.path
         var info = stat()
         while !path.isEmpty, path != "/", stat(path, &info) != 0 {
             guard errno == ENOENT else { throw StoreError.writeFailed(path: path, reason: "the folder cannot be made (\(AtomicFile.errorText()))") }
@@ -49,29 +50,35 @@ public enum PrivateFiles {
     /// Makes a folder kept since before this version readable by its owner alone, with everything in it: nothing to do
     /// when it is already private (a 0700 folder keeps all it holds from others, whatever their modes) or not there.
     /// Throws, naming the path, when the folder or something in it belongs to another account (as ssh refuses a key
-    /// others control); a mode that cannot be changed (a read-only mount) is reported, and the rest goes on.
-    public static func tighten(_ root: URL) throws -> Tightening {
+    /// others control), before any mode is changed; a mode that cannot be changed (a read-only mount) is reported, and
+    /// the rest goes on. Each entry keeps its owner's bits (a read-only folder stays read-only). The paths in `kept`
+    /// are left as they are (a secret others could read is refused where it is read, not quietly fixed).
+    public static func tighten(_ root: URL, leaving kept: Set<String> = []) throws -> Tightening {
         var info = stat()
         var done = Tightening()
-        // The folder itself may be a link a person made (the cache on another disk): where it leads is what counts.
-        guard stat(root.path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return done }
+        // The folder may be a link a person made (the cache on another disk): where it leads is what is walked.
+        let folder = root.resolvingSymlinksInPath()
+        guard stat(folder.path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return done }
         try owned(root.path, info)
         guard info.st_mode & 0o077 != 0 else { return done }
-        func narrow(_ path: String, to mode: mode_t) {
-            if chmod(path, mode) == 0 { done.count += 1 } else { done.failures.append((path, AtomicFile.errorText())) }
-        }
-        // Inside first, the folder itself last: a run stopped half-way finds the folder still open and goes on next time.
-        if let walk = FileManager.default.enumerator(atPath: root.path) {
+        let rootMode = info.st_mode
+        // Every entry's owner first: a folder another account controls is refused with nothing changed.
+        var open: [(path: String, mode: mode_t)] = []
+        if let walk = FileManager.default.enumerator(atPath: folder.path) {
             while let name = walk.nextObject() as? String {
-                let path = (root.path as NSString).appendingPathComponent(name)
+                let path = (folder.path as NSString).appendingPathComponent(name)
                 guard lstat(path, &info) == 0 else { continue }
                 let kind = info.st_mode & S_IFMT
-                guard kind == S_IFDIR || kind == S_IFREG else { continue }  // a link's own mode means nothing
+                // A link's own mode means nothing; a secret named in `kept` is read (and refused) where it is used.
+                guard kind == S_IFDIR || kind == S_IFREG, !kept.contains((root.path as NSString).appendingPathComponent(name)) else { continue }
                 try owned(path, info)
-                if info.st_mode & 0o077 != 0 { narrow(path, to: kind == S_IFDIR ? folder : info.st_mode & 0o700) }
+                if info.st_mode & 0o077 != 0 { open.append((path, info.st_mode)) }
             }
         }
-        narrow(root.path, to: folder)
+        // Inside first, the folder itself last: a run stopped half-way finds the folder still open and goes on next time.
+        for (path, mode) in open + [(folder.path, rootMode)] {
+            if chmod(path, mode & 0o700) == 0 { done.count += 1 } else { done.failures.append((path, AtomicFile.errorText())) }
+        }
         return done
     }
 

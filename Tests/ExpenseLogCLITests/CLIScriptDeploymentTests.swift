@@ -25,6 +25,16 @@ import Testing
         let names = try FileManager.default.contentsOfDirectory(atPath: cloned.path).sorted()
         #expect(names == ["Code.js", "appsscript.json"], "\(names)")
         #expect(try Data(contentsOf: cloned.appendingPathComponent("Code.js")) == Data(contentsOf: Self.bundled.appendingPathComponent("Code.gs")))
+        #expect(written.stderr.contains("clasp clone SCRIPT_ID"), "not a clasp project yet: \(written.stderr)")
+        // A clasp project whose .clasp.json names a rootDir gets the files there, where clasp pushes from.
+        let project = home.url.appendingPathComponent("project")
+        try FileManager.default.createDirectory(at: project.appendingPathComponent("src"), withIntermediateDirectories: true)
+        try Data(#"{"scriptId": "1AbC", "rootDir": "src"}"#.utf8).write(to: project.appendingPathComponent(".clasp.json"))
+        try Data("function doGet() {}\n".utf8).write(to: project.appendingPathComponent("src/Code.js"))
+        let pushed = try await CLI.run(["server", "script", "-o", project.path], environment: env)
+        #expect(pushed.status == 0 && !pushed.stderr.contains("clasp clone"), "\(pushed.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: project.path).sorted() == [".clasp.json", "src"])
+        #expect(try Data(contentsOf: project.appendingPathComponent("src/Code.js")) == Data(contentsOf: Self.bundled.appendingPathComponent("Code.gs")))
         // A folder that cannot be made says so, with the I/O error's exit status.
         try Data("x".utf8).write(to: home.url.appendingPathComponent("file"))
         let refused = try await CLI.run(["server", "script", "-o", home.url.appendingPathComponent("file/sub").path], environment: env)

@@ -336,6 +336,8 @@ struct ParserTests {
         (["fetch", "--moth", "1"], "Unknown option '--moth'. Did you mean '--month'?"),
         (["fetch", "--format", "jsn"], "expected one of table, json, ndjson, csv. Did you mean 'json'?"),
         (["cache", "lst"], "Did you mean 'list'?"),
+        (["--no-color", "fetch"], "Unknown option '--no-color': it was removed, as the output has no colour"),
+        (["add", "本", "900", "--allow-duplicates"], "Unknown option '--allow-duplicates': add no longer takes it"),
     ])
     func mistakesGetASuggestion(arguments: [String], message: String) throws {
         let error = try usageError(arguments)

@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
-// Another package that uses expense-log's library, by path, as a package would from a URL: SwiftPM builds a
-// dependency only when its manifest has no unsafe flags, so this package building is the proof (.ci/run builds it).
+// Another package that uses expense-log's library, by path (.ci/run builds and runs it): the library's products and
+// public API are usable from outside. (SwiftPM lets a local path's unsafe flags through; .ci/run checks the manifest.)
 import PackageDescription
 
 let package = Package(

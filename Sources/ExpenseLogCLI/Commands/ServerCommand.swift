@@ -27,7 +27,8 @@ enum ServerCommand: CommandGroup {
                 With --output DIR it writes the script and its manifest (appsscript.json: time zone Asia/Tokyo, \
                 V8, exception logging, the web app's access, and the two OAuth scopes it needs) into DIR, made if \
                 missing, for clasp: `clasp push`, then `clasp deploy -i DEPLOYMENT_ID` updates the deployment in \
-                place (its URL stays). A folder clasp cloned holds the script as Code.js: that file is replaced.
+                place (its URL stays). A folder clasp cloned holds the script as Code.js: that file is replaced; \
+                a project whose .clasp.json names a rootDir gets the files there.
 
                 EXAMPLES:
                   expense-log server script > Code.gs
@@ -43,9 +44,14 @@ enum ServerCommand: CommandGroup {
             }
             let manifest = try BundledScript.read(FixtureBundle.serverManifest)
             let written = try ServerScriptFolder.write(script: script, manifest: manifest, into: output)
-            context.note(context.say("Wrote \(written.map(\.path).joined(separator: " and ")). With clasp, in that folder: `clasp push`, then "
+            let paths = written.files.map(\.path)
+            let first = written.isClaspProject ? ""
+                : context.say("there is no clasp project there yet: `clasp clone SCRIPT_ID` or `clasp create --type webapp` in it first "
+                              + "(then run this again), then ", ja: "まだ clasp のプロジェクトではありません。先にそこで `clasp clone スクリプトID` "
+                              + "か `clasp create --type webapp` (そしてもう一度これを実行)、続けて ")
+            context.note(context.say("Wrote \(paths.joined(separator: " and ")). With clasp, in that folder: \(first)`clasp push`, then "
                                      + "`clasp deploy -i DEPLOYMENT_ID` (the URL stays), and `expense-log server check`.",
-                                     ja: "\(written.map(\.path).joined(separator: " と ")) に書きました。clasp ではそのフォルダーで `clasp push`、"
+                                     ja: "\(paths.joined(separator: " と ")) に書きました。clasp ではそのフォルダーで \(first)`clasp push`、"
                                          + "続けて `clasp deploy -i デプロイID` (URL は変わりません)、そして `expense-log server check`。"))
         }
     }

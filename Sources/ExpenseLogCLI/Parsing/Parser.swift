@@ -46,6 +46,7 @@ public struct Parser: Sendable {
                 else {
                     let names = (spec.options + globals + Self.builtInFlags).map { "--\($0.name)" }
                     let given = String(token.split(separator: "=", maxSplits: 1)[0])
+                    if let why = Self.removed[given] { throw fail("Unknown option '\(given)': \(why)") }
                     throw fail("Unknown option '\(given)'" + Suggestion.didYouMean(given, among: names))
                 }
                 guard option.valueName != nil else {
@@ -142,6 +143,14 @@ public struct Parser: Sendable {
             throw fail("Missing expected argument '\(variadic.label)'")
         }
     }
+
+    /// Options earlier versions took that did nothing by the time they were removed, and what to do instead: a script
+    /// that passed one is told why, as git says of a removed option.
+    static let removed = [
+        "--no-color": "it was removed, as the output has no colour; leave it out (NO_COLOR is not needed either)",
+        "--allow-duplicates": "add no longer takes it: it did nothing, as add keeps every purchase; leave it out "
+            + "(register --allow-duplicates is unchanged)",
+    ]
 
     static func split(_ token: String, fail: (String) -> UsageError) throws -> (String, String?) {
         if token.hasPrefix("--") {
