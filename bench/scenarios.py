@@ -213,7 +213,7 @@ class Workbench:
 
         return Scenario("import-memory", self.ours("import", "register", "--batch-size", batch, big),
                         self.ours("import", "register", "--batch-size", batch, small),
-                        [Goal("private", 1.1)], prepare=prepare, before_each=self.empty_import, rounds=3,
+                        [Goal("rss", 1.1)], prepare=prepare, before_each=self.empty_import, rounds=3,
                         labels=(f"expense-log register, {rows:,} rows", f"the same, {rows // 10:,} rows"))
 
     def year_summary(self):

@@ -27,6 +27,12 @@ public struct CurlSession: Session {
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         trust = CertificateTrust(environment: environment)
         proxies = CurlProxies(environment: environment)
+        // Loading libcurl and the libraries it needs takes some milliseconds: begun now, on the thread the first
+        // transfer will take, it overlaps what the command does before its first request (the config, the cache).
+        TransferThreads.shared.run {
+            _ = curlProblem
+            return {}
+        }
     }
 
     /// Sends the request and follows redirects before its deadline; failures come back as `TransportError`s.

@@ -86,16 +86,22 @@ import Testing
         }
     }
 
-    @Test func numbersAnOlderScriptLeftWithoutAnIdAreFreeSpaceForTheNextItem() async throws {
+    /// O1 in January, then on the row below it what version 2 left when Google failed between its writes: the numbers
+    /// (250 and `category`), and no id, date or name; the body gets the host, the environment and a CSV of O2 (198).
+    static func withLeftoverRow(category: String, _ body: (ScriptHost, [String: String], String) async throws -> Void) async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }
         let file = try home.write("o.csv", "id,date,name,price,category\nO2,20240106,牛乳,198,0\n")
         try await withScriptHost { host in
-            let env = host.environment(home: home)
             _ = try await host.call(post: "[\(CLIScriptOnGoogleTests.item("O1", "20240105"))]")
-            // What version 2 left when Google failed between its writes: the numbers, and no id, date or name.
             try await host.type(book: "家計簿_2024", sheet: "1", row: 3, column: 4, "250")
-            try await host.type(book: "家計簿_2024", sheet: "1", row: 3, column: 5, "0")
+            try await host.type(book: "家計簿_2024", sheet: "1", row: 3, column: 5, category)
+            try await body(host, host.environment(home: home), file)
+        }
+    }
+
+    @Test func numbersAnOlderScriptLeftWithoutAnIdAreFreeSpaceForTheNextItem() async throws {
+        try await Self.withLeftoverRow(category: "0") { host, env, file async throws in
             #expect(try await CLI.run(["fetch", "2024-01"], environment: env).status == 65, "the row is named when read")
             #expect(try await CLI.run(["register", file], environment: env).status == 0)
             #expect(try await Self.sheetRows(host) == ["ID,日付,品名,金額,項目,サブ項目", "O1,20240105,パン,250,0,", "O2,20240106,牛乳,198,0,"])
@@ -104,14 +110,7 @@ import Testing
     }
 
     @Test func aWriteCutShortOverNumbersAnOlderScriptLeftNeverSavesTheOldPrice() async throws {
-        let home = try TemporaryDirectory()
-        defer { home.remove() }
-        let file = try home.write("o.csv", "id,date,name,price,category\nO2,20240106,牛乳,198,0\n")
-        try await withScriptHost { host in
-            let env = host.environment(home: home)
-            _ = try await host.call(post: "[\(CLIScriptOnGoogleTests.item("O1", "20240105"))]")
-            try await host.type(book: "家計簿_2024", sheet: "1", row: 3, column: 4, "250")
-            try await host.type(book: "家計簿_2024", sheet: "1", row: 3, column: 5, "1")
+        try await Self.withLeftoverRow(category: "1") { host, env, file in
             // Google fails after one of the two writes into the leftover row.
             try await host.failNext("setRichTextValues", message: Self.failing)
             #expect(try await CLI.run(["register", file, "--retries", "0"], environment: env).status == 75)
