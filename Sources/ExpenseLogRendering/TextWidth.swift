@@ -80,14 +80,4 @@ public enum TextWidth {
         }
         return false
     }
-
-    /// Pads on the right to a width in columns.
-    public static func padRight(_ text: String, to width: Int) -> String {
-        text + String(repeating: " ", count: max(0, width - of(text)))
-    }
-
-    /// Pads on the left to a width in columns.
-    public static func padLeft(_ text: String, to width: Int) -> String {
-        String(repeating: " ", count: max(0, width - of(text))) + text
-    }
 }
