@@ -120,6 +120,11 @@ public struct Context: Sendable {
         ShopRuleList(store: ShopRules(folder: config.paths.stateDirectory(config.environment.value)))
     }
 
+    /// How many items and changes wait for the server in the configured environment (0 when none can be read).
+    public func waitingWrites(_ config: AppConfig) -> (items: Int, changes: Int) {
+        ((try? outbox(config).pendingCount()) ?? 0, (try? editQueue(config).listing().edits.count) ?? 0)
+    }
+
     /// Where the configured environment keeps its import decisions and shop rules (for `config show`).
     public func dataFiles(_ config: AppConfig) -> (decisions: URL, rules: URL) {
         (importDecisions(config).url, ShopRules(folder: config.paths.stateDirectory(config.environment.value)).url)
