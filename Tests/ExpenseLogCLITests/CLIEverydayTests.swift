@@ -97,6 +97,11 @@ import Testing
             let refund = try #require(try await server.items().last)
             #expect(refund.price == -300 && refund.category == 1 && refund.categorySub == 2)
 
+            // Typed in half-width kana, or hiragana: the same shop's name, as edit and delete find it.
+            let narrow = try await CLI.run(["add", "ﾗｰﾒﾝ", "900", "--date", "2024-03-07"], environment: env)
+            #expect(narrow.status == 0 && narrow.stderr.contains("Category: Food/Grocery, as 'ラーメン' had"), "\(narrow.stderr)")
+            #expect(try await server.items().last.map { "\($0.name) \($0.category) \($0.categorySub ?? -1)" } == "ﾗｰﾒﾝ 0 0")
+
             let unknown = try await CLI.run(["add", "謎", "100"], environment: env)
             #expect(unknown.status == 64)
             #expect(unknown.stderr.contains("No cached item is called '謎'") && unknown.stderr.contains("0 食費 Food"))
@@ -106,7 +111,7 @@ import Testing
             // Said as the command line gave it: no file name, no --skip-invalid (add has none).
             #expect(badPrice.status == 65 && badPrice.stderr.contains("Error: <price>: 'abc' is not a whole number"), "\(badPrice.stderr)")
             #expect(!badPrice.stderr.contains("(arguments)") && !badPrice.stderr.contains("--skip-invalid"), "\(badPrice.stderr)")
-            #expect(try await server.items().count == Self.seed.count + 2, "nothing else was sent")
+            #expect(try await server.items().count == Self.seed.count + 3, "nothing else was sent")
         }
     }
 

@@ -10,10 +10,11 @@ extension AddCommand {
         await CacheContents(context.repository(config)).items()
     }
 
-    /// The latest of `items` with this name (spaces around it ignored), whose category a new one most likely shares.
+    /// The latest of `items` with this name, whose category a new one most likely shares: names compared as edit and
+    /// delete find them (`NameFolding`: widths, case and kana ignored, so ｺｰﾋｰ is コーヒー), spaces around them ignored.
     static func latest(named name: String, among items: [Item]) -> Item? {
-        let wanted = name.trimmingSpaces()
-        return items.filter { $0.name.trimmingSpaces() == wanted }.max { $0.date < $1.date }
+        let wanted = NameFolding.fold(name.trimmingSpaces())
+        return items.filter { NameFolding.fold($0.name.trimmingSpaces()) == wanted }.max { $0.date < $1.date }
     }
 
     /// A category name read from the catalogue in force; a usage error naming what it has.
