@@ -287,4 +287,23 @@ extension CLIQueuedEditsTests {
             #expect("\(row[2]) \(row[3])" == "珈琲 300")
         }
     }
+
+    @Test func anEditWithTheServerUnreachableWaitsAtOnceAndSaysTheServerHasNotGotIt() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let file = try home.write("u.csv", "id,date,name,price,category\nU1,20240105,コーヒー,178,0\n")
+        let host = try await ScriptHost.start()
+        let env = host.environment(home: home)
+        #expect(try await CLI.run(["register", file], environment: env).status == 0)
+        // An edit while it answers: the client now knows it runs the bundled script and asks no more.
+        #expect(try await CLI.run(["edit", "U1", "--price", "190"], environment: env).status == 0)
+        // The web app is gone: its port refuses every connection, as a server that is not running does.
+        host.stop()
+        _ = await host.process.wait()
+        let edited = try await CLI.run(["edit", "U1", "--price", "200"], environment: env)
+        #expect(edited.status == 75, "\(edited.stderr)")
+        #expect(edited.stderr.contains("the server could not be reached, so it has not got it") && !edited.stderr.contains("may have reached"),
+                "\(edited.stderr)")
+        #expect(!edited.stderr.contains("retrying"), "not retried, as add is not: \(edited.stderr)")
+    }
 }

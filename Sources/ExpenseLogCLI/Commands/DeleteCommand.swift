@@ -36,7 +36,8 @@ struct DeleteCommand: ParsableCommand {
 
     func run(_ context: Context) async throws {
         let config = try context.config()
-        let sync = context.sync(config, try context.client(config), context.repository(config))
+        // A person at a terminal, as with add: a server that cannot be reached at all is not retried, the change waits.
+        let sync = context.sync(config, try context.client(config, queuesUnreachable: true), context.repository(config))
         let found = try await NamedItems.find(ids, all: all, in: try CommonOptions.range(from: from, to: to, context), sync, context, config).items
         let reachable = try await ServerEdits.requireAction("delete", sync, context)
         if !yes {

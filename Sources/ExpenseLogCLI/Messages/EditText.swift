@@ -120,7 +120,9 @@ enum EditText {
         if let (edit, error) = outcome.stop {
             let ids = edit.ids.map(PrintableText.of).joined(separator: " ")
             context.io.stderr.write(context.errorLine(error) + "\(waiting)\(ownWaits), the first one not confirmed; "
-                                    + (error.isTransient ? "it may have reached the server all the same, and sending it again is safe: "
+                                    + (error.isUnreachable ? "the server could not be reached, so it has not got it: `expense-log sync` "
+                                       + "sends them when it can.\n"
+                                       : error.isTransient ? "it may have reached the server all the same, and sending it again is safe: "
                                        + "`expense-log sync` sends them.\n"
                                        : "fix the cause and run `expense-log sync`, or remove it with `expense-log pending drop \(ids)`.\n"))
             throw CommandExit(code: error.isTransient ? .temporaryFailure : ExitCode(for: error))
