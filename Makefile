@@ -14,7 +14,7 @@ STATIC ?= $(if $(filter Linux,$(shell uname -s)),1,)
 STRIP ?= 1
 STATIC_FLAG = $(if $(STATIC),--static-swift-stdlib,)
 
-.PHONY: build test test-spawned test-deps portability run install install-files deb bench clean deps
+.PHONY: build test test-spawned test-deps lint portability run install install-files deb bench clean deps
 
 # libcurl's headers, for the live transport on Linux (libcurl, which the binary loads at its first request). Installed
 # with apt-get when missing; elsewhere, say what to install.
@@ -79,9 +79,14 @@ else
 endif
 
 # Builds everything first, so the CLI tests find the expense-log binary next to the test bundle.
-test: deps test-deps
+test: deps test-deps lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# The code's layout as .swift-format sets it (lines of at most 120 columns), checked with the toolchain's own
+# swift-format; `swift format -i -r Sources Tests` applies it. Package.swift is kept as written (Tests/Layers reads it).
+lint:
+	$(SWIFT) format lint --strict -r Sources Tests
 
 # The same tests with every command the CLI tests run spawned as the built binary (they run in-process by default,
 # except where a process is needed): the whole path through main.swift, as CI checks it too.

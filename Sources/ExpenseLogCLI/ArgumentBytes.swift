@@ -15,7 +15,9 @@ public enum ArgumentBytes {
     /// The process's arguments after the program name, undecodable bytes kept as private-use scalars.
     public static func processArguments() -> [String] {
         (1..<Int(CommandLine.argc)).compactMap { index in
-            CommandLine.unsafeArgv[index].map { decode(Array(UnsafeBufferPointer(start: $0, count: strlen($0))).map(UInt8.init(bitPattern:))) }
+            CommandLine.unsafeArgv[index].map {
+                decode(Array(UnsafeBufferPointer(start: $0, count: strlen($0))).map(UInt8.init(bitPattern:)))
+            }
         }
     }
 
@@ -27,9 +29,14 @@ public enum ArgumentBytes {
         while index < bytes.count {
             // The longest valid UTF-8 sequence at `index`, if any.
             let lead = bytes[index]
-            let length = lead < 0x80 ? 1 : lead >= 0xC2 && lead < 0xE0 ? 2 : lead >= 0xE0 && lead < 0xF0 ? 3 : lead >= 0xF0 && lead < 0xF5 ? 4 : 0
+            let length =
+                lead < 0x80
+                ? 1
+                : lead >= 0xC2 && lead < 0xE0
+                    ? 2 : lead >= 0xE0 && lead < 0xF0 ? 3 : lead >= 0xF0 && lead < 0xF5 ? 4 : 0
             if length > 0, index + length <= bytes.count,
-               let piece = String(validating: bytes[index..<index + length], as: UTF8.self) {
+                let piece = String(validating: bytes[index..<index + length], as: UTF8.self)
+            {
                 scalars.append(contentsOf: piece.unicodeScalars)
                 index += length
             } else {

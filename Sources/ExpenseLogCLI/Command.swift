@@ -18,8 +18,9 @@ protocol CommandGroup: Command {}
 extension CommandGroup {
     /// The declaration: its name and help, and its subcommands'.
     static var spec: CommandSpec {
-        CommandSpec(name: about.name, aliases: about.aliases, abstract: about.abstract, discussion: about.discussion,
-                    subcommands: subcommands.map { $0.spec }, runsAlone: about.runsAlone)
+        CommandSpec(
+            name: about.name, aliases: about.aliases, abstract: about.abstract, discussion: about.discussion,
+            subcommands: subcommands.map { $0.spec }, runsAlone: about.runsAlone)
     }
 
     /// Never reached: the parser does not run a group; said as a usage error all the same.
@@ -58,9 +59,10 @@ extension ParsableCommand {
     /// The declaration, read from the properties in the order they are declared.
     static var spec: CommandSpec {
         let parameters = Mirror(reflecting: Self()).children.compactMap { $0.value as? any DeclaredParameter }
-        return CommandSpec(name: about.name, aliases: about.aliases, abstract: about.abstract, discussion: about.discussion,
-                           options: parameters.compactMap(\.optionSpec), arguments: parameters.compactMap(\.argumentSpec),
-                           subcommands: subcommands.map { $0.spec }, runsAlone: about.runsAlone)
+        return CommandSpec(
+            name: about.name, aliases: about.aliases, abstract: about.abstract, discussion: about.discussion,
+            options: parameters.compactMap(\.optionSpec), arguments: parameters.compactMap(\.argumentSpec),
+            subcommands: subcommands.map { $0.spec }, runsAlone: about.runsAlone)
     }
 
     /// Makes the command from the invocation's values and runs it.

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -102,10 +103,12 @@ public struct ConsoleIO: Sendable {
     public let interruption: Interruption?
 
     /// Streams from parts.
-    public init(stdout: any TextSink, stderr: any TextSink, readStdin: @escaping @Sendable (Int) throws -> Data,
-                stderrIsTerminal: Bool = false, stdoutIsTerminal: Bool = false, stdoutColumns: Int? = nil,
-                stdinIsTerminal: Bool = false, readLine: @escaping @Sendable () -> String? = { nil },
-                editLine: (@Sendable (_ prompt: String, _ secret: Bool) -> TypedLine)? = nil, interruption: Interruption? = nil) {
+    public init(
+        stdout: any TextSink, stderr: any TextSink, readStdin: @escaping @Sendable (Int) throws -> Data,
+        stderrIsTerminal: Bool = false, stdoutIsTerminal: Bool = false, stdoutColumns: Int? = nil,
+        stdinIsTerminal: Bool = false, readLine: @escaping @Sendable () -> String? = { nil },
+        editLine: (@Sendable (_ prompt: String, _ secret: Bool) -> TypedLine)? = nil, interruption: Interruption? = nil
+    ) {
         self.stdout = stdout
         self.stderr = stderr
         self.readStdin = readStdin
@@ -120,12 +123,13 @@ public struct ConsoleIO: Sendable {
 
     /// The real process streams.
     public static var process: ConsoleIO {
-        ConsoleIO(stdout: FileDescriptorSink(descriptor: 1), stderr: FileDescriptorSink(descriptor: 2),
-                  readStdin: { limit in try FileHandle.standardInput.read(upToCount: limit + 1) ?? Data() },
-                  stderrIsTerminal: isatty(2) == 1,
-                  stdoutIsTerminal: isatty(1) == 1, stdoutColumns: terminalColumns(of: 1),
-                  stdinIsTerminal: isatty(0) == 1, readLine: { Swift.readLine(strippingNewline: true) },
-                  editLine: isatty(0) == 1 && isatty(2) == 1 ? TerminalLine.read : nil, interruption: Interruption())
+        ConsoleIO(
+            stdout: FileDescriptorSink(descriptor: 1), stderr: FileDescriptorSink(descriptor: 2),
+            readStdin: { limit in try FileHandle.standardInput.read(upToCount: limit + 1) ?? Data() },
+            stderrIsTerminal: isatty(2) == 1,
+            stdoutIsTerminal: isatty(1) == 1, stdoutColumns: terminalColumns(of: 1),
+            stdinIsTerminal: isatty(0) == 1, readLine: { Swift.readLine(strippingNewline: true) },
+            editLine: isatty(0) == 1 && isatty(2) == 1 ? TerminalLine.read : nil, interruption: Interruption())
     }
 
     /// The columns of the terminal on a descriptor, from TIOCGWINSZ; nil for no terminal, or one never given a size

@@ -20,16 +20,19 @@ public struct Context: Sendable {
     public let sleep: @Sendable (Double) async throws -> Void
 
     /// A context over real or test streams.
-    public init(environment: [String: String], io: ConsoleIO, invocation: Invocation,
-                makeLiveSession: (@Sendable () -> any Session)? = nil,
-                sleep: @escaping @Sendable (Double) async throws -> Void = { try await Task.sleep(for: .seconds($0)) }) {
+    public init(
+        environment: [String: String], io: ConsoleIO, invocation: Invocation,
+        makeLiveSession: (@Sendable () -> any Session)? = nil,
+        sleep: @escaping @Sendable (Double) async throws -> Void = { try await Task.sleep(for: .seconds($0)) }
+    ) {
         self.environment = environment
         self.io = io
         self.invocation = invocation
         self.makeLiveSession = makeLiveSession
         self.sleep = sleep
         // A config file that cannot be read is reported by the command that needs it; the words fall back to LANG.
-        japanese = (try? Self.config(invocation, environment))?.japanese?.value
+        japanese =
+            (try? Self.config(invocation, environment))?.japanese?.value
             ?? Language.isJapanese(environment: environment, preferred: Language.systemPreferred)
     }
 
@@ -74,10 +77,12 @@ public struct Context: Sendable {
     /// The configuration the global options and the environment variables give.
     private static func config(_ invocation: Invocation, _ environment: [String: String]) throws -> AppConfig {
         typealias Global = ExpenseLogCommand.Global
-        return try AppConfig.load(ConfigOverrides(environment: invocation[Global.env]?.rawValue, baseURL: invocation[Global.baseURL],
-                                                  fixtures: invocation[Global.fixtures], configFile: invocation[Global.config],
-                                                  timeout: invocation[Global.timeout], retries: invocation[Global.retries]),
-                                  environment: environment)
+        return try AppConfig.load(
+            ConfigOverrides(
+                environment: invocation[Global.env]?.rawValue, baseURL: invocation[Global.baseURL],
+                fixtures: invocation[Global.fixtures], configFile: invocation[Global.config],
+                timeout: invocation[Global.timeout], retries: invocation[Global.retries]),
+            environment: environment)
     }
 
     /// The cache of the configured environment and server; months cached before the cache was kept per server are
@@ -87,9 +92,11 @@ public struct Context: Sendable {
         if config.environment.value.usesNetwork {
             let (moved, legacy) = CacheFolder.moveLegacyMonths(in: environmentFolder)
             if moved > 0 {
-                note("The cache is now kept per server (\(config.cacheDirectory.path)). \(moved) month\(moved == 1 ? "" : "s") "
-                     + "cached before, from an unknown server, \(moved == 1 ? "was" : "were") moved to \(legacy.path) and "
-                     + "\(moved == 1 ? "is" : "are") not used; delete that folder when you like. The outbox is untouched.")
+                note(
+                    "The cache is now kept per server (\(config.cacheDirectory.path)). \(moved) month\(moved == 1 ? "" : "s") "
+                        + "cached before, from an unknown server, \(moved == 1 ? "was" : "were") moved to \(legacy.path) and "
+                        + "\(moved == 1 ? "is" : "are") not used; delete that folder when you like. The outbox is untouched."
+                )
             }
         }
         return LocalRepository(directory: config.cacheDirectory)
@@ -142,18 +149,23 @@ public struct Context: Sendable {
 
     /// A run of the pending writes over a client and a cache (`sync`, and `edit`/`delete` sending the queue).
     public func sync(_ config: AppConfig, _ client: ExpenseLogAPIClient, _ repository: LocalRepository) -> Sync {
-        Sync(client: client, repository: repository, pending: pendingWrites(config), policy: resendPolicy(config),
-             verifyAnswers: config.environment.value != .dummy, matching: QueuedRowMatching(decisions: importDecisions(config)))
+        Sync(
+            client: client, repository: repository, pending: pendingWrites(config), policy: resendPolicy(config),
+            verifyAnswers: config.environment.value != .dummy,
+            matching: QueuedRowMatching(decisions: importDecisions(config)))
     }
 
     /// A client, or none for a dry run when none can be made (no server configured): it compares with what is here.
     /// `queuesUnreachable` gives up at once on a server that cannot be reached at all (`add`: the item waits in the outbox).
-    public func client(_ config: AppConfig, orNoneFor dryRun: Bool, queuesUnreachable: Bool = false) throws -> ExpenseLogAPIClient? {
+    public func client(
+        _ config: AppConfig, orNoneFor dryRun: Bool, queuesUnreachable: Bool = false
+    ) throws -> ExpenseLogAPIClient? {
         do {
             return try client(config, queuesUnreachable: queuesUnreachable)
-        } catch where dryRun {
-            warn(String(describe(error).prefix { $0 != "\n" })
-                 + say("; the dry run compares with the cache and the outbox only", ja: "。試行はキャッシュと送信待ちとだけ比べます"))
+        } catch  where dryRun {
+            warn(
+                String(describe(error).prefix { $0 != "\n" })
+                    + say("; the dry run compares with the cache and the outbox only", ja: "。試行はキャッシュと送信待ちとだけ比べます"))
             return nil
         }
     }
@@ -165,12 +177,14 @@ public struct Context: Sendable {
         let baseURL: URL
         var token: String?
         if config.environment.value == .dummy {
-            let directory = config.fixturesDirectory.map { URL(fileURLWithPath: $0.value, isDirectory: true) }
+            let directory =
+                config.fixturesDirectory.map { URL(fileURLWithPath: $0.value, isDirectory: true) }
                 ?? FixtureBundle.directory()
             guard let directory else {
                 let binDir = Bundle.main.executableURL?.deletingLastPathComponent().path ?? "the executable's folder"
-                throw APIError.fixtureUnreadable(path: "\(binDir)/\(FixtureBundle.name).resources or \(binDir)/../share/expense-log",
-                                                 reason: "the bundled fixtures are in neither")
+                throw APIError.fixtureUnreadable(
+                    path: "\(binDir)/\(FixtureBundle.name).resources or \(binDir)/../share/expense-log",
+                    reason: "the bundled fixtures are in neither")
             }
             session = FixtureSession(directory: directory)
             baseURL = directory
@@ -178,16 +192,19 @@ public struct Context: Sendable {
             baseURL = try config.requireBaseURL()
             token = try Token.load(environment: environment, file: config.paths.tokenFile)?.value
             if token != nil, baseURL.scheme?.lowercased() == "http", !LoopbackHost.matches(baseURL.host ?? "") {
-                warn(say("the token is sent over plain http:// to \(baseURL.host ?? "the server"), unencrypted; use https://",
-                         ja: "トークンを暗号化されない http:// で \(baseURL.host ?? "サーバー") に送ります。https:// を使ってください"))
+                warn(
+                    say(
+                        "the token is sent over plain http:// to \(baseURL.host ?? "the server"), unencrypted; use https://",
+                        ja: "トークンを暗号化されない http:// で \(baseURL.host ?? "サーバー") に送ります。https:// を使ってください"))
             }
             session = makeLiveSession?() ?? LiveSession.make(environment: environment)
         }
         let log = RequestLog(sink: io.stderr, verbose: verbose, quiet: quiet)
         var retryPolicy = config.retryPolicy
         retryPolicy.retriesUnreachable = !queuesUnreachable
-        return ExpenseLogAPIClient(session: session, baseURL: baseURL, timeout: config.timeout, token: token,
-                                   retryPolicy: retryPolicy, serverTimeZone: config.serverTimeZone.value,
-                                   maxAnswerBytes: config.maxAnswerBytes.value, onEvent: log.record, sleep: sleep)
+        return ExpenseLogAPIClient(
+            session: session, baseURL: baseURL, timeout: config.timeout, token: token,
+            retryPolicy: retryPolicy, serverTimeZone: config.serverTimeZone.value,
+            maxAnswerBytes: config.maxAnswerBytes.value, onEvent: log.record, sleep: sleep)
     }
 }

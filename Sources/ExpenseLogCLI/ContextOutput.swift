@@ -9,8 +9,10 @@ import Foundation
 /// What every command prints the same way: items, the rows of an answer left out, the cache's warnings.
 extension Context {
     /// Writes items in a format to stdout, naming categories from the configured catalogue.
-    func printItems(_ items: [Item], _ format: OutputFormat, _ config: AppConfig, shortIDs: [String: String]? = nil,
-                    waiting: Set<String> = []) {
+    func printItems(
+        _ items: [Item], _ format: OutputFormat, _ config: AppConfig, shortIDs: [String: String]? = nil,
+        waiting: Set<String> = []
+    ) {
         var writer = itemWriter(config)
         if let shortIDs { (writer.showsIDs, writer.shortIDs) = (true, shortIDs) }
         writer.waitingIDs = waiting
@@ -27,10 +29,14 @@ extension Context {
     /// that cannot be read back is warned about. `totals` (a run's saved items): more than `summaryThreshold`, with no
     /// `--format` given, are totalled per month instead, where it says (`.onTerminal`: register, whose contract prints
     /// the items saved, to a pipe still; `.always`: sync).
-    func printItems(_ spool: ItemSpool, _ format: OutputFormat, _ config: AppConfig, showingIDs: Bool = false, totals: MonthTotalsWhere = .never) {
+    func printItems(
+        _ spool: ItemSpool, _ format: OutputFormat, _ config: AppConfig, showingIDs: Bool = false,
+        totals: MonthTotalsWhere = .never
+    ) {
         var writer = itemWriter(config)
         writer.showsIDs = showingIDs
-        let totalled = totals != .never && (totals == .always || io.stdoutIsTerminal) && format == .table
+        let totalled =
+            totals != .never && (totals == .always || io.stdoutIsTerminal) && format == .table
             && !invocation.isGiven(CommonOptions.format) && spool.count > Self.summaryThreshold
         do {
             if totalled { return try writer.writeMonthTotals(spool) { io.stdout.write($0) } }
@@ -41,8 +47,10 @@ extension Context {
             }
             try writer.write(spool, as: format) { io.stdout.write(bytes: $0) }
         } catch {
-            warn(say("the items could not all be printed (\(describe(error))); `expense-log fetch` shows what the server has",
-                     ja: "項目をすべては表示できませんでした (\(describe(error)))。`expense-log fetch` でサーバーにあるものを表示します"))
+            warn(
+                say(
+                    "the items could not all be printed (\(describe(error))); `expense-log fetch` shows what the server has",
+                    ja: "項目をすべては表示できませんでした (\(describe(error)))。`expense-log fetch` でサーバーにあるものを表示します"))
         }
     }
 
@@ -61,15 +69,19 @@ extension Context {
     /// Names on stderr each row of a month's answer that was left out or read with a guess.
     func warnRows(_ answer: SheetAnswer, of month: YearMonth?) {
         for row in answer.retyped { warn(japanese ? row.japaneseDescription(in: month) : row.describe(in: month)) }
-        for row in answer.unreadable { warn(japanese ? "除外: " + row.japaneseDescription(in: month) : "left out \(row.describe(in: month))") }
+        for row in answer.unreadable {
+            warn(japanese ? "除外: " + row.japaneseDescription(in: month) : "left out \(row.describe(in: month))")
+        }
     }
 
     /// What rows left out mean for a reading command (fetch, summary): once, after the rows were named.
     func reportLeftOut(_ count: Int) {
         if count > 0 {
-            warn(say("\(count) row\(count == 1 ? "" : "s") of the server's answer could not be read as items and \(count == 1 ? "was" : "were") "
-                     + "left out; fix \(count == 1 ? "it" : "them") in the sheet (exit status 65; --strict refuses such a month whole)",
-                     ja: "サーバーの応答の\(count)行は項目として読めず、除外しました。シートで直してください (終了コード65。--strict ではその月ごと拒否します)"))
+            warn(
+                say(
+                    "\(count) row\(count == 1 ? "" : "s") of the server's answer could not be read as items and \(count == 1 ? "was" : "were") "
+                        + "left out; fix \(count == 1 ? "it" : "them") in the sheet (exit status 65; --strict refuses such a month whole)",
+                    ja: "サーバーの応答の\(count)行は項目として読めず、除外しました。シートで直してください (終了コード65。--strict ではその月ごと拒否します)"))
         }
     }
 

@@ -13,7 +13,8 @@ extension Context {
     /// may have). Throws when one belongs to another account; warns of a mode that cannot be changed (a read-only mount).
     func keepPrivate(_ paths: Paths) throws {
         // Under the lock throughout, so that a second look at a root waits for the first to finish (or to refuse it).
-        let (tightened, failures) = try Self.privateRoots.withLock { done -> ([(URL, Int)], [(path: String, reason: String)]) in
+        let (tightened, failures) = try Self.privateRoots.withLock {
+            done -> ([(URL, Int)], [(path: String, reason: String)]) in
             var tightened: [(URL, Int)] = [], failures: [(path: String, reason: String)] = []
             for root in [paths.configDirectory, paths.cacheRoot, paths.stateRoot] where !done.contains(root.path) {
                 let result = try PrivateFiles.tighten(root, leaving: [paths.tokenFile.path])
@@ -24,15 +25,19 @@ extension Context {
             return (tightened, failures)
         }
         for (path, reason) in failures {
-            warn(say("\(path) could not be made readable by you alone (\(reason)); other accounts on this machine may read it",
-                     ja: "\(path) を自分だけが読めるようにできませんでした (\(reason))。このマシンのほかのアカウントが読めるかもしれません"))
+            warn(
+                say(
+                    "\(path) could not be made readable by you alone (\(reason)); other accounts on this machine may read it",
+                    ja: "\(path) を自分だけが読めるようにできませんでした (\(reason))。このマシンのほかのアカウントが読めるかもしれません"))
         }
         guard !tightened.isEmpty else { return }
         let count = tightened.map(\.1).reduce(0, +)
         let places = tightened.map(\.0.path).joined(separator: ", ")
-        note(say("Made \(count) file\(count == 1 ? "" : "s") and folder\(count == 1 ? "" : "s") in \(places) readable by you alone: an "
-                 + "earlier version left them readable by other accounts on this machine (the household's purchases, the queue).",
-                 ja: "\(places) の\(count)個のファイルとフォルダーを自分だけが読めるようにしました。以前のバージョンはこの"
-                     + "マシンのほかのアカウントが読めるように作っていました (家計の支出、送信待ち)。"))
+        note(
+            say(
+                "Made \(count) file\(count == 1 ? "" : "s") and folder\(count == 1 ? "" : "s") in \(places) readable by you alone: an "
+                    + "earlier version left them readable by other accounts on this machine (the household's purchases, the queue).",
+                ja: "\(places) の\(count)個のファイルとフォルダーを自分だけが読めるようにしました。以前のバージョンはこの"
+                    + "マシンのほかのアカウントが読めるように作っていました (家計の支出、送信待ち)。"))
     }
 }

@@ -32,12 +32,16 @@ extension Context {
                     + "ここでは何も読み書きしていません。"
             }
         case let error as InputError:
-            let reasons = ["no such file": "ありません", "permission denied": "権限がありません", "it is a folder, not a file": "ファイルではなくフォルダーです"]
+            let reasons = [
+                "no such file": "ありません", "permission denied": "権限がありません",
+                "it is a folder, not a file": "ファイルではなくフォルダーです",
+            ]
             return "\(error.path) を読めません: \(reasons[error.reason] ?? error.reason)"
         case let error as ConfigError:
             switch error {
             case let .missingBaseURL(env, configFile):
-                return "環境 '\(env.rawValue)' のベース URL が設定されていません。--base-url URL、EXPENSE_LOG_BASE_URL、または \(configFile) で設定するか "
+                return
+                    "環境 '\(env.rawValue)' のベース URL が設定されていません。--base-url URL、EXPENSE_LOG_BASE_URL、または \(configFile) で設定するか "
                     + "(`expense-log config init`)、サーバーなしで試すには --env dummy を使ってください。"
             case let .missingConfigFile(path, source):
                 return "設定ファイル \(path) (\(source) による) がありません。作るか、\(source) で別の場所を指定してください。"
@@ -62,15 +66,21 @@ extension Context {
     func describeNotice(_ text: String) -> String {
         guard japanese else { return text }
         let notices: [(Regex<(Substring, Substring, Substring)>, (String, String) -> String)] = [
-            (#/^the cache file (.+) was unreadable and was moved to (.+); it will be fetched again$/#,
-             { "キャッシュのファイル \($0) が読めないため \($1) に移しました。もう一度取得します" }),
-            (#/^the outbox entry (.+) cannot be read \((.+)\); it was left in place and its items are not sent until it is fixed or moved away$/#,
-             { "送信待ちの記録 \($0) を読めません (\($1))。そのままにしてあり、直すか移すまでその項目は送りません" }),
+            (
+                #/^the cache file (.+) was unreadable and was moved to (.+); it will be fetched again$/#,
+                { "キャッシュのファイル \($0) が読めないため \($1) に移しました。もう一度取得します" }
+            ),
+            (
+                #/^the outbox entry (.+) cannot be read \((.+)\); it was left in place and its items are not sent until it is fixed or moved away$/#,
+                { "送信待ちの記録 \($0) を読めません (\($1))。そのままにしてあり、直すか移すまでその項目は送りません" }
+            ),
         ]
         for (pattern, japanese) in notices {
             if let match = text.wholeMatch(of: pattern) { return japanese(String(match.1), String(match.2)) }
         }
-        if let match = text.wholeMatch(of: #/^the queued change (.+?) cannot be read(?: \((.+)\))?; it was left in place, .*$/#) {
+        if let match = text.wholeMatch(
+            of: #/^the queued change (.+?) cannot be read(?: \((.+)\))?; it was left in place, .*$/#)
+        {
             return "待っている変更 \(match.1) を読めません" + (match.2.map { " (\($0))" } ?? "")
                 + "。そのままにしてあり、直すか移すまで、それと後の変更は送りません"
         }

@@ -31,17 +31,24 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         case .success: "Success, also when the cached month was served after a network failure (with a warning)."
         case .failure: "Unexpected failure; server check: a check did not hold; a question answered no."
         case .overBudget: "summary --budget: a budget was overspent (the output is complete)."
-        case .held: "register: rows that may be items already there were held back for a person to decide (the rest was sent)."
+        case .held:
+            "register: rows that may be items already there were held back for a person to decide (the rest was sent)."
         case .usage: "Usage: an unknown command or option, a missing or malformed value."
-        case .dataError: "An input item or file is invalid (every problem listed, nothing sent), or rows of the server's answer were left out."
+        case .dataError:
+            "An input item or file is invalid (every problem listed, nothing sent), or rows of the server's answer were left out."
         case .noInput: "An input file or a dummy fixture does not exist or cannot be read."
-        case .unavailable: "The network failed or the server answered an error status, and nothing cached could serve; or the server lacks what the command needs."
+        case .unavailable:
+            "The network failed or the server answered an error status, and nothing cached could serve; or the server lacks what the command needs."
         case .ioError: "The cache, the queue of pending writes, the token file or stdout could not be written."
-        case .temporaryFailure: "Items or changes wait in the queue for sync (the server could not be reached, or its answer was lost)."
-        case .protocolError: "The server answered something that is not the expected JSON, or an answer that does not account for what was asked."
+        case .temporaryFailure:
+            "Items or changes wait in the queue for sync (the server could not be reached, or its answer was lost)."
+        case .protocolError:
+            "The server answered something that is not the expected JSON, or an answer that does not account for what was asked."
         case .noPermission: "HTTP 401 or 403, or the web app's key refused."
-        case .interrupted: "Interrupted (Ctrl-C at a prompt or during a run; SIGTERM gives 143, SIGHUP 129): what was queued waits for sync."
-        case .configuration: "Configuration: no base URL, a bad config file, an insecure token file, http:// in release."
+        case .interrupted:
+            "Interrupted (Ctrl-C at a prompt or during a run; SIGTERM gives 143, SIGHUP 129): what was queued waits for sync."
+        case .configuration:
+            "Configuration: no base URL, a bad config file, an insecure token file, http:// in release."
         }
     }
 
@@ -69,7 +76,10 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
             case .fixtureUnreadable: self = .noInput
             case .invalidMonth: self = .usage
             case .scriptStopped: self = .unavailable
-            case .scriptRefused(_, let kind, _): self = kind == "unauthorized" ? .noPermission : ["busy", "unavailable"].contains(kind) ? .unavailable : .protocolError
+            case .scriptRefused(_, let kind, _):
+                self =
+                    kind == "unauthorized"
+                    ? .noPermission : ["busy", "unavailable"].contains(kind) ? .unavailable : .protocolError
             }
         default: self = .failure
         }

@@ -3,6 +3,7 @@ import ExpenseLogImport
 import ExpenseLogModel
 import ExpenseLogStore
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -63,8 +64,13 @@ enum InputFile {
             bytes.withMemoryRebound(to: CChar.self) { $0.baseAddress.map(openForReading) ?? -1 }
         }
         guard descriptor >= 0 else {
-            throw InputError(path: shown, reason: errno == ENOENT ? "no such file" : errno == EACCES ? "permission denied"
-                                : "it cannot be opened (\(StoreError.posix(errno)))")
+            throw InputError(
+                path: shown,
+                reason: errno == ENOENT
+                    ? "no such file"
+                    : errno == EACCES
+                        ? "permission denied"
+                        : "it cannot be opened (\(StoreError.posix(errno)))")
         }
         var status = stat()
         if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
@@ -83,7 +89,8 @@ enum InputFile {
             }
             return Array(chunk)
         } catch {
-            throw InputError(path: ArgumentBytes.display(path), reason: "it cannot be read (\(StoreError.reason(of: error)))")
+            throw InputError(
+                path: ArgumentBytes.display(path), reason: "it cannot be read (\(StoreError.reason(of: error)))")
         }
     }
 
@@ -94,7 +101,8 @@ enum InputFile {
             let got = bytes.withUnsafeMutableBytes { pread(handle.fileDescriptor, $0.baseAddress, $0.count, offset) }
             if got < 0, errno == EINTR { continue }
             guard got >= 0 else {
-                throw InputError(path: ArgumentBytes.display(path), reason: "it cannot be read (\(StoreError.posix(errno)))")
+                throw InputError(
+                    path: ArgumentBytes.display(path), reason: "it cannot be read (\(StoreError.posix(errno)))")
             }
             guard got > 0 else { return nil }
             offset += off_t(got)
@@ -114,7 +122,9 @@ enum InputFile {
 
     /// An input held whole that passed the limit: refused before it fills memory (`register /dev/zero`).
     private static func tooLarge(_ path: String) -> ValidationProblem {
-        ValidationProblem(location: SourceLocation(file: path == "-" ? "(standard input)" : ArgumentBytes.display(path), line: 1), field: nil,
-                          message: InputLimits.wholeMessage)
+        ValidationProblem(
+            location: SourceLocation(file: path == "-" ? "(standard input)" : ArgumentBytes.display(path), line: 1),
+            field: nil,
+            message: InputLimits.wholeMessage)
     }
 }

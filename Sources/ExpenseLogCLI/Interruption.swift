@@ -2,6 +2,7 @@ import Dispatch
 import ExpenseLogStore
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -40,7 +41,8 @@ public final class Interruption: Sendable {
         RawTerminal.shared.close()
         let names: [Int32: String] = [SIGINT: "Interrupted", SIGTERM: "Terminated", SIGHUP: "Hung up"]
         let said = note.withLock { $0 }.map { " " + $0 } ?? ""
-        FileDescriptorSink(descriptor: 2).write((isatty(2) == 1 ? "\r\u{1B}[K" : "") + "\(names[number] ?? "Stopped").\(said)\n")
+        FileDescriptorSink(descriptor: 2).write(
+            (isatty(2) == 1 ? "\r\u{1B}[K" : "") + "\(names[number] ?? "Stopped").\(said)\n")
         // _exit, not exit: other threads may be mid-write, and nothing buffered needs flushing (writes go straight out).
         // It runs with the temporary files' lock held, so none is made between their removal and the end.
         TemporaryFiles.process.removeAll { _exit(128 + number) }

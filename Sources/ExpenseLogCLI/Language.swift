@@ -5,7 +5,9 @@ import Foundation
 public enum Language {
     /// Whether words should be Japanese, from the environment and the system's preferred languages.
     public static func isJapanese(environment: [String: String], preferred: [String]) -> Bool {
-        let locale = [environment["LC_ALL"], environment["LC_MESSAGES"], environment["LANG"]].compactMap { $0 }.first { !$0.isEmpty }
+        let locale = [environment["LC_ALL"], environment["LC_MESSAGES"], environment["LANG"]].compactMap { $0 }.first {
+            !$0.isEmpty
+        }
         if let locale { return locale.hasPrefix("ja") }
         return preferred.first?.hasPrefix("ja") ?? false
     }

@@ -78,7 +78,9 @@ struct KeyDecoder {
         // Esc pressed alone, then another key: the Esc is dropped and the key (Enter too) is read as itself.
         if second < 0x20 && second != 0x08 || second >= 0x80 { return (.ignored, 1) }
         guard second == UInt8(ascii: "[") else {
-            let alt: [UInt8: Key] = [0x62: .wordLeft, 0x66: .wordRight, 0x7F: .deleteWordBefore, 0x08: .deleteWordBefore]
+            let alt: [UInt8: Key] = [
+                0x62: .wordLeft, 0x66: .wordRight, 0x7F: .deleteWordBefore, 0x08: .deleteWordBefore,
+            ]
             return (alt[second] ?? .ignored, 2)
         }
         // Parameters and intermediates run to a final byte in 0x40–0x7E.
@@ -109,7 +111,10 @@ struct KeyDecoder {
         let scalar = bytes.prefix(length)
         // A C1 control (U+0080–U+009F) is no text a name may hold, and could move the cursor if drawn.
         guard let text = String(validating: scalar, as: UTF8.self) else { return (.ignored, 1) }
-        return (text.unicodeScalars.allSatisfy { $0.properties.generalCategory != .control } ? .text(text) : .ignored, length)
+        return (
+            text.unicodeScalars.allSatisfy { $0.properties.generalCategory != .control } ? .text(text) : .ignored,
+            length
+        )
     }
 }
 

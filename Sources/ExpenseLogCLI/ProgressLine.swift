@@ -29,7 +29,11 @@ final class ProgressLine: Sendable {
 
     /// Clears the line, so the messages that follow start at the left margin.
     func clear() {
-        guard enabled, state.withLock({ state in defer { state.shown = false }; return state.shown }) else { return }
+        guard enabled,
+            state.withLock({ state in
+                defer { state.shown = false }; return state.shown
+            })
+        else { return }
         sink.write("\r\u{1B}[K")
     }
 }

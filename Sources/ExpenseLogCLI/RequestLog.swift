@@ -15,20 +15,25 @@ struct RequestLog: Sendable {
         switch event {
         case let .answered(request, response, elapsed, attempt) where verbose:
             let redirected = response.url == request.url ? "" : " via \(URLRedaction.redacted(response.url))"
-            sink.write("> \(Self.target(request)) -> \(response.status), \(request.body?.count ?? 0) bytes sent, "
-                       + "\(response.body.count) bytes received in \(Self.milliseconds(elapsed)) ms\(redirected)"
-                       + "\(Self.attemptText(attempt))\n")
+            sink.write(
+                "> \(Self.target(request)) -> \(response.status), \(request.body?.count ?? 0) bytes sent, "
+                    + "\(response.body.count) bytes received in \(Self.milliseconds(elapsed)) ms\(redirected)"
+                    + "\(Self.attemptText(attempt))\n")
         case let .failed(request, error, elapsed, attempt) where verbose:
             let reason = if case .network(_, let reason) = error { "\(reason)" } else { "\(error)" }
-            sink.write("> \(Self.target(request)) -> failed after \(Self.milliseconds(elapsed)) ms: \(reason)\(Self.attemptText(attempt))\n")
+            sink.write(
+                "> \(Self.target(request)) -> failed after \(Self.milliseconds(elapsed)) ms: \(reason)\(Self.attemptText(attempt))\n"
+            )
         case let .retrying(request, error, delay, attempt, attempts) where !quiet:
-            let cause = switch error {
-            case .httpStatus(_, let status, _): "HTTP \(status)"
-            case .network(_, let reason): Self.shortReason(reason)
-            default: "\(error)"
-            }
-            sink.write("warning: \(Self.target(request)): \(cause); retrying in \(String(format: "%.1f", delay)) s "
-                       + "(attempt \(attempt) of \(attempts))\n")
+            let cause =
+                switch error {
+                case .httpStatus(_, let status, _): "HTTP \(status)"
+                case .network(_, let reason): Self.shortReason(reason)
+                default: "\(error)"
+                }
+            sink.write(
+                "warning: \(Self.target(request)): \(cause); retrying in \(String(format: "%.1f", delay)) s "
+                    + "(attempt \(attempt) of \(attempts))\n")
         default:
             break
         }

@@ -1,6 +1,7 @@
 import ExpenseLogRendering
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -76,7 +77,10 @@ enum TerminalLine {
         let editPrompt = TextWidth.of(lastLine) + 10 > columns ? "> " : lastLine
         stderr.write(editPrompt == lastLine ? prompt : prompt + "\n" + editPrompt)
         var decoder = KeyDecoder(), edit = LineEdit()
-        decoder.append(RawTerminal.shared.typedAhead.withLock { typed in defer { typed = [] }; return typed })
+        decoder.append(
+            RawTerminal.shared.typedAhead.withLock { typed in
+                defer { typed = [] }; return typed
+            })
         var buffer = [UInt8](repeating: 0, count: 256)
         while true {
             var changed = false
@@ -86,7 +90,9 @@ enum TerminalLine {
                     // The line as typed stays on screen (drawn whole again only when it was scrolled sideways); ^C shows
                     // what ended it, as a shell shows it.
                     let scrolled = TextWidth.of(editPrompt) + TextWidth.of(edit.text) >= columns - 1
-                    stderr.write((changed || scrolled ? edit.drawing(after: editPrompt, secret: secret) : "") + (answer == .interrupted ? "^C\n" : "\n"))
+                    stderr.write(
+                        (changed || scrolled ? edit.drawing(after: editPrompt, secret: secret) : "")
+                            + (answer == .interrupted ? "^C\n" : "\n"))
                     return answer
                 }
                 changed = true

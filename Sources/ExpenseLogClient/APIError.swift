@@ -1,7 +1,6 @@
 import ExpenseLogHTTP
 import Foundation
 
-
 /// A failed call to the server, saying what to do next.
 public enum APIError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The request got no HTTP answer.
@@ -27,7 +26,8 @@ public enum APIError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .network(url, reason):
             return "could not reach \(URLRedaction.redacted(url)): \(reason)"
         case let .httpStatus(url, status, snippet) where status == 401 || status == 403:
-            return "\(URLRedaction.redacted(url)) answered HTTP \(status) (\(status == 401 ? "unauthorized" : "forbidden")). "
+            return
+                "\(URLRedaction.redacted(url)) answered HTTP \(status) (\(status == 401 ? "unauthorized" : "forbidden")). "
                 + "Check that the web app is deployed for the account you use and that your token is right."
                 + APIError.quote(snippet)
         case let .httpStatus(url, status, snippet):
@@ -36,26 +36,32 @@ public enum APIError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .invalidResponse(url, status, reason, snippet):
             return "\(URLRedaction.redacted(url)) answered HTTP \(status), but \(reason)." + APIError.quote(snippet)
         case let .answerTooLarge(url, limit):
-            return "\(URLRedaction.redacted(url)) sent an answer larger than \(limit >> 20) MiB, and it was cut off there: a "
+            return
+                "\(URLRedaction.redacted(url)) sent an answer larger than \(limit >> 20) MiB, and it was cut off there: a "
                 + "month of items is far smaller, so this is not the web app's answer (check the URL). If it really is, raise "
                 + "\"maxAnswerMiB\" in the config file."
         case let .fixtureUnreadable(path, reason):
             return "the dummy fixture \(path) is unavailable (\(reason)). "
                 + "Point --fixtures or EXPENSE_LOG_FIXTURES at a folder holding fetch.json and register.json."
-        case let .scriptRefused(url, kind, message) where kind == "unauthorized" && URLRedaction.pathKey(of: url) != nil:
-            return "\(URLRedaction.redacted(url)) refused the request: \(message). The key at the end of the base URL (…/exec/***) "
+        case let .scriptRefused(url, kind, message)
+        where kind == "unauthorized" && URLRedaction.pathKey(of: url) != nil:
+            return
+                "\(URLRedaction.redacted(url)) refused the request: \(message). The key at the end of the base URL (…/exec/***) "
                 + "must be the web app's script property EXPENSE_LOG_KEY (and a token set here as well must be the same): "
                 + "fix the URL with `expense-log config set baseURL`"
         case let .scriptRefused(url, kind, message) where kind == "unauthorized":
-            return "\(URLRedaction.redacted(url)) refused the request: \(message). The web app's script property EXPENSE_LOG_KEY and "
+            return
+                "\(URLRedaction.redacted(url)) refused the request: \(message). The web app's script property EXPENSE_LOG_KEY and "
                 + "the token here must be the same: set it with `expense-log config set-token` (or EXPENSE_LOG_TOKEN)"
         case let .scriptRefused(url, kind, message) where kind == "unavailable":
-            return "\(URLRedaction.redacted(url)) could not finish: Google's services failed under the web app's script (\(message)); "
+            return
+                "\(URLRedaction.redacted(url)) could not finish: Google's services failed under the web app's script (\(message)); "
                 + "what it did before that stays, and asking again is safe"
         case let .scriptRefused(url, kind, message):
             return "\(URLRedaction.redacted(url)) refused the request (\(kind)): \(message)"
         case let .scriptStopped(url, message):
-            return "\(URLRedaction.redacted(url)) did not finish: Apps Script stopped the web app's script (\(message)); what it did "
+            return
+                "\(URLRedaction.redacted(url)) did not finish: Apps Script stopped the web app's script (\(message)); what it did "
                 + "before that stays, and asking again is safe"
         case let .invalidMonth(year, month):
             return "\(year)-\(month) is not a month (the year has four digits, the month is 1 to 12); nothing was sent."
@@ -90,9 +96,11 @@ public enum APIError: Error, Sendable, Equatable, CustomStringConvertible {
         let json = secret.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
         var unreserved = CharacterSet.alphanumerics
         unreserved.insert(charactersIn: "-._~")
-        return [secret, json, json.replacingOccurrences(of: "/", with: "\\/"),
-                secret.addingPercentEncoding(withAllowedCharacters: unreserved) ?? secret,
-                secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? secret]
+        return [
+            secret, json, json.replacingOccurrences(of: "/", with: "\\/"),
+            secret.addingPercentEncoding(withAllowedCharacters: unreserved) ?? secret,
+            secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? secret,
+        ]
     }
 }
 
@@ -167,7 +175,8 @@ extension APIError {
     /// gives only once the script has finished.
     public func scriptFinished(requestURL: URL) -> Bool {
         switch self {
-        case .invalidResponse, .answerTooLarge, .fixtureUnreadable, .invalidMonth, .scriptRefused, .scriptStopped: return true
+        case .invalidResponse, .answerTooLarge, .fixtureUnreadable, .invalidMonth, .scriptRefused, .scriptStopped:
+            return true
         case .httpStatus(let url, _, _), .network(let url, _): return url != requestURL
         }
     }
@@ -178,11 +187,13 @@ extension APIError {
         guard !secrets.isEmpty else { return self }
         func clean(_ text: String) -> String { secrets.reduce(text) { $0.replacingOccurrences(of: $1, with: "***") } }
         switch self {
-        case let .httpStatus(url, status, snippet): return .httpStatus(url: url, status: status, snippet: clean(snippet))
+        case let .httpStatus(url, status, snippet):
+            return .httpStatus(url: url, status: status, snippet: clean(snippet))
         case let .invalidResponse(url, status, reason, snippet):
             return .invalidResponse(url: url, status: status, reason: clean(reason), snippet: clean(snippet))
         case let .network(url, .other(detail)): return .network(url: url, reason: .other(clean(detail)))
-        case let .scriptRefused(url, kind, message): return .scriptRefused(url: url, kind: kind, message: clean(message))
+        case let .scriptRefused(url, kind, message):
+            return .scriptRefused(url: url, kind: kind, message: clean(message))
         case let .scriptStopped(url, message): return .scriptStopped(url: url, message: clean(message))
         default: return self
         }

@@ -7,13 +7,15 @@ extension APIError {
         case let .network(url, reason):
             return "\(URLRedaction.redacted(url)) に届きません: \(reason.japaneseDescription)"
         case let .httpStatus(url, status, snippet) where status == 401 || status == 403:
-            return "\(URLRedaction.redacted(url)) が HTTP \(status) を返しました (\(status == 401 ? "認証されていません" : "禁止されています"))。"
+            return
+                "\(URLRedaction.redacted(url)) が HTTP \(status) を返しました (\(status == 401 ? "認証されていません" : "禁止されています"))。"
                 + "ウェブアプリが使っているアカウントで公開されているか、トークンが正しいか確かめてください。" + APIError.quote(snippet)
         case let .httpStatus(url, status, snippet):
             let hint = status >= 500 ? "サーバーの失敗です。あとでもう一度試してください。" : "ベース URL とリクエストを確かめてください。"
             return "\(URLRedaction.redacted(url)) が HTTP \(status) を返しました。\(hint)" + APIError.quote(snippet)
         case let .invalidResponse(url, status, reason, snippet):
-            return "\(URLRedaction.redacted(url)) が HTTP \(status) を返しましたが、想定した応答ではありません (\(reason))。" + APIError.quote(snippet)
+            return "\(URLRedaction.redacted(url)) が HTTP \(status) を返しましたが、想定した応答ではありません (\(reason))。"
+                + APIError.quote(snippet)
         case let .answerTooLarge(url, limit):
             return "\(URLRedaction.redacted(url)) の応答が \(limit >> 20) MiB を超えたため途中で切りました。ウェブアプリの応答ではありません "
                 + "(URL を確かめてください)。本当にそうなら設定ファイルの \"maxAnswerMiB\" を大きくしてください。"

@@ -62,7 +62,8 @@ public struct DeploymentReport: Sendable, Equatable {
     /// A report read from the script's answer, or nil when it is not one.
     init?(_ members: [(key: String, value: JSONValue)]) {
         guard case .object(let check, _)? = members[member: "check"],
-              case .array(let steps, _)? = check[member: "steps"] else { return nil }
+            case .array(let steps, _)? = check[member: "steps"]
+        else { return nil }
         func text(_ members: [(key: String, value: JSONValue)], _ key: String) -> String? {
             if case .string(let value, _)? = members[member: key] { value } else { nil }
         }
@@ -75,7 +76,10 @@ public struct DeploymentReport: Sendable, Equatable {
         var read: [Step] = []
         for case .object(let step, _) in steps {
             guard let what = text(step, "what") else { return nil }
-            read.append(Step(what: what, held: flag(step, "ok"), detail: text(step, "detail") ?? "", aboutBooks: text(step, "about") == "books"))
+            read.append(
+                Step(
+                    what: what, held: flag(step, "ok"), detail: text(step, "detail") ?? "",
+                    aboutBooks: text(step, "about") == "books"))
         }
         var timings: [Timing] = []
         if case .array(let list, _)? = check[member: "timings"] {
@@ -105,8 +109,9 @@ extension ExpenseLogAPIClient {
     public func selfCheck() async throws -> DeploymentReport {
         let (members, raw, url) = try await post("{\"action\":\"check\"}", timeout: Self.checkTimeout)
         guard let report = DeploymentReport(members) else {
-            throw APIError.invalidResponse(url: url, status: 200, reason: "the answer to a check is not the script's report",
-                                           snippet: APIError.snippet(raw, hiding: secrets))
+            throw APIError.invalidResponse(
+                url: url, status: 200, reason: "the answer to a check is not the script's report",
+                snippet: APIError.snippet(raw, hiding: secrets))
         }
         return report
     }

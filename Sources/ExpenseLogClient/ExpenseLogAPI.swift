@@ -42,8 +42,10 @@ public enum ExpenseLogAPI: Sendable, Equatable {
             let ours = "year=\(month.year)&month=\(month.month)"
             let existing = parts?.percentEncodedQuery ?? ""
             parts?.percentEncodedQuery = existing.isEmpty ? ours : existing + "&" + ours
-            return HTTPRequest(method: "GET", url: parts?.url ?? baseURL,
-                               headers: ["Accept": "application/json", "User-Agent": Self.userAgent], timeout: timeout ?? defaultTimeout)
+            return HTTPRequest(
+                method: "GET", url: parts?.url ?? baseURL,
+                headers: ["Accept": "application/json", "User-Agent": Self.userAgent],
+                timeout: timeout ?? defaultTimeout)
         case .register(let items):
             return Self.register(body: Data(ItemJSON.arrayBytes(items)), baseURL: baseURL, timeout: timeout)
         }
@@ -60,8 +62,12 @@ public enum ExpenseLogAPI: Sendable, Equatable {
 
     /// The register POST of a body already encoded (a batch's), so that a batch is encoded once.
     public static func register(body: Data, baseURL: URL, timeout: Double? = nil) -> HTTPRequest {
-        HTTPRequest(method: "POST", url: baseURL,
-                    headers: ["Accept": "application/json", "Content-Type": "application/json; charset=utf-8", "User-Agent": userAgent],
-                    body: body, timeout: timeout ?? registerTimeout)
+        HTTPRequest(
+            method: "POST", url: baseURL,
+            headers: [
+                "Accept": "application/json", "Content-Type": "application/json; charset=utf-8",
+                "User-Agent": userAgent,
+            ],
+            body: body, timeout: timeout ?? registerTimeout)
     }
 }

@@ -25,11 +25,13 @@ public struct ExpenseLogAPIClient: Sendable {
     public let maxAnswerBytes: Int
 
     /// A client for one base URL over a session.
-    public init(session: any Session, baseURL: URL, timeout: Double? = nil, token: String? = nil,
-                retryPolicy: RetryPolicy = RetryPolicy(), serverTimeZone: TimeZone = SheetRows.defaultTimeZone,
-                maxAnswerBytes: Int = HTTPRequest.defaultMaxAnswerBytes,
-                onEvent: @escaping @Sendable (ClientEvent) -> Void = { _ in },
-                sleep: @escaping @Sendable (Double) async throws -> Void = { try await Task.sleep(for: .seconds($0)) }) {
+    public init(
+        session: any Session, baseURL: URL, timeout: Double? = nil, token: String? = nil,
+        retryPolicy: RetryPolicy = RetryPolicy(), serverTimeZone: TimeZone = SheetRows.defaultTimeZone,
+        maxAnswerBytes: Int = HTTPRequest.defaultMaxAnswerBytes,
+        onEvent: @escaping @Sendable (ClientEvent) -> Void = { _ in },
+        sleep: @escaping @Sendable (Double) async throws -> Void = { try await Task.sleep(for: .seconds($0)) }
+    ) {
         self.session = session
         self.baseURL = baseURL
         self.timeout = timeout
@@ -50,7 +52,9 @@ public struct ExpenseLogAPIClient: Sendable {
 
     /// The items of one month given as numbers; an impossible month is an `APIError.invalidMonth`.
     public func fetch(year: Int, month: Int) async throws -> SheetAnswer {
-        guard let value = YearMonth(year: year, month: month) else { throw APIError.invalidMonth(year: year, month: month) }
+        guard let value = YearMonth(year: year, month: month) else {
+            throw APIError.invalidMonth(year: year, month: month)
+        }
         return try await fetch(value)
     }
 
@@ -60,8 +64,10 @@ public struct ExpenseLogAPIClient: Sendable {
     /// its fate unknown, and re-sending it blindly could register the items twice. With `action`, the batch goes as
     /// the bundled script's register action, whose answer names the ids that were already there.
     public func send(_ batch: OutboxBatch, action: Bool = false) async throws -> SheetAnswer {
-        var request = authorized(action ? ExpenseLogAPI.registerAction(body: batch.body, baseURL: baseURL, timeout: timeout)
-                                        : ExpenseLogAPI.register(body: batch.body, baseURL: baseURL, timeout: timeout))
+        var request = authorized(
+            action
+                ? ExpenseLogAPI.registerAction(body: batch.body, baseURL: baseURL, timeout: timeout)
+                : ExpenseLogAPI.register(body: batch.body, baseURL: baseURL, timeout: timeout))
         request.headers["Idempotency-Key"] = batch.key
         let url = request.url
         do {
@@ -101,12 +107,16 @@ public struct ExpenseLogAPIClient: Sendable {
 
     /// Sends with retries: backoff with full jitter, or the server's `Retry-After`.
     private func perform(_ request: HTTPRequest, mayRetry: (APIError) -> Bool) async throws -> SheetAnswer {
-        try await perform(request, mayRetry: mayRetry) { response in try Self.decodeAnswer(response, rows: rows, hiding: secrets) }
+        try await perform(request, mayRetry: mayRetry) { response in
+            try Self.decodeAnswer(response, rows: rows, hiding: secrets)
+        }
     }
 
     /// As `perform(_:mayRetry:)`, reading the answer with `decode`.
-    func perform<Answer>(_ request: HTTPRequest, mayRetry: (APIError) -> Bool,
-                         decode: (HTTPResponse) throws -> Answer) async throws -> Answer {
+    func perform<Answer>(
+        _ request: HTTPRequest, mayRetry: (APIError) -> Bool,
+        decode: (HTTPResponse) throws -> Answer
+    ) async throws -> Answer {
         let clock = ContinuousClock()
         let attempts = retryPolicy.maxRetries + 1
         var attempt = 1
@@ -121,7 +131,9 @@ public struct ExpenseLogAPIClient: Sendable {
                 return try decode(response)
             } catch let error as TransportError {
                 failure = APIError(error).redacting(secrets)
-                if case .network = failure { onEvent(.failed(request, failure, elapsed: clock.now - start, attempt: attempt)) }
+                if case .network = failure {
+                    onEvent(.failed(request, failure, elapsed: clock.now - start, attempt: attempt))
+                }
             } catch let error as APIError {
                 // A refusal is named by the URL asked, not by the one Apps Script answered from (its echo host).
                 if case let .scriptRefused(_, kind, message) = error {
@@ -129,10 +141,14 @@ public struct ExpenseLogAPIClient: Sendable {
                 } else {
                     failure = error.redacting(secrets)
                 }
-                if case .network = failure { onEvent(.failed(request, failure, elapsed: clock.now - start, attempt: attempt)) }
+                if case .network = failure {
+                    onEvent(.failed(request, failure, elapsed: clock.now - start, attempt: attempt))
+                }
             }
-            guard attempt < attempts, failure.isRetryable, mayRetry(failure), retryPolicy.retriesUnreachable || !failure.isUnreachable,
-                  let delay = retryPolicy.delay(beforeRetry: attempt, retryAfter: retryAfter) else { throw failure }
+            guard attempt < attempts, failure.isRetryable, mayRetry(failure),
+                retryPolicy.retriesUnreachable || !failure.isUnreachable,
+                let delay = retryPolicy.delay(beforeRetry: attempt, retryAfter: retryAfter)
+            else { throw failure }
             onEvent(.retrying(request, failure, delay: delay, attempt: attempt + 1, of: attempts))
             try await sleep(delay)
             attempt += 1

@@ -32,8 +32,13 @@ public struct OutboxBatch: Sendable, Equatable {
             text.utf8.reduce(seed) { ($0 ^ UInt64($1)) &* 0x100_0000_01B3 }
         }
         let high = fnv1a(0xCBF2_9CE4_8422_2325), low = fnv1a(0x8422_2325_CBF2_9CE4)
-        let hex = String(high, radix: 16, uppercase: true).leftPadded(16) + String(low, radix: 16, uppercase: true).leftPadded(16)
-        let parts = [hex.prefix(8), hex.dropFirst(8).prefix(4), hex.dropFirst(12).prefix(4), hex.dropFirst(16).prefix(4), hex.dropFirst(20)]
+        let hex =
+            String(high, radix: 16, uppercase: true).leftPadded(16)
+            + String(low, radix: 16, uppercase: true).leftPadded(16)
+        let parts = [
+            hex.prefix(8), hex.dropFirst(8).prefix(4), hex.dropFirst(12).prefix(4), hex.dropFirst(16).prefix(4),
+            hex.dropFirst(20),
+        ]
         return OutboxBatch(key: parts.joined(separator: "-"), items: items)
     }
 

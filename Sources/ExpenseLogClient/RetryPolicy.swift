@@ -33,8 +33,10 @@ public struct RetryPolicy: Sendable, Equatable {
     ///
     /// Full jitter (a uniform wait between 0 and the ceiling) spreads out clients that failed together,
     /// so they do not all come back at the same instant.
-    public func delay(beforeRetry retry: Int, retryAfter: Double?,
-                      random: (ClosedRange<Double>) -> Double = { Double.random(in: $0) }) -> Double? {
+    public func delay(
+        beforeRetry retry: Int, retryAfter: Double?,
+        random: (ClosedRange<Double>) -> Double = { Double.random(in: $0) }
+    ) -> Double? {
         if let retryAfter {
             return retryAfter <= retryAfterCap ? max(0, retryAfter) : nil
         }
@@ -80,7 +82,8 @@ public enum RetryAfter {
             }
         }
         guard let day, let month, let year, let time, let valid = Day(year: year, month: month, day: day),
-              (0...23).contains(time[0]), (0...59).contains(time[1]), (0...60).contains(time[2]) else { return nil }
+            (0...23).contains(time[0]), (0...59).contains(time[1]), (0...60).contains(time[2])
+        else { return nil }
         let seconds = valid.daysSinceEpoch * 86_400 + time[0] * 3600 + time[1] * 60 + time[2]
         return Date(timeIntervalSince1970: Double(seconds))
     }

@@ -28,10 +28,13 @@ public struct ServerInfo: Sendable, Equatable {
     /// Info read back from `json`, or nil when the bytes are not such an object.
     public init?(json bytes: [UInt8]) {
         guard case .object(let members, _)? = try? JSONParser.parse(bytes),
-              case .string(let app, _)? = members[member: "app"],
-              case .number(let version, _)? = members[member: "version"], let number = Int(version),
-              case .array(let list, _)? = members[member: "actions"] else { return nil }
-        let actions = list.compactMap { value -> String? in if case .string(let text, _) = value { return text } else { return nil } }
+            case .string(let app, _)? = members[member: "app"],
+            case .number(let version, _)? = members[member: "version"], let number = Int(version),
+            case .array(let list, _)? = members[member: "actions"]
+        else { return nil }
+        let actions = list.compactMap { value -> String? in
+            if case .string(let text, _) = value { return text } else { return nil }
+        }
         self.init(app: app, version: number, actions: actions)
     }
 }
@@ -56,14 +59,18 @@ extension ExpenseLogAPIClient {
         var parts = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)
         let existing = parts?.percentEncodedQuery ?? ""
         parts?.percentEncodedQuery = existing.isEmpty ? "action=info" : existing + "&action=info"
-        let request = authorized(HTTPRequest(method: "GET", url: parts?.url ?? baseURL,
-                                             headers: ["Accept": "application/json", "User-Agent": ExpenseLogAPI.userAgent],
-                                             timeout: timeout ?? ExpenseLogAPI.fetchTimeout))
+        let request = authorized(
+            HTTPRequest(
+                method: "GET", url: parts?.url ?? baseURL,
+                headers: ["Accept": "application/json", "User-Agent": ExpenseLogAPI.userAgent],
+                timeout: timeout ?? ExpenseLogAPI.fetchTimeout))
         return try await perform(request, mayRetry: { _ in true }) { response -> ServerInfo? in
             guard (200...299).contains(response.status) else {
                 // The original script fails on a GET without a month: a 4xx or its error page means "no extensions".
                 if (400...499).contains(response.status), ![401, 403].contains(response.status) { return nil }
-                throw APIError.httpStatus(url: response.url, status: response.status, snippet: APIError.snippet(response.body, hiding: secrets))
+                throw APIError.httpStatus(
+                    url: response.url, status: response.status,
+                    snippet: APIError.snippet(response.body, hiding: secrets))
             }
             try Self.refusal(response, hiding: secrets)
             return ServerInfo(json: Array(response.body))
@@ -74,32 +81,42 @@ extension ExpenseLogAPIClient {
     public static let deleteBatch = 100
 
     /// `POST {"action":"delete",…}`: the ids deleted, those missing and the notices; an answer not naming each id once throws.
-    public func delete(_ items: [ItemReference]) async throws -> (deleted: [String], missing: [String], notices: [String]) {
-        let list = items.map { "{\"id\":\(ItemJSON.string($0.id)),\"date\":\"\($0.date.compact)\"}" }.joined(separator: ",")
+    public func delete(
+        _ items: [ItemReference]
+    ) async throws -> (deleted: [String], missing: [String], notices: [String]) {
+        let list = items.map { "{\"id\":\(ItemJSON.string($0.id)),\"date\":\"\($0.date.compact)\"}" }.joined(
+            separator: ",")
         let (answer, raw, url) = try await post("{\"action\":\"delete\",\"items\":[\(list)]}")
         func strings(_ key: String) -> [String]? {
             guard case .array(let values, _)? = answer[member: key] else { return nil }
-            let texts = values.compactMap { value -> String? in if case .string(let text, _) = value { text } else { nil } }
+            let texts = values.compactMap { value -> String? in
+                if case .string(let text, _) = value { text } else { nil }
+            }
             return texts.count == values.count ? texts : nil
         }
         let asked = Set(items.map(\.id))
         guard let deleted = strings("deleted"), let missing = strings("missing") else {
-            throw APIError.invalidResponse(url: url, status: 200, reason: "the answer to a delete is not {\"deleted\":[ids],\"missing\":[ids]}",
-                                           snippet: APIError.snippet(raw, hiding: secrets))
+            throw APIError.invalidResponse(
+                url: url, status: 200, reason: "the answer to a delete is not {\"deleted\":[ids],\"missing\":[ids]}",
+                snippet: APIError.snippet(raw, hiding: secrets))
         }
         let answered = deleted + missing
         guard answered.count == asked.count, Set(answered) == asked else {
             let unanswered = asked.subtracting(answered).sorted(), unasked = Set(answered).subtracting(asked).sorted()
-            let reason = "the answer to a delete of \(asked.count) id\(asked.count == 1 ? "" : "s") does not account for each exactly once"
+            let reason =
+                "the answer to a delete of \(asked.count) id\(asked.count == 1 ? "" : "s") does not account for each exactly once"
                 + (unanswered.isEmpty ? "" : " (it says nothing of \(Self.listed(unanswered)))")
                 + (unasked.isEmpty ? "" : " (it names \(Self.listed(unasked)), which were not asked)")
-            throw APIError.invalidResponse(url: url, status: 200, reason: reason, snippet: APIError.snippet(raw, hiding: secrets))
+            throw APIError.invalidResponse(
+                url: url, status: 200, reason: reason, snippet: APIError.snippet(raw, hiding: secrets))
         }
         return (deleted, missing, strings("notices") ?? [])
     }
 
     /// `POST {"action":"update",…}` of `fields` with what they held and the change's name: the item as saved, checked.
-    public func update(_ item: Item, to changed: Item, fields: Set<ItemField>, change: String? = nil) async throws -> Item {
+    public func update(
+        _ item: Item, to changed: Item, fields: Set<ItemField>, change: String? = nil
+    ) async throws -> Item {
         func members(_ of: Item) -> String {
             var members: [String] = []
             for field in ItemField.allCases where fields.contains(field) {
@@ -116,12 +133,15 @@ extension ExpenseLogAPIClient {
         }
         // Only the fields changed are sent, so another machine's change to another field is kept; what they held lets the
         // script refuse, as a conflict, to undo a change made since; the name makes it once however often it arrives.
-        let body = "{\"action\":\"update\",\"id\":\(ItemJSON.string(item.id)),\"date\":\"\(item.date.compact)\","
-            + "\"changes\":\(members(changed)),\"was\":\(members(item))" + (change.map { ",\"change\":\(ItemJSON.string($0))" } ?? "") + "}"
+        let body =
+            "{\"action\":\"update\",\"id\":\(ItemJSON.string(item.id)),\"date\":\"\(item.date.compact)\","
+            + "\"changes\":\(members(changed)),\"was\":\(members(item))"
+            + (change.map { ",\"change\":\(ItemJSON.string($0))" } ?? "") + "}"
         let (answer, raw, url) = try await post(body)
         guard let saved = try? ItemCodec.items(Data("[".utf8) + raw + Data("]".utf8)).first else {
-            throw APIError.invalidResponse(url: url, status: 200, reason: "the answer to an update is not the item saved",
-                                           snippet: APIError.snippet(raw, hiding: secrets))
+            throw APIError.invalidResponse(
+                url: url, status: 200, reason: "the answer to an update is not the item saved",
+                snippet: APIError.snippet(raw, hiding: secrets))
         }
         // A change the script made before (its answer lost) is answered as the item is now, which a later change may have moved on.
         let madeBefore: Bool = if case .bool(true, _)? = answer[member: "already"] { true } else { false }
@@ -136,10 +156,12 @@ extension ExpenseLogAPIClient {
             }
         }
         guard SheetText.key(saved.id) == SheetText.key(item.id), madeBefore || unchanged.isEmpty else {
-            let reason = SheetText.key(saved.id) != SheetText.key(item.id)
+            let reason =
+                SheetText.key(saved.id) != SheetText.key(item.id)
                 ? "the answer to an update of \(item.id) is another item (\(saved.id))"
                 : "the answer to an update of \(item.id) does not show the change made (\(unchanged.map(\.rawValue).sorted().joined(separator: ", ")))"
-            throw APIError.invalidResponse(url: url, status: 200, reason: reason, snippet: APIError.snippet(raw, hiding: secrets))
+            throw APIError.invalidResponse(
+                url: url, status: 200, reason: reason, snippet: APIError.snippet(raw, hiding: secrets))
         }
         return saved
     }
@@ -147,14 +169,17 @@ extension ExpenseLogAPIClient {
     /// Gives a row typed into the sheet by hand (no id; `item` as it was read) the id `newID`, through the bundled
     /// script's adopt action; returns the item as saved. Sending it again is safe: the row that has the id is answered.
     public func adopt(_ item: Item, id newID: String) async throws -> Item {
-        let body = "{\"action\":\"adopt\",\"id\":\(ItemJSON.string(newID)),\"item\":{\"date\":\"\(item.date.compact)\","
+        let body =
+            "{\"action\":\"adopt\",\"id\":\(ItemJSON.string(newID)),\"item\":{\"date\":\"\(item.date.compact)\","
             + "\"name\":\(ItemJSON.string(item.name)),\"price\":\(item.price),\"category\":\(item.category),"
             + "\"categorySub\":\(item.categorySub.map(String.init) ?? "null")}}"
         let (_, raw, url) = try await post(body)
         guard let saved = try? ItemCodec.items(Data("[".utf8) + raw + Data("]".utf8)).first,
-              SheetText.key(saved.id) == SheetText.key(newID) else {
-            throw APIError.invalidResponse(url: url, status: 200, reason: "the answer to giving a row typed by hand an id is not that row with it",
-                                           snippet: APIError.snippet(raw, hiding: secrets))
+            SheetText.key(saved.id) == SheetText.key(newID)
+        else {
+            throw APIError.invalidResponse(
+                url: url, status: 200, reason: "the answer to giving a row typed by hand an id is not that row with it",
+                snippet: APIError.snippet(raw, hiding: secrets))
         }
         return saved
     }
@@ -164,21 +189,30 @@ extension ExpenseLogAPIClient {
     }
 
     /// An extension's POST, sent once: its answer's members, or the script's refusal.
-    func post(_ body: String, timeout seconds: Double? = nil) async throws -> (members: [(key: String, value: JSONValue)], body: Data, url: URL) {
-        let request = authorized(HTTPRequest(method: "POST", url: baseURL,
-                                             headers: ["Accept": "application/json", "Content-Type": "application/json; charset=utf-8",
-                                                       "User-Agent": ExpenseLogAPI.userAgent],
-                                             body: Data(body.utf8), timeout: timeout ?? seconds ?? ExpenseLogAPI.registerTimeout))
+    func post(
+        _ body: String, timeout seconds: Double? = nil
+    ) async throws -> (members: [(key: String, value: JSONValue)], body: Data, url: URL) {
+        let request = authorized(
+            HTTPRequest(
+                method: "POST", url: baseURL,
+                headers: [
+                    "Accept": "application/json", "Content-Type": "application/json; charset=utf-8",
+                    "User-Agent": ExpenseLogAPI.userAgent,
+                ],
+                body: Data(body.utf8), timeout: timeout ?? seconds ?? ExpenseLogAPI.registerTimeout))
         let url = request.url
         return try await perform(request, mayRetry: { $0.provesNotProcessed(requestURL: url) }) { response in
             guard (200...299).contains(response.status) else {
-                throw APIError.httpStatus(url: response.url, status: response.status, snippet: APIError.snippet(response.body, hiding: secrets))
+                throw APIError.httpStatus(
+                    url: response.url, status: response.status,
+                    snippet: APIError.snippet(response.body, hiding: secrets))
             }
             try Self.pageFailure(response, hiding: secrets)
             try Self.refusal(response, hiding: secrets)
             guard case .object(let members, _)? = try? JSONParser.parse(Array(response.body)) else {
-                throw APIError.invalidResponse(url: response.url, status: response.status, reason: "the body is not the JSON object expected",
-                                               snippet: APIError.snippet(response.body, hiding: secrets))
+                throw APIError.invalidResponse(
+                    url: response.url, status: response.status, reason: "the body is not the JSON object expected",
+                    snippet: APIError.snippet(response.body, hiding: secrets))
             }
             return (members, response.body, response.url)
         }

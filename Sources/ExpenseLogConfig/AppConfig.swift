@@ -21,8 +21,10 @@ public struct ConfigOverrides: Sendable, Equatable {
     public var retries: Int?
 
     /// Overrides with nothing chosen.
-    public init(environment: String? = nil, baseURL: String? = nil, fixtures: String? = nil,
-                configFile: String? = nil, timeout: Double? = nil, retries: Int? = nil) {
+    public init(
+        environment: String? = nil, baseURL: String? = nil, fixtures: String? = nil,
+        configFile: String? = nil, timeout: Double? = nil, retries: Int? = nil
+    ) {
         self.environment = environment
         self.baseURL = baseURL
         self.fixtures = fixtures
@@ -73,7 +75,9 @@ public struct AppConfig: Sendable, Equatable {
 
     /// This environment's cache folder for the configured server (the environment's own when none is configured). The
     /// URL as written names it, checked or not: a URL the checks refuse must still never share another server's months.
-    public var cacheDirectory: URL { paths.cacheDirectory(environment.value, server: baseURL.flatMap { URL(string: $0.value) }) }
+    public var cacheDirectory: URL {
+        paths.cacheDirectory(environment.value, server: baseURL.flatMap { URL(string: $0.value) })
+    }
     /// This environment's outbox folder.
     public var outboxDirectory: URL { paths.outboxDirectory(environment.value) }
     /// This environment's folder of queued edits and deletions.
@@ -87,7 +91,7 @@ public struct AppConfig: Sendable, Equatable {
             throw ConfigError.missingBaseURL(environment.value, configFile: configFile.value)
         }
         guard let url = URL(string: baseURL.value), let scheme = url.scheme?.lowercased(),
-              scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty
+            scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty
         else { throw ConfigError.invalidBaseURL(baseURL.value, source: baseURL.source) }
         if environment.value == .release, scheme == "http", !LoopbackHost.matches(host) {
             throw ConfigError.insecureBaseURL(baseURL.value, source: baseURL.source)
@@ -144,18 +148,21 @@ extension AppConfig {
             fixtures = Sourced(value: absolute(dir), source: "EXPENSE_LOG_FIXTURES")
         }
 
-        var config = AppConfig(environment: environment, baseURL: baseURL, configFile: configFile,
-                         configFileExists: exists, fixturesDirectory: fixtures, paths: paths,
-                         timeout: overrides.timeout, retries: overrides.retries,
-                         catalogue: file.catalogue.map { Sourced(value: $0, source: "config file \(configFile.value)") }
-                            ?? Sourced(value: .standard, source: "default"),
-                         serverTimeZone: file.serverTimeZone.map { Sourced(value: $0, source: "config file \(configFile.value)") }
-                            ?? Sourced(value: SheetRows.defaultTimeZone, source: "default"),
-                         maxAnswerBytes: file.maxAnswerMiB.map { Sourced(value: $0 << 20, source: "config file \(configFile.value)") }
-                            ?? Sourced(value: HTTPRequest.defaultMaxAnswerBytes, source: "default"),
-                         resendWait: file.serverMaxExecutionSeconds.map {
-                             Sourced(value: ResendWait(seconds: $0), source: "config file \(configFile.value)")
-                         } ?? Sourced(value: .appsScript, source: "default"))
+        var config = AppConfig(
+            environment: environment, baseURL: baseURL, configFile: configFile,
+            configFileExists: exists, fixturesDirectory: fixtures, paths: paths,
+            timeout: overrides.timeout, retries: overrides.retries,
+            catalogue: file.catalogue.map { Sourced(value: $0, source: "config file \(configFile.value)") }
+                ?? Sourced(value: .standard, source: "default"),
+            serverTimeZone: file.serverTimeZone.map { Sourced(value: $0, source: "config file \(configFile.value)") }
+                ?? Sourced(value: SheetRows.defaultTimeZone, source: "default"),
+            maxAnswerBytes: file.maxAnswerMiB.map {
+                Sourced(value: $0 << 20, source: "config file \(configFile.value)")
+            }
+                ?? Sourced(value: HTTPRequest.defaultMaxAnswerBytes, source: "default"),
+            resendWait: file.serverMaxExecutionSeconds.map {
+                Sourced(value: ResendWait(seconds: $0), source: "config file \(configFile.value)")
+            } ?? Sourced(value: .appsScript, source: "default"))
         config.budgets = file.budgets.map { Sourced(value: $0, source: "config file \(configFile.value)") }
         config.japanese = file.language.map { Sourced(value: $0 == "ja", source: "config file \(configFile.value)") }
         return config

@@ -6,8 +6,10 @@ import Foundation
 /// whole before it replaces the old one (atomically), so a bad value never leaves a broken file behind.
 public enum ConfigEdit {
     /// The keys that take a single value (`baseURL.development` sets one environment's URL; `baseURL` both).
-    public static let keys = ["environment", "baseURL", "baseURL.release", "baseURL.development", "serverTimeZone", "maxAnswerMiB",
-                              "serverMaxExecutionSeconds", "language"]
+    public static let keys = [
+        "environment", "baseURL", "baseURL.release", "baseURL.development", "serverTimeZone", "maxAnswerMiB",
+        "serverMaxExecutionSeconds", "language",
+    ]
     private static let numeric: Set<String> = ["maxAnswerMiB", "serverMaxExecutionSeconds", "budgets"]
 
     /// Whether `config get|set|unset` takes the key: one of `keys`, or `budgets.` and a name (`budgets.食費`).
@@ -41,13 +43,18 @@ public enum ConfigEdit {
         var root = FileManager.default.fileExists(atPath: path) ? try object(at: path) : [:]
         let (top, sub) = split(key)
         if let value, top == "environment", Environment(rawValue: value) == nil {
-            throw ConfigError.refusedValue(path: path, key: key, reason: "it must be one of "
-                                            + Environment.allCases.map(\.rawValue).joined(separator: ", "))
+            throw ConfigError.refusedValue(
+                path: path, key: key,
+                reason: "it must be one of "
+                    + Environment.allCases.map(\.rawValue).joined(separator: ", "))
         }
         if let value, top == "baseURL", let problem = urlProblem(value) {
             throw ConfigError.refusedValue(path: path, key: key, reason: problem)
         }
-        let typed: Any? = value.map { text in numeric.contains(top) ? (Double(text).flatMap { $0.isFinite ? NSNumber(value: $0) : nil } ?? text as Any) : text }
+        let typed: Any? = value.map { text in
+            numeric.contains(top)
+                ? (Double(text).flatMap { $0.isFinite ? NSNumber(value: $0) : nil } ?? text as Any) : text
+        }
         if top == "budgets", let sub {
             // The entry that budgets the same thing is replaced (or removed) whatever name it was given.
             var budgets = root[top] as? [String: Any] ?? [:]
@@ -60,13 +67,16 @@ public enum ConfigEdit {
             root[top] = budgets.isEmpty ? nil : budgets
         } else if let sub {
             // One environment's URL: a plain string for both becomes an object of one per environment first.
-            var perEnvironment = (root[top] as? [String: Any]) ?? (root[top] as? String).map { ["release": $0, "development": $0] } ?? [:]
+            var perEnvironment =
+                (root[top] as? [String: Any]) ?? (root[top] as? String).map { ["release": $0, "development": $0] }
+                ?? [:]
             perEnvironment[sub] = typed
             root[top] = perEnvironment.isEmpty ? nil : perEnvironment
         } else {
             root[top] = typed
         }
-        let data = try JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        let data = try JSONSerialization.data(
+            withJSONObject: root, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
         let checked = path + ".checking-\(getpid())"
         try AtomicFile.write(data, to: URL(fileURLWithPath: checked), durable: false)
         defer { try? FileManager.default.removeItem(atPath: checked) }
@@ -84,14 +94,18 @@ public enum ConfigEdit {
     /// editor's `…/edit`, a Drive link), which would only answer with a sign-in page; nil when it may be one.
     public static func urlProblem(_ value: String) -> String? {
         guard let url = URL(string: value), ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
-            return "it must be an http:// or https:// URL, such as the web app's https://script.google.com/macros/s/…/exec"
+            return
+                "it must be an http:// or https:// URL, such as the web app's https://script.google.com/macros/s/…/exec"
         }
         let host = url.host?.lowercased() ?? ""
         guard host == "script.google.com" || host.hasSuffix(".google.com") else { return nil }
         let parts = url.path.split(separator: "/")
         // /macros/s/ID/exec, /macros/s/ID/exec/KEY, and a Workspace domain's /a/macros/DOMAIN/s/ID/exec; /dev for tests.
-        guard let last = parts.lastIndex(where: { $0 == "exec" || $0 == "dev" }), parts.count - last <= 2, parts.contains("macros") else {
-            return "it is not a web app's URL: a deployed web app's ends in /exec (Deploy > Manage deployments > Web app URL), "
+        guard let last = parts.lastIndex(where: { $0 == "exec" || $0 == "dev" }), parts.count - last <= 2,
+            parts.contains("macros")
+        else {
+            return
+                "it is not a web app's URL: a deployed web app's ends in /exec (Deploy > Manage deployments > Web app URL), "
                 + "not the script editor's …/edit"
         }
         return nil
@@ -99,8 +113,12 @@ public enum ConfigEdit {
 
     /// The file's name of the budget that `name` names (`Food` → `食費`), or nil; throws when no category is called so.
     private static func budgetEntry(_ name: String, in budgets: [String: Any], path: String) throws -> String? {
-        let catalogue = FileManager.default.fileExists(atPath: path) ? (try ConfigFile.read(path: path)).catalogue ?? .standard : .standard
-        func key(_ name: String) throws(BudgetError) -> BudgetKey? { try Budgets([(name, 1)], catalogue: catalogue).entries.first?.key }
+        let catalogue =
+            FileManager.default.fileExists(atPath: path)
+            ? (try ConfigFile.read(path: path)).catalogue ?? .standard : .standard
+        func key(_ name: String) throws(BudgetError) -> BudgetKey? {
+            try Budgets([(name, 1)], catalogue: catalogue).entries.first?.key
+        }
         let wanted: BudgetKey?
         do {
             wanted = try key(name)

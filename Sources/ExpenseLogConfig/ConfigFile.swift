@@ -22,8 +22,10 @@ struct ConfigFile: Equatable {
     /// `ja` or `en`: the language of tables and messages whatever `LANG` says (cron has none).
     var language: String?
 
-    static let knownKeys = ["environment", "baseURL", "categories", "serverTimeZone", "maxAnswerMiB",
-                            "serverMaxExecutionSeconds", "budgets", "language"]
+    static let knownKeys = [
+        "environment", "baseURL", "categories", "serverTimeZone", "maxAnswerMiB",
+        "serverMaxExecutionSeconds", "budgets", "language",
+    ]
     /// Keys earlier versions read, accepted and ignored: `transport` chose between libcurl and a built-in client on
     /// Linux, which has one transport now.
     static let formerKeys = ["transport"]
@@ -39,11 +41,14 @@ struct ConfigFile: Equatable {
             throw ConfigError.badConfigFile(path: path, reason: "it cannot be read (\(StoreError.reason(of: error)))")
         }
         guard let object = try? JSONSerialization.jsonObject(with: data), let root = object as? [String: Any] else {
-            throw ConfigError.badConfigFile(path: path, reason: "it is not a JSON object, e.g. {\"environment\": \"release\"}")
+            throw ConfigError.badConfigFile(
+                path: path, reason: "it is not a JSON object, e.g. {\"environment\": \"release\"}")
         }
         if let unknown = root.keys.sorted().first(where: { !knownKeys.contains($0) && !formerKeys.contains($0) }) {
             let meant = ClosestWord.to(unknown, among: knownKeys).map { " (did you mean '\($0)'?)" } ?? ""
-            throw ConfigError.badConfigFile(path: path, reason: "unknown key '\(unknown)'\(meant); the keys are \(knownKeys.joined(separator: ", "))")
+            throw ConfigError.badConfigFile(
+                path: path,
+                reason: "unknown key '\(unknown)'\(meant); the keys are \(knownKeys.joined(separator: ", "))")
         }
         var file = ConfigFile()
         if let value = root["environment"] {
@@ -59,7 +64,8 @@ struct ConfigFile: Equatable {
         case let perEnvironment as [String: Any]:
             for (key, value) in perEnvironment {
                 guard let env = Environment(rawValue: key), env.usesNetwork else {
-                    throw ConfigError.badConfigFile(path: path, reason: "'baseURL' has an entry for '\(key)'; only release and development use one")
+                    throw ConfigError.badConfigFile(
+                        path: path, reason: "'baseURL' has an entry for '\(key)'; only release and development use one")
                 }
                 guard let url = value as? String else {
                     throw ConfigError.badConfigFile(path: path, reason: "'baseURL.\(key)' must be a string")
@@ -67,32 +73,41 @@ struct ConfigFile: Equatable {
                 file.baseURLs[env] = url
             }
         default:
-            throw ConfigError.badConfigFile(path: path, reason: "'baseURL' must be a URL string or an object of one per environment")
+            throw ConfigError.badConfigFile(
+                path: path, reason: "'baseURL' must be a URL string or an object of one per environment")
         }
         if let value = root["language"] {
             guard let name = value as? String, languages.contains(name) else {
-                throw ConfigError.badConfigFile(path: path, reason: "'language' must be ja or en (Japanese or English words, whatever LANG says)")
+                throw ConfigError.badConfigFile(
+                    path: path, reason: "'language' must be ja or en (Japanese or English words, whatever LANG says)")
             }
             file.language = name
         }
         if let value = root["serverTimeZone"] {
             guard let name = value as? String, let zone = TimeZone(identifier: name) else {
-                throw ConfigError.badConfigFile(path: path, reason: "'serverTimeZone' must be a time zone name such as \"Asia/Tokyo\" "
-                                                + "(the spreadsheet's File > Settings > Time zone)")
+                throw ConfigError.badConfigFile(
+                    path: path,
+                    reason: "'serverTimeZone' must be a time zone name such as \"Asia/Tokyo\" "
+                        + "(the spreadsheet's File > Settings > Time zone)")
             }
             file.serverTimeZone = zone
         }
         if let value = root["maxAnswerMiB"] {
-            guard let number = value as? NSNumber, let mib = Int(exactly: number.doubleValue), (1...4096).contains(mib) else {
-                throw ConfigError.badConfigFile(path: path, reason: "'maxAnswerMiB' must be a whole number of MiB from 1 to 4096 "
-                                                + "(the default is \(HTTPRequest.defaultMaxAnswerBytes >> 20))")
+            guard let number = value as? NSNumber, let mib = Int(exactly: number.doubleValue), (1...4096).contains(mib)
+            else {
+                throw ConfigError.badConfigFile(
+                    path: path,
+                    reason: "'maxAnswerMiB' must be a whole number of MiB from 1 to 4096 "
+                        + "(the default is \(HTTPRequest.defaultMaxAnswerBytes >> 20))")
             }
             file.maxAnswerMiB = mib
         }
         if let value = root["serverMaxExecutionSeconds"] {
             guard let number = value as? NSNumber, number.doubleValue >= 0, number.doubleValue <= 86_400 else {
-                throw ConfigError.badConfigFile(path: path, reason: "'serverMaxExecutionSeconds' must be a number of seconds "
-                                                + "from 0 (a server that skips ids it has) to 86400; Apps Script's is 360")
+                throw ConfigError.badConfigFile(
+                    path: path,
+                    reason: "'serverMaxExecutionSeconds' must be a number of seconds "
+                        + "from 0 (a server that skips ids it has) to 86400; Apps Script's is 360")
             }
             file.serverMaxExecutionSeconds = number.doubleValue
         }
@@ -101,11 +116,15 @@ struct ConfigFile: Equatable {
         }
         if let value = root["budgets"] {
             guard let object = value as? [String: Any] else {
-                throw ConfigError.badConfigFile(path: path, reason: "'budgets' must be an object of yen per month, "
-                                                + "e.g. {\"total\": 80000, \"食費\": 30000, \"娯楽費/交通費\": 10000}")
+                throw ConfigError.badConfigFile(
+                    path: path,
+                    reason: "'budgets' must be an object of yen per month, "
+                        + "e.g. {\"total\": 80000, \"食費\": 30000, \"娯楽費/交通費\": 10000}")
             }
             do {
-                let budgets = try Budgets(object.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, catalogue: file.catalogue ?? .standard)
+                let budgets = try Budgets(
+                    object.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, catalogue: file.catalogue ?? .standard
+                )
                 file.budgets = budgets.isEmpty ? nil : budgets
             } catch {
                 throw ConfigError.badConfigFile(path: path, reason: error.message)
@@ -117,10 +136,15 @@ struct ConfigFile: Equatable {
     /// `[{"id": 0, "ja": "食費", "en": "Food", "subs": [{"id": 0, "ja": "食品", "en": "Grocery"}]}]`.
     static func catalogue(from value: Any, path: String) throws -> CategoryCatalogue {
         func fail(_ reason: String) -> ConfigError { .badConfigFile(path: path, reason: reason) }
-        func entry(_ value: Any, at place: String, allowing keys: Set<String>) throws -> (id: Int, ja: String, en: String, object: [String: Any]) {
-            guard let object = value as? [String: Any] else { throw fail("\(place) must be an object like {\"id\": 0, \"ja\": \"食費\", \"en\": \"Food\"}") }
+        func entry(
+            _ value: Any, at place: String, allowing keys: Set<String>
+        ) throws -> (id: Int, ja: String, en: String, object: [String: Any]) {
+            guard let object = value as? [String: Any] else {
+                throw fail("\(place) must be an object like {\"id\": 0, \"ja\": \"食費\", \"en\": \"Food\"}")
+            }
             if let unknown = object.keys.sorted().first(where: { !keys.contains($0) }) {
-                throw fail("\(place) has an unknown key '\(unknown)'; the keys are \(keys.sorted().joined(separator: ", "))")
+                throw fail(
+                    "\(place) has an unknown key '\(unknown)'; the keys are \(keys.sorted().joined(separator: ", "))")
             }
             // No `is Bool` check: on Linux every NSNumber, 0 and 1 included, passes it.
             guard let number = object["id"] as? NSNumber, let id = Int(exactly: number.doubleValue) else {
@@ -143,10 +167,14 @@ struct ConfigFile: Equatable {
             let found = try entry(element, at: place, allowing: ["id", "ja", "en", "subs"])
             if categories.contains(where: { $0.id == found.id }) { throw fail("\(place).id \(found.id) is used twice") }
             var subs: [SubCategory] = []
-            guard let subList = (found.object["subs"] ?? [Any]()) as? [Any] else { throw fail("\(place).subs must be an array") }
+            guard let subList = (found.object["subs"] ?? [Any]()) as? [Any] else {
+                throw fail("\(place).subs must be an array")
+            }
             for (subIndex, subElement) in subList.enumerated() {
                 let sub = try entry(subElement, at: "\(place).subs[\(subIndex)]", allowing: ["id", "ja", "en"])
-                if subs.contains(where: { $0.id == sub.id }) { throw fail("\(place).subs[\(subIndex)].id \(sub.id) is used twice") }
+                if subs.contains(where: { $0.id == sub.id }) {
+                    throw fail("\(place).subs[\(subIndex)].id \(sub.id) is used twice")
+                }
                 subs.append(SubCategory(id: sub.id, japanese: sub.ja, english: sub.en))
             }
             categories.append(Category(id: found.id, japanese: found.ja, english: found.en, subs: subs))

@@ -24,24 +24,27 @@ public struct Paths: Sendable, Equatable {
     public init(environment env: [String: String]) {
         if let home = env["EXPENSE_LOG_HOME"], !home.isEmpty {
             let root = URL(fileURLWithPath: home, isDirectory: true)
-            self.init(configDirectory: root.appendingPathComponent("config", isDirectory: true),
-                      cacheRoot: root.appendingPathComponent("cache", isDirectory: true),
-                      stateRoot: root.appendingPathComponent("state", isDirectory: true), origin: "EXPENSE_LOG_HOME")
+            self.init(
+                configDirectory: root.appendingPathComponent("config", isDirectory: true),
+                cacheRoot: root.appendingPathComponent("cache", isDirectory: true),
+                stateRoot: root.appendingPathComponent("state", isDirectory: true), origin: "EXPENSE_LOG_HOME")
             return
         }
         let userHome = env["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
         func xdg(_ variable: String, _ fallback: String) -> URL {
             // The XDG spec says relative paths in these variables are invalid and must be ignored.
             if let value = env[variable], value.hasPrefix("/") {
-                return URL(fileURLWithPath: value, isDirectory: true).appendingPathComponent("expense-log", isDirectory: true)
+                return URL(fileURLWithPath: value, isDirectory: true).appendingPathComponent(
+                    "expense-log", isDirectory: true)
             }
             return URL(fileURLWithPath: userHome, isDirectory: true)
                 .appendingPathComponent(fallback, isDirectory: true)
                 .appendingPathComponent("expense-log", isDirectory: true)
         }
-        self.init(configDirectory: xdg("XDG_CONFIG_HOME", ".config"),
-                  cacheRoot: xdg("XDG_CACHE_HOME", ".cache"),
-                  stateRoot: xdg("XDG_STATE_HOME", ".local/state"), origin: "XDG")
+        self.init(
+            configDirectory: xdg("XDG_CONFIG_HOME", ".config"),
+            cacheRoot: xdg("XDG_CACHE_HOME", ".cache"),
+            stateRoot: xdg("XDG_STATE_HOME", ".local/state"), origin: "XDG")
     }
 
     /// The default config file.

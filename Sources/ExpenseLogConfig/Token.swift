@@ -7,7 +7,9 @@ public enum Token {
     public static func load(environment env: [String: String], file: URL) throws -> Sourced<String>? {
         if let value = env["EXPENSE_LOG_TOKEN"], !value.isEmpty {
             let token = value.trimmingCharacters(in: .whitespacesAndNewlines)
-            if let problem = problem(in: token) { throw ConfigError.badToken(source: "EXPENSE_LOG_TOKEN", reason: problem) }
+            if let problem = problem(in: token) {
+                throw ConfigError.badToken(source: "EXPENSE_LOG_TOKEN", reason: problem)
+            }
             return Sourced(value: token, source: "EXPENSE_LOG_TOKEN")
         }
         var info = stat()
@@ -46,7 +48,8 @@ public enum Token {
         do {
             try FileManager.default.removeItem(at: file)
         } catch {
-            throw StoreError.writeFailed(path: file.path, reason: "it cannot be removed (\(StoreError.reason(of: error)))")
+            throw StoreError.writeFailed(
+                path: file.path, reason: "it cannot be removed (\(StoreError.reason(of: error)))")
         }
         return true
     }

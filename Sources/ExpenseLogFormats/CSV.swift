@@ -73,8 +73,10 @@ public enum CSV {
 
         /// A record past `InputLimits.recordBytes`: a binary file given by mistake, `/dev/zero`, or an unclosed quote.
         static func tooLong(line: Int) -> SyntaxError {
-            SyntaxError(line: line, message: "a record longer than \(InputLimits.recordBytes >> 20) MiB; is this a CSV file "
-                        + "of items? (an unclosed quote also makes one record of the rest)")
+            SyntaxError(
+                line: line,
+                message: "a record longer than \(InputLimits.recordBytes >> 20) MiB; is this a CSV file "
+                    + "of items? (an unclosed quote also makes one record of the rest)")
         }
 
         /// The next record that is not blank, or nil at the end; rethrows what `more` throws.
@@ -164,7 +166,11 @@ public enum CSV {
                     let byte = bytes[index]
                     if byte == comma || byte == cr || byte == lf { break }
                     if byte == quote {
-                        throw SyntaxError(line: line, message: "a quote in the middle of an unquoted field (quote the whole field and double the quote)")
+                        throw SyntaxError(
+                            line: line,
+                            message:
+                                "a quote in the middle of an unquoted field (quote the whole field and double the quote)"
+                        )
                     }
                     index += 1
                 }
@@ -175,7 +181,9 @@ public enum CSV {
             var segment = index
             var doubled = false
             while true {
-                guard try has(index) else { throw SyntaxError(line: openedOn, message: "a quoted field is never closed") }
+                guard try has(index) else {
+                    throw SyntaxError(line: openedOn, message: "a quoted field is never closed")
+                }
                 let byte = bytes[index]
                 if byte == lf {
                     line += 1
@@ -202,7 +210,8 @@ public enum CSV {
             }
             index += 1  // the closing quote
             if try has(index), bytes[index] != comma, bytes[index] != cr, bytes[index] != lf {
-                throw SyntaxError(line: line, message: "text after a closing quote (a quote inside a field must be doubled: \"\")")
+                throw SyntaxError(
+                    line: line, message: "text after a closing quote (a quote inside a field must be doubled: \"\")")
             }
             return text
         }
@@ -210,7 +219,10 @@ public enum CSV {
 
     /// One field, quoted when it holds a separator, a quote or a line break.
     public static func field(_ text: String) -> String {
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) || text.hasPrefix(" ") || text.hasSuffix(" ") else {
+        guard
+            text.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) || text.hasPrefix(" ")
+                || text.hasSuffix(" ")
+        else {
             return text
         }
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""

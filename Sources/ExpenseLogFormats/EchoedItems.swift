@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -46,7 +47,9 @@ public enum EchoedItems {
                 // body sent has none, so a run holding one is not the same bytes.
                 guard let quote = memchr(aBase + i, Int32(UInt8(ascii: "\"")), a.count - i) else { return false }
                 var end = UnsafeRawPointer(quote) - aBase
-                if let backslash = memchr(aBase + i, Int32(UInt8(ascii: "\\")), end - i) { end = UnsafeRawPointer(backslash) - aBase }
+                if let backslash = memchr(aBase + i, Int32(UInt8(ascii: "\\")), end - i) {
+                    end = UnsafeRawPointer(backslash) - aBase
+                }
                 let run = end - i
                 guard end < a.count, j + run < s.count, memcmp(aBase + i, sBase + j, run + 1) == 0 else { return false }
                 let stop = a[end]

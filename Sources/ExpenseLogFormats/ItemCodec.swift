@@ -77,7 +77,9 @@ public enum ItemCodec {
             switch fields[key.rawValue] {
             case .string(let text, _): return text
             case .number(let text, let at):
-                guard let number = Int(text) else { throw fail(at, "\(key): expected a string, found the number \(text)") }
+                guard let number = Int(text) else {
+                    throw fail(at, "\(key): expected a string, found the number \(text)")
+                }
                 return String(number)
             case let other?: throw fail(other.line, "\(key): expected a string, found \(other.described)")
             case nil: throw fail(line, "\(key): missing")
@@ -86,10 +88,14 @@ public enum ItemCodec {
         func integer(_ key: ItemField) throws(Problem) -> Int {
             switch fields[key.rawValue] {
             case .number(let text, let at):
-                guard let number = Int(text) else { throw fail(at, "\(key): expected a whole number, found the number \(text)") }
+                guard let number = Int(text) else {
+                    throw fail(at, "\(key): expected a whole number, found the number \(text)")
+                }
                 return number
             case .string(let text, let at):
-                guard let number = Int(text) else { throw fail(at, "\(key): expected a whole number, found the string \"\(text)\"") }
+                guard let number = Int(text) else {
+                    throw fail(at, "\(key): expected a whole number, found the string \"\(text)\"")
+                }
                 return number
             case let other?: throw fail(other.line, "\(key): expected a whole number, found \(other.described)")
             case nil: throw fail(line, "\(key): missing")
@@ -101,8 +107,12 @@ public enum ItemCodec {
         default: sub = try integer(.categorySub)
         }
         let dateText = try text(.date)
-        guard let date = Day(parsing: dateText) else { throw fail(fields["date"]?.line ?? line, "date: \"\(dateText)\" is not a yyyyMMdd day") }
-        return Item(id: try text(.id), date: date, name: try text(.name), price: try integer(.price), category: try integer(.category),
-                    categorySub: sub)
+        guard let date = Day(parsing: dateText) else {
+            throw fail(fields["date"]?.line ?? line, "date: \"\(dateText)\" is not a yyyyMMdd day")
+        }
+        return Item(
+            id: try text(.id), date: date, name: try text(.name), price: try integer(.price),
+            category: try integer(.category),
+            categorySub: sub)
     }
 }

@@ -85,7 +85,8 @@ public enum ItemJSON {
             put("{\"id\":")
             at += writeString(item.id, to: at)
             put(",\"date\":\"")
-            at += DecimalDigits.write(UInt64(item.date.year * 10_000 + item.date.month * 100 + item.date.day), minimum: 8, to: at)
+            at += DecimalDigits.write(
+                UInt64(item.date.year * 10_000 + item.date.month * 100 + item.date.day), minimum: 8, to: at)
             put("\",\"name\":")
             at += writeString(item.name, to: at)
             put(",\"price\":")
@@ -114,14 +115,19 @@ public enum ItemJSON {
             if let base = bytes.baseAddress { at.update(from: base, count: bytes.count) }
             at += bytes.count
         } else {
-            func hex(_ nibble: UInt8) -> UInt8 { nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10 }
+            func hex(_ nibble: UInt8) -> UInt8 {
+                nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+            }
             for byte in bytes {
                 switch byte {
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"): put(UInt8(ascii: "\\")); put(byte)
                 case UInt8(ascii: "\n"): put(UInt8(ascii: "\\")); put(UInt8(ascii: "n"))
                 case UInt8(ascii: "\r"): put(UInt8(ascii: "\\")); put(UInt8(ascii: "r"))
                 case UInt8(ascii: "\t"): put(UInt8(ascii: "\\")); put(UInt8(ascii: "t"))
-                case ..<0x20: for piece in [UInt8(ascii: "\\"), UInt8(ascii: "u"), 0x30, 0x30, hex(byte >> 4), hex(byte & 0xF)] { put(piece) }
+                case ..<0x20:
+                    for piece in [UInt8(ascii: "\\"), UInt8(ascii: "u"), 0x30, 0x30, hex(byte >> 4), hex(byte & 0xF)] {
+                        put(piece)
+                    }
                 default: put(byte)
                 }
             }
@@ -140,7 +146,9 @@ public enum ItemJSON {
         var at = 0
         while at + 8 <= bytes.count {
             let word = UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self)
-            if (word &- ones &* 0x20) & ~word & highs != 0 || hasZero(word ^ ones &* 0x22) || hasZero(word ^ ones &* 0x5C) {
+            if (word &- ones &* 0x20) & ~word & highs != 0 || hasZero(word ^ ones &* 0x22)
+                || hasZero(word ^ ones &* 0x5C)
+            {
                 return true
             }
             at += 8
@@ -156,7 +164,9 @@ public enum ItemJSON {
     /// Appends a JSON string literal of UTF-8 bytes, escaping only what JSON requires (UTF-8 stays as is).
     static func appendString(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2 + 6 * bytes.count) { buffer in
-            out.append(contentsOf: UnsafeBufferPointer(start: buffer.baseAddress, count: writeString(bytes, to: buffer.baseAddress!)))
+            out.append(
+                contentsOf: UnsafeBufferPointer(
+                    start: buffer.baseAddress, count: writeString(bytes, to: buffer.baseAddress!)))
         }
     }
 

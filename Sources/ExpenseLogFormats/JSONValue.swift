@@ -19,7 +19,8 @@ public indirect enum JSONValue: Sendable, Equatable {
     public var line: Int {
         switch self {
         case .object(_, let line), .array(_, let line), .string(_, let line),
-             .number(_, let line), .bool(_, let line), .null(let line): return line
+            .number(_, let line), .bool(_, let line), .null(let line):
+            return line
         }
     }
 
@@ -128,10 +129,14 @@ public struct JSONParser {
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members, line: start) }
         while true {
             skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a \"key\" in the object") }
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+                throw error("expected a \"key\" in the object")
+            }
             let key = try parseString()
             skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after \"\(key)\"") }
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+                throw error("expected ':' after \"\(key)\"")
+            }
             index += 1
             skipWhitespace()
             members.append((key, try parseValue(depth: depth + 1)))
@@ -177,7 +182,9 @@ public struct JSONParser {
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
             guard digits() > 0 else { throw error("a number needs digits in its exponent") }
         }
         return String(decoding: bytes[start..<index], as: UTF8.self)
@@ -191,7 +198,9 @@ public struct JSONParser {
         // Most strings hold no escape: found by one scan of their bytes, and made at once.
         let end = bytes.withUnsafeBufferPointer { all in
             var at = start
-            while at < all.count, all[at] != UInt8(ascii: "\""), all[at] != UInt8(ascii: "\\"), all[at] >= 0x20 { at += 1 }
+            while at < all.count, all[at] != UInt8(ascii: "\""), all[at] != UInt8(ascii: "\\"), all[at] >= 0x20 {
+                at += 1
+            }
             return at
         }
         if end < bytes.count, bytes[end] == UInt8(ascii: "\""), let text = UTF8Text.string(bytes, start..<end) {
@@ -214,7 +223,9 @@ public struct JSONParser {
                 index += 1
                 return text
             }
-            if byte < 0x20 { throw error(byte == 0x0A ? "a string is not closed on its line" : "a control character inside a string") }
+            if byte < 0x20 {
+                throw error(byte == 0x0A ? "a string is not closed on its line" : "a control character inside a string")
+            }
             if byte == UInt8(ascii: "\\") {
                 var built = escaped ?? []
                 escaped = nil  // so the append below does not copy the buffer
@@ -246,13 +257,15 @@ public struct JSONParser {
         case UInt8(ascii: "u"):
             let high = try hex4()
             if (0xD800..<0xDC00).contains(high) {
-                guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+                else {
                     throw error("a lone UTF-16 surrogate in \\u escape")
                 }
                 index += 2
                 let low = try hex4()
                 guard (0xDC00..<0xE000).contains(low),
-                      let scalar = Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)) else {
+                    let scalar = Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
+                else {
                     throw error("an invalid UTF-16 surrogate pair in \\u escape")
                 }
                 return scalar

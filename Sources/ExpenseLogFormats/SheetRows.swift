@@ -35,7 +35,8 @@ public struct SheetAnswer: Sendable, Equatable {
     public var existing: [String] = []
 
     /// An answer of readable items only.
-    public init(items: [Item], unreadable: [SheetRowProblem] = [], retyped: [SheetRowProblem] = [], blankRows: Int = 0) {
+    public init(items: [Item], unreadable: [SheetRowProblem] = [], retyped: [SheetRowProblem] = [], blankRows: Int = 0)
+    {
         self.items = items
         self.unreadable = unreadable
         self.retyped = retyped
@@ -44,7 +45,8 @@ public struct SheetAnswer: Sendable, Equatable {
 
     /// The same answer without its items, to keep beside them; nil when no row was left out or guessed at.
     public var problemsOnly: SheetAnswer? {
-        unreadable.isEmpty && retyped.isEmpty ? nil : SheetAnswer(items: [], unreadable: unreadable, retyped: retyped, blankRows: blankRows)
+        unreadable.isEmpty && retyped.isEmpty
+            ? nil : SheetAnswer(items: [], unreadable: unreadable, retyped: retyped, blankRows: blankRows)
     }
 
     /// The Sheet keys of every id the server showed, readable rows and unreadable ones alike.
@@ -62,7 +64,8 @@ public struct SheetRows: Sendable {
     public let timeZone: TimeZone
 
     /// Asia/Tokyo, the zone of the original app's users and of most of their spreadsheets.
-    public static let defaultTimeZone = TimeZone(identifier: "Asia/Tokyo") ?? TimeZone(secondsFromGMT: 32_400) ?? .current
+    public static let defaultTimeZone =
+        TimeZone(identifier: "Asia/Tokyo") ?? TimeZone(secondsFromGMT: 32_400) ?? .current
 
     /// A reader for a spreadsheet in a time zone.
     public init(timeZone: TimeZone) {
@@ -79,7 +82,8 @@ public struct SheetRows: Sendable {
     /// the ids that were already there; nil when the body is not such an object.
     public func read(registerAnswer body: Data) -> SheetAnswer? {
         guard let value = try? JSONParser.parse(Array(body)), case .object(let members, _) = value,
-              case .array(let rows, _)? = members[member: "saved"] else { return nil }
+            case .array(let rows, _)? = members[member: "saved"]
+        else { return nil }
         var answer = read(rows: rows)
         if case .array(let ids, _)? = members[member: "existing"] { answer.existing = ids.compactMap(Self.text) }
         return answer
@@ -91,8 +95,11 @@ public struct SheetRows: Sendable {
         for (index, row) in rows.enumerated() {
             let position = index + 1
             guard case .object(let members, _) = row else {
-                answer.unreadable.append(problem(position, row, ("it is \(row.described), not an item object", "項目のオブジェクトではなく \(row.described) です"),
-                                                 id: nil))
+                answer.unreadable.append(
+                    problem(
+                        position, row,
+                        ("it is \(row.described), not an item object", "項目のオブジェクトではなく \(row.described) です"),
+                        id: nil))
                 continue
             }
             var fields: [String: JSONValue] = [:]
@@ -109,13 +116,17 @@ public struct SheetRows: Sendable {
                 if item.id.isEmpty {
                     let content = "\(item.date)\u{1F}\(item.name)\u{1F}\(item.price)"
                     handTyped[content, default: 0] += 1
-                    item.id = HandTypedRow.id(date: item.date, name: item.name, price: item.price, occurrence: handTyped[content] ?? 1)
+                    item.id = HandTypedRow.id(
+                        date: item.date, name: item.name, price: item.price, occurrence: handTyped[content] ?? 1)
                     answer.handTyped += 1
                 }
                 answer.items.append(item)
                 if let guess { answer.retyped.append(problem(position, row, guess, id: SheetText.key(item.id))) }
             case .failure(let reason):
-                answer.unreadable.append(problem(position, row, (reason.message, reason.japanese), id: fields["id"].flatMap(Self.text).map(SheetText.key)))
+                answer.unreadable.append(
+                    problem(
+                        position, row, (reason.message, reason.japanese),
+                        id: fields["id"].flatMap(Self.text).map(SheetText.key)))
             }
         }
         return answer
@@ -131,8 +142,9 @@ public struct SheetRows: Sendable {
         // No id: a row a person typed into the sheet by hand, read like any other (the caller gives it an id).
         let id = fields["id"].flatMap(Self.text) ?? ""
         guard let dateValue = fields["date"], let date = day(dateValue) else {
-            return fail("its date \(Self.shown(fields["date"])) is not a day (yyyyMMdd, or a date cell)",
-                        "日付 \(Self.shown(fields["date"])) は日ではありません (yyyyMMdd か日付のセル)")
+            return fail(
+                "its date \(Self.shown(fields["date"])) is not a day (yyyyMMdd, or a date cell)",
+                "日付 \(Self.shown(fields["date"])) は日ではありません (yyyyMMdd か日付のセル)")
         }
         guard let nameValue = fields["name"], var name = Self.text(nameValue), !name.isEmpty else {
             return fail("its name is missing or empty", "品名がないか空です")
@@ -141,24 +153,33 @@ public struct SheetRows: Sendable {
         // A name like `7-11` or `2024/2/3` became a date cell: what was typed is gone; the day is the best reading left.
         if case .string(let text, _) = nameValue, let instant = Self.instant(text) {
             name = displayed(instant) ?? text
-            guess = ("its name \(text) is a date Sheets made of what was typed; it is shown as \(name) (format the sheet's "
-                        + "name column as plain text to keep names like 7-11)",
-                     "品名 \(text) は入力を Sheets が日付にしたもので、\(name) と表示します (7-11 のような品名を保つには、シートの品名の列を書式なしテキストに)")
+            guess = (
+                "its name \(text) is a date Sheets made of what was typed; it is shown as \(name) (format the sheet's "
+                    + "name column as plain text to keep names like 7-11)",
+                "品名 \(text) は入力を Sheets が日付にしたもので、\(name) と表示します (7-11 のような品名を保つには、シートの品名の列を書式なしテキストに)"
+            )
         }
         guard let priceValue = fields["price"], let price = Self.integer(priceValue) else {
-            return fail("its price \(Self.shown(fields["price"])) is not a whole number of yen", "金額 \(Self.shown(fields["price"])) は整数の円ではありません")
+            return fail(
+                "its price \(Self.shown(fields["price"])) is not a whole number of yen",
+                "金額 \(Self.shown(fields["price"])) は整数の円ではありません")
         }
         guard let categoryValue = fields["category"], let category = Self.integer(categoryValue) else {
-            return fail("its category \(Self.shown(fields["category"])) is not a whole number", "項目 \(Self.shown(fields["category"])) は整数ではありません")
+            return fail(
+                "its category \(Self.shown(fields["category"])) is not a whole number",
+                "項目 \(Self.shown(fields["category"])) は整数ではありません")
         }
         var categorySub: Int?
         if let subValue = fields["categorySub"], !Self.isEmpty(subValue) {
             guard let sub = Self.integer(subValue) else {
-                return fail("its categorySub \(Self.shown(subValue)) is not a whole number", "サブ項目 \(Self.shown(subValue)) は整数ではありません")
+                return fail(
+                    "its categorySub \(Self.shown(subValue)) is not a whole number",
+                    "サブ項目 \(Self.shown(subValue)) は整数ではありません")
             }
             categorySub = sub
         }
-        return .success((Item(id: id, date: date, name: name, price: price, category: category, categorySub: categorySub), guess))
+        return .success(
+            (Item(id: id, date: date, name: name, price: price, category: category, categorySub: categorySub), guess))
     }
 
     /// A date cell: `yyyyMMdd` as text or number, the import forms, or an instant read as a day in the sheet's zone.
@@ -186,7 +207,8 @@ public struct SheetRows: Sendable {
         calendar.timeZone = timeZone
         let p = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: instant)
         guard let year = p.year, let month = p.month, let day = p.day, let hour = p.hour, let minute = p.minute,
-              let second = p.second else { return nil }
+            let second = p.second
+        else { return nil }
         let date = "\(year)/\(month)/\(day)"
         let time = "\(hour):" + Day.pad(minute, 2) + (second == 0 ? "" : ":" + Day.pad(second, 2))
         if (year, month, day) == (1899, 12, 30) { return time }
@@ -203,11 +225,14 @@ public struct SheetRows: Sendable {
     /// An ISO 8601 instant as `JSON.stringify` writes a Date (`2024-02-02T15:00:00.000Z`), or with an offset.
     static func instant(_ text: String) -> Date? {
         let bytes = Array(text.utf8)
-        guard bytes.count >= 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
-              bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
-              let day = Day(parsing: String(decoding: bytes[0..<10], as: UTF8.self)),
-              let hour = Day.number(bytes[11..<13]), let minute = Day.number(bytes[14..<16]), let second = Day.number(bytes[17..<19]),
-              hour < 24, minute < 60, second < 61 else { return nil }
+        guard bytes.count >= 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+            bytes[10] == UInt8(ascii: "T"),
+            bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
+            let day = Day(parsing: String(decoding: bytes[0..<10], as: UTF8.self)),
+            let hour = Day.number(bytes[11..<13]), let minute = Day.number(bytes[14..<16]),
+            let second = Day.number(bytes[17..<19]),
+            hour < 24, minute < 60, second < 61
+        else { return nil }
         var rest = bytes[19...]
         var fraction = 0.0
         if rest.first == UInt8(ascii: ".") {
@@ -221,8 +246,10 @@ public struct SheetRows: Sendable {
         case UInt8(ascii: "Z") where rest.count == 1: break
         case UInt8(ascii: "+"), UInt8(ascii: "-"):
             let zone = Array(rest.dropFirst())
-            guard zone.count == 5, zone[2] == UInt8(ascii: ":"), let h = Day.number(zone[0..<2]), let m = Day.number(zone[3..<5]),
-                  h <= 14, m < 60 else { return nil }
+            guard zone.count == 5, zone[2] == UInt8(ascii: ":"), let h = Day.number(zone[0..<2]),
+                let m = Day.number(zone[3..<5]),
+                h <= 14, m < 60
+            else { return nil }
             offset = (h * 60 + m) * 60 * (rest.first == UInt8(ascii: "-") ? -1 : 1)
         default: return nil
         }
@@ -267,12 +294,15 @@ public struct SheetRows: Sendable {
         value.map(\.described) ?? "(missing)"
     }
 
-    private func problem(_ position: Int, _ row: JSONValue, _ message: (String, String), id: String?) -> SheetRowProblem {
+    private func problem(_ position: Int, _ row: JSONValue, _ message: (String, String), id: String?) -> SheetRowProblem
+    {
         let raw = JSONText.compact(row)
-        var found = SheetRowProblem(position: position, raw: raw.count > 200 ? String(raw.prefix(200)) + "…" : raw, message: message.0,
-                                    id: id, japanese: message.1)
+        var found = SheetRowProblem(
+            position: position, raw: raw.count > 200 ? String(raw.prefix(200)) + "…" : raw, message: message.0,
+            id: id, japanese: message.1)
         if case .object(let members, _) = row {
-            found.withoutNumbers = id != nil && ["price", "category"].allSatisfy { key in members[member: key].map(Self.isEmpty) ?? true }
+            found.withoutNumbers =
+                id != nil && ["price", "category"].allSatisfy { key in members[member: key].map(Self.isEmpty) ?? true }
         }
         return found
     }

@@ -21,9 +21,14 @@ public enum TextEncoding: String, Sendable, CaseIterable {
     public static let names = ["utf-8", "shift_jis", "cp932"]
 
     /// The input as UTF-8 without a byte order mark: decoded as declared, else detected (UTF-8 when valid, else Shift_JIS).
-    public static func utf8Bytes(of bytes: [UInt8], declared: TextEncoding?, name: String)
-        -> Result<(bytes: [UInt8], encoding: TextEncoding), ValidationProblem> {
-        func problem(_ line: Int, _ message: String) -> Result<(bytes: [UInt8], encoding: TextEncoding), ValidationProblem> {
+    public static func utf8Bytes(
+        of bytes: [UInt8], declared: TextEncoding?, name: String
+    )
+        -> Result<(bytes: [UInt8], encoding: TextEncoding), ValidationProblem>
+    {
+        func problem(
+            _ line: Int, _ message: String
+        ) -> Result<(bytes: [UInt8], encoding: TextEncoding), ValidationProblem> {
             .failure(ValidationProblem(location: SourceLocation(file: name, line: line), field: nil, message: message))
         }
         if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
@@ -34,23 +39,29 @@ public enum TextEncoding: String, Sendable, CaseIterable {
         switch declared {
         case .utf8:
             if isUTF8(body) { return .success((body, .utf8)) }
-            return problem(firstBadLine(body, valid: isUTF8), "the text is not valid UTF-8 here; if the file is Shift_JIS, "
-                           + "pass --encoding shift_jis")
+            return problem(
+                firstBadLine(body, valid: isUTF8),
+                "the text is not valid UTF-8 here; if the file is Shift_JIS, "
+                    + "pass --encoding shift_jis")
         case .shiftJIS:
             if let decoded = decodeShiftJIS(bytes) { return .success((Array(decoded.utf8), .shiftJIS)) }
-            return problem(firstBadLine(bytes, valid: { decodeShiftJIS($0) != nil }),
-                           "the text is not valid Shift_JIS here; if the file is UTF-8, pass --encoding utf-8")
+            return problem(
+                firstBadLine(bytes, valid: { decodeShiftJIS($0) != nil }),
+                "the text is not valid Shift_JIS here; if the file is UTF-8, pass --encoding utf-8")
         case nil:
             if isUTF8(body) { return .success((body, .utf8)) }
             // A byte order mark settles it: the file is UTF-8, and a bad byte in it is damage, not Shift_JIS.
             if hasBOM {
-                return problem(firstBadLine(body, valid: isUTF8), "the text is not valid UTF-8 here, though the file starts "
-                               + "with a UTF-8 byte order mark; the file may be damaged")
+                return problem(
+                    firstBadLine(body, valid: isUTF8),
+                    "the text is not valid UTF-8 here, though the file starts "
+                        + "with a UTF-8 byte order mark; the file may be damaged")
             }
             if let decoded = decodeShiftJIS(bytes) { return .success((Array(decoded.utf8), .shiftJIS)) }
-            return problem(firstBadLine(body, valid: { isUTF8($0) || decodeShiftJIS($0) != nil }),
-                           "the text is neither UTF-8 nor Shift_JIS; convert it to UTF-8 (e.g. iconv -f EUC-JP -t UTF-8) "
-                           + "or pass --encoding")
+            return problem(
+                firstBadLine(body, valid: { isUTF8($0) || decodeShiftJIS($0) != nil }),
+                "the text is neither UTF-8 nor Shift_JIS; convert it to UTF-8 (e.g. iconv -f EUC-JP -t UTF-8) "
+                    + "or pass --encoding")
         }
     }
 
@@ -69,7 +80,9 @@ public enum TextEncoding: String, Sendable, CaseIterable {
     private static func decodeShiftJIS(_ bytes: [UInt8]) -> String? {
         #if canImport(Darwin)
         // Darwin's .shiftJIS lacks the NEC and IBM extensions (①, ⅰ, 髙) that CP932 files use.
-        let cp932 = String.Encoding(rawValue: CFStringConvertEncodingToNSStringEncoding(CFStringEncoding(CFStringEncodings.dosJapanese.rawValue)))
+        let cp932 = String.Encoding(
+            rawValue: CFStringConvertEncodingToNSStringEncoding(
+                CFStringEncoding(CFStringEncodings.dosJapanese.rawValue)))
         return String(bytes: bytes, encoding: cp932)
         #else
         return String(bytes: bytes, encoding: .shiftJIS)

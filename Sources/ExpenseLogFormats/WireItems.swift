@@ -1,5 +1,6 @@
 import ExpenseLogModel
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -43,14 +44,17 @@ extension JSONParser {
     ///
     /// Keys are compared as bytes, with no String made of them, and tracked as bits of a word: a String and a set per
     /// object were a third of the cost of reading an item.
-    public mutating func fields(_ keys: [StaticString], _ field: (inout JSONParser, Int) throws -> Bool) throws -> Bool {
+    public mutating func fields(_ keys: [StaticString], _ field: (inout JSONParser, Int) throws -> Bool) throws -> Bool
+    {
         guard take(UInt8(ascii: "{")) else { return false }
         if take(UInt8(ascii: "}")) { return true }
         var seen = 0, expected = 0
         repeat {
             skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), let position = try key(in: keys, expected: expected),
-                  take(UInt8(ascii: ":")) else { return false }
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\""),
+                let position = try key(in: keys, expected: expected),
+                take(UInt8(ascii: ":"))
+            else { return false }
             skipWhitespace()
             if position >= 0 {
                 guard seen & 1 << position == 0, try field(&self, position) else { return false }
@@ -75,7 +79,8 @@ extension JSONParser {
         return bytes.withUnsafeBufferPointer { all in
             let key = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(all)[start..<end])
             func matches(_ name: StaticString) -> Bool {
-                name.utf8CodeUnitCount == key.count && (key.isEmpty || memcmp(name.utf8Start, key.baseAddress!, key.count) == 0)
+                name.utf8CodeUnitCount == key.count
+                    && (key.isEmpty || memcmp(name.utf8Start, key.baseAddress!, key.count) == 0)
             }
             if expected < keys.count, matches(keys[expected]) { return expected }
             return keys.firstIndex(where: matches) ?? -1
@@ -102,7 +107,9 @@ extension JSONParser {
 
     /// A whole number without fraction or exponent, else nil (left to the general reading).
     mutating func integer() throws -> Int? {
-        guard index < bytes.count, bytes[index] == UInt8(ascii: "-") || (0x30...0x39).contains(bytes[index]) else { return nil }
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "-") || (0x30...0x39).contains(bytes[index]) else {
+            return nil
+        }
         // Most are a few digits and nothing more: read from the bytes, no String made. Anything else (a fraction, an
         // exponent, a leading zero, 18 digits or more) is read as any number is.
         var at = index, value = 0
@@ -114,7 +121,8 @@ extension JSONParser {
         }
         let count = at - first
         if count > 0, count < 18, count == 1 || bytes[first] != UInt8(ascii: "0"),
-           at == bytes.count || !(bytes[at] == UInt8(ascii: ".") || bytes[at] | 0x20 == UInt8(ascii: "e")) {
+            at == bytes.count || !(bytes[at] == UInt8(ascii: ".") || bytes[at] | 0x20 == UInt8(ascii: "e"))
+        {
             let negative = first > index
             index = at
             return negative ? -value : value

@@ -38,7 +38,8 @@ public struct CurlSession: Session {
     /// Sends the request and follows redirects before its deadline; failures come back as `TransportError`s.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         if let problem = curlProblem { throw TransportError.network(url: request.url, reason: .other(problem)) }
-        return try await Redirects.follow(request, until: ContinuousClock.now + .seconds(request.timeout)) { hop, deadline in
+        return try await Redirects.follow(request, until: ContinuousClock.now + .seconds(request.timeout)) {
+            hop, deadline in
             try await perform(hop, until: deadline)
         }
     }
@@ -52,10 +53,12 @@ public struct CurlSession: Session {
                 TransferThreads.shared.run { [handles, trust, proxies] in
                     let outcome = Result {
                         guard let handle = handles.take() else {
-                            throw TransportError.network(url: request.url, reason: .other("libcurl could not start a transfer"))
+                            throw TransportError.network(
+                                url: request.url, reason: .other("libcurl could not start a transfer"))
                         }
                         defer { handles.give(handle) }
-                        return try CurlTransfer(request, stop: stop, trust: trust, proxies: proxies).run(on: handle, milliseconds: milliseconds)
+                        return try CurlTransfer(request, stop: stop, trust: trust, proxies: proxies).run(
+                            on: handle, milliseconds: milliseconds)
                     }
                     return { continuation.resume(with: outcome) }
                 }
@@ -176,15 +179,19 @@ final class CurlTransfer {
         }
         el_setopt_pointer(handle, CURLOPT_HTTPHEADER, list)
         el_setopt_pointer(handle, CURLOPT_ACCEPT_ENCODING, "")
-        el_setopt_data_callback(handle, CURLOPT_WRITEFUNCTION, { data, size, count, context in
-            guard let data, let context else { return 0 }
-            return Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue().received(data, size * count)
-        })
+        el_setopt_data_callback(
+            handle, CURLOPT_WRITEFUNCTION,
+            { data, size, count, context in
+                guard let data, let context else { return 0 }
+                return Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue().received(data, size * count)
+            })
         el_setopt_pointer(handle, CURLOPT_WRITEDATA, context)
-        el_setopt_data_callback(handle, CURLOPT_HEADERFUNCTION, { data, size, count, context in
-            guard let data, let context else { return 0 }
-            return Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue().header(data, size * count)
-        })
+        el_setopt_data_callback(
+            handle, CURLOPT_HEADERFUNCTION,
+            { data, size, count, context in
+                guard let data, let context else { return 0 }
+                return Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue().header(data, size * count)
+            })
         el_setopt_pointer(handle, CURLOPT_HEADERDATA, context)
         el_setopt_long(handle, CURLOPT_NOPROGRESS, 0)
         el_setopt_progress_callback(handle) { context, _, _, _, _ in
@@ -210,8 +217,11 @@ final class CurlTransfer {
         }
         if tooLarge { throw TransportError.answerTooLarge(url: request.url, limit: request.maxAnswerBytes) }
         if code == CURLE_SSL_CACERT_BADFILE, let named = trust.file ?? trust.folder {
-            throw TransportError.network(url: request.url, reason: .tls("the trusted certificates could not be read from \(named) "
-                                                                        + "(SSL_CERT_FILE or SSL_CERT_DIR)"))
+            throw TransportError.network(
+                url: request.url,
+                reason: .tls(
+                    "the trusted certificates could not be read from \(named) "
+                        + "(SSL_CERT_FILE or SSL_CERT_DIR)"))
         }
         throw TransportError.network(url: request.url, reason: NetworkFailure(code))
     }
@@ -232,7 +242,8 @@ final class CurlTransfer {
         if line.starts(with: "HTTP/".utf8) {
             headers = [:]
         } else {
-            _ = HeaderLine.add(line, to: &headers)  // a line without a colon (the blank one that ends the head) adds nothing
+            // a line without a colon (the blank one that ends the head) adds nothing
+            _ = HeaderLine.add(line, to: &headers)
         }
         return size
     }
@@ -248,7 +259,7 @@ extension NetworkFailure {
         case CURLE_COULDNT_CONNECT: self = .refused
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY: self = .hostNotFound
         case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_CERTPROBLEM,
-             CURLE_SSL_CIPHER, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+            CURLE_SSL_CIPHER, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH:
             self = .tls(text)
         case CURLE_GOT_NOTHING, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_PARTIAL_FILE: self = .connectionLost
         default: self = .other("\(text) (libcurl error \(code.rawValue))")

@@ -16,7 +16,9 @@ public enum LiveSession {
 
     /// The proxy variable set in `environment` that requests go through, if any (as curl reads them).
     public static func proxyVariable(in environment: [String: String]) -> String? {
-        ["https_proxy", "HTTPS_PROXY", "http_proxy", "all_proxy", "ALL_PROXY"].first { !(environment[$0] ?? "").isEmpty }
+        ["https_proxy", "HTTPS_PROXY", "http_proxy", "all_proxy", "ALL_PROXY"].first {
+            !(environment[$0] ?? "").isEmpty
+        }
     }
 }
 

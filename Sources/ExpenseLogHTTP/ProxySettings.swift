@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(CFNetwork)
 import CFNetwork
 #endif
@@ -30,7 +31,9 @@ public struct ProxySettings: Sendable, Equatable {
     /// web server's CGI sets it from a request's `Proxy:` header).
     public init(environment: [String: String]) {
         func proxy(_ names: [String]) -> Proxy? {
-            guard let text = names.lazy.compactMap({ environment[$0] }).first(where: { !$0.isEmpty }) else { return nil }
+            guard let text = names.lazy.compactMap({ environment[$0] }).first(where: { !$0.isEmpty }) else {
+                return nil
+            }
             let url = URL(string: text.contains("://") ? text : "http://" + text)
             guard let host = url?.host, !host.isEmpty else { return nil }
             return Proxy(host: host, port: url?.port ?? 1080)

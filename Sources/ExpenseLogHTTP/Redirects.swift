@@ -8,23 +8,32 @@ enum Redirects {
     static let limit = 10
 
     /// Sends `request` through `hop` and follows the answer's redirects, all before `deadline`.
-    static func follow(_ request: HTTPRequest, until deadline: ContinuousClock.Instant,
-                       hop: (HTTPRequest, ContinuousClock.Instant) async throws -> HTTPResponse) async throws -> HTTPResponse {
+    static func follow(
+        _ request: HTTPRequest, until deadline: ContinuousClock.Instant,
+        hop: (HTTPRequest, ContinuousClock.Instant) async throws -> HTTPResponse
+    ) async throws -> HTTPResponse {
         var current = request
         for _ in 0...limit {
-            guard ContinuousClock.now < deadline else { throw TransportError.network(url: current.url, reason: .timedOut) }
+            guard ContinuousClock.now < deadline else {
+                throw TransportError.network(url: current.url, reason: .timedOut)
+            }
             let response = try await hop(current, deadline)
             guard [301, 302, 303, 307, 308].contains(response.status), let location = response.headers["location"],
-                  let next = URL(string: location, relativeTo: current.url)?.absoluteURL else { return response }
+                let next = URL(string: location, relativeTo: current.url)?.absoluteURL
+            else { return response }
             // Only the web: a `file:`, `gopher:` or `dict:` target would have the transport read a local file or talk to a
             // local service. And never from https down to plain http on another machine, where the data would travel
             // unencrypted (Apps Script's redirect stays on https).
             let scheme = next.scheme?.lowercased()
             guard scheme == "http" || scheme == "https" else {
-                throw TransportError.network(url: current.url, reason: .redirect("to \(URLRedaction.redacted(next)), which is not an http(s) URL"))
+                throw TransportError.network(
+                    url: current.url,
+                    reason: .redirect("to \(URLRedaction.redacted(next)), which is not an http(s) URL"))
             }
             if current.url.scheme?.lowercased() == "https", scheme == "http", !LoopbackHost.matches(next.host ?? "") {
-                throw TransportError.network(url: current.url, reason: .redirect("from https down to plain http (\(URLRedaction.redacted(next)))"))
+                throw TransportError.network(
+                    url: current.url,
+                    reason: .redirect("from https down to plain http (\(URLRedaction.redacted(next)))"))
             }
             if response.status <= 303, current.method != "GET" {
                 current.method = "GET"

@@ -19,8 +19,10 @@ public struct HTTPRequest: Sendable, Equatable {
     public static let defaultMaxAnswerBytes = 64 << 20
 
     /// A request with every part given.
-    public init(method: String, url: URL, headers: [String: String] = [:], body: Data? = nil, timeout: Double,
-                maxAnswerBytes: Int = HTTPRequest.defaultMaxAnswerBytes) {
+    public init(
+        method: String, url: URL, headers: [String: String] = [:], body: Data? = nil, timeout: Double,
+        maxAnswerBytes: Int = HTTPRequest.defaultMaxAnswerBytes
+    ) {
         self.method = method
         self.url = url
         self.headers = headers

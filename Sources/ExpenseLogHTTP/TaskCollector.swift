@@ -32,8 +32,11 @@ final class TaskCollector: NSObject, URLSessionDataDelegate, Sendable {
     /// each piece arrives, is the one that bounds memory strictly. (`countOfBytesReceived` would be counted before
     /// that queue, but reading it waits on URLSession's own queue, which spins while a transfer runs.)
     func run(_ task: URLSessionDataTask, limit: Int, deadline: Duration) async -> Outcome {
-        let end = DispatchTime.now() + .nanoseconds(Int(deadline.components.seconds) * 1_000_000_000
-                                                    + Int(deadline.components.attoseconds / 1_000_000_000))
+        let end =
+            DispatchTime.now()
+            + .nanoseconds(
+                Int(deadline.components.seconds) * 1_000_000_000
+                    + Int(deadline.components.attoseconds / 1_000_000_000))
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 pending.withLock { $0[task.taskIdentifier] = Pending(limit: limit, finish: continuation) }
@@ -61,13 +64,17 @@ final class TaskCollector: NSObject, URLSessionDataDelegate, Sendable {
         continuation.resume(returning: outcome)
     }
 
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
         completionHandler(nil)
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
         pending.withLock { $0[dataTask.taskIdentifier]?.response = response as? HTTPURLResponse }
         completionHandler(.allow)
     }

@@ -35,7 +35,8 @@ public enum NetworkFailure: Error, Sendable, Equatable, CustomStringConvertible 
         case .refused: return "connection refused (is the server running and the URL right?)"
         case .timedOut: return "no answer before the timeout (try again, or raise --timeout)"
         case .hostNotFound: return "the host name could not be resolved (check the URL and your DNS)"
-        case .lookupTimedOut: return "the host name was not resolved before the timeout (check your DNS, or raise --timeout)"
+        case .lookupTimedOut:
+            return "the host name was not resolved before the timeout (check your DNS, or raise --timeout)"
         case .offline: return "this machine is not connected to a network"
         case .connectionLost: return "the connection was closed before the whole answer arrived"
         case .tls(let detail): return "the secure connection failed: \(detail)"

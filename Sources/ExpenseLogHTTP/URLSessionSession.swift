@@ -49,17 +49,21 @@ public struct URLSessionSession: Session {
         let fresh = request.method == "GET" ? nil : Self.makeSession(proxies)
         defer { fresh?.0.finishTasksAndInvalidate() }
         return try await Redirects.follow(request, until: deadline) { current, deadline in
-            let (hop, collector) = current.method == "GET" ? (session, self.collector) : fresh ?? (session, self.collector)
+            let (hop, collector) =
+                current.method == "GET" ? (session, self.collector) : fresh ?? (session, self.collector)
             return try await perform(current, on: hop, collector, until: deadline)
         }
     }
 
-    private func perform(_ request: HTTPRequest, on session: URLSession, _ collector: TaskCollector,
-                         until deadline: ContinuousClock.Instant) async throws -> HTTPResponse {
+    private func perform(
+        _ request: HTTPRequest, on session: URLSession, _ collector: TaskCollector,
+        until deadline: ContinuousClock.Instant
+    ) async throws -> HTTPResponse {
         let left = deadline - ContinuousClock.now
         guard left > .zero else { throw TransportError.network(url: request.url, reason: .timedOut) }
-        var urlRequest = URLRequest(url: request.url, cachePolicy: .reloadIgnoringLocalCacheData,
-                                    timeoutInterval: max(1, request.timeout.rounded(.up)))
+        var urlRequest = URLRequest(
+            url: request.url, cachePolicy: .reloadIgnoringLocalCacheData,
+            timeoutInterval: max(1, request.timeout.rounded(.up)))
         urlRequest.httpMethod = request.method
         for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
         urlRequest.httpBody = request.body
@@ -68,8 +72,10 @@ public struct URLSessionSession: Session {
         case let .answered(response, body): (http, data) = (response, body)
         case .timedOut: throw TransportError.network(url: request.url, reason: .timedOut)
         case .tooLarge(let limit): throw TransportError.answerTooLarge(url: request.url, limit: limit)
-        case .failed(let error as URLError): throw TransportError.network(url: request.url, reason: NetworkFailure(error))
-        case .failed(let error): throw TransportError.network(url: request.url, reason: .other(String(describing: error)))
+        case .failed(let error as URLError):
+            throw TransportError.network(url: request.url, reason: NetworkFailure(error))
+        case .failed(let error):
+            throw TransportError.network(url: request.url, reason: .other(String(describing: error)))
         }
         var headers: [String: String] = [:]
         for (name, value) in http.allHeaderFields {
@@ -88,7 +94,7 @@ extension NetworkFailure {
         case .notConnectedToInternet: self = .offline
         case .networkConnectionLost: self = .connectionLost
         case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
-             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
+            .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
             self = .tls(error.localizedDescription)
         case .httpTooManyRedirects, .redirectToNonExistentLocation: self = .redirect(error.localizedDescription)
         case .badServerResponse, .cannotParseResponse, .zeroByteResource: self = .connectionLost

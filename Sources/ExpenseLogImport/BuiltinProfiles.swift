@@ -1,7 +1,9 @@
 extension ImportProfile {
     /// The built-in profiles by name, written in the same JSON a profile file uses (docs/import-profiles.md shows them).
-    public static let builtinSources: [String: String] = ["moneyforward": moneyForward, "vpass": vpass, "rakuten-card": rakutenCard,
-                                                          "paypay": payPay, "mufg": mufg, "yucho": yucho, "smbc": smbc]
+    public static let builtinSources: [String: String] = [
+        "moneyforward": moneyForward, "vpass": vpass, "rakuten-card": rakutenCard,
+        "paypay": payPay, "mufg": mufg, "yucho": yucho, "smbc": smbc,
+    ]
 
     /// Every built-in profile by name, parsed once, in name order.
     public static let builtins: [(String, ImportProfile)] = builtinSources.keys.sorted().compactMap { name in
@@ -50,15 +52,18 @@ extension ImportProfile {
     /// full-width letters made ordinary, katakana as hiragana, so `ﾐﾂｲｽﾐﾄﾓｶｰﾄﾞ`, `ミツイスミトモカ－ド` and `ﾗｸﾃﾝｶ-ﾄﾞｻｰﾋﾞｽ` all
     /// match). `カード` counts only as a name's last word, so that a shop such as カードラボ paid with a debit card stays
     /// spending. The JSON text escapes its backslashes (`\\s` is `\s`).
-    static let cardBills = #"カ[ー-]ド(サ[ー-]ビス)?($|\\s|\\()|クレジツト|クレデイセゾン|セゾン|JCB|ジエ[ー-]シ[ー-]ビ[ー-]|エポス|アメリカンエキスプレス|アメツクス|ダイナ[ー-]スクラブ|オリコ|ニコス|アプラス|ジヤツクス"#
+    static let cardBills =
+        #"カ[ー-]ド(サ[ー-]ビス)?($|\\s|\\()|クレジツト|クレデイセゾン|セゾン|JCB|ジエ[ー-]シ[ー-]ビ[ー-]|エポス|アメリカンエキスプレス|アメツクス|ダイナ[ー-]スクラブ|オリコ|ニコス|アプラス|ジヤツクス"#
 
     /// How banks and wallets print a top-up of a wallet (PayPay, Suica, 楽天Edy…): money moved, spent later.
     /// Short names (`EDY`, `LINE PAY`) only as words of their own, so that `SPEEDY` or `ONLINE PAYMENT` stays spending.
-    static let topUps = #"チヤ[ー-]ジ|PAYPAY|ペイペイ|SUICA|スイカ|(^|\\s|・|楽天)EDY|エデイ|PASMO|パスモ|NANACO|ナナコ|(^|\\s)WAON|ワオン|ラクテンキヤツシユ|楽天キャッシュ|メルペイ|(^|\\s)LINE ?PAY"#
+    static let topUps =
+        #"チヤ[ー-]ジ|PAYPAY|ペイペイ|SUICA|スイカ|(^|\\s|・|楽天)EDY|エデイ|PASMO|パスモ|NANACO|ナナコ|(^|\\s)WAON|ワオン|ラクテンキヤツシユ|楽天キャッシュ|メルペイ|(^|\\s)LINE ?PAY"#
 
     /// What every built-in statement profile says: rows of another shape and rows of no amount are left out, names cut
     /// to fit, and a shop's category learned from history (else 0).
-    static let statementKeys = #""otherShapes": "skip", "noAmount": "skip", "truncateNames": true, "categories": "learn", "defaultCategory": 0"#
+    static let statementKeys =
+        #""otherShapes": "skip", "noAmount": "skip", "truncateNames": true, "categories": "learn", "defaultCategory": 0"#
 
     /// 三井住友カード's Vpass statement (確定明細): no header row, a card-holder row opening each card's section, total rows.
     static let vpass = """
@@ -158,4 +163,3 @@ extension ImportProfile {
         }
         """
 }
-

@@ -47,54 +47,94 @@ struct Layout {
         }
         let expected = ItemField.allCases.compactMap { profile.columns[$0]?.first }.joined(separator: ",")
         let known = Set(field.values.joined())
-        let ignored = profile.warnsOtherColumns
-            ? header.fields.enumerated().filter { !known.contains($0.offset) && !$0.element.trimmingSpaces().isEmpty }.map { $0.element.trimmingSpaces() }
+        let ignored =
+            profile.warnsOtherColumns
+            ? header.fields.enumerated().filter { !known.contains($0.offset) && !$0.element.trimmingSpaces().isEmpty }
+                .map { $0.element.trimmingSpaces() }
             : []
-        let missing = profile.requiredFields.filter { field[$0] == nil }.map { profile.columns[$0]?.joined(separator: " or ") ?? $0.rawValue }
+        let missing = profile.requiredFields.filter { field[$0] == nil }.map {
+            profile.columns[$0]?.joined(separator: " or ") ?? $0.rawValue
+        }
         if !missing.isEmpty {
-            if profile.name == ImportProfile.native.name, let (name, builtin) = ImportProfile.builtins.first(where: { resolve(header, profile: $0.1).0 != nil }) {
+            if profile.name == ImportProfile.native.name,
+                let (name, builtin) = ImportProfile.builtins.first(where: { resolve(header, profile: $0.1).0 != nil })
+            {
                 let layout = builtin.description.prefix { $0 != "(" }.trimmingSpaces()
-                return (nil, [("the header is not expense-log's own (\(expected)) but matches the built-in \(name) profile "
-                               + "(\(layout)): pass --profile \(name)",
-                               "見出しは expense-log のもの (\(expected)) ではなく、組み込みのプロファイル \(name) (\(layout)) に合います: "
-                               + "--profile \(name) を付けてください")])
+                return (
+                    nil,
+                    [
+                        (
+                            "the header is not expense-log's own (\(expected)) but matches the built-in \(name) profile "
+                                + "(\(layout)): pass --profile \(name)",
+                            "見出しは expense-log のもの (\(expected)) ではなく、組み込みのプロファイル \(name) (\(layout)) に合います: "
+                                + "--profile \(name) を付けてください"
+                        )
+                    ]
+                )
             }
-            let hint = profile.name == ImportProfile.native.name
+            let hint =
+                profile.name == ImportProfile.native.name
                 ? " (expected \(expected); id and categorySub may be left out"
-                    + (ignored.isEmpty ? ")" : "; it has \(ignored.map { "'\($0)'" }.joined(separator: ", ")), which no field is called)")
+                    + (ignored.isEmpty
+                        ? ")"
+                        : "; it has \(ignored.map { "'\($0)'" }.joined(separator: ", ")), which no field is called)")
                     + "; another layout needs a profile: `expense-log profile init FILE` writes one"
                 : " (the \(profile.name) profile needs them; is this the right profile?)"
-            let japaneseHint = profile.name == ImportProfile.native.name
+            let japaneseHint =
+                profile.name == ImportProfile.native.name
                 ? " (\(expected) を想定。id と categorySub は省けます。別の書き方にはプロファイルが要ります: `expense-log profile init FILE` で作れます)"
                 : " (\(profile.name) プロファイルに必要です。プロファイルは合っていますか?)"
-            let missingJapanese = profile.requiredFields.filter { field[$0] == nil }.map { profile.columns[$0]?.joined(separator: " か ") ?? $0.rawValue }
-            messages.append(("the header lacks \(missing.joined(separator: ", "))" + hint, "見出しに \(missingJapanese.joined(separator: "、")) がありません" + japaneseHint))
+            let missingJapanese = profile.requiredFields.filter { field[$0] == nil }.map {
+                profile.columns[$0]?.joined(separator: " か ") ?? $0.rawValue
+            }
+            messages.append(
+                (
+                    "the header lacks \(missing.joined(separator: ", "))" + hint,
+                    "見出しに \(missingJapanese.joined(separator: "、")) がありません" + japaneseHint
+                ))
         }
         func column(_ name: String, _ place: String) -> Int {
             if let found = find([name]) { return found }
-            messages.append(("the header has no column '\(name)', which the \(profile.name) profile's \(place) tests",
-                             "見出しに、\(profile.name) プロファイルの \(place) が調べる欄「\(name)」がありません"))
+            messages.append(
+                (
+                    "the header has no column '\(name)', which the \(profile.name) profile's \(place) tests",
+                    "見出しに、\(profile.name) プロファイルの \(place) が調べる欄「\(name)」がありません"
+                ))
             return 0
         }
         // Each entry named as the profile file lists it: `transfers[0]`, `skip[1]`.
         let tested = profile.skip.enumerated().map { index, rule in
             let key = rule.isTransfer ? "transfers" : "skip"
-            return column(rule.match.column, "\(key)[\(profile.skip[..<index].filter { $0.isTransfer == rule.isTransfer }.count)]")
+            return column(
+                rule.match.column, "\(key)[\(profile.skip[..<index].filter { $0.isTransfer == rule.isTransfer }.count)]"
+            )
         }
         let ruled = profile.rules.enumerated().map { column($0.element.match.column, "rules[\($0.offset)]") }
         let refundColumn = profile.refunds.map { column($0.column, "refunds") }
         guard messages.isEmpty else { return (nil, messages) }
         let priceIn = findAll(profile.priceIn)
         if !profile.priceIn.isEmpty, priceIn.isEmpty {
-            return (nil, [("the header has no column " + profile.priceIn.map { "'\($0)'" }.joined(separator: " or ")
-                           + ", which the \(profile.name) profile takes deposits from",
-                           "見出しに、\(profile.name) プロファイルが入金を読む欄 " + profile.priceIn.map { "「\($0)」" }.joined(separator: "か") + " がありません")])
+            return (
+                nil,
+                [
+                    (
+                        "the header has no column " + profile.priceIn.map { "'\($0)'" }.joined(separator: " or ")
+                            + ", which the \(profile.name) profile takes deposits from",
+                        "見出しに、\(profile.name) プロファイルが入金を読む欄 " + profile.priceIn.map { "「\($0)」" }.joined(separator: "か")
+                            + " がありません"
+                    )
+                ]
+            )
         }
-        return (Layout(width: header.fields.count, field: field, priceIn: priceIn, refundColumn: refundColumn,
-                       refundRegexes: profile.refunds?.compiled(), tested: tested, ruled: ruled,
-                       skipRegexes: profile.skip.map { $0.match.compiled() }, ruleRegexes: profile.rules.map { $0.match.compiled() },
-                       renames: profile.rules.contains { $0.name != nil },
-                       price: field[.price]?.first, ignored: ignored), [])
+        return (
+            Layout(
+                width: header.fields.count, field: field, priceIn: priceIn, refundColumn: refundColumn,
+                refundRegexes: profile.refunds?.compiled(), tested: tested, ruled: ruled,
+                skipRegexes: profile.skip.map { $0.match.compiled() },
+                ruleRegexes: profile.rules.map { $0.match.compiled() },
+                renames: profile.rules.contains { $0.name != nil },
+                price: field[.price]?.first, ignored: ignored), []
+        )
     }
 
     /// A field's value in a row: the first of its columns that is not empty, else the first column's.
@@ -113,8 +153,9 @@ struct Layout {
         let groups = record.fields[(price + 1)...(price + extra)]
         let joined = record.fields[price] + groups.map { "," + $0 }.joined()
         guard groups.dropLast().allSatisfy(Self.isGroup), let last = groups.last,
-              Self.isGroup(last) || (last.hasSuffix("円") && Self.isGroup(String(last.dropLast()))),
-              record.fields[price].contains(where: \.isNumber), PriceText.parse(joined) != nil else { return nil }
+            Self.isGroup(last) || (last.hasSuffix("円") && Self.isGroup(String(last.dropLast()))),
+            record.fields[price].contains(where: \.isNumber), PriceText.parse(joined) != nil
+        else { return nil }
         var fields = Array(record.fields[..<price]) + [joined]
         fields += record.fields[(price + extra + 1)...]
         return fields

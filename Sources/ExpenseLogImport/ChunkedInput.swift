@@ -6,8 +6,10 @@ public typealias ChunkedInput = () throws -> () throws -> [UInt8]?
 
 extension InputReader {
     /// As `read(_:name:format:encoding:profile:detect:each:)`, over an input read a chunk at a time; rethrows its errors.
-    public static func read(_ input: ChunkedInput, name: String, format: InputFormat?, encoding: TextEncoding? = nil,
-                            profile given: ImportProfile = .native, detect: Bool = false, each: (ItemDraft) -> Void) throws -> ReadOutcome {
+    public static func read(
+        _ input: ChunkedInput, name: String, format: InputFormat?, encoding: TextEncoding? = nil,
+        profile given: ImportProfile = .native, detect: Bool = false, each: (ItemDraft) -> Void
+    ) throws -> ReadOutcome {
         var profile = given
         // CSV in UTF-8, which is what large imports are, is checked in a first pass and parsed in a second, so it is
         // never held whole. Anything else (Shift_JIS, JSON, UTF-16, invalid UTF-8 to explain) is read whole.
@@ -18,11 +20,16 @@ extension InputReader {
             while let chunk = try next() {
                 if bytes.isEmpty { bytes = chunk } else { bytes.append(contentsOf: chunk) }
                 if bytes.count > InputLimits.wholeBytes {
-                    return ReadOutcome(problems: [ValidationProblem(location: SourceLocation(file: name, line: 1), field: nil,
-                                                                    message: InputLimits.wholeMessage)], refusedWhole: true)
+                    return ReadOutcome(
+                        problems: [
+                            ValidationProblem(
+                                location: SourceLocation(file: name, line: 1), field: nil,
+                                message: InputLimits.wholeMessage)
+                        ], refusedWhole: true)
                 }
             }
-            return read(bytes, name: name, format: format, encoding: encoding, profile: profile, detect: detect, each: each)
+            return read(
+                bytes, name: name, format: format, encoding: encoding, profile: profile, detect: detect, each: each)
         }
         if (encoding ?? profile.encoding) == .shiftJIS || (format != nil && format != .csv) { return try whole() }
         var scan = UTF8Scan()
@@ -45,20 +52,25 @@ extension InputReader {
         // The second pass is checked too: a file that changed in between is refused, never read half old, half new.
         var again = UTF8Scan(), drained = false
         let next = try input()
-        var reader = CSV.Reader(chunks: {
-            guard let chunk = try next() else {
-                drained = true
-                return nil
-            }
-            again.add(chunk)
-            return chunk
-        }, skipping: scan.hasByteOrderMark ? 3 : 0)
+        var reader = CSV.Reader(
+            chunks: {
+                guard let chunk = try next() else {
+                    drained = true
+                    return nil
+                }
+                again.add(chunk)
+                return chunk
+            }, skipping: scan.hasByteOrderMark ? 3 : 0)
         var outcome = try profile.readCSV(&reader, name: name, each: each)
         outcome.detected = detected
         guard drained, again.count != scan.count || again.digest != scan.digest else { return outcome }
-        return ReadOutcome(problems: [ValidationProblem(location: SourceLocation(file: name, line: 1), field: nil,
-                                                        message: "the file changed while it was read; register it again "
-                                                            + "once nothing is writing to it")], refusedWhole: true)
+        return ReadOutcome(
+            problems: [
+                ValidationProblem(
+                    location: SourceLocation(file: name, line: 1), field: nil,
+                    message: "the file changed while it was read; register it again "
+                        + "once nothing is writing to it")
+            ], refusedWhole: true)
     }
 }
 
@@ -82,7 +94,9 @@ struct UTF8Scan {
             start.append(chunk[offset])
             offset += 1
         }
-        if firstAfterStart == nil, start.count == 3 { firstAfterStart = chunk[offset...].first { !JSONParser.isWhitespace($0) } }
+        if firstAfterStart == nil, start.count == 3 {
+            firstAfterStart = chunk[offset...].first { !JSONParser.isWhitespace($0) }
+        }
         count += chunk.count
         chunk.withUnsafeBytes { hasher.combine(bytes: $0) }
         // A window at a time, so that a large chunk (a whole pipe) is never copied whole.

@@ -23,8 +23,10 @@ public struct KnownItem: Sendable, Equatable {
 
     /// A row of the server's month that cannot be read as an item but shows an id: an item with that id is there.
     public static func unreadableRow(id: String, in month: YearMonth) -> KnownItem {
-        KnownItem(item: Item(id: id, date: month.firstDay, name: "(a row of the sheet that cannot be read)", price: 0,
-                             category: 0, categorySub: nil), place: .server)
+        KnownItem(
+            item: Item(
+                id: id, date: month.firstDay, name: "(a row of the sheet that cannot be read)", price: 0,
+                category: 0, categorySub: nil), place: .server)
     }
 }
 
@@ -40,7 +42,9 @@ public struct DuplicateFinder: Sendable {
     /// Ids are compared as a Sheet shows them (`SheetText.key`: the sheet shows the id `00123` as 123, the same item).
     public init(known: [KnownItem]) {
         var seen: Set<String> = []
-        self.known = (known.filter { $0.place == .server } + known.filter { $0.place != .server }).filter { seen.insert(SheetText.key($0.item.id)).inserted }
+        self.known = (known.filter { $0.place == .server } + known.filter { $0.place != .server }).filter {
+            seen.insert(SheetText.key($0.item.id)).inserted
+        }
         byID = Dictionary(self.known.map { (SheetText.key($0.item.id), $0) }, uniquingKeysWith: { first, _ in first })
     }
 

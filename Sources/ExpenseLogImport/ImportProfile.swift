@@ -30,7 +30,9 @@ public struct ColumnMatch: Sendable, Equatable {
         self.column = column
         self.kind = kind
         self.values = values
-        self.folded = kind == .regex ? values.map(NameFolding.foldKeepingCase) : values.map { CellFolding.fold($0.trimmingSpaces()) }
+        self.folded =
+            kind == .regex
+            ? values.map(NameFolding.foldKeepingCase) : values.map { CellFolding.fold($0.trimmingSpaces()) }
     }
 
     /// Whether a cell matches (folding it here; a reader of many rows folds through a `CellFolding`).
@@ -216,10 +218,12 @@ public struct ImportProfile: Sendable, Equatable {
 
     /// The native layout: the wire keys or the spreadsheet's Japanese headers, in any order; `id` and `categorySub` optional.
     public static let native: ImportProfile = {
-        var profile = ImportProfile(name: "native", description: "expense-log's own CSV (fetch --format csv)", columns: [
-            .id: ["id", "ID"], .date: ["date", "日付"], .name: ["name", "品名"], .price: ["price", "金額"],
-            .category: ["category", "項目"], .categorySub: ["categorySub", "サブ項目"],
-        ])
+        var profile = ImportProfile(
+            name: "native", description: "expense-log's own CSV (fetch --format csv)",
+            columns: [
+                .id: ["id", "ID"], .date: ["date", "日付"], .name: ["name", "品名"], .price: ["price", "金額"],
+                .category: ["category", "項目"], .categorySub: ["categorySub", "サブ項目"],
+            ])
         profile.warnsOtherColumns = true
         return profile
     }()

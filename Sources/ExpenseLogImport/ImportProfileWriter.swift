@@ -2,6 +2,7 @@ import ExpenseLogFormats
 import ExpenseLogModel
 import ExpenseLogStore
 import Foundation
+
 extension ImportProfile {
     /// The profile as a profile file's JSON, which `parse` reads back to the same profile: keys in docs/import-profiles.md's order,
     /// those at their default left out, one rule a line.
@@ -15,7 +16,9 @@ extension ImportProfile {
         if let header { add("header", "[" + header.map(Self.quoted).joined(separator: ", ") + "]") }
         let columnMembers = ItemField.allCases.compactMap { field in
             columns[field].map { names in
-                guard field == .price, !priceIn.isEmpty else { return "\(Self.quoted(field.rawValue)): \(Self.strings(names))" }
+                guard field == .price, !priceIn.isEmpty else {
+                    return "\(Self.quoted(field.rawValue)): \(Self.strings(names))"
+                }
                 return "\"price\": {\"out\": \(Self.strings(names)), \"in\": \(Self.strings(priceIn))}"
             }
         }
@@ -26,18 +29,24 @@ extension ImportProfile {
         for (key, isTransfer) in [("transfers", true), ("skip", false)] {
             let entries = skip.filter { $0.isTransfer == isTransfer }
             guard !entries.isEmpty else { continue }
-            add(key, Self.list(entries.map { rule in
-                "{" + Self.members(rule.match) + ", \"reason\": \(Self.quoted(rule.reason))}"
-            }))
+            add(
+                key,
+                Self.list(
+                    entries.map { rule in
+                        "{" + Self.members(rule.match) + ", \"reason\": \(Self.quoted(rule.reason))}"
+                    }))
         }
         if !rules.isEmpty {
-            add("rules", Self.list(rules.map { rule in
-                var parts = [Self.members(rule.match)]
-                if let category = rule.category { parts.append("\"category\": \(category)") }
-                if let sub = rule.sub { parts.append("\"sub\": \(sub)") }
-                if let name = rule.name { parts.append("\"name\": \(Self.quoted(name))") }
-                return "{" + parts.joined(separator: ", ") + "}"
-            }))
+            add(
+                "rules",
+                Self.list(
+                    rules.map { rule in
+                        var parts = [Self.members(rule.match)]
+                        if let category = rule.category { parts.append("\"category\": \(category)") }
+                        if let sub = rule.sub { parts.append("\"sub\": \(sub)") }
+                        if let name = rule.name { parts.append("\"name\": \(Self.quoted(name))") }
+                        return "{" + parts.joined(separator: ", ") + "}"
+                    }))
         }
         if let defaultCategory { add("defaultCategory", String(defaultCategory)) }
         if let defaultSub { add("defaultSub", String(defaultSub)) }

@@ -48,8 +48,11 @@ public struct ImportRecord: Sendable {
         public var japaneseReasons: [String] = []
 
         /// A row.
-        public init(location: SourceLocation, status: Status, item: Item? = nil, reasons: [String] = [], matched: KnownItem? = nil,
-                    candidates: [KnownItem] = []) {
+        public init(
+            location: SourceLocation, status: Status, item: Item? = nil, reasons: [String] = [],
+            matched: KnownItem? = nil,
+            candidates: [KnownItem] = []
+        ) {
             self.location = location
             self.status = status
             self.item = item
@@ -107,13 +110,16 @@ public struct ImportRecord: Sendable {
     public var count: Int { statuses.count }
 
     private func row(at index: Int, spooled: Item?) -> Row {
-        Row(location: location(ofRow: index), status: statuses[index], item: spooled ?? heldItems[index],
-                   reasons: reasons[index] ?? [], matched: matched[index], candidates: candidates[index] ?? [])
+        Row(
+            location: location(ofRow: index), status: statuses[index], item: spooled ?? heldItems[index],
+            reasons: reasons[index] ?? [], matched: matched[index], candidates: candidates[index] ?? [])
     }
 
     /// Where row number `index` was read.
     public func location(ofRow index: Int) -> SourceLocation {
-        guard let (file, line) = packedPlace(ofRow: index) else { return farPlaces[index] ?? SourceLocation(file: "-", line: 0) }
+        guard let (file, line) = packedPlace(ofRow: index) else {
+            return farPlaces[index] ?? SourceLocation(file: "-", line: 0)
+        }
         return SourceLocation(file: fileNames[file], line: line)
     }
 
@@ -193,7 +199,9 @@ public struct ImportRecord: Sendable {
         // A partial block whose kept rows have no spooled item starts again from the next one (its base may have come
         // from a row now gone, and a spool truncated with the rows gives lower offsets from here).
         let blockStart = (mark >> Self.blockBits) << Self.blockBits
-        if blockStart < mark, !offsets[blockStart..<mark].contains(where: { $0 != Self.none }) { offsetBases[offsetBases.count - 1] = -1 }
+        if blockStart < mark, !offsets[blockStart..<mark].contains(where: { $0 != Self.none }) {
+            offsetBases[offsetBases.count - 1] = -1
+        }
         while let last = fileRuns.last, last.start >= mark { fileRuns.removeLast() }
         heldItems = heldItems.filter { $0.key < mark }
         reasons = reasons.filter { $0.key < mark }
@@ -209,8 +217,10 @@ public struct ImportRecord: Sendable {
     }
 
     /// Changes the status of row number `index`, adding why and what it matched (or may be).
-    public mutating func mark(row index: Int, _ status: Status, reasons: [String] = [], matched: KnownItem? = nil,
-                              candidates: [KnownItem] = []) {
+    public mutating func mark(
+        row index: Int, _ status: Status, reasons: [String] = [], matched: KnownItem? = nil,
+        candidates: [KnownItem] = []
+    ) {
         guard statuses.indices.contains(index) else { return }
         statuses[index] = status
         if !reasons.isEmpty { self.reasons[index, default: []] += reasons }
@@ -253,10 +263,12 @@ public struct ImportRecord: Sendable {
 
     /// The same counts in Japanese (`追加 3件、送信待ち 1件、…`), for a Japanese locale.
     public var japaneseSummary: String {
-        let parts: [(Status, String)] = [(.added, "追加"), (.queued, "送信待ち"), (.rejected, "サーバーが拒否"), (.duplicate, "登録済み (同じID)"),
-                                         (.matched, "登録済みの項目と一致 (送信せず)"), (.held, "確認待ち"), (.skipped, "決定どおり飛ばした"),
-                                         (.invalid, "不正"), (.transfer, "自分の口座間の振替 (支出ではない)"), (.excluded, "プロファイルで除外"),
-                                         (.notSent, "有効だが未送信")]
+        let parts: [(Status, String)] = [
+            (.added, "追加"), (.queued, "送信待ち"), (.rejected, "サーバーが拒否"), (.duplicate, "登録済み (同じID)"),
+            (.matched, "登録済みの項目と一致 (送信せず)"), (.held, "確認待ち"), (.skipped, "決定どおり飛ばした"),
+            (.invalid, "不正"), (.transfer, "自分の口座間の振替 (支出ではない)"), (.excluded, "プロファイルで除外"),
+            (.notSent, "有効だが未送信"),
+        ]
         let tally = counts()
         let shown = parts.compactMap { status, words in tally[status].map { "\(words) \($0)件" } }
         return shown.isEmpty ? "行なし" : shown.joined(separator: "、")
@@ -264,15 +276,20 @@ public struct ImportRecord: Sendable {
 
     /// "3 added, 1 queued, 2 skipped as duplicates, 1 invalid": the non-zero counts, for the last line on stderr.
     public var summary: String {
-        let parts: [(Status, String)] = [(.added, "added"), (.queued, "queued in the outbox"), (.rejected, "refused by the server"),
-                                         (.duplicate, "skipped as already there (same id)"),
-                                         (.matched, "matched to items already there (not sent)"),
-                                         (.held, "held for you to decide"), (.skipped, "skipped as decided"), (.invalid, "invalid"),
-                                         (.transfer, "transfer"),
-                                         (.excluded, "left out by the profile"), (.notSent, "valid but not sent")]
+        let parts: [(Status, String)] = [
+            (.added, "added"), (.queued, "queued in the outbox"), (.rejected, "refused by the server"),
+            (.duplicate, "skipped as already there (same id)"),
+            (.matched, "matched to items already there (not sent)"),
+            (.held, "held for you to decide"), (.skipped, "skipped as decided"), (.invalid, "invalid"),
+            (.transfer, "transfer"),
+            (.excluded, "left out by the profile"), (.notSent, "valid but not sent"),
+        ]
         let tally = counts()
         let shown = parts.compactMap { status, words in
-            tally[status].map { status == .transfer ? "\($0) transfer\($0 == 1 ? "" : "s") between your own accounts (not spending)" : "\($0) \(words)" }
+            tally[status].map {
+                status == .transfer
+                    ? "\($0) transfer\($0 == 1 ? "" : "s") between your own accounts (not spending)" : "\($0) \(words)"
+            }
         }
         return shown.isEmpty ? "no rows" : shown.joined(separator: ", ")
     }
@@ -289,7 +306,9 @@ public struct ImportRecord: Sendable {
     public func write(exitCode: Int32, spool: ItemSpool?, to emit: (String) throws -> Void) throws {
         var out = "{\n  \"exitCode\": \(exitCode),\n  \"defaultCategoryRows\": \(defaultCategoryRows),\n  \"counts\": {"
         let tally = counts()
-        out += Status.allCases.map { "\"\($0.rawValue)\": \(tally[$0] ?? 0)" }.joined(separator: ", ") + "},\n  \"rows\": ["
+        out +=
+            Status.allCases.map { "\"\($0.rawValue)\": \(tally[$0] ?? 0)" }.joined(separator: ", ")
+            + "},\n  \"rows\": ["
         let order = Dictionary(files.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         let fileOrder = fileNames.map { order[$0] ?? files.count }
         func place(_ index: Int) -> (Int, Int, Int) {
@@ -316,10 +335,13 @@ public struct ImportRecord: Sendable {
                 out += "]"
             }
             if let matched = row.matched {
-                out += ", \"matched\": {\"in\": \"\(matched.place.rawValue)\", \"item\": \(ItemJSON.object(matched.item))}"
+                out +=
+                    ", \"matched\": {\"in\": \"\(matched.place.rawValue)\", \"item\": \(ItemJSON.object(matched.item))}"
             }
             if !row.candidates.isEmpty {
-                out += ", \"candidates\": [" + row.candidates.map { "{\"in\": \"\($0.place.rawValue)\", \"item\": \(ItemJSON.object($0.item))}" }
+                out +=
+                    ", \"candidates\": ["
+                    + row.candidates.map { "{\"in\": \"\($0.place.rawValue)\", \"item\": \(ItemJSON.object($0.item))}" }
                     .joined(separator: ", ") + "]"
             }
             out += "}"

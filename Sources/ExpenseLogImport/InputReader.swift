@@ -28,7 +28,8 @@ public enum InputFormat: String, Sendable, CaseIterable {
         case UInt8(ascii: "{"):
             // Only the first two non-blank lines matter: never split a large input whole just to count them.
             let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
-            let lines = Array(body.lazy.split(separator: 0x0A).filter { !$0.allSatisfy(JSONParser.isWhitespace) }.prefix(2))
+            let lines = Array(
+                body.lazy.split(separator: 0x0A).filter { !$0.allSatisfy(JSONParser.isWhitespace) }.prefix(2))
             if lines.count > 1, (try? JSONParser.parse(Array(lines[0]))) != nil { self = .ndjson } else { self = .json }
         default: self = .csv
         }
@@ -41,21 +42,28 @@ public enum InputReader {
     public static let fields = ItemField.allCases.map(\.rawValue)
 
     /// Decodes the input (as declared, else detected) and reads it in a format (else sniffed); CSV goes through the profile.
-    public static func read(_ bytes: [UInt8], name: String, format: InputFormat?, encoding: TextEncoding? = nil,
-                            profile: ImportProfile = .native) -> ReadOutcome {
-        ReadOutcome.collecting { read(bytes, name: name, format: format, encoding: encoding, profile: profile, each: $0) }
+    public static func read(
+        _ bytes: [UInt8], name: String, format: InputFormat?, encoding: TextEncoding? = nil,
+        profile: ImportProfile = .native
+    ) -> ReadOutcome {
+        ReadOutcome.collecting {
+            read(bytes, name: name, format: format, encoding: encoding, profile: profile, each: $0)
+        }
     }
 
     /// As `read`, handing each draft to `each` as it is read (CSV is never held as records or drafts); the outcome
     /// carries no drafts, and when it is `refusedWhole` the drafts already handed out must be dropped. With `detect`
     /// (no profile given), a CSV input in a built-in profile's layout is read with that profile, which learns what
     /// `profile` learned.
-    public static func read(_ bytes: [UInt8], name: String, format: InputFormat?, encoding: TextEncoding? = nil,
-                            profile: ImportProfile = .native, detect: Bool = false, each: (ItemDraft) -> Void) -> ReadOutcome {
+    public static func read(
+        _ bytes: [UInt8], name: String, format: InputFormat?, encoding: TextEncoding? = nil,
+        profile: ImportProfile = .native, detect: Bool = false, each: (ItemDraft) -> Void
+    ) -> ReadOutcome {
         let text: [UInt8]
         switch TextEncoding.utf8Bytes(of: bytes, declared: encoding ?? profile.encoding, name: name) {
         case .success(let decoded): text = decoded.bytes
-        case .failure(let problem): return ReadOutcome(problems: [.wholeFile(problem.location, problem.message)], refusedWhole: true)
+        case .failure(let problem):
+            return ReadOutcome(problems: [.wholeFile(problem.location, problem.message)], refusedWhole: true)
         }
         let read: ([ItemDraft], [ValidationProblem])
         switch format ?? InputFormat(sniffing: text) {
@@ -93,8 +101,14 @@ public enum InputReader {
                 }
             }
         } catch let error as JSONSyntaxError {
-            return ([], [.wholeFile(SourceLocation(file: name, line: error.line), "invalid JSON: \(error.message)",
-                                    japanese: "JSON として読めません: \(error.message)")])
+            return (
+                [],
+                [
+                    .wholeFile(
+                        SourceLocation(file: name, line: error.line), "invalid JSON: \(error.message)",
+                        japanese: "JSON として読めません: \(error.message)")
+                ]
+            )
         } catch {
             return ([], [.wholeFile(SourceLocation(file: name, line: 1), "\(error)")])
         }
@@ -114,10 +128,14 @@ public enum InputReader {
                 case .failure(let problem): problems.append(problem)
                 }
             } catch let error as JSONSyntaxError {
-                problems.append(ValidationProblem(location: SourceLocation(file: name, line: line), field: nil,
-                                                  message: "invalid JSON: \(error.message)", japanese: "JSON として読めません: \(error.message)"))
+                problems.append(
+                    ValidationProblem(
+                        location: SourceLocation(file: name, line: line), field: nil,
+                        message: "invalid JSON: \(error.message)", japanese: "JSON として読めません: \(error.message)"))
             } catch {
-                problems.append(ValidationProblem(location: SourceLocation(file: name, line: line), field: nil, message: "\(error)"))
+                problems.append(
+                    ValidationProblem(location: SourceLocation(file: name, line: line), field: nil, message: "\(error)")
+                )
             }
         }
         return (drafts, problems)
@@ -126,17 +144,22 @@ public enum InputReader {
     static func draft(from value: JSONValue, file: String) -> Result<ItemDraft, ValidationProblem> {
         let location = SourceLocation(file: file, line: value.line)
         guard case .object(let members, _) = value else {
-            return .failure(ValidationProblem(location: location, field: nil,
-                                              message: "expected an item object like {\"date\":\"20240122\",\"name\":…}, found \(value.described)",
-                                              japanese: "{\"date\":\"20240122\",\"name\":…} のような項目のオブジェクトを想定しましたが、\(value.described) でした"))
+            return .failure(
+                ValidationProblem(
+                    location: location, field: nil,
+                    message:
+                        "expected an item object like {\"date\":\"20240122\",\"name\":…}, found \(value.described)",
+                    japanese: "{\"date\":\"20240122\",\"name\":…} のような項目のオブジェクトを想定しましたが、\(value.described) でした"))
         }
         var draft = ItemDraft(location: location)
         var seen: Set<String> = []
         for (key, member) in members {
             // Parsers disagree on which of two values wins (the last, the first, an error): the user must say.
             guard seen.insert(key).inserted else {
-                return .failure(ValidationProblem(location: SourceLocation(file: file, line: member.line), field: key,
-                                                  message: "given twice in one item; keep one", japanese: "一つの項目に二度あります。一つにしてください"))
+                return .failure(
+                    ValidationProblem(
+                        location: SourceLocation(file: file, line: member.line), field: key,
+                        message: "given twice in one item; keep one", japanese: "一つの項目に二度あります。一つにしてください"))
             }
             let raw = rawValue(member)
             switch key {
@@ -147,9 +170,11 @@ public enum InputReader {
             case "category": draft.category = raw
             case "categorySub": draft.categorySub = raw
             default:
-                return .failure(ValidationProblem(location: location, field: key,
-                                                  message: "unknown key; an item has \(fields.joined(separator: ", "))",
-                                                  japanese: "知らないキーです。項目のキーは \(fields.joined(separator: "、")) です"))
+                return .failure(
+                    ValidationProblem(
+                        location: location, field: key,
+                        message: "unknown key; an item has \(fields.joined(separator: ", "))",
+                        japanese: "知らないキーです。項目のキーは \(fields.joined(separator: "、")) です"))
             }
         }
         return .success(draft)

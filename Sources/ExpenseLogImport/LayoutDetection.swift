@@ -15,8 +15,11 @@ extension ImportProfile {
     /// How to read CSV text (already UTF-8) when no profile was given: with the one built-in profile its layout fits
     /// (learning what this profile learned), also given as `detected`; with this profile when none fits; or not at all
     /// when several fit (`refusal`, the input refused whole, naming them).
-    func reading(_ text: [UInt8], file: String)
-        -> (profile: ImportProfile, detected: (name: String, profile: ImportProfile)?, refusal: ReadOutcome?) {
+    func reading(
+        _ text: [UInt8], file: String
+    )
+        -> (profile: ImportProfile, detected: (name: String, profile: ImportProfile)?, refusal: ReadOutcome?)
+    {
         switch Self.detect(text) {
         case .native:
             return (self, nil, nil)
@@ -27,11 +30,16 @@ extension ImportProfile {
             layout.account = account ?? layout.account
             return (layout, (name, layout), nil)
         case .several(let names):
-            let refusal = ReadOutcome(problems: [.wholeFile(SourceLocation(file: file, line: 1), "its layout fits the built-in profiles "
-                                                            + names.joined(separator: " and ") + "; pass --profile with the right one",
-                                                            japanese: "組み込みのプロファイル " + names.joined(separator: " と ")
-                                                                + " のどれにも合います。正しい方を --profile で指定してください")],
-                                      refusedWhole: true)
+            let refusal = ReadOutcome(
+                problems: [
+                    .wholeFile(
+                        SourceLocation(file: file, line: 1),
+                        "its layout fits the built-in profiles "
+                            + names.joined(separator: " and ") + "; pass --profile with the right one",
+                        japanese: "組み込みのプロファイル " + names.joined(separator: " と ")
+                            + " のどれにも合います。正しい方を --profile で指定してください")
+                ],
+                refusedWhole: true)
             return (self, nil, refusal)
         }
     }
@@ -43,7 +51,9 @@ extension ImportProfile {
         var reader = CSV.Reader(text)
         var records: [CSV.Record] = []
         while records.count < 30, let record = try? reader.next() { records.append(record) }
-        guard let first = records.first(where: { !$0.isBlank }), Layout.resolve(first, profile: .native).0 == nil else { return .native }
+        guard let first = records.first(where: { !$0.isBlank }), Layout.resolve(first, profile: .native).0 == nil else {
+            return .native
+        }
         let fitting = builtins.compactMap { name, profile in profile.fitted(to: records).map { (name, $0) } }
         if fitting.count == 1, let (name, profile) = fitting.first { return .builtin(name: name, profile: profile) }
         return fitting.isEmpty ? .native : .several(fitting.map(\.0))
@@ -54,7 +64,11 @@ extension ImportProfile {
     func fitted(to records: [CSV.Record]) -> ImportProfile? {
         guard header == nil else { return fits(records) ? self : nil }
         // Banks put a few lines about the account before the header, and not always as many.
-        guard let index = records.prefix(12).firstIndex(where: { !$0.isBlank && Layout.resolve($0, profile: self).0 != nil }) else { return nil }
+        guard
+            let index = records.prefix(12).firstIndex(where: {
+                !$0.isBlank && Layout.resolve($0, profile: self).0 != nil
+            })
+        else { return nil }
         var found = self
         found.skipRows = index
         return found
@@ -70,7 +84,8 @@ extension ImportProfile {
         guard let layout = Layout.resolve(CSV.Record(line: 0, fields: header), profile: self).0 else { return false }
         func isRow(_ record: CSV.Record) -> Bool {
             guard record.fields.count == header.count, let date = layout.cell(.date, of: record.fields),
-                  let price = layout.cell(.price, of: record.fields) else { return false }
+                let price = layout.cell(.price, of: record.fields)
+            else { return false }
             return (dateFormat?.day(from: date) ?? Day(written: date)) != nil && PriceText.parse(price) != nil
         }
         // Before its first row, no record of its width that is no row: that would be another layout's header (ゆうちょ's

@@ -14,9 +14,12 @@ public struct PurchaseName: Sendable, Equatable {
 
     /// The name of `text` as a person or a statement wrote it.
     public init(_ text: String) {
-        var words = CellFolding.fold(text.trimmingSpaces()).split(whereSeparator: { $0 == " " || $0 == "\u{3000}" }).map(String.init)
+        var words = CellFolding.fold(text.trimmingSpaces()).split(whereSeparator: { $0 == " " || $0 == "\u{3000}" })
+            .map(String.init)
         // A branch is a later word (never the whole name): `渋谷店` in `ラーメン一蘭 渋谷店`, not `本店` alone.
-        while words.count > 1, let last = words.last, Self.branchEndings.contains(where: last.hasSuffix) { words.removeLast() }
+        while words.count > 1, let last = words.last, Self.branchEndings.contains(where: last.hasSuffix) {
+            words.removeLast()
+        }
         key = words.joined()
         firstWord = words.first ?? ""
     }
@@ -24,8 +27,12 @@ public struct PurchaseName: Sendable, Equatable {
     /// A shop's name as messages show it: NFKC, case kept, its branch left out (`セブン-イレブン` of
     /// `セブン－イレブン　目黒店`).
     public static func shown(_ text: String) -> String {
-        var words = NameFolding.compatible(text.trimmingSpaces()).split(whereSeparator: { $0 == " " || $0 == "\u{3000}" }).map(String.init)
-        while words.count > 1, let last = words.last, branchEndings.contains(where: NameFolding.fold(last).hasSuffix) { words.removeLast() }
+        var words = NameFolding.compatible(text.trimmingSpaces()).split(whereSeparator: {
+            $0 == " " || $0 == "\u{3000}"
+        }).map(String.init)
+        while words.count > 1, let last = words.last, branchEndings.contains(where: NameFolding.fold(last).hasSuffix) {
+            words.removeLast()
+        }
         return words.joined(separator: " ")
     }
 

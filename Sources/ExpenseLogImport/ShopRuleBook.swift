@@ -11,7 +11,9 @@ public struct ShopRuleBook: Sendable, Equatable {
     public init(_ rules: [ShopRule] = []) {
         var byKey: [String: ShopRule] = [:]
         for rule in rules { byKey[PurchaseName(rule.shop).key] = rule }
-        entries = byKey.filter { !$0.key.isEmpty }.map { (key: $0.key, rule: $0.value) }.sorted { ($0.key.count, $0.key) > ($1.key.count, $1.key) }
+        entries = byKey.filter { !$0.key.isEmpty }.map { (key: $0.key, rule: $0.value) }.sorted {
+            ($0.key.count, $0.key) > ($1.key.count, $1.key)
+        }
     }
 
     /// Whether it holds no rule.

@@ -68,7 +68,9 @@ public struct StatementMatcher: Sendable {
 
     /// The known items' days by price, for `mayMatch`.
     public static func daysByPrice(_ known: [KnownItem]) -> [Int: [Int]] {
-        Dictionary(grouping: known.map { ($0.item.price, $0.item.date.daysSinceEpoch) }, by: \.0).mapValues { $0.map(\.1) }
+        Dictionary(grouping: known.map { ($0.item.price, $0.item.date.daysSinceEpoch) }, by: \.0).mapValues {
+            $0.map(\.1)
+        }
     }
 
     /// The outcome of each row that is not simply new, by the row's index.
@@ -115,7 +117,8 @@ public struct StatementMatcher: Sendable {
         // An equal claim on a taken item by a row that is not interchangeable with the one that got it: both rows wait.
         for pair in strong where rowTaken[pair.row] == nil {
             guard let winner = knownTaken[pair.known], winner.rank == pair.rank,
-                  !rows[winner.row].interchangeable(with: rows[pair.row]) else { continue }
+                !rows[winner.row].interchangeable(with: rows[pair.row])
+            else { continue }
             ambiguous[pair.row, default: []].append(pair.known)
             ambiguous[winner.row, default: []].append(pair.known)
         }

@@ -40,7 +40,8 @@ public struct Budgets: Sendable, Equatable {
         var entries: [Entry] = []
         for (name, value) in amounts {
             guard let yen = Self.yen(value) else {
-                throw BudgetError(message: "'budgets.\(name)' must be a whole number of yen above 0 per month, e.g. 30000")
+                throw BudgetError(
+                    message: "'budgets.\(name)' must be a whole number of yen above 0 per month, e.g. 30000")
             }
             let key: BudgetKey
             if name.lowercased() == "total" || name == "合計" {
@@ -50,16 +51,20 @@ public struct Budgets: Sendable, Equatable {
                     let (category, sub) = try catalogue.resolve(name)
                     key = sub.map { .sub(category, $0) } ?? .category(category)
                 } catch {
-                    throw BudgetError(message: "'budgets.\(name)': \(error.message); use \"total\", a category or a category/sub "
-                                      + "(`expense-log categories` lists them)")
+                    throw BudgetError(
+                        message: "'budgets.\(name)': \(error.message); use \"total\", a category or a category/sub "
+                            + "(`expense-log categories` lists them)")
                 }
             }
             if let twice = entries.first(where: { $0.key == key }) {
-                throw BudgetError(message: "'budgets.\(name)' names what 'budgets.\(twice.name)' already budgets; keep one")
+                throw BudgetError(
+                    message: "'budgets.\(name)' names what 'budgets.\(twice.name)' already budgets; keep one")
             }
             entries.append(Entry(key: key, name: name, monthly: yen))
         }
-        self.entries = entries.sorted { Self.order($0.key, catalogue).lexicographicallyPrecedes(Self.order($1.key, catalogue)) }
+        self.entries = entries.sorted {
+            Self.order($0.key, catalogue).lexicographicallyPrecedes(Self.order($1.key, catalogue))
+        }
     }
 
     /// Whether there is no budget at all.
@@ -76,7 +81,9 @@ public struct Budgets: Sendable, Equatable {
 
     /// The total first, then catalogue order (a category before its subs), unknown numbers last.
     private static func order(_ key: BudgetKey, _ catalogue: CategoryCatalogue) -> [Int] {
-        func place(_ category: Int) -> Int { catalogue.categories.firstIndex { $0.id == category } ?? catalogue.categories.count + category }
+        func place(_ category: Int) -> Int {
+            catalogue.categories.firstIndex { $0.id == category } ?? catalogue.categories.count + category
+        }
         switch key {
         case .total: return [-1]
         case .category(let category): return [place(category), -1]

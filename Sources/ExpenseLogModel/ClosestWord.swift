@@ -5,7 +5,8 @@ public enum ClosestWord {
     /// none is that close, or `given` is one of them (`baseurl` is taken for `baseURL`).
     public static func to(_ given: String, among words: some Sequence<String>) -> String? {
         let scored = words.map { ($0, distance(given.lowercased(), $0.lowercased())) }
-        guard let best = scored.min(by: { $0.1 < $1.1 }), best.0 != given, best.1 <= max(1, min(2, given.count / 3)) else { return nil }
+        guard let best = scored.min(by: { $0.1 < $1.1 }), best.0 != given, best.1 <= max(1, min(2, given.count / 3))
+        else { return nil }
         return best.0
     }
 
@@ -18,8 +19,11 @@ public enum ClosestWord {
         for j in 0...b.count { rows[0][j] = j }
         for i in 1...a.count {
             for j in 1...b.count {
-                rows[i][j] = min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { rows[i][j] = min(rows[i][j], rows[i - 2][j - 2] + 1) }
+                rows[i][j] = min(
+                    rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    rows[i][j] = min(rows[i][j], rows[i - 2][j - 2] + 1)
+                }
             }
         }
         return rows[a.count][b.count]

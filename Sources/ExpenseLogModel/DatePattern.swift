@@ -37,8 +37,9 @@ public struct DatePattern: Sendable, Equatable, CustomStringConvertible {
         }
         let fields = parts.filter { if case .literal = $0 { false } else { true } }
         guard fields.count == 3, fields.contains(.year) || fields.contains(.shortYear),
-              fields.contains(where: { if case .month = $0 { true } else { false } }),
-              fields.contains(where: { if case .day = $0 { true } else { false } }) else { return nil }
+            fields.contains(where: { if case .month = $0 { true } else { false } }),
+            fields.contains(where: { if case .day = $0 { true } else { false } })
+        else { return nil }
         // Two numbers with nothing between them are only readable when the first has a fixed width.
         for (left, right) in zip(parts, parts.dropFirst()) {
             if case .literal = left { continue }
@@ -70,8 +71,9 @@ public struct DatePattern: Sendable, Equatable, CustomStringConvertible {
         // Only the ends are trimmed: a space inside may be one of the layout's separators.
         // Full-width digits are read as digits.
         let text = text.utf8.allSatisfy { $0 < 0x80 } ? text : text.precomposedStringWithCompatibilityMapping
-        let scalars = Array(text.unicodeScalars.drop { $0.properties.isWhitespace }.reversed()
-            .drop { $0.properties.isWhitespace }.reversed())
+        let scalars = Array(
+            text.unicodeScalars.drop { $0.properties.isWhitespace }.reversed()
+                .drop { $0.properties.isWhitespace }.reversed())
         var index = 0
         var year = 0, month = 0, day = 0
         func number(min: Int, max: Int) -> Int? {
@@ -87,7 +89,8 @@ public struct DatePattern: Sendable, Equatable, CustomStringConvertible {
             switch part {
             case .year: guard let value = number(min: 4, max: 4) else { return nil }; year = value
             case .shortYear: guard let value = number(min: 2, max: 2) else { return nil }; year = 2000 + value
-            case .month(let exact): guard let value = number(min: exact ? 2 : 1, max: 2) else { return nil }; month = value
+            case .month(let exact):
+                guard let value = number(min: exact ? 2 : 1, max: 2) else { return nil }; month = value
             case .day(let exact): guard let value = number(min: exact ? 2 : 1, max: 2) else { return nil }; day = value
             case .literal(let scalar):
                 guard index < scalars.count, scalars[index] == scalar else { return nil }
@@ -98,7 +101,8 @@ public struct DatePattern: Sendable, Equatable, CustomStringConvertible {
         if index < scalars.count {
             let rest = Array(String(String.UnicodeScalarView(scalars[index...])).utf8)
             guard rest.first == 0x20 || rest.first == UInt8(ascii: "T"),
-                  WrittenDateParts.dropTime(([0x30] + rest)[...])?.count == 1 else { return nil }
+                WrittenDateParts.dropTime(([0x30] + rest)[...])?.count == 1
+            else { return nil }
         }
         return (year, month, day)
     }

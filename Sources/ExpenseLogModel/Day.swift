@@ -10,7 +10,8 @@ public struct Day: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// A day when the three numbers name a real Gregorian date, else nil.
     public init?(year: Int, month: Int, day: Int) {
         guard (1...9999).contains(year), (1...12).contains(month),
-              (1...Day.daysIn(year: year, month: month)).contains(day) else { return nil }
+            (1...Day.daysIn(year: year, month: month)).contains(day)
+        else { return nil }
         self.year = year
         self.month = month
         self.day = day
@@ -33,8 +34,8 @@ public struct Day: Sendable, Hashable, Comparable, CustomStringConvertible {
         for separator in [UInt8(ascii: "-"), UInt8(ascii: "/")] {
             let parts = utf8.split(separator: separator, omittingEmptySubsequences: false)
             guard parts.count == 3, parts[0].count == 4,
-                  (1...2).contains(parts[1].count), (1...2).contains(parts[2].count),
-                  let y = Day.number(parts[0]), let m = Day.number(parts[1]), let d = Day.number(parts[2])
+                (1...2).contains(parts[1].count), (1...2).contains(parts[2].count),
+                let y = Day.number(parts[0]), let m = Day.number(parts[1]), let d = Day.number(parts[2])
             else { continue }
             // yyyy-MM-dd is ISO: two digits each; yyyy/M/d allows one.
             if separator == UInt8(ascii: "-"), parts[1].count != 2 || parts[2].count != 2 { return nil }
@@ -118,7 +119,7 @@ public struct YearMonth: Sendable, Hashable, Comparable, CustomStringConvertible
     public init?(parsing text: String) {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 2, parts[0].count == 4, parts[1].count == 2,
-              let y = Day.number(ArraySlice(parts[0].utf8)), let m = Day.number(ArraySlice(parts[1].utf8))
+            let y = Day.number(ArraySlice(parts[0].utf8)), let m = Day.number(ArraySlice(parts[1].utf8))
         else { return nil }
         self.init(year: y, month: m)
     }

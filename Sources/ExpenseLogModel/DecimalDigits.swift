@@ -27,7 +27,13 @@ public enum DecimalDigits {
             return 1
         }
         // A date's eight digits, a year's four, a month's two: the count is the minimum, without counting.
-        let fits = switch minimum { case 2: value < 100 case 4: value < 10_000 case 8: value < 100_000_000 default: false }
+        let fits =
+            switch minimum {
+            case 2: value < 100
+            case 4: value < 10_000
+            case 8: value < 100_000_000
+            default: false
+            }
         var count = minimum
         if !fits {
             count = 1

@@ -8,8 +8,10 @@
 /// `uuid.uuid5(uuid.UUID("0C89BF94-E60E-5D6B-A116-C042F5034BDA"), "20261103\x1fコーヒー\x1f178\x1f1")`.
 public enum DerivedID {
     /// The namespace of the ids made here.
-    public static let namespace: [UInt8] = [0x0C, 0x89, 0xBF, 0x94, 0xE6, 0x0E, 0x5D, 0x6B,
-                                            0xA1, 0x16, 0xC0, 0x42, 0xF5, 0x03, 0x4B, 0xDA]
+    public static let namespace: [UInt8] = [
+        0x0C, 0x89, 0xBF, 0x94, 0xE6, 0x0E, 0x5D, 0x6B,
+        0xA1, 0x16, 0xC0, 0x42, 0xF5, 0x03, 0x4B, 0xDA,
+    ]
 
     /// How a made id is explained in messages.
     public static let explanation = "its id is made from its date, name and price and its place among such rows"
@@ -102,7 +104,9 @@ enum SHA1 {
 
     static func digest(_ message: [UInt8]) -> [UInt8] {
         let h = message.withUnsafeBufferPointer { words($0) }
-        return [h.0, h.1, h.2, h.3, h.4].flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> (24 - 8 * UInt32($0))) } }
+        return [h.0, h.1, h.2, h.3, h.4].flatMap { word in
+            (0..<4).map { UInt8(truncatingIfNeeded: word >> (24 - 8 * UInt32($0))) }
+        }
     }
 
     /// The digest as its five big-endian words.
@@ -122,7 +126,9 @@ enum SHA1 {
                 let blocks = rest < 56 ? 1 : 2
                 (tail + rest + 1).update(repeating: 0, count: blocks * 64 - 8 - rest - 1)
                 let bits = UInt64(message.count) &* 8
-                for byte in 0..<8 { tail[blocks * 64 - 8 + byte] = UInt8(truncatingIfNeeded: bits >> UInt64(56 - 8 * byte)) }
+                for byte in 0..<8 {
+                    tail[blocks * 64 - 8 + byte] = UInt8(truncatingIfNeeded: bits >> UInt64(56 - 8 * byte))
+                }
                 for block in 0..<blocks { compress(&h, tail + block * 64, w) }
             }
         }
@@ -132,16 +138,26 @@ enum SHA1 {
     /// Adds one 64-byte block to the state, with `w` (80 words) for its message schedule.
     private static func compress(_ h: inout Words, _ block: UnsafePointer<UInt8>, _ w: UnsafeMutablePointer<UInt32>) {
         for t in 0..<16 {
-            w[t] = UInt32(block[4 * t]) << 24 | UInt32(block[4 * t + 1]) << 16 | UInt32(block[4 * t + 2]) << 8 | UInt32(block[4 * t + 3])
+            w[t] =
+                UInt32(block[4 * t]) << 24 | UInt32(block[4 * t + 1]) << 16 | UInt32(block[4 * t + 2]) << 8
+                | UInt32(block[4 * t + 3])
         }
         for t in 16..<80 { w[t] = rotate(w[t - 3] ^ w[t - 8] ^ w[t - 14] ^ w[t - 16], 1) }
         var (a, b, c, d, e) = h
-        for t in 0..<20 { (e, d, c, b, a) = (d, c, rotate(b, 30), a, rotate(a, 5) &+ (b & c | ~b & d) &+ e &+ 0x5A82_7999 &+ w[t]) }
-        for t in 20..<40 { (e, d, c, b, a) = (d, c, rotate(b, 30), a, rotate(a, 5) &+ (b ^ c ^ d) &+ e &+ 0x6ED9_EBA1 &+ w[t]) }
-        for t in 40..<60 {
-            (e, d, c, b, a) = (d, c, rotate(b, 30), a, rotate(a, 5) &+ (b & c | b & d | c & d) &+ e &+ 0x8F1B_BCDC &+ w[t])
+        for t in 0..<20 {
+            (e, d, c, b, a) = (d, c, rotate(b, 30), a, rotate(a, 5) &+ (b & c | ~b & d) &+ e &+ 0x5A82_7999 &+ w[t])
         }
-        for t in 60..<80 { (e, d, c, b, a) = (d, c, rotate(b, 30), a, rotate(a, 5) &+ (b ^ c ^ d) &+ e &+ 0xCA62_C1D6 &+ w[t]) }
+        for t in 20..<40 {
+            (e, d, c, b, a) = (d, c, rotate(b, 30), a, rotate(a, 5) &+ (b ^ c ^ d) &+ e &+ 0x6ED9_EBA1 &+ w[t])
+        }
+        for t in 40..<60 {
+            (e, d, c, b, a) = (
+                d, c, rotate(b, 30), a, rotate(a, 5) &+ (b & c | b & d | c & d) &+ e &+ 0x8F1B_BCDC &+ w[t]
+            )
+        }
+        for t in 60..<80 {
+            (e, d, c, b, a) = (d, c, rotate(b, 30), a, rotate(a, 5) &+ (b ^ c ^ d) &+ e &+ 0xCA62_C1D6 &+ w[t])
+        }
         h = (h.0 &+ a, h.1 &+ b, h.2 &+ c, h.3 &+ d, h.4 &+ e)
     }
 

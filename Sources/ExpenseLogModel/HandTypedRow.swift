@@ -10,8 +10,9 @@ public enum HandTypedRow {
     /// The id of the `occurrence`-th row (from 1) of an answer holding this day, name and price: the same on every read
     /// of the same rows.
     public static func id(date: Day, name: String, price: Int, occurrence: Int) -> String {
-        let made = DerivedID.make(content: Array("hand".utf8) + [0x1F] + DerivedID.content(date: date, name: name, price: price),
-                                  occurrence: occurrence)
+        let made = DerivedID.make(
+            content: Array("hand".utf8) + [0x1F] + DerivedID.content(date: date, name: name, price: price),
+            occurrence: occurrence)
         return prefix + made.replacingOccurrences(of: "-", with: "").prefix(12)
     }
 }

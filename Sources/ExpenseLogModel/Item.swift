@@ -38,10 +38,11 @@ extension Array where Element == Item {
     /// Whether both hold the same items with the same bytes: `==` on strings also matches another Unicode
     /// normalisation of a name, and what the server saved must be shown as it saved it.
     public func isByteForByte(_ other: [Item]) -> Bool {
-        count == other.count && zip(self, other).allSatisfy { a, b in
-            a.id.hasSameBytes(as: b.id) && a.name.hasSameBytes(as: b.name) && a.date == b.date
-                && a.price == b.price && a.category == b.category && a.categorySub == b.categorySub
-        }
+        count == other.count
+            && zip(self, other).allSatisfy { a, b in
+                a.id.hasSameBytes(as: b.id) && a.name.hasSameBytes(as: b.name) && a.date == b.date
+                    && a.price == b.price && a.category == b.category && a.categorySub == b.categorySub
+            }
     }
 }
 
@@ -51,7 +52,9 @@ extension String {
     func hasSameBytes(as other: String) -> Bool {
         guard utf8.count == other.utf8.count else { return false }
         let fast = utf8.withContiguousStorageIfAvailable { a in
-            other.utf8.withContiguousStorageIfAvailable { b in a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 }
+            other.utf8.withContiguousStorageIfAvailable { b in
+                a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0
+            }
         }
         return (fast ?? nil) ?? utf8.elementsEqual(other.utf8)
     }

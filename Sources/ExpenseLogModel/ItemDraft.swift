@@ -126,7 +126,9 @@ public struct ValidationProblem: Error, Sendable, Hashable, CustomStringConverti
     }
 
     /// A problem that stops the whole file from being read.
-    public static func wholeFile(_ location: SourceLocation, _ message: String, japanese: String? = nil) -> ValidationProblem {
+    public static func wholeFile(
+        _ location: SourceLocation, _ message: String, japanese: String? = nil
+    ) -> ValidationProblem {
         var problem = ValidationProblem(location: location, field: nil, message: message, japanese: japanese)
         problem.ofWholeFile = true
         return problem

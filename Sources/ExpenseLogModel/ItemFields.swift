@@ -16,8 +16,10 @@ public struct ItemFields {
     public let categorySub: Int?
 
     /// Fields over borrowed bytes.
-    public init(id: UnsafeBufferPointer<UInt8>, date: Day, name: UnsafeBufferPointer<UInt8>, price: Int, category: Int,
-                categorySub: Int?) {
+    public init(
+        id: UnsafeBufferPointer<UInt8>, date: Day, name: UnsafeBufferPointer<UInt8>, price: Int, category: Int,
+        categorySub: Int?
+    ) {
         (self.id, self.date, self.name) = (id, date, name)
         (self.price, self.category, self.categorySub) = (price, category, categorySub)
     }
@@ -27,8 +29,9 @@ public struct ItemFields {
 
     /// The item, its texts copied.
     public var item: Item {
-        Item(id: idText, date: date, name: String(decoding: name, as: UTF8.self), price: price, category: category,
-             categorySub: categorySub)
+        Item(
+            id: idText, date: date, name: String(decoding: name, as: UTF8.self), price: price, category: category,
+            categorySub: categorySub)
     }
 }
 
@@ -37,7 +40,9 @@ extension Item {
     public func withFields<R>(_ body: (ItemFields) throws -> R) rethrows -> R {
         try id.withUTF8Bytes { id in
             try name.withUTF8Bytes { name in
-                try body(ItemFields(id: id, date: date, name: name, price: price, category: category, categorySub: categorySub))
+                try body(
+                    ItemFields(
+                        id: id, date: date, name: name, price: price, category: category, categorySub: categorySub))
             }
         }
     }

@@ -27,8 +27,10 @@ public struct ItemQuery: Sendable, Equatable {
     private var foldedName: String?
 
     /// A query; the defaults keep every item in the server's order.
-    public init(sort: ItemSort? = nil, reverse: Bool = false, category: Int? = nil, sub: Int? = nil, name: String? = nil,
-                minPrice: Int? = nil, maxPrice: Int? = nil, from: Day? = nil, to: Day? = nil) {
+    public init(
+        sort: ItemSort? = nil, reverse: Bool = false, category: Int? = nil, sub: Int? = nil, name: String? = nil,
+        minPrice: Int? = nil, maxPrice: Int? = nil, from: Day? = nil, to: Day? = nil
+    ) {
         self.sort = sort
         self.reverse = reverse
         self.category = category
@@ -59,7 +61,8 @@ public struct ItemQuery: Sendable, Equatable {
             kept = kept.enumerated().sorted { first, second in
                 switch sort {
                 case .date where first.element.date != second.element.date: first.element.date < second.element.date
-                case .price where first.element.price != second.element.price: first.element.price < second.element.price
+                case .price where first.element.price != second.element.price:
+                    first.element.price < second.element.price
                 default: first.offset < second.offset
                 }
             }.map(\.element)

@@ -12,7 +12,8 @@ extension ItemDraft {
         // Only a byte below 0x20, 0x7F or a C1 control's lead byte (0xC2) can start a control character.
         guard name.withUTF8Bytes({ $0.contains { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 } }) else { return nil }
         if let control = name.unicodeScalars.first(where: { $0.isControl && !["\n", "\r", "\t"].contains($0) }) {
-            return "holds the control character U+\(String(format: "%04X", control.value)), which a terminal would act on; "
+            return
+                "holds the control character U+\(String(format: "%04X", control.value)), which a terminal would act on; "
                 + "remove it"
         }
         return nil
@@ -33,13 +34,17 @@ extension ItemDraft {
     static func lengthProblem(_ name: String) -> String? {
         // No more scalars than the limit means no more characters either: counting characters is the slow part.
         guard name.utf8.count > maxNameLength, name.unicodeScalars.count > maxNameLength else { return nil }
-        return name.count > maxNameLength ? "is \(name.count) characters long; at most \(maxNameLength) are allowed" : nil
+        return name.count > maxNameLength
+            ? "is \(name.count) characters long; at most \(maxNameLength) are allowed" : nil
     }
 
     /// The item when every field is valid, else every problem found (not just the first). A category (and a
     /// sub-category) is a number the catalogue has, or a name it knows (`食費`, `food`, `食費/飲料`).
-    public func validated(makeID: () -> String = RandomID.make, catalogue: CategoryCatalogue = .standard)
-        -> (item: Item?, problems: [ValidationProblem]) {
+    public func validated(
+        makeID: () -> String = RandomID.make, catalogue: CategoryCatalogue = .standard
+    )
+        -> (item: Item?, problems: [ValidationProblem])
+    {
         var problems: [ValidationProblem] = []
         func fail(_ field: String, _ message: String, _ japanese: String? = nil) {
             problems.append(ValidationProblem(location: location, field: field, message: message, japanese: japanese))
@@ -55,14 +60,22 @@ extension ItemDraft {
 
         var day: Day?
         switch date {
-        case let value where value.isAbsent: fail("date", "is missing (expected yyyyMMdd, e.g. 20240122)", "ありません (yyyyMMdd、例 20240122)")
+        case let value where value.isAbsent:
+            fail("date", "is missing (expected yyyyMMdd, e.g. 20240122)", "ありません (yyyyMMdd、例 20240122)")
         case .text(let text):
             day = Day(written: text)
-            if day == nil { fail("date", DateText.problem(text.trimmingSpaces()), DateText.japaneseProblem(text.trimmingSpaces())) }
+            if day == nil {
+                fail("date", DateText.problem(text.trimmingSpaces()), DateText.japaneseProblem(text.trimmingSpaces()))
+            }
         case .integer(let number):
             day = Day(parsing: String(number))
-            if day == nil { fail("date", "\(number) is not a real day (expected yyyyMMdd)", "\(number)は実在する日ではありません (yyyyMMdd)") }
-        default: fail("date", "must be a yyyyMMdd string, got \(date.shown)", "yyyyMMdd の文字列にしてください (\(date.japaneseShown)でした)")
+            if day == nil {
+                fail("date", "\(number) is not a real day (expected yyyyMMdd)", "\(number)は実在する日ではありません (yyyyMMdd)")
+            }
+        default:
+            fail(
+                "date", "must be a yyyyMMdd string, got \(date.shown)",
+                "yyyyMMdd の文字列にしてください (\(date.japaneseShown)でした)")
         }
 
         var itemName = ""
@@ -75,12 +88,17 @@ extension ItemDraft {
         }
 
         let itemPrice = integer(price, field: "price", required: true, fail: fail, parse: PriceText.parse)
-        if itemPrice == 0 { fail("price", "must not be 0 (use a negative price for a refund)", "0 にはできません (返金はマイナスの金額で)") }
+        if itemPrice == 0 {
+            fail("price", "must not be 0 (use a negative price for a refund)", "0 にはできません (返金はマイナスの金額で)")
+        }
         let (itemCategory, itemSub) = categories(catalogue, fail: fail)
 
         guard problems.isEmpty, let day, let itemPrice, let itemCategory else { return (nil, problems) }
-        return (Item(id: itemID, date: day, name: itemName, price: itemPrice,
-                             category: itemCategory, categorySub: itemSub), [])
+        return (
+            Item(
+                id: itemID, date: day, name: itemName, price: itemPrice,
+                category: itemCategory, categorySub: itemSub), []
+        )
     }
 
     /// The category and sub-category by number or name, each one the catalogue has.
@@ -98,7 +116,9 @@ extension ItemDraft {
             number = integer(category, field: "category", required: true, fail: fail)
             if let given = number, !catalogue.has(given) {
                 // The catalogue says what it lacks and what it has, in the words a name it lacks gets.
-                do { _ = try catalogue.resolve(String(given)) } catch { fail("category", error.message + hint, error.japanese + japaneseHint) }
+                do { _ = try catalogue.resolve(String(given)) } catch {
+                    fail("category", error.message + hint, error.japanese + japaneseHint)
+                }
                 return (nil, nil)
             }
         }
@@ -111,16 +131,22 @@ extension ItemDraft {
                 return (number, nil)
             }
         }
-        guard let given = integer(categorySub, field: "categorySub", required: false, fail: fail) else { return (number, nil) }
+        guard let given = integer(categorySub, field: "categorySub", required: false, fail: fail) else {
+            return (number, nil)
+        }
         guard catalogue.has(number, sub: given) else {
-            do { _ = try catalogue.resolveSub(String(given), in: number) } catch { fail("categorySub", error.message + hint, error.japanese + japaneseHint) }
+            do { _ = try catalogue.resolveSub(String(given), in: number) } catch {
+                fail("categorySub", error.message + hint, error.japanese + japaneseHint)
+            }
             return (number, nil)
         }
         return (number, given)
     }
 
-    private func integer(_ value: RawValue, field: String, required: Bool, fail: (String, String, String?) -> Void,
-                         parse: ((String) -> Int?)? = nil) -> Int? {
+    private func integer(
+        _ value: RawValue, field: String, required: Bool, fail: (String, String, String?) -> Void,
+        parse: ((String) -> Int?)? = nil
+    ) -> Int? {
         switch value {
         case let value where value.isAbsent:
             if required { fail(field, "is missing (expected a whole number)", "ありません (整数)") }
@@ -129,8 +155,12 @@ extension ItemDraft {
         case .text(let text):
             let number: Int? = if let parse { parse(text.trimmingSpaces()) } else { WholeNumber.parse(text) }
             if let number { return number }
-            fail(field, "\(value.shown) is not a whole number" + (field == "price" ? " of yen (1500, 1,500, ¥1,500 and 1,500円 are read)" : ""),
-                 "\(value.japaneseShown)は整数" + (field == "price" ? "の円ではありません (1500、1,500、¥1,500、1,500円 が読めます)" : "ではありません"))
+            fail(
+                field,
+                "\(value.shown) is not a whole number"
+                    + (field == "price" ? " of yen (1500, 1,500, ¥1,500 and 1,500円 are read)" : ""),
+                "\(value.japaneseShown)は整数"
+                    + (field == "price" ? "の円ではありません (1500、1,500、¥1,500、1,500円 が読めます)" : "ではありません"))
             return nil
         default:
             fail(field, "must be a whole number, got \(value.shown)", "整数にしてください (\(value.japaneseShown)でした)")
@@ -141,8 +171,11 @@ extension ItemDraft {
 
 extension Array where Element == ItemDraft {
     /// Validates every draft and also flags an `id` given twice; items (with where each was read) keep input order.
-    public func validatedAll(makeID: @escaping () -> String = RandomID.make, catalogue: CategoryCatalogue = .standard)
-        -> (items: [Item], locations: [SourceLocation], problems: [ValidationProblem]) {
+    public func validatedAll(
+        makeID: @escaping () -> String = RandomID.make, catalogue: CategoryCatalogue = .standard
+    )
+        -> (items: [Item], locations: [SourceLocation], problems: [ValidationProblem])
+    {
         var validator = ItemValidator(makeID: makeID, catalogue: catalogue)
         validator.items.reserveCapacity(count)
         forEach { validator.add($0) }
@@ -193,7 +226,10 @@ public struct ItemValidator {
 
     /// A validator that reads categories from `catalogue` and gives a CSV row without an id a `DerivedID` when
     /// `derivesIDs`, and other drafts without one an id from `makeID`.
-    public init(makeID: @escaping () -> String = RandomID.make, catalogue: CategoryCatalogue = .standard, derivesIDs: Bool = false) {
+    public init(
+        makeID: @escaping () -> String = RandomID.make, catalogue: CategoryCatalogue = .standard,
+        derivesIDs: Bool = false
+    ) {
         self.makeID = makeID
         self.catalogue = catalogue
         self.derivesIDs = derivesIDs
@@ -235,9 +271,11 @@ public struct ItemValidator {
         guard draft.id.isAbsent else {
             // Only ids the input gave can repeat within it; made ones differ by their occurrence number.
             if let earlier = firstSeen[item.id] {
-                problems.append(ValidationProblem(location: draft.location, field: "id",
-                                                  message: "'\(item.id)' is already used by the item at \(earlier)",
-                                                  japanese: "「\(item.id)」は \(earlier) の項目がすでに使っています"))
+                problems.append(
+                    ValidationProblem(
+                        location: draft.location, field: "id",
+                        message: "'\(item.id)' is already used by the item at \(earlier)",
+                        japanese: "「\(item.id)」は \(earlier) の項目がすでに使っています"))
                 return .invalid
             }
             firstSeen[item.id] = draft.location
@@ -261,7 +299,8 @@ public struct ItemValidator {
         item.id = DerivedID.make(content: content, occurrence: occurrence)
         // Within one input the account is the same for every row: the place among rows of one content is the same too.
         if let account = draft.account, !account.isEmpty {
-            legacyID = DerivedID.make(content: DerivedID.content(date: item.date, name: readName, price: item.price), occurrence: occurrence)
+            legacyID = DerivedID.make(
+                content: DerivedID.content(date: item.date, name: readName, price: item.price), occurrence: occurrence)
         }
         if let seen = earlier[key], occurrence <= seen.count { return .repeated(item, earlierInput: seen.input) }
         return .valid(item, madeID: true)
@@ -271,7 +310,9 @@ public struct ItemValidator {
     /// before each input's first row (a refused input, rolled back, counts for nothing).
     public mutating func beginInput(_ name: String) {
         if let previous = currentInput {
-            let counts = seenOnce.elements.lazy.map { (Int(Int64(bitPattern: $0)), 1) } + seenMore.lazy.map { ($0.key, $0.value) }
+            let counts =
+                seenOnce.elements.lazy.map { (Int(Int64(bitPattern: $0)), 1) }
+                + seenMore.lazy.map { ($0.key, $0.value) }
             for (key, count) in counts where count > earlier[key]?.count ?? 0 { earlier[key] = (count, previous) }
         }
         (seenOnce, seenMore, currentInput) = (FingerprintSet(), [:], name)

@@ -21,7 +21,8 @@ public enum NameFolding {
     public static func compatible(_ text: String) -> String {
         // Composed again: swift-corelibs-foundation leaves a half-width kana's voiced mark apart (`ｼﾞ` as `シ` and U+3099),
         // which compares equal but prints and searches as two characters.
-        text.unicodeScalars.allSatisfy(isStable) ? text : text.precomposedStringWithCompatibilityMapping.precomposedStringWithCanonicalMapping
+        text.unicodeScalars.allSatisfy(isStable)
+            ? text : text.precomposedStringWithCompatibilityMapping.precomposedStringWithCanonicalMapping
     }
 
     /// Katakana as the hiragana of the same sound (`ァ`…`ヶ`, `ヽ`, `ヾ`), and small kana as large (`ゃ` as `や`: banks print
@@ -37,9 +38,11 @@ public enum NameFolding {
     }
 
     /// Small hiragana and the large ones they are written for.
-    private static let large: [UInt32: UInt32] = [0x3041: 0x3042, 0x3043: 0x3044, 0x3045: 0x3046, 0x3047: 0x3048, 0x3049: 0x304A,
-                                                  0x3063: 0x3064, 0x3083: 0x3084, 0x3085: 0x3086, 0x3087: 0x3088, 0x308E: 0x308F,
-                                                  0x3095: 0x304B, 0x3096: 0x3051]
+    private static let large: [UInt32: UInt32] = [
+        0x3041: 0x3042, 0x3043: 0x3044, 0x3045: 0x3046, 0x3047: 0x3048, 0x3049: 0x304A,
+        0x3063: 0x3064, 0x3083: 0x3084, 0x3085: 0x3086, 0x3087: 0x3088, 0x308E: 0x308F,
+        0x3095: 0x304B, 0x3096: 0x3051,
+    ]
 
     private static func isKatakana(_ scalar: Unicode.Scalar) -> Bool {
         (0x30A1...0x30F6).contains(scalar.value) || (0x30FD...0x30FE).contains(scalar.value)
@@ -49,8 +52,9 @@ public enum NameFolding {
     /// punctuation, most of a name. Skipping texts made only of them keeps a large import from normalising every name.
     private static func isStable(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
-        case 0x20...0x7E, 0x3001...0x3002, 0x3005...0x3007, 0x300C...0x300F, 0x3041...0x3096, 0x309D...0x309E, 0x30A1...0x30FE,
-             0x4E00...0x9FFF:
+        case 0x20...0x7E, 0x3001...0x3002, 0x3005...0x3007, 0x300C...0x300F, 0x3041...0x3096, 0x309D...0x309E,
+            0x30A1...0x30FE,
+            0x4E00...0x9FFF:
             return true
         default:
             return false

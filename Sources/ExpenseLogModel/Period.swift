@@ -27,12 +27,16 @@ public enum Period: Sendable, Equatable {
                 plain = String(plain.dropLast()).replacingOccurrences(of: "年", with: "-")
             } else if plain.hasSuffix("年") {
                 plain.removeLast()
-            } else if plain.hasSuffix("月"), let number = Int(plain.dropLast()), let month = YearMonth(year: current.year, month: number) {
+            } else if plain.hasSuffix("月"), let number = Int(plain.dropLast()),
+                let month = YearMonth(year: current.year, month: number)
+            {
                 // 10月 alone: this year's, or last year's when this year's has not come yet.
                 self = .month(month > current ? YearMonth(year: current.year - 1, month: number) ?? month : month)
                 return
             }
-            if plain.count == 4, plain.allSatisfy(\.isASCIIDigit), let year = Int(plain), YearMonth(year: year, month: 1) != nil {
+            if plain.count == 4, plain.allSatisfy(\.isASCIIDigit), let year = Int(plain),
+                YearMonth(year: year, month: 1) != nil
+            {
                 self = .year(year)
             } else if let month = YearMonth(personText: plain) {
                 self = .month(month)
@@ -81,8 +85,10 @@ extension Period {
     /// (`2024-01`, `10月`, `先月`: from its first day, to its last) or a year; nil when either is none of them, or the
     /// range runs backwards.
     public static func range(from: String, to: String, now: Date = Date(), in zone: TimeZone = .current) -> Period? {
-        guard let start = Day(personBound: from, end: false, now: now, in: zone), let end = Day(personBound: to, end: true, now: now, in: zone),
-              start <= end else { return nil }
+        guard let start = Day(personBound: from, end: false, now: now, in: zone),
+            let end = Day(personBound: to, end: true, now: now, in: zone),
+            start <= end
+        else { return nil }
         return .days(from: start, to: end)
     }
 
@@ -99,7 +105,10 @@ extension Period {
 extension Day {
     /// One end of a range: a day as a person gives it, else the first or last day of a month or a year.
     init?(personBound text: String, end: Bool, now: Date, in zone: TimeZone) {
-        guard let day = Day(personDate: text, now: now, in: zone) ?? Period(parsing: text, now: now, in: zone)?.bound(end: end) else { return nil }
+        guard
+            let day = Day(personDate: text, now: now, in: zone)
+                ?? Period(parsing: text, now: now, in: zone)?.bound(end: end)
+        else { return nil }
         self = day
     }
 
@@ -118,11 +127,16 @@ extension Day {
     /// that names the impossible day rather than calling it no date at all; nil when it is not so written.
     public static func impossibility(of text: String) -> String? {
         let plain = text.trimmingSpaces().precomposedStringWithCompatibilityMapping
-            .replacingOccurrences(of: "日", with: "").replacingOccurrences(of: "年", with: "-").replacingOccurrences(of: "月", with: "-")
+            .replacingOccurrences(of: "日", with: "").replacingOccurrences(of: "年", with: "-").replacingOccurrences(
+                of: "月", with: "-")
         let parts = plain.split(whereSeparator: { $0 == "-" || $0 == "/" || $0 == "." }).map(String.init)
-        guard parts.count == 3, parts[0].count == 4, parts.allSatisfy({ !$0.isEmpty && $0.count <= 4 && $0.allSatisfy(\.isASCIIDigit) }),
-              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]) else { return nil }
-        guard let first = YearMonth(year: year, month: month) else { return "\(text) is no day: a year has months 1 to 12" }
+        guard parts.count == 3, parts[0].count == 4,
+            parts.allSatisfy({ !$0.isEmpty && $0.count <= 4 && $0.allSatisfy(\.isASCIIDigit) }),
+            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
+        else { return nil }
+        guard let first = YearMonth(year: year, month: month) else {
+            return "\(text) is no day: a year has months 1 to 12"
+        }
         let days = first.lastDay.day
         guard !(1...days).contains(day) else { return nil }
         return "\(text) is no day: \(first) has days 1 to \(days)"
@@ -140,7 +154,8 @@ extension YearMonth {
         for separator in [UInt8(ascii: "-"), UInt8(ascii: "/")] {
             let parts = utf8.split(separator: separator, omittingEmptySubsequences: false)
             guard parts.count == 2, parts[0].count == 4, (1...2).contains(parts[1].count),
-                  let year = Day.number(parts[0]), let month = Day.number(parts[1]) else { continue }
+                let year = Day.number(parts[0]), let month = Day.number(parts[1])
+            else { continue }
             self.init(year: year, month: month)
             return
         }
@@ -182,7 +197,8 @@ extension Day {
     }
 
     /// The forms `init(personDate:)` reads, for messages.
-    public static let personForms = "2024-01-05, 2024年1月5日, 11/20, 11月20日, today/今日, yesterday/昨日, 一昨日, a weekday (monday, 月曜) or -3d"
+    public static let personForms =
+        "2024-01-05, 2024年1月5日, 11/20, 11月20日, today/今日, yesterday/昨日, 一昨日, a weekday (monday, 月曜) or -3d"
 
     /// A day as a person gives it: `2024-01-05`, `20240105`, `2024/1/5`, `2024年1月5日`, `11/20` or `11月20日` (this
     /// year's, or last year's when this year's is more than a week ahead), `today`/`今日`, `yesterday`/`昨日`, `一昨日`, a weekday (the last one,
@@ -195,7 +211,8 @@ extension Day {
         if trimmed.hasPrefix("ー") { trimmed = "-" + trimmed.dropFirst() }
         if trimmed.contains("年"), trimmed.hasSuffix("日") {
             // 2024年1月5日 → 2024/1/5
-            trimmed = String(trimmed.dropLast()).replacingOccurrences(of: "年", with: "/").replacingOccurrences(of: "月", with: "/")
+            trimmed = String(trimmed.dropLast()).replacingOccurrences(of: "年", with: "/").replacingOccurrences(
+                of: "月", with: "/")
         }
         let today = Day.today(now, in: zone)
         if let back = Self.daysBack[trimmed] {
@@ -203,7 +220,9 @@ extension Day {
         } else if let weekday = Self.weekdays.firstIndex(where: { $0.contains(trimmed) }) {
             // The last such day, today included: `monday` typed on a Wednesday is two days ago.
             self = today.adding(days: -((today.weekday - weekday + 7) % 7))
-        } else if trimmed.hasPrefix("-"), trimmed.hasSuffix("d"), let days = Int(trimmed.dropFirst().dropLast()), (0...36_500).contains(days) {
+        } else if trimmed.hasPrefix("-"), trimmed.hasSuffix("d"), let days = Int(trimmed.dropFirst().dropLast()),
+            (0...36_500).contains(days)
+        {
             self = today.adding(days: -days)
         } else if let day = Day(parsing: trimmed) {
             self = day
@@ -215,8 +234,10 @@ extension Day {
     }
 
     /// Words for a day counted back from today, in English and Japanese (kanji and kana).
-    static let daysBack: [String: Int] = ["today": 0, "今日": 0, "きょう": 0, "yesterday": 1, "昨日": 1, "きのう": 1,
-                                          "一昨日": 2, "おととい": 2, "おとつい": 2]
+    static let daysBack: [String: Int] = [
+        "today": 0, "今日": 0, "きょう": 0, "yesterday": 1, "昨日": 1, "きのう": 1,
+        "一昨日": 2, "おととい": 2, "おとつい": 2,
+    ]
 
     /// Each weekday's names, Sunday first (as `weekday` counts): English, short English, and Japanese with and without 曜日.
     static let weekdays: [Set<String>] = [
@@ -232,14 +253,18 @@ extension Day {
     /// `11/20` or `11-20` (and `11月20日`): that day this year, or last year when this year's is more than a week ahead
     /// (`12/30` typed on January 5th).
     static func monthAndDay(_ text: String, today: Day) -> Day? {
-        let parts = text.replacingOccurrences(of: "日", with: "").split(whereSeparator: { $0 == "/" || $0 == "-" || $0 == "月" })
+        let parts = text.replacingOccurrences(of: "日", with: "").split(whereSeparator: {
+            $0 == "/" || $0 == "-" || $0 == "月"
+        })
         guard parts.count == 2, parts.allSatisfy({ $0.count <= 2 && $0.allSatisfy(\.isASCIIDigit) }),
-              let month = Int(parts[0]), let day = Int(parts[1]) else { return nil }
+            let month = Int(parts[0]), let day = Int(parts[1])
+        else { return nil }
         guard let this = Day(year: today.year, month: month, day: day) else {
             // 2/29 in a year without it: the last year that had it, if it was last year.
             return Day(year: today.year - 1, month: month, day: day)
         }
-        return this.daysSinceEpoch - today.daysSinceEpoch > daysAheadThisYear ? Day(year: today.year - 1, month: month, day: day) : this
+        return this.daysSinceEpoch - today.daysSinceEpoch > daysAheadThisYear
+            ? Day(year: today.year - 1, month: month, day: day) : this
     }
 
     /// The day of the week, 0 for Sunday to 6 for Saturday.
@@ -250,7 +275,8 @@ extension Day {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC") ?? .current
         guard let start = calendar.date(from: DateComponents(year: year, month: month, day: day)),
-              let moved = calendar.date(byAdding: .day, value: days, to: start) else { return self }
+            let moved = calendar.date(byAdding: .day, value: days, to: start)
+        else { return self }
         return Day.today(moved, in: calendar.timeZone)
     }
 

@@ -22,7 +22,8 @@ public enum PriceText {
         // Plain digits, the usual case, need none of the work below.
         let utf8 = text.utf8
         if let first = utf8.first, first == UInt8(ascii: "-") || (0x30...0x39).contains(first),
-           utf8.dropFirst().allSatisfy({ (0x30...0x39).contains($0) }), let value = Int(text), value != .min {
+            utf8.dropFirst().allSatisfy({ (0x30...0x39).contains($0) }), let value = Int(text), value != .min
+        {
             return value
         }
         var scalars = Array(text.unicodeScalars.map(halfWidth).drop { $0.properties.isWhitespace })
@@ -47,7 +48,8 @@ public enum PriceText {
         while let first = scalars.first, first.properties.isWhitespace, sawCurrency { scalars.removeFirst() }
         // A spreadsheet's `1500.0` or `1,500.00` is a whole number of yen; `1500.5` is not.
         if let point = scalars.firstIndex(of: "."), point + 1 < scalars.count,
-           scalars[(point + 1)...].allSatisfy({ $0 == "0" }) {
+            scalars[(point + 1)...].allSatisfy({ $0 == "0" })
+        {
             scalars.removeSubrange(point...)
         }
         guard let first = scalars.first, ("0"..."9").contains(first) else { return nil }
@@ -55,7 +57,9 @@ public enum PriceText {
         guard body.allSatisfy({ $0 == "," || ("0"..."9").contains($0) }) else { return nil }
         if body.contains(",") {
             let groups = body.split(separator: ",", omittingEmptySubsequences: false)
-            guard (1...3).contains(groups[0].count), groups.dropFirst().allSatisfy({ $0.count == 3 }) else { return nil }
+            guard (1...3).contains(groups[0].count), groups.dropFirst().allSatisfy({ $0.count == 3 }) else {
+                return nil
+            }
         }
         guard let magnitude = Int(body.filter { $0 != "," }) else { return nil }
         return negative ? -magnitude : magnitude

@@ -48,11 +48,12 @@ extension QueuedEdit.Change {
     /// `base` with the fields this update sends taken from its changed item; `base` itself for a deletion.
     public func applying(to base: Item) -> Item {
         guard case let .update(_, changed, fields) = self else { return base }
-        return Item(id: base.id, date: fields.contains(.date) ? changed.date : base.date,
-                    name: fields.contains(.name) ? changed.name : base.name,
-                    price: fields.contains(.price) ? changed.price : base.price,
-                    category: fields.contains(.category) ? changed.category : base.category,
-                    categorySub: fields.contains(.categorySub) ? changed.categorySub : base.categorySub)
+        return Item(
+            id: base.id, date: fields.contains(.date) ? changed.date : base.date,
+            name: fields.contains(.name) ? changed.name : base.name,
+            price: fields.contains(.price) ? changed.price : base.price,
+            category: fields.contains(.category) ? changed.category : base.category,
+            categorySub: fields.contains(.categorySub) ? changed.categorySub : base.categorySub)
     }
 }
 

@@ -11,8 +11,8 @@ public enum RandomID {
     /// A new random UUID string, e.g. `E621E1F8-C36C-495A-93FC-0C247A3E6E5F`.
     public static func make() -> String {
         let (first, second) = generator.withLock { ($0.next(), $0.next()) }
-        let high = first & 0xFFFF_FFFF_FFFF_0FFF | 0x0000_0000_0000_4000   // version 4
-        let low = second & 0x3FFF_FFFF_FFFF_FFFF | 0x8000_0000_0000_0000   // RFC 4122 variant
+        let high = first & 0xFFFF_FFFF_FFFF_0FFF | 0x0000_0000_0000_4000  // version 4
+        let low = second & 0x3FFF_FFFF_FFFF_FFFF | 0x8000_0000_0000_0000  // RFC 4122 variant
         let digits = Array("0123456789ABCDEF".utf8)
         var bytes = [UInt8]()
         bytes.reserveCapacity(36)
@@ -32,7 +32,9 @@ public enum RandomID {
         for (index, byte) in bytes.enumerated() {
             if [8, 13, 18, 23].contains(index) {
                 guard byte == UInt8(ascii: "-") else { return false }
-            } else if !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte), !(UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20) {
+            } else if !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte),
+                !(UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20)
+            {
                 return false
             }
         }

@@ -8,18 +8,23 @@ public enum SheetText {
     /// (a bank's 20-digit transaction id) stays its own key, so two such ids never collide through rounding.
     public static func key(_ id: String) -> String {
         // Most ids are UUIDs: a first character that cannot start a number or a boolean means text, decided at once.
-        if let first = id.utf8.first, !(first == UInt8(ascii: "-") || first == UInt8(ascii: "+") || first == UInt8(ascii: ".")
-                                        || (0x30...0x39).contains(first) || first | 0x20 == UInt8(ascii: "t")
-                                        || first | 0x20 == UInt8(ascii: "f")) {
+        if let first = id.utf8.first,
+            !(first == UInt8(ascii: "-") || first == UInt8(ascii: "+") || first == UInt8(ascii: ".")
+                || (0x30...0x39).contains(first) || first | 0x20 == UInt8(ascii: "t")
+                || first | 0x20 == UInt8(ascii: "f"))
+        {
             return id
         }
         // Nor can a number hold anything but digits, signs, points, commas and exponents: a UUID that starts with a
         // digit is decided here, without the character-by-character reading below, which is slow.
         let numeric = id.utf8.allSatisfy { byte in
-            (0x30...0x39).contains(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+            (0x30...0x39).contains(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
+                || byte == UInt8(ascii: ".")
                 || byte == UInt8(ascii: ",") || byte | 0x20 == UInt8(ascii: "e")
         }
-        if !numeric, let first = id.utf8.first, first | 0x20 != UInt8(ascii: "t"), first | 0x20 != UInt8(ascii: "f") { return id }
+        if !numeric, let first = id.utf8.first, first | 0x20 != UInt8(ascii: "t"), first | 0x20 != UInt8(ascii: "f") {
+            return id
+        }
         switch id.lowercased() {
         case "true": return "TRUE"
         case "false": return "FALSE"
@@ -45,11 +50,16 @@ public enum SheetText {
         guard let first = body.first, first.isASCII, first.isNumber || first == "." else { return nil }
         let mantissa = body.prefix { $0 != "e" && $0 != "E" }
         let parts = mantissa.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count <= 2, parts.allSatisfy({ $0.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ",") } }) else { return nil }
+        guard parts.count <= 2, parts.allSatisfy({ $0.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ",") } }) else {
+            return nil
+        }
         // Thousands separators only in the whole part, in groups of three (`1,5` stays text).
         let groups = parts[0].split(separator: ",", omittingEmptySubsequences: false)
-        guard groups.count == 1 || (!groups[0].isEmpty && groups[0].count <= 3 && groups.dropFirst().allSatisfy { $0.count == 3 }),
-              parts.count == 1 || !parts[1].contains(",") else { return nil }
+        guard
+            groups.count == 1
+                || (!groups[0].isEmpty && groups[0].count <= 3 && groups.dropFirst().allSatisfy { $0.count == 3 }),
+            parts.count == 1 || !parts[1].contains(",")
+        else { return nil }
         return Double(text.replacingOccurrences(of: ",", with: ""))
     }
 
@@ -66,7 +76,8 @@ public enum SheetText {
         if 0 < n, n <= 21 { return sign + digits.prefix(n) + "." + digits.dropFirst(n) }
         if -6 < n, n <= 0 { return sign + "0." + String(repeating: "0", count: -n) + digits }
         let e = n - 1
-        return sign + digits.prefix(1) + (k > 1 ? "." + digits.dropFirst() : "") + "e" + (e < 0 ? "-" : "+") + String(abs(e))
+        return sign + digits.prefix(1) + (k > 1 ? "." + digits.dropFirst() : "") + "e" + (e < 0 ? "-" : "+")
+            + String(abs(e))
     }
 
     /// The significant digits of a positive number and n, where the number is 0.digits × 10ⁿ.

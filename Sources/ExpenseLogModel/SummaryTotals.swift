@@ -52,7 +52,8 @@ public struct SummaryTotals: Sendable, Equatable {
         let total = sums.values.reduce(Int128(0)) { $0 + $1.total }
         lines = Self.order(Set(sums.keys), grouping: grouping, catalogue: catalogue).map { key in
             let sum = sums[key, default: (0, 0)]
-            return SummaryLine(key: key, count: sum.count, total: sum.total, shareTenths: Self.shareTenths(of: sum.total, in: total))
+            return SummaryLine(
+                key: key, count: sum.count, total: sum.total, shareTenths: Self.shareTenths(of: sum.total, in: total))
         }
         count = items.count
         self.total = total
@@ -67,7 +68,9 @@ public struct SummaryTotals: Sendable, Equatable {
     }
 
     /// Catalogue categories (and their sub-categories) always, in catalogue order; unknown ones after, by number.
-    static func order(_ present: Set<SummaryKey>, grouping: SummaryGrouping, catalogue: CategoryCatalogue) -> [SummaryKey] {
+    static func order(
+        _ present: Set<SummaryKey>, grouping: SummaryGrouping, catalogue: CategoryCatalogue
+    ) -> [SummaryKey] {
         var keys: [SummaryKey] = []
         var seen = Set<SummaryKey>()
         func add(_ key: SummaryKey) {

@@ -13,7 +13,8 @@ public enum UTF8Text {
         while index < count {
             // Eight ASCII bytes at a time: most of what is read is ASCII.
             while index + 8 <= count,
-                  UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+            {
                 index += 8
             }
             guard index < count else { return true }
@@ -46,7 +47,8 @@ public enum UTF8Text {
     public static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
         let text = String(decoding: bytes, as: UTF8.self)
         return text.withUTF8Bytes { decoded in
-            decoded.count == bytes.count && (bytes.isEmpty || memcmp(decoded.baseAddress!, bytes.baseAddress!, bytes.count) == 0)
+            decoded.count == bytes.count
+                && (bytes.isEmpty || memcmp(decoded.baseAddress!, bytes.baseAddress!, bytes.count) == 0)
         } ? text : nil
     }
 

@@ -9,8 +9,10 @@ extension Day {
             self.init(year: value / 10000, month: value / 100 % 100, day: value % 100)
             return
         }
-        guard let bytes = WrittenDateParts.ascii(text), let date = WrittenDateParts.dropTime(WrittenDateParts.trimmed(bytes[...])),
-              let parts = WrittenDateParts(date), let year = parts.year else { return nil }
+        guard let bytes = WrittenDateParts.ascii(text),
+            let date = WrittenDateParts.dropTime(WrittenDateParts.trimmed(bytes[...])),
+            let parts = WrittenDateParts(date), let year = parts.year
+        else { return nil }
         self.init(year: year, month: parts.month, day: parts.day)
     }
 
@@ -40,7 +42,8 @@ struct WrittenDateParts {
         guard let separator = bytes.first(where: Self.separators.contains) else { return nil }
         let parts = bytes.split(separator: separator, omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, (1...2).contains(parts[1].count), (1...2).contains(parts[2].count),
-              let y = Day.number(parts[0]), let m = Day.number(parts[1]), let d = Day.number(parts[2]) else { return nil }
+            let y = Day.number(parts[0]), let m = Day.number(parts[1]), let d = Day.number(parts[2])
+        else { return nil }
         (year, month, day) = (y, m, d)
     }
 
@@ -51,8 +54,10 @@ struct WrittenDateParts {
         guard bytes.contains(where: { $0 >= 0x80 }) else { return bytes }
         let folded = text.precomposedStringWithCompatibilityMapping
         guard folded.contains(where: { "年月日".contains($0) }) else { return Array(folded.utf8) }
-        guard let year = folded.firstIndex(of: "年"), let month = folded.firstIndex(of: "月"), let day = folded.firstIndex(of: "日"),
-              year < month, month < day else { return nil }
+        guard let year = folded.firstIndex(of: "年"), let month = folded.firstIndex(of: "月"),
+            let day = folded.firstIndex(of: "日"),
+            year < month, month < day
+        else { return nil }
         let date = folded[..<day].replacingOccurrences(of: "年", with: "/").replacingOccurrences(of: "月", with: "/")
         return Array((date + folded[folded.index(after: day)...]).utf8)
     }
@@ -63,7 +68,8 @@ struct WrittenDateParts {
     /// The ends without spaces.
     static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
         let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
-        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) }) else {
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) })
+        else {
             return bytes[bytes.startIndex..<bytes.startIndex]
         }
         return bytes[first...last]
@@ -78,15 +84,19 @@ struct WrittenDateParts {
         if time.last == UInt8(ascii: "Z") { time = time.dropLast() }
         if let sign = time.lastIndex(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") }) {
             let zone = time[(sign + 1)...].split(separator: UInt8(ascii: ":"))
-            guard (1...2).contains(zone.count), zone.allSatisfy({ $0.count == 2 && Day.number($0) != nil }) else { return nil }
+            guard (1...2).contains(zone.count), zone.allSatisfy({ $0.count == 2 && Day.number($0) != nil }) else {
+                return nil
+            }
             time = time[..<sign]
         }
         let fields = time.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
         guard (2...3).contains(fields.count), (1...2).contains(fields[0].count), Day.number(fields[0]) != nil,
-              fields.dropFirst().allSatisfy({ field in
-                  let whole = field.split(separator: UInt8(ascii: "."), maxSplits: 1, omittingEmptySubsequences: false)
-                  return whole[0].count == 2 && Day.number(whole[0]) != nil && (whole.count == 1 || Day.number(whole[1]) != nil)
-              }) else { return nil }
+            fields.dropFirst().allSatisfy({ field in
+                let whole = field.split(separator: UInt8(ascii: "."), maxSplits: 1, omittingEmptySubsequences: false)
+                return whole[0].count == 2 && Day.number(whole[0]) != nil
+                    && (whole.count == 1 || Day.number(whole[1]) != nil)
+            })
+        else { return nil }
         return trimmed(bytes[..<cut])
     }
 }
@@ -106,14 +116,19 @@ public enum DateText {
     }
 
     private static func problemKind(_ text: String) -> Problem {
-        let date = WrittenDateParts.ascii(text).flatMap { WrittenDateParts.dropTime(WrittenDateParts.trimmed($0[...])) } ?? []
+        let date =
+            WrittenDateParts.ascii(text).flatMap { WrittenDateParts.dropTime(WrittenDateParts.trimmed($0[...])) } ?? []
         if let parts = WrittenDateParts(date), let year = parts.year {
-            guard (1...12).contains(parts.month), (1...9999).contains(year) else { return .noSuchMonth(year: year, month: parts.month) }
-            return .noSuchDay(YearMonth(uncheckedYear: year, month: parts.month), days: Day.daysIn(year: year, month: parts.month))
+            guard (1...12).contains(parts.month), (1...9999).contains(year) else {
+                return .noSuchMonth(year: year, month: parts.month)
+            }
+            return .noSuchDay(
+                YearMonth(uncheckedYear: year, month: parts.month), days: Day.daysIn(year: year, month: parts.month))
         }
         let numbers = date.split { !(0x30...0x39).contains($0) }
         if date.allSatisfy({ (0x30...0x39).contains($0) || WrittenDateParts.separators.contains($0) }),
-           (2...3).contains(numbers.count), numbers.allSatisfy({ $0.count <= 2 }) {
+            (2...3).contains(numbers.count), numbers.allSatisfy({ $0.count <= 2 })
+        {
             return numbers.count == 3 ? .noFourDigitYear : .noYear
         }
         return .otherForm
@@ -137,14 +152,19 @@ public enum DateText {
     public static func problem(_ text: String) -> String {
         let shown = "'\(text)'"
         switch problemKind(text) {
-        case let .noSuchMonth(year, month): return "\(shown) is not a real day (there is no month \(month) in year \(year))"
+        case let .noSuchMonth(year, month):
+            return "\(shown) is not a real day (there is no month \(month) in year \(year))"
         case let .noSuchDay(month, days): return "\(shown) is not a real day (\(month) has \(days) days)"
-        case .noYear: return "\(shown) has no year, so which year's sheet it belongs to cannot be known; export the dates with their year"
+        case .noYear:
+            return
+                "\(shown) has no year, so which year's sheet it belongs to cannot be known; export the dates with their year"
         case .noFourDigitYear:
-            return "\(shown) has no four-digit year; if it is a two-digit one, give a profile whose \"dateFormat\" says the layout "
+            return
+                "\(shown) has no four-digit year; if it is a two-digit one, give a profile whose \"dateFormat\" says the layout "
                 + "(yy/M/d, d/M/yy…)"
         case .otherForm:
-            return "\(shown) is not a date in a form read here (\(forms), a time after it ignored); a profile's \"dateFormat\" "
+            return
+                "\(shown) is not a date in a form read here (\(forms), a time after it ignored); a profile's \"dateFormat\" "
                 + "reads other layouts"
         }
     }

@@ -4,13 +4,17 @@ import ExpenseLogModel
 /// with the common colour-vision deficiencies (protan, deutan, tritan) can tell apart.
 public enum ChartPalette {
     /// Okabe–Ito, in the order categories take them (black is replaced by a grey that a dark text still reads on).
-    public static let colours = ["#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#999999"]
+    public static let colours = [
+        "#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#999999",
+    ]
 
     /// A category's colour: its place in the catalogue, around the palette; a number the catalogue lacks takes one of
     /// the colours the catalogue leaves free, by its number, so it is not taken for a category that has a name.
     public static func colour(ofCategory category: Int, in catalogue: CategoryCatalogue) -> String {
         let count = catalogue.categories.count
-        if let place = catalogue.categories.firstIndex(where: { $0.id == category }) { return colours[place % colours.count] }
+        if let place = catalogue.categories.firstIndex(where: { $0.id == category }) {
+            return colours[place % colours.count]
+        }
         let free = max(colours.count - count, 1)
         return colours[(min(count, colours.count - 1) + Int(category.magnitude % UInt(free))) % colours.count]
     }

@@ -25,10 +25,14 @@ struct ItemTable {
 
     /// Writes the table of `count` items to `emit` in pieces of about 64 KiB; `eachItem` hands every item's fields to
     /// its closure in order, and is called twice (once to measure, once to write).
-    func write(_ count: Int, eachItem: (_ body: (ItemFields) -> Void) -> Void, to emit: (UnsafeBufferPointer<UInt8>) -> Void) {
+    func write(
+        _ count: Int, eachItem: (_ body: (ItemFields) -> Void) -> Void, to emit: (UnsafeBufferPointer<UInt8>) -> Void
+    ) {
         var categories = CategoryCells(names: categoryNames)
         var widths = headings.map { TextWidth.of(PrintableText.of($0)) }
-        for (column, cell) in totals.enumerated() { widths[column] = max(widths[column], TextWidth.of(PrintableText.of(cell))) }
+        for (column, cell) in totals.enumerated() {
+            widths[column] = max(widths[column], TextWidth.of(PrintableText.of(cell)))
+        }
         // Each name's width as plain bytes, measured once: the second pass reads it back (UInt8.max: not plain, or
         // wider than a byte holds, and measured again).
         var plainWidths: [UInt8] = []
@@ -52,24 +56,27 @@ struct ItemTable {
         line.end()
         // `emit` is called from inside `eachItem`'s closure, which only runs while `eachItem` does.
         var row = 0
-        withoutActuallyEscaping(emit) { emit in eachItem { fields in
-            let cells = categories.cells(fields.category, fields.categorySub)
-            if showsIDs { line.add(idText(fields)) }
-            line.addDate(fields.date)
-            let kept = row < plainWidths.count ? plainWidths[row] : .max
-            row += 1
-            let plain = kept != .max ? Int(kept) : nameMark(fields).isEmpty ? ItemTable.plainWidth(fields.name) : nil
-            if let plain, plain <= widths[nameColumn] {
-                line.add(bytes: fields.name, width: plain)
-            } else {
-                line.add(String(decoding: fields.name, as: UTF8.self) + nameMark(fields))
+        withoutActuallyEscaping(emit) { emit in
+            eachItem { fields in
+                let cells = categories.cells(fields.category, fields.categorySub)
+                if showsIDs { line.add(idText(fields)) }
+                line.addDate(fields.date)
+                let kept = row < plainWidths.count ? plainWidths[row] : .max
+                row += 1
+                let plain =
+                    kept != .max ? Int(kept) : nameMark(fields).isEmpty ? ItemTable.plainWidth(fields.name) : nil
+                if let plain, plain <= widths[nameColumn] {
+                    line.add(bytes: fields.name, width: plain)
+                } else {
+                    line.add(String(decoding: fields.name, as: UTF8.self) + nameMark(fields))
+                }
+                line.addPrice(fields.price)
+                line.add(bytes: cells.category, width: cells.categoryWidth)
+                line.add(bytes: cells.sub, width: cells.subWidth)
+                line.end()
+                if line.out.count >= 1 << 16 { line.flush(to: emit) }
             }
-            line.addPrice(fields.price)
-            line.add(bytes: cells.category, width: cells.categoryWidth)
-            line.add(bytes: cells.sub, width: cells.subWidth)
-            line.end()
-            if line.out.count >= 1 << 16 { line.flush(to: emit) }
-        } }
+        }
         line.rule()
         for cell in totals { line.add(cell) }
         line.end()
@@ -101,7 +108,8 @@ struct ItemTable {
                 index += 2
             } else if lead < 0xF0 {
                 guard index + 2 < bytes.count else { return nil }
-                scalar = UInt32(lead & 0x0F) << 12 | UInt32(bytes[index + 1] & 0x3F) << 6 | UInt32(bytes[index + 2] & 0x3F)
+                scalar =
+                    UInt32(lead & 0x0F) << 12 | UInt32(bytes[index + 1] & 0x3F) << 6 | UInt32(bytes[index + 2] & 0x3F)
                 index += 3
             } else {
                 return nil
@@ -256,7 +264,8 @@ private struct Line {
 
     /// The rule above the total.
     mutating func rule() {
-        out.append(contentsOf: repeatElement(UInt8(ascii: "-"), count: widths.reduce(0, +) + 2 * max(0, widths.count - 1)))
+        out.append(
+            contentsOf: repeatElement(UInt8(ascii: "-"), count: widths.reduce(0, +) + 2 * max(0, widths.count - 1)))
         out.append(UInt8(ascii: "\n"))
     }
 

@@ -55,7 +55,8 @@ public struct ItemWriter: Sendable {
     /// Writes a spool's items in a format to `emit` as UTF-8, in pieces that end with a line, reading them back from
     /// disk as it goes (twice for a table, whose widths come first), so a large import's output is never held whole.
     /// Bytes, not Strings: a table is made as bytes, and a String of each piece was made only to be written out again.
-    public func write(_ spool: ItemSpool, as format: OutputFormat, to emit: (UnsafeBufferPointer<UInt8>) -> Void) throws {
+    public func write(_ spool: ItemSpool, as format: OutputFormat, to emit: (UnsafeBufferPointer<UInt8>) -> Void) throws
+    {
         var reader = try spool.reader()
         var out = format == .csv ? csvHeader : format == .json ? (spool.count == 0 ? "[]\n" : "[\n") : ""
         func flush(_ force: Bool = false) {
@@ -79,14 +80,16 @@ public struct ItemWriter: Sendable {
             flush(true)
         case .table:
             var failure: (any Error)?
-            writeTable(spool.count, total: spool.totalPrice, eachItem: { body in
-                do {
-                    var reader = try spool.reader()
-                    while try reader.nextFields({ fields, _ in body(fields) }) != nil {}
-                } catch {
-                    failure = failure ?? error
-                }
-            }, to: emit)
+            writeTable(
+                spool.count, total: spool.totalPrice,
+                eachItem: { body in
+                    do {
+                        var reader = try spool.reader()
+                        while try reader.nextFields({ fields, _ in body(fields) }) != nil {}
+                    } catch {
+                        failure = failure ?? error
+                    }
+                }, to: emit)
             if let failure { throw failure }
         }
     }
@@ -100,8 +103,10 @@ public struct ItemWriter: Sendable {
     private var csvHeader: String { InputReader.fields.joined(separator: ",") + "\n" }
 
     private func csvLine(_ item: Item) -> String {
-        [CSV.field(item.id), item.date.compact, CSV.field(item.name), String(item.price), String(item.category),
-         item.categorySub.map(String.init) ?? ""].joined(separator: ",") + "\n"
+        [
+            CSV.field(item.id), item.date.compact, CSV.field(item.name), String(item.price), String(item.category),
+            item.categorySub.map(String.init) ?? "",
+        ].joined(separator: ",") + "\n"
     }
 
     func csv(_ items: [Item]) -> String {
@@ -118,24 +123,31 @@ public struct ItemWriter: Sendable {
 
     /// A table of `count` items with their `total`; `eachItem` hands every item's fields to its closure, in order, and is
     /// called twice (once to measure, once to write).
-    private func writeTable(_ count: Int, total: Int128, eachItem: (_ body: (ItemFields) -> Void) -> Void,
-                            to emit: (UnsafeBufferPointer<UInt8>) -> Void) {
+    private func writeTable(
+        _ count: Int, total: Int128, eachItem: (_ body: (ItemFields) -> Void) -> Void,
+        to emit: (UnsafeBufferPointer<UInt8>) -> Void
+    ) {
         let id = showsIDs ? ["ID"] : []
-        let headings = id + (japanese ? ["日付", "品名", "金額", "項目", "サブ項目"] : ["DATE", "NAME", "PRICE", "CATEGORY", "SUB"])
+        let headings =
+            id + (japanese ? ["日付", "品名", "金額", "項目", "サブ項目"] : ["DATE", "NAME", "PRICE", "CATEGORY", "SUB"])
         let counted = japanese ? "\(count)件" : "\(count) item\(count == 1 ? "" : "s")"
         // The total's words stay under the first column, its count under the names and its sum under the prices.
         let totals = [japanese ? "合計" : "TOTAL"] + id.map { _ in "" } + [counted, PriceText.format(total), "", ""]
         let name = id.count + 1
         let fit = terminalWidth.map { width in
-            TableFit(width: width, column: name,
-                     minimum: max(Self.minimumNameWidth, TextWidth.of(headings[name]), TextWidth.of(counted)))
+            TableFit(
+                width: width, column: name,
+                minimum: max(Self.minimumNameWidth, TextWidth.of(headings[name]), TextWidth.of(counted)))
         }
         let waiting = waitingIDs.isEmpty ? nil : waitingIDs
         let mark = japanese ? " ⧗未送信" : " ⧗waiting", byHand = japanese ? " ✎手入力" : " ✎by hand"
         let table = ItemTable(
             headings: headings, totals: totals, showsIDs: showsIDs, fit: fit,
             categoryNames: { [catalogue, japanese] category, sub in
-                (catalogue.name(of: category, japanese: japanese), catalogue.name(ofSub: sub, in: category, japanese: japanese))
+                (
+                    catalogue.name(of: category, japanese: japanese),
+                    catalogue.name(ofSub: sub, in: category, japanese: japanese)
+                )
             },
             idText: { [shortIDs] fields in
                 let id = fields.idText

@@ -15,8 +15,12 @@ extension ItemWriter {
         for (month, sums) in months.sorted(by: { $0.key < $1.key }) {
             rows.append([month.description, PriceText.format(Int128(sums.count)), PriceText.format(sums.total)])
         }
-        rows.append([japanese ? "合計" : "TOTAL", PriceText.format(Int128(spool.count)), PriceText.format(spool.totalPrice)])
-        emit(TextTable(rows: rows, rightAligned: [1, 2]).render()
-             + (japanese ? "（--format table で全\(spool.count)件を表示）\n" : "(--format table prints all \(spool.count) items)\n"))
+        rows.append([
+            japanese ? "合計" : "TOTAL", PriceText.format(Int128(spool.count)), PriceText.format(spool.totalPrice),
+        ])
+        emit(
+            TextTable(rows: rows, rightAligned: [1, 2]).render()
+                + (japanese
+                    ? "（--format table で全\(spool.count)件を表示）\n" : "(--format table prints all \(spool.count) items)\n"))
     }
 }

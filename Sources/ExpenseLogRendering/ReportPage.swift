@@ -30,7 +30,8 @@ public struct ReportPage: Sendable {
         let month = summary.month.flatMap { YearMonth(year: summary.year, month: $0) }
         let heading = month.map(monthTitle) ?? (japanese ? "\(summary.year)年" : "\(summary.year)")
         var body = "<h1>\(word("家計簿", "Expenses")) \(SVGChart.escaped(heading))</h1>\n"
-        body += "<p class=\"total\">\(word("合計", "Total")) <strong>\(PriceText.yen(summary.totals.total))</strong> "
+        body +=
+            "<p class=\"total\">\(word("合計", "Total")) <strong>\(PriceText.yen(summary.totals.total))</strong> "
             + "(\(summary.totals.count)\(word("件", summary.totals.count == 1 ? " item" : " items")))</p>\n"
         body += sources(summary)
         body += "<section class=\"charts\">\n"
@@ -44,7 +45,8 @@ public struct ReportPage: Sendable {
             body += "<figure class=\"wide\"><div class=\"scroll\">\(yearBars(summary))</div></figure>\n"
         }
         if let budget = summary.budget {
-            body += "<figure class=\"wide\"><figcaption>\(word("予算", "Budgets"))</figcaption>\(budgetChart(budget))</figure>\n"
+            body +=
+                "<figure class=\"wide\"><figcaption>\(word("予算", "Budgets"))</figcaption>\(budgetChart(budget))</figure>\n"
         }
         body += "</section>\n"
         body += totalsTable(summary)
@@ -80,15 +82,17 @@ public struct ReportPage: Sendable {
 
     func categoryDonut(_ summary: Summary, legend: Bool = true) -> String {
         let parts = categoryParts(summary.totals)
-        return SVGChart.donut(title: word("項目別の支出", "Spending by category") + " " + period(summary),
-                              description: describe(parts, whole: summary.totals.total), parts: parts,
-                              centre: PriceText.yen(summary.totals.total), legend: legend)
+        return SVGChart.donut(
+            title: word("項目別の支出", "Spending by category") + " " + period(summary),
+            description: describe(parts, whole: summary.totals.total), parts: parts,
+            centre: PriceText.yen(summary.totals.total), legend: legend)
     }
 
     func subDonut(_ parts: [ChartPart], heading: String) -> String {
         let whole = parts.reduce(Int128(0)) { $0 + $1.value }
-        return SVGChart.donut(title: word("サブ項目別の支出", "Spending by sub-category") + " " + heading,
-                              description: describe(parts, whole: whole), parts: parts, centre: PriceText.yen(whole), legend: false)
+        return SVGChart.donut(
+            title: word("サブ項目別の支出", "Spending by sub-category") + " " + heading,
+            description: describe(parts, whole: whole), parts: parts, centre: PriceText.yen(whole), legend: false)
     }
 
     /// A part per category and sub-category, each sub in its category's colour lightened by its place.
@@ -101,80 +105,103 @@ public struct ReportPage: Sendable {
     func categoryParts(_ totals: SummaryTotals) -> [ChartPart] {
         var places: [Int: Int] = [:]
         return totals.lines.map { line -> ChartPart in
-            guard totals.lines.contains(where: { $0.key.category == line.key.category && $0 != line }) || line.key.sub != nil else {
-                return ChartPart(label: catalogue.name(of: line.key.category, japanese: japanese), value: line.total,
-                                 colour: ChartPalette.colour(ofCategory: line.key.category, in: catalogue))
+            guard
+                totals.lines.contains(where: { $0.key.category == line.key.category && $0 != line })
+                    || line.key.sub != nil
+            else {
+                return ChartPart(
+                    label: catalogue.name(of: line.key.category, japanese: japanese), value: line.total,
+                    colour: ChartPalette.colour(ofCategory: line.key.category, in: catalogue))
             }
             let place = places[line.key.category, default: 0]
             places[line.key.category] = place + 1
-            let sub = line.key.sub.map { catalogue.name(ofSub: $0, in: line.key.category, japanese: japanese) } ?? word("なし", "none")
-            return ChartPart(label: catalogue.name(of: line.key.category, japanese: japanese) + "/" + sub, value: line.total,
-                             colour: ChartPalette.colour(ofSub: place, inCategory: line.key.category, in: catalogue))
+            let sub =
+                line.key.sub.map { catalogue.name(ofSub: $0, in: line.key.category, japanese: japanese) }
+                ?? word("なし", "none")
+            return ChartPart(
+                label: catalogue.name(of: line.key.category, japanese: japanese) + "/" + sub, value: line.total,
+                colour: ChartPalette.colour(ofSub: place, inCategory: line.key.category, in: catalogue))
         }
     }
 
     /// A chart's legend under it, in HTML so that it wraps on a phone.
     func caption(_ parts: [ChartPart]) -> String {
-        "<figcaption><ul class=\"legend\">" + parts.map { part in
-            "<li><span class=\"swatch\" style=\"background:\(part.colour)\"></span>\(SVGChart.escaped(part.label)) \(PriceText.yen(part.value))</li>"
-        }.joined() + "</ul></figcaption>"
+        "<figcaption><ul class=\"legend\">"
+            + parts.map { part in
+                "<li><span class=\"swatch\" style=\"background:\(part.colour)\"></span>\(SVGChart.escaped(part.label)) \(PriceText.yen(part.value))</li>"
+            }.joined() + "</ul></figcaption>"
     }
 
     func yearBars(_ summary: Summary) -> String {
         let bars = summary.months.map { month in
-            ChartBar(label: japanese ? "\(month.month.month)月" : Self.englishMonths[month.month.month - 1],
-                     parts: month.isMissing ? [] : categoryParts(month.totals), total: month.isMissing ? nil : month.totals.total)
+            ChartBar(
+                label: japanese ? "\(month.month.month)月" : Self.englishMonths[month.month.month - 1],
+                parts: month.isMissing ? [] : categoryParts(month.totals),
+                total: month.isMissing ? nil : month.totals.total)
         }
         let monthly = summary.budget?.lines.first { $0.entry.key == .total }.map { $0.entry.monthly }
         let description = summary.months.map { month in
             "\(month.month): " + (month.isMissing ? word("取得できず", "missing") : PriceText.yen(month.totals.total))
         }.joined(separator: "; ")
-        return SVGChart.stackedBars(title: word("月別・項目別の支出", "Spending per month by category") + " \(period(summary))",
-                                    description: description, bars: bars, legend: categoryParts(summary.totals),
-                                    budget: monthly.map { (Int128($0), word("月の予算", "monthly budget") + " ¥" + PriceText.format($0)) })
+        return SVGChart.stackedBars(
+            title: word("月別・項目別の支出", "Spending per month by category") + " \(period(summary))",
+            description: description, bars: bars, legend: categoryParts(summary.totals),
+            budget: monthly.map { (Int128($0), word("月の予算", "monthly budget") + " ¥" + PriceText.format($0)) })
     }
 
     func budgetChart(_ report: BudgetReport) -> String {
         let names = SummaryWriter(catalogue: catalogue, japanese: japanese)
-        let lines = report.lines.map { line -> (label: String, spent: Int128, budget: Int128, colour: String, used: String, over: String?) in
+        let lines = report.lines.map {
+            line -> (label: String, spent: Int128, budget: Int128, colour: String, used: String, over: String?) in
             let colour: String
             switch line.entry.key {
             case .total: colour = "#666666"
             case .category(let category): colour = ChartPalette.colour(ofCategory: category, in: catalogue)
             case .sub(let category, _): colour = ChartPalette.colour(ofCategory: category, in: catalogue)
             }
-            return (names.budgetName(line.entry.key), line.spent, line.budget, colour, SummaryWriter.share(line.usedTenths) + "%",
-                    line.isOver ? word("超過", "over") : nil)
+            return (
+                names.budgetName(line.entry.key), line.spent, line.budget, colour,
+                SummaryWriter.share(line.usedTenths) + "%",
+                line.isOver ? word("超過", "over") : nil
+            )
         }
         let description = report.lines.map { line in
             "\(names.budgetName(line.entry.key)): \(PriceText.yen(line.spent)) / \(PriceText.yen(line.budget))"
                 + (line.isOver ? word("（超過）", " (over)") : "")
         }.joined(separator: "; ")
-        return SVGChart.budgetBars(title: word("予算と支出", "Spending against budgets"), description: description, lines: lines)
+        return SVGChart.budgetBars(
+            title: word("予算と支出", "Spending against budgets"), description: description, lines: lines)
     }
 
     // MARK: - Tables and words
 
     func totalsTable(_ summary: Summary) -> String {
-        var out = "<table class=\"totals\"><thead><tr><th></th><th>\(word("項目", "Category"))</th><th class=\"n\">\(word("件数", "Count"))</th>"
+        var out =
+            "<table class=\"totals\"><thead><tr><th></th><th>\(word("項目", "Category"))</th><th class=\"n\">\(word("件数", "Count"))</th>"
             + "<th class=\"n\">\(word("金額", "Total"))</th><th class=\"n\">\(word("割合", "Share"))</th></tr></thead><tbody>\n"
         for line in summary.totals.lines {
-            out += "<tr><td><span class=\"swatch\" style=\"background:\(ChartPalette.colour(ofCategory: line.key.category, in: catalogue))\"></span></td>"
+            out +=
+                "<tr><td><span class=\"swatch\" style=\"background:\(ChartPalette.colour(ofCategory: line.key.category, in: catalogue))\"></span></td>"
                 + "<td>\(SVGChart.escaped(catalogue.name(of: line.key.category, japanese: japanese)))</td><td class=\"n\">\(line.count)</td>"
                 + "<td class=\"n\">\(PriceText.yen(line.total))</td><td class=\"n\">\(line.shareTenths.map { SummaryWriter.share($0) + "%" } ?? "")</td></tr>\n"
         }
-        return out + "</tbody><tfoot><tr><td></td><td>\(word("合計", "Total"))</td><td class=\"n\">\(summary.totals.count)</td>"
+        return out
+            + "</tbody><tfoot><tr><td></td><td>\(word("合計", "Total"))</td><td class=\"n\">\(summary.totals.count)</td>"
             + "<td class=\"n\">\(PriceText.yen(summary.totals.total))</td><td></td></tr></tfoot></table>\n"
     }
 
     func itemsTable(_ items: [Item]) -> String {
         let ids = !shortIDs.isEmpty
-        var out = "<h2>\(word("明細", "Items"))</h2>\n<table class=\"items\"><thead><tr>" + (ids ? "<th>ID</th>" : "") + "<th>\(word("日付", "Date"))</th>"
+        var out =
+            "<h2>\(word("明細", "Items"))</h2>\n<table class=\"items\"><thead><tr>" + (ids ? "<th>ID</th>" : "")
+            + "<th>\(word("日付", "Date"))</th>"
             + "<th>\(word("品名", "Name"))</th><th>\(word("項目", "Category"))</th><th class=\"n\">\(word("金額", "Price"))</th></tr></thead><tbody>\n"
         for item in items.sorted(by: { ($0.date, $0.name) < ($1.date, $1.name) }) {
             let sub = catalogue.name(ofSub: item.categorySub, in: item.category, japanese: japanese)
-            let waiting = waitingIDs.contains(item.id) ? " <span class=\"waiting\">⧗\(word("送信待ち", "waiting"))</span>" : ""
-            out += "<tr>" + (ids ? "<td class=\"id\">\(SVGChart.escaped(shortIDs[item.id] ?? item.id))</td>" : "")
+            let waiting =
+                waitingIDs.contains(item.id) ? " <span class=\"waiting\">⧗\(word("送信待ち", "waiting"))</span>" : ""
+            out +=
+                "<tr>" + (ids ? "<td class=\"id\">\(SVGChart.escaped(shortIDs[item.id] ?? item.id))</td>" : "")
                 + "<td class=\"d\">\(item.date)</td><td>\(SVGChart.escaped(item.name))\(waiting)</td>"
                 + "<td>\(SVGChart.escaped(catalogue.name(of: item.category, japanese: japanese) + (sub.isEmpty ? "" : "/" + sub)))</td>"
                 + "<td class=\"n\">\(PriceText.yen(item.price))</td></tr>\n"
@@ -184,8 +211,11 @@ public struct ReportPage: Sendable {
 
     func monthsTable(_ summary: Summary) -> String {
         let categories = summary.totals.lines
-        var out = "<h2>\(word("月別", "By month"))</h2>\n<div class=\"scroll\"><table class=\"months\"><thead><tr><th>\(word("月", "Month"))</th>"
-        for line in categories { out += "<th class=\"n\">\(SVGChart.escaped(catalogue.name(of: line.key.category, japanese: japanese)))</th>" }
+        var out =
+            "<h2>\(word("月別", "By month"))</h2>\n<div class=\"scroll\"><table class=\"months\"><thead><tr><th>\(word("月", "Month"))</th>"
+        for line in categories {
+            out += "<th class=\"n\">\(SVGChart.escaped(catalogue.name(of: line.key.category, japanese: japanese)))</th>"
+        }
         out += "<th class=\"n\">\(word("合計", "Total"))</th></tr></thead><tbody>\n"
         for month in summary.months {
             out += "<tr><td class=\"d\">\(month.month)</td>"
@@ -207,12 +237,15 @@ public struct ReportPage: Sendable {
             switch month.source {
             case .server: continue
             case let .cache(fetchedAt, complete):
-                let from = fetchedAt.map { when in
-                    word("キャッシュ（\(LocalTime.text(when)) 取得）",
-                         "from the cache, as fetched \(LocalTime.text(when))")
-                } ?? word("キャッシュ（サーバーから取得したことはない）", "from the cache, never fetched from the server")
-                notes.append("\(month.month): " + from
-                             + (complete ? "" : word("、ここで登録した分のみ", ", only the items registered from here")))
+                let from =
+                    fetchedAt.map { when in
+                        word(
+                            "キャッシュ（\(LocalTime.text(when)) 取得）",
+                            "from the cache, as fetched \(LocalTime.text(when))")
+                    } ?? word("キャッシュ（サーバーから取得したことはない）", "from the cache, never fetched from the server")
+                notes.append(
+                    "\(month.month): " + from
+                        + (complete ? "" : word("、ここで登録した分のみ", ", only the items registered from here")))
             case .missing:
                 notes.append("\(month.month): " + word("取得できず（集計に含まれません）", "could not be loaded (not counted)"))
             }
@@ -238,7 +271,6 @@ public struct ReportPage: Sendable {
     }
 
     func word(_ ja: String, _ en: String) -> String { japanese ? ja : en }
-
 
     static let englishMonths = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 

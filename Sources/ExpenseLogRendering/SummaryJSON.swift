@@ -48,7 +48,8 @@ struct SummaryJSON {
             ItemJSON.appendString(names.categoryName(line.key), to: &out)
             out += ",\"sub\":\(line.key.sub.map(String.init) ?? "null"),\"subName\":"
             if let subName = names.subName(line.key) { ItemJSON.appendString(subName, to: &out) } else { out += "null" }
-            out += ",\"count\":\(line.count),\"total\":\(line.total),\"share\":\(line.shareTenths.map(SummaryWriter.share) ?? "null")}"
+            out +=
+                ",\"count\":\(line.count),\"total\":\(line.total),\"share\":\(line.shareTenths.map(SummaryWriter.share) ?? "null")}"
         }
         out += "]"
     }
@@ -67,7 +68,8 @@ struct SummaryJSON {
             out += (index > 0 ? ",\n  " : "\n  ") + "{\"name\":"
             ItemJSON.appendString(line.entry.name, to: &out)
             out += ",\"category\":\(category.map(String.init) ?? "null"),\"sub\":\(sub.map(String.init) ?? "null")"
-            out += ",\"budget\":\(line.budget),\"spent\":\(line.spent),\"left\":\(line.left),\"used\":\(SummaryWriter.share(line.usedTenths))"
+            out +=
+                ",\"budget\":\(line.budget),\"spent\":\(line.spent),\"left\":\(line.left),\"used\":\(SummaryWriter.share(line.usedTenths))"
             out += ",\"over\":\(line.isOver)}"
         }
         return out + "\n]}"
@@ -80,9 +82,15 @@ struct SummaryJSON {
         case .server:
             out += "\"server\",\"fetchedAt\":null,\"complete\":true,\"error\":null"
         case let .cache(fetchedAt, complete):
-            out += "\"cache\",\"fetchedAt\":" + (fetchedAt.map { "\"\($0.formatted(Date.ISO8601FormatStyle()))\"" } ?? "null")
+            out +=
+                "\"cache\",\"fetchedAt\":"
+                + (fetchedAt.map { "\"\($0.formatted(Date.ISO8601FormatStyle()))\"" } ?? "null")
             out += ",\"complete\":\(complete),\"error\":"
-            if let fallback = month.fallback { ItemJSON.appendString(fallback.description, to: &out) } else { out += "null" }
+            if let fallback = month.fallback {
+                ItemJSON.appendString(fallback.description, to: &out)
+            } else {
+                out += "null"
+            }
         case let .missing(failure):
             out += "\"missing\",\"fetchedAt\":null,\"complete\":false,\"error\":"
             ItemJSON.appendString(failure.description, to: &out)

@@ -64,11 +64,18 @@ public struct SummaryWriter: Sendable {
         var rows = [bySub ? headings : headings.enumerated().filter { $0.offset != 1 }.map(\.element)]
         for line in totals.lines {
             let none = japanese ? "—" : "(none)"
-            rows.append([categoryName(line.key)] + (bySub ? [subName(line.key) ?? none] : [])
-                        + [String(line.count), PriceText.format(line.total), line.shareTenths.map { Self.share($0) + "%" } ?? ""])
+            rows.append(
+                [categoryName(line.key)] + (bySub ? [subName(line.key) ?? none] : [])
+                    + [
+                        String(line.count), PriceText.format(line.total),
+                        line.shareTenths.map { Self.share($0) + "%" } ?? "",
+                    ])
         }
         let whole = SummaryTotals.shareTenths(of: totals.total, in: totals.total).map { Self.share($0) + "%" } ?? ""
-        rows.append([japanese ? "合計" : "TOTAL"] + (bySub ? [""] : []) + [String(totals.count), PriceText.format(totals.total), whole])
+        rows.append(
+            [japanese ? "合計" : "TOTAL"] + (bySub ? [""] : []) + [
+                String(totals.count), PriceText.format(totals.total), whole,
+            ])
         let first = bySub ? 2 : 1
         return TextTable(rows: rows, rightAligned: [first, first + 1, first + 2]).render(ruleBeforeLast: true)
     }
@@ -82,10 +89,14 @@ public struct SummaryWriter: Sendable {
                 rows.append([month.month.description, "", "", japanese ? "（取得できず）" : "(missing)"])
                 continue
             }
-            rows.append([month.month.description, String(month.totals.count), PriceText.format(month.totals.total),
-                         TextBar.bar(month.totals.total, largest: largest, width: barWidth)])
+            rows.append([
+                month.month.description, String(month.totals.count), PriceText.format(month.totals.total),
+                TextBar.bar(month.totals.total, largest: largest, width: barWidth),
+            ])
         }
-        rows.append([japanese ? "合計" : "TOTAL", String(summary.totals.count), PriceText.format(summary.totals.total), ""])
+        rows.append([
+            japanese ? "合計" : "TOTAL", String(summary.totals.count), PriceText.format(summary.totals.total), "",
+        ])
         return TextTable(rows: rows, rightAligned: [1, 2]).render(ruleBeforeLast: true) + "\n"
             + totalsTable(summary.totals, summary.grouping)
     }
@@ -96,22 +107,28 @@ public struct SummaryWriter: Sendable {
         case .total: return japanese ? "合計" : "Total"
         case .category(let category): return catalogue.name(of: category, japanese: japanese)
         case .sub(let category, let sub):
-            return catalogue.name(of: category, japanese: japanese) + "/" + catalogue.name(ofSub: sub, in: category, japanese: japanese)
+            return catalogue.name(of: category, japanese: japanese) + "/"
+                + catalogue.name(ofSub: sub, in: category, japanese: japanese)
         }
     }
 
     /// A row per budget: budget, spent, left, the share used, and a bar of 20 cells that the budget fills.
     func budgetTable(_ report: BudgetReport) -> String {
-        let headings = japanese ? ["予算", "予算額", "使用", "残り", "使用率", ""] : ["BUDGET", "AMOUNT", "SPENT", "LEFT", "USED", ""]
+        let headings =
+            japanese ? ["予算", "予算額", "使用", "残り", "使用率", ""] : ["BUDGET", "AMOUNT", "SPENT", "LEFT", "USED", ""]
         var rows = [headings]
         for line in report.lines {
             let bar = TextBar.bar(line.spent, largest: line.budget, width: 20)
-            rows.append([budgetName(line.entry.key), PriceText.format(line.budget), PriceText.format(line.spent),
-                         PriceText.format(line.left), Self.share(line.usedTenths) + "%",
-                         bar + (line.isOver ? (japanese ? " 超過" : " over") : "")])
+            rows.append([
+                budgetName(line.entry.key), PriceText.format(line.budget), PriceText.format(line.spent),
+                PriceText.format(line.left), Self.share(line.usedTenths) + "%",
+                bar + (line.isOver ? (japanese ? " 超過" : " over") : ""),
+            ])
         }
-        let period = report.months == 1 ? "" : (japanese ? "（月額 × \(report.months)か月）" : " (monthly × \(report.months) months)")
-        return TextTable(rows: rows, rightAligned: [1, 2, 3, 4]).render() + (period.isEmpty ? "" : (japanese ? "予算" : "Budgets") + period + "\n")
+        let period =
+            report.months == 1 ? "" : (japanese ? "（月額 × \(report.months)か月）" : " (monthly × \(report.months) months)")
+        return TextTable(rows: rows, rightAligned: [1, 2, 3, 4]).render()
+            + (period.isEmpty ? "" : (japanese ? "予算" : "Budgets") + period + "\n")
     }
 
     /// `year,month,category,categoryName,sub,subName,count,total,share`: a row per month and category; missing months have none.
@@ -119,9 +136,13 @@ public struct SummaryWriter: Sendable {
         var out = "year,month,category,categoryName,sub,subName,count,total,share\n"
         for month in summary.months where !month.isMissing {
             for line in month.totals.lines {
-                out += [String(month.month.year), String(month.month.month), String(line.key.category),
-                        CSV.field(categoryName(line.key)), line.key.sub.map(String.init) ?? "", CSV.field(subName(line.key) ?? ""),
-                        String(line.count), "\(line.total)", line.shareTenths.map(Self.share) ?? ""].joined(separator: ",") + "\n"
+                out +=
+                    [
+                        String(month.month.year), String(month.month.month), String(line.key.category),
+                        CSV.field(categoryName(line.key)), line.key.sub.map(String.init) ?? "",
+                        CSV.field(subName(line.key) ?? ""),
+                        String(line.count), "\(line.total)", line.shareTenths.map(Self.share) ?? "",
+                    ].joined(separator: ",") + "\n"
             }
         }
         return out

@@ -25,7 +25,8 @@ public struct TextTable: Sendable {
         var cells: [UInt8] = []
         for index in 0..<count {
             for (column, raw) in row(index).enumerated() {
-                let cell = PrintableText.of(raw)  // per cell, not a mapped copy of each row: a table of an import has 100,000 rows
+                // per cell, not a mapped copy of each row: a table of an import has 100,000 rows
+                let cell = PrintableText.of(raw)
                 let width = TextWidth.of(cell)
                 cells.append(UInt8(clamping: width))
                 if column >= widths.count { widths.append(0) }
@@ -42,8 +43,10 @@ public struct TextTable: Sendable {
 
     /// As `render`, with the rows made on demand by `row` (asked twice for each: once to measure, once to write), so a
     /// table of 100,000 items is never held as cells.
-    public static func render(_ count: Int, rightAligned: Set<Int> = [], ruleBeforeLast: Bool = false,
-                              row: (Int) -> [String]) -> String {
+    public static func render(
+        _ count: Int, rightAligned: Set<Int> = [], ruleBeforeLast: Bool = false,
+        row: (Int) -> [String]
+    ) -> String {
         var out = ""
         write(count, rightAligned: rightAligned, ruleBeforeLast: ruleBeforeLast, row: row) { out += $0 }
         return out
@@ -52,8 +55,10 @@ public struct TextTable: Sendable {
     /// As `render`, handing the text to `emit` in pieces of about 64 KiB. `row` is asked for rows 0 to `count - 1` in
     /// order, twice, so it may read them from a file as it goes. With a `fit`, the cells of its column that are wider
     /// than the terminal leaves room for are shortened with "…".
-    public static func write(_ count: Int, rightAligned: Set<Int> = [], ruleBeforeLast: Bool = false, fit: TableFit? = nil,
-                             row: (Int) -> [String], to emit: (String) -> Void) {
+    public static func write(
+        _ count: Int, rightAligned: Set<Int> = [], ruleBeforeLast: Bool = false, fit: TableFit? = nil,
+        row: (Int) -> [String], to emit: (String) -> Void
+    ) {
         let (measured, cellWidths) = measure(count, row)
         var widths = measured
         if let fit, widths.indices.contains(fit.column) { widths[fit.column] = fit.columnWidth(widths) }
@@ -81,7 +86,8 @@ public struct TextTable: Sendable {
                 }
                 if !rightAligned.contains(column) { pending += padding }
             }
-            while out.unicodeScalars.last == " " { out.unicodeScalars.removeLast() }  // a cell's own trailing blanks, as before
+            // a cell's own trailing blanks, as before
+            while out.unicodeScalars.last == " " { out.unicodeScalars.removeLast() }
             out += "\n"
             if out.utf8.count >= 1 << 16 {
                 emit(out)

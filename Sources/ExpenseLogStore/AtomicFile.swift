@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -16,8 +17,10 @@ public enum AtomicFile {
     /// The temporary file is created with `mode`: private (0600) unless a document's (`PrivateFiles.document`), so what
     /// the tool keeps is never readable by others, not even briefly; missing folders are made as `createDirectory` says.
     /// `beforeRename` gets the written file's descriptor (to lock it before anyone can see it); if it throws, nothing is renamed.
-    public static func write(_ data: Data, to url: URL, mode: mode_t = PrivateFiles.file, durable: Bool = true,
-                             beforeRename: ((Int32) throws -> Void)? = nil) throws {
+    public static func write(
+        _ data: Data, to url: URL, mode: mode_t = PrivateFiles.file, durable: Bool = true,
+        beforeRename: ((Int32) throws -> Void)? = nil
+    ) throws {
         try write(to: url, mode: mode, durable: durable, beforeRename: beforeRename) { emit in
             try data.withUnsafeBytes { try emit($0) }
         }
@@ -25,8 +28,11 @@ public enum AtomicFile {
 
     /// As `write(_:to:)`, with the content handed over in pieces by `contents` (through the function it is given), so a
     /// large file is never held whole; if `contents` throws, nothing is renamed and its error is rethrown.
-    public static func write(to url: URL, mode: mode_t = PrivateFiles.file, durable: Bool = true, beforeRename: ((Int32) throws -> Void)? = nil,
-                             contents: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
+    public static func write(
+        to url: URL, mode: mode_t = PrivateFiles.file, durable: Bool = true,
+        beforeRename: ((Int32) throws -> Void)? = nil,
+        contents: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void
+    ) throws {
         let writer = try Writer(to: url, mode: mode, durable: durable)
         try contents { try writer.write($0) }
         try writer.commit(beforeRename: beforeRename)

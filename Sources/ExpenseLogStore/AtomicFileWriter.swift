@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -21,7 +22,8 @@ extension AtomicFile {
             try AtomicFile.createDirectory(directory, mode: PrivateFiles.folderMode(for: mode))
             self.url = url
             self.durable = durable
-            temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+            temporary = directory.appendingPathComponent(
+                ".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
             let path = temporary.path
             // Made and noted at once, so a signal handler removing what is being written never misses it.
             fd = TemporaryFiles.process.create(path) { open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode) }

@@ -42,7 +42,11 @@ public enum CacheFolder {
         var moved = 0
         for name in months {
             // rename(2): atomic, and a second process racing on the same file loses nothing.
-            if rename(environmentFolder.appendingPathComponent(name).path, legacy.appendingPathComponent(name).path) == 0 { moved += 1 }
+            if rename(environmentFolder.appendingPathComponent(name).path, legacy.appendingPathComponent(name).path)
+                == 0
+            {
+                moved += 1
+            }
         }
         return (moved, legacy)
     }

@@ -1,12 +1,12 @@
 import ExpenseLogFormats
 import ExpenseLogModel
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-
 
 /// The queue of one environment's edits and deletions (`<state>/<env>/edits`): one file per change, named by the time it
 /// was queued, sent in that order by `sync` (or by the next `edit`/`delete`) and removed once the server answered it.
@@ -53,8 +53,10 @@ public struct EditQueue: Sendable {
     public func listing() throws -> Listing {
         let read = try files()
         let end = read.firstIndex { $0.edit == nil } ?? read.endIndex
-        return Listing(edits: read.compactMap(\.edit), problems: read.compactMap(\.problem), sendable: read[..<end].compactMap(\.edit),
-                       blocker: read[end...].first?.problem)
+        return Listing(
+            edits: read.compactMap(\.edit), problems: read.compactMap(\.problem),
+            sendable: read[..<end].compactMap(\.edit),
+            blocker: read[end...].first?.problem)
     }
 
     private func files() throws -> [(edit: QueuedEdit?, problem: String?)] {
@@ -66,8 +68,12 @@ public struct EditQueue: Sendable {
             if let data, let edit = Self.decode(Array(data), file: file) {
                 listed.append((edit, nil))
             } else {
-                listed.append((nil, "the queued change \(file.path) cannot be read\(data == nil ? " (\(AtomicFile.errorText()))" : ""); it "
-                               + "was left in place, and neither it nor the changes queued after it are sent until it is fixed or moved away"))
+                listed.append(
+                    (
+                        nil,
+                        "the queued change \(file.path) cannot be read\(data == nil ? " (\(AtomicFile.errorText()))" : ""); it "
+                            + "was left in place, and neither it nor the changes queued after it are sent until it is fixed or moved away"
+                    ))
             }
         }
         return listed
@@ -76,7 +82,8 @@ public struct EditQueue: Sendable {
     /// Removes a change the server answered (or that can never apply).
     public func remove(_ edit: QueuedEdit) throws {
         guard unlink(edit.file.path) == 0 || errno == ENOENT else {
-            throw StoreError.writeFailed(path: edit.file.path, reason: "it cannot be removed (\(AtomicFile.errorText()))")
+            throw StoreError.writeFailed(
+                path: edit.file.path, reason: "it cannot be removed (\(AtomicFile.errorText()))")
         }
         AtomicFile.syncDirectory(directory)
     }
@@ -89,7 +96,10 @@ public struct EditQueue: Sendable {
             if let ids, case .delete(let items) = edit.change, items.contains(where: { !ids.contains($0.id) }) {
                 let kept = items.filter { !ids.contains($0.id) }
                 try AtomicFile.write(Data(Self.encode(.delete(kept), queuedAt: edit.queuedAt).utf8), to: edit.file)
-                dropped.append(QueuedEdit(change: .delete(items.filter { ids.contains($0.id) }), queuedAt: edit.queuedAt, file: edit.file))
+                dropped.append(
+                    QueuedEdit(
+                        change: .delete(items.filter { ids.contains($0.id) }), queuedAt: edit.queuedAt, file: edit.file)
+                )
             } else {
                 try remove(edit)
                 dropped.append(edit)
@@ -106,7 +116,8 @@ public struct EditQueue: Sendable {
             return head + "\"action\":\"delete\",\"items\":[\(items.map(ItemJSON.object).joined(separator: ","))]}\n"
         case let .update(item, changed, fields):
             let names = ItemField.allCases.filter(fields.contains).map { "\"\($0.rawValue)\"" }.joined(separator: ",")
-            return head + "\"action\":\"update\",\"item\":\(ItemJSON.object(item)),\"changed\":\(ItemJSON.object(changed)),"
+            return head
+                + "\"action\":\"update\",\"item\":\(ItemJSON.object(item)),\"changed\":\(ItemJSON.object(changed)),"
                 + "\"fields\":[\(names)]}\n"
         }
     }
@@ -116,7 +127,8 @@ public struct EditQueue: Sendable {
         guard case .object(let members, _)? = try? JSONParser.parse(bytes) else { return nil }
         func itemAt(_ key: String) -> Item? { members[member: key].flatMap { try? ItemCodec.item($0) } }
         guard case .number(let time, _)? = members[member: "queuedAt"], let seconds = Double(time),
-              case .string(let action, _)? = members[member: "action"] else { return nil }
+            case .string(let action, _)? = members[member: "action"]
+        else { return nil }
         let change: QueuedEdit.Change
         switch action {
         case "delete":
@@ -125,8 +137,12 @@ public struct EditQueue: Sendable {
             guard !items.isEmpty, items.count == values.count else { return nil }
             change = .delete(items)
         case "update":
-            guard let item = itemAt("item"), let changed = itemAt("changed"), case .array(let names, _)? = members[member: "fields"] else { return nil }
-            let fields = names.compactMap { if case .string(let name, _) = $0 { ItemField(rawValue: name) } else { nil } }
+            guard let item = itemAt("item"), let changed = itemAt("changed"),
+                case .array(let names, _)? = members[member: "fields"]
+            else { return nil }
+            let fields = names.compactMap {
+                if case .string(let name, _) = $0 { ItemField(rawValue: name) } else { nil }
+            }
             guard fields.count == names.count else { return nil }
             change = .update(item: item, changed: changed, fields: Set(fields))
         default:

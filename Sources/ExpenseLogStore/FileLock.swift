@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -76,7 +77,8 @@ public enum FileLock {
         try AtomicFile.createDirectory(url.deletingLastPathComponent())
         let fd = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, PrivateFiles.file)
         guard fd >= 0 else {
-            throw StoreError.writeFailed(path: url.path, reason: "the lock file cannot be opened (\(AtomicFile.errorText()))")
+            throw StoreError.writeFailed(
+                path: url.path, reason: "the lock file cannot be opened (\(AtomicFile.errorText()))")
         }
         return fd
     }

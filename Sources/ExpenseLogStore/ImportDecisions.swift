@@ -56,8 +56,9 @@ public struct ImportDecisions: Sendable {
     }
 
     private var file: LockedJSONFile<File> {
-        LockedJSONFile(url: url, kind: "a file of import decisions",
-                       remedy: "move it aside to start again (the rows it decided will be matched or asked about anew)")
+        LockedJSONFile(
+            url: url, kind: "a file of import decisions",
+            remedy: "move it aside to start again (the rows it decided will be matched or asked about anew)")
     }
 
     /// Every decision kept; none when the file does not exist yet.
@@ -68,8 +69,12 @@ public struct ImportDecisions: Sendable {
     /// Forgets the decisions that a row is the same purchase as one of `items` (deleted): such a row is no longer kept
     /// anywhere, and the next import matches it anew.
     public func release(sameAs items: Set<String>) async throws {
-        guard !items.isEmpty, try load().values.contains(where: { $0.decision == .same && $0.item.map(items.contains) == true }) else { return }
-        try await file.update(empty: File()) { $0.rows = $0.rows.filter { !($0.value.decision == .same && $0.value.item.map(items.contains) == true) } }
+        guard !items.isEmpty,
+            try load().values.contains(where: { $0.decision == .same && $0.item.map(items.contains) == true })
+        else { return }
+        try await file.update(empty: File()) {
+            $0.rows = $0.rows.filter { !($0.value.decision == .same && $0.value.item.map(items.contains) == true) }
+        }
     }
 
     /// Adds `decisions` to those kept (a later decision about a row replaces an earlier one), under the file's lock so

@@ -1,5 +1,6 @@
 import ExpenseLogModel
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -112,8 +113,10 @@ public final class ItemSpool {
     /// Lays out an item's record at `start`: its length, then the fixed part, then its texts (numbers least significant
     /// byte first, whatever the machine's order). Laid out in place: appended to an array a piece at a time, it cost
     /// a thousand instructions a record.
-    private static func lay(_ item: Item, tag: Int32, id: UnsafeBufferPointer<UInt8>, name: UnsafeBufferPointer<UInt8>,
-                            at start: UnsafeMutableRawPointer) {
+    private static func lay(
+        _ item: Item, tag: Int32, id: UnsafeBufferPointer<UInt8>, name: UnsafeBufferPointer<UInt8>,
+        at start: UnsafeMutableRawPointer
+    ) {
         let length = fixedSize + 4 + id.count + 4 + name.count
         start.storeBytes(of: UInt32(length).littleEndian, toByteOffset: 0, as: UInt32.self)
         start.storeBytes(of: UInt32(bitPattern: tag).littleEndian, toByteOffset: 4, as: UInt32.self)
@@ -122,7 +125,8 @@ public final class ItemSpool {
         start.storeBytes(of: UInt8(item.date.day), toByteOffset: 11, as: UInt8.self)
         start.storeBytes(of: UInt64(bitPattern: Int64(item.price)).littleEndian, toByteOffset: 12, as: UInt64.self)
         start.storeBytes(of: UInt64(bitPattern: Int64(item.category)).littleEndian, toByteOffset: 20, as: UInt64.self)
-        start.storeBytes(of: UInt64(bitPattern: Int64(item.categorySub ?? 0)).littleEndian, toByteOffset: 28, as: UInt64.self)
+        start.storeBytes(
+            of: UInt64(bitPattern: Int64(item.categorySub ?? 0)).littleEndian, toByteOffset: 28, as: UInt64.self)
         start.storeBytes(of: item.categorySub == nil ? 0 : 1, toByteOffset: 36, as: UInt8.self)
         start.storeBytes(of: UInt32(id.count).littleEndian, toByteOffset: 37, as: UInt32.self)
         var at = 41
@@ -202,10 +206,13 @@ public final class ItemSpool {
 
         /// Hands the next record whose day passes `keep` to `body`, its texts as bytes in the reader's buffer (valid only
         /// there), and returns what `body` returns; nil at the end. A pass that needs no String of each item uses this.
-        public mutating func nextFields<R>(where keep: ((Int, Int) -> Bool)? = nil,
-                                           _ body: (ItemFields, Int32) throws -> R) throws -> R? {
+        public mutating func nextFields<R>(
+            where keep: ((Int, Int) -> Bool)? = nil,
+            _ body: (ItemFields, Int32) throws -> R
+        ) throws -> R? {
             while let base = try nextRecord() {
-                let year = Int(word(UInt16.self, at: base + 4)), month = Int(chunk[base + 6]), day = Int(chunk[base + 7])
+                let year = Int(word(UInt16.self, at: base + 4)), month = Int(chunk[base + 6]),
+                    day = Int(chunk[base + 7])
                 if let keep, !keep(year, month) { continue }
                 let tag = Int32(bitPattern: word(UInt32.self, at: base))
                 let price = Int(Int64(bitPattern: word(UInt64.self, at: base + 8)))
@@ -222,7 +229,9 @@ public final class ItemSpool {
                 return try chunk.withUnsafeBufferPointer { bytes in
                     let id = UnsafeBufferPointer(rebasing: bytes[(idAt + 4)..<(idAt + 4 + idSize)])
                     let name = UnsafeBufferPointer(rebasing: bytes[(nameAt + 4)..<(nameAt + 4 + nameSize)])
-                    return try body(ItemFields(id: id, date: date, name: name, price: price, category: category, categorySub: sub), tag)
+                    return try body(
+                        ItemFields(id: id, date: date, name: name, price: price, category: category, categorySub: sub),
+                        tag)
                 }
             }
             return nil
@@ -311,11 +320,14 @@ private final class SpoolFile: Sendable {
     init() throws {
         let folder = FileManager.default.temporaryDirectory.path
         place = folder
-        let path = (folder as NSString).appendingPathComponent("expense-log-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).spool")
+        let path = (folder as NSString).appendingPathComponent(
+            "expense-log-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).spool")
         fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
-            throw StoreError.writeFailed(path: folder, reason: "no temporary file can be made there (\(AtomicFile.errorText())); "
-                                         + "set TMPDIR to a writable folder")
+            throw StoreError.writeFailed(
+                path: folder,
+                reason: "no temporary file can be made there (\(AtomicFile.errorText())); "
+                    + "set TMPDIR to a writable folder")
         }
         unlink(path)
     }
@@ -323,7 +335,8 @@ private final class SpoolFile: Sendable {
     deinit { close(fd) }
 
     func failure(writing: Bool) -> StoreError {
-        let reason = "the import's temporary file \(writing ? "cannot be written" : "cannot be read") (\(AtomicFile.errorText())); "
+        let reason =
+            "the import's temporary file \(writing ? "cannot be written" : "cannot be read") (\(AtomicFile.errorText())); "
             + "free some space or set TMPDIR to another folder"
         return writing ? .writeFailed(path: place, reason: reason) : .readFailed(path: place, reason: reason)
     }

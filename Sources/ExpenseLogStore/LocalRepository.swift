@@ -66,7 +66,9 @@ public actor LocalRepository {
             try? FileManager.default.removeItem(at: aside)
             try? FileManager.default.moveItem(at: url, to: aside)
             months[month] = nil
-            warnings.append("the cache file \(url.path) was unreadable and was moved to \(aside.lastPathComponent); it will be fetched again")
+            warnings.append(
+                "the cache file \(url.path) was unreadable and was moved to \(aside.lastPathComponent); it will be fetched again"
+            )
             return nil
         }
     }
@@ -129,7 +131,9 @@ public actor LocalRepository {
             var reader = spool
             while true {
                 let read: Void? = try reader.nextFields { fields, _ in
-                    if let slot = slot(fields), !known[slot].isEmpty, case let id = fields.idText, known[slot].contains(id) {
+                    if let slot = slot(fields), !known[slot].isEmpty, case let id = fields.idText,
+                        known[slot].contains(id)
+                    {
                         replaced[slot].insert(id)
                     }
                 }
@@ -180,7 +184,9 @@ public actor LocalRepository {
     /// their id); the added items follow, through `MonthFile.add`.
     private func open(_ month: YearMonth, cached: CachedMonth?, replacing replaced: Set<String>) throws -> MonthFile {
         var file = MonthFile(writer: try AtomicFile.Writer(to: self.file(for: month), durable: false))
-        try CacheFileFormat.header(month: month, fetchedAt: cached?.fetchedAt).withUnsafeBytes { try file.writer.write($0) }
+        try CacheFileFormat.header(month: month, fetchedAt: cached?.fetchedAt).withUnsafeBytes {
+            try file.writer.write($0)
+        }
         for item in cached?.items ?? [] where !replaced.contains(item.id) { try item.withFields { try file.add($0) } }
         return file
     }
@@ -235,13 +241,16 @@ public actor LocalRepository {
 
     /// The server's description of itself, as last asked (`GET ?action=info`), or nil when never asked.
     public func serverInfo() -> ServerInfo? {
-        (try? Data(contentsOf: directory.appendingPathComponent("server-info.json"))).flatMap { ServerInfo(json: Array($0)) }
+        (try? Data(contentsOf: directory.appendingPathComponent("server-info.json"))).flatMap {
+            ServerInfo(json: Array($0))
+        }
     }
 
     /// Remembers the server's description, so an edit or a deletion does not ask again.
     public func saveServerInfo(_ info: ServerInfo) throws {
         try AtomicFile.createDirectory(directory)
-        try AtomicFile.write(Data(info.json.utf8), to: directory.appendingPathComponent("server-info.json"), durable: false)
+        try AtomicFile.write(
+            Data(info.json.utf8), to: directory.appendingPathComponent("server-info.json"), durable: false)
     }
 
     /// Every cached month on disk, oldest first.
@@ -255,12 +264,14 @@ public actor LocalRepository {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         var removed = 0
         // Only month files and their moved-aside copies: anything else in the folder is not ours to delete.
-        for name in names where Self.month(ofFile: name.hasSuffix(".corrupt") ? String(name.dropLast(8)) : name) != nil {
+        for name in names where Self.month(ofFile: name.hasSuffix(".corrupt") ? String(name.dropLast(8)) : name) != nil
+        {
             let url = directory.appendingPathComponent(name)
             do {
                 try FileManager.default.removeItem(at: url)
             } catch {
-                throw StoreError.writeFailed(path: url.path, reason: "it cannot be removed (\(StoreError.reason(of: error)))")
+                throw StoreError.writeFailed(
+                    path: url.path, reason: "it cannot be removed (\(StoreError.reason(of: error)))")
             }
             if name.hasSuffix(".json") { removed += 1 }
         }
@@ -313,7 +324,8 @@ enum CacheFileFormat {
         guard file.month == month.description else {
             throw StoreError.readFailed(path: "\(month).json", reason: "it holds \(file.month)")
         }
-        return CachedMonth(month: month, items: file.items, fetchedAt: file.fetchedAt.map(Date.init(timeIntervalSince1970:)))
+        return CachedMonth(
+            month: month, items: file.items, fetchedAt: file.fetchedAt.map(Date.init(timeIntervalSince1970:)))
     }
 
     /// The file through `WireItems`, or nil for the general reading (which says what is wrong).
@@ -336,7 +348,8 @@ enum CacheFileFormat {
     static func decodeParsed(_ bytes: [UInt8]) throws(ItemCodec.Problem) -> File {
         let value = try ItemCodec.parse(bytes)
         guard case .object(let members, _) = value else {
-            throw ItemCodec.Problem(line: value.line, item: nil, message: "expected the cache's object, found \(value.described)")
+            throw ItemCodec.Problem(
+                line: value.line, item: nil, message: "expected the cache's object, found \(value.described)")
         }
         let fields = Dictionary(members.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
         guard case .string(let month, _)? = fields["month"] else {
@@ -346,9 +359,13 @@ enum CacheFileFormat {
         switch fields["fetchedAt"] {
         case nil, .null?: fetchedAt = nil
         case .number(let text, _)? where Double(text) != nil: fetchedAt = Double(text)
-        case let other?: throw ItemCodec.Problem(line: other.line, item: nil, message: "fetchedAt: expected a time, found \(other.described)")
+        case let other?:
+            throw ItemCodec.Problem(
+                line: other.line, item: nil, message: "fetchedAt: expected a time, found \(other.described)")
         }
-        guard let items = fields["items"] else { throw ItemCodec.Problem(line: value.line, item: nil, message: "items: missing") }
+        guard let items = fields["items"] else {
+            throw ItemCodec.Problem(line: value.line, item: nil, message: "items: missing")
+        }
         return File(month: month, fetchedAt: fetchedAt, items: try ItemCodec.items(in: items))
     }
 }

@@ -16,7 +16,8 @@ struct LockedJSONFile<Contents: Codable> {
         do {
             return try JSONDecoder().decode(Contents.self, from: Data(contentsOf: url))
         } catch {
-            throw StoreError.readFailed(path: url.path, reason: "it is not \(kind) (\(StoreError.reason(of: error))); \(remedy)")
+            throw StoreError.readFailed(
+                path: url.path, reason: "it is not \(kind) (\(StoreError.reason(of: error))); \(remedy)")
         }
     }
 

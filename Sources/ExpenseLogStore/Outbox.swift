@@ -2,6 +2,7 @@ import ExpenseLogClient
 import ExpenseLogFormats
 import ExpenseLogModel
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -91,17 +92,23 @@ public struct Outbox: Sendable {
     /// Queues the batches `batches` hands to the function it gets as one new entry, written a batch at a time and
     /// locked before it appears, so that no `sync` sends them while the caller does and a large import is never held
     /// whole in memory; the lock goes with the process, so after a crash `sync` takes over.
-    public func enqueueHeld(now: Date = Date(), writing batches: ((BatchBody) throws -> Void) throws -> Void)
-        throws -> (OutboxEntry, HeldLock) {
+    public func enqueueHeld(
+        now: Date = Date(), writing batches: ((BatchBody) throws -> Void) throws -> Void
+    )
+        throws -> (OutboxEntry, HeldLock)
+    {
         var held: HeldLock?
-        let (file, queued) = try write(now: now, beforeRename: { fd in held = try FileLock.hold(descriptor: fd, path: directory.path) },
-                                       batches: batches)
+        let (file, queued) = try write(
+            now: now, beforeRename: { fd in held = try FileLock.hold(descriptor: fd, path: directory.path) },
+            batches: batches)
         guard let held else { throw StoreError.writeFailed(path: file.path, reason: "it could not be locked") }
         return (OutboxEntry(file: file, queuedAt: now, batches: queued, identity: FileIdentity(path: file.path)), held)
     }
 
-    private func write(now: Date, beforeRename: ((Int32) throws -> Void)?,
-                       batches: ((BatchBody) throws -> Void) throws -> Void) throws -> (URL, [QueuedBatch]) {
+    private func write(
+        now: Date, beforeRename: ((Int32) throws -> Void)?,
+        batches: ((BatchBody) throws -> Void) throws -> Void
+    ) throws -> (URL, [QueuedBatch]) {
         let file = directory.appendingPathComponent(Self.entryName(now: now))
         return (file, try OutboxFile.write(to: file, queuedAt: now, beforeRename: beforeRename, batches: batches))
     }
@@ -109,7 +116,8 @@ public struct Outbox: Sendable {
     /// A new entry's file name, which sorts by time, so entries are sent in the order they were queued.
     static func entryName(now: Date) -> String {
         let stamp = String(UInt64(max(0, now.timeIntervalSince1970) * 1_000_000))
-        return String(repeating: "0", count: max(0, 20 - stamp.count)) + stamp + "-\(getpid())-" + UUID().uuidString.prefix(8) + ".json"
+        return String(repeating: "0", count: max(0, 20 - stamp.count)) + stamp + "-\(getpid())-"
+            + UUID().uuidString.prefix(8) + ".json"
     }
 
     /// The body of a queued batch, read back from the entry's file.
@@ -124,7 +132,8 @@ public struct Outbox: Sendable {
             return OutboxBatch(key: batch.key, items: try OutboxFile.items(body), body: body)
         } catch {
             let why = String(describing: error)
-            throw StoreError.readFailed(path: entry.file.path, reason: "the queued batch \(batch.key) cannot be read (\(why))")
+            throw StoreError.readFailed(
+                path: entry.file.path, reason: "the queued batch \(batch.key) cannot be read (\(why))")
         }
     }
 
@@ -150,9 +159,13 @@ public struct Outbox: Sendable {
             } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
                 continue  // sent and removed by another process since the folder was listed
             } catch {
-                let reason = if case StoreError.readFailed(_, let reason) = error { reason } else { StoreError.reason(of: error) }
-                problems.append("the outbox entry \(file.path) cannot be read (\(reason)); it was left in place and its items "
-                                + "are not sent until it is fixed or moved away")
+                let reason =
+                    if case StoreError.readFailed(_, let reason) = error { reason } else {
+                        StoreError.reason(of: error)
+                    }
+                problems.append(
+                    "the outbox entry \(file.path) cannot be read (\(reason)); it was left in place and its items "
+                        + "are not sent until it is fixed or moved away")
                 unreadable.append(file)
             }
         }
@@ -195,7 +208,8 @@ public struct Outbox: Sendable {
     /// `key` is the batch's key in the entry when `batch` is a narrowed copy of it.
     public func reject(_ batch: OutboxBatch, from entry: OutboxEntry, key: String? = nil) throws -> URL {
         let file = directory.deletingLastPathComponent().appendingPathComponent("rejected", isDirectory: true)
-            .appendingPathComponent(entry.file.deletingPathExtension().lastPathComponent + "-" + batch.key.prefix(8) + ".json")
+            .appendingPathComponent(
+                entry.file.deletingPathExtension().lastPathComponent + "-" + batch.key.prefix(8) + ".json")
         try AtomicFile.write(Data((ItemJSON.array(batch.items) + "\n").utf8), to: file)
         try markSent(key ?? batch.key, in: entry)
         return file
@@ -230,12 +244,15 @@ public struct Outbox: Sendable {
         for name in names {
             let url = directory.appendingPathComponent(name)
             // Only an entry with a sent log can be finished, so the others are not read at all.
-            if name.hasSuffix(".json"), !name.hasPrefix("."), FileManager.default.fileExists(atPath: sentLog(for: url).path),
-               (try? read(url, parseItems: false))?.batches.isEmpty == true {
+            if name.hasSuffix(".json"), !name.hasPrefix("."),
+                FileManager.default.fileExists(atPath: sentLog(for: url).path),
+                (try? read(url, parseItems: false))?.batches.isEmpty == true
+            {
                 unlink(url.path)
                 unlink(sentLog(for: url).path)
             } else if name.hasSuffix(".sent") || name.hasSuffix(".tried"),
-                      !FileManager.default.fileExists(atPath: url.deletingPathExtension().appendingPathExtension("json").path) {
+                !FileManager.default.fileExists(atPath: url.deletingPathExtension().appendingPathExtension("json").path)
+            {
                 unlink(url.path)
             }
         }
@@ -253,7 +270,9 @@ public struct Outbox: Sendable {
         if size > 0 { _ = pread(fd, &last, 1, size - 1) }
         let line = Array(((last == 0x0A ? "" : "\n") + text + "\n").utf8)
         let written = line.withUnsafeBytes { Glibc_or_Darwin_write(fd, $0.baseAddress!, $0.count) }
-        let failure = written != line.count ? AtomicFile.errorText()
+        let failure =
+            written != line.count
+            ? AtomicFile.errorText()
             : (durable && AtomicFile.flushToDisk(fd) != 0 ? AtomicFile.errorText() : nil)
         defer { close(fd) }
         if let failure { throw StoreError.writeFailed(path: log.path, reason: failure) }
@@ -264,7 +283,9 @@ public struct Outbox: Sendable {
     private static func lineEnds(_ fd: Int32, size: Int) -> Int {
         var buffer = [UInt8](repeating: 0, count: min(size, 1 << 16)), count = 0, offset = 0
         while offset < size {
-            let got = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, min($0.count, size - offset), off_t(offset)) }
+            let got = buffer.withUnsafeMutableBytes {
+                pread(fd, $0.baseAddress!, min($0.count, size - offset), off_t(offset))
+            }
             guard got > 0 else { break }
             count += buffer[..<got].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
             offset += got
@@ -288,7 +309,8 @@ public struct Outbox: Sendable {
     private func read(_ file: URL, parseItems: Bool) throws -> OutboxEntry {
         let sent = sentKeys(of: file)
         let (queuedAt, batches, identity) = try OutboxFile.scan(file, parseItems: parseItems, sent: sent)
-        return OutboxEntry(file: file, queuedAt: queuedAt, batches: batches.filter { !sent.contains($0.key) }, identity: identity)
+        return OutboxEntry(
+            file: file, queuedAt: queuedAt, batches: batches.filter { !sent.contains($0.key) }, identity: identity)
     }
 }
 

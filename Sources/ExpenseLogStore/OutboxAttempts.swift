@@ -6,7 +6,9 @@ import Foundation
 extension Outbox {
     /// Records that a batch is about to be POSTed (`at` now), or that its last POST provably never ran (`at` nil).
     public func markAttempt(_ key: String, in entry: OutboxEntry, at time: Date?) throws {
-        try appendLine("\(key) \(time.map { String(format: "%.3f", $0.timeIntervalSince1970) } ?? "-")", to: attemptLog(for: entry.file))
+        try appendLine(
+            "\(key) \(time.map { String(format: "%.3f", $0.timeIntervalSince1970) } ?? "-")",
+            to: attemptLog(for: entry.file))
     }
 
     /// The time of each batch's last POST whose fate is unknown, by key; batches never sent, or whose last POST
@@ -14,7 +16,9 @@ extension Outbox {
     public func attempts(in entry: OutboxEntry) -> [String: Date] {
         guard let data = FileManager.default.contents(atPath: attemptLog(for: entry.file).path) else { return [:] }
         var attempts: [String: Date] = [:]
-        for line in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
+        for line in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+            .dropLast()
+        {
             let parts = line.split(separator: " ")
             guard parts.count == 2 else { continue }
             attempts[String(parts[0])] = Double(parts[1]).map(Date.init(timeIntervalSince1970:))

@@ -2,6 +2,7 @@ import ExpenseLogClient
 import ExpenseLogFormats
 import ExpenseLogModel
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -18,8 +19,10 @@ enum OutboxFile {
 
     /// Writes an entry atomically (write-temp, `fsync`, rename) from the batches `batches` hands over one at a time;
     /// returns where each batch's body lies. `beforeRename` gets the descriptor before the entry appears (to lock it).
-    static func write(to file: URL, queuedAt: Date, beforeRename: ((Int32) throws -> Void)?,
-                      batches: ((BatchBody) throws -> Void) throws -> Void) throws -> [QueuedBatch] {
+    static func write(
+        to file: URL, queuedAt: Date, beforeRename: ((Int32) throws -> Void)?,
+        batches: ((BatchBody) throws -> Void) throws -> Void
+    ) throws -> [QueuedBatch] {
         var queued: [QueuedBatch] = []
         try AtomicFile.write(to: file, beforeRename: beforeRename) { emit in
             // `batches` calls back into `emit`; both are non-escaping, which Swift allows only through this.
@@ -32,13 +35,20 @@ enum OutboxFile {
                 try put(Data("{\"queuedAt\":\(queuedAt.timeIntervalSince1970),\"batches\":[".utf8))
                 try batches { batch in
                     // The key is written unescaped into the entry and its logs: only what an Idempotency-Key holds.
-                    guard !batch.key.isEmpty, batch.key.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || (0x30...0x39).contains($0)
-                                                                       || (0x41...0x5A).contains($0 & 0xDF) }) else {
-                        throw StoreError.writeFailed(path: file.path, reason: "the batch key \(batch.key) is not letters, digits and dashes")
+                    guard !batch.key.isEmpty,
+                        batch.key.utf8.allSatisfy({
+                            $0 == UInt8(ascii: "-") || (0x30...0x39).contains($0)
+                                || (0x41...0x5A).contains($0 & 0xDF)
+                        })
+                    else {
+                        throw StoreError.writeFailed(
+                            path: file.path, reason: "the batch key \(batch.key) is not letters, digits and dashes")
                     }
                     try put(Data("\(queued.isEmpty ? "\n" : ",\n"){\"key\":\"\(batch.key)\",\"items\":".utf8))
-                    queued.append(QueuedBatch(key: batch.key, body: offset..<(offset + Int64(batch.body.count)), count: batch.count,
-                                              months: batch.months))
+                    queued.append(
+                        QueuedBatch(
+                            key: batch.key, body: offset..<(offset + Int64(batch.body.count)), count: batch.count,
+                            months: batch.months))
                     try put(batch.body)
                     try put(Data("}".utf8))
                 }
@@ -54,7 +64,8 @@ enum OutboxFile {
     static func body(of batch: QueuedBatch, in file: URL, expected: FileIdentity?) throws -> Data {
         // pread, not FileHandle: Foundation's FileHandle traps on EINTR.
         func failure(_ reason: String) -> StoreError {
-            StoreError.readFailed(path: file.path, reason: "the queued batch \(batch.key) cannot be read back (\(reason))")
+            StoreError.readFailed(
+                path: file.path, reason: "the queued batch \(batch.key) cannot be read back (\(reason))")
         }
         let fd = open(file.path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
@@ -64,14 +75,20 @@ enum OutboxFile {
         defer { close(fd) }
         // Checked on the descriptor that is read, so a file replaced in between cannot slip through.
         if let expected, FileIdentity(descriptor: fd) != expected {
-            throw StoreError.changed(path: file.path, next: "what was sent before is recorded, and the rest stays queued; "
-                                     + "run `expense-log sync` again, which reads the entry afresh")
+            throw StoreError.changed(
+                path: file.path,
+                next: "what was sent before is recorded, and the rest stays queued; "
+                    + "run `expense-log sync` again, which reads the entry afresh")
         }
         var data = Data(count: batch.body.count), done = 0
         while done < data.count {
-            let count = data.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, $0.count - done, off_t(batch.body.lowerBound) + off_t(done)) }
+            let count = data.withUnsafeMutableBytes {
+                pread(fd, $0.baseAddress! + done, $0.count - done, off_t(batch.body.lowerBound) + off_t(done))
+            }
             if count < 0, errno == EINTR { continue }
-            guard count > 0 else { throw failure(count < 0 ? AtomicFile.errorText() : "the file is shorter than it was") }
+            guard count > 0 else {
+                throw failure(count < 0 ? AtomicFile.errorText() : "the file is shorter than it was")
+            }
             done += count
         }
         return data
@@ -84,8 +101,14 @@ enum OutboxFile {
         let items = try ItemCodec.items(body)
         var ids = Set<String>()
         for (index, item) in items.enumerated() {
-            if let refusal = item.refusal { throw BatchItemProblem(index: index, message: "item \(index + 1) (id \(PrintableText.of(item.id))): \(refusal)") }
-            if !ids.insert(item.id).inserted { throw BatchItemProblem(index: index, message: "item \(index + 1): the id \(PrintableText.of(item.id)) is given twice") }
+            if let refusal = item.refusal {
+                throw BatchItemProblem(
+                    index: index, message: "item \(index + 1) (id \(PrintableText.of(item.id))): \(refusal)")
+            }
+            if !ids.insert(item.id).inserted {
+                throw BatchItemProblem(
+                    index: index, message: "item \(index + 1): the id \(PrintableText.of(item.id)) is given twice")
+            }
         }
         return items
     }
@@ -105,15 +128,20 @@ enum OutboxFile {
 
     /// The entry's time and its batches, all listed whether sent or not; each batch not in `sent` is read once to
     /// count its items and months when `parseItems`.
-    static func scan(_ file: URL, parseItems: Bool, sent: Set<String> = [])
-        throws -> (queuedAt: Date, batches: [QueuedBatch], identity: FileIdentity) {
+    static func scan(
+        _ file: URL, parseItems: Bool, sent: Set<String> = []
+    )
+        throws -> (queuedAt: Date, batches: [QueuedBatch], identity: FileIdentity)
+    {
         let fd = open(file.path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             if errno == ENOENT { throw CocoaError(.fileReadNoSuchFile) }
             throw StoreError.readFailed(path: file.path, reason: AtomicFile.errorText())
         }
         defer { close(fd) }
-        guard let identity = FileIdentity(descriptor: fd) else { throw StoreError.readFailed(path: file.path, reason: AtomicFile.errorText()) }
+        guard let identity = FileIdentity(descriptor: fd) else {
+            throw StoreError.readFailed(path: file.path, reason: AtomicFile.errorText())
+        }
         var queuedAt = Date(timeIntervalSince1970: 0), batches: [QueuedBatch] = [], state = State.header
         // The body of the batch being read, kept apart from `state` so that appending never copies it.
         var body: [UInt8] = [], reading = false
@@ -122,8 +150,12 @@ enum OutboxFile {
         func fail(_ reason: String, line: Int? = nil) -> StoreError {
             StoreError.readFailed(path: file.path, reason: "line \(line ?? lineNumber): \(reason)")
         }
-        func batch(_ key: String, from first: Int, _ range: Range<Int64>, _ bytes: ArraySlice<UInt8>, oneLine: Bool = false) throws -> QueuedBatch {
-            guard parseItems, !sent.contains(key) else { return QueuedBatch(key: key, body: range, count: 0, months: []) }
+        func batch(
+            _ key: String, from first: Int, _ range: Range<Int64>, _ bytes: ArraySlice<UInt8>, oneLine: Bool = false
+        ) throws -> QueuedBatch {
+            guard parseItems, !sent.contains(key) else {
+                return QueuedBatch(key: key, body: range, count: 0, months: [])
+            }
             do {
                 let items = try items(Data(bytes))
                 return QueuedBatch(key: key, body: range, count: items.count, months: items.months)
@@ -131,7 +163,9 @@ enum OutboxFile {
                 // One item a line after the batch's key line, unless the batch is on one line.
                 throw fail("the batch \(key): \(problem)", line: oneLine ? first : first + 1 + problem.index)
             } catch let problem as ItemCodec.Problem {
-                throw fail("the batch \(key): " + (problem.item.map { "item \($0): " } ?? "") + problem.message, line: first + problem.line - 1)
+                throw fail(
+                    "the batch \(key): " + (problem.item.map { "item \($0): " } ?? "") + problem.message,
+                    line: first + problem.line - 1)
             } catch {
                 throw fail("the batch \(key): \(error)", line: first)
             }
@@ -163,7 +197,8 @@ enum OutboxFile {
                     if one.last == UInt8(ascii: ",") { one = one.dropLast() }
                     guard one.last == UInt8(ascii: "}") else { throw fail(layoutProblem) }
                     one = one.dropLast()
-                    batches.append(try batch(key, from: lineNumber, start..<(start + Int64(one.count)), one, oneLine: true))
+                    batches.append(
+                        try batch(key, from: lineNumber, start..<(start + Int64(one.count)), one, oneLine: true))
                 }
             case .batch(let key, let first, let start):
                 let last = line.elementsEqual("]}".utf8) || line.elementsEqual("]},".utf8)
@@ -202,7 +237,8 @@ enum OutboxFile {
             offset += Int64(count - from)
             if line.count > batchLimit { throw fail("a line longer than \(batchLimit >> 20) MiB, which no batch has") }
             if case .batch(let key, _, let start) = state, offset - start > Int64(batchLimit) {
-                throw fail("the batch \(key) is larger than \(batchLimit >> 20) MiB, which no batch expense-log writes is")
+                throw fail(
+                    "the batch \(key) is larger than \(batchLimit >> 20) MiB, which no batch expense-log writes is")
             }
         }
         if !line.isEmpty { try take(line[...]) }  // a last line without its newline
@@ -218,7 +254,8 @@ enum OutboxFile {
     private static func header(_ line: ArraySlice<UInt8>) -> Double? {
         let prefix = Array(#"{"queuedAt":"#.utf8), suffix = Array(#","batches":["#.utf8)
         guard line.count >= prefix.count + suffix.count, line.starts(with: prefix),
-              line.reversed().starts(with: suffix.reversed()) else { return nil }
+            line.reversed().starts(with: suffix.reversed())
+        else { return nil }
         return Double(String(decoding: line.dropFirst(prefix.count).dropLast(suffix.count), as: UTF8.self))
     }
 
@@ -227,7 +264,9 @@ enum OutboxFile {
         let prefix = Array(#"{"key":""#.utf8), middle = Array(#"","items":"#.utf8)
         guard line.starts(with: prefix) else { return nil }
         let rest = line.dropFirst(prefix.count)
-        guard let quote = rest.firstIndex(of: UInt8(ascii: "\"")), rest[quote...].starts(with: middle) else { return nil }
+        guard let quote = rest.firstIndex(of: UInt8(ascii: "\"")), rest[quote...].starts(with: middle) else {
+            return nil
+        }
         return (String(decoding: rest[..<quote], as: UTF8.self), rest[(quote + middle.count)...])
     }
 }

@@ -39,7 +39,9 @@ public struct PendingWrites: Sendable {
     public func listing() throws -> (writes: [PendingWrite], problems: [String]) {
         let (entries, problems) = try outbox.entries()
         let queued = try edits.listing()
-        let writes = (entries.map(PendingWrite.items) + queued.edits.map(PendingWrite.edit)).sorted { $0.order < $1.order }
+        let writes = (entries.map(PendingWrite.items) + queued.edits.map(PendingWrite.edit)).sorted {
+            $0.order < $1.order
+        }
         return (writes, problems + queued.problems)
     }
 
@@ -76,7 +78,9 @@ public struct PendingWrites: Sendable {
     /// waiting (`waiting`, whatever the clocks said when each was queued), or that was queued after an outbox entry that
     /// cannot be read (`unreadable`: what it holds is unknown, so it may hold that change's item). `behind` counts the
     /// rest, which wait, since no change overtakes an older one.
-    public static func ready(_ edits: [QueuedEdit], waiting: Set<String>, unreadable: [URL]) -> (ready: [QueuedEdit], behind: Int) {
+    public static func ready(
+        _ edits: [QueuedEdit], waiting: Set<String>, unreadable: [URL]
+    ) -> (ready: [QueuedEdit], behind: Int) {
         let firstUnreadable = unreadable.map(\.lastPathComponent).min()
         let ready = edits.prefix { edit in
             waiting.isDisjoint(with: edit.ids) && firstUnreadable.map { edit.file.lastPathComponent < $0 } ?? true

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -29,7 +30,10 @@ public enum PrivateFiles {
         var path = url.path
         var info = stat()
         while !path.isEmpty, path != "/", stat(path, &info) != 0 {
-            guard errno == ENOENT else { throw StoreError.writeFailed(path: path, reason: "the folder cannot be made (\(AtomicFile.errorText()))") }
+            guard errno == ENOENT else {
+                throw StoreError.writeFailed(
+                    path: path, reason: "the folder cannot be made (\(AtomicFile.errorText()))")
+            }
             missing.append(path)
             path = (path as NSString).deletingLastPathComponent
         }
@@ -70,14 +74,20 @@ public enum PrivateFiles {
                 guard lstat(path, &info) == 0 else { continue }
                 let kind = info.st_mode & S_IFMT
                 // A link's own mode means nothing; a secret named in `kept` is read (and refused) where it is used.
-                guard kind == S_IFDIR || kind == S_IFREG, !kept.contains((root.path as NSString).appendingPathComponent(name)) else { continue }
+                guard kind == S_IFDIR || kind == S_IFREG,
+                    !kept.contains((root.path as NSString).appendingPathComponent(name))
+                else { continue }
                 try owned(path, info)
                 if info.st_mode & 0o077 != 0 { open.append((path, info.st_mode)) }
             }
         }
         // Inside first, the folder itself last: a run stopped half-way finds the folder still open and goes on next time.
         for (path, mode) in open + [(folder.path, rootMode)] {
-            if chmod(path, mode & 0o700) == 0 { done.count += 1 } else { done.failures.append((path, AtomicFile.errorText())) }
+            if chmod(path, mode & 0o700) == 0 {
+                done.count += 1
+            } else {
+                done.failures.append((path, AtomicFile.errorText()))
+            }
         }
         return done
     }

@@ -18,7 +18,9 @@ public struct ShopRules: Sendable {
     }
 
     private var file: LockedJSONFile<File> {
-        LockedJSONFile(url: url, kind: "a file of shop rules", remedy: "fix it or move it aside (`expense-log rule add` starts a new one)")
+        LockedJSONFile(
+            url: url, kind: "a file of shop rules",
+            remedy: "fix it or move it aside (`expense-log rule add` starts a new one)")
     }
 
     /// Every rule, in the order they were added; none when the file does not exist yet.

@@ -15,14 +15,17 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .writeFailed(path, reason):
-            return "could not write \(path): \(reason). Check the folder's permissions and free space; that file was left as it was."
+            return
+                "could not write \(path): \(reason). Check the folder's permissions and free space; that file was left as it was."
         case let .readFailed(path, reason):
-            return "could not read \(path): \(reason). Check that it is what it should be (a file or a folder) and its permissions; "
+            return
+                "could not read \(path): \(reason). Check that it is what it should be (a file or a folder) and its permissions; "
                 + "nothing was changed."
         case let .changed(path, next):
             return "\(path) changed while this run was using it (edited by hand?): \(next)"
         case let .notPrivate(path, owner):
-            return "\(path) holds the household's purchases, but it belongs to another account (uid \(owner)), which can read and "
+            return
+                "\(path) holds the household's purchases, but it belongs to another account (uid \(owner)), which can read and "
                 + "change what expense-log keeps there. expense-log will not use it: have it made yours (chown -R) or point "
                 + "EXPENSE_LOG_HOME at a folder of your own; nothing was read or written there."
         }
@@ -61,7 +64,8 @@ extension StoreError {
     /// The error as a `StoreError`: itself when it is one, else a failure to write (or read) `path`, said in words.
     public static func wrapping(_ error: any Error, path: String, writing: Bool = true) -> StoreError {
         if let store = error as? StoreError { return store }
-        return writing ? .writeFailed(path: path, reason: reason(of: error)) : .readFailed(path: path, reason: reason(of: error))
+        return writing
+            ? .writeFailed(path: path, reason: reason(of: error)) : .readFailed(path: path, reason: reason(of: error))
     }
 
     /// As `reason(of:)`, asking the file system itself when Foundation gave no cause (reading a folder as a file
@@ -79,8 +83,10 @@ extension StoreError {
 
     /// `strerror` in lower case, with the errno's name for searching (`no space left on device (ENOSPC)`).
     public static func posix(_ code: Int32) -> String {
-        let names: [Int32: String] = [ENOENT: "ENOENT", EACCES: "EACCES", EPERM: "EPERM", ENOSPC: "ENOSPC", EROFS: "EROFS",
-                                      EISDIR: "EISDIR", ENOTDIR: "ENOTDIR", EEXIST: "EEXIST", EIO: "EIO", EDQUOT: "EDQUOT"]
+        let names: [Int32: String] = [
+            ENOENT: "ENOENT", EACCES: "EACCES", EPERM: "EPERM", ENOSPC: "ENOSPC", EROFS: "EROFS",
+            EISDIR: "EISDIR", ENOTDIR: "ENOTDIR", EEXIST: "EEXIST", EIO: "EIO", EDQUOT: "EDQUOT",
+        ]
         let text = String(cString: strerror(code))
         let lowered = text.prefix(1).lowercased() + text.dropFirst()
         return names[code].map { "\(lowered) (\($0))" } ?? lowered

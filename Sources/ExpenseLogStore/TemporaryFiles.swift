@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -42,7 +43,8 @@ public final class TemporaryFiles: Sendable {
     static func removeStale(in directory: URL, names: [String], now: Date = Date()) {
         for name in names where name.hasPrefix(".") && name.hasSuffix(".tmp") {
             let path = directory.appendingPathComponent(name).path
-            guard let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date else { continue }
+            guard let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
+            else { continue }
             let age = now.timeIntervalSince(modified)
             if age > 3600 || age > 60 && !Self.writerRuns(name) { unlink(path) }
         }

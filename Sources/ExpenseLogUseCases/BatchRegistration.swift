@@ -18,9 +18,13 @@ public struct BatchRegistration {
     let outbox: Outbox
 
     /// A run over `items` through `client`, queued in `outbox`.
-    public init(items: ItemSpool, limit: BatchLimit, client: ExpenseLogAPIClient, outbox: Outbox, verifyAnswers: Bool,
-                registerAction: Bool = false) {
-        (self.items, self.limit, self.client, self.outbox, self.verifyAnswers) = (items, limit, client, outbox, verifyAnswers)
+    public init(
+        items: ItemSpool, limit: BatchLimit, client: ExpenseLogAPIClient, outbox: Outbox, verifyAnswers: Bool,
+        registerAction: Bool = false
+    ) {
+        (self.items, self.limit, self.client, self.outbox, self.verifyAnswers) = (
+            items, limit, client, outbox, verifyAnswers
+        )
         self.registerAction = registerAction
     }
 
@@ -60,7 +64,8 @@ public struct BatchRegistration {
 
     /// Queues every batch, then sends them in order, marking each row's fate in `report` and keeping what the server
     /// saved in `saved`. Throws only what reading the spool throws.
-    public func run(saved: inout SavedItems, report: inout ImportRecord, event: (Event) -> Void) async throws -> Outcome {
+    public func run(saved: inout SavedItems, report: inout ImportRecord, event: (Event) -> Void) async throws -> Outcome
+    {
         var outcome = Outcome()
         // Queued before the first POST: whatever happens next (a lost answer, a crash, kill -9), every item the
         // server has not confirmed is in the outbox for `sync`, and none is sent twice. Each batch is encoded once,
@@ -90,7 +95,8 @@ public struct BatchRegistration {
             let batch: OutboxBatch, rows: [Int], start = reader.offset
             do {
                 let (batchItems, batchRows) = try next(queuedBatch.count, from: &reader)
-                batch = OutboxBatch(key: queuedBatch.key, items: batchItems, body: try outbox.body(of: queuedBatch, in: entry))
+                batch = OutboxBatch(
+                    key: queuedBatch.key, items: batchItems, body: try outbox.body(of: queuedBatch, in: entry))
                 rows = batchRows
             } catch let error as StoreError {
                 outcome.stop = .outboxUnreadable(error)
@@ -115,7 +121,11 @@ public struct BatchRegistration {
                 for (row, item) in zip(rows, batch.items) {
                     if already.contains(SheetText.key(item.id)) {
                         there += 1
-                        report.mark(row: row, .duplicate, reasons: ["id \(PrintableText.of(item.id)) was already on the server when this batch arrived"])
+                        report.mark(
+                            row: row, .duplicate,
+                            reasons: [
+                                "id \(PrintableText.of(item.id)) was already on the server when this batch arrived"
+                            ])
                     } else {
                         report.mark(row: row, .added)
                     }
@@ -157,7 +167,8 @@ public struct BatchRegistration {
         }
         guard !months.isEmpty else { return nil }
         body.close()
-        return BatchBody(key: RandomID.make(), body: Data(body.bytes), count: months.count, months: YearMonth.distinct(months))
+        return BatchBody(
+            key: RandomID.make(), body: Data(body.bytes), count: months.count, months: YearMonth.distinct(months))
     }
 
     /// The next `count` items and their report rows from the spool: the batch the outbox entry holds next.

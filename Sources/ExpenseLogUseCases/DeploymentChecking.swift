@@ -50,7 +50,8 @@ public struct DeploymentChecking: Sendable {
     /// answer never came.
     static func unfinished(_ error: APIError) -> Bool {
         switch error {
-        case .scriptStopped, .scriptRefused(_, "unavailable", _), .network(_, .timedOut), .network(_, .connectionLost): true
+        case .scriptStopped, .scriptRefused(_, "unavailable", _), .network(_, .timedOut), .network(_, .connectionLost):
+            true
         default: false
         }
     }

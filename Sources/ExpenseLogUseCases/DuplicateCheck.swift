@@ -89,9 +89,11 @@ public struct DuplicateCheck: Sendable {
     /// `today` dates the decisions kept. `legacyIDs` are the ids rows would have had before accounts counted: such an
     /// id on the server is the row imported by an earlier version (once), and a decision kept under it holds.
     /// A month the server refuses for a reason that will not pass (401, a non-JSON answer) is thrown.
-    public func run(months: [YearMonth], spool: ItemSpool, isStatementRow: (Int) -> Bool, madeIDRows: RowSet = RowSet(),
-                    legacyIDs: [Int: String] = [:], today: Day, report: inout ImportRecord, deciding: RowDecision.Source = .person,
-                    decide: (HeldRow) async throws -> HeldChoice?, event: (DuplicateCheckEvent) -> Void) async throws -> Outcome {
+    public func run(
+        months: [YearMonth], spool: ItemSpool, isStatementRow: (Int) -> Bool, madeIDRows: RowSet = RowSet(),
+        legacyIDs: [Int: String] = [:], today: Day, report: inout ImportRecord, deciding: RowDecision.Source = .person,
+        decide: (HeldRow) async throws -> HeldChoice?, event: (DuplicateCheckEvent) -> Void
+    ) async throws -> Outcome {
         event(.comparing(months: months.count))
         let loaded = await loader.load(months, policy: .preferServer)
         event(.compared)
@@ -101,7 +103,10 @@ public struct DuplicateCheck: Sendable {
             if let rows = month.rows {
                 event(.rows(rows, month.month))
                 // A row that cannot be read still shows its id: an input item with that id is on the server already.
-                known.append(contentsOf: rows.unreadable.compactMap { row in row.id.map { KnownItem.unreadableRow(id: $0, in: month.month) } })
+                known.append(
+                    contentsOf: rows.unreadable.compactMap { row in
+                        row.id.map { KnownItem.unreadableRow(id: $0, in: month.month) }
+                    })
             }
             // With the items dated outside the month too: the sheet shows their ids (a date edited by hand).
             known.append(contentsOf: (month.items + month.outside).map { KnownItem(item: $0, place: .server) })
@@ -123,9 +128,10 @@ public struct DuplicateCheck: Sendable {
         guard !finder.isEmpty || !decided.isEmpty else { return outcome }
         // Every month read from the server (or its cache): an item a decision names and none of them holds is gone.
         let compared = loaded.allSatisfy { $0.missing == nil }
-        let fates = try await fates(of: spool, finder: finder, isStatementRow: isStatementRow, legacyIDs: legacyIDs, compared: compared,
-                                    today: today, report: report,
-                                    deciding: deciding, decide: decide, decisions: &outcome.decisions)
+        let fates = try await fates(
+            of: spool, finder: finder, isStatementRow: isStatementRow, legacyIDs: legacyIDs, compared: compared,
+            today: today, report: report,
+            deciding: deciding, decide: decide, decisions: &outcome.decisions)
         guard !fates.isEmpty else { return outcome }
         let kept = try ItemSpool()
         var reader = try spool.reader()
@@ -139,28 +145,37 @@ public struct DuplicateCheck: Sendable {
             var skip: ImportRecord.Row
             switch fate {
             case .duplicate(let match):
-                let reason = SheetText.key(match.item.id) == SheetText.key(item.id)
+                let reason =
+                    SheetText.key(match.item.id) == SheetText.key(item.id)
                     ? "id \(PrintableText.of(item.id)) is already \(Self.place(match))"
-                        + (madeIDRows.contains(row) ? " (\(DerivedID.explanation): the same row was imported before)" : "")
+                        + (madeIDRows.contains(row)
+                            ? " (\(DerivedID.explanation): the same row was imported before)" : "")
                     : "the same row was imported before, as id \(PrintableText.of(match.item.id)) (made before a row's id included its "
                         + "card or account), which is \(Self.place(match))"
-                let japanese = SheetText.key(match.item.id) == SheetText.key(item.id)
+                let japanese =
+                    SheetText.key(match.item.id) == SheetText.key(item.id)
                     ? "ID \(PrintableText.of(item.id)) はすでに\(Self.japanesePlace(match))にあります"
                         + (madeIDRows.contains(row) ? " (日付・品名・金額と同じ行の中の位置から作った ID: 以前に取り込んだ同じ行)" : "")
                     : "以前に ID \(PrintableText.of(match.item.id)) として取り込んだ同じ行で (カードや口座が ID に入る前に作った ID)、"
                         + "\(Self.japanesePlace(match))にあります"
-                skip = ImportRecord.Row(location: location, status: .duplicate, item: item, reasons: [reason], matched: match)
+                skip = ImportRecord.Row(
+                    location: location, status: .duplicate, item: item, reasons: [reason], matched: match)
                 skip.japaneseReasons = [japanese]
             case let .matched(match, reason, japanese):
-                skip = ImportRecord.Row(location: location, status: .matched, item: item, reasons: [reason], matched: match)
+                skip = ImportRecord.Row(
+                    location: location, status: .matched, item: item, reasons: [reason], matched: match)
                 skip.japaneseReasons = [japanese]
             case let .skipped(reason, japanese):
                 skip = ImportRecord.Row(location: location, status: .skipped, item: item, reasons: [reason])
                 skip.japaneseReasons = [japanese]
             case .held(let candidates):
-                skip = ImportRecord.Row(location: location, status: .held, item: item,
-                                        reasons: ["it may be the same purchase as " + candidates.map { Self.describe($0.item) + " " + Self.place($0) }
-                                                    .joined(separator: ", or ")], candidates: candidates)
+                skip = ImportRecord.Row(
+                    location: location, status: .held, item: item,
+                    reasons: [
+                        "it may be the same purchase as "
+                            + candidates.map { Self.describe($0.item) + " " + Self.place($0) }
+                            .joined(separator: ", or ")
+                    ], candidates: candidates)
                 outcome.held.append(skip)
                 report.mark(row: row, skip.status, reasons: skip.reasons, candidates: candidates)
                 continue
@@ -173,9 +188,12 @@ public struct DuplicateCheck: Sendable {
     }
 
     /// The fate of every row that is not simply sent, by row: a known id first, then a decision kept, then matching.
-    private func fates(of spool: ItemSpool, finder: DuplicateFinder, isStatementRow: (Int) -> Bool, legacyIDs: [Int: String], compared: Bool, today: Day,
-                       report: ImportRecord, deciding: RowDecision.Source, decide: (HeldRow) async throws -> HeldChoice?,
-                       decisions: inout [String: RowDecision]) async throws -> [Int: Fate] {
+    private func fates(
+        of spool: ItemSpool, finder: DuplicateFinder, isStatementRow: (Int) -> Bool, legacyIDs: [Int: String],
+        compared: Bool, today: Day,
+        report: ImportRecord, deciding: RowDecision.Source, decide: (HeldRow) async throws -> HeldChoice?,
+        decisions: inout [String: RowDecision]
+    ) async throws -> [Int: Fate] {
         // The input's known ids, read first so that the answer does not depend on the rows' order.
         var inputIDs = Set<String>()
         // An id made before accounts counted names no card: a file's rows are taken for the rows an earlier version
@@ -197,8 +215,11 @@ public struct DuplicateCheck: Sendable {
         // A statement row is the same purchase as an item a person typed (in the app, or with `add`: a random id), never
         // as another statement's row (a made id, or a bank's own), which is a purchase of its own; and not as an item an
         // earlier import's row was already decided to be.
-        let claimedByDecision = Set(decided.values.filter { $0.decision == .same }.compactMap(\.item).map(SheetText.key))
-        let candidates = finder.unclaimed(by: inputIDs).filter { RandomID.isTyped($0.item.id) && !claimedByDecision.contains(SheetText.key($0.item.id)) }
+        let claimedByDecision = Set(
+            decided.values.filter { $0.decision == .same }.compactMap(\.item).map(SheetText.key))
+        let candidates = finder.unclaimed(by: inputIDs).filter {
+            RandomID.isTyped($0.item.id) && !claimedByDecision.contains(SheetText.key($0.item.id))
+        }
         let daysByPrice = StatementMatcher.daysByPrice(candidates)
         var fates: [Int: Fate] = [:]
         var contenders: [StatementMatcher.Row] = []
@@ -213,7 +234,9 @@ public struct DuplicateCheck: Sendable {
                 continue
             }
             let legacy = legacyIDs[row], isTrusted = trusted.contains(report.location(ofRow: row).file)
-            if let legacy, decided[item.id] == nil, let match = finder.item(withID: legacy), legacyTaken.insert(SheetText.key(legacy)).inserted {
+            if let legacy, decided[item.id] == nil, let match = finder.item(withID: legacy),
+                legacyTaken.insert(SheetText.key(legacy)).inserted
+            {
                 if isTrusted {
                     fates[row] = .duplicate(match)
                     decisions[item.id] = RowDecision(.same, item: match.item.id, by: .rule, on: today.description)
@@ -229,15 +252,20 @@ public struct DuplicateCheck: Sendable {
             // longer keeps the purchase anywhere, so the row is matched anew, and sent when nothing else is it.
             if kept?.decision == .same, compared, kept?.item.flatMap(finder.item(withID:)) == nil { kept = nil }
             if let kept {
-                let when = "decided \(Self.who(kept.by)) on \(kept.on)", japaneseWhen = "\(kept.on) に\(Self.japaneseWho(kept.by))決定"
+                let when = "decided \(Self.who(kept.by)) on \(kept.on)",
+                    japaneseWhen = "\(kept.on) に\(Self.japaneseWho(kept.by))決定"
                 switch kept.decision {
                 case .same:
                     let match = kept.item.flatMap(finder.item(withID:))
-                    fates[row] = .matched(match, reason: "\(when): the same purchase as "
-                                          + (match.map { Self.describe($0.item) + " " + Self.place($0) } ?? "the item with id \(kept.item ?? "?")"),
-                                          japanese: "\(japaneseWhen): "
-                                            + (match.map { Self.describe($0.item) + " (" + Self.japanesePlace($0) + ")" } ?? "ID \(kept.item ?? "?") の項目")
-                                            + " と同じ買い物")
+                    fates[row] = .matched(
+                        match,
+                        reason: "\(when): the same purchase as "
+                            + (match.map { Self.describe($0.item) + " " + Self.place($0) }
+                                ?? "the item with id \(kept.item ?? "?")"),
+                        japanese: "\(japaneseWhen): "
+                            + (match.map { Self.describe($0.item) + " (" + Self.japanesePlace($0) + ")" }
+                                ?? "ID \(kept.item ?? "?") の項目")
+                            + " と同じ買い物")
                 case .skip:
                     fates[row] = .skipped("\(when): skip this row", japanese: "\(japaneseWhen): この行は飛ばす")
                 case .new:
@@ -248,50 +276,68 @@ public struct DuplicateCheck: Sendable {
             }
         }
         for (row, item, match) in doubtful {
-            let choice = try await decide(HeldRow(location: report.location(ofRow: row), item: item, candidates: [match]))
-            settle(row, item, choice, candidates: [match], what: ("the row imported before as", "以前に取り込んだ行"), deciding: deciding, today: today,
-                   fates: &fates, decisions: &decisions)
+            let choice = try await decide(
+                HeldRow(location: report.location(ofRow: row), item: item, candidates: [match]))
+            settle(
+                row, item, choice, candidates: [match], what: ("the row imported before as", "以前に取り込んだ行"),
+                deciding: deciding, today: today,
+                fates: &fates, decisions: &decisions)
         }
         guard let matcher, !contenders.isEmpty else { return fates }
         let items = Dictionary(contenders.map { ($0.index, $0.item) }, uniquingKeysWith: { first, _ in first })
         let outcomes = matcher.outcomes(rows: contenders, known: candidates).sorted(by: { $0.key < $1.key })
         // An item a row was matched to, or decided to be in this run, is no longer a candidate for a doubtful row.
-        var taken = Set(outcomes.compactMap { if case .matched(let match, _, _) = $0.value { SheetText.key(match.item.id) } else { nil } })
+        var taken = Set(
+            outcomes.compactMap {
+                if case .matched(let match, _, _) = $0.value { SheetText.key(match.item.id) } else { nil }
+            })
         for (row, found) in outcomes {
             guard let item = items[row] else { continue }
             switch found {
             case let .matched(match, days, nameDistance):
-                fates[row] = .matched(match, reason: "the same purchase as \(Self.describe(match.item)) \(Self.place(match)): the same amount, "
-                                      + "\(days == 0 ? "the same day" : "\(days) day\(days == 1 ? "" : "s") apart"), "
-                                      + (nameDistance == 0 ? "the same name" : "a related name"),
-                                      japanese: "\(Self.describe(match.item)) (\(Self.japanesePlace(match))) と同じ買い物: 同じ金額、"
-                                        + (days == 0 ? "同じ日" : "\(days)日違い") + "、" + (nameDistance == 0 ? "同じ名前" : "関連する名前"))
+                fates[row] = .matched(
+                    match,
+                    reason: "the same purchase as \(Self.describe(match.item)) \(Self.place(match)): the same amount, "
+                        + "\(days == 0 ? "the same day" : "\(days) day\(days == 1 ? "" : "s") apart"), "
+                        + (nameDistance == 0 ? "the same name" : "a related name"),
+                    japanese: "\(Self.describe(match.item)) (\(Self.japanesePlace(match))) と同じ買い物: 同じ金額、"
+                        + (days == 0 ? "同じ日" : "\(days)日違い") + "、" + (nameDistance == 0 ? "同じ名前" : "関連する名前"))
                 decisions[item.id] = RowDecision(.same, item: match.item.id, by: .rule, on: today.description)
             case .ambiguous(let all):
                 let possible = all.filter { !taken.contains(SheetText.key($0.item.id)) }
                 // Every item it could have been is another row's now: it is a purchase of its own.
                 guard !possible.isEmpty else { continue }
-                let choice: HeldChoice? = try await decide(HeldRow(location: report.location(ofRow: row), item: item, candidates: possible))
+                let choice: HeldChoice? = try await decide(
+                    HeldRow(location: report.location(ofRow: row), item: item, candidates: possible))
                 if case .same(let match)? = choice { taken.insert(SheetText.key(match.item.id)) }
-                settle(row, item, choice, candidates: possible, what: ("the same purchase as", "同じ買い物"), deciding: deciding, today: today,
-                       fates: &fates, decisions: &decisions)
+                settle(
+                    row, item, choice, candidates: possible, what: ("the same purchase as", "同じ買い物"),
+                    deciding: deciding, today: today,
+                    fates: &fates, decisions: &decisions)
             }
         }
         return fates
     }
 
     /// A held row's fate and the decision kept, from what a person (or `--ambiguous`) chose; nil holds it back.
-    private func settle(_ row: Int, _ item: Item, _ choice: HeldChoice?, candidates: [KnownItem], what: (String, String),
-                        deciding: RowDecision.Source, today: Day, fates: inout [Int: Fate], decisions: inout [String: RowDecision]) {
+    private func settle(
+        _ row: Int, _ item: Item, _ choice: HeldChoice?, candidates: [KnownItem], what: (String, String),
+        deciding: RowDecision.Source, today: Day, fates: inout [Int: Fate], decisions: inout [String: RowDecision]
+    ) {
         switch choice {
         case .same(let match)?:
-            fates[row] = .matched(match, reason: "decided \(Self.who(deciding)): \(what.0) \(Self.describe(match.item)) \(Self.place(match))",
-                                  japanese: "\(Self.japaneseWho(deciding))決定: \(what.1) \(Self.describe(match.item)) (\(Self.japanesePlace(match)))")
+            fates[row] = .matched(
+                match,
+                reason: "decided \(Self.who(deciding)): \(what.0) \(Self.describe(match.item)) \(Self.place(match))",
+                japanese:
+                    "\(Self.japaneseWho(deciding))決定: \(what.1) \(Self.describe(match.item)) (\(Self.japanesePlace(match)))"
+            )
             decisions[item.id] = RowDecision(.same, item: match.item.id, by: deciding, on: today.description)
         case .new?:
             decisions[item.id] = RowDecision(.new, item: nil, by: deciding, on: today.description)
         case .skip?:
-            fates[row] = .skipped("decided \(Self.who(deciding)): skip this row", japanese: "\(Self.japaneseWho(deciding))決定: この行は飛ばす")
+            fates[row] = .skipped(
+                "decided \(Self.who(deciding)): skip this row", japanese: "\(Self.japaneseWho(deciding))決定: この行は飛ばす")
             decisions[item.id] = RowDecision(.skip, item: nil, by: deciding, on: today.description)
         case nil:
             fates[row] = .held(candidates)

@@ -124,7 +124,8 @@ public struct EditDelivery: Sendable {
             var deleted: [String] = [], missing: [String] = []
             let references = items.map { ItemReference(id: $0.id, date: $0.date) }
             for start in stride(from: 0, to: references.count, by: ExpenseLogAPIClient.deleteBatch) {
-                let answer = try await client.delete(Array(references[start..<min(start + ExpenseLogAPIClient.deleteBatch, references.count)]))
+                let answer = try await client.delete(
+                    Array(references[start..<min(start + ExpenseLogAPIClient.deleteBatch, references.count)]))
                 deleted += answer.deleted
                 missing += answer.missing
                 notices += answer.notices.filter { !notices.contains($0) }
@@ -132,7 +133,8 @@ public struct EditDelivery: Sendable {
             return .deleted(edit, deleted: deleted, missing: missing)
         case let .update(item, changed, fields):
             do {
-                let name = edit.file.deletingPathExtension().lastPathComponent  // unique: the time, the process and a random part
+                // unique: the time, the process and a random part
+                let name = edit.file.deletingPathExtension().lastPathComponent
                 return .changed(edit, saved: try await client.update(item, to: changed, fields: fields, change: name))
             } catch let error as APIError where error.isNotFound || error.isConflict {
                 return .vanished(edit, error)

@@ -37,8 +37,10 @@ public struct EditSubmission: Sendable {
     /// Queues `change` and sends what was queued up to it when `reachable`; `saved` keeps the items the server saved on
     /// the way. A cache that cannot follow is said in `cacheFailure` (the change is queued all the same), and a queue
     /// that cannot be written or listed is thrown.
-    public func submit(_ change: QueuedEdit.Change, reachable: Bool, saved: inout SavedItems,
-                       cacheFailure: (any Error) -> Void = { _ in }, event: (SyncEvent) -> Void = { _ in }) async throws -> SubmittedEdit {
+    public func submit(
+        _ change: QueuedEdit.Change, reachable: Bool, saved: inout SavedItems,
+        cacheFailure: (any Error) -> Void = { _ in }, event: (SyncEvent) -> Void = { _ in }
+    ) async throws -> SubmittedEdit {
         let own = try sync.pending.edits.enqueue(change)
         // A deleted statement row stays deleted: later imports of the statement skip it, as a person decided. A typed
         // item (a random id) is in no statement.
@@ -46,8 +48,10 @@ public struct EditSubmission: Sendable {
             // A typed item deleted: the statement rows decided to be it are purchases again (else they would be lost).
             try await decisions.release(sameAs: Set(items.filter { RandomID.isTyped($0.id) }.map(\.id)))
             let rows = items.filter { !RandomID.isTyped($0.id) }
-            try await decisions.record(Dictionary(rows.map { ($0.id, RowDecision(.skip, item: nil, by: .deletion, on: Day.today().description)) },
-                                                  uniquingKeysWith: { first, _ in first }))
+            try await decisions.record(
+                Dictionary(
+                    rows.map { ($0.id, RowDecision(.skip, item: nil, by: .deletion, on: Day.today().description)) },
+                    uniquingKeysWith: { first, _ in first }))
         }
         do {
             switch change {
@@ -58,7 +62,8 @@ public struct EditSubmission: Sendable {
             cacheFailure(error)
         }
         guard reachable else { return .waiting(own) }
-        let result = try await sync.runIfFree(force: false, through: own.file.lastPathComponent, saved: &saved, event: event)
+        let result = try await sync.runIfFree(
+            force: false, through: own.file.lastPathComponent, saved: &saved, event: event)
         return result.map { .sent(own, $0) } ?? .busy(own)
     }
 }

@@ -27,25 +27,33 @@ public struct EditTargets: Sendable {
     /// item of `searched` (this month), case and widths ignored, as a person remembers a purchase; a whole name wins over
     /// a part (with `all`, every name holding the text is taken). With the matches come the short ids that tell every
     /// item searched apart, for listing several, and the months the cache holds, read in the same pass.
-    public func matches(_ texts: [String], searched: Set<YearMonth> = [YearMonth.current()], all every: Bool = false) async throws
-        -> (matches: [TargetMatch], shortIDs: [String: String], cachedMonths: Set<YearMonth>) {
+    public func matches(
+        _ texts: [String], searched: Set<YearMonth> = [YearMonth.current()], all every: Bool = false
+    ) async throws
+        -> (matches: [TargetMatch], shortIDs: [String: String], cachedMonths: Set<YearMonth>)
+    {
         let months = try await repository.cachedMonths()
         let cached = queued.applied(to: months.flatMap(\.items))
         var matches: [TargetMatch] = [], candidates: [Item]?
         let asked = Set(texts), prefixes = texts.filter(Self.mayBePrefix).map { $0.uppercased() }
         for text in texts {
-            if let item = cached.first(where: { $0.id == text }) ?? cached.first(where: { SheetText.key($0.id) == SheetText.key(text) }) {
+            if let item = cached.first(where: { $0.id == text })
+                ?? cached.first(where: { SheetText.key($0.id) == SheetText.key(text) })
+            {
                 matches.append(.one(item, named: false))
                 continue
             }
             // Read once, only when the cache lacks an id: the outbox may hold an import of millions of items, of which the
             // ids asked, the months searched and the prefixes given are kept.
             if candidates == nil {
-                let waiting = try pending.map { pending in
-                    queued.applied(to: try pending.waitingItems { item in
-                        asked.contains(item.id) || searched.contains(item.date.yearMonth) || prefixes.contains { item.id.uppercased().hasPrefix($0) }
-                    })
-                } ?? []
+                let waiting =
+                    try pending.map { pending in
+                        queued.applied(
+                            to: try pending.waitingItems { item in
+                                asked.contains(item.id) || searched.contains(item.date.yearMonth)
+                                    || prefixes.contains { item.id.uppercased().hasPrefix($0) }
+                            })
+                    } ?? []
                 let cachedIDs = Set(cached.map(\.id))
                 candidates = cached + waiting.filter { !cachedIDs.contains($0.id) }
             }
@@ -56,7 +64,9 @@ public struct EditTargets: Sendable {
             }
             let prefix = text.uppercased(), folded = Self.folded(text)
             let byID = Self.mayBePrefix(text) ? all.filter { $0.id.uppercased().hasPrefix(prefix) } : []
-            let inMonths = folded.isEmpty ? [] : all.filter { searched.contains($0.date.yearMonth) && Self.folded($0.name).contains(folded) }
+            let inMonths =
+                folded.isEmpty
+                ? [] : all.filter { searched.contains($0.date.yearMonth) && Self.folded($0.name).contains(folded) }
             let exact = inMonths.filter { Self.folded($0.name) == folded }
             // One thing meant: a whole name wins over the names holding it. Every thing (`--all`): every name holding it.
             let named = every || exact.isEmpty ? inMonths : exact
@@ -101,12 +111,16 @@ public struct EditTargets: Sendable {
             let after = index + 1 < sorted.count ? shared(id, sorted[index + 1]) : 0
             lengths[id] = min(id.count, max(shortestPrefix, max(before, after) + 1))
         }
-        return Dictionary(ids.map { ($0, String($0.prefix(lengths[$0.uppercased()] ?? $0.count))) }, uniquingKeysWith: { first, _ in first })
+        return Dictionary(
+            ids.map { ($0, String($0.prefix(lengths[$0.uppercased()] ?? $0.count))) },
+            uniquingKeysWith: { first, _ in first })
     }
 
     /// Whether the server takes `action`, from its cached `?action=info` or asked again (and remembered) when that
     /// lacks it: offered, absent (another script: nothing must be sent), or unknown when it cannot be reached.
-    public static func availability(of action: String, _ client: ExpenseLogAPIClient, _ repository: LocalRepository) async throws -> ActionAvailability {
+    public static func availability(
+        of action: String, _ client: ExpenseLogAPIClient, _ repository: LocalRepository
+    ) async throws -> ActionAvailability {
         if await repository.serverInfo()?.offers(action) == true { return .offered }
         let info: ServerInfo?
         do {

@@ -64,12 +64,14 @@ public struct ImportInputs {
     /// With no `profile`, a CSV input in a built-in profile's layout is read with it; `learned` is the category each
     /// shop last had, for the profiles that learn categories; `shopRules` are the person's (`expense-log rule`); `keepsTransfers` reads the profile's transfers as spending;
     /// `account` names the card or account every input is of (`--account`), for the made ids.
-    public static func read(_ sources: [ImportSource], profile: ImportProfile?, encoding: TextEncoding?,
-                            catalogue: CategoryCatalogue = .standard, derivesIDs: Bool = true,
-                            learned: [String: LearnedCategory] = [:], shopRules: [ShopRule] = [], keepsTransfers: Bool = false,
-                            account: String? = nil,
-                            into spool: ItemSpool,
-                            report: inout ImportRecord, progress: (Int) -> Void = { _ in }) throws -> ImportInputs {
+    public static func read(
+        _ sources: [ImportSource], profile: ImportProfile?, encoding: TextEncoding?,
+        catalogue: CategoryCatalogue = .standard, derivesIDs: Bool = true,
+        learned: [String: LearnedCategory] = [:], shopRules: [ShopRule] = [], keepsTransfers: Bool = false,
+        account: String? = nil,
+        into spool: ItemSpool,
+        report: inout ImportRecord, progress: (Int) -> Void = { _ in }
+    ) throws -> ImportInputs {
         var reading = profile ?? .native
         reading.learned = learned
         reading.shopRules = ShopRuleBook(shopRules)
@@ -86,8 +88,10 @@ public struct ImportInputs {
             let mark = (validator.mark, spool.mark, report.count, rows)
             var months: Set<YearMonth> = []
             var repeatedHere: [ImportRecord.Row] = []
-            let read = try InputReader.read(source.input, name: source.name, format: source.format ?? (profile == nil ? nil : .csv),
-                                            encoding: encoding, profile: reading, detect: profile == nil) { draft in
+            let read = try InputReader.read(
+                source.input, name: source.name, format: source.format ?? (profile == nil ? nil : .csv),
+                encoding: encoding, profile: reading, detect: profile == nil
+            ) { draft in
                 rows += 1
                 guard failure == nil else { return }
                 let (item, madeID): (Item, Bool)
@@ -95,27 +99,36 @@ public struct ImportInputs {
                 case .invalid: return
                 case .valid(let valid, let made): (item, madeID) = (valid, made)
                 case .repeated(let repeated, let earlier):
-                    let row = ImportRecord.Row(location: draft.location, status: .duplicate, item: repeated,
-                                               reasons: ["the same row as one of \(earlier), read earlier in this run (\(DerivedID.explanation))"])
+                    let row = ImportRecord.Row(
+                        location: draft.location, status: .duplicate, item: repeated,
+                        reasons: [
+                            "the same row as one of \(earlier), read earlier in this run (\(DerivedID.explanation))"
+                        ])
                     report.append(row)
                     repeatedHere.append(row)
                     return
                 }
                 guard report.count < Int(Int32.max) else {
-                    failure = InputError(path: source.name, reason: "it has more rows than one run can register (2,147,483,647); split it")
+                    failure = InputError(
+                        path: source.name,
+                        reason: "it has more rows than one run can register (2,147,483,647); split it")
                     return
                 }
                 do {
                     let offset = try spool.append(item, tag: Int32(report.count))
                     if madeID { inputs.madeIDRows.insert(report.count) }
                     if let legacy = validator.legacyID { inputs.legacyIDs[report.count] = legacy }
-                    if draft.categoryIsDefault { inputs.noteDefaulted(item, at: draft.location, readName: draft.readName) }
+                    if draft.categoryIsDefault {
+                        inputs.noteDefaulted(item, at: draft.location, readName: draft.readName)
+                    }
                     if let origin = draft.categoryOrigin, inputs.categoryOrigins.count < 10_000 {
                         inputs.categoryOrigins.append((draft.location, origin, draft.categoryOriginJapanese))
                     }
                     report.appendSpooled(at: draft.location, offset: offset)
                     months.insert(item.date.yearMonth)
-                    inputs.days = inputs.days.map { min($0.lowerBound, item.date)...max($0.upperBound, item.date) } ?? item.date...item.date
+                    inputs.days =
+                        inputs.days.map { min($0.lowerBound, item.date)...max($0.upperBound, item.date) } ?? item
+                        .date...item.date
                 } catch {
                     failure = error
                 }
@@ -178,8 +191,10 @@ extension ImportInputs {
 
     /// Validates items a person gave on the command line (`add`), each as one row of `report`, the valid ones going to
     /// `spool`; a row without an id gets a random one (a typed purchase is a new one).
-    public static func read(drafts: [ItemDraft], catalogue: CategoryCatalogue, into spool: ItemSpool,
-                            report: inout ImportRecord) throws -> ImportInputs {
+    public static func read(
+        drafts: [ItemDraft], catalogue: CategoryCatalogue, into spool: ItemSpool,
+        report: inout ImportRecord
+    ) throws -> ImportInputs {
         var inputs = ImportInputs(spool: spool)
         var validator = ItemValidator(catalogue: catalogue, derivesIDs: false)
         for draft in drafts {

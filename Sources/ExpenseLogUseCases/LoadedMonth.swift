@@ -73,22 +73,26 @@ public struct LoadedMonth: Sendable, Equatable {
         let held = Set(items.map(\.id))
         let added = waiting.filter { $0.date.yearMonth == month && !held.contains($0.id) }
         guard !added.isEmpty else { return self }
-        return LoadedMonth(month: month, items: items + added, source: source, fallback: fallback, outside: outside,
-                           cacheFailure: cacheFailure, rows: rows, emptied: emptied, answeredIDs: answeredIDs)
+        return LoadedMonth(
+            month: month, items: items + added, source: source, fallback: fallback, outside: outside,
+            cacheFailure: cacheFailure, rows: rows, emptied: emptied, answeredIDs: answeredIDs)
     }
 
     /// The month with only its items dated `from` to `to` (a range's first or last month).
     public func keeping(from: Day, to: Day) -> LoadedMonth {
         let kept = items.filter { $0.date >= from && $0.date <= to }
         guard kept.count < items.count else { return self }
-        return LoadedMonth(month: month, items: kept, source: source, fallback: fallback, outside: outside,
-                           cacheFailure: cacheFailure, rows: rows, emptied: emptied, answeredIDs: answeredIDs)
+        return LoadedMonth(
+            month: month, items: kept, source: source, fallback: fallback, outside: outside,
+            cacheFailure: cacheFailure, rows: rows, emptied: emptied, answeredIDs: answeredIDs)
     }
 
     /// A loaded month with every part given.
-    public init(month: YearMonth, items: [Item], source: MonthSource, fallback: MonthFailure? = nil,
-                outside: [Item] = [], cacheFailure: StoreError? = nil, rows: SheetAnswer? = nil, emptied: Int = 0,
-                answeredIDs: [String]? = nil) {
+    public init(
+        month: YearMonth, items: [Item], source: MonthSource, fallback: MonthFailure? = nil,
+        outside: [Item] = [], cacheFailure: StoreError? = nil, rows: SheetAnswer? = nil, emptied: Int = 0,
+        answeredIDs: [String]? = nil
+    ) {
         self.month = month
         self.items = items
         self.source = source

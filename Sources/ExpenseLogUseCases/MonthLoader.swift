@@ -36,8 +36,10 @@ public struct MonthLoader: Sendable {
     public static let defaultConcurrency = 14  // URLSessionSession (macOS) opens as many connections to one host
 
     /// A loader over a client and a cache.
-    public init(client: ExpenseLogAPIClient?, repository: LocalRepository, maxConcurrent: Int = MonthLoader.defaultConcurrency,
-                strict: Bool = false, edits: [QueuedEdit] = []) {
+    public init(
+        client: ExpenseLogAPIClient?, repository: LocalRepository, maxConcurrent: Int = MonthLoader.defaultConcurrency,
+        strict: Bool = false, edits: [QueuedEdit] = []
+    ) {
         self.client = client
         self.repository = repository
         self.maxConcurrent = max(1, maxConcurrent)
@@ -82,7 +84,8 @@ public struct MonthLoader: Sendable {
         }
         guard let client, policy != .offline else {
             if let cached { return Self.fromCache(cached) }
-            return LoadedMonth(month: month, items: [], source: .missing(readFailure.map(MonthFailure.store) ?? .notCached(month)))
+            return LoadedMonth(
+                month: month, items: [], source: .missing(readFailure.map(MonthFailure.store) ?? .notCached(month)))
         }
         if policy == .preferCache, let cached, cached.isComplete { return Self.fromCache(cached) }
 
@@ -94,7 +97,8 @@ public struct MonthLoader: Sendable {
             let failure = Self.failure(error, client)
             let fallsBack = (policy == .preferCache || policy == .preferServer) && failure.isTransient
             if fallsBack, let cached { return Self.fromCache(cached, fallback: failure) }
-            return LoadedMonth(month: month, items: [], source: .missing(failure), cacheFailure: fallsBack ? readFailure : nil)
+            return LoadedMonth(
+                month: month, items: [], source: .missing(failure), cacheFailure: fallsBack ? readFailure : nil)
         }
         // The cache file of a month holds only that month (the dummy fixtures answer January 2024 for any month).
         let own = answer.items.filter { $0.date.yearMonth == month }
@@ -105,15 +109,17 @@ public struct MonthLoader: Sendable {
         } catch {
             cacheFailure = Self.storeError(error, repository, writing: true)
         }
-        return LoadedMonth(month: month, items: items, source: .server, outside: answer.items.filter { $0.date.yearMonth != month },
-                           cacheFailure: cacheFailure, rows: answer.problemsOnly,
-                           emptied: answer.items.isEmpty && answer.unreadable.isEmpty ? cached?.items.count ?? 0 : 0,
-                           answeredIDs: edits.isEmpty ? nil : own.map(\.id))
+        return LoadedMonth(
+            month: month, items: items, source: .server, outside: answer.items.filter { $0.date.yearMonth != month },
+            cacheFailure: cacheFailure, rows: answer.problemsOnly,
+            emptied: answer.items.isEmpty && answer.unreadable.isEmpty ? cached?.items.count ?? 0 : 0,
+            answeredIDs: edits.isEmpty ? nil : own.map(\.id))
     }
 
     static func fromCache(_ cached: CachedMonth, fallback: MonthFailure? = nil) -> LoadedMonth {
-        LoadedMonth(month: cached.month, items: cached.items,
-                    source: .cache(fetchedAt: cached.fetchedAt, complete: cached.isComplete), fallback: fallback)
+        LoadedMonth(
+            month: cached.month, items: cached.items,
+            source: .cache(fetchedAt: cached.fetchedAt, complete: cached.isComplete), fallback: fallback)
     }
 
     /// The client throws only `APIError`s, but a cancelled retry wait throws `CancellationError`: the request never finished.

@@ -35,8 +35,10 @@ public struct OutboxDelivery: Sendable {
     ///
     /// The batch leaves the outbox only after the answer was read and, when `verifyAnswer`, names every item sent
     /// (a 200 that lists fewer items is not a confirmation). The dummy environment's canned answers are not verified.
-    public func deliver(_ batch: OutboxBatch, of entry: OutboxEntry, sending items: [Item]? = nil,
-                        verifyAnswer: Bool) async throws -> DeliveryOutcome {
+    public func deliver(
+        _ batch: OutboxBatch, of entry: OutboxEntry, sending items: [Item]? = nil,
+        verifyAnswer: Bool
+    ) async throws -> DeliveryOutcome {
         let baseURL = client.baseURL
         let sent = items.map { batch.narrowed(to: $0) } ?? batch
         let answer: SheetAnswer
@@ -50,7 +52,9 @@ public struct OutboxDelivery: Sendable {
             if !failure.mayHaveBeenSaved || failure.error.scriptFinished(requestURL: baseURL) {
                 try? outbox.markAttempt(batch.key, in: entry, at: nil)
             }
-            if case .httpStatus(_, let status, _) = failure.error, status == 400 || status == 422, !failure.mayHaveBeenSaved {
+            if case .httpStatus(_, let status, _) = failure.error, status == 400 || status == 422,
+                !failure.mayHaveBeenSaved
+            {
                 return .rejected(failure.error, file: try outbox.reject(sent, from: entry, key: batch.key))
             }
             return .failed(failure.error, mayHaveBeenSaved: failure.mayHaveBeenSaved)
@@ -62,7 +66,8 @@ public struct OutboxDelivery: Sendable {
                 let shown = missing.prefix(5).joined(separator: ", ") + (missing.count > 5 ? ", …" : "")
                 let error = APIError.invalidResponse(
                     url: baseURL, status: 200,
-                    reason: "its list of saved items lacks \(missing.count) of the \(sent.items.count) sent (\(shown)); "
+                    reason:
+                        "its list of saved items lacks \(missing.count) of the \(sent.items.count) sent (\(shown)); "
                         + "they stay in the outbox, and sync checks the server for them before sending anything again",
                     snippet: "")
                 // The answer came, so the script has finished: sync may check and re-send at once.
@@ -80,7 +85,9 @@ extension OutboxDelivery {
     /// as 123). A server answers in the order sent, as a rule, so the lists are first compared in order; a set of
     /// every key is made only when that fails (hashing every id of every batch was a fiftieth of an import).
     public static func missing(_ items: [Item], from answer: SheetAnswer) -> [String] {
-        if answer.items.count == items.count, zip(items, answer.items).allSatisfy({ $0.id == $1.id || SheetText.key($0.id) == SheetText.key($1.id) }) {
+        if answer.items.count == items.count,
+            zip(items, answer.items).allSatisfy({ $0.id == $1.id || SheetText.key($0.id) == SheetText.key($1.id) })
+        {
             return []
         }
         let returned = answer.idKeys

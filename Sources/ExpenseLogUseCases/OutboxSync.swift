@@ -100,9 +100,14 @@ public struct OutboxSync: Sendable {
     public let matching: QueuedRowMatching?
 
     /// A sender over a delivery and a cache.
-    public init(delivery: OutboxDelivery, repository: LocalRepository, resendWait: ResendWait, verifyAnswers: Bool, edits: [QueuedEdit] = [],
-                matching: QueuedRowMatching? = nil) {
-        (self.delivery, self.repository, self.resendWait, self.verifyAnswers) = (delivery, repository, resendWait, verifyAnswers)
+    public init(
+        delivery: OutboxDelivery, repository: LocalRepository, resendWait: ResendWait, verifyAnswers: Bool,
+        edits: [QueuedEdit] = [],
+        matching: QueuedRowMatching? = nil
+    ) {
+        (self.delivery, self.repository, self.resendWait, self.verifyAnswers) = (
+            delivery, repository, resendWait, verifyAnswers
+        )
         (self.edits, self.matching) = (edits, matching)
     }
 
@@ -110,8 +115,10 @@ public struct OutboxSync: Sendable {
     /// to show at once. `force` sends batches whose last POST may still be running; `now` (after the months are read,
     /// unless given) decides which may. Throws a `StoreError` when an entry cannot be held, read back (edited while
     /// sent: `.changed`) or record a batch's fate; what was sent before stays recorded.
-    public func send(_ entries: [OutboxEntry], force: Bool, now: Date? = nil, keep: ([Item]) -> Void,
-                     event: (SyncEvent) -> Void) async throws -> SyncOutcome {
+    public func send(
+        _ entries: [OutboxEntry], force: Bool, now: Date? = nil, keep: ([Item]) -> Void,
+        event: (SyncEvent) -> Void
+    ) async throws -> SyncOutcome {
         let outbox = delivery.outbox
         var outcome = SyncOutcome(waiting: entries.reduce(0) { $0 + $1.itemCount })
         var typed: [KnownItem] = []
@@ -153,7 +160,9 @@ public struct OutboxSync: Sendable {
                         _ = try outbox.enqueue([batch.narrowed(to: requeued)])
                         outcome.waiting += requeued.count
                     }
-                    outcome.held += held.filter { row in !outcome.held.contains { $0.item.id == row.id } }.compactMap { found.held[$0.id] }
+                    outcome.held += held.filter { row in !outcome.held.contains { $0.item.id == row.id } }.compactMap {
+                        found.held[$0.id]
+                    }
                     fresh.removeAll { found.dropped[$0.id] != nil || found.held[$0.id] != nil }
                 }
                 if fresh.isEmpty {
@@ -163,7 +172,10 @@ public struct OutboxSync: Sendable {
                 }
                 if let sentAt = tried[batch.key], now < resendWait.safe(after: sentAt) {
                     guard force else {
-                        outcome.unsafe.append(UnsafeBatch(key: batch.key, count: fresh.count, sentAt: sentAt, safeFrom: resendWait.safe(after: sentAt)))
+                        outcome.unsafe.append(
+                            UnsafeBatch(
+                                key: batch.key, count: fresh.count, sentAt: sentAt,
+                                safeFrom: resendWait.safe(after: sentAt)))
                         continue
                     }
                     event(.forced(key: batch.key, sentAt: sentAt))
@@ -191,8 +203,10 @@ public struct OutboxSync: Sendable {
     /// answers them, else as cached; a month that cannot be read has none (it stops nothing).
     private func typedItems(in months: Set<YearMonth>) async -> [KnownItem] {
         guard !months.isEmpty else { return [] }
-        return await MonthLoader(client: delivery.client, repository: repository, edits: edits).load(months.sorted(), policy: .preferServer)
-            .flatMap(\.items).filter { RandomID.isTyped($0.id) }.map { KnownItem(item: $0, place: .server) }
+        return await MonthLoader(client: delivery.client, repository: repository, edits: edits).load(
+            months.sorted(), policy: .preferServer
+        )
+        .flatMap(\.items).filter { RandomID.isTyped($0.id) }.map { KnownItem(item: $0, place: .server) }
     }
 
     /// The Sheet keys of every id the server shows in the months, all read at once; also of rows that cannot be read, and
@@ -200,10 +214,14 @@ public struct OutboxSync: Sendable {
     /// is not sent again, but for a row with its id and no numbers (a write Google cut short), which sending writes whole. Only the keys are kept, not the months' items. Nil, with `outcome.stop` set, when a month
     /// cannot be read.
     /// `typed` gets the server's items a person typed (random ids), for matching queued statement rows again.
-    private func knownIDs(_ months: [YearMonth], _ outcome: inout SyncOutcome, typed: inout [KnownItem],
-                          _ event: (SyncEvent) -> Void) async -> Set<String>? {
+    private func knownIDs(
+        _ months: [YearMonth], _ outcome: inout SyncOutcome, typed: inout [KnownItem],
+        _ event: (SyncEvent) -> Void
+    ) async -> Set<String>? {
         var known = Set<String>()
-        for month in await MonthLoader(client: delivery.client, repository: repository, edits: edits).load(months, policy: .refresh) {
+        for month in await MonthLoader(client: delivery.client, repository: repository, edits: edits).load(
+            months, policy: .refresh)
+        {
             if let failure = month.missing {
                 outcome.stop = .monthUnreadable(month.month, failure)
                 return nil

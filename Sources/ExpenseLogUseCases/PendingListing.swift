@@ -64,7 +64,9 @@ public struct DroppedWrites: Sendable {
         let removed = try await FileLock.withLockIfFree(pending.syncLock) {
             (items: try pending.outbox.drop(ids: ids), edits: try pending.edits.drop(ids: ids))
         }
-        (items, maybeOnServer, busyEntries) = (removed?.items.removed ?? [], removed?.items.maybeOnServer ?? 0, removed?.items.busy ?? 0)
+        (items, maybeOnServer, busyEntries) = (
+            removed?.items.removed ?? [], removed?.items.maybeOnServer ?? 0, removed?.items.busy ?? 0
+        )
         edits = removed?.edits
     }
 
@@ -89,6 +91,7 @@ extension DroppedWrites {
             return prefixes.contains { id.hasPrefix($0) }
         }
         let waiting = Set(items.map(\.id) + edits.flatMap(\.ids))
-        return Dictionary(texts.map { ($0, EditTargets.expand($0, among: waiting)) }, uniquingKeysWith: { first, _ in first })
+        return Dictionary(
+            texts.map { ($0, EditTargets.expand($0, among: waiting)) }, uniquingKeysWith: { first, _ in first })
     }
 }

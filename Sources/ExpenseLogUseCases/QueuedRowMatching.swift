@@ -20,8 +20,10 @@ public struct QueuedRowMatching: Sendable {
     public let today: Day
 
     /// A matching of queued rows, deciding doubtful ones by `choice` (nil: hold them).
-    public init(matcher: StatementMatcher = StatementMatcher(), decisions: ImportDecisions, choice: HeldChoiceAtSync? = nil,
-                today: Day = Day.today()) {
+    public init(
+        matcher: StatementMatcher = StatementMatcher(), decisions: ImportDecisions, choice: HeldChoiceAtSync? = nil,
+        today: Day = Day.today()
+    ) {
         (self.matcher, self.decisions, self.choice, self.today) = (matcher, decisions, choice, today)
     }
 
@@ -67,7 +69,8 @@ public struct QueuedRowMatching: Sendable {
     /// a decision settles apart.
     public func scan(_ entries: [OutboxEntry], outbox: Outbox, known: Set<String>) throws -> Scan {
         let decided = try decisions.load()
-        var scan = Scan(claimed: Set(decided.values.filter { $0.decision == .same }.compactMap(\.item).map(SheetText.key)))
+        var scan = Scan(
+            claimed: Set(decided.values.filter { $0.decision == .same }.compactMap(\.item).map(SheetText.key)))
         for entry in entries {
             var seen = Set<String>()
             _ = try outbox.forEachBatch(of: entry) { batch in
@@ -79,9 +82,15 @@ public struct QueuedRowMatching: Sendable {
                         continue
                     }
                     switch kept.decision {
-                    case .same: scan.dropped[item.id] = (item, "decided on \(kept.on): the same purchase as the item \(kept.item ?? "?")",
-                                                         "\(kept.on) に決定: 項目 \(kept.item ?? "?") と同じ買い物")
-                    case .skip: scan.dropped[item.id] = (item, "decided on \(kept.on): skip this row", "\(kept.on) に決定: この行は飛ばす")
+                    case .same:
+                        scan.dropped[item.id] = (
+                            item, "decided on \(kept.on): the same purchase as the item \(kept.item ?? "?")",
+                            "\(kept.on) に決定: 項目 \(kept.item ?? "?") と同じ買い物"
+                        )
+                    case .skip:
+                        scan.dropped[item.id] = (
+                            item, "decided on \(kept.on): skip this row", "\(kept.on) に決定: この行は飛ばす"
+                        )
                     case .new: break
                     }
                 }
@@ -93,8 +102,12 @@ public struct QueuedRowMatching: Sendable {
     /// The months beyond `read` that the scanned rows' matches may fall in (a row of December 1st, an item typed on
     /// November 29th).
     public func monthsAround(_ scan: Scan, beyond read: Set<YearMonth>) -> Set<YearMonth> {
-        Set(scan.rows.flatMap { [$0.date.adding(days: -matcher.window).yearMonth, $0.date.adding(days: matcher.window).yearMonth] })
-            .subtracting(read)
+        Set(
+            scan.rows.flatMap {
+                [$0.date.adding(days: -matcher.window).yearMonth, $0.date.adding(days: matcher.window).yearMonth]
+            }
+        )
+        .subtracting(read)
     }
 
     /// Matches the scanned rows against the typed items on the server (`typed`), deciding the doubtful ones by `choice`.
@@ -109,17 +122,23 @@ public struct QueuedRowMatching: Sendable {
             let item = contenders[index].item
             switch (outcome, choice) {
             case let (.matched(match, _, _), _):
-                found.dropped[item.id] = (item, "the same purchase as \(Self.describe(match.item)), entered while it waited",
-                                          "送信待ちの間に入力された \(Self.describe(match.item)) と同じ買い物")
+                found.dropped[item.id] = (
+                    item, "the same purchase as \(Self.describe(match.item)), entered while it waited",
+                    "送信待ちの間に入力された \(Self.describe(match.item)) と同じ買い物"
+                )
                 found.decisions[item.id] = RowDecision(.same, item: match.item.id, by: .rule, on: today.description)
             case let (.ambiguous(all), nil):
                 found.held[item.id] = (item, all)
             case (.ambiguous, .new?):
                 found.decisions[item.id] = RowDecision(.new, item: nil, by: .flag, on: today.description)
             case let (.ambiguous(all), .same?):
-                found.dropped[item.id] = (item, "decided by --ambiguous: the same purchase as \(all.first.map { Self.describe($0.item) } ?? "?")",
-                                          "--ambiguous で決定: \(all.first.map { Self.describe($0.item) } ?? "?") と同じ買い物")
-                found.decisions[item.id] = RowDecision(.same, item: all.first?.item.id, by: .flag, on: today.description)
+                found.dropped[item.id] = (
+                    item,
+                    "decided by --ambiguous: the same purchase as \(all.first.map { Self.describe($0.item) } ?? "?")",
+                    "--ambiguous で決定: \(all.first.map { Self.describe($0.item) } ?? "?") と同じ買い物"
+                )
+                found.decisions[item.id] = RowDecision(
+                    .same, item: all.first?.item.id, by: .flag, on: today.description)
             case (.ambiguous, .skip?):
                 found.dropped[item.id] = (item, "decided by --ambiguous: skip this row", "--ambiguous で決定: この行は飛ばす")
                 found.decisions[item.id] = RowDecision(.skip, item: nil, by: .flag, on: today.description)

@@ -10,7 +10,9 @@ public enum RegistrationInput {
     /// Files (or standard input), read a chunk at a time; a CSV row without an id gets one made from its content.
     /// `keepsTransfers` reads a profile's transfers as spending (`--transfers keep`); `account` names the card or account
     /// the inputs are of (`--account`).
-    case files([ImportSource], profile: ImportProfile?, encoding: TextEncoding?, keepsTransfers: Bool = false, account: String? = nil)
+    case files(
+        [ImportSource], profile: ImportProfile?, encoding: TextEncoding?, keepsTransfers: Bool = false,
+        account: String? = nil)
     /// Items a person typed; one without an id gets a random one (a typed purchase is a new one).
     case typed([ItemDraft])
 }
@@ -75,13 +77,19 @@ public struct Registration: Sendable {
     public let verifyAnswers: Bool
 
     /// A registration with every part given.
-    public init(client: @escaping @Sendable () throws -> ExpenseLogAPIClient?, repository: LocalRepository, pending: PendingWrites,
-                queuedEdits: @escaping @Sendable () -> [QueuedEdit], catalogue: CategoryCatalogue, onInvalid: InvalidRows,
-                matcher: StatementMatcher?, decisions: ImportDecisions, shopRules: ShopRules? = nil, dryRun: Bool, limit: BatchLimit,
-                verifyAnswers: Bool) {
+    public init(
+        client: @escaping @Sendable () throws -> ExpenseLogAPIClient?, repository: LocalRepository,
+        pending: PendingWrites,
+        queuedEdits: @escaping @Sendable () -> [QueuedEdit], catalogue: CategoryCatalogue, onInvalid: InvalidRows,
+        matcher: StatementMatcher?, decisions: ImportDecisions, shopRules: ShopRules? = nil, dryRun: Bool,
+        limit: BatchLimit,
+        verifyAnswers: Bool
+    ) {
         self.shopRules = shopRules
         (self.client, self.repository, self.pending, self.queuedEdits) = (client, repository, pending, queuedEdits)
-        (self.catalogue, self.onInvalid, self.matcher, self.decisions, self.dryRun) = (catalogue, onInvalid, matcher, decisions, dryRun)
+        (self.catalogue, self.onInvalid, self.matcher, self.decisions, self.dryRun) = (
+            catalogue, onInvalid, matcher, decisions, dryRun
+        )
         (self.limit, self.verifyAnswers) = (limit, verifyAnswers)
     }
 
@@ -99,7 +107,9 @@ public struct Registration: Sendable {
 
     /// The shops whose rows would take the profile's default category, no rule or history naming theirs: the inputs read
     /// and checked, nothing compared or sent (a person on a terminal gives each its category before the run).
-    public func defaultedShops(_ input: RegistrationInput) async throws -> [(shop: String, first: SourceLocation, item: Item, rows: Int)] {
+    public func defaultedShops(
+        _ input: RegistrationInput
+    ) async throws -> [(shop: String, first: SourceLocation, item: Item, rows: Int)] {
         guard case .files = input else { return [] }
         var record = ImportRecord()
         return try await read(input, into: try ItemSpool(), record: &record) { _ in }.defaultedShops
@@ -108,23 +118,31 @@ public struct Registration: Sendable {
     /// Reads and checks files: a statement's row takes the category its shop last had (history is what the cache holds,
     /// read only when a profile may learn: one given that does, or one recognised, which no profile given leaves
     /// possible), or the person's rule's.
-    private func read(_ input: RegistrationInput, into spool: ItemSpool, record: inout ImportRecord,
-                      progress: (Int) -> Void) async throws -> ImportInputs {
+    private func read(
+        _ input: RegistrationInput, into spool: ItemSpool, record: inout ImportRecord,
+        progress: (Int) -> Void
+    ) async throws -> ImportInputs {
         guard case let .files(sources, profile, encoding, keepsTransfers, account) = input else {
             return ImportInputs(spool: spool)
         }
-        let learned = profile.map(\.learnsCategories) ?? true ? LearnedCategory.history(await CacheContents(repository).items()) : [:]
-        return try ImportInputs.read(sources, profile: profile, encoding: encoding, catalogue: catalogue, learned: learned,
-                                     shopRules: try shopRules?.load() ?? [], keepsTransfers: keepsTransfers, account: account,
-                                     into: spool, report: &record, progress: progress)
+        let learned =
+            profile.map(\.learnsCategories) ?? true
+            ? LearnedCategory.history(await CacheContents(repository).items()) : [:]
+        return try ImportInputs.read(
+            sources, profile: profile, encoding: encoding, catalogue: catalogue, learned: learned,
+            shopRules: try shopRules?.load() ?? [], keepsTransfers: keepsTransfers, account: account,
+            into: spool, report: &record, progress: progress)
     }
 
     /// Runs the registration of `input`, its valid items going to `spool` and what the server saved to `saved`;
     /// `decide` settles the statement rows matching cannot (nil holds a row back), its answers kept as `deciding`'s.
     /// Throws what stops it before an outcome (an unreadable file, a month the comparison cannot do without, the spool).
-    public func run(_ input: RegistrationInput, into spool: ItemSpool, record: inout ImportRecord, saved: inout SavedItems,
-                    today: Day, deciding: RowDecision.Source = .person, decide: (HeldRow) async throws -> HeldChoice? = { _ in nil },
-                    event: (Event) -> Void) async throws -> RegistrationResult {
+    public func run(
+        _ input: RegistrationInput, into spool: ItemSpool, record: inout ImportRecord, saved: inout SavedItems,
+        today: Day, deciding: RowDecision.Source = .person,
+        decide: (HeldRow) async throws -> HeldChoice? = { _ in nil },
+        event: (Event) -> Void
+    ) async throws -> RegistrationResult {
         let inputs: ImportInputs
         // A purchase typed with no id gets a new random one, which no server or outbox can hold yet: nothing to compare
         // with, so `add` with the server away queues at once instead of first waiting on the month's GET.
@@ -139,7 +157,8 @@ public struct Registration: Sendable {
         record.appendInvalid(inputs.problems)
         record.defaultCategoryRows = inputs.defaultedRows
         for row in inputs.excluded {
-            record.append(.init(location: row.location, status: row.isTransfer ? .transfer : .excluded, reasons: [row.reason]))
+            record.append(
+                .init(location: row.location, status: row.isTransfer ? .transfer : .excluded, reasons: [row.reason]))
         }
         event(.checked(inputs))
         // A file that cannot be read at all (its header, its bytes) is not helped by skipping rows: the run exits 65.
@@ -151,32 +170,43 @@ public struct Registration: Sendable {
         }
         guard inputs.spool.count > 0 else { return result }
         let client = try client()
-        let check = DuplicateCheck(loader: MonthLoader(client: client, repository: repository, edits: queuedEdits()),
-                                   outbox: pending.outbox, matcher: matcher, decided: matcher == nil ? [:] : try decisions.load())
+        let check = DuplicateCheck(
+            loader: MonthLoader(client: client, repository: repository, edits: queuedEdits()),
+            outbox: pending.outbox, matcher: matcher, decided: matcher == nil ? [:] : try decisions.load())
         // A statement row came without an id of its own: its id was made from its content, or a foreign layout's
         // (a profile's) id is new to the server. A typed item or a native file's row is a purchase of its own.
         let (madeIDRows, foreignRows) = (inputs.madeIDRows, inputs.foreignRows)
         // A statement row may be the purchase typed a few days before its month began, or after it ended.
         var months = fresh ? [] : inputs.months
         if let matcher, let days = inputs.days, !(inputs.madeIDRows.isEmpty && inputs.foreignRows.isEmpty) {
-            months.formUnion(Period.days(from: days.lowerBound.adding(days: -matcher.window), to: days.upperBound.adding(days: matcher.window)).months)
+            months.formUnion(
+                Period.days(
+                    from: days.lowerBound.adding(days: -matcher.window),
+                    to: days.upperBound.adding(days: matcher.window)
+                ).months)
         }
-        let checked = try await check.run(months: months.sorted(), spool: inputs.spool,
-                                          isStatementRow: { foreignRows.contains($0) || madeIDRows.contains($0) }, madeIDRows: madeIDRows,
-                                          legacyIDs: inputs.legacyIDs, today: today, report: &record, deciding: deciding, decide: decide) { event(.comparing($0)) }
+        let checked = try await check.run(
+            months: months.sorted(), spool: inputs.spool,
+            isStatementRow: { foreignRows.contains($0) || madeIDRows.contains($0) }, madeIDRows: madeIDRows,
+            legacyIDs: inputs.legacyIDs, today: today, report: &record, deciding: deciding, decide: decide
+        ) { event(.comparing($0)) }
         let items = checked.items
-        (result.skipped, result.held, result.waiting) = (inputs.repeated + checked.skipped, checked.held, checked.waiting)
+        (result.skipped, result.held, result.waiting) = (
+            inputs.repeated + checked.skipped, checked.held, checked.waiting
+        )
         if !dryRun { try await decisions.record(checked.decisions) }
         guard let client, !dryRun, items.count > 0 else {
             result.end = dryRun ? .dryRun(items) : .nothingNew
             return result
         }
         // The bundled script's register action says which ids were already there, when the server is known to offer it.
-        let registration = BatchRegistration(items: items, limit: limit, client: client, outbox: pending.outbox,
-                                             verifyAnswers: verifyAnswers,
-                                             registerAction: await repository.serverInfo()?.offers("register") == true)
-        result.end = .sent(try await registration.run(saved: &saved, report: &record) { event(.sending($0, total: items.count)) },
-                           total: items.count)
+        let registration = BatchRegistration(
+            items: items, limit: limit, client: client, outbox: pending.outbox,
+            verifyAnswers: verifyAnswers,
+            registerAction: await repository.serverInfo()?.offers("register") == true)
+        result.end = .sent(
+            try await registration.run(saved: &saved, report: &record) { event(.sending($0, total: items.count)) },
+            total: items.count)
         return result
     }
 }

@@ -26,8 +26,10 @@ public struct ResendPolicy: Sendable {
     /// The wait for sending `entries`: when a batch would have to wait and the server was never asked, it is asked
     /// `?action=info` once (and the answer remembered), since a wait of minutes is worth a GET. `atOnce` is true when
     /// that answer (or one remembered) lifted the wait.
-    public func wait(for entries: [OutboxEntry], _ outbox: Outbox, _ client: ExpenseLogAPIClient,
-                     _ repository: LocalRepository) async -> (wait: ResendWait, atOnce: Bool) {
+    public func wait(
+        for entries: [OutboxEntry], _ outbox: Outbox, _ client: ExpenseLogAPIClient,
+        _ repository: LocalRepository
+    ) async -> (wait: ResendWait, atOnce: Bool) {
         var info = await repository.serverInfo()
         let now = Date()
         let waits = entries.contains { outbox.attempts(in: $0).values.contains { now < configured.safe(after: $0) } }

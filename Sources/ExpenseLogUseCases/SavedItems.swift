@@ -52,8 +52,9 @@ public struct SavedItems {
         registered += batch.count
         guard keepFailure == nil else { return }
         do {
-            try spool.append(recordsOf: items, from: start, to: end, count: batch.count,
-                             total: batch.reduce(0) { $0 + Int128($1.price) })
+            try spool.append(
+                recordsOf: items, from: start, to: end, count: batch.count,
+                total: batch.reduce(0) { $0 + Int128($1.price) })
             for item in batch { months.insert(item.date.yearMonth) }
         } catch {
             keepFailure = StoreError.wrapping(error, path: NSTemporaryDirectory())
@@ -86,8 +87,11 @@ public struct SavedItems {
     /// they could not all be kept or cached. `printEmpty` hands over an empty record too (`[]` for json), for a command
     /// whose output a script reads.
     @discardableResult
-    public mutating func finish(in repository: LocalRepository, printEmpty: Bool = false, print: (ItemSpool) -> Void) async
-        -> StoreError? {
+    public mutating func finish(
+        in repository: LocalRepository, printEmpty: Bool = false, print: (ItemSpool) -> Void
+    ) async
+        -> StoreError?
+    {
         if case .finished(let failure) = stage { return failure }
         let failure = await cache(in: repository)
         if keepFailure == nil, spool.count > 0 || printEmpty { print(spool) }
@@ -98,7 +102,8 @@ public struct SavedItems {
     /// What a failure of `finish` means for `registered` items the server has.
     public func warning(for failure: StoreError, registered: Int) -> String {
         let what = keepFailure == nil ? "the cache could not be updated" : "they could not be kept to cache and print"
-        return "\(registered) item\(registered == 1 ? " was" : "s were") registered on the server, but \(what) (\(failure)); "
+        return
+            "\(registered) item\(registered == 1 ? " was" : "s were") registered on the server, but \(what) (\(failure)); "
             + "run fetch for their months to refresh the cache and see them"
     }
 }

@@ -23,7 +23,8 @@ public enum ServerScriptFolder {
         do {
             try AtomicFile.createDirectory(root, mode: 0o777)
         } catch {
-            throw StoreError.writeFailed(path: root.path, reason: "cannot make the folder: \(StoreError.reason(of: error))")
+            throw StoreError.writeFailed(
+                path: root.path, reason: "cannot make the folder: \(StoreError.reason(of: error))")
         }
         let cloned = root.appendingPathComponent("Code.js")
         let code = FileManager.default.fileExists(atPath: cloned.path) ? cloned : root.appendingPathComponent("Code.gs")
@@ -41,7 +42,8 @@ public enum ServerScriptFolder {
     /// The `rootDir` of a `.clasp.json` (where clasp pushes from), when it names one inside the project.
     static func rootDir(_ json: Data) -> String? {
         guard let object = try? JSONSerialization.jsonObject(with: json) as? [String: Any],
-              let folder = object["rootDir"] as? String, !folder.isEmpty, folder != ".", !folder.hasPrefix("/") else { return nil }
+            let folder = object["rootDir"] as? String, !folder.isEmpty, folder != ".", !folder.hasPrefix("/")
+        else { return nil }
         return folder
     }
 }

@@ -40,13 +40,19 @@ public struct Summary: Sendable, Equatable {
 
     /// Sums loaded months (one for a month, twelve for a year, those of a range with only its days' items), and
     /// compares them with `budgets` counted `budgetMonths` times when given.
-    public init(period: Period, grouping: SummaryGrouping, catalogue: CategoryCatalogue, loaded: [LoadedMonth],
-                budgets: Budgets? = nil, budgetMonths: Int = 1) {
+    public init(
+        period: Period, grouping: SummaryGrouping, catalogue: CategoryCatalogue, loaded: [LoadedMonth],
+        budgets: Budgets? = nil, budgetMonths: Int = 1
+    ) {
         self.period = period
-        let loaded = period.dayBounds.map { bounds in loaded.map { $0.keeping(from: bounds.from, to: bounds.to) } } ?? loaded
+        let loaded =
+            period.dayBounds.map { bounds in loaded.map { $0.keeping(from: bounds.from, to: bounds.to) } } ?? loaded
         self.grouping = grouping
-        months = loaded.map { MonthSummary(month: $0.month, totals: SummaryTotals(items: $0.items, grouping: grouping, catalogue: catalogue),
-                                           source: $0.source, fallback: $0.fallback) }
+        months = loaded.map {
+            MonthSummary(
+                month: $0.month, totals: SummaryTotals(items: $0.items, grouping: grouping, catalogue: catalogue),
+                source: $0.source, fallback: $0.fallback)
+        }
         totals = SummaryTotals(items: loaded.flatMap(\.items), grouping: grouping, catalogue: catalogue)
         budget = budgets.map { BudgetReport(items: loaded.flatMap(\.items), budgets: $0, months: budgetMonths) }
     }

@@ -54,9 +54,13 @@ public struct Sync: Sendable {
     public var matching: QueuedRowMatching?
 
     /// A run over a client, a cache and the pending writes; `matching` matches queued statement rows again.
-    public init(client: ExpenseLogAPIClient, repository: LocalRepository, pending: PendingWrites, policy: ResendPolicy,
-                verifyAnswers: Bool, matching: QueuedRowMatching? = nil) {
-        (self.client, self.repository, self.pending, self.policy, self.verifyAnswers) = (client, repository, pending, policy, verifyAnswers)
+    public init(
+        client: ExpenseLogAPIClient, repository: LocalRepository, pending: PendingWrites, policy: ResendPolicy,
+        verifyAnswers: Bool, matching: QueuedRowMatching? = nil
+    ) {
+        (self.client, self.repository, self.pending, self.policy, self.verifyAnswers) = (
+            client, repository, pending, policy, verifyAnswers
+        )
         self.matching = matching
     }
 
@@ -66,7 +70,9 @@ public struct Sync: Sendable {
     /// cached copy), `event` gets what to show at once. `force` sends batches whose last POST may still be running.
     /// Throws a `StoreError` when a queue cannot be listed, or an entry held, read back or recorded; what was sent stays
     /// recorded.
-    public func run(force: Bool, through: String? = nil, saved: inout SavedItems, event: (SyncEvent) -> Void) async throws -> SyncResult {
+    public func run(
+        force: Bool, through: String? = nil, saved: inout SavedItems, event: (SyncEvent) -> Void
+    ) async throws -> SyncResult {
         pending.outbox.tidy()
         let listed = try pending.outbox.listing()
         let queued = try pending.edits.listing()
@@ -85,8 +91,9 @@ public struct Sync: Sendable {
             let (wait, atOnce) = await policy.wait(for: entries, pending.outbox, client, repository)
             result.wait = wait
             if atOnce { event(.resendsAtOnce) }
-            let sender = OutboxSync(delivery: OutboxDelivery(client: client, outbox: pending.outbox), repository: repository,
-                                    resendWait: wait, verifyAnswers: verifyAnswers, edits: queued.edits, matching: matching)
+            let sender = OutboxSync(
+                delivery: OutboxDelivery(client: client, outbox: pending.outbox), repository: repository,
+                resendWait: wait, verifyAnswers: verifyAnswers, edits: queued.edits, matching: matching)
             result.items = try await sender.send(entries, force: force, keep: { saved.keep($0) }, event: event)
             // Kept even when a batch failed later: the rows it matched stay matched for every later sync and import.
             if let matching, let decisions = result.items?.decisions { try await matching.decisions.record(decisions) }
@@ -117,8 +124,10 @@ public struct Sync: Sendable {
     }
 
     /// As `run`, unless another run holds the pending writes' lock: nil then (that run may send them).
-    public func runIfFree(force: Bool, through: String? = nil, saved: inout SavedItems,
-                          event: (SyncEvent) -> Void) async throws -> SyncResult? {
+    public func runIfFree(
+        force: Bool, through: String? = nil, saved: inout SavedItems,
+        event: (SyncEvent) -> Void
+    ) async throws -> SyncResult? {
         try await FileLock.withLockIfFree(pending.syncLock) {
             try await run(force: force, through: through, saved: &saved, event: event)
         }
@@ -128,8 +137,10 @@ public struct Sync: Sendable {
     /// known to take them; both queues are read again, for what another run sent or queued meanwhile.
     private func sendEdits(through: String?) async throws -> EditsStep {
         let listed = try pending.edits.listing()
-        let edits = through.map { last in listed.sendable.filter { $0.file.lastPathComponent <= last } } ?? listed.sendable
-        let left: (entries: [OutboxEntry], problems: [String], unreadable: [URL]) = edits.isEmpty ? ([], [], []) : try pending.outbox.listing()
+        let edits =
+            through.map { last in listed.sendable.filter { $0.file.lastPathComponent <= last } } ?? listed.sendable
+        let left: (entries: [OutboxEntry], problems: [String], unreadable: [URL]) =
+            edits.isEmpty ? ([], [], []) : try pending.outbox.listing()
         let waiting = try pending.waiting(Set(edits.flatMap(\.ids)), in: left.entries)
         let (ready, behind) = PendingWrites.ready(edits, waiting: waiting, unreadable: left.unreadable)
         guard !ready.isEmpty else {

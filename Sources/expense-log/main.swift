@@ -10,7 +10,8 @@ let io = ConsoleIO.process
 let signalSources = io.interruption?.handleSignals() ?? []
 
 // The executable only wires the process to the library, so every behaviour is testable in-process too.
-let code = await ExpenseLogCommand.main(arguments: ArgumentBytes.processArguments(),
-                                        environment: ProcessInfo.processInfo.environment, io: io)
+let code = await ExpenseLogCommand.main(
+    arguments: ArgumentBytes.processArguments(),
+    environment: ProcessInfo.processInfo.environment, io: io)
 withExtendedLifetime(signalSources) {}
 exit(code)

@@ -101,7 +101,8 @@ import Testing
 
     /// The words of the summary table's row for a name (the first such row: the totals, not the budgets).
     static func summaryRow(_ stdout: String, _ name: String) throws -> [String] {
-        let line = try #require(stdout.split(separator: "\n").first { $0.hasPrefix(name + " ") }, "no \(name) row in:\n\(stdout)")
+        let line = try #require(
+            stdout.split(separator: "\n").first { $0.hasPrefix(name + " ") }, "no \(name) row in:\n\(stdout)")
         return line.split(separator: " ").map(String.init)
     }
 
@@ -132,12 +133,15 @@ import Testing
         #expect(nope.stderr.contains("expense-log categories"))
         #expect(nope.stdout.isEmpty)
         // A fraction of a yen, no yen, not a number: refused the same way.
-        for (key, value) in [("budgets.食費", "1.5"), ("budgets.total", "0"), ("budgets.食費", "lots"), ("budgets.0/nope", "100")] {
+        for (key, value) in [
+            ("budgets.食費", "1.5"), ("budgets.total", "0"), ("budgets.食費", "lots"), ("budgets.0/nope", "100"),
+        ] {
             let refused = try await CLI.run(["config", "set", key, value], environment: env)
             #expect(refused.status == 78, "\(key) \(value): \(refused.stderr)")
             #expect(refused.stderr.contains("\(key) was not changed in \(path)"), "\(refused.stderr)")
         }
-        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "a refused budget leaves the file as it was")
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: path)) == before, "a refused budget leaves the file as it was")
 
         // Another name for a budgeted category changes that budget, under the name the file gives it.
         let renamed = try await CLI.run(["config", "set", "budgets.food", "25000"], environment: env)
@@ -178,17 +182,21 @@ import Testing
             #expect(table.heading == ["BUDGET", "AMOUNT", "SPENT", "LEFT", "USED"])
             // Total 36,000 / 80,000 = 45.0 % (9 of 20 cells); food 32,000 / 30,000 = 106.7 %, over, a full bar;
             // transport 4,000 / 10,000 = 40.0 % (8 cells).
-            #expect(table.rows == [
-                ["Total", "80,000", "36,000", "44,000", "45.0%", Self.bar(9)],
-                ["Food", "30,000", "32,000", "-2,000", "106.7%", Self.bar(20), "over"],
-                ["Entertainment/Transportation", "10,000", "4,000", "6,000", "40.0%", Self.bar(8)],
-            ])
+            #expect(
+                table.rows == [
+                    ["Total", "80,000", "36,000", "44,000", "45.0%", Self.bar(9)],
+                    ["Food", "30,000", "32,000", "-2,000", "106.7%", Self.bar(20), "over"],
+                    ["Entertainment/Transportation", "10,000", "4,000", "6,000", "40.0%", Self.bar(8)],
+                ])
 
             // Within every budget: 0, and no "over".
             try await Self.setBudgets([("食費", "40000")], env)
             let within = try await CLI.run(["summary", "2024-03", "--budget"], environment: env)
             #expect(within.status == 0, "\(within.stderr)")
-            #expect(try Self.budgetTable(within.stdout).rows.dropFirst().first == ["Food", "40,000", "32,000", "8,000", "80.0%", Self.bar(16)])
+            #expect(
+                try Self.budgetTable(within.stdout).rows.dropFirst().first == [
+                    "Food", "40,000", "32,000", "8,000", "80.0%", Self.bar(16),
+                ])
             #expect(!within.stdout.contains(" over"))
 
             // Without --budget the budgets are not shown, and an overspent one is no error.
@@ -211,11 +219,18 @@ import Testing
             let doc = try BudgetDocument(month.stdout)
             #expect(doc.year == 2024 && doc.month == 3 && doc.total == 36000)
             #expect(doc.budget.months == 1 && doc.budget.over)
-            #expect(doc.budget.lines == [
-                .init(name: "total", category: nil, sub: nil, budget: 80000, spent: 36000, left: 44000, used: 45.0, over: false),
-                .init(name: "食費", category: 0, sub: nil, budget: 30000, spent: 32000, left: -2000, used: 106.7, over: true),
-                .init(name: "娯楽費/交通費", category: 1, sub: 1, budget: 10000, spent: 4000, left: 6000, used: 40.0, over: false),
-            ])
+            #expect(
+                doc.budget.lines == [
+                    .init(
+                        name: "total", category: nil, sub: nil, budget: 80000, spent: 36000, left: 44000, used: 45.0,
+                        over: false),
+                    .init(
+                        name: "食費", category: 0, sub: nil, budget: 30000, spent: 32000, left: -2000, used: 106.7,
+                        over: true),
+                    .init(
+                        name: "娯楽費/交通費", category: 1, sub: 1, budget: 10000, spent: 4000, left: 6000, used: 40.0,
+                        over: false),
+                ])
             // The documented key order: the budget after the categories, before the sources.
             let budgetKey = try #require(month.stdout.range(of: "\"budget\":{\"months\":1,\"over\":true,\"lines\":["))
             let categoriesKey = try #require(month.stdout.range(of: "\"categories\":["))
@@ -226,11 +241,12 @@ import Testing
             let year = try await CLI.run(["summary", "2024", "--budget"], environment: env)
             #expect(year.status == 0, "\(year.stderr)")
             let rows = try Self.budgetTable(year.stdout).rows
-            #expect(rows.map { Array($0.prefix(5)) } == [
-                ["Total", "960,000", "36,000", "924,000", "3.8%"],
-                ["Food", "360,000", "32,000", "328,000", "8.9%"],
-                ["Entertainment/Transportation", "120,000", "4,000", "116,000", "3.3%"],
-            ])
+            #expect(
+                rows.map { Array($0.prefix(5)) } == [
+                    ["Total", "960,000", "36,000", "924,000", "3.8%"],
+                    ["Food", "360,000", "32,000", "328,000", "8.9%"],
+                    ["Entertainment/Transportation", "120,000", "4,000", "116,000", "3.3%"],
+                ])
             #expect(year.stdout.contains("\nBudgets (monthly × 12 months)\n"))
             #expect(!year.stdout.contains(" over"))
 
@@ -253,7 +269,8 @@ import Testing
         #expect(none.status == 78)
         #expect(none.stdout.isEmpty)
         #expect(none.stderr.contains("sets no budgets"), "\(none.stderr)")
-        #expect(none.stderr.contains("expense-log config set budgets.total 80000"), "says how to set one: \(none.stderr)")
+        #expect(
+            none.stderr.contains("expense-log config set budgets.total 80000"), "says how to set one: \(none.stderr)")
 
         try await Self.setBudgets(Self.budgets, env)
         for format in ["csv", "svg"] {
@@ -271,8 +288,11 @@ import Testing
         defer { home.remove() }
         try await withServer { server in
             // Besides March's food and transport: a donation in category 7, and a category 5 that only has a refund.
-            try await server.seed(Self.march + [Samples.item("S1", "20240311", "寄付", 1000, category: 7, sub: nil),
-                                                Samples.item("S2", "20240312", "返品", -500, category: 5, sub: nil)])
+            try await server.seed(
+                Self.march + [
+                    Samples.item("S1", "20240311", "寄付", 1000, category: 7, sub: nil),
+                    Samples.item("S2", "20240312", "返品", -500, category: 5, sub: nil),
+                ])
             let env = Samples.environment(home: home, server: server)
             let result = try await CLI.run(["summary", "2024-03", "--format", "svg"], environment: env)
             #expect(result.status == 0, "\(result.stderr)")
@@ -280,11 +300,17 @@ import Testing
             #expect(result.stdout.components(separatedBy: "<svg").count == 2, "one document")
             let elements = try Self.parsedByPython(result.stdout)
             #expect(elements.first?.tag == "svg")
-            #expect(elements.dropFirst().first?.tag == "title" && elements.dropFirst().first?.text == "Spending by category Mar 2024")
+            #expect(
+                elements.dropFirst().first?.tag == "title"
+                    && elements.dropFirst().first?.text == "Spending by category Mar 2024")
             let paths = elements.filter { $0.tag == "path" }
-            #expect(paths.compactMap { $0.attrs["data-label"] } == ["Food", "Entertainment", "#7"], "no arc for the refund-only category")
+            #expect(
+                paths.compactMap { $0.attrs["data-label"] } == ["Food", "Entertainment", "#7"],
+                "no arc for the refund-only category")
             #expect(paths.compactMap { $0.attrs["data-value"] } == ["32000", "4000", "1000"])
-            #expect(paths.compactMap { $0.attrs["fill"] } == [0, 1, 7].map { ChartPalette.colour(ofCategory: $0, in: .standard) })
+            #expect(
+                paths.compactMap { $0.attrs["fill"] }
+                    == [0, 1, 7].map { ChartPalette.colour(ofCategory: $0, in: .standard) })
             // 36,000 + 1,000 - 500 = 36,500 in the middle.
             #expect(elements.contains { $0.tag == "text" && $0.text == "¥36,500" })
         }
@@ -303,8 +329,10 @@ import Testing
             #expect(written.status == 0, "\(written.stderr)")
             #expect(written.stdout.isEmpty)
             let file = home.url.appendingPathComponent("page.html")
-            #expect(written.stderr.contains("Wrote \(file.path)") || written.stderr.contains("Wrote \(file.resolvingSymlinksInPath().path)"),
-                    "\(written.stderr)")
+            #expect(
+                written.stderr.contains("Wrote \(file.path)")
+                    || written.stderr.contains("Wrote \(file.resolvingSymlinksInPath().path)"),
+                "\(written.stderr)")
             let page = try String(contentsOf: file, encoding: .utf8)
             #expect(page.hasPrefix("<!DOCTYPE html>\n<html lang=\"en\">"))
             #expect(page.contains("<title>Expenses Mar 2024</title>"))
@@ -326,10 +354,17 @@ import Testing
             let budgetCharts = Self.svgDocuments(in: budgeted.stdout)
             #expect(budgetCharts.count == 3)
             let budgetChart = try #require(budgetCharts.last)
-            #expect(budgetChart.contains("class=\"chart budget\"") && budgeted.stdout.contains("<figcaption>Budgets</figcaption>"))
+            #expect(
+                budgetChart.contains("class=\"chart budget\"")
+                    && budgeted.stdout.contains("<figcaption>Budgets</figcaption>"))
             let elements = try Self.parsedByPython(budgetChart)
-            #expect(elements.contains { $0.tag == "desc" && $0.text.contains("Food: ¥32,000 / ¥30,000 (over)") }, "\(budgetChart)")
-            #expect(elements.filter { $0.tag == "text" && $0.own.contains("%") }.map(\.own) == ["45.0%", "106.7% over", "40.0%"])
+            #expect(
+                elements.contains { $0.tag == "desc" && $0.text.contains("Food: ¥32,000 / ¥30,000 (over)") },
+                "\(budgetChart)")
+            #expect(
+                elements.filter { $0.tag == "text" && $0.own.contains("%") }.map(\.own) == [
+                    "45.0%", "106.7% over", "40.0%",
+                ])
 
             let year = try await CLI.run(["report", "2024", "-o", "y.html"], environment: env, in: home.url)
             #expect(year.status == 0, "\(year.stderr)")
@@ -339,13 +374,19 @@ import Testing
             #expect(yearCharts.filter { $0.contains("class=\"chart bars\"") }.count == 1)
             #expect(!yearCharts.contains { $0.contains("class=\"chart donut\"") })
             let bars = try Self.parsedByPython(try #require(yearCharts.first))
-            #expect(bars.filter { $0.attrs["class"] == "bar-total" }.map(\.text) == ["0", "0", "36,000"] + Array(repeating: "0", count: 9))
-            #expect(bars.contains { $0.attrs["class"] == "budget-line" } && bars.contains { $0.text == "monthly budget ¥80,000" })
+            #expect(
+                bars.filter { $0.attrs["class"] == "bar-total" }.map(\.text) == ["0", "0", "36,000"]
+                    + Array(repeating: "0", count: 9))
+            #expect(
+                bars.contains { $0.attrs["class"] == "budget-line" }
+                    && bars.contains { $0.text == "monthly budget ¥80,000" })
             let months = try #require(yearPage.range(of: "<table class=\"months\">"))
             let body = yearPage[months.upperBound...]
             let bodyStart = try #require(body.range(of: "<tbody>"))
             let bodyEnd = try #require(body.range(of: "</tbody>"))
-            #expect(body[bodyStart.upperBound..<bodyEnd.lowerBound].components(separatedBy: "<tr>").count - 1 == 12, "a row per month")
+            #expect(
+                body[bodyStart.upperBound..<bodyEnd.lowerBound].components(separatedBy: "<tr>").count - 1 == 12,
+                "a row per month")
         }
     }
 
@@ -378,12 +419,16 @@ import Testing
         // The server now refuses every connection at the same URL, so the same cache.
         let result = try await CLI.run(["report", "2024-03", "-o", "-", "--retries", "0"], environment: env)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("<ul class=\"sources\"><li>2024-03: from the cache, as fetched 20"), "\(result.stdout.prefix(2000))")
+        #expect(
+            result.stdout.contains("<ul class=\"sources\"><li>2024-03: from the cache, as fetched 20"),
+            "\(result.stdout.prefix(2000))")
         #expect(result.stdout.contains("<strong>¥36,000</strong> (6 items)"), "the cached items are shown")
         #expect(result.stderr.contains("connection refused"), "\(result.stderr)")
         #expect(result.stderr.contains("2024-03 could not be fetched; the cached copy is used instead"))
 
-        let japanese = try await CLI.run(["report", "2024-03", "-o", "-", "--offline"], environment: env.merging(["LANG": "ja_JP.UTF-8"]) { _, new in new })
+        let japanese = try await CLI.run(
+            ["report", "2024-03", "-o", "-", "--offline"],
+            environment: env.merging(["LANG": "ja_JP.UTF-8"]) { _, new in new })
         #expect(japanese.status == 0, "\(japanese.stderr)")
         #expect(japanese.stdout.contains("<html lang=\"ja\">"))
         #expect(japanese.stdout.contains("<li>2024-03: キャッシュ（20"), "\(japanese.stdout.prefix(2000))")

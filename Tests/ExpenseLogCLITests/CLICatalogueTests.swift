@@ -11,7 +11,8 @@ import Testing
         #expect(standard.status == 0)
         let renamed = standard.stdout.replacingOccurrences(of: "\"Drink\"", with: "\"Beverages\"")
             .replacingOccurrences(of: "\"飲料\"", with: "\"飲み物\"")
-        try FileManager.default.createDirectory(at: home.url.appendingPathComponent("expense-log/config"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: home.url.appendingPathComponent("expense-log/config"), withIntermediateDirectories: true)
         try home.write("expense-log/config/config.json", "{\"categories\": \(renamed)}")
 
         let configured = try await CLI.run(["categories", "--format", "json"], environment: env)
@@ -23,7 +24,8 @@ import Testing
         // Tables name categories from the configured catalogue, in Japanese under a Japanese locale.
         let english = try await CLI.run(["fetch", "--year", "2024", "--month", "1"], environment: env)
         #expect(english.stdout.contains("Beverages") && !english.stdout.contains("Drink"))
-        let japanese = try await CLI.run(["fetch", "--year", "2024", "--month", "1"], environment: env.merging(["LANG": "ja_JP.UTF-8"]) { $1 })
+        let japanese = try await CLI.run(
+            ["fetch", "--year", "2024", "--month", "1"], environment: env.merging(["LANG": "ja_JP.UTF-8"]) { $1 })
         #expect(japanese.stdout.contains("飲み物") && japanese.stdout.contains("食費") && japanese.stdout.contains("合計"))
     }
 
@@ -31,7 +33,8 @@ import Testing
         let home = try TemporaryDirectory()
         defer { home.remove() }
         let config = try home.write("config.json", "{\"categories\": [{\"id\": 0, \"ja\": \"食費\"}]}")
-        let result = try await CLI.run(["categories", "--config", config], environment: Samples.environment(home: home))
+        let result = try await CLI.run(
+            ["categories", "--config", config], environment: Samples.environment(home: home))
         #expect(result.status == 78)
         #expect(result.stderr.contains(config) && result.stderr.contains("categories[0].en must be a non-empty name"))
     }

@@ -29,25 +29,33 @@ import Testing
     }
 
     /// Runs a shell on a script file with arguments, in a folder; returns its status and output.
-    static func runShell(_ shell: URL, _ arguments: [String], in directory: URL) throws -> (status: Int32, stdout: String, stderr: String) {
+    static func runShell(
+        _ shell: URL, _ arguments: [String], in directory: URL
+    ) throws -> (status: Int32, stdout: String, stderr: String) {
         let out = directory.appendingPathComponent(".out"), err = directory.appendingPathComponent(".err")
-        let process = try ChildProcess(shell.path, arguments,
-                                       environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": directory.path],
-                                       directory: directory.path, stdout: .file(out.path), stderr: .file(err.path))
+        let process = try ChildProcess(
+            shell.path, arguments,
+            environment: [
+                "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": directory.path,
+            ],
+            directory: directory.path, stdout: .file(out.path), stderr: .file(err.path))
         let status = process.waitBlocking()
         defer {
             try? FileManager.default.removeItem(at: out)
             try? FileManager.default.removeItem(at: err)
         }
-        return (status, String(decoding: try Data(contentsOf: out), as: UTF8.self),
-                String(decoding: try Data(contentsOf: err), as: UTF8.self))
+        return (
+            status, String(decoding: try Data(contentsOf: out), as: UTF8.self),
+            String(decoding: try Data(contentsOf: err), as: UTF8.self)
+        )
     }
 
     /// What bash's completion offers for a command line whose last word is the one under the cursor, as bash would call it.
     static func bashComplete(_ script: String, _ words: [String], in folder: TemporaryDirectory) throws -> [String] {
         let file = try folder.write(".completion.bash", script)
         let bash = try #require(installed("bash"))
-        let driver = #"source "$1" || exit 9; shift; COMP_WORDS=("$@"); COMP_CWORD=$(( $# - 1 )); _expense_log; printf '%s\n' "${COMPREPLY[@]}""#
+        let driver =
+            #"source "$1" || exit 9; shift; COMP_WORDS=("$@"); COMP_CWORD=$(( $# - 1 )); _expense_log; printf '%s\n' "${COMPREPLY[@]}""#
         let result = try runShell(bash, ["--norc", "--noprofile", "-c", driver, "bash", file] + words, in: folder.url)
         #expect(result.status == 0 && result.stderr.isEmpty, "\(words): \(result.stderr)")
         return result.stdout.split(separator: "\n").map(String.init).filter { !$0.hasPrefix(".") }
@@ -61,11 +69,12 @@ import Testing
     @Test(.enabled(if: shellsToRun, shellsMissing), arguments: Shell.allCases)
     func eachScriptIsPrintedAndPassesItsShellsSyntaxCheck(shell: Shell) async throws {
         let text = try await script(shell.rawValue)
-        let marker = switch shell {
-        case .bash: "\ncomplete -F _expense_log expense-log\n"
-        case .zsh: "#compdef expense-log\n"
-        case .fish: "\ncomplete -c expense-log "
-        }
+        let marker =
+            switch shell {
+            case .bash: "\ncomplete -F _expense_log expense-log\n"
+            case .zsh: "#compdef expense-log\n"
+            case .fish: "\ncomplete -c expense-log "
+            }
         #expect(text.contains(marker))
         guard let binary = try Self.checkingShell(shell) else { return }
         let folder = try TemporaryDirectory()
@@ -83,14 +92,18 @@ import Testing
         #expect(expected.contains("import") && expected.contains("completion"))
         #expect(try Self.bashComplete(text, ["expense-log", ""], in: folder).sorted() == expected.sorted())
         #expect(try Self.bashComplete(text, ["expense-log", "help", ""], in: folder).sorted() == expected.sorted())
-        #expect(try Self.bashComplete(text, ["expense-log", "co"], in: folder).sorted() == expected.filter { $0.hasPrefix("co") }.sorted())
+        #expect(
+            try Self.bashComplete(text, ["expense-log", "co"], in: folder).sorted()
+                == expected.filter { $0.hasPrefix("co") }.sorted())
     }
 
     @Test func bashCompletesOptionsAndTheirValues() async throws {
         let text = try await script("bash")
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
-        func complete(_ words: String...) throws -> [String] { try Self.bashComplete(text, ["expense-log"] + words, in: folder).sorted() }
+        func complete(_ words: String...) throws -> [String] {
+            try Self.bashComplete(text, ["expense-log"] + words, in: folder).sorted()
+        }
 
         #expect(try complete("fetch", "--f") == ["--fixtures", "--format", "--from"])
         #expect(try complete("add", "--category", "food/d") == ["food/drink"])
@@ -106,8 +119,10 @@ import Testing
         #expect(try complete("fetch", "--year", "2024", "--env", "d") == ["development", "dummy"])
         // Every option fetch accepts: its own, the global ones, --version and --help.
         let fetchOptions = try complete("fetch", "-")
-        for option in ["--year", "--month", "--format", "--offline", "--refresh", "--sort", "--reverse", "--category", "--sub",
-                       "--env", "--base-url", "--timeout", "--verbose", "--version", "--help", "-h"] {
+        for option in [
+            "--year", "--month", "--format", "--offline", "--refresh", "--sort", "--reverse", "--category", "--sub",
+            "--env", "--base-url", "--timeout", "--verbose", "--version", "--help", "-h",
+        ] {
             #expect(fetchOptions.contains(option), "\(option)")
         }
         #expect(try complete("fetch", "--sort", "") == ["date", "price"])
@@ -119,7 +134,9 @@ import Testing
         let text = try await script("bash")
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
-        func complete(_ words: String...) throws -> [String] { try Self.bashComplete(text, ["expense-log"] + words, in: folder).sorted() }
+        func complete(_ words: String...) throws -> [String] {
+            try Self.bashComplete(text, ["expense-log"] + words, in: folder).sorted()
+        }
 
         #expect(try complete("cache", "") == ["clear", "list", "path"])
         #expect(try complete("cache", "") == Self.subcommands(of: "cache").sorted())
@@ -131,7 +148,9 @@ import Testing
         try folder.write("more.json", "[]\n")
         #expect(try complete("register", "") == ["items.csv", "more.json"])
         #expect(try complete("import", "--dry-run", "items.csv", "m") == ["more.json"])
-        #expect(try complete("register", "--profile", "m").sorted() == ["moneyforward", "more.json", "mufg"], "a built-in profile's name, or a file")
+        #expect(
+            try complete("register", "--profile", "m").sorted() == ["moneyforward", "more.json", "mufg"],
+            "a built-in profile's name, or a file")
         #expect(try complete("fetch", "--config", "i") == ["items.csv"])
     }
 
@@ -159,7 +178,9 @@ import Testing
             (["import", "--dry-run", "items.csv", "m"], ["more.json"]),
         ]
         for (words, offered) in cases {
-            let got = shell == .zsh ? try Self.zshComplete(binary, text, words, in: folder)
+            let got =
+                shell == .zsh
+                ? try Self.zshComplete(binary, text, words, in: folder)
                 : try Self.fishComplete(binary, text, words, in: folder)
             #expect(got.sorted() == offered.sorted(), "\(shell): expense-log \(words.joined(separator: " "))")
         }
@@ -175,7 +196,9 @@ import Testing
         let fetch = try #require(Self.root.subcommands.first { $0.name == "fetch" })
         for option in fetch.options + ExpenseLogCommand.globalOptions {
             // zsh spells an option with a short form as '(-f --format)'{-f,--format}'…'.
-            let spelled = shell == .zsh ? (option.short == nil ? "'--\(option.name)" : ",--\(option.name)") : "-l '\(option.name)'"
+            let spelled =
+                shell == .zsh
+                ? (option.short == nil ? "'--\(option.name)" : ",--\(option.name)") : "-l '\(option.name)'"
             #expect(text.contains(spelled), "--\(option.name) missing from the \(shell) script")
         }
         let values = shell == .zsh ? "(table json ndjson csv)" : "-x -a 'table json ndjson csv'"

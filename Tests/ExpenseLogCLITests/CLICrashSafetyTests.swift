@@ -18,7 +18,9 @@ import Testing
         let files = try (0..<8).map { try home.write("run\($0).csv", Samples.csv(rows: 40, prefix: "R\($0)-")) }
         let results = try await withThrowingTaskGroup(of: CLIResult.self) { group in
             for file in files {
-                group.addTask { try await CLI.run(["register", file, "--batch-size", "7", "--retries", "0"], environment: env) }
+                group.addTask {
+                    try await CLI.run(["register", file, "--batch-size", "7", "--retries", "0"], environment: env)
+                }
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }
@@ -41,7 +43,9 @@ import Testing
         defer { home.remove() }
         let offline = try Samples.offlineEnvironment(home: home)
         let file = try home.write("many.csv", Samples.csv(rows: 200))
-        #expect(try await CLI.run(["register", file, "--batch-size", "5", "--retries", "0"], environment: offline).status == 75)
+        #expect(
+            try await CLI.run(["register", file, "--batch-size", "5", "--retries", "0"], environment: offline).status
+                == 75)
         try await withServer { server in
             let env = Samples.environment(home: home, server: server)
             let statuses = try await withThrowingTaskGroup(of: Int32.self) { group in
@@ -76,11 +80,14 @@ import Testing
             let result = try await run.wait()
             finished = result.status != SIGKILL
             kills += finished ? 0 : 1
-            #expect(result.status == 75 || result.status == SIGKILL
-                    || (result.status == 0 && result.stderr.contains("Nothing to send: every valid row is already there")),
-                    "after \(delay) s: \(result.stderr)")
+            #expect(
+                result.status == 75 || result.status == SIGKILL
+                    || (result.status == 0
+                        && result.stderr.contains("Nothing to send: every valid row is already there")),
+                "after \(delay) s: \(result.stderr)")
             let ids = try await pendingIDs(env)
-            #expect(ids.count % 20_000 == 0, "after \(delay) s the outbox holds \(ids.count) items: all of a run's or none")
+            #expect(
+                ids.count % 20_000 == 0, "after \(delay) s the outbox holds \(ids.count) items: all of a run's or none")
             everything.formUnion(ids)
             delay = delay * 1.5 + 0.02
         }
@@ -93,8 +100,10 @@ import Testing
             #expect(sync.status == 0, "\(sync.stderr)")
             let saved = try await server.items().map(\.id)
             #expect(saved.count == 20_000 && Set(saved) == everything, "each item once")
-            let left = try FileManager.default.contentsOfDirectory(atPath: home.url.appendingPathComponent(
-                "expense-log/state/development/outbox").path)
+            let left = try FileManager.default.contentsOfDirectory(
+                atPath: home.url.appendingPathComponent(
+                    "expense-log/state/development/outbox"
+                ).path)
             #expect(!left.contains { $0.hasSuffix(".json") || $0.hasSuffix(".sent") }, "\(left)")
         }
     }
@@ -109,8 +118,9 @@ import Testing
         try await withServer { server in
             let env = Samples.environment(home: home, server: server)
             // Batch 1 is saved, batch 2 runs on the server and then hangs: the process dies before any answer.
-            try await server.addFaults("[{\"kind\": \"stall\", \"seconds\": 0, \"method\": \"POST\"}, "
-                                       + "{\"kind\": \"execute_then_stall\", \"seconds\": 600, \"method\": \"POST\"}]")
+            try await server.addFaults(
+                "[{\"kind\": \"stall\", \"seconds\": 0, \"method\": \"POST\"}, "
+                    + "{\"kind\": \"execute_then_stall\", \"seconds\": 600, \"method\": \"POST\"}]")
             // A timeout far past any machine's slowness: the kill must find the POST in flight, never timed out.
             let run = try CLI.start(["register", file, "--batch-size", "10", "--timeout", "600"], environment: env)
             var posts = 0
@@ -137,7 +147,9 @@ import Testing
         defer { home.remove() }
         let offline = try Samples.offlineEnvironment(home: home)
         let file = try home.write("many.csv", Samples.csv(rows: 600))
-        #expect(try await CLI.run(["register", file, "--batch-size", "3", "--retries", "0"], environment: offline).status == 75)
+        #expect(
+            try await CLI.run(["register", file, "--batch-size", "3", "--retries", "0"], environment: offline).status
+                == 75)
         try await withServer { server in
             let env = Samples.environment(home: home, server: server)
             for delay in [0.05, 0.15, 0.3, 0.6] {
@@ -148,7 +160,9 @@ import Testing
                 let saved = try await server.items().map(\.id)
                 #expect(saved.count == Set(saved).count, "after a kill at \(delay) s nothing is doubled")
                 let pending = try await pendingIDs(env)
-                #expect(Set(pending).union(saved) == Set((1...600).map { "C\($0)" }), "after a kill at \(delay) s nothing is lost")
+                #expect(
+                    Set(pending).union(saved) == Set((1...600).map { "C\($0)" }),
+                    "after a kill at \(delay) s nothing is lost")
             }
             // A killed sync's POST may still be running on a real server, so a plain sync would wait out its longest
             // execution; this one has finished every request it got, and --force sends the rest now.

@@ -5,7 +5,9 @@ import Testing
 @Suite struct CLIDiskFailureTests {
     /// Runs the binary with `mount` applied to the state folder first, in a private mount namespace, then lists what the
     /// outbox holds (on stderr, after `LEFT:`), since the mount is gone once the namespace ends.
-    func runWithStateMount(_ mount: String, state: URL, _ arguments: [String], environment: [String: String]) async throws -> CLIResult {
+    func runWithStateMount(
+        _ mount: String, state: URL, _ arguments: [String], environment: [String: String]
+    ) async throws -> CLIResult {
         let script = """
             state="$1"; shift; bin="$1"; shift
             \(mount) || exit 99
@@ -14,8 +16,9 @@ import Testing
             exit $status
             """
         // -r maps the user to root in a new user namespace, where mounting is allowed even for an unprivileged user.
-        return try await CLI.run(["-rm", "sh", "-c", script, "sh", state.path, try CLI.binary().path] + arguments,
-                                 environment: environment, binary: URL(fileURLWithPath: "/usr/bin/unshare"))
+        return try await CLI.run(
+            ["-rm", "sh", "-c", script, "sh", state.path, try CLI.binary().path] + arguments,
+            environment: environment, binary: URL(fileURLWithPath: "/usr/bin/unshare"))
     }
 
     func offlineUser(_ home: TemporaryDirectory) throws -> (env: [String: String], state: URL) {
@@ -34,8 +37,9 @@ import Testing
         let (env, state) = try offlineUser(home)
         let file = try home.write("two.csv", Samples.csv(rows: 2))
         // chmod cannot stop root, and tests often run as root: a read-only bind mount stops everyone.
-        let result = try await runWithStateMount("mount --bind -o ro \"$state\" \"$state\"", state: state,
-                                                 ["register", file, "--retries", "0"], environment: env)
+        let result = try await runWithStateMount(
+            "mount --bind -o ro \"$state\" \"$state\"", state: state,
+            ["register", file, "--retries", "0"], environment: env)
         #expect(result.status == 74, "\(result.stderr)")
         #expect(result.stderr.contains("could not write \(state.path)/outbox"))
         #expect(result.stderr.lowercased().contains("read only") || result.stderr.lowercased().contains("read-only"))
@@ -51,8 +55,9 @@ import Testing
         let (env, state) = try offlineUser(home)
         let file = try home.write("many.csv", Samples.csv(rows: 2000))
         // 64 KiB of tmpfs: the folder fits, the 2,000-item entry does not.
-        let result = try await runWithStateMount("mount -t tmpfs -o size=64k tmpfs \"$state\"", state: state,
-                                                 ["register", file, "--retries", "0"], environment: env)
+        let result = try await runWithStateMount(
+            "mount -t tmpfs -o size=64k tmpfs \"$state\"", state: state,
+            ["register", file, "--retries", "0"], environment: env)
         #expect(result.status == 74, "\(result.stderr)")
         #expect(result.stderr.contains("could not write \(state.path)/outbox/"))
         #expect(result.stderr.contains("no space left on device (ENOSPC)"))

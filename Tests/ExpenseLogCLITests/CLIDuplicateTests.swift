@@ -27,9 +27,17 @@ import Testing
             let env = Samples.environment(home: home, server: server)
             let result = try await CLI.run(["register", file, "--report", reportPath], environment: env)
             #expect(result.status == 0, "\(result.stderr)")
-            #expect(try await server.items().map(\.id) == ["A1", "A2", "A3", "B1", Self.typed.id, "X3"], "only the new item was sent")
-            #expect(result.stderr.contains("Skipped 2 rows already there (1 matched to items entered another way); --explain says what each matched"))
-            #expect(result.stderr.contains("Report: 1 added, 1 skipped as already there (same id), 1 matched to items already there (not sent)."))
+            #expect(
+                try await server.items().map(\.id) == ["A1", "A2", "A3", "B1", Self.typed.id, "X3"],
+                "only the new item was sent")
+            #expect(
+                result.stderr.contains(
+                    "Skipped 2 rows already there (1 matched to items entered another way); --explain says what each matched"
+                ))
+            #expect(
+                result.stderr.contains(
+                    "Report: 1 added, 1 skipped as already there (same id), 1 matched to items already there (not sent)."
+                ))
 
             let report = try ReportDocument(path: reportPath)
             #expect(report.rows.map(\.status) == ["duplicate", "matched", "added"])
@@ -37,16 +45,21 @@ import Testing
             #expect(report.rows[1].matched?.item.id == Self.typed.id && report.rows[1].matched?.in == "server")
 
             // --explain names what each skipped row matched; --allow-duplicates sends the matched one, never the same id.
-            let explained = try await CLI.run(["register", file, "--explain", "--allow-duplicates", "--dry-run"], environment: env)
+            let explained = try await CLI.run(
+                ["register", file, "--explain", "--allow-duplicates", "--dry-run"], environment: env)
             #expect(explained.status == 0)
             #expect(explained.stderr.contains("\(file):2: skipped, already there: id A1 is already on the server"))
             #expect(explained.stderr.contains("\(file):4: skipped, already there: id X3 is already on the server"))
             #expect(explained.stderr.contains("Dry run: 1 item would be sent"))
             let likely = try await CLI.run(["register", file, "--explain"], environment: env)
             // The first run kept the rule's decision: this run follows it, and says so.
-            let matchedLine = try #require(likely.stderr.split(separator: "\n").first { $0.hasPrefix("\(file):3: ") }, "\(likely.stderr)")
-            #expect(matchedLine.contains("matched, not sent: decided by the matching rule on ")
-                    && matchedLine.hasSuffix("the same purchase as 2024-01-16 天丼 ¥900 (id \(Self.typed.id)) on the server"), "\(matchedLine)")
+            let matchedLine = try #require(
+                likely.stderr.split(separator: "\n").first { $0.hasPrefix("\(file):3: ") }, "\(likely.stderr)")
+            #expect(
+                matchedLine.contains("matched, not sent: decided by the matching rule on ")
+                    && matchedLine.hasSuffix(
+                        "the same purchase as 2024-01-16 天丼 ¥900 (id \(Self.typed.id)) on the server"),
+                "\(matchedLine)")
         }
     }
 
@@ -60,7 +73,8 @@ import Testing
             // Another machine registers an item after this one cached January whole.
             try await server.seed([Samples.item("M1", "20240125", "のり", 300)])
             let before = try await server.requests().count
-            let file = try home.write("two.csv", "id,date,name,price,category\nM1,20240125,のり,300,0\nM2,20240305,傘,700,1\n")
+            let file = try home.write(
+                "two.csv", "id,date,name,price,category\nM1,20240125,のり,300,0\nM2,20240305,傘,700,1\n")
             let result = try await CLI.run(["register", file, "--explain"], environment: env)
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stderr.contains("\(file):2: skipped, already there: id M1 is already on the server"))
@@ -78,7 +92,8 @@ import Testing
         try await withServer { server in
             try await server.addFaults("[{\"status\": 401, \"count\": -1}]")
             let env = Samples.environment(home: home, server: server)
-            let result = try await CLI.run(["register", file, "--skip-invalid", "--report", reportPath], environment: env)
+            let result = try await CLI.run(
+                ["register", file, "--skip-invalid", "--report", reportPath], environment: env)
             #expect(result.status == 77)
             #expect(result.stderr.contains("HTTP 401"))
             let report = try ReportDocument(path: reportPath)
@@ -86,11 +101,13 @@ import Testing
             #expect(try await server.requests().allSatisfy { $0.method == "GET" })
         }
         // No base URL at all: a dry run still validates, comparing with the cache and the outbox.
-        let dry = try await CLI.run(["register", "--dry-run", "--skip-invalid", file], environment: Samples.environment(home: home))
+        let dry = try await CLI.run(
+            ["register", "--dry-run", "--skip-invalid", file], environment: Samples.environment(home: home))
         #expect(dry.status == 65)
         #expect(dry.stderr.contains("the dry run compares with the cache and the outbox only"))
         #expect(dry.stderr.contains("Dry run: 1 item would be sent"))
-        let twice = try await CLI.run(["register", "--dry-run", file, file], environment: Samples.environment(home: home))
+        let twice = try await CLI.run(
+            ["register", "--dry-run", file, file], environment: Samples.environment(home: home))
         #expect(twice.status == 64)
         #expect(twice.stderr.contains("is named twice"))
     }
@@ -99,14 +116,18 @@ import Testing
         let home = try TemporaryDirectory()
         defer { home.remove() }
         let good = try home.write("good.csv", "id,date,name,price,category\nG1,20240301,パン,250,0\n")
-        let broken = try home.write("broken.csv", "id,date,name,price,category\nB1,20240302,水,100,0\nB2,20240303,\"open,1,0\n")
+        let broken = try home.write(
+            "broken.csv", "id,date,name,price,category\nB1,20240302,水,100,0\nB2,20240303,\"open,1,0\n")
         let reportPath = home.url.appendingPathComponent("r.json").path
         try await withServer { server in
             let env = Samples.environment(home: home, server: server)
-            let result = try await CLI.run(["register", good, broken, "--skip-invalid", "--report", reportPath], environment: env)
+            let result = try await CLI.run(
+                ["register", good, broken, "--skip-invalid", "--report", reportPath], environment: env)
             #expect(result.status == 65)
             #expect(result.stderr.contains("\(broken):3: invalid CSV"))
-            #expect(try await server.items().map(\.id) == ["G1"], "no row of the broken file is sent, not even the one before the error")
+            #expect(
+                try await server.items().map(\.id) == ["G1"],
+                "no row of the broken file is sent, not even the one before the error")
             let report = try ReportDocument(path: reportPath)
             #expect(report.rows.map(\.status) == ["added", "invalid"])
         }
@@ -123,7 +144,9 @@ import Testing
         let again = try await CLI.run(["register", file, "--retries", "0", "--explain"], environment: offline)
         #expect(again.status == 0, "\(again.stderr)")
         // The rows have no id: the ids made from their content are the ones waiting, so they match by id.
-        #expect(again.stderr.contains("\(file):2: skipped, already there: id ") && again.stderr.contains("waiting in the outbox"))
+        #expect(
+            again.stderr.contains("\(file):2: skipped, already there: id ")
+                && again.stderr.contains("waiting in the outbox"))
         #expect(again.stderr.contains(DerivedID.explanation), "\(again.stderr)")
         #expect(again.stderr.contains("Nothing to send: every valid row is already there."))
         // One story, and a true one: the rows were compared with the outbox, which is why they were skipped.
@@ -139,23 +162,29 @@ import Testing
     @Test func withoutSkipInvalidNothingIsSentAndWithItTheValidRowsAreSentAndTheExitIs65() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }
-        let file = try home.write("mixed.csv", "date,name,price,category\n20240301,パン,250,0\n20240302,,100,0\n20240303,水,0,0\n20240304,茶,150,0\n")
+        let file = try home.write(
+            "mixed.csv",
+            "date,name,price,category\n20240301,パン,250,0\n20240302,,100,0\n20240303,水,0,0\n20240304,茶,150,0\n")
         let reportPath = home.url.appendingPathComponent("r.json").path
         try await withServer { server in
             let env = Samples.environment(home: home, server: server)
             let strict = try await CLI.run(["register", file, "--report", reportPath], environment: env)
             #expect(strict.status == 65)
-            #expect(strict.stderr.contains("\(file):3: name: is empty") && strict.stderr.contains("\(file):4: price: must not be 0"))
+            #expect(
+                strict.stderr.contains("\(file):3: name: is empty")
+                    && strict.stderr.contains("\(file):4: price: must not be 0"))
             #expect(strict.stderr.contains("nothing was sent"))
             #expect(try await server.requests().isEmpty)
             let held = try ReportDocument(path: reportPath)
             #expect(held.exitCode == 65 && held.rows.map(\.status) == ["not-sent", "invalid", "invalid", "not-sent"])
 
-            let lenient = try await CLI.run(["register", file, "--skip-invalid", "--report", reportPath], environment: env)
+            let lenient = try await CLI.run(
+                ["register", file, "--skip-invalid", "--report", reportPath], environment: env)
             #expect(lenient.status == 65)
             #expect(try await server.items().map(\.name) == ["パン", "茶"])
             #expect(lenient.stderr.contains("Report: 2 added, 2 invalid."))
-            #expect(try ReportDocument(path: reportPath).rows.map(\.status) == ["added", "invalid", "invalid", "added"])
+            #expect(
+                try ReportDocument(path: reportPath).rows.map(\.status) == ["added", "invalid", "invalid", "added"])
         }
     }
 
@@ -164,7 +193,8 @@ import Testing
         defer { home.remove() }
         let env = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "dummy"])
         // Resources/fetch.json has コーヒー 178 on 2024-01-22.
-        let file = try home.write("d.csv", "date,name,price,category,categorySub\n20240122,コーヒー,178,0,1\n20240123,お茶,150,0,1\n")
+        let file = try home.write(
+            "d.csv", "date,name,price,category,categorySub\n20240122,コーヒー,178,0,1\n20240123,お茶,150,0,1\n")
         let result = try await CLI.run(["register", file, "--explain", "--format", "csv"], environment: env)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("\(file):2: matched, not sent: the same purchase as 2024-01-22 コーヒー ¥178"))
@@ -183,13 +213,15 @@ import Testing
             #expect(!piped.stderr.contains("\r") && !piped.stderr.contains("items/s"))
 
             // Under a pseudo-terminal (Python's pty module), the progress line is drawn and cleared.
-            let script = "import os, pty, subprocess, sys\nm, s = pty.openpty()\n"
+            let script =
+                "import os, pty, subprocess, sys\nm, s = pty.openpty()\n"
                 + "p = subprocess.Popen(sys.argv[1:], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=s)\nos.close(s)\nout = b''\n"
                 + "while True:\n    try:\n        d = os.read(m, 65536)\n    except OSError:\n        break\n    if not d:\n        break\n    out += d\n"
                 + "sys.stdout.buffer.write(out)\nsys.exit(p.wait())\n"
             let other = try home.write("more.csv", Samples.csv(rows: 60, prefix: "T"))
-            let tty = try await CLI.run(["-c", script, try CLI.binary().path, "register", other, "--batch-size", "10"],
-                                        environment: env, binary: URL(fileURLWithPath: "/usr/bin/python3"))
+            let tty = try await CLI.run(
+                ["-c", script, try CLI.binary().path, "register", other, "--batch-size", "10"],
+                environment: env, binary: URL(fileURLWithPath: "/usr/bin/python3"))
             #expect(tty.status == 0, "\(tty.stderr)")
             #expect(tty.stdout.contains("\r\u{1B}[KRead 60 rows"))
             #expect(tty.stdout.contains("\r\u{1B}[KSent 1/6 batches, 10 of 60 items,"))

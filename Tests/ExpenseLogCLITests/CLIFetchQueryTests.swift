@@ -42,20 +42,24 @@ import Testing
         let home = try TemporaryDirectory()
         defer { home.remove() }
         let env = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "dummy"])
-        let table = try await CLI.run(Self.january + ["--category", "0", "--sub", "1", "--sort", "price"], environment: env)
+        let table = try await CLI.run(
+            Self.january + ["--category", "0", "--sub", "1", "--sort", "price"], environment: env)
         #expect(table.status == 0, "\(table.stderr)")
         let rows = table.stdout.split(separator: "\n").map(String.init)
         #expect(rows.count == 6, "heading, three rows, rule, total: \(table.stdout)")
         #expect(rows[1].contains("コーヒー") && rows[2].contains("紅茶") && rows[3].contains("コーラ"))
         #expect(!table.stdout.contains("ラーメン"))
-        #expect(rows.last?.hasPrefix("TOTAL") == true && rows.last?.contains("3 items") == true && rows.last?.hasSuffix(" 578") == true)
+        #expect(
+            rows.last?.hasPrefix("TOTAL") == true && rows.last?.contains("3 items") == true
+                && rows.last?.hasSuffix(" 578") == true)
 
         // The filtered fetch cached all four items; --offline prints them through the same query.
         let offline = try await CLI.run(Self.january + ["--offline", "--format", "ndjson"], environment: env)
         #expect(offline.status == 0, "\(offline.stderr)")
         #expect(try Self.ids(offline) == Self.fixture("2341"))
-        let offlineQuery = try await CLI.run(Self.january + ["--offline", "--format", "ndjson", "--sub", "0", "--category", "0"],
-                                             environment: env)
+        let offlineQuery = try await CLI.run(
+            Self.january + ["--offline", "--format", "ndjson", "--sub", "0", "--category", "0"],
+            environment: env)
         #expect(try Self.ids(offlineQuery) == Self.fixture("4"))
         let list = try await CLI.run(["cache", "list"], environment: env)
         #expect(list.stdout.contains("2,078"))
@@ -74,8 +78,9 @@ import Testing
             return env
         }
         defer { gone.stop() }
-        let fallback = try await CLI.run(Self.january + ["--retries", "0", "--format", "ndjson", "--sort", "price", "--reverse"],
-                                         environment: env)
+        let fallback = try await CLI.run(
+            Self.january + ["--retries", "0", "--format", "ndjson", "--sort", "price", "--reverse"],
+            environment: env)
         #expect(fallback.status == 0, "\(fallback.stderr)")
         #expect(fallback.stderr.contains("Showing 2024-01 as fetched"))
         #expect(try Self.ids(fallback) == ["A3", "A2", "A1"])
@@ -84,14 +89,17 @@ import Testing
     @Test func subWithoutCategoryIsAUsageError() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }
-        let result = try await CLI.run(Self.january + ["--sub", "1"],
-                                       environment: Samples.environment(home: home, ["EXPENSE_LOG_ENV": "dummy"]))
+        let result = try await CLI.run(
+            Self.january + ["--sub", "1"],
+            environment: Samples.environment(home: home, ["EXPENSE_LOG_ENV": "dummy"]))
         #expect(result.status == 64)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.hasPrefix("Error: --sub needs --category"))
         #expect(result.stderr.contains("\nUsage: expense-log fetch "))
         #expect(result.stderr.contains("See 'expense-log help fetch' for more information."))
         // Nothing was fetched or cached.
-        #expect(!FileManager.default.fileExists(atPath: home.url.appendingPathComponent("expense-log/cache/dummy/2024-01.json").path))
+        #expect(
+            !FileManager.default.fileExists(
+                atPath: home.url.appendingPathComponent("expense-log/cache/dummy/2024-01.json").path))
     }
 }

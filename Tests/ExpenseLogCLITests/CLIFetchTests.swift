@@ -25,7 +25,9 @@ import Testing
                 #expect(out.status == 0)
                 let path = try home.write("month.\(format)", out.stdout)
                 // Read back in the dummy environment (this server already has these ids); its fixtures hold a ラーメン like A2.
-                let back = try await CLI.run(["register", "--env", "dummy", "--allow-duplicates", "--dry-run", "--format", "json", path], environment: env)
+                let back = try await CLI.run(
+                    ["register", "--env", "dummy", "--allow-duplicates", "--dry-run", "--format", "json", path],
+                    environment: env)
                 #expect(back.status == 0, "\(format): \(back.stderr)")
                 let reread = try ItemCodec.items(Data(back.stdout.utf8))
                 #expect(reread == Array(Samples.seed.prefix(3)), "format \(format)")
@@ -44,7 +46,8 @@ import Testing
         }
         defer { gone.stop() }
         // The server is gone now: only the cache can answer.
-        let offline = try await CLI.run(["fetch", "--year", "2024", "--month", "2", "--offline", "--format", "ndjson"], environment: env)
+        let offline = try await CLI.run(
+            ["fetch", "--year", "2024", "--month", "2", "--offline", "--format", "ndjson"], environment: env)
         #expect(offline.status == 0)
         #expect(offline.stdout == ItemJSON.object(Samples.seed[3]) + "\n")
         let file = try Samples.cacheFolder(home: home, env).appendingPathComponent("2024-02.json")
@@ -62,8 +65,9 @@ import Testing
         try await withServer { server in
             try await server.addFaults("[{\"status\": \(status), \"count\": -1}]")
             // --retries 0: the exit code is the point here, not the back-off before 503's retries (CLIRetryTests).
-            let result = try await CLI.run(["fetch", "--year", "2024", "--month", "1", "--retries", "0"],
-                                           environment: Samples.environment(home: home, server: server))
+            let result = try await CLI.run(
+                ["fetch", "--year", "2024", "--month", "1", "--retries", "0"],
+                environment: Samples.environment(home: home, server: server))
             #expect(result.status == code)
             #expect(result.stderr.contains("HTTP \(status)"))
             #expect(result.stderr.contains("127.0.0.1:\(server.port)"))
@@ -91,8 +95,11 @@ import Testing
         let home = try TemporaryDirectory()
         defer { home.remove() }
         let url = try Samples.refusedBaseURL()
-        let result = try await CLI.run(["fetch", "--year", "2024", "--month", "1", "--env", "development", "--base-url", url,
-                                        "--retries", "0"], environment: Samples.environment(home: home))
+        let result = try await CLI.run(
+            [
+                "fetch", "--year", "2024", "--month", "1", "--env", "development", "--base-url", url,
+                "--retries", "0",
+            ], environment: Samples.environment(home: home))
         #expect(result.status == 69)
         #expect(result.stderr.contains("\(url)?year=2024&month=1"))
         #expect(result.stderr.contains("connection refused"))
@@ -103,8 +110,9 @@ import Testing
         defer { home.remove() }
         try await withServer(["--redirect"]) { server in
             try await server.seed(Samples.seed)
-            let result = try await CLI.run(["--verbose", "fetch", "--year", "2024", "--month", "2", "--format", "json"],
-                                           environment: Samples.environment(home: home, server: server))
+            let result = try await CLI.run(
+                ["--verbose", "fetch", "--year", "2024", "--month", "2", "--format", "json"],
+                environment: Samples.environment(home: home, server: server))
             #expect(result.status == 0)
             #expect(result.stdout.contains("\"B1\""))
             #expect(result.stderr.contains("> GET \(server.base)?year=2024&month=2 -> 200"))
@@ -117,9 +125,11 @@ import Testing
         defer { home.remove() }
         try await withServer { server in
             try await server.seed(Samples.seed)
-            let config = try home.write("config.json", "{\"environment\": \"development\", \"baseURL\": {\"development\": \"\(server.base)\"}}")
-            let result = try await CLI.run(["fetch", "--year", "2024", "--month", "1", "--config", config, "--format", "csv"],
-                                           environment: Samples.environment(home: home))
+            let config = try home.write(
+                "config.json", "{\"environment\": \"development\", \"baseURL\": {\"development\": \"\(server.base)\"}}")
+            let result = try await CLI.run(
+                ["fetch", "--year", "2024", "--month", "1", "--config", config, "--format", "csv"],
+                environment: Samples.environment(home: home))
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout.split(separator: "\n").count == 4)
         }

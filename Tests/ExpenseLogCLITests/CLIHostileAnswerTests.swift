@@ -13,8 +13,9 @@ import Testing
             let config = try home.write("config.json", limitMiB == 64 ? "{}" : "{\"maxAnswerMiB\": \(limitMiB)}")
             let env = Samples.environment(home: home, server: server, ["EXPENSE_LOG_CONFIG": config])
             try await server.addFaults("[{\"kind\": \"endless\", \"seconds\": 60}]")
-            let (result, peak) = try await CLI.runMeasured(["fetch", "--year", "2024", "--month", "1", "--retries", "0"],
-                                                           environment: env)
+            let (result, peak) = try await CLI.runMeasured(
+                ["fetch", "--year", "2024", "--month", "1", "--retries", "0"],
+                environment: env)
             #expect(result.status == 76, "\(result.stderr)")
             #expect(result.stderr.contains("sent an answer larger than \(limitMiB) MiB, and it was cut off there"))
             #expect(result.stderr.contains("\"maxAnswerMiB\""))
@@ -44,8 +45,9 @@ import Testing
             let env = Samples.environment(home: home, server: server)
             // A byte every 0.1 s: never idle long enough for a per-read timeout, so only a deadline can stop it.
             try await server.addFaults("[{\"kind\": \"trickle\", \"seconds\": 60}]")
-            let result = try await CLI.run(["fetch", "--year", "2024", "--month", "1", "--retries", "0", "--timeout", "0.6"],
-                                           environment: env)
+            let result = try await CLI.run(
+                ["fetch", "--year", "2024", "--month", "1", "--retries", "0", "--timeout", "0.6"],
+                environment: env)
             #expect(result.status == 69, "\(result.stderr)")
             #expect(result.stderr.contains("no answer before the timeout"))
         }

@@ -1,8 +1,8 @@
 import ExpenseLogFormats
 import ExpenseLogModel
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A household's money counted once, through the binary against the bundled script under the host, with statements
 /// written as the banks export them (Python's csv and codecs): transfers between its own accounts left out, two cards'
@@ -10,7 +10,9 @@ import TestSupport
 @Suite struct CLIHouseholdMoneyTests {
     /// November as the script's sheet holds it: "date name price", sorted.
     static func month(_ host: ScriptHost, _ month: Int = 11) async throws -> [String] {
-        try ItemCodec.items(Data(try await host.call("?year=2026&month=\(month)").utf8)).map { "\($0.date) \($0.name) \($0.price)" }.sorted()
+        try ItemCodec.items(Data(try await host.call("?year=2026&month=\(month)").utf8)).map {
+            "\($0.date) \($0.name) \($0.price)"
+        }.sorted()
     }
 
     /// 楽天カード e-NAVI's header: the two month titles change every month.
@@ -47,18 +49,32 @@ import TestSupport
             let env = host.environment(home: home)
             let result = try await CLI.run(["import", file, "--explain", "--report", report], environment: env)
             #expect(result.status == 0, "\(result.stderr)")
-            #expect(result.stderr.contains("Report: 2 added, 7 transfers between your own accounts (not spending)."), "\(result.stderr)")
+            #expect(
+                result.stderr.contains("Report: 2 added, 7 transfers between your own accounts (not spending)."),
+                "\(result.stderr)")
             #expect(try await Self.month(host) == ["2026-11-02 ｾﾌﾞﾝｲﾚﾌﾞﾝ 1280", "2026-11-05 ﾄｳｷﾖｳｶﾞｽ 6540"])
-            #expect(try ReportDocument(path: report).rows.map(\.status) == ["added", "added"] + Array(repeating: "transfer", count: 7))
+            #expect(
+                try ReportDocument(path: report).rows.map(\.status) == ["added", "added"]
+                    + Array(repeating: "transfer", count: 7))
             // --explain names each transfer and why.
-            #expect(result.stderr.contains("\(file):8: a transfer, not sent (--transfers keep imports it): a card's bill: "
-                                           + "the card's own statement has its purchases"), "\(result.stderr)")
-            #expect(result.stderr.contains("\(file):7: a transfer, not sent (--transfers keep imports it): cash from an ATM"), "\(result.stderr)")
-            #expect(result.stderr.contains("\(file):4: a transfer, not sent (--transfers keep imports it): a wallet's top-up"), "\(result.stderr)")
+            #expect(
+                result.stderr.contains(
+                    "\(file):8: a transfer, not sent (--transfers keep imports it): a card's bill: "
+                        + "the card's own statement has its purchases"), "\(result.stderr)")
+            #expect(
+                result.stderr.contains(
+                    "\(file):7: a transfer, not sent (--transfers keep imports it): cash from an ATM"),
+                "\(result.stderr)")
+            #expect(
+                result.stderr.contains(
+                    "\(file):4: a transfer, not sent (--transfers keep imports it): a wallet's top-up"),
+                "\(result.stderr)")
 
             // A household that does not import its cards keeps their bills as spending.
             let kept = try await CLI.run(["import", file, "--transfers", "keep"], environment: env)
-            #expect(kept.status == 0 && kept.stderr.contains("Report: 7 added, 2 skipped as already there (same id)."), "\(kept.stderr)")
+            #expect(
+                kept.status == 0 && kept.stderr.contains("Report: 7 added, 2 skipped as already there (same id)."),
+                "\(kept.stderr)")
             #expect(try await Self.month(host).count == 9)
         }
     }
@@ -80,8 +96,12 @@ import TestSupport
         try await withScriptHost { host in
             let env = host.environment(home: home)
             // Last month's version imported the Vpass statement: its ids were made without the card.
-            let old = try CLIImportFilesTests.madeIDs([("20261103", "ＡＭＡＺＯＮ．ＣＯ．ＪＰ", 1980, 1), ("20261104", "セブン－イレブン　中目黒店", 498, 1)])
-            let seeded = try home.write("old.ndjson", """
+            let old = try CLIImportFilesTests.madeIDs([
+                ("20261103", "ＡＭＡＺＯＮ．ＣＯ．ＪＰ", 1980, 1), ("20261104", "セブン－イレブン　中目黒店", 498, 1),
+            ])
+            let seeded = try home.write(
+                "old.ndjson",
+                """
                 {"id":"\(old[0])","date":"20261103","name":"ＡＭＡＺＯＮ．ＣＯ．ＪＰ","price":1980,"category":0,"categorySub":null}
                 {"id":"\(old[1])","date":"20261104","name":"セブン－イレブン　中目黒店","price":498,"category":0,"categorySub":null}
 
@@ -89,8 +109,13 @@ import TestSupport
             #expect(try await CLI.run(["register", seeded], environment: env).status == 0)
 
             let again = try await CLI.run(["import", vpass, "--explain"], environment: env)
-            #expect(again.status == 0 && again.stderr.contains("Nothing to send: every valid row is already there."), "\(again.stderr)")
-            #expect(again.stderr.contains("\(vpass):2: skipped, already there: the same row was imported before, as id \(old[0])"), "\(again.stderr)")
+            #expect(
+                again.status == 0 && again.stderr.contains("Nothing to send: every valid row is already there."),
+                "\(again.stderr)")
+            #expect(
+                again.stderr.contains(
+                    "\(vpass):2: skipped, already there: the same row was imported before, as id \(old[0])"),
+                "\(again.stderr)")
 
             // The partner's 楽天 card has the same purchase on the same day: a purchase of its own.
             let card = try await CLI.run(["import", rakuten], environment: env)
@@ -116,13 +141,16 @@ import TestSupport
         try await withScriptHost { host in
             let env = host.environment(home: home)
             #expect(try await CLI.run(["import", vpass], environment: env).status == 0)
-            let deleted = try await CLI.run(["delete", "セブン", "--from", "2026-11-01", "--to", "2026-11-30", "--yes"], environment: env)
+            let deleted = try await CLI.run(
+                ["delete", "セブン", "--from", "2026-11-01", "--to", "2026-11-30", "--yes"], environment: env)
             #expect(deleted.status == 0, "\(deleted.stderr)")
             #expect(try await Self.month(host) == ["2026-11-03 ＡＭＡＺＯＮ．ＣＯ．ＪＰ 1980"])
             for _ in 0..<2 {
                 let again = try await CLI.run(["import", vpass, "--explain"], environment: env)
                 #expect(again.status == 0 && again.stderr.contains("Nothing to send"), "\(again.stderr)")
-                #expect(again.stderr.contains("\(vpass):3: skipped as decided: decided by you (you deleted its item) on "), "\(again.stderr)")
+                #expect(
+                    again.stderr.contains("\(vpass):3: skipped as decided: decided by you (you deleted its item) on "),
+                    "\(again.stderr)")
                 #expect(try await Self.month(host) == ["2026-11-03 ＡＭＡＺＯＮ．ＣＯ．ＪＰ 1980"])
             }
         }
@@ -131,25 +159,33 @@ import TestSupport
     @Test func typedPurchasesWithGenericNamesAreHeldAgainstTheCardsRowADayLaterAndKanaMatches() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }
-        let card = [Self.enaviTitle, Self.enaviRow("2026/11/28", "紀伊國屋書店 新宿本店", "1,500"), Self.enaviRow("2026/11/13", "ﾕﾆｸﾛ ｷﾞﾝｻﾞﾃﾝ", "-300"),
-                    Self.enaviRow("2026/11/02", "ﾏｲﾊﾞｽｹｯﾄ ﾅｶﾒｸﾞﾛ1ﾁｮｳﾒﾃﾝ", "1,280")]
+        let card = [
+            Self.enaviTitle, Self.enaviRow("2026/11/28", "紀伊國屋書店 新宿本店", "1,500"),
+            Self.enaviRow("2026/11/13", "ﾕﾆｸﾛ ｷﾞﾝｻﾞﾃﾝ", "-300"),
+            Self.enaviRow("2026/11/02", "ﾏｲﾊﾞｽｹｯﾄ ﾅｶﾒｸﾞﾛ1ﾁｮｳﾒﾃﾝ", "1,280"),
+        ]
         let file = try CLIImportFilesTests.write(card, "enavi.csv", in: home)
         let report = home.url.appendingPathComponent("r.json").path
         try await withScriptHost { host in
             let env = host.environment(home: home)
-            for (name, price, day) in [("本", "1500", "2026-11-27"), ("返品", "-300", "2026-11-12"), ("まいばすけっと", "1280", "2026-11-02")] {
+            for (name, price, day) in [
+                ("本", "1500", "2026-11-27"), ("返品", "-300", "2026-11-12"), ("まいばすけっと", "1280", "2026-11-02"),
+            ] {
                 let added = try await CLI.run(["add", name, price, "-d", day, "-c", "0"], environment: env)
                 #expect(added.status == 0, "\(added.stderr)")
             }
             let result = try await CLI.run(["import", file, "--report", report], environment: env)
             #expect(result.status == 4, "held rows end with 4: \(result.stderr)")
             #expect(try ReportDocument(path: report).rows.map(\.status) == ["held", "held", "matched"])
-            #expect(result.stderr.contains("\(file):2: 2026-11-28 紀伊國屋書店 新宿本店 ¥1,500 may be 2026-11-27 本 ¥1,500"), "\(result.stderr)")
+            #expect(
+                result.stderr.contains("\(file):2: 2026-11-28 紀伊國屋書店 新宿本店 ¥1,500 may be 2026-11-27 本 ¥1,500"),
+                "\(result.stderr)")
             #expect(try await Self.month(host).count == 3, "nothing doubled")
             // A person says they are the same: nothing is ever sent for them.
             let decided = try await CLI.run(["import", file, "--ambiguous", "same"], environment: env)
             #expect(decided.status == 0, "\(decided.stderr)")
-            #expect(try await Self.month(host) == ["2026-11-02 まいばすけっと 1280", "2026-11-12 返品 -300", "2026-11-27 本 1500"])
+            #expect(
+                try await Self.month(host) == ["2026-11-02 まいばすけっと 1280", "2026-11-12 返品 -300", "2026-11-27 本 1500"])
         }
     }
 
@@ -180,11 +216,15 @@ import TestSupport
             #expect(deleted.status == 65, "kanji are not kana: nothing found: \(deleted.stderr)")
             let found = try await CLI.run(["delete", "紀伊國屋", "--yes"], environment: env)
             #expect(found.status == 0, "\(found.stderr)")
-            #expect(found.stderr.contains("Nothing of \(current) is called 紀伊國屋; found 紀伊國屋書店 of \(day) in \(last)."), "\(found.stderr)")
+            #expect(
+                found.stderr.contains("Nothing of \(current) is called 紀伊國屋; found 紀伊國屋書店 of \(day) in \(last)."),
+                "\(found.stderr)")
             let left = try ItemCodec.items(Data(try await host.call("?year=\(last.year)&month=\(last.month)").utf8))
             #expect(left.isEmpty, "\(left)")
             let missing = try await CLI.run(["delete", "ラーメン", "--yes"], environment: env)
-            #expect(missing.status == 65 && missing.stderr.contains("no item of \(last) to \(current) is called like it"), "\(missing.stderr)")
+            #expect(
+                missing.status == 65 && missing.stderr.contains("no item of \(last) to \(current) is called like it"),
+                "\(missing.stderr)")
         }
     }
 
@@ -212,50 +252,73 @@ import TestSupport
     @Test func shopsNoHistoryNamesAreListedAndAPersonsRulesGiveTheirCategoryOrMarkThemTransfers() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }
-        let november = try CLIImportFilesTests.write([Self.enaviTitle, Self.enaviRow("2026/11/05", "東京電力", "8,234"), Self.enaviRow("2026/11/06", "ＥＮＥＯＳ　渋谷ＳＳ", "5,400"),
-                                                      Self.enaviRow("2026/11/20", "ＥＮＥＯＳ　目黒ＳＳ", "4,100"), Self.enaviRow("2026/11/09", "ﾀﾞｲﾜｼﾖｳｹﾝ ﾂﾐﾀﾃ", "30,000")],
-                                                     "enavi202611.csv", in: home)
+        let november = try CLIImportFilesTests.write(
+            [
+                Self.enaviTitle, Self.enaviRow("2026/11/05", "東京電力", "8,234"),
+                Self.enaviRow("2026/11/06", "ＥＮＥＯＳ　渋谷ＳＳ", "5,400"),
+                Self.enaviRow("2026/11/20", "ＥＮＥＯＳ　目黒ＳＳ", "4,100"),
+                Self.enaviRow("2026/11/09", "ﾀﾞｲﾜｼﾖｳｹﾝ ﾂﾐﾀﾃ", "30,000"),
+            ],
+            "enavi202611.csv", in: home)
         let report = home.url.appendingPathComponent("r.json").path
         try await withScriptHost { host in
             let env = host.environment(home: home)
             let first = try await CLI.run(["import", november, "--report", report], environment: env)
             #expect(first.status == 0, "\(first.stderr)")
-            #expect(first.stderr.contains("4 rows of 3 shops took the default category Food, as no rule or history gives these shops one:\n"
-                                          + "  \(november):2: 東京電力 ¥8,234\n  \(november):3: ENEOS 渋谷SS ¥5,400 (and 1 more row)\n"
-                                          + "  \(november):5: ダイワシヨウケン ツミタテ ¥30,000\n"), "\(first.stderr)")
-            let document = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any]
+            #expect(
+                first.stderr.contains(
+                    "4 rows of 3 shops took the default category Food, as no rule or history gives these shops one:\n"
+                        + "  \(november):2: 東京電力 ¥8,234\n  \(november):3: ENEOS 渋谷SS ¥5,400 (and 1 more row)\n"
+                        + "  \(november):5: ダイワシヨウケン ツミタテ ¥30,000\n"), "\(first.stderr)")
+            let document =
+                try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any]
             #expect(document?["defaultCategoryRows"] as? Int == 4)
 
             // The person gives the shops their categories, and marks the securities account's debit as a transfer.
             #expect(try await CLI.run(["rule", "add", "東京電力", "娯楽費"], environment: env).status == 0)
             let eneos = try await CLI.run(["rule", "add", "ｴﾈｵｽ", "entertainment/transportation"], environment: env)
             #expect(eneos.status == 0, "\(eneos.stderr)")
-            #expect(try await CLI.run(["rule", "add", "ENEOS", "entertainment/transportation"], environment: env).status == 0)
+            #expect(
+                try await CLI.run(["rule", "add", "ENEOS", "entertainment/transportation"], environment: env).status
+                    == 0)
             #expect(try await CLI.run(["rule", "add", "ダイワショウケン", "transfer"], environment: env).status == 0)
             #expect(try await CLI.run(["rule", "add", "ｽｰﾊﾟｰ", "食費ではない"], environment: env).status == 64)
             let list = try await CLI.run(["rule", "list"], environment: env)
-            #expect(list.stdout == """
-                SHOP              CATEGORY
-                東京電力          Entertainment
-                ｴﾈｵｽ              Entertainment/Transportation
-                ENEOS             Entertainment/Transportation
-                ダイワショウケン  transfer
+            #expect(
+                list.stdout == """
+                    SHOP              CATEGORY
+                    東京電力          Entertainment
+                    ｴﾈｵｽ              Entertainment/Transportation
+                    ENEOS             Entertainment/Transportation
+                    ダイワショウケン  transfer
 
-                """, "\(list.stdout)")
+                    """, "\(list.stdout)")
             let json = try await CLI.run(["rule", "list", "--format", "json"], environment: env)
-            #expect(json.stdout.contains(#"{"shop": "ダイワショウケン", "category": null, "sub": null, "transfer": true}"#), "\(json.stdout)")
+            #expect(
+                json.stdout.contains(#"{"shop": "ダイワショウケン", "category": null, "sub": null, "transfer": true}"#),
+                "\(json.stdout)")
             let removed = try await CLI.run(["rule", "remove", "エネオス"], environment: env)
             #expect(removed.status == 0 && removed.stderr.contains("Removed the rule for ｴﾈｵｽ."), "\(removed.stderr)")
             #expect(try await CLI.run(["rule", "remove", "エネオス"], environment: env).status == 65)
 
             // December's statement follows the rules: categories from them, the transfer left out, nothing listed.
-            let december = try CLIImportFilesTests.write([Self.enaviTitle, Self.enaviRow("2026/12/05", "東京電力", "7,980"), Self.enaviRow("2026/12/06", "ＥＮＥＯＳ　渋谷ＳＳ", "5,100"),
-                                                          Self.enaviRow("2026/12/09", "ﾀﾞｲﾜｼﾖｳｹﾝ ﾂﾐﾀﾃ", "30,000")], "enavi202612.csv", in: home)
+            let december = try CLIImportFilesTests.write(
+                [
+                    Self.enaviTitle, Self.enaviRow("2026/12/05", "東京電力", "7,980"),
+                    Self.enaviRow("2026/12/06", "ＥＮＥＯＳ　渋谷ＳＳ", "5,100"),
+                    Self.enaviRow("2026/12/09", "ﾀﾞｲﾜｼﾖｳｹﾝ ﾂﾐﾀﾃ", "30,000"),
+                ], "enavi202612.csv", in: home)
             let next = try await CLI.run(["import", december, "--explain"], environment: env)
             #expect(next.status == 0 && !next.stderr.contains("took the default category"), "\(next.stderr)")
-            #expect(next.stderr.contains("Report: 2 added, 1 transfer between your own accounts (not spending)."), "\(next.stderr)")
-            #expect(next.stderr.contains("\(december):2: category 1 from your rule for 東京電力 (`expense-log rule list`)"), "\(next.stderr)")
-            let items = try ItemCodec.items(Data(try await host.call("?year=2026&month=12").utf8)).map { "\($0.name) \($0.category)/\($0.categorySub.map(String.init) ?? "-")" }
+            #expect(
+                next.stderr.contains("Report: 2 added, 1 transfer between your own accounts (not spending)."),
+                "\(next.stderr)")
+            #expect(
+                next.stderr.contains("\(december):2: category 1 from your rule for 東京電力 (`expense-log rule list`)"),
+                "\(next.stderr)")
+            let items = try ItemCodec.items(Data(try await host.call("?year=2026&month=12").utf8)).map {
+                "\($0.name) \($0.category)/\($0.categorySub.map(String.init) ?? "-")"
+            }
             #expect(items.sorted() == ["東京電力 1/-", "ＥＮＥＯＳ　渋谷ＳＳ 1/1"].sorted())
         }
     }
@@ -263,24 +326,39 @@ import TestSupport
     @Test func statementRowsQueuedOfflineAreMatchedAgainAtSyncAgainstWhatThePartnerTypedMeanwhile() async throws {
         let home = try TemporaryDirectory(), partner = try TemporaryDirectory()
         defer { home.remove(); partner.remove() }
-        let card = try CLIImportFilesTests.write([Self.enaviTitle, Self.enaviRow("2026/11/02", "ﾏｲﾊﾞｽｹｯﾄ ﾅｶﾒｸﾞﾛ", "1,280"), Self.enaviRow("2026/11/28", "紀伊國屋書店 新宿本店", "1,500"),
-                                                  Self.enaviRow("2026/11/21", "ﾕﾆｸﾛ ｼﾌﾞﾔ", "3,990")], "enavi.csv", in: home)
+        let card = try CLIImportFilesTests.write(
+            [
+                Self.enaviTitle, Self.enaviRow("2026/11/02", "ﾏｲﾊﾞｽｹｯﾄ ﾅｶﾒｸﾞﾛ", "1,280"),
+                Self.enaviRow("2026/11/28", "紀伊國屋書店 新宿本店", "1,500"),
+                Self.enaviRow("2026/11/21", "ﾕﾆｸﾛ ｼﾌﾞﾔ", "3,990"),
+            ], "enavi.csv", in: home)
         // A day offline: the import queues its rows.
         let offline = try await CLI.run(["import", card], environment: try Samples.offlineEnvironment(home: home))
         #expect(offline.status == 75, "\(offline.stderr)")
         try await withScriptHost { host in
             // Meanwhile the partner typed two of the purchases (in the app: random ids).
             for (name, price, day) in [("まいばすけっと", "1280", "2026-11-02"), ("本", "1500", "2026-11-27")] {
-                #expect(try await CLI.run(["add", name, price, "-d", day, "-c", "0"], environment: host.environment(home: partner)).status == 0)
+                #expect(
+                    try await CLI.run(
+                        ["add", name, price, "-d", day, "-c", "0"], environment: host.environment(home: partner)
+                    ).status == 0)
             }
             let env = host.environment(home: home)
             let sync = try await CLI.run(["sync"], environment: env)
             #expect(sync.status == 4, "a row held for a person: \(sync.stderr)")
-            #expect(sync.stderr.contains("Did not send 1 statement row that waited in the outbox, as it is an item already there:\n"
-                                         + "  2026-11-02 ﾏｲﾊﾞｽｹｯﾄ ﾅｶﾒｸﾞﾛ ¥1,280: the same purchase as 2026-11-02 まいばすけっと ¥1,280"), "\(sync.stderr)")
-            #expect(sync.stderr.contains("Held 1 statement row that may be items entered while it waited; not sent, it waits in the outbox:\n"
-                                         + "  2026-11-28 紀伊國屋書店 新宿本店 ¥1,500 may be 2026-11-27 本 ¥1,500"), "\(sync.stderr)")
-            #expect(try await Self.month(host) == ["2026-11-02 まいばすけっと 1280", "2026-11-21 ﾕﾆｸﾛ ｼﾌﾞﾔ 3990", "2026-11-27 本 1500"])
+            #expect(
+                sync.stderr.contains(
+                    "Did not send 1 statement row that waited in the outbox, as it is an item already there:\n"
+                        + "  2026-11-02 ﾏｲﾊﾞｽｹｯﾄ ﾅｶﾒｸﾞﾛ ¥1,280: the same purchase as 2026-11-02 まいばすけっと ¥1,280"),
+                "\(sync.stderr)")
+            #expect(
+                sync.stderr.contains(
+                    "Held 1 statement row that may be items entered while it waited; not sent, it waits in the outbox:\n"
+                        + "  2026-11-28 紀伊國屋書店 新宿本店 ¥1,500 may be 2026-11-27 本 ¥1,500"), "\(sync.stderr)")
+            #expect(
+                try await Self.month(host) == [
+                    "2026-11-02 まいばすけっと 1280", "2026-11-21 ﾕﾆｸﾛ ｼﾌﾞﾔ 3990", "2026-11-27 本 1500",
+                ])
             let pending = try await CLI.run(["pending", "--format", "json"], environment: env)
             #expect(try ItemCodec.items(Data(pending.stdout.utf8)).map(\.name) == ["紀伊國屋書店 新宿本店"], "\(pending.stdout)")
 
@@ -292,25 +370,33 @@ import TestSupport
             // The statement again, now online: every row is decided or there.
             let reimport = try await CLI.run(["import", card], environment: env)
             #expect(reimport.status == 0 && reimport.stderr.contains("Nothing to send"), "\(reimport.stderr)")
-            #expect(try await Self.month(host) == ["2026-11-02 まいばすけっと 1280", "2026-11-21 ﾕﾆｸﾛ ｼﾌﾞﾔ 3990", "2026-11-27 本 1500"])
+            #expect(
+                try await Self.month(host) == [
+                    "2026-11-02 まいばすけっと 1280", "2026-11-21 ﾕﾆｸﾛ ｼﾌﾞﾔ 3990", "2026-11-27 本 1500",
+                ])
         }
     }
 
     @Test func sameSaysTwoItemsAreOnePurchaseKeepsTheTypedOneWithTheStatementsDateAndReimportsAgree() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }
-        let card = try CLIImportFilesTests.write([Self.enaviTitle, Self.enaviRow("2026/11/28", "紀伊國屋書店 新宿本店", "1,500")],
-                                                 "enavi.csv", in: home)
+        let card = try CLIImportFilesTests.write(
+            [Self.enaviTitle, Self.enaviRow("2026/11/28", "紀伊國屋書店 新宿本店", "1,500")],
+            "enavi.csv", in: home)
         try await withScriptHost { host in
             let env = host.environment(home: home)
-            #expect(try await CLI.run(["add", "本", "1500", "-d", "2026-11-27", "-c", "1"], environment: env).status == 0)
+            #expect(
+                try await CLI.run(["add", "本", "1500", "-d", "2026-11-27", "-c", "1"], environment: env).status == 0)
             // Decided "new" by mistake: the purchase is on the sheet twice.
             #expect(try await CLI.run(["import", card, "--ambiguous", "new"], environment: env).status == 0)
             #expect(try await Self.month(host) == ["2026-11-27 本 1500", "2026-11-28 紀伊國屋書店 新宿本店 1500"])
-            let asked = try await CLI.run(["same", "紀伊國屋", "本", "--from", "2026-11-01", "--to", "2026-11-30"], environment: env)
-            #expect(asked.status == 64 && asked.stderr.contains("--yes"), "off a terminal it needs --yes: \(asked.stderr)")
-            let same = try await CLI.run(["same", "紀伊國屋", "本", "--statement-date", "--from", "2026-11-01", "--to", "2026-11-30", "--yes"],
-                                         environment: env)
+            let asked = try await CLI.run(
+                ["same", "紀伊國屋", "本", "--from", "2026-11-01", "--to", "2026-11-30"], environment: env)
+            #expect(
+                asked.status == 64 && asked.stderr.contains("--yes"), "off a terminal it needs --yes: \(asked.stderr)")
+            let same = try await CLI.run(
+                ["same", "紀伊國屋", "本", "--statement-date", "--from", "2026-11-01", "--to", "2026-11-30", "--yes"],
+                environment: env)
             #expect(same.status == 0, "\(same.stderr)")
             #expect(try await Self.month(host) == ["2026-11-28 本 1500"], "the typed one kept, with the card's date")
             for _ in 0..<2 {
@@ -327,7 +413,8 @@ import TestSupport
         defer { home.remove() }
         try await withScriptHost { host in
             let env = host.environment(home: home)
-            #expect(try await CLI.run(["add", "コーヒー", "150", "-d", "2026-11-10", "-c", "0"], environment: env).status == 0)
+            #expect(
+                try await CLI.run(["add", "コーヒー", "150", "-d", "2026-11-10", "-c", "0"], environment: env).status == 0)
             // The partner types a row into the sheet, as the app would show it, with no id.
             for (column, value) in [(2, "2026/11/15"), (3, "ランチ"), (4, "1200"), (5, "0")] {
                 try await host.type(book: "家計簿_2026", sheet: "11", row: 3, column: column, value)
@@ -340,7 +427,9 @@ import TestSupport
             #expect(budget.status == 3, "over budget, every row counted: \(budget.stderr)")
             #expect(budget.stdout.contains("1,350"), "\(budget.stdout)")
 
-            let edited = try await CLI.run(["edit", "ランチ", "--price", "1300", "--from", "2026-11-01", "--to", "2026-11-30", "--yes"], environment: env)
+            let edited = try await CLI.run(
+                ["edit", "ランチ", "--price", "1300", "--from", "2026-11-01", "--to", "2026-11-30", "--yes"],
+                environment: env)
             #expect(edited.status == 0, "\(edited.stderr)")
             #expect(edited.stderr.contains("typed into the sheet by hand, the id "), "\(edited.stderr)")
             let rows = try await host.rows(book: "家計簿_2026", sheet: "11")
@@ -358,17 +447,26 @@ import TestSupport
         let queued = try await CLI.run(["add", "ラーメン", "980", "-d", "2026-11-10", "-c", "0"], environment: offline)
         #expect(queued.status == 75 && queued.stderr.hasPrefix("ラーメン ¥980 は送信待ちです ("), "\(queued.stderr)")
         #expect(queued.stderr.contains("に届きません: 接続を拒否されました"), "the error in Japanese too: \(queued.stderr)")
-        let badPrice = try await CLI.run(["add", "ラーメン", "980円です", "-d", "2026-11-10", "-c", "0"], environment: offline)
-        #expect(badPrice.status == 65 && badPrice.stderr.contains("エラー: <price>: 「980円です」は整数の円ではありません (1500、1,500、¥1,500、1,500円 が読めます)"), "\(badPrice.stderr)")
-        let badCategory = try await CLI.run(["add", "ラーメン", "980", "-d", "2026-11-10", "-c", "らーめん"], environment: offline)
+        let badPrice = try await CLI.run(
+            ["add", "ラーメン", "980円です", "-d", "2026-11-10", "-c", "0"], environment: offline)
+        #expect(
+            badPrice.status == 65
+                && badPrice.stderr.contains("エラー: <price>: 「980円です」は整数の円ではありません (1500、1,500、¥1,500、1,500円 が読めます)"),
+            "\(badPrice.stderr)")
+        let badCategory = try await CLI.run(
+            ["add", "ラーメン", "980", "-d", "2026-11-10", "-c", "らーめん"], environment: offline)
         #expect(badCategory.status == 64, "a category the catalogue lacks is a usage error: \(badCategory.stderr)")
         let rows = try home.write("rows.csv", "date,name,price,category\n2026/11/10,ラーメン,980,0\n2026/13/10,餃子,450,0\n")
         let badRow = try await CLI.run(["register", rows], environment: offline)
-        #expect(badRow.status == 65 && badRow.stderr.contains(":3: date: 「2026/13/10」は実在する日ではありません (2026年に13月はありません)"), "\(badRow.stderr)")
+        #expect(
+            badRow.status == 65 && badRow.stderr.contains(":3: date: 「2026/13/10」は実在する日ではありません (2026年に13月はありません)"),
+            "\(badRow.stderr)")
         let header = try home.write("header.csv", "when,what,yen\n2026/11/10,ラーメン,980\n")
         let badHeader = try await CLI.run(["register", header], environment: offline)
-        #expect(badHeader.status == 65 && badHeader.stderr.contains(":1: 見出しに date か 日付、name か 品名、price か 金額、category か 項目 がありません"),
-                "\(badHeader.stderr)")
+        #expect(
+            badHeader.status == 65
+                && badHeader.stderr.contains(":1: 見出しに date か 日付、name か 品名、price か 金額、category か 項目 がありません"),
+            "\(badHeader.stderr)")
         let folder = try Samples.cacheFolder(home: home, offline)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try Data("{not json".utf8).write(to: folder.appendingPathComponent("2026-10.json"))
@@ -376,27 +474,33 @@ import TestSupport
         #expect(corrupt.stderr.contains("警告: キャッシュのファイル ") && corrupt.stderr.contains("が読めないため"), "\(corrupt.stderr)")
         let regional = try CLIImportFilesTests.write(SampleStatements.bank, "regional.csv", in: home)
         let guessed = try await CLI.run(["profile", "init", regional], environment: offline)
-        #expect(guessed.stderr.contains("推測: columns.date: 「日付」") && guessed.stderr.contains("これで "), "\(guessed.stderr)")
+        #expect(
+            guessed.stderr.contains("推測: columns.date: 「日付」") && guessed.stderr.contains("これで "), "\(guessed.stderr)")
         let missing = try await CLI.run(["fetch", "2026-11", "--offline"], environment: offline)
-        #expect(missing.status == 69 && missing.stderr.contains("エラー: 2026-11 は development 環境のキャッシュ"), "\(missing.stderr)")
+        #expect(
+            missing.status == 69 && missing.stderr.contains("エラー: 2026-11 は development 環境のキャッシュ"), "\(missing.stderr)")
         try await withScriptHost { host in
             let env = host.environment(home: home).merging(["LANG": "ja_JP.UTF-8"]) { _, new in new }
             let sync = try await CLI.run(["sync"], environment: env)
-            #expect(sync.status == 0 && sync.stderr.contains("1件を送信しました (リクエスト1回、サーバーに既にあった0件は送らず)。送信待ちはありません。"),
-                    "\(sync.stderr)")
+            #expect(
+                sync.status == 0 && sync.stderr.contains("1件を送信しました (リクエスト1回、サーバーに既にあった0件は送らず)。送信待ちはありません。"),
+                "\(sync.stderr)")
             let statement = try CLIImportFilesTests.write(Self.bank, "meisai.csv", in: home, encoding: "cp932")
             let imported = try await CLI.run(["import", statement], environment: env)
             #expect(imported.stderr.contains("結果: 追加 2件、自分の口座間の振替 (支出ではない) 7件。"), "\(imported.stderr)")
             #expect(imported.stderr.contains("を三菱UFJ銀行 入出金明細として読みました (組み込みのプロファイル mufg。"), "\(imported.stderr)")
             #expect(imported.stderr.contains("2店の2行が既定の項目「食費」になりました"), "\(imported.stderr)")
             let explained = try await CLI.run(["import", statement, "--explain", "--dry-run"], environment: env)
-            #expect(explained.stderr.contains(":5: 振替のため送信せず (--transfers keep で取り込めます): 電子マネーへのチャージ: 買い物はその明細にあります"),
-                    "\(explained.stderr)")
-            #expect(explained.stderr.contains(":2: 登録済みのため送信せず: ID ") && explained.stderr.contains("はすでにサーバー上にあります"),
-                    "\(explained.stderr)")
+            #expect(
+                explained.stderr.contains(":5: 振替のため送信せず (--transfers keep で取り込めます): 電子マネーへのチャージ: 買い物はその明細にあります"),
+                "\(explained.stderr)")
+            #expect(
+                explained.stderr.contains(":2: 登録済みのため送信せず: ID ") && explained.stderr.contains("はすでにサーバー上にあります"),
+                "\(explained.stderr)")
             // On a terminal: the questions in Japanese, answered in Japanese.
-            let asked = try await CLIEverydayTests.onTerminal(["add", "餃子", "450", "-d", "2026-11-11"],
-                                                              answering: [("項目", "食費"), ("を登録しますか? [Y/n]", "はい")], env)
+            let asked = try await CLIEverydayTests.onTerminal(
+                ["add", "餃子", "450", "-d", "2026-11-11"],
+                answering: [("項目", "食費"), ("を登録しますか? [Y/n]", "はい")], env)
             #expect(asked.status == 0, "\(asked.stdout)")
             #expect(try await Self.month(host).contains("2026-11-11 餃子 450"))
             // A row a person broke in the sheet: named in Japanese, the month still printed, exit 65.
@@ -404,31 +508,42 @@ import TestSupport
                 try await host.type(book: "家計簿_2026", sheet: "11", row: 20, column: column, value)
             }
             let broken = try await CLI.run(["fetch", "2026-11"], environment: env)
-            #expect(broken.status == 65 && broken.stderr.contains("警告: 除外: 2026-11、サーバーの応答の") && broken.stderr.contains("金額 null は整数の円ではありません"),
-                    "\(broken.stderr)")
+            #expect(
+                broken.status == 65 && broken.stderr.contains("警告: 除外: 2026-11、サーバーの応答の")
+                    && broken.stderr.contains("金額 null は整数の円ではありません"),
+                "\(broken.stderr)")
         }
     }
 
     @Test func onATerminalAnImportAsksOnceForEachNewShopsCategoryBeforeSendingAndRemembersIt() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }
-        let card = try CLIImportFilesTests.write([Self.enaviTitle, Self.enaviRow("2026/11/05", "東京電力", "8,234"), Self.enaviRow("2026/11/06", "ＥＮＥＯＳ　渋谷ＳＳ", "5,400"),
-                                                  Self.enaviRow("2026/11/20", "ＥＮＥＯＳ　目黒ＳＳ", "4,100"), Self.enaviRow("2026/11/22", "ｾﾌﾞﾝｲﾚﾌﾞﾝ", "498")],
-                                                 "enavi.csv", in: home)
+        let card = try CLIImportFilesTests.write(
+            [
+                Self.enaviTitle, Self.enaviRow("2026/11/05", "東京電力", "8,234"),
+                Self.enaviRow("2026/11/06", "ＥＮＥＯＳ　渋谷ＳＳ", "5,400"),
+                Self.enaviRow("2026/11/20", "ＥＮＥＯＳ　目黒ＳＳ", "4,100"), Self.enaviRow("2026/11/22", "ｾﾌﾞﾝｲﾚﾌﾞﾝ", "498"),
+            ],
+            "enavi.csv", in: home)
         try await withScriptHost { host in
             let env = host.environment(home: home)
-            let asked = try await CLIEverydayTests.onTerminal(["import", card],
-                                                              // A typo is refused with what it likely meant, which Enter then takes.
-                                                              answering: [("東京電力 ¥8,234 — its category", "entertainmnt"), ("東京電力 ¥8,234 — its category [Entertainment]", ""),
-                                                                          ("ENEOS 渋谷SS ¥5,400 (and 1 more)", "entertainment/transportation"),
-                                                                          ("enavi.csv:5: ", "")], env)
+            let asked = try await CLIEverydayTests.onTerminal(
+                ["import", card],
+                // A typo is refused with what it likely meant, which Enter then takes.
+                answering: [
+                    ("東京電力 ¥8,234 — its category", "entertainmnt"), ("東京電力 ¥8,234 — its category [Entertainment]", ""),
+                    ("ENEOS 渋谷SS ¥5,400 (and 1 more)", "entertainment/transportation"),
+                    ("enavi.csv:5: ", ""),
+                ], env)
             #expect(asked.status == 0, "\(asked.stdout)")
             #expect(asked.stdout.contains("→ ENEOS: Entertainment/Transportation"), "\(asked.stdout)")
             let items = try ItemCodec.items(Data(try await host.call("?year=2026&month=11").utf8))
                 .map { "\($0.name) \($0.category)/\($0.categorySub.map(String.init) ?? "-")" }.sorted()
             #expect(items == ["ｾﾌﾞﾝｲﾚﾌﾞﾝ 0/-", "東京電力 1/-", "ＥＮＥＯＳ　渋谷ＳＳ 1/1", "ＥＮＥＯＳ　目黒ＳＳ 1/1"].sorted(), "\(items)")
             let rules = try await CLI.run(["rule", "list", "--format", "json"], environment: env)
-            #expect(rules.stdout.contains(#""shop": "東京電力", "category": 1"#) && rules.stdout.contains(#""shop": "ENEOS""#), "\(rules.stdout)")
+            #expect(
+                rules.stdout.contains(#""shop": "東京電力", "category": 1"#) && rules.stdout.contains(#""shop": "ENEOS""#),
+                "\(rules.stdout)")
             #expect(!rules.stdout.contains("セブン"), "Enter keeps the default and makes no rule")
         }
     }

@@ -1,8 +1,8 @@
 import ExpenseLogFormats
 import ExpenseLogModel
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A household's November, end to end through the binary against the bundled script under the host: the partner's
 /// purchases typed in the app, a purchase typed with a generic name, five statements as the banks and cards export them
@@ -10,7 +10,9 @@ import TestSupport
 /// statement imported again. The sheet ends with each purchase once, checked row by row.
 @Suite struct CLIHouseholdMonthTests {
     static func month(_ host: ScriptHost) async throws -> [String] {
-        try ItemCodec.items(Data(try await host.call("?year=2026&month=11").utf8)).map { "\($0.date) \($0.name) \($0.price)" }.sorted()
+        try ItemCodec.items(Data(try await host.call("?year=2026&month=11").utf8)).map {
+            "\($0.date) \($0.name) \($0.price)"
+        }.sorted()
     }
 
     /// 三井住友カード (Vpass): a section per card, a 分割 purchase at its full amount, a refund, a waived fee, totals.
@@ -36,14 +38,31 @@ import TestSupport
     ]
     /// PayPay: a top-up, a payment and its refund under one 取引番号, money sent to a person, a payment with points.
     static let payPay: [[String]] = [
-        ["取引日", "出金金額（円）", "入金金額（円）", "海外出金金額", "通貨", "変換レート（円）", "利用国", "取引内容", "取引先", "取引方法",
-         "支払い区分", "利用者", "取引番号"],
-        ["2026/11/01 08:12:30", "-", "5,000", "-", "-", "-", "-", "チャージ", "三菱UFJ銀行", "銀行口座", "-", "-", "04000000000000000001"],
-        ["2026/11/02 12:40:05", "880", "-", "-", "-", "-", "-", "支払い", "すき家 中目黒店", "PayPay残高", "-", "-", "04000000000000000002"],
-        ["2026/11/03 19:00:00", "1,000", "-", "-", "-", "-", "-", "送金", "山田 花子", "PayPay残高", "-", "-", "04000000000000000003"],
-        ["2026/11/04 10:10:10", "2,599", "-", "-", "-", "-", "-", "支払い", "ドラッグストア マツモトキヨシ", "PayPayポイント (1円), PayPay残高 (2,598円)",
-         "-", "-", "04000000000000000004"],
-        ["2026/11/05 09:00:00", "-", "880", "-", "-", "-", "-", "返金", "すき家 中目黒店", "PayPay残高", "-", "-", "04000000000000000002"],
+        [
+            "取引日", "出金金額（円）", "入金金額（円）", "海外出金金額", "通貨", "変換レート（円）", "利用国", "取引内容", "取引先", "取引方法",
+            "支払い区分", "利用者", "取引番号",
+        ],
+        [
+            "2026/11/01 08:12:30", "-", "5,000", "-", "-", "-", "-", "チャージ", "三菱UFJ銀行", "銀行口座", "-", "-",
+            "04000000000000000001",
+        ],
+        [
+            "2026/11/02 12:40:05", "880", "-", "-", "-", "-", "-", "支払い", "すき家 中目黒店", "PayPay残高", "-", "-",
+            "04000000000000000002",
+        ],
+        [
+            "2026/11/03 19:00:00", "1,000", "-", "-", "-", "-", "-", "送金", "山田 花子", "PayPay残高", "-", "-",
+            "04000000000000000003",
+        ],
+        [
+            "2026/11/04 10:10:10", "2,599", "-", "-", "-", "-", "-", "支払い", "ドラッグストア マツモトキヨシ",
+            "PayPayポイント (1円), PayPay残高 (2,598円)",
+            "-", "-", "04000000000000000004",
+        ],
+        [
+            "2026/11/05 09:00:00", "-", "880", "-", "-", "-", "-", "返金", "すき家 中目黒店", "PayPay残高", "-", "-",
+            "04000000000000000002",
+        ],
     ]
     /// ゆうちょ: rent paid automatically, cash from an ATM, the Vpass bill, a salary.
     static let yucho: [[String]] = [
@@ -71,19 +90,19 @@ import TestSupport
     /// Each purchase once: what the sheet must hold at the end of the month.
     static let expected = [
         "2026-11-01 セブン－イレブン　中目黒店 498",
-        "2026-11-02 まいばすけっと 1280",          // typed in the app; the 楽天 row matched it
-        "2026-11-02 すき家 880",                    // typed in the app while the PayPay import waited offline
+        "2026-11-02 まいばすけっと 1280",  // typed in the app; the 楽天 row matched it
+        "2026-11-02 すき家 880",  // typed in the app while the PayPay import waited offline
         "2026-11-02 ｾﾌﾞﾝｲﾚﾌﾞﾝ 1280",
-        "2026-11-03 ｾﾌﾞﾝｲﾚﾌﾞﾝ -1280",              // the debit card's cancellation
+        "2026-11-03 ｾﾌﾞﾝｲﾚﾌﾞﾝ -1280",  // the debit card's cancellation
         "2026-11-03 ＡＭＡＺＯＮ．ＣＯ．ＪＰ 1980",  // on the Vpass card
         "2026-11-03 ＡＭＡＺＯＮ．ＣＯ．ＪＰ 1980",  // and on the 楽天 card: two purchases
         "2026-11-04 ドラッグストア マツモトキヨシ 2599",
-        "2026-11-05 すき家 中目黒店 -880",          // PayPay's 返金, under the payment's 取引番号
+        "2026-11-05 すき家 中目黒店 -880",  // PayPay's 返金, under the payment's 取引番号
         "2026-11-05 ﾄｳｷﾖｳｶﾞｽ 6540",
-        "2026-11-08 ビックカメラ　有楽町店 59800",   // 分割, at its full amount
+        "2026-11-08 ビックカメラ　有楽町店 59800",  // 分割, at its full amount
         "2026-11-12 ＡＭＡＺＯＮ．ＣＯ．ＪＰ -1200",
         "2026-11-21 ﾕﾆｸﾛ ｼﾌﾞﾔ 3990",
-        "2026-11-27 本 1500",                       // typed; the Vpass row 紀伊國屋書店 was decided the same purchase
+        "2026-11-27 本 1500",  // typed; the Vpass row 紀伊國屋書店 was decided the same purchase
         "2026-11-27 ﾔﾁﾝ ﾄｳ 50550",
     ].sorted()
 
@@ -101,13 +120,18 @@ import TestSupport
         try await withScriptHost { host in
             let env = host.environment(home: home), app = host.environment(home: partner)
             // The partner types in the app; the household's own `add` with a generic name.
-            #expect(try await CLI.run(["add", "まいばすけっと", "1280", "-d", "2026-11-02", "-c", "0"], environment: app).status == 0)
-            #expect(try await CLI.run(["add", "本", "1500", "-d", "2026-11-27", "-c", "1"], environment: env).status == 0)
+            #expect(
+                try await CLI.run(["add", "まいばすけっと", "1280", "-d", "2026-11-02", "-c", "0"], environment: app).status
+                    == 0)
+            #expect(
+                try await CLI.run(["add", "本", "1500", "-d", "2026-11-27", "-c", "1"], environment: env).status == 0)
 
             // A day offline: the PayPay history waits in the outbox; meanwhile the partner types one of its purchases.
-            let offline = try await CLI.run(["import", payPay], environment: try Samples.offlineEnvironment(home: home))
+            let offline = try await CLI.run(
+                ["import", payPay], environment: try Samples.offlineEnvironment(home: home))
             #expect(offline.status == 75, "\(offline.stderr)")
-            #expect(try await CLI.run(["add", "すき家", "880", "-d", "2026-11-02", "-c", "0"], environment: app).status == 0)
+            #expect(
+                try await CLI.run(["add", "すき家", "880", "-d", "2026-11-02", "-c", "0"], environment: app).status == 0)
             let sync = try await CLI.run(["sync"], environment: env)
             #expect(sync.status == 0, "\(sync.stderr)")
 
@@ -119,10 +143,14 @@ import TestSupport
             // The banks: only their spending, the transfers left out.
             let banks = try await CLI.run(["import", yucho, mufg], environment: env)
             #expect(banks.status == 0, "\(banks.stderr)")
-            #expect(banks.stderr.contains("Report: 4 added, 6 transfers between your own accounts (not spending), 1 left out by the profile."), "\(banks.stderr)")
+            #expect(
+                banks.stderr.contains(
+                    "Report: 4 added, 6 transfers between your own accounts (not spending), 1 left out by the profile."),
+                "\(banks.stderr)")
 
             // A purchase disputed and deleted stays deleted.
-            let deleted = try await CLI.run(["delete", "ファミリーマート", "--from", "2026-11-01", "--to", "2026-11-30", "--yes"], environment: env)
+            let deleted = try await CLI.run(
+                ["delete", "ファミリーマート", "--from", "2026-11-01", "--to", "2026-11-30", "--yes"], environment: env)
             #expect(deleted.status == 0, "\(deleted.stderr)")
             #expect(try await Self.month(host) == Self.expected)
 

@@ -18,18 +18,23 @@ import Testing
     func theClientIdlesWhileTheServerThinks(command: String) async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }
-        let item = try home.write("one.json", #"{"id":"N1","date":"20240120","name":"ラーメン","price":980,"category":0,"categorySub":0}"#)
+        let item = try home.write(
+            "one.json", #"{"id":"N1","date":"20240120","name":"ラーメン","price":980,"category":0,"categorySub":0}"#)
         if command == "sync" {
             // Queued while the server was unreachable: sync then reads its month and sends it.
-            let queued = try await CLI.run(["register", "--retries", "0", item], environment: try Samples.offlineEnvironment(home: home))
+            let queued = try await CLI.run(
+                ["register", "--retries", "0", item], environment: try Samples.offlineEnvironment(home: home))
             #expect(queued.status == 75, "\(queued.stderr)")
         }
         try await withServer(["--latency", "0.2"]) { server in
             try await server.seed(Samples.seed)
-            let arguments = try #require(Self.commands.first { $0.name == command }).arguments.map { $0 == "ITEM" ? item : $0 }
+            let arguments = try #require(Self.commands.first { $0.name == command }).arguments.map {
+                $0 == "ITEM" ? item : $0
+            }
             let clock = ContinuousClock()
             let started = clock.now
-            let (result, usage) = try await CLI.runWithUsage(arguments, environment: Samples.environment(home: home, server: server))
+            let (result, usage) = try await CLI.runWithUsage(
+                arguments, environment: Samples.environment(home: home, server: server))
             let wall = (clock.now - started) / .seconds(1)
             #expect(result.status == 0, "\(result.stderr)")
             #expect(wall >= 0.2, "the server waits 0.2 s before it answers")

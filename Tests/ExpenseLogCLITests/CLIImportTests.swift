@@ -26,7 +26,9 @@ import Testing
             // Declared UTF-8, the file cannot be read: the first bad line is named with the fix, and nothing is sent.
             let wrong = try await CLI.run(["register", "--encoding", "utf-8", file], environment: env)
             #expect(wrong.status == 65)
-            #expect(wrong.stderr.contains("\(file):1: the text is not valid UTF-8 here; if the file is Shift_JIS, pass --encoding shift_jis"))
+            #expect(
+                wrong.stderr.contains(
+                    "\(file):1: the text is not valid UTF-8 here; if the file is Shift_JIS, pass --encoding shift_jis"))
             #expect(try await server.requests().isEmpty)
 
             let result = try await CLI.run(["import", file, "--format", "json"], environment: env)
@@ -47,7 +49,8 @@ import Testing
     @Test func aUTF8FileWithABOMReadsInTheDummyEnvironment() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }
-        let file = try home.write("bom.csv", "\u{FEFF}id,date,name,price,category,categorySub\nB1,20240310,ノート,\"2,500\",1,2\n")
+        let file = try home.write(
+            "bom.csv", "\u{FEFF}id,date,name,price,category,categorySub\nB1,20240310,ノート,\"2,500\",1,2\n")
         let env = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "dummy"])
         let result = try await CLI.run(["register", "--dry-run", "--format", "json", file], environment: env)
         #expect(result.status == 0, "\(result.stderr)")
@@ -56,19 +59,20 @@ import Testing
     }
 
     /// A MoneyForward ME export as the app writes it: quoted, CP932, CRLF, spending negative.
-    static let moneyForwardExport = [
-        "\"計算対象\",\"日付\",\"内容\",\"金額（円）\",\"保有金融機関\",\"大項目\",\"中項目\",\"メモ\",\"振替\",\"ID\"",
-        "\"1\",\"2024/03/05\",\"スターバックス\",\"-550\",\"楽天カード\",\"食費\",\"カフェ\",\"\",\"0\",\"mf-001\"",
-        "\"1\",\"2024/03/06\",\"イオン\",\"-3,280\",\"楽天カード\",\"食費\",\"食料品\",\"\",\"0\",\"mf-002\"",
-        "\"1\",\"2024/03/07\",\"居酒屋\",\"-4,000\",\"楽天カード\",\"食費\",\"外食\",\"\",\"0\",\"mf-003\"",
-        "\"1\",\"2024/03/08\",\"給与\",\"250,000\",\"三井住友銀行\",\"収入\",\"給与\",\"\",\"0\",\"mf-004\"",
-        "\"1\",\"2024/03/09\",\"カード引き落とし\",\"-30,000\",\"三井住友銀行\",\"現金・カード\",\"カード引き落とし\",\"\",\"1\",\"mf-005\"",
-        "\"0\",\"2024/03/10\",\"立替\",\"-2,000\",\"楽天カード\",\"未分類\",\"未分類\",\"\",\"0\",\"mf-006\"",
-        "\"1\",\"2024/03/11\",\"家賃\",\"-80,000\",\"三井住友銀行\",\"住宅\",\"家賃\",\"\",\"0\",\"mf-007\"",
-        "\"1\",\"2024/03/12\",\"モバイルSuica\",\"-3,000\",\"楽天カード\",\"交通費\",\"電車\",\"\",\"0\",\"mf-008\"",
-        "\"1\",\"2024/03/13\",\"イオン 返品\",\"500\",\"楽天カード\",\"食費\",\"食料品\",\"\",\"0\",\"mf-009\"",
-        "\"1\",\"2024/03/14\",\"\(longName)\",\"-1,980\",\"楽天カード\",\"日用品\",\"日用品\",\"\",\"0\",\"mf-010\"",
-    ].joined(separator: "\r\n") + "\r\n"
+    static let moneyForwardExport =
+        [
+            "\"計算対象\",\"日付\",\"内容\",\"金額（円）\",\"保有金融機関\",\"大項目\",\"中項目\",\"メモ\",\"振替\",\"ID\"",
+            "\"1\",\"2024/03/05\",\"スターバックス\",\"-550\",\"楽天カード\",\"食費\",\"カフェ\",\"\",\"0\",\"mf-001\"",
+            "\"1\",\"2024/03/06\",\"イオン\",\"-3,280\",\"楽天カード\",\"食費\",\"食料品\",\"\",\"0\",\"mf-002\"",
+            "\"1\",\"2024/03/07\",\"居酒屋\",\"-4,000\",\"楽天カード\",\"食費\",\"外食\",\"\",\"0\",\"mf-003\"",
+            "\"1\",\"2024/03/08\",\"給与\",\"250,000\",\"三井住友銀行\",\"収入\",\"給与\",\"\",\"0\",\"mf-004\"",
+            "\"1\",\"2024/03/09\",\"カード引き落とし\",\"-30,000\",\"三井住友銀行\",\"現金・カード\",\"カード引き落とし\",\"\",\"1\",\"mf-005\"",
+            "\"0\",\"2024/03/10\",\"立替\",\"-2,000\",\"楽天カード\",\"未分類\",\"未分類\",\"\",\"0\",\"mf-006\"",
+            "\"1\",\"2024/03/11\",\"家賃\",\"-80,000\",\"三井住友銀行\",\"住宅\",\"家賃\",\"\",\"0\",\"mf-007\"",
+            "\"1\",\"2024/03/12\",\"モバイルSuica\",\"-3,000\",\"楽天カード\",\"交通費\",\"電車\",\"\",\"0\",\"mf-008\"",
+            "\"1\",\"2024/03/13\",\"イオン 返品\",\"500\",\"楽天カード\",\"食費\",\"食料品\",\"\",\"0\",\"mf-009\"",
+            "\"1\",\"2024/03/14\",\"\(longName)\",\"-1,980\",\"楽天カード\",\"日用品\",\"日用品\",\"\",\"0\",\"mf-010\"",
+        ].joined(separator: "\r\n") + "\r\n"
     static let longName = "ＡＭＡＺＯＮ．ＣＯ．ＪＰ　マーケットプレイス　ご注文番号１２３"  // 31 characters
 
     @Test func theMoneyForwardProfileImportsAnExportAndAReimportSkipsEveryRow() async throws {
@@ -82,7 +86,10 @@ import Testing
             let result = try await CLI.run(args, environment: env)
             // The 住宅 row has no category in the app's catalogue: the profile leaves it out and says how to import it.
             #expect(result.status == 0, "\(result.stderr)")
-            #expect(result.stderr.contains("Report: 6 added, 1 transfer between your own accounts (not spending), 3 left out by the profile."), "\(result.stderr)")
+            #expect(
+                result.stderr.contains(
+                    "Report: 6 added, 1 transfer between your own accounts (not spending), 3 left out by the profile."),
+                "\(result.stderr)")
             let stored = try await server.items()
             #expect(stored.map(\.id) == ["mf-001", "mf-002", "mf-003", "mf-008", "mf-009", "mf-010"])
             // Spending is negative in the export and positive here; the refund (+500) becomes -500.
@@ -94,14 +101,21 @@ import Testing
 
             let report = try ReportDocument(path: reportPath)
             #expect(report.exitCode == 0)
-            #expect(report.counts["added"] == 6 && report.counts["excluded"] == 3 && report.counts["transfer"] == 1
+            #expect(
+                report.counts["added"] == 6 && report.counts["excluded"] == 3 && report.counts["transfer"] == 1
                     && (report.counts["invalid"] ?? 0) == 0)
             #expect(report.rows.map(\.line) == Array(2...11), "every row, in file order")
-            #expect(report.rows.map(\.status) == ["added", "added", "added", "excluded", "transfer", "excluded", "excluded",
-                                                  "added", "added", "added"])
+            #expect(
+                report.rows.map(\.status) == [
+                    "added", "added", "added", "excluded", "transfer", "excluded", "excluded",
+                    "added", "added", "added",
+                ])
             #expect(report.rows[3].reasons == ["income (収入)"])
-            #expect(report.rows[6].reasons == ["no rule of the moneyforward profile matches (大項目 '住宅', 中項目 '家賃'); "
-                                               + "a profile that extends it with a rule imports such rows"])
+            #expect(
+                report.rows[6].reasons == [
+                    "no rule of the moneyforward profile matches (大項目 '住宅', 中項目 '家賃'); "
+                        + "a profile that extends it with a rule imports such rows"
+                ])
             #expect(report.rows[4].reasons == ["a transfer between your own accounts (振替)"])
 
             // The same export again: MoneyForward's ids are on the server now, so nothing is sent twice.
@@ -113,8 +127,11 @@ import Testing
             #expect(try ReportDocument(path: reportPath).counts["duplicate"] == 6)
         }
         // The dummy environment reads the same file with no network.
-        let dummy = try await CLI.run(["import", "--env", "dummy", "--profile", "moneyforward", "--skip-invalid", "--dry-run",
-                                       "--format", "csv", file], environment: Samples.environment(home: home))
+        let dummy = try await CLI.run(
+            [
+                "import", "--env", "dummy", "--profile", "moneyforward", "--skip-invalid", "--dry-run",
+                "--format", "csv", file,
+            ], environment: Samples.environment(home: home))
         #expect(dummy.status == 0)
         #expect(dummy.stdout.split(separator: "\n").count == 7, "a header and the six items")
     }
@@ -123,11 +140,13 @@ import Testing
     @Test func theREADMEsWorkedProfileExampleReadsItsBankStatement() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }
-        let readme = try String(contentsOf: CLI.packageRoot.appendingPathComponent("docs/import-profiles.md"), encoding: .utf8)
+        let readme = try String(
+            contentsOf: CLI.packageRoot.appendingPathComponent("docs/import-profiles.md"), encoding: .utf8)
         let profile = try home.write("bank-profile.json", try Self.fence(after: "bank-profile.json", in: readme))
         let statement = try home.write("bank-2024-03.csv", try Self.fence(after: "bank-2024-03.csv", in: readme))
         let env = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "dummy"])
-        let result = try await CLI.run(["register", "--profile", profile, "--dry-run", "--format", "json", statement], environment: env)
+        let result = try await CLI.run(
+            ["register", "--profile", profile, "--dry-run", "--format", "json", statement], environment: env)
         #expect(result.status == 0, "\(result.stderr)")
         let items = try ItemCodec.items(Data(result.stdout.utf8))
         #expect(items.map(\.date.compact) == ["20240301", "20240302", "20240304"])
@@ -142,15 +161,20 @@ import Testing
         defer { home.remove() }
         let env = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "dummy"])
         let csv = try home.write("a.csv", "日付,摘要,金額\n2024/3/1,x,1\n")
-        let bad = try home.write("bad.json", "{\n  \"columns\": {\"date\": \"日付\", \"name\": \"摘要\", \"price\": \"金額\"},\n"
-                                 + "  \"rules\": [{\"column\": \"摘要\", \"equals\": \"x\"}]\n}\n")
+        let bad = try home.write(
+            "bad.json",
+            "{\n  \"columns\": {\"date\": \"日付\", \"name\": \"摘要\", \"price\": \"金額\"},\n"
+                + "  \"rules\": [{\"column\": \"摘要\", \"equals\": \"x\"}]\n}\n")
         let result = try await CLI.run(["register", "--profile", bad, csv], environment: env)
         #expect(result.status == 65)
         #expect(result.stderr.contains("\(bad):3: rules[0]: needs \"category\""))
 
         let unknown = try await CLI.run(["register", "--profile", "mf", csv], environment: env)
         #expect(unknown.status == 64)
-        #expect(unknown.stderr.contains("the built-in profiles are moneyforward, mufg, paypay, rakuten-card, smbc, vpass, yucho"), "\(unknown.stderr)")
+        #expect(
+            unknown.stderr.contains(
+                "the built-in profiles are moneyforward, mufg, paypay, rakuten-card, smbc, vpass, yucho"),
+            "\(unknown.stderr)")
         let missing = try await CLI.run(["register", "--profile", "nowhere/p.json", csv], environment: env)
         #expect(missing.status == 66)
         let json = try home.write("a.json", "[]")
@@ -161,9 +185,11 @@ import Testing
 
     /// The body of the first code fence after the line naming a file (in the README's reference, docs/*.md).
     static func fence(after name: String, in text: String) throws -> String {
-        guard let named = text.range(of: "`\(name)`"), let open = text.range(of: "```", range: named.upperBound..<text.endIndex),
-              let lineEnd = text.range(of: "\n", range: open.upperBound..<text.endIndex),
-              let close = text.range(of: "\n```", range: lineEnd.upperBound..<text.endIndex) else {
+        guard let named = text.range(of: "`\(name)`"),
+            let open = text.range(of: "```", range: named.upperBound..<text.endIndex),
+            let lineEnd = text.range(of: "\n", range: open.upperBound..<text.endIndex),
+            let close = text.range(of: "\n```", range: lineEnd.upperBound..<text.endIndex)
+        else {
             throw TestFailure("the page has no code block after `\(name)`")
         }
         return String(text[lineEnd.upperBound..<close.lowerBound]) + "\n"

@@ -1,7 +1,7 @@
 import ExpenseLogModel
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Ctrl-C, SIGTERM and SIGHUP in the middle of a run, through the real binary: what the run says it leaves queued,
 /// no temporary file left behind, and the next run cleaning up after a writer that is gone.
@@ -31,7 +31,8 @@ import TestSupport
             let result = try await run.wait()
             #expect(result.status == 130, "\(result.stderr)")
             let said = try #require(result.stderr.split(separator: "\n").last.map(String.init))
-            #expect(said.hasPrefix("Interrupted. 600 of 600 items wait in the outbox")
+            #expect(
+                said.hasPrefix("Interrupted. 600 of 600 items wait in the outbox")
                     && said.contains("`expense-log sync` sends them"), "\(result.stderr)")
             let outbox = home.url.appendingPathComponent("expense-log/state/development/outbox")
             let left = try FileManager.default.contentsOfDirectory(atPath: outbox.path)
@@ -50,8 +51,9 @@ import TestSupport
             try await server.addFaults("[{\"kind\": \"hold\", \"seconds\": 30, \"method\": \"POST\"}]")
             let env = Samples.environment(home: home, server: server)
             // What `nohup` does: SIGHUP ignored before the program starts (exec keeps it ignored).
-            let run = try CLI.start(["-c", "trap '' HUP; exec \"$0\" register \"$1\"", try CLI.binary().path, file], environment: env,
-                                    binary: URL(fileURLWithPath: "/bin/sh"))
+            let run = try CLI.start(
+                ["-c", "trap '' HUP; exec \"$0\" register \"$1\"", try CLI.binary().path, file], environment: env,
+                binary: URL(fileURLWithPath: "/bin/sh"))
             try await Self.untilAPOSTArrives(server)
             run.child.signal(SIGHUP)
             try await server.release()
@@ -75,11 +77,14 @@ import TestSupport
         for name in [stale, live, fresh] { try Data("{\"half\":".utf8).write(to: outbox.appendingPathComponent(name)) }
         // Untouched for two minutes: abandoned. The fresh one may be another machine's writer at work on a shared folder.
         for name in [stale, live] {
-            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -120)], ofItemAtPath: outbox.appendingPathComponent(name).path)
+            try FileManager.default.setAttributes(
+                [.modificationDate: Date(timeIntervalSinceNow: -120)],
+                ofItemAtPath: outbox.appendingPathComponent(name).path)
         }
         let pending = try await CLI.run(["pending"], environment: env)
         #expect(pending.status == 0, "\(pending.stderr)")
         let left = try FileManager.default.contentsOfDirectory(atPath: outbox.path)
-        #expect(left.sorted() == [live, fresh].sorted(), "the dead writer's old file is removed, the others kept: \(left)")
+        #expect(
+            left.sorted() == [live, fresh].sorted(), "the dead writer's old file is removed, the others kept: \(left)")
     }
 }

@@ -14,8 +14,9 @@ import Testing
         let outbox = Outbox(directory: home.url.appendingPathComponent("expense-log/state/development/outbox"))
         for part in 0..<2 {
             let items = (0..<count / 2).map { n in
-                Samples.item("L\(part)-\(n)", "2024\(String(format: "%02d", n % 12 + 1))\(String(format: "%02d", n % 28 + 1))",
-                             "ラーメン \(n)", n % 5000 + 1)
+                Samples.item(
+                    "L\(part)-\(n)", "2024\(String(format: "%02d", n % 12 + 1))\(String(format: "%02d", n % 28 + 1))",
+                    "ラーメン \(n)", n % 5000 + 1)
             }
             try outbox.enqueue(OutboxBatch.split(items, size: 500))
         }
@@ -32,8 +33,11 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n")
         #expect(lines.count == Self.itemCount)
-        #expect(lines.first?.contains("\"id\":\"L0-0\"") == true && lines.last?.contains("\"id\":\"L1-\(Self.itemCount / 2 - 1)\"") == true)
-        #expect(result.stderr.contains("\(PriceText.format(Self.itemCount)) items in 240 batches wait")
+        #expect(
+            lines.first?.contains("\"id\":\"L0-0\"") == true
+                && lines.last?.contains("\"id\":\"L1-\(Self.itemCount / 2 - 1)\"") == true)
+        #expect(
+            result.stderr.contains("\(PriceText.format(Self.itemCount)) items in 240 batches wait")
                 || result.stderr.contains("\(Self.itemCount) items in 240 batches wait"), "\(result.stderr)")
         #expect(peak < 80, "pending: peak RSS \(peak) MiB")
 
@@ -51,7 +55,8 @@ import Testing
         let count = 60_000
         try Self.queueLargeOutbox(in: home, count: count)
         try await withServer { server in
-            let (result, peak) = try await CLI.runMeasured(["sync", "--format", "ndjson"], environment: Samples.environment(home: home, server: server))
+            let (result, peak) = try await CLI.runMeasured(
+                ["sync", "--format", "ndjson"], environment: Samples.environment(home: home, server: server))
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout.split(separator: "\n").count == count)
             #expect(result.stderr.contains("Sent \(count) items in 120 requests"), "\(result.stderr)")

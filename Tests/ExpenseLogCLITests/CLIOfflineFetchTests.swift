@@ -21,11 +21,14 @@ import Testing
         defer { home.remove() }
         let (env, gone) = try await cachedJanuary(home)
         defer { gone.stop() }
-        let result = try await CLI.run(["fetch", "--year", "2024", "--month", "1", "--format", "ndjson", "--retries", "0"],
-                                       environment: env)
+        let result = try await CLI.run(
+            ["fetch", "--year", "2024", "--month", "1", "--format", "ndjson", "--retries", "0"],
+            environment: env)
         #expect(result.status == 0)
         #expect(result.stdout == Samples.seed.prefix(3).map { ItemJSON.object($0) + "\n" }.joined())
-        #expect(result.stderr.contains("warning: could not reach \(env["EXPENSE_LOG_BASE_URL"]!)?year=2024&month=1: connection refused"))
+        #expect(
+            result.stderr.contains(
+                "warning: could not reach \(env["EXPENSE_LOG_BASE_URL"]!)?year=2024&month=1: connection refused"))
         #expect(result.stderr.contains("Showing 2024-01 as fetched"))
         #expect(result.stderr.contains(" ago ("), "how old the copy is")
     }
@@ -46,12 +49,14 @@ import Testing
         defer { home.remove() }
         let (env, gone) = try await cachedJanuary(home)
         defer { gone.stop() }
-        let refresh = try await CLI.run(["fetch", "--year", "2024", "--month", "1", "--refresh", "--retries", "0"], environment: env)
+        let refresh = try await CLI.run(
+            ["fetch", "--year", "2024", "--month", "1", "--refresh", "--retries", "0"], environment: env)
         #expect(refresh.status == 69)
         #expect(refresh.stdout.isEmpty)
         #expect(refresh.stderr.contains("connection refused"))
 
-        let both = try await CLI.run(["fetch", "--year", "2024", "--month", "1", "--refresh", "--offline"], environment: env)
+        let both = try await CLI.run(
+            ["fetch", "--year", "2024", "--month", "1", "--refresh", "--offline"], environment: env)
         #expect(both.status == 64)
         #expect(both.stderr.contains("--offline and --refresh cannot be used together"))
     }
@@ -65,9 +70,11 @@ import Testing
             let env = Samples.environment(home: home, server: server)
             #expect(try await CLI.run(["fetch", "--year", "2024", "--month", "1"], environment: env).status == 0)
             // Retry-After: 0, so the one retry costs no back-off (500 is not retried at all).
-            try await server.addFaults("[{\"status\": \(status), \"count\": -1, \"headers\": {\"Retry-After\": \"0\"}}]")
-            let result = try await CLI.run(["fetch", "--year", "2024", "--month", "1", "--format", "json", "--retries", "1"],
-                                           environment: env)
+            try await server.addFaults(
+                "[{\"status\": \(status), \"count\": -1, \"headers\": {\"Retry-After\": \"0\"}}]")
+            let result = try await CLI.run(
+                ["fetch", "--year", "2024", "--month", "1", "--format", "json", "--retries", "1"],
+                environment: env)
             #expect(result.status == 0)
             #expect(try ItemCodec.items(Data(result.stdout.utf8)) == Array(Samples.seed.prefix(3)))
             #expect(result.stderr.contains("answered HTTP \(status)"))
@@ -101,15 +108,18 @@ import Testing
 
         let down = try await CLI.run(["fetch", "--year", "2024", "--month", "1", "--retries", "0"], environment: env)
         #expect(down.status == 69)
-        #expect(down.stderr.contains("the cache file \(file.path) was unreadable and was moved to 2024-01.json.corrupt"))
+        #expect(
+            down.stderr.contains("the cache file \(file.path) was unreadable and was moved to 2024-01.json.corrupt"))
         #expect(FileManager.default.fileExists(atPath: file.path + ".corrupt"))
 
         try await withServer { server in
             try await server.seed(Samples.seed)
             let env = Samples.environment(home: home, server: server)
-            let again = try await CLI.run(["fetch", "--year", "2024", "--month", "1", "--format", "json"], environment: env)
+            let again = try await CLI.run(
+                ["fetch", "--year", "2024", "--month", "1", "--format", "json"], environment: env)
             #expect(again.status == 0)
-            let offline = try await CLI.run(["fetch", "--year", "2024", "--month", "1", "--offline", "--format", "json"], environment: env)
+            let offline = try await CLI.run(
+                ["fetch", "--year", "2024", "--month", "1", "--offline", "--format", "json"], environment: env)
             #expect(offline.stdout == again.stdout)
         }
     }
@@ -123,8 +133,9 @@ import Testing
             #expect(try await CLI.run(["fetch", "--year", "2024", "--month", "1"], environment: env).status == 0)
             // One attempt: the timeout and the fallback are the point here; CLIRetryTests retries a timed-out GET.
             try await server.addFaults("[{\"kind\": \"stall\", \"seconds\": 3}]")
-            let result = try await CLI.run(["fetch", "--year", "2024", "--month", "1", "--timeout", "0.3", "--retries", "0"],
-                                           environment: env)
+            let result = try await CLI.run(
+                ["fetch", "--year", "2024", "--month", "1", "--timeout", "0.3", "--retries", "0"],
+                environment: env)
             #expect(result.status == 0)
             #expect(result.stderr.contains("no answer before the timeout"))
             #expect(result.stdout.contains("TOTAL"))

@@ -20,7 +20,9 @@ import Testing
         #expect(result.stderr.contains("Queued the 5 items from \(file):2 on, in 3 batches, in the outbox"))
         #expect(result.stderr.contains("Run `expense-log sync` to send them"))
         // The outbox is state, not cache: clearing the cache must not lose it.
-        #expect(FileManager.default.fileExists(atPath: home.url.appendingPathComponent("expense-log/state/development/outbox").path))
+        #expect(
+            FileManager.default.fileExists(
+                atPath: home.url.appendingPathComponent("expense-log/state/development/outbox").path))
         #expect(try await CLI.run(["cache", "clear"], environment: offline).status == 0)
 
         let pending = try await CLI.run(["pending", "--format", "json"], environment: offline)
@@ -33,18 +35,24 @@ import Testing
             let sync = try await CLI.run(["sync", "--format", "json"], environment: env)
             #expect(sync.status == 0, "\(sync.stderr)")
             #expect(try ids(sync) == ["C1", "C2", "C3", "C4", "C5"])
-            #expect(sync.stderr.contains("Sent 5 items in 3 requests; skipped 0 the server already had. The outbox is empty."))
+            #expect(
+                sync.stderr.contains(
+                    "Sent 5 items in 3 requests; skipped 0 the server already had. The outbox is empty."))
             #expect(try await server.items().map(\.id) == ["C1", "C2", "C3", "C4", "C5"])
 
             let again = try await CLI.run(["sync"], environment: env)
             #expect(again.status == 0)
-            #expect(again.stderr.isEmpty && again.stdout.isEmpty, "nothing to send, nothing said (cron mails every line): \(again.stderr)")
+            #expect(
+                again.stderr.isEmpty && again.stdout.isEmpty,
+                "nothing to send, nothing said (cron mails every line): \(again.stderr)")
             let verbose = try await CLI.run(["sync", "--verbose"], environment: env)
             #expect(verbose.stderr.contains("is empty; nothing to send"), "\(verbose.stderr)")
-            #expect(try await server.requests().filter { $0.method == "POST" }.count == 3, "a second sync sends nothing")
+            #expect(
+                try await server.requests().filter { $0.method == "POST" }.count == 3, "a second sync sends nothing")
             #expect(try await CLI.run(["pending", "--format", "json"], environment: env).stdout == "[]\n")
             // What sync sent is in the cache too.
-            let cached = try await CLI.run(["fetch", "--year", "2024", "--month", "3", "--offline", "--format", "json"], environment: env)
+            let cached = try await CLI.run(
+                ["fetch", "--year", "2024", "--month", "3", "--offline", "--format", "json"], environment: env)
             #expect(try ids(cached).sorted() == ["C1", "C2", "C3", "C4", "C5"])
         }
     }
@@ -61,8 +69,12 @@ import Testing
             let listed = try await CLI.run(["pending", "--format", format], environment: offline)
             #expect(listed.status == 0)
             // Read back in the dummy environment (here the outbox holds these ids); its fixtures hold a ラーメン like A2.
-            let back = try await CLI.run(["register", "--env", "dummy", "--allow-duplicates", "--dry-run", "--input-format", format, "--format", "json", "-"],
-                                         environment: offline, stdin: listed.stdout)
+            let back = try await CLI.run(
+                [
+                    "register", "--env", "dummy", "--allow-duplicates", "--dry-run", "--input-format", format,
+                    "--format", "json", "-",
+                ],
+                environment: offline, stdin: listed.stdout)
             #expect(back.status == 0, "\(format): \(back.stderr)")
             #expect(try ItemCodec.items(Data(back.stdout.utf8)) == Array(Samples.seed.prefix(2)), "\(format)")
         }
@@ -80,7 +92,9 @@ import Testing
             let result = try await CLI.run(["register", file, "--timeout", "1"], environment: env)
             #expect(result.status == 75, "\(result.stderr)")
             #expect(result.stderr.contains("may have been saved before the answer was lost"))
-            #expect(try await server.requests().filter { $0.method == "POST" }.count == 1, "a POST of unknown fate is never re-sent blindly")
+            #expect(
+                try await server.requests().filter { $0.method == "POST" }.count == 1,
+                "a POST of unknown fate is never re-sent blindly")
             #expect(try await server.items().map(\.id) == ["C1", "C2", "C3"])
 
             let sync = try await CLI.run(["sync"], environment: env)
@@ -97,7 +111,9 @@ import Testing
         try await withServer { server in
             let file = try home.write("four.csv", Samples.csv(rows: 4))
             // Batch 1 is saved; batch 2 gets a 502 (fate unknown: not retried, queued).
-            try await server.addFaults("[{\"kind\": \"stall\", \"seconds\": 0, \"method\": \"POST\"}, {\"status\": 502, \"method\": \"POST\"}]")
+            try await server.addFaults(
+                "[{\"kind\": \"stall\", \"seconds\": 0, \"method\": \"POST\"}, {\"status\": 502, \"method\": \"POST\"}]"
+            )
             let env = Samples.environment(home: home, server: server)
             #expect(try await CLI.run(["register", file, "--batch-size", "2"], environment: env).status == 75)
             // A 502 may come after the script ran: --force re-sends without waiting out its longest execution.
@@ -123,7 +139,9 @@ import Testing
             let second = try home.write("second.csv", Samples.csv(rows: 2, prefix: "N"))
             let result = try await CLI.run(["register", second], environment: env)
             #expect(result.status == 0)
-            #expect(result.stderr.contains("3 items queued by earlier runs are still waiting in the outbox; `expense-log sync` sends them"))
+            #expect(
+                result.stderr.contains(
+                    "3 items queued by earlier runs are still waiting in the outbox; `expense-log sync` sends them"))
             #expect(try await server.items().map(\.id) == ["N1", "N2"], "register sends only its own items")
             #expect(try await CLI.run(["sync"], environment: env).status == 0)
             #expect(try await server.items().map(\.id) == ["N1", "N2", "P1", "P2", "P3"])
@@ -162,13 +180,17 @@ import Testing
         let home = try TemporaryDirectory()
         defer { home.remove() }
         let file = try home.write("one.csv", "id,date,name,price,category,categorySub\nM1,20240110,コーヒー,178,0,1\n")
-        let queued = try await CLI.run(["register", "--retries", "0", file], environment: try Samples.offlineEnvironment(home: home))
+        let queued = try await CLI.run(
+            ["register", "--retries", "0", file], environment: try Samples.offlineEnvironment(home: home))
         #expect(queued.status == 75, "\(queued.stderr)")
         try await withServer(["--sheet"]) { server in
-            try await server.addRows(month: "202401", #"[{"id":"M1","date":20240205,"name":"コーヒー","price":178,"category":0,"categorySub":1}]"#)
+            try await server.addRows(
+                month: "202401",
+                #"[{"id":"M1","date":20240205,"name":"コーヒー","price":178,"category":0,"categorySub":1}]"#)
             let sync = try await CLI.run(["sync"], environment: Samples.environment(home: home, server: server))
             #expect(sync.status == 0, "\(sync.stderr)")
-            #expect(sync.stderr.contains("Sent 0 items in 0 requests; skipped 1 the server already had"), "\(sync.stderr)")
+            #expect(
+                sync.stderr.contains("Sent 0 items in 0 requests; skipped 1 the server already had"), "\(sync.stderr)")
             #expect(try await server.requests().filter { $0.method == "POST" }.isEmpty)
         }
     }
@@ -181,7 +203,8 @@ import Testing
         let file = try home.write("one.csv", "id,date,name,price,category,categorySub\nU1,20240110,コーヒー,178,0,1\n")
         #expect(try await CLI.run(["register", "--retries", "0", file], environment: env).status == 75)
         let folder = home.url.appendingPathComponent("expense-log/state/development/outbox")
-        let entry = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.path).first { $0.hasSuffix(".json") })
+        let entry = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: folder.path).first { $0.hasSuffix(".json") })
         let path = folder.appendingPathComponent(entry).path
         let whole = try #require(FileManager.default.contents(atPath: path))
         try whole.prefix(60).write(to: URL(fileURLWithPath: path))  // cut short by hand
@@ -200,12 +223,15 @@ import Testing
     @Test func anOutboxThatIsAFileIsNamedAsSuch() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }
-        try FileManager.default.createDirectory(at: home.url.appendingPathComponent("expense-log/state/development"),
-                                                withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: home.url.appendingPathComponent("expense-log/state/development"),
+            withIntermediateDirectories: true)
         _ = try home.write("expense-log/state/development/outbox", "not a folder")
         let pending = try await CLI.run(["pending"], environment: try Samples.offlineEnvironment(home: home))
         #expect(pending.status == 74)
-        #expect(pending.stderr.contains("the outbox folder cannot be listed (not a directory (ENOTDIR))"), "\(pending.stderr)")
+        #expect(
+            pending.stderr.contains("the outbox folder cannot be listed (not a directory (ENOTDIR))"),
+            "\(pending.stderr)")
         #expect(!pending.stderr.contains("NSCocoaErrorDomain"))
     }
 }

@@ -19,8 +19,9 @@ import Testing
         let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
         let errors = scratch.url.appendingPathComponent("stderr").path
-        let process = try ChildProcess("/usr/bin/env", ["python3", script] + arguments,
-                                       stdin: .null, stdout: .pipe, stderr: .file(errors))
+        let process = try ChildProcess(
+            "/usr/bin/env", ["python3", script] + arguments,
+            stdin: .null, stdout: .pipe, stderr: .file(errors))
         let output = process.output?.readDataToEndOfFile() ?? Data()
         let status = process.waitBlocking()
         let stderr = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""

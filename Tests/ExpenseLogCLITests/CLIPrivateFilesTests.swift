@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Issue 46: what the tool keeps (the cache, the queue, the decisions, the rules) is readable by its owner alone, on a
 /// machine with other accounts, whatever the umask; an older home is tightened once; a folder another account owns is
@@ -8,15 +8,19 @@ import TestSupport
 @Suite(.serialized) struct CLIPrivateFilesTests {
     /// Runs the binary with `umask` set first, as `sh -c 'umask 000; expense-log …'` would.
     static func run(_ arguments: [String], umask: String, _ env: [String: String]) async throws -> CLIResult {
-        try await CLI.start(["-c", "umask \(umask); exec \"$0\" \"$@\"", try CLI.binary().path] + arguments, environment: env,
-                            binary: URL(fileURLWithPath: "/bin/sh")).wait()
+        try await CLI.start(
+            ["-c", "umask \(umask); exec \"$0\" \"$@\"", try CLI.binary().path] + arguments, environment: env,
+            binary: URL(fileURLWithPath: "/bin/sh")
+        ).wait()
     }
 
     /// Every file and folder under `root` that someone other than its owner may read, write or enter, with its mode.
     static func open(under root: URL) -> [String] {
         var found: [String] = []
         var info = stat()
-        if stat(root.path, &info) == 0, info.st_mode & 0o077 != 0 { found.append(String(format: "%o %@", info.st_mode & 0o777, root.path)) }
+        if stat(root.path, &info) == 0, info.st_mode & 0o077 != 0 {
+            found.append(String(format: "%o %@", info.st_mode & 0o777, root.path))
+        }
         let walk = FileManager.default.enumerator(atPath: root.path)
         while let name = walk?.nextObject() as? String {
             let path = root.appendingPathComponent(name).path
@@ -31,13 +35,16 @@ import TestSupport
         let home = try TemporaryDirectory()
         defer { home.remove() }
         let data = home.url.appendingPathComponent("expense-log")
-        let csv = try home.write("paid.csv", "date,name,price,category\n20240105,パン,250,0\n20240106,牛乳,198,0\n20240107,本,1500,1\n")
+        let csv = try home.write(
+            "paid.csv", "date,name,price,category\n20240105,パン,250,0\n20240106,牛乳,198,0\n20240107,本,1500,1\n")
         try await withScriptHost { host in
             let env = host.environment(home: home)
             func step(_ arguments: [String], _ status: Int32 = 0) async throws {
                 let result = try await Self.run(arguments, umask: umask, env)
                 #expect(result.status == status, "\(arguments): \(result.stderr)")
-                #expect(Self.open(under: data).isEmpty, "after \(arguments.joined(separator: " ")) under umask \(umask): \(Self.open(under: data))")
+                #expect(
+                    Self.open(under: data).isEmpty,
+                    "after \(arguments.joined(separator: " ")) under umask \(umask): \(Self.open(under: data))")
             }
             try await step(["fetch", "2024-01"])
             try await step(["add", "ラーメン", "980", "--category", "food", "--date", "2024-01-15"])
@@ -64,14 +71,16 @@ import TestSupport
         try await withServer { server in
             try await server.addFaults("[{\"kind\": \"hold\", \"seconds\": 30, \"method\": \"POST\"}]")
             let env = Samples.environment(home: home, server: server)
-            let run = try CLI.start(["-c", "umask 000; exec \"$0\" \"$@\"", try CLI.binary().path, "register", file, "--batch-size", "50"],
-                                    environment: env, binary: URL(fileURLWithPath: "/bin/sh"))
+            let run = try CLI.start(
+                ["-c", "umask 000; exec \"$0\" \"$@\"", try CLI.binary().path, "register", file, "--batch-size", "50"],
+                environment: env, binary: URL(fileURLWithPath: "/bin/sh"))
             try await CLIInterruptTests.untilAPOSTArrives(server)
             run.kill()
             try await server.release()
             _ = try await run.wait()
             let data = home.url.appendingPathComponent("expense-log")
-            #expect(FileManager.default.fileExists(atPath: data.appendingPathComponent("state/development/outbox").path))
+            #expect(
+                FileManager.default.fileExists(atPath: data.appendingPathComponent("state/development/outbox").path))
             #expect(Self.open(under: data).isEmpty, "\(Self.open(under: data))")
         }
     }
@@ -82,10 +91,13 @@ import TestSupport
         let data = home.url.appendingPathComponent("expense-log")
         let env = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "dummy"])
         #expect(try await Self.run(["fetch", "2024-01"], umask: "022", env).status == 0)
-        #expect(try await Self.run(["add", "本", "900", "--category", "娯楽費", "--date", "2024-01-20"], umask: "022", env).status == 0)
+        #expect(
+            try await Self.run(["add", "本", "900", "--category", "娯楽費", "--date", "2024-01-20"], umask: "022", env)
+                .status == 0)
         // A config file written by hand (it may hold the web app's key in its URL).
         let config = data.appendingPathComponent("config/config.json")
-        try FileManager.default.createDirectory(at: config.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: config.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(#"{"language": "en"}"#.utf8).write(to: config)
         // As earlier versions left them under umask 022: folders 0755, files 0644.
         var made = 0
@@ -106,9 +118,13 @@ import TestSupport
         let first = try await Self.run(["fetch", "2024-01", "--offline"], umask: "022", env)
         #expect(first.status == 0, "\(first.stderr)")
         let notes = first.stderr.split(separator: "\n").filter { $0.contains("readable by you alone") }
-        #expect(notes.count == 1 && notes[0].contains("Made \(made) files and folders") && notes[0].contains(data.appendingPathComponent("cache").path),
-                "\(first.stderr)")
-        #expect(["config", "cache", "state"].allSatisfy { Self.open(under: data.appendingPathComponent($0)).isEmpty }, "\(Self.open(under: data))")
+        #expect(
+            notes.count == 1 && notes[0].contains("Made \(made) files and folders")
+                && notes[0].contains(data.appendingPathComponent("cache").path),
+            "\(first.stderr)")
+        #expect(
+            ["config", "cache", "state"].allSatisfy { Self.open(under: data.appendingPathComponent($0)).isEmpty },
+            "\(Self.open(under: data))")
         #expect(try String(contentsOf: month, encoding: .utf8) == fixture, "the data is kept as it was")
         let again = try await Self.run(["fetch", "2024-01", "--offline"], umask: "022", env)
         #expect(again.status == 0 && !again.stderr.contains("readable by you alone"), "once: \(again.stderr)")
@@ -127,13 +143,16 @@ import TestSupport
             #expect(chown(cache.path, 65_534, 65_534) == 0)
         } else {
             // Run as a user: a folder root owns stands in for another account's.
-            try FileManager.default.createSymbolicLink(at: cache, withDestinationURL: URL(fileURLWithPath: "/usr/share"))
+            try FileManager.default.createSymbolicLink(
+                at: cache, withDestinationURL: URL(fileURLWithPath: "/usr/share"))
         }
         var before = stat()
         _ = stat(cache.path, &before)
-        let refused = try await Self.run(["fetch", "2024-01"], umask: "022", Samples.environment(home: home, ["EXPENSE_LOG_ENV": "dummy"]))
+        let refused = try await Self.run(
+            ["fetch", "2024-01"], umask: "022", Samples.environment(home: home, ["EXPENSE_LOG_ENV": "dummy"]))
         #expect(refused.status == 78, "\(refused.stderr)")
-        #expect(refused.stderr.contains(cache.path) && refused.stderr.contains("belongs to another account")
+        #expect(
+            refused.stderr.contains(cache.path) && refused.stderr.contains("belongs to another account")
                 && refused.stderr.contains("EXPENSE_LOG_HOME"), "\(refused.stderr)")
         var after = stat()
         _ = stat(cache.path, &after)
@@ -152,14 +171,20 @@ import TestSupport
         // A file another account put there (or a run under sudo left): root here stands in for that account when the
         // tests run as a user, and an unprivileged uid when they run as root.
         let other: uid_t = geteuid() == 0 ? 65_534 : 0
-        if geteuid() == 0 { #expect(chown(month.path, other, other) == 0) } else {
+        if geteuid() == 0 {
+            #expect(chown(month.path, other, other) == 0)
+        } else {
             try FileManager.default.removeItem(at: month)
-            try FileManager.default.createSymbolicLink(at: folder.appendingPathComponent("2024-02.json"), withDestinationURL: URL(fileURLWithPath: "/etc/hostname"))
+            try FileManager.default.createSymbolicLink(
+                at: folder.appendingPathComponent("2024-02.json"),
+                withDestinationURL: URL(fileURLWithPath: "/etc/hostname"))
         }
         let refused = try await Self.run(["fetch", "2024-01", "--offline"], umask: "022", env)
         if geteuid() == 0 {
-            #expect(refused.status == 78 && refused.stderr.contains(month.path) && refused.stderr.contains("belongs to another account"),
-                    "\(refused.stderr)")
+            #expect(
+                refused.status == 78 && refused.stderr.contains(month.path)
+                    && refused.stderr.contains("belongs to another account"),
+                "\(refused.stderr)")
             var info = stat()
             _ = stat(folder.path, &info)
             #expect(info.st_mode & 0o777 == 0o755, "nothing was changed before the refusal")
@@ -174,14 +199,17 @@ import TestSupport
         defer { home.remove() }
         let data = home.url.appendingPathComponent("expense-log")
         let elsewhere = home.url.appendingPathComponent("other-disk/cache")
-        try FileManager.default.createDirectory(at: elsewhere.appendingPathComponent("dummy"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: elsewhere.appendingPathComponent("dummy"), withIntermediateDirectories: true)
         try Data("{}".utf8).write(to: elsewhere.appendingPathComponent("dummy/note.json"))
         chmod(elsewhere.path, 0o755)
         chmod(elsewhere.appendingPathComponent("dummy").path, 0o755)
         chmod(elsewhere.appendingPathComponent("dummy/note.json").path, 0o644)
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(at: data.appendingPathComponent("cache"), withDestinationURL: elsewhere)
-        let fetched = try await Self.run(["fetch", "2024-01"], umask: "022", Samples.environment(home: home, ["EXPENSE_LOG_ENV": "dummy"]))
+        try FileManager.default.createSymbolicLink(
+            at: data.appendingPathComponent("cache"), withDestinationURL: elsewhere)
+        let fetched = try await Self.run(
+            ["fetch", "2024-01"], umask: "022", Samples.environment(home: home, ["EXPENSE_LOG_ENV": "dummy"]))
         #expect(fetched.status == 0, "\(fetched.stderr)")
         #expect(Self.open(under: elsewhere).isEmpty, "\(Self.open(under: elsewhere))")
     }
@@ -191,12 +219,16 @@ import TestSupport
         defer { home.remove() }
         let deep = home.url.appendingPathComponent("deep/dir")
         try FileManager.default.createDirectory(at: deep, withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(at: home.url.appendingPathComponent("link"), withDestinationURL: deep)
+        try FileManager.default.createSymbolicLink(
+            at: home.url.appendingPathComponent("link"), withDestinationURL: deep)
         // link/.. is deep, not the folder the link is in.
-        let env = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "dummy", "EXPENSE_LOG_HOME": home.url.path + "/link/../el"])
+        let env = Samples.environment(
+            home: home, ["EXPENSE_LOG_ENV": "dummy", "EXPENSE_LOG_HOME": home.url.path + "/link/../el"])
         let fetched = try await Self.run(["fetch", "2024-01"], umask: "022", env)
         #expect(fetched.status == 0, "\(fetched.stderr)")
-        #expect(FileManager.default.fileExists(atPath: home.url.appendingPathComponent("deep/el/cache/dummy/2024-01.json").path))
+        #expect(
+            FileManager.default.fileExists(
+                atPath: home.url.appendingPathComponent("deep/el/cache/dummy/2024-01.json").path))
         #expect(!FileManager.default.fileExists(atPath: home.url.appendingPathComponent("el").path))
     }
 }

@@ -17,13 +17,14 @@ import Testing
     static let statementRows = SampleStatements.bank
 
     /// The next statement: it repeats 5 and 6 November, then a deposit and two new withdrawals.
-    static let nextStatementRows: [[String]] = Array(statementRows.prefix(3)) + [
-        ["2026/11/5 0:00", "178", "", "ｺｰﾋｰ ﾄﾞﾄｰﾙ", "349,046"],
-        ["2026/11/6 0:00", "1,200", "", "ﾗﾝﾁ ｻｸﾗ", "347,846"],
-        ["2026/11/7 0:00", "", "5,000", "ﾌﾘｺﾐ ﾔﾏﾀﾞ", "352,846"],
-        ["2026/11/8 0:00", "178", "", "ｺｰﾋｰ ﾄﾞﾄｰﾙ", "352,668"],
-        ["2026/11/9 0:00", "432", "", "ｾﾌﾞﾝｲﾚﾌﾞﾝ", "352,236"],
-    ]
+    static let nextStatementRows: [[String]] =
+        Array(statementRows.prefix(3)) + [
+            ["2026/11/5 0:00", "178", "", "ｺｰﾋｰ ﾄﾞﾄｰﾙ", "349,046"],
+            ["2026/11/6 0:00", "1,200", "", "ﾗﾝﾁ ｻｸﾗ", "347,846"],
+            ["2026/11/7 0:00", "", "5,000", "ﾌﾘｺﾐ ﾔﾏﾀﾞ", "352,846"],
+            ["2026/11/8 0:00", "178", "", "ｺｰﾋｰ ﾄﾞﾄｰﾙ", "352,668"],
+            ["2026/11/9 0:00", "432", "", "ｾﾌﾞﾝｲﾚﾌﾞﾝ", "352,236"],
+        ]
 
     /// A native CSV whose second row's price is not a number (line 3).
     static let oneInvalidRow: [[String]] = [
@@ -45,7 +46,9 @@ import Testing
             """
         let output = try CLIImportFilesTests.python(script, expressions, stdin: Data(text.utf8))
         let lines = String(decoding: output, as: UTF8.self).split(separator: "\n").map(String.init)
-        guard lines.count == expressions.count else { throw TestFailure("python3 printed \(lines.count) lines for \(expressions)") }
+        guard lines.count == expressions.count else {
+            throw TestFailure("python3 printed \(lines.count) lines for \(expressions)")
+        }
         return lines
     }
 
@@ -98,13 +101,18 @@ import Testing
 
         let list = try await CLI.run(["profile", "list"], environment: env)
         #expect(list.status == 0, "\(list.stderr)")
-        let row = try #require(list.stdout.split(separator: "\n").first { $0.hasPrefix("moneyforward ") }, "\(list.stdout)")
+        let row = try #require(
+            list.stdout.split(separator: "\n").first { $0.hasPrefix("moneyforward ") }, "\(list.stdout)")
         #expect(row.contains("MoneyForward ME export (計算対象,日付,内容,金額（円）,保有金融機関,大項目,中項目,メモ,振替,ID)"), "\(row)")
 
         let show = try await CLI.run(["profile", "show", "moneyforward"], environment: env)
         #expect(show.status == 0, "\(show.stderr)")
-        let facts = try Self.pythonJSON(show.stdout, ["sorted(d)", "d['unmatched']", "len(d['skip']) + len(d['transfers'])", "len(d['rules'])",
-                                                      "d['columns']['price']", "d['invertSign']"])
+        let facts = try Self.pythonJSON(
+            show.stdout,
+            [
+                "sorted(d)", "d['unmatched']", "len(d['skip']) + len(d['transfers'])", "len(d['rules'])",
+                "d['columns']['price']", "d['invertSign']",
+            ])
         let keys = try JSONDecoder().decode([String].self, from: Data(facts[0].utf8))
         #expect(Set(["columns", "skip", "rules", "unmatched"]).isSubset(of: keys), "\(keys)")
         #expect(facts[1] == "\"exclude\"")
@@ -116,8 +124,10 @@ import Testing
         let unknown = try await CLI.run(["profile", "show", "nope"], environment: env)
         #expect(unknown.status == 64, "\(unknown.stderr)")
         #expect(unknown.stdout.isEmpty)
-        #expect(unknown.stderr.contains("No profile file 'nope' and no built-in profile of that name; the built-in profiles are moneyforward"),
-                "\(unknown.stderr)")
+        #expect(
+            unknown.stderr.contains(
+                "No profile file 'nope' and no built-in profile of that name; the built-in profiles are moneyforward"),
+            "\(unknown.stderr)")
     }
 
     @Test func profileShowPrintsAProfileFileMergedWithWhatItExtendsTheChildsRulesFirst() async throws {
@@ -126,29 +136,36 @@ import Testing
         let env = Self.dummy(home)
         let profiles = try Self.folder("profiles", in: home)
         let work = try Self.folder("work", in: home)
-        try Self.write("""
+        try Self.write(
+            """
             {
               "columns": {"date": "日付", "name": "内容", "price": "金額"},
               "rules": [{"column": "内容", "contains": "パン", "category": 0, "sub": 0}],
               "defaultCategory": 1
             }
             """, to: "base.json", in: profiles)
-        try Self.write("""
+        try Self.write(
+            """
             {
               "extends": "base.json",
               "rules": [{"column": "内容", "contains": "コーヒー", "category": 0, "sub": 1}]
             }
             """, to: "child.json", in: profiles)
         // A base.json in the working directory is not the one beside child.json: it must not be read.
-        try Self.write("""
+        try Self.write(
+            """
             {"columns": {"date": "d", "name": "n", "price": "p"}, "defaultCategory": 9,
              "rules": [{"column": "n", "equals": "decoy", "category": 9}]}
             """, to: "base.json", in: work)
 
         let shown = try await CLI.run(["profile", "show", "../profiles/child.json"], environment: env, in: work)
         #expect(shown.status == 0, "\(shown.stderr)")
-        let facts = try Self.pythonJSON(shown.stdout, ["len(d['rules'])", "d['rules'][0]", "d['rules'][1]", "d['columns']",
-                                                       "d.get('defaultCategory')", "'extends' in d"])
+        let facts = try Self.pythonJSON(
+            shown.stdout,
+            [
+                "len(d['rules'])", "d['rules'][0]", "d['rules'][1]", "d['columns']",
+                "d.get('defaultCategory')", "'extends' in d",
+            ])
         #expect(facts[0] == "2")
         #expect(facts[1] == #"{"category": 0, "column": "内容", "contains": "コーヒー", "sub": 1}"#)
         #expect(facts[2] == #"{"category": 0, "column": "内容", "contains": "パン", "sub": 0}"#)
@@ -156,7 +173,8 @@ import Testing
         #expect(facts[4] == "1")
         #expect(facts[5] == "false", "the merged profile is shown whole")
 
-        let child = try Self.write("""
+        let child = try Self.write(
+            """
             {
               "extends": "moneyforward",
               "rules": [{"column": "大項目", "equals": "住宅", "category": 1, "sub": 2}]
@@ -164,8 +182,12 @@ import Testing
             """, to: "rent.json", in: profiles)
         let merged = try await CLI.run(["profile", "show", child], environment: env, in: work)
         #expect(merged.status == 0, "\(merged.stderr)")
-        let mergedFacts = try Self.pythonJSON(merged.stdout, ["len(d['rules'])", "d['rules'][0]", "d['rules'][1]", "d['unmatched']",
-                                                              "len(d['skip']) + len(d['transfers'])", "d['columns']['id']"])
+        let mergedFacts = try Self.pythonJSON(
+            merged.stdout,
+            [
+                "len(d['rules'])", "d['rules'][0]", "d['rules'][1]", "d['unmatched']",
+                "len(d['skip']) + len(d['transfers'])", "d['columns']['id']",
+            ])
         #expect(mergedFacts[0] == "8", "the child's rule and moneyforward's seven")
         #expect(mergedFacts[1] == #"{"category": 1, "column": "大項目", "equals": "住宅", "sub": 2}"#)
         #expect(mergedFacts[2] == #"{"category": 0, "column": "中項目", "equals": "カフェ", "sub": 1}"#)
@@ -179,8 +201,9 @@ import Testing
         defer { home.remove() }
         let env = Self.dummy(home)
         let profiles = try Self.folder("profiles", in: home)
-        let a = try Self.write(#"{"extends": "b.json", "columns": {"date": "d", "name": "n", "price": "p"}, "defaultCategory": 0}"#,
-                               to: "a.json", in: profiles)
+        let a = try Self.write(
+            #"{"extends": "b.json", "columns": {"date": "d", "name": "n", "price": "p"}, "defaultCategory": 0}"#,
+            to: "a.json", in: profiles)
         try Self.write(#"{"extends": "a.json"}"#, to: "b.json", in: profiles)
         let csv = try CLIImportFilesTests.write([["d", "n", "p"], ["2024/3/1", "パン", "250"]], "in.csv", in: home)
 
@@ -202,15 +225,17 @@ import Testing
         defer { home.remove() }
         let env = Self.dummy(home)
         let statement = try CLIImportFilesTests.write(Self.statementRows, "statement.csv", in: home, encoding: "cp932")
-        #expect(String(data: try Data(contentsOf: URL(fileURLWithPath: statement)), encoding: .utf8) == nil,
-                "a Shift_JIS file, not one that happens to be UTF-8")
+        #expect(
+            String(data: try Data(contentsOf: URL(fileURLWithPath: statement)), encoding: .utf8) == nil,
+            "a Shift_JIS file, not one that happens to be UTF-8")
 
         let guessed = try await CLI.run(["profile", "init", statement], environment: env)
         #expect(guessed.status == 0, "\(guessed.stderr)")
         #expect(guessed.stderr.contains("guessed skipRows: 2"), "\(guessed.stderr)")
         #expect(guessed.stderr.contains("guessed encoding:"), "\(guessed.stderr)")
         #expect(guessed.stderr.contains("guessed columns.price: 'お支払金額'"), "\(guessed.stderr)")
-        let facts = try Self.pythonJSON(guessed.stdout, ["d['skipRows']", "d['columns']", "d['skip'][0]['column']", "d['skip'][0]['equals']"])
+        let facts = try Self.pythonJSON(
+            guessed.stdout, ["d['skipRows']", "d['columns']", "d['skip'][0]['column']", "d['skip'][0]['equals']"])
         #expect(facts[0] == "2")
         #expect(facts[1] == #"{"date": "日付", "name": "摘要", "price": "お支払金額"}"#)
         #expect(facts[2] == "\"お支払金額\"")
@@ -218,7 +243,8 @@ import Testing
 
         // The guess, saved as it was printed, reads the statement: the withdrawals only, as positive prices.
         let saved = try home.write("saved.json", guessed.stdout)
-        let dry = try await CLI.run(["register", "--profile", saved, "--dry-run", "--format", "json", statement], environment: env)
+        let dry = try await CLI.run(
+            ["register", "--profile", saved, "--dry-run", "--format", "json", statement], environment: env)
         #expect(dry.status == 0, "\(dry.stderr)")
         let items = try ItemCodec.items(Data(dry.stdout.utf8))
         #expect(items.map(\.date.compact) == ["20261103", "20261104", "20261105", "20261106"])
@@ -259,14 +285,19 @@ import Testing
         let next = try CLIImportFilesTests.write(Self.nextStatementRows, "statement-2.csv", in: home, encoding: "cp932")
         let bank = home.url.appendingPathComponent("bank.json").path
         // Ids are made from the name as read (ｺｰﾋｰ ﾄﾞﾄｰﾙ), not the one a rule gives.
-        let firstIDs = try CLIImportFilesTests.madeIDs([("20261103", "ｺｰﾋｰ ﾄﾞﾄｰﾙ", 178, 1), ("20261104", "ｾﾌﾞﾝｲﾚﾌﾞﾝ", 598, 1),
-                                                         ("20261105", "ｺｰﾋｰ ﾄﾞﾄｰﾙ", 178, 1), ("20261106", "ﾗﾝﾁ ｻｸﾗ", 1200, 1)])
-        let nextIDs = try CLIImportFilesTests.madeIDs([("20261108", "ｺｰﾋｰ ﾄﾞﾄｰﾙ", 178, 1), ("20261109", "ｾﾌﾞﾝｲﾚﾌﾞﾝ", 432, 1)])
+        let firstIDs = try CLIImportFilesTests.madeIDs([
+            ("20261103", "ｺｰﾋｰ ﾄﾞﾄｰﾙ", 178, 1), ("20261104", "ｾﾌﾞﾝｲﾚﾌﾞﾝ", 598, 1),
+            ("20261105", "ｺｰﾋｰ ﾄﾞﾄｰﾙ", 178, 1), ("20261106", "ﾗﾝﾁ ｻｸﾗ", 1200, 1),
+        ])
+        let nextIDs = try CLIImportFilesTests.madeIDs([
+            ("20261108", "ｺｰﾋｰ ﾄﾞﾄｰﾙ", 178, 1), ("20261109", "ｾﾌﾞﾝｲﾚﾌﾞﾝ", 432, 1),
+        ])
         try await withServer { server in
             let env = Samples.environment(home: home, server: server)
             let made = try await CLI.run(["profile", "init", statement, "-o", bank], environment: env)
             #expect(made.status == 0, "\(made.stderr)")
-            try Self.addRules("""
+            try Self.addRules(
+                """
                 [
                   {"column": "摘要", "contains": "セブン", "category": 1, "sub": 2},
                   {"column": "摘要", "regex": "^ｺｰﾋｰ", "category": 0, "sub": 1, "name": "コーヒー"}
@@ -279,7 +310,9 @@ import Testing
             #expect(stored.map(\.id) == firstIDs)
             #expect(stored.map(\.date.compact) == ["20261103", "20261104", "20261105", "20261106"])
             #expect(stored.map(\.price) == [178, 598, 178, 1200])
-            #expect(stored.map(\.name) == ["コーヒー", "ｾﾌﾞﾝｲﾚﾌﾞﾝ", "コーヒー", "ﾗﾝﾁ ｻｸﾗ"], "the coffees are renamed by the regex rule")
+            #expect(
+                stored.map(\.name) == ["コーヒー", "ｾﾌﾞﾝｲﾚﾌﾞﾝ", "コーヒー", "ﾗﾝﾁ ｻｸﾗ"],
+                "the coffees are renamed by the regex rule")
             #expect(Self.categoryPairs(stored) == ["0/1", "1/2", "0/1", "0/null"])
             #expect(first.stderr.contains("1 left out by the profile"), "\(first.stderr)")
 
@@ -314,12 +347,14 @@ import Testing
         let reportPath = home.url.appendingPathComponent("report.json").path
         try await withServer { server in
             let env = Samples.environment(home: home, server: server)
-            let result = try await CLI.run(["register", "--on-invalid", "warn", "--report", reportPath, file], environment: env)
+            let result = try await CLI.run(
+                ["register", "--on-invalid", "warn", "--report", reportPath, file], environment: env)
             #expect(result.status == 0, "\(result.stderr)")
             let stored = try await server.items()
             #expect(stored.map(\.name) == ["パン", "卵"])
             #expect(stored.map(\.price) == [250, 300])
-            #expect(result.stderr.contains("warning: \(file):3: price: 'abc' is not a whole number"), "\(result.stderr)")
+            #expect(
+                result.stderr.contains("warning: \(file):3: price: 'abc' is not a whole number"), "\(result.stderr)")
 
             let report = try ReportDocument(path: reportPath)
             #expect(report.exitCode == 0)
@@ -327,7 +362,8 @@ import Testing
             let row = try #require(report.rows.first { $0.line == 3 }, "the invalid row is in the report")
             #expect(row.file == file)
             #expect(row.status == "invalid")
-            #expect(row.reasons?.contains { $0.hasPrefix("price: 'abc'") } == true, "\(String(describing: row.reasons))")
+            #expect(
+                row.reasons?.contains { $0.hasPrefix("price: 'abc'") } == true, "\(String(describing: row.reasons))")
         }
     }
 
@@ -351,7 +387,8 @@ import Testing
         let file = try CLIImportFilesTests.write(Self.oneInvalidRow, "march.csv", in: home)
         try await withServer { server in
             let env = Samples.environment(home: home, server: server)
-            let result = try await CLI.run(["register", "--skip-invalid", "--on-invalid", "warn", file], environment: env)
+            let result = try await CLI.run(
+                ["register", "--skip-invalid", "--on-invalid", "warn", file], environment: env)
             #expect(result.status == 64, "\(result.stderr)")
             #expect(result.stderr.contains("--skip-invalid is --on-invalid skip"), "\(result.stderr)")
             #expect(try await server.requests().isEmpty, "nothing is read or sent")
@@ -362,7 +399,9 @@ import Testing
         let home = try TemporaryDirectory()
         defer { home.remove() }
         let file = try CLIImportFilesTests.write(Self.oneInvalidRow, "march.csv", in: home)
-        let profile = try home.write("warn.json", """
+        let profile = try home.write(
+            "warn.json",
+            """
             {
               "columns": {"date": "date", "name": "name", "price": "price", "category": "category"},
               "onInvalid": "warn"
@@ -371,7 +410,8 @@ import Testing
         try await withServer { server in
             let env = Samples.environment(home: home, server: server)
             // The command line wins: stop sends nothing.
-            let stopped = try await CLI.run(["register", "--profile", profile, "--on-invalid", "stop", file], environment: env)
+            let stopped = try await CLI.run(
+                ["register", "--profile", profile, "--on-invalid", "stop", file], environment: env)
             #expect(stopped.status == 65, "\(stopped.stderr)")
             #expect(stopped.stderr.contains("nothing was sent"), "\(stopped.stderr)")
             #expect(try await CLIImportFilesTests.posts(server) == 0)
@@ -388,7 +428,8 @@ import Testing
     @Test func aFileWhoseHeaderCannotBeReadStillExits65UnderOnInvalidWarn() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }
-        let file = try CLIImportFilesTests.write([["when", "what", "howmuch"], ["2024/3/1", "パン", "250"]], "odd.csv", in: home)
+        let file = try CLIImportFilesTests.write(
+            [["when", "what", "howmuch"], ["2024/3/1", "パン", "250"]], "odd.csv", in: home)
         try await withServer { server in
             let env = Samples.environment(home: home, server: server)
             let result = try await CLI.run(["register", "--on-invalid", "warn", file], environment: env)
@@ -406,33 +447,51 @@ extension CLIProfileTests {
         let home = try TemporaryDirectory()
         defer { home.remove() }
         // Dates in a layout the profile does not expect: a bank that changed its export.
-        let file = try CLIImportFilesTests.write([["date", "name", "price", "category"], ["03/01/2024", "パン", "250", "0"],
-                                                  ["03/02/2024", "牛乳", "200", "0"]], "changed.csv", in: home)
+        let file = try CLIImportFilesTests.write(
+            [
+                ["date", "name", "price", "category"], ["03/01/2024", "パン", "250", "0"],
+                ["03/02/2024", "牛乳", "200", "0"],
+            ], "changed.csv", in: home)
         try await withServer { server in
-            let result = try await CLI.run(["register", "--on-invalid", "warn", file], environment: Samples.environment(home: home, server: server))
+            let result = try await CLI.run(
+                ["register", "--on-invalid", "warn", file], environment: Samples.environment(home: home, server: server)
+            )
             #expect(result.status == 65, "\(result.stderr)")
             #expect(result.stderr.contains("Error: no row is valid, so nothing was sent"), "\(result.stderr)")
             #expect(try await server.items().isEmpty)
         }
     }
 
-    @Test func profileInitSendsAMoneyForwardExportToTheBuiltInProfileAndLeavesAForeignCategoryColumnToRules() async throws {
+    @Test func profileInitSendsAMoneyForwardExportToTheBuiltInProfileAndLeavesAForeignCategoryColumnToRules()
+        async throws
+    {
         let home = try TemporaryDirectory()
         defer { home.remove() }
         let env = Self.dummy(home)
         let export = try home.write("mf.csv", bytes: try Samples.shiftJIS(CLIImportTests.moneyForwardExport))
         let mf = try await CLI.run(["profile", "init", export], environment: env)
         #expect(mf.status == 65)
-        #expect(mf.stderr.contains("this is the layout of the built-in moneyforward profile (MoneyForward ME export): import it as it is"), "\(mf.stderr)")
+        #expect(
+            mf.stderr.contains(
+                "this is the layout of the built-in moneyforward profile (MoneyForward ME export): import it as it is"),
+            "\(mf.stderr)")
         #expect(mf.stdout.isEmpty)
 
-        let card = try CLIImportFilesTests.write([["Transaction Date", "Description", "Category", "Amount"],
-                                                  ["03/15/2024", "STARBUCKS", "Food & Drink", "-6"],
-                                                  ["03/16/2024", "BOOKSTORE", "Shopping", "-20"]], "card.csv", in: home, encoding: "utf-8")
+        let card = try CLIImportFilesTests.write(
+            [
+                ["Transaction Date", "Description", "Category", "Amount"],
+                ["03/15/2024", "STARBUCKS", "Food & Drink", "-6"],
+                ["03/16/2024", "BOOKSTORE", "Shopping", "-20"],
+            ], "card.csv", in: home, encoding: "utf-8")
         let guessed = try await CLI.run(["profile", "init", card], environment: env)
         #expect(guessed.status == 0, "\(guessed.stderr)")
-        let columns = try Self.pythonJSON(guessed.stdout, ["sorted(d['columns'])", "d['dateFormat']", "d['invertSign']"])
-        #expect(columns == [#"["date", "name", "price"]"#, #""MM/dd/yyyy""#, "true"], "the bank's Category words are not the catalogue's")
-        #expect(guessed.stderr.contains("not 'Category', whose values ('Food & Drink') are not the catalogue's"), "\(guessed.stderr)")
+        let columns = try Self.pythonJSON(
+            guessed.stdout, ["sorted(d['columns'])", "d['dateFormat']", "d['invertSign']"])
+        #expect(
+            columns == [#"["date", "name", "price"]"#, #""MM/dd/yyyy""#, "true"],
+            "the bank's Category words are not the catalogue's")
+        #expect(
+            guessed.stderr.contains("not 'Category', whose values ('Food & Drink') are not the catalogue's"),
+            "\(guessed.stderr)")
     }
 }

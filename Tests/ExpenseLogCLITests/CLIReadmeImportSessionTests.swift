@@ -9,11 +9,14 @@ import Testing
     @Test func theREADMEsProfileInitEditImportReimportSessionDoesWhatItSays() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }
-        let readme = try String(contentsOf: CLI.packageRoot.appendingPathComponent("docs/import-profiles.md"), encoding: .utf8)
+        let readme = try String(
+            contentsOf: CLI.packageRoot.appendingPathComponent("docs/import-profiles.md"), encoding: .utf8)
         func fence(_ label: String) throws -> String { try CLIImportTests.fence(after: label, in: readme) }
         // The statements are written by Python's codec, as a card company's site would hand them over.
-        try Samples.encoded(try fence("card-2026-11.csv"), as: "utf-8").write(to: home.url.appendingPathComponent("card-2026-11.csv"))
-        try Samples.encoded(try fence("card-2026-12.csv"), as: "utf-8").write(to: home.url.appendingPathComponent("card-2026-12.csv"))
+        try Samples.encoded(try fence("card-2026-11.csv"), as: "utf-8").write(
+            to: home.url.appendingPathComponent("card-2026-11.csv"))
+        try Samples.encoded(try fence("card-2026-12.csv"), as: "utf-8").write(
+            to: home.url.appendingPathComponent("card-2026-12.csv"))
         try await withServer(["--sheet"]) { server in
             let env = Samples.environment(home: home, server: server)
             func run(_ arguments: [String]) async throws -> CLIResult {
@@ -27,7 +30,8 @@ import Testing
             #expect(initialized.stderr.contains("guessed columns.date: 'ご利用日'"))
             #expect(initialized.stderr.contains("With it, card-2026-11.csv reads as 5 items."))
 
-            try (try fence("card.json")).write(to: home.url.appendingPathComponent("card.json"), atomically: true, encoding: .utf8)
+            try (try fence("card.json")).write(
+                to: home.url.appendingPathComponent("card.json"), atomically: true, encoding: .utf8)
             let imported = try await run(["import", "--profile", "card.json", "card-2026-11.csv"])
             #expect(imported.status == 0, "\(imported.stderr)")
             #expect(imported.stdout == (try fence("expense-log import --profile card.json card-2026-11.csv")))
@@ -41,7 +45,9 @@ import Testing
 
             let next = try await run(["import", "--profile", "card.json", "--explain", "card-2026-12.csv"])
             #expect(next.status == 0, "\(next.stderr)")
-            for line in try fence("expense-log import --profile card.json --explain card-2026-12.csv").split(separator: "\n") {
+            for line in try fence("expense-log import --profile card.json --explain card-2026-12.csv").split(
+                separator: "\n")
+            {
                 #expect(next.stderr.contains(line), "\(next.stderr)")
             }
             #expect(try await server.items().count == 6)

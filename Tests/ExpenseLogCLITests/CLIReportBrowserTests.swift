@@ -32,14 +32,16 @@ import Testing
 
     static func look(at page: String, shot: String, width: Int, height: Int, colours: [String]) async throws -> Seen {
         let script = CLI.packageRoot.appendingPathComponent("Tests/ReferenceServer/browser_check.py").path
-        let process = try ChildProcess("/usr/bin/env", ["python3", script, page, shot, String(width), String(height)] + colours,
-                                       stdin: .null, stdout: .pipe)
+        let process = try ChildProcess(
+            "/usr/bin/env", ["python3", script, page, shot, String(width), String(height)] + colours,
+            stdin: .null, stdout: .pipe)
         // Read on a thread of its own: two looks run side by side, and a blocking read must not hold a pool thread.
         let output: Data = await withCheckedContinuation { continuation in
             Thread.detachNewThread { continuation.resume(returning: process.output?.readDataToEndOfFile() ?? Data()) }
         }
         guard await process.wait() == 0 else {
-            throw TestFailure("browser_check.py failed; Chromium (or Google Chrome on a Mac) is needed: make test-deps installs it")
+            throw TestFailure(
+                "browser_check.py failed; Chromium (or Google Chrome on a Mac) is needed: make test-deps installs it")
         }
         return try JSONDecoder().decode(Seen.self, from: output)
     }
@@ -62,9 +64,11 @@ import Testing
         let fun = ChartPalette.colour(ofCategory: 1, in: .standard)
         // The category donut is the first chart: the left half of the page's top, above the budget chart.
         // The window of a computer and a phone's width, looked at side by side.
-        async let wideLook = Self.look(at: page, shot: shot, width: 1000, height: 1500, colours: ["crop=0,0,500,440", food, fun])
-        async let narrowLook = Self.look(at: page, shot: home.url.appendingPathComponent("narrow.png").path, width: 390, height: 1500,
-                                         colours: [])
+        async let wideLook = Self.look(
+            at: page, shot: shot, width: 1000, height: 1500, colours: ["crop=0,0,500,440", food, fun])
+        async let narrowLook = Self.look(
+            at: page, shot: home.url.appendingPathComponent("narrow.png").path, width: 390, height: 1500,
+            colours: [])
         let (seen, narrow) = try await (wideLook, narrowLook)
         #expect(seen.consoleErrors.isEmpty, "\(seen.consoleErrors)")
         #expect(seen.probe?.wide == false, "the page is no wider than the window")

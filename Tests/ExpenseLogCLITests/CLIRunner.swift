@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -27,7 +28,8 @@ enum CLI {
         #if canImport(Darwin)
         // On macOS the tests are a bundle (`….xctest`) loaded by Xcode's runner, whose own folder is not the build's:
         // the binary built with them sits beside the bundle (SwiftPM's .build/<config>, or Xcode's products folder).
-        candidates.append(Bundle(for: BundleMarker.self).bundleURL.deletingLastPathComponent().appendingPathComponent("expense-log"))
+        candidates.append(
+            Bundle(for: BundleMarker.self).bundleURL.deletingLastPathComponent().appendingPathComponent("expense-log"))
         #endif
         if let testBinary = Bundle.main.executableURL {
             candidates.append(testBinary.deletingLastPathComponent().appendingPathComponent("expense-log"))
@@ -44,14 +46,18 @@ enum CLI {
     /// The command runs in this process (`ExpenseLogCommand.main`, which is all `main.swift` calls) unless the run needs a
     /// process of its own: a working directory, a binary, stdout or stdin on a device, `spawned` (what reads the process
     /// environment, as libcurl and URLSession read a proxy), or `EXPENSE_LOG_TESTS_SPAWN=1` for the whole suite.
-    static func run(_ arguments: [String], environment: [String: String], stdin: String? = nil,
-                    in directory: URL? = nil, binary: URL? = nil, stdoutTo device: String? = nil,
-                    stdinFrom source: String? = nil, spawned: Bool = false) async throws -> CLIResult {
+    static func run(
+        _ arguments: [String], environment: [String: String], stdin: String? = nil,
+        in directory: URL? = nil, binary: URL? = nil, stdoutTo device: String? = nil,
+        stdinFrom source: String? = nil, spawned: Bool = false
+    ) async throws -> CLIResult {
         if !spawned, directory == nil, binary == nil, device == nil, source == nil, !spawnsEverything {
             return await runInProcess(arguments, environment: environment, stdin: stdin)
         }
-        return try await start(arguments, environment: environment, stdin: stdin, in: directory, binary: binary, stdoutTo: device,
-                               stdinFrom: source).wait()
+        return try await start(
+            arguments, environment: environment, stdin: stdin, in: directory, binary: binary, stdoutTo: device,
+            stdinFrom: source
+        ).wait()
     }
 
     /// Whether every run spawns the binary: when asked (`EXPENSE_LOG_TESTS_SPAWN=1`), and when this process has a proxy
@@ -65,8 +71,11 @@ enum CLI {
 
     /// Runs the binary under `peak_rss.py`, which reads its peak resident memory from the kernel (wait4) once it has
     /// exited; returns the result and that peak in MiB. Memory is measured from outside, never by timing.
-    static func runMeasured(_ arguments: [String], environment: [String: String], stdinFrom source: String? = nil)
-        async throws -> (CLIResult, Int) {
+    static func runMeasured(
+        _ arguments: [String], environment: [String: String], stdinFrom source: String? = nil
+    )
+        async throws -> (CLIResult, Int)
+    {
         let (result, usage) = try await runWithUsage(arguments, environment: environment, stdinFrom: source)
         return (result, usage.peakMiB)
     }
@@ -80,36 +89,47 @@ enum CLI {
     }
 
     /// Runs the binary under `peak_rss.py`, which reads its peak memory and CPU time from the kernel (wait4).
-    static func runWithUsage(_ arguments: [String], environment: [String: String], stdinFrom source: String? = nil)
-        async throws -> (CLIResult, Usage) {
+    static func runWithUsage(
+        _ arguments: [String], environment: [String: String], stdinFrom source: String? = nil
+    )
+        async throws -> (CLIResult, Usage)
+    {
         let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
         let script = packageRoot.appendingPathComponent("Tests/ReferenceServer/peak_rss.py").path
         let report = scratch.url.appendingPathComponent("peak").path
-        let result = try await run(["python3", script, report, try binary().path] + arguments, environment: environment,
-                                   binary: URL(fileURLWithPath: "/usr/bin/env"), stdinFrom: source)
+        let result = try await run(
+            ["python3", script, report, try binary().path] + arguments, environment: environment,
+            binary: URL(fileURLWithPath: "/usr/bin/env"), stdinFrom: source)
         let fields = try String(contentsOfFile: report, encoding: .utf8).split(separator: " ")
-        guard fields.count == 2, let kib = Int(fields[0]), let cpu = Double(fields[1]) else { throw TestFailure("no usage reported") }
+        guard fields.count == 2, let kib = Int(fields[0]), let cpu = Double(fields[1]) else {
+            throw TestFailure("no usage reported")
+        }
         return (result, Usage(peakMiB: kib / 1024, cpuSeconds: cpu))
     }
 
     /// Starts the binary without waiting for it, so a test can kill it mid-way.
     /// `stdoutTo` sends stdout to a file of the test's choosing (`/dev/full`) instead of one the result reads.
     /// `stdinFrom` reads stdin from a file of the test's choosing (`/dev/zero`) instead of `stdin`'s text.
-    static func start(_ arguments: [String], environment: [String: String], stdin: String? = nil,
-                      in directory: URL? = nil, binary: URL? = nil, stdoutTo device: String? = nil,
-                      stdinFrom source: String? = nil) throws -> RunningCLI {
+    static func start(
+        _ arguments: [String], environment: [String: String], stdin: String? = nil,
+        in directory: URL? = nil, binary: URL? = nil, stdoutTo device: String? = nil,
+        stdinFrom source: String? = nil
+    ) throws -> RunningCLI {
         let scratch = try TemporaryDirectory()
         var env = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "LANG": "C.UTF-8"]
         env.merge(environment) { _, new in new }
         // Files, not pipes: a large output can never fill a pipe and deadlock the test.
         let inURL = scratch.url.appendingPathComponent("stdin")
         _ = FileManager.default.createFile(atPath: inURL.path, contents: Data((stdin ?? "").utf8))
-        let child = try ChildProcess((try binary ?? self.binary()).path, arguments, environment: env, directory: directory?.path,
-                                     stdin: .file(source ?? inURL.path),
-                                     stdout: .file(device ?? scratch.url.appendingPathComponent("stdout").path),
-                                     stderr: .file(scratch.url.appendingPathComponent("stderr").path))
-        if device != nil { _ = FileManager.default.createFile(atPath: scratch.url.appendingPathComponent("stdout").path, contents: nil) }
+        let child = try ChildProcess(
+            (try binary ?? self.binary()).path, arguments, environment: env, directory: directory?.path,
+            stdin: .file(source ?? inURL.path),
+            stdout: .file(device ?? scratch.url.appendingPathComponent("stdout").path),
+            stderr: .file(scratch.url.appendingPathComponent("stderr").path))
+        if device != nil {
+            _ = FileManager.default.createFile(atPath: scratch.url.appendingPathComponent("stdout").path, contents: nil)
+        }
         return RunningCLI(child: child, scratch: scratch)
     }
 }

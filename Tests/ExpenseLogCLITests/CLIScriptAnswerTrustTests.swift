@@ -28,7 +28,8 @@ import Testing
     func withItems(_ script: String, _ body: (ScriptHost, [String: String]) async throws -> Void) async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }
-        let file = try home.write("q.csv", "id,date,name,price,category\nQ1,20240105,コーヒー,178,0\nQ2,20240106,パン,250,0\n")
+        let file = try home.write(
+            "q.csv", "id,date,name,price,category\nQ1,20240105,コーヒー,178,0\nQ2,20240106,パン,250,0\n")
         try await withScriptHost(["--script", try home.write("Script.gs", script)]) { host in
             let env = host.environment(home: home)
             #expect(try await CLI.run(["register", file], environment: env).status == 0)
@@ -41,12 +42,16 @@ import Testing
         try await withItems(Self.script(update: bogus, delete: "{deleted: [], missing: []}")) { _, env in
             let edited = try await CLI.run(["edit", "Q1", "--price", "200"], environment: env)
             #expect(edited.status == 76, "\(edited.stderr)")
-            #expect(edited.stderr.contains("is another item (BOGUS-1)") && !edited.stderr.contains("Changed:"), "\(edited.stderr)")
-            #expect(try await CLI.run(["pending"], environment: env).stderr.contains("edit Q1"), "the change stays queued")
+            #expect(
+                edited.stderr.contains("is another item (BOGUS-1)") && !edited.stderr.contains("Changed:"),
+                "\(edited.stderr)")
+            #expect(
+                try await CLI.run(["pending"], environment: env).stderr.contains("edit Q1"), "the change stays queued")
             let cached = try await CLI.run(["fetch", "2024-01", "--offline", "--format", "json"], environment: env)
             let items = try ItemCodec.items(Data(cached.stdout.utf8))
-            #expect(!items.contains { $0.id == "BOGUS-1" } && items.first { $0.id == "Q1" }?.price == 200,
-                    "the cache shows the queued change, never the made-up item: \(cached.stdout)")
+            #expect(
+                !items.contains { $0.id == "BOGUS-1" } && items.first { $0.id == "Q1" }?.price == 200,
+                "the cache shows the queued change, never the made-up item: \(cached.stdout)")
         }
     }
 
@@ -54,19 +59,28 @@ import Testing
         let stale = #"{id: body.id, date: body.date, name: 'コーヒー', price: 178, category: 0, categorySub: null}"#
         try await withItems(Self.script(update: stale, delete: "{deleted: [], missing: []}")) { _, env in
             let edited = try await CLI.run(["edit", "Q1", "--price", "200"], environment: env)
-            #expect(edited.status == 76 && edited.stderr.contains("does not show the change made (price)"), "\(edited.stderr)")
+            #expect(
+                edited.status == 76 && edited.stderr.contains("does not show the change made (price)"),
+                "\(edited.stderr)")
             #expect(try await CLI.run(["pending"], environment: env).stderr.contains("edit Q1"))
         }
     }
 
     @Test func aDeleteAnsweredWithoutEveryIdKeepsWhatItDidNotConfirm() async throws {
-        for answer in ["{deleted: [], missing: []}", "{deleted: ['Q1']}", "{deleted: ['Q1', 'Q2', 'Q9'], missing: []}", "{deleted: 'Q1 Q2'}"] {
+        for answer in [
+            "{deleted: [], missing: []}", "{deleted: ['Q1']}", "{deleted: ['Q1', 'Q2', 'Q9'], missing: []}",
+            "{deleted: 'Q1 Q2'}",
+        ] {
             try await withItems(Self.script(update: "{}", delete: answer)) { _, env in
                 let deleted = try await CLI.run(["delete", "--yes", "Q1", "Q2"], environment: env)
                 #expect(deleted.status == 76, "\(answer): \(deleted.stderr)")
-                #expect(deleted.stderr.contains("the answer to a delete") && !deleted.stderr.contains("Deleted:"), "\(deleted.stderr)")
+                #expect(
+                    deleted.stderr.contains("the answer to a delete") && !deleted.stderr.contains("Deleted:"),
+                    "\(deleted.stderr)")
                 let pending = try await CLI.run(["pending"], environment: env)
-                #expect(pending.stderr.contains("delete Q1") && pending.stderr.contains("delete Q2"), "\(answer): \(pending.stderr)")
+                #expect(
+                    pending.stderr.contains("delete Q1") && pending.stderr.contains("delete Q2"),
+                    "\(answer): \(pending.stderr)")
             }
         }
     }

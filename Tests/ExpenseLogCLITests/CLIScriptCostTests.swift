@@ -14,7 +14,9 @@ import Testing
 
     /// `count` items spread over the first three months of 2024, as a register action's body.
     static func items(_ count: Int) -> [String] {
-        (0..<count).map { n in CLIScriptOnGoogleTests.item("C\(n)", String(format: "2024%02d%02d", n % 3 + 1, n % 28 + 1)) }
+        (0..<count).map { n in
+            CLIScriptOnGoogleTests.item("C\(n)", String(format: "2024%02d%02d", n % 3 + 1, n % 28 + 1))
+        }
     }
 
     @Test func everyActionCostsCallsByTheMonthsItTouchesNotByItsItems() async throws {
@@ -31,8 +33,11 @@ import Testing
             let updated = try await Self.lastCalls(host)
             #expect(updated <= 14, "update: \(updated) Sheets calls")
 
-            let targets = (0..<1_000).map { n in "{\"id\":\"C\(n)\",\"date\":\"" + String(format: "2024%02d%02d", n % 3 + 1, n % 28 + 1) + "\"}" }
-            let answer = try await host.call(post: #"{"action":"delete","items":["# + targets.joined(separator: ",") + "]}")
+            let targets = (0..<1_000).map { n in
+                "{\"id\":\"C\(n)\",\"date\":\"" + String(format: "2024%02d%02d", n % 3 + 1, n % 28 + 1) + "\"}"
+            }
+            let answer = try await host.call(
+                post: #"{"action":"delete","items":["# + targets.joined(separator: ",") + "]}")
             let deleted = try await Self.lastCalls(host)
             #expect(deleted <= 30, "delete of 1,000 ids: \(deleted) Sheets calls")
             let members = try JSONSerialization.jsonObject(with: Data(answer.utf8)) as? [String: Any]
@@ -42,8 +47,11 @@ import Testing
     }
 
     @Test func theClientDeletesInBatchesThatEachStayWellInsideTheTimeout() async throws {
-        try await withRegistered("id,date,name,price,category\n"
-                                  + (0..<250).map { "B\($0),202401\(String(format: "%02d", $0 % 28 + 1)),パン,\(100 + $0),0" }.joined(separator: "\n") + "\n") { host, env in
+        try await withRegistered(
+            "id,date,name,price,category\n"
+                + (0..<250).map { "B\($0),202401\(String(format: "%02d", $0 % 28 + 1)),パン,\(100 + $0),0" }.joined(
+                    separator: "\n") + "\n"
+        ) { host, env in
             try await host.clearExecutions()
             let deleted = try await CLI.run(["delete", "--yes"] + (0..<250).map { "B\($0)" }, environment: env)
             #expect(deleted.status == 0, "\(deleted.stderr)")
@@ -55,16 +63,20 @@ import Testing
     }
 
     @Test func anExecutionEndedByTheTimeLimitLeavesTheChangeQueuedAndSafeToSendAgain() async throws {
-        try await withRegistered("id,date,name,price,category\nS1,20240105,パン,250,0\nS2,20240106,牛乳,200,0\n") { host, env in
+        try await withRegistered("id,date,name,price,category\nS1,20240105,パン,250,0\nS2,20240106,牛乳,200,0\n") {
+            host, env in
             // At a second a call (virtual), a six-second limit ends any delete or update halfway.
             try await host.setLatency(ms: 1_000, real: false)
             try await host.setTimeLimit(ms: 6_000)
             let deleted = try await CLI.run(["delete", "--yes", "S1", "--retries", "0"], environment: env)
             #expect(deleted.status == 75, "\(deleted.stderr)")
-            #expect(deleted.stderr.contains("Exceeded maximum execution time") && deleted.stderr.contains("sending it again is safe"),
-                    "\(deleted.stderr)")
+            #expect(
+                deleted.stderr.contains("Exceeded maximum execution time")
+                    && deleted.stderr.contains("sending it again is safe"),
+                "\(deleted.stderr)")
             let edited = try await CLI.run(["edit", "S2", "--price", "210", "--retries", "0"], environment: env)
-            #expect(edited.status == 75 && edited.stderr.contains("Exceeded maximum execution time"), "\(edited.stderr)")
+            #expect(
+                edited.status == 75 && edited.stderr.contains("Exceeded maximum execution time"), "\(edited.stderr)")
             #expect(try await host.executions().contains { $0["outcome"] as? String == "timeout" })
             let pending = try await CLI.run(["pending"], environment: env)
             #expect(pending.stderr.contains("delete S1") && pending.stderr.contains("edit S2"), "\(pending.stderr)")
@@ -79,16 +91,20 @@ import Testing
 
     @Test func executionsRunAtOnceAndWaitForTheScriptLock() async throws {
         try await withScriptHost { host in
-            _ = try await host.call(post: #"{"action":"register","items":["# + Self.items(300).joined(separator: ",") + "]}")
+            _ = try await host.call(
+                post: #"{"action":"register","items":["# + Self.items(300).joined(separator: ",") + "]}")
             // Every tenth row deleted: 30 runs of one row, each a call, at 10 ms of real latency: a long execution.
             try await host.setLatency(ms: 10, real: true)
             let scattered = stride(from: 0, to: 300, by: 10).map { n in
                 "{\"id\":\"C\(n)\",\"date\":\"" + String(format: "2024%02d%02d", n % 3 + 1, n % 28 + 1) + "\"}"
             }
-            async let deleting = host.call(post: #"{"action":"delete","items":["# + scattered.joined(separator: ",") + "]}")
+            async let deleting = host.call(
+                post: #"{"action":"delete","items":["# + scattered.joined(separator: ",") + "]}")
             async let registering = host.call(post: "[\(CLIScriptOnGoogleTests.item("N1", "20240101"))]")
             let (deleted, registered) = try await (deleting, registering)
-            #expect(deleted.contains("\"deleted\"") && registered.contains("\"N1\""), "\(deleted.prefix(100)) \(registered.prefix(100))")
+            #expect(
+                deleted.contains("\"deleted\"") && registered.contains("\"N1\""),
+                "\(deleted.prefix(100)) \(registered.prefix(100))")
             let january = try ItemCodec.items(Data(try await host.call("?year=2024&month=1").utf8))
             #expect(january.count == 100 - 10 + 1, "each execution's rows as it left them")
         }

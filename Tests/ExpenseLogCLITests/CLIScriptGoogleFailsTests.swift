@@ -22,11 +22,14 @@ import Testing
             try await host.failNext("getDataRange", message: Self.failing)
             let kept = try await CLI.run(["register", file, "--retries", "0"], environment: env)
             #expect(kept.status == 75, "kept to send again, not a script bug (76): \(kept.stderr)")
-            #expect(kept.stderr.contains("Google's services failed") && kept.stderr.contains(Self.failing), "\(kept.stderr)")
+            #expect(
+                kept.stderr.contains("Google's services failed") && kept.stderr.contains(Self.failing), "\(kept.stderr)"
+            )
             let executions = try await host.executions()
             let logged = executions.last?["logs"] as? [[String: String]] ?? []
-            #expect(logged.contains { $0["level"] == "error" && $0["message"]?.contains(Self.failing) == true },
-                    "the failure is logged for the Executions page: \(executions)")
+            #expect(
+                logged.contains { $0["level"] == "error" && $0["message"]?.contains(Self.failing) == true },
+                "the failure is logged for the Executions page: \(executions)")
             #expect(try await CLI.run(["sync"], environment: env).status == 0)
             #expect(try await Self.sheetRows(host) == ["ID,日付,品名,金額,項目,サブ項目", "J1,20240105,パン,250,0,"])
         }
@@ -36,15 +39,22 @@ import Testing
         let home = try TemporaryDirectory()
         defer { home.remove() }
         // A mistake in the script (as an edit of Code.gs could make): deleting reads a property of nothing.
-        let broken = try String(contentsOf: CLI.packageRoot.appendingPathComponent("Resources/server/Code.gs"), encoding: .utf8)
-            .replacingOccurrences(of: "function remove(targets) {", with: "function remove(targets) {\n  var nothing = null; nothing.length;")
+        let broken = try String(
+            contentsOf: CLI.packageRoot.appendingPathComponent("Resources/server/Code.gs"), encoding: .utf8
+        )
+        .replacingOccurrences(
+            of: "function remove(targets) {", with: "function remove(targets) {\n  var nothing = null; nothing.length;")
         let script = try home.write("Broken.gs", broken)
         try await withScriptHost(["--script", script]) { host in
             let answer = try await host.call(post: #"{"action":"delete","items":[{"id":"X","date":"20240105"}]}"#)
-            #expect(answer.contains(#""kind":"script""#) && answer.contains("Cannot read properties of null"), "\(answer)")
+            #expect(
+                answer.contains(#""kind":"script""#) && answer.contains("Cannot read properties of null"), "\(answer)")
             let logs = try await host.executions().last?["logs"] as? [[String: String]] ?? []
-            #expect(logs.contains { $0["level"] == "error" && $0["message"]?.contains("TypeError") == true
-                                    && $0["message"]?.contains("at remove (Code:") == true }, "\(logs)")
+            #expect(
+                logs.contains {
+                    $0["level"] == "error" && $0["message"]?.contains("TypeError") == true
+                        && $0["message"]?.contains("at remove (Code:") == true
+                }, "\(logs)")
         }
     }
 
@@ -62,7 +72,9 @@ import Testing
             #expect(try await Self.sheetRows(host).last == "E1,20240105,コーヒー,178,0,", "the flush lost the write")
             let synced = try await CLI.run(["sync"], environment: env)
             #expect(synced.status == 0, "\(synced.stderr)")
-            #expect(try await Self.sheetRows(host).last == "E1,20240105,コーヒー,200,0,", "made when sent again, not answered as done")
+            #expect(
+                try await Self.sheetRows(host).last == "E1,20240105,コーヒー,200,0,",
+                "made when sent again, not answered as done")
         }
     }
 
@@ -88,7 +100,9 @@ import Testing
 
     /// O1 in January, then on the row below it what version 2 left when Google failed between its writes: the numbers
     /// (250 and `category`), and no id, date or name; the body gets the host, the environment and a CSV of O2 (198).
-    static func withLeftoverRow(category: String, _ body: (ScriptHost, [String: String], String) async throws -> Void) async throws {
+    static func withLeftoverRow(
+        category: String, _ body: (ScriptHost, [String: String], String) async throws -> Void
+    ) async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }
         let file = try home.write("o.csv", "id,date,name,price,category\nO2,20240106,牛乳,198,0\n")
@@ -102,9 +116,13 @@ import Testing
 
     @Test func numbersAnOlderScriptLeftWithoutAnIdAreFreeSpaceForTheNextItem() async throws {
         try await Self.withLeftoverRow(category: "0") { host, env, file async throws in
-            #expect(try await CLI.run(["fetch", "2024-01"], environment: env).status == 65, "the row is named when read")
+            #expect(
+                try await CLI.run(["fetch", "2024-01"], environment: env).status == 65, "the row is named when read")
             #expect(try await CLI.run(["register", file], environment: env).status == 0)
-            #expect(try await Self.sheetRows(host) == ["ID,日付,品名,金額,項目,サブ項目", "O1,20240105,パン,250,0,", "O2,20240106,牛乳,198,0,"])
+            #expect(
+                try await Self.sheetRows(host) == [
+                    "ID,日付,品名,金額,項目,サブ項目", "O1,20240105,パン,250,0,", "O2,20240106,牛乳,198,0,",
+                ])
             #expect(try await CLI.run(["fetch", "2024-01", "--refresh"], environment: env).status == 0)
         }
     }
@@ -115,7 +133,10 @@ import Testing
             try await host.failNext("setRichTextValues", message: Self.failing)
             #expect(try await CLI.run(["register", file, "--retries", "0"], environment: env).status == 75)
             #expect(try await CLI.run(["sync"], environment: env).status == 0)
-            #expect(try await Self.sheetRows(host) == ["ID,日付,品名,金額,項目,サブ項目", "O1,20240105,パン,250,0,", "O2,20240106,牛乳,198,0,"])
+            #expect(
+                try await Self.sheetRows(host) == [
+                    "ID,日付,品名,金額,項目,サブ項目", "O1,20240105,パン,250,0,", "O2,20240106,牛乳,198,0,",
+                ])
         }
     }
 }

@@ -28,10 +28,12 @@ import Testing
             try await Self.register(host)
             // The person's delete lands between the script's read of the text and its read of the numbers.
             try await host.hand(.deleteRows, book: Self.book, sheet: "1", row: 2, after: "getDisplayValues")
-            let fetched = try await CLI.run(["fetch", "2024-01", "--format", "json"], environment: host.environment(home: home))
+            let fetched = try await CLI.run(
+                ["fetch", "2024-01", "--format", "json"], environment: host.environment(home: home))
             #expect(fetched.status == 0, "\(fetched.stderr)")
             let items = try ItemCodec.items(Data(fetched.stdout.utf8)).map { "\($0.id) \($0.price)" }
-            #expect(items == ["M2 1002", "M3 1003", "M4 1004"], "read again, never M1 with M2's price: \(fetched.stdout)")
+            #expect(
+                items == ["M2 1002", "M3 1003", "M4 1004"], "read again, never M1 with M2's price: \(fetched.stdout)")
         }
     }
 
@@ -43,7 +45,9 @@ import Testing
                 let prefix = "R\(round)-"
                 try await Self.register(host, 1...3, prefix: prefix)
                 let doomed = "{\"id\":\"\(prefix)2\",\"date\":\"20240105\""
-                let change = round % 2 == 0 ? #"{"action":"delete","items":["# + doomed + "}]}"
+                let change =
+                    round % 2 == 0
+                    ? #"{"action":"delete","items":["# + doomed + "}]}"
                     : #"{"action":"update","#.appending(doomed.dropFirst()) + #","changes":{"date":"20240210"}}"#
                 async let changed = host.call(post: change)
                 // Each round starts the read a little later, so that over the rounds it meets the change at every step.
@@ -53,7 +57,8 @@ import Testing
                 let items = try ItemCodec.items(Data(read.utf8))
                 for item in items {
                     let number = Int(item.id.split(separator: "-").last ?? "") ?? 0
-                    #expect(item.price == 1_000 + number, "round \(round): \(item.id) answered with \(item.price): \(read)")
+                    #expect(
+                        item.price == 1_000 + number, "round \(round): \(item.id) answered with \(item.price): \(read)")
                 }
                 #expect(items.filter { $0.id.hasPrefix(prefix) }.count >= 2, "round \(round): \(read)")
             }
@@ -76,7 +81,8 @@ import Testing
             try await Self.register(host)
             // A row inserted above M2 after the script read the month (its text and its values): M1 is on row 3 now.
             try await host.hand(.insertRows, book: Self.book, sheet: "1", row: 2, after: "getValues")
-            let answer = try await host.call(post: #"{"action":"update","id":"M2","date":"20240105","changes":{"price":5000}}"#)
+            let answer = try await host.call(
+                post: #"{"action":"update","id":"M2","date":"20240105","changes":{"price":5000}}"#)
             #expect(answer.contains(#""price":5000"#), "\(answer)")
             let rows = try await host.rows(book: Self.book, sheet: "1").dropFirst().map { "\($0[0]) \($0[3])" }
             #expect(rows == [" ", "M1 1001", "M2 5000", "M3 1003", "M4 1004"], "M1 kept, M2 changed once: \(rows)")
@@ -89,7 +95,8 @@ import Testing
             // The month's only item, under a frozen header, with the empty rows below deleted by hand.
             try await host.freeze(book: Self.book, sheet: "1", rows: 1)
             try await host.hand(.deleteRows, book: Self.book, sheet: "1", row: 3, count: 998)
-            let moved = try await host.call(post: #"{"action":"update","id":"M1","date":"20240105","changes":{"date":"20240405"}}"#)
+            let moved = try await host.call(
+                post: #"{"action":"update","id":"M1","date":"20240105","changes":{"date":"20240405"}}"#)
             #expect(moved.contains(#""date":"20240405""#), "\(moved)")
             #expect(try await Self.sheetRows(host, "1").isEmpty)
             #expect(try await Self.sheetRows(host, "4") == ["M1 1001"])
@@ -112,8 +119,12 @@ import Testing
             _ = try await host.call(post: "[\(CLIScriptOnGoogleTests.item("F1", "20240210", price: 2001))]")
             // Both months are read before either is written; January's rows move after its read.
             try await host.hand(.deleteRows, book: Self.book, sheet: "1", row: 2, after: "getDisplayValues")
-            let items = [CLIScriptOnGoogleTests.item("J9", "20240109", price: 1009), CLIScriptOnGoogleTests.item("F9", "20240219", price: 2009)]
-            let answer = try await host.call(post: #"{"action":"register","items":["# + items.joined(separator: ",") + "]}")
+            let items = [
+                CLIScriptOnGoogleTests.item("J9", "20240109", price: 1009),
+                CLIScriptOnGoogleTests.item("F9", "20240219", price: 2009),
+            ]
+            let answer = try await host.call(
+                post: #"{"action":"register","items":["# + items.joined(separator: ",") + "]}")
             #expect(answer.contains(#""existing":[]"#), "\(answer)")
             #expect(try await Self.sheetRows(host, "1") == ["M2 1002", "J9 1009"])
             #expect(try await Self.sheetRows(host, "2") == ["F1 2001", "F9 2009"])
@@ -123,7 +134,8 @@ import Testing
     @Test func anIdNamedUnderTwoMonthsIsDeletedFromTheOneThatHasIt() async throws {
         try await withScriptHost { host in
             _ = try await host.call(post: "[\(CLIScriptOnGoogleTests.item("D1", "20240210", price: 2001))]")
-            let answer = try await host.call(post: #"{"action":"delete","items":[{"id":"D1","date":"20240110"},{"id":"D1","date":"20240210"}]}"#)
+            let answer = try await host.call(
+                post: #"{"action":"delete","items":[{"id":"D1","date":"20240110"},{"id":"D1","date":"20240210"}]}"#)
             #expect(answer.contains(#""deleted":["D1"],"missing":[]"#), "\(answer)")
             #expect(try await Self.sheetRows(host, "2").isEmpty)
         }

@@ -21,7 +21,8 @@ import Testing
                 try await host.type(book: "家計簿_2024", sheet: "1", row: 3, column: column + 1, value)
             }
             let fetched = try await CLI.run(["fetch", "2024-01", "--format", "json"], environment: env)
-            #expect(try ItemCodec.items(Data(fetched.stdout.utf8)).map { "\($0.id) \($0.date.compact) \($0.name)" }
+            #expect(
+                try ItemCodec.items(Data(fetched.stdout.utf8)).map { "\($0.id) \($0.date.compact) \($0.name)" }
                     == ["Q1 20240105 コーヒー", "O1 20240108 パン"], "\(fetched.stdout)")
 
             let redated = try await CLI.run(["edit", "Q1", "--date", "2024-01-09"], environment: env)
@@ -32,17 +33,23 @@ import Testing
             #expect(rows[1][1] as? String == "20240109")
             #expect(rows[2][2] as? String == "0120", "the name is written as text, not retyped as 120: \(rows[2])")
             // The same update again (a retry whose answer was lost) is no conflict: the name already holds its new value.
-            let retried = try await host.call(post: #"{"action":"update","id":"O1","date":"20240108","changes":{"name":"0120"},"was":{"name":"パン"}}"#)
+            let retried = try await host.call(
+                post: #"{"action":"update","id":"O1","date":"20240108","changes":{"name":"0120"},"was":{"name":"パン"}}"#)
             #expect(!retried.contains("error"), "\(retried)")
         }
     }
 
     @Test func aChangeThatArrivesTwiceIsMadeOnceEvenAfterANewerOneUndidIt() async throws {
         try await withScriptHost { host in
-            _ = try await host.call(post: #"[{"id":"A1","date":"20240105","name":"本","price":178,"category":1,"categorySub":null}]"#)
-            let first = #"{"action":"update","id":"A1","date":"20240105","changes":{"price":200},"was":{"price":178},"change":"c1"}"#
+            _ = try await host.call(
+                post: #"[{"id":"A1","date":"20240105","name":"本","price":178,"category":1,"categorySub":null}]"#)
+            let first =
+                #"{"action":"update","id":"A1","date":"20240105","changes":{"price":200},"was":{"price":178},"change":"c1"}"#
             _ = try await host.call(post: first)
-            _ = try await host.call(post: #"{"action":"update","id":"A1","date":"20240105","changes":{"price":178},"was":{"price":200},"change":"c2"}"#)
+            _ = try await host.call(
+                post:
+                    #"{"action":"update","id":"A1","date":"20240105","changes":{"price":178},"was":{"price":200},"change":"c2"}"#
+            )
             // c1's first try, running late after its retry and c2: its fields match "was" again, but it was made already.
             let late = try await host.call(post: first)
             #expect(try ItemCodec.items(Data("[\(late)]".utf8)).map(\.price) == [178], "\(late)")

@@ -20,8 +20,9 @@ import Testing
             let env = Samples.environment(home: home, server: server)
             let without = try await CLI.run(["fetch", "--year", "2024", "--month", "1"], environment: env)
             #expect(without.status == 77)
-            let with = try await CLI.run(["fetch", "--year", "2024", "--month", "1"],
-                                         environment: env.merging(["EXPENSE_LOG_TOKEN": Self.token]) { _, new in new })
+            let with = try await CLI.run(
+                ["fetch", "--year", "2024", "--month", "1"],
+                environment: env.merging(["EXPENSE_LOG_TOKEN": Self.token]) { _, new in new })
             #expect(with.status == 0, "\(with.stderr)")
             let sent = try await server.requests().last
             #expect(sent?.headers["authorization"] == "Bearer \(Self.token)")
@@ -96,17 +97,22 @@ import Testing
         defer { home.remove() }
         let token = "abc/def+ghi=" + String(repeating: "Z", count: 30)
         // The JSON form escapes the slash, as a server's JSON encoder may.
-        let echoed = body.contains("{") ? body.replacingOccurrences(of: "TOKEN", with: token.replacingOccurrences(of: "/", with: "\\/"))
+        let echoed =
+            body.contains("{")
+            ? body.replacingOccurrences(of: "TOKEN", with: token.replacingOccurrences(of: "/", with: "\\/"))
             : body.replacingOccurrences(of: "TOKEN", with: token)
         try await withServer { server in
             let fault = try JSONSerialization.data(withJSONObject: [["status": 500, "body": echoed, "count": -1]])
             try await server.addFaults(String(decoding: fault, as: UTF8.self))
-            let result = try await CLI.run(["fetch", "--year", "2024", "--month", "1", "--retries", "0"],
-                                           environment: Samples.environment(home: home, server: server, ["EXPENSE_LOG_TOKEN": token]))
+            let result = try await CLI.run(
+                ["fetch", "--year", "2024", "--month", "1", "--retries", "0"],
+                environment: Samples.environment(home: home, server: server, ["EXPENSE_LOG_TOKEN": token]))
             #expect(result.status == 69)
             #expect(result.stderr.contains("The answer began:"))
-            #expect(!result.stderr.contains("abc/def") && !result.stderr.contains("abc\\/def") && !result.stderr.contains("ZZZZ"),
-                    "\(result.stderr)")
+            #expect(
+                !result.stderr.contains("abc/def") && !result.stderr.contains("abc\\/def")
+                    && !result.stderr.contains("ZZZZ"),
+                "\(result.stderr)")
         }
     }
 
@@ -117,16 +123,19 @@ import Testing
             let env = Samples.environment(home: home, server: server, ["EXPENSE_LOG_TOKEN": Self.token])
             let file = try home.write("two.csv", Samples.csv(rows: 2))
             // The server echoes the token back in an error page and in a 200 that is not JSON.
-            try await server.addFaults("""
+            try await server.addFaults(
+                """
                 [{"status": 500, "body": "bad request with Authorization: Bearer \(Self.token)", "method": "GET"},
                  {"status": 200, "body": "<html>token=\(Self.token)</html>", "contentType": "text/html", "method": "GET"},
                  {"status": 400, "body": "{\\"error\\": \\"\(Self.token)\\"}", "method": "POST"}]
                 """)
             var runs: [CLIResult] = []
-            for arguments in [["fetch", "--year", "2024", "--month", "1", "--retries", "0"],
-                              ["fetch", "--year", "2024", "--month", "1"],
-                              ["register", file], ["register", file], ["sync"], ["pending"],
-                              ["config", "show"], ["fetch", "--year", "2024", "--month", "3", "--format", "json"]] {
+            for arguments in [
+                ["fetch", "--year", "2024", "--month", "1", "--retries", "0"],
+                ["fetch", "--year", "2024", "--month", "1"],
+                ["register", file], ["register", file], ["sync"], ["pending"],
+                ["config", "show"], ["fetch", "--year", "2024", "--month", "3", "--format", "json"],
+            ] {
                 runs.append(try await CLI.run(["--verbose"] + arguments, environment: env))
             }
             #expect(runs.map(\.status) == [69, 76, 69, 0, 0, 0, 0, 0], "\(runs.map(\.stderr))")

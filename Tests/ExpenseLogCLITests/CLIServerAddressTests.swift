@@ -14,9 +14,11 @@ import Testing
             #expect(try await CLI.run(["register", file], environment: env).status == 0)
             let requests = try await server.requests()
             // The comparing GET and the POST, each with the GET of its redirect.
-            #expect(requests.map { "\($0.method) \($0.path)" } == ["GET /exec", "GET /echo", "POST /exec", "GET /echo"])
-            #expect(requests.allSatisfy { $0.headers["user-agent"] == "expense-log/\(ExpenseLogAPI.version)" },
-                    "\(requests.map { $0.headers["user-agent"] ?? "none" })")
+            #expect(
+                requests.map { "\($0.method) \($0.path)" } == ["GET /exec", "GET /echo", "POST /exec", "GET /echo"])
+            #expect(
+                requests.allSatisfy { $0.headers["user-agent"] == "expense-log/\(ExpenseLogAPI.version)" },
+                "\(requests.map { $0.headers["user-agent"] ?? "none" })")
         }
     }
 
@@ -24,8 +26,12 @@ import Testing
         let home = try TemporaryDirectory()
         defer { home.remove() }
         try await withServer(["--host", "::1"]) { server in
-            let literal = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "development",
-                                                           "EXPENSE_LOG_BASE_URL": "http://[::1]:\(server.port)/exec"])
+            let literal = Samples.environment(
+                home: home,
+                [
+                    "EXPENSE_LOG_ENV": "development",
+                    "EXPENSE_LOG_BASE_URL": "http://[::1]:\(server.port)/exec",
+                ])
             let fetched = try await CLI.run(["fetch", "--year", "2024", "--month", "1"], environment: literal)
             #expect(fetched.status == 0, "\(fetched.stderr)")
             #expect(try await server.requests().count == 1)
@@ -41,11 +47,19 @@ import Testing
         let hosts = try home.write("hosts", "2001:db8::1 webapp.test\n127.0.0.1 webapp.test\n127.0.0.1 localhost\n")
         try await withServer(["--redirect"]) { server in
             try await server.seed(Samples.seed)
-            let env = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "development",
-                                                       "EXPENSE_LOG_BASE_URL": "http://webapp.test:\(server.port)/exec"])
+            let env = Samples.environment(
+                home: home,
+                [
+                    "EXPENSE_LOG_ENV": "development",
+                    "EXPENSE_LOG_BASE_URL": "http://webapp.test:\(server.port)/exec",
+                ])
             let script = "mount --bind \"$1\" /etc/hosts || exit 99; shift; exec \"$@\""
-            let fetched = try await CLI.run(["-rm", "sh", "-c", script, "sh", hosts, try CLI.binary().path, "fetch", "2024-01", "--format", "json"],
-                                            environment: env, binary: URL(fileURLWithPath: "/usr/bin/unshare"))
+            let fetched = try await CLI.run(
+                [
+                    "-rm", "sh", "-c", script, "sh", hosts, try CLI.binary().path, "fetch", "2024-01", "--format",
+                    "json",
+                ],
+                environment: env, binary: URL(fileURLWithPath: "/usr/bin/unshare"))
             #expect(fetched.status == 0, "\(fetched.stderr)")
             #expect(try ItemCodec.items(Data(fetched.stdout.utf8)) == Array(Samples.seed.prefix(3)))
         }

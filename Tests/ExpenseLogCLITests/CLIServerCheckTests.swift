@@ -18,15 +18,26 @@ import Testing
             env["EXPENSE_LOG_TOKEN"] = "k3y"
             let checked = try await CLI.run(["server", "check"], environment: env)
             #expect(checked.status == 0, "\(checked.stdout)\(checked.stderr)")
-            for hazard in ["0120", "TRUE", "12:30", "2024/2/3", "=1+1", "+81", "@x", "'quoted", "00123", "50000 characters", "formula",
-                           "500 items", "refused before anything is written", "an edit", "a delete"] {
+            for hazard in [
+                "0120", "TRUE", "12:30", "2024/2/3", "=1+1", "+81", "@x", "'quoted", "00123", "50000 characters",
+                "formula",
+                "500 items", "refused before anything is written", "an edit", "a delete",
+            ] {
                 #expect(checked.stdout.contains(hazard), "\(hazard) in \(checked.stdout)")
             }
-            #expect(!checked.stdout.contains("✗") && checked.stderr.contains("All ") && checked.stderr.contains("checks held"))
-            #expect(checked.stdout.contains("register 500 items") && checked.stdout.contains("delete 100 items"), "\(checked.stdout)")
+            #expect(
+                !checked.stdout.contains("✗") && checked.stderr.contains("All ")
+                    && checked.stderr.contains("checks held"))
+            #expect(
+                checked.stdout.contains("register 500 items") && checked.stdout.contains("delete 100 items"),
+                "\(checked.stdout)")
             let books = try await Self.checkBooks(host)
-            #expect(books.count == 1 && books.allSatisfy { $0["trashed"] as? Bool == true }, "the temporary spreadsheet is in the trash")
-            #expect(try await host.state().allSatisfy { ($0["name"] as? String)?.hasPrefix("家計簿") != true }, "no book of the log was touched")
+            #expect(
+                books.count == 1 && books.allSatisfy { $0["trashed"] as? Bool == true },
+                "the temporary spreadsheet is in the trash")
+            #expect(
+                try await host.state().allSatisfy { ($0["name"] as? String)?.hasPrefix("家計簿") != true },
+                "no book of the log was touched")
 
             env["EXPENSE_LOG_TOKEN"] = "wrong"
             let refused = try await CLI.run(["server", "check"], environment: env)
@@ -45,13 +56,16 @@ import Testing
             let checked = try await CLI.run(["server", "check"], environment: host.environment(home: home))
             #expect(checked.status == 1, "\(checked.stderr)")
             #expect(checked.stdout.contains("✗ 家計簿_2024 is live in Drive: it is in Drive's trash"), "\(checked.stdout)")
-            #expect(checked.stderr.contains("1 of ") && checked.stderr.contains("Do what each ✗ above says"), "\(checked.stderr)")
+            #expect(
+                checked.stderr.contains("1 of ") && checked.stderr.contains("Do what each ✗ above says"),
+                "\(checked.stderr)")
 
             // Once a write has moved the year to a new spreadsheet, every check (and every answer with room) says so,
             // until the owner deletes the script property the notice names.
             _ = try await host.call(post: "[\(CLIScriptOnGoogleTests.item("Y2", "20240106"))]")
             let again = try await CLI.run(["server", "check"], environment: host.environment(home: home))
-            #expect(again.status == 1 && again.stdout.contains("✗ the items of 2024 are all in the 家計簿_2024 in use")
+            #expect(
+                again.status == 1 && again.stdout.contains("✗ the items of 2024 are all in the 家計簿_2024 in use")
                     && again.stdout.contains("lost_2024"), "\(again.stdout)")
             let answer = try await host.call(post: #"{"action":"delete","items":[{"id":"Y9","date":"20240107"}]}"#)
             #expect(answer.contains("notices") && answer.contains("Restore it from Drive's trash"), "\(answer)")
@@ -65,8 +79,12 @@ import Testing
             try await host.failNext("getFormulas", message: "Service Spreadsheets failed while accessing document")
             let checked = try await CLI.run(["server", "check"], environment: host.environment(home: home))
             #expect(checked.status == 1, "\(checked.stderr)")
-            #expect(checked.stdout.contains("the check stopped before its end: Service Spreadsheets failed"), "\(checked.stdout)")
-            #expect(checked.stderr.contains("did not hold") && checked.stderr.contains("expense-log server script"), "\(checked.stderr)")
+            #expect(
+                checked.stdout.contains("the check stopped before its end: Service Spreadsheets failed"),
+                "\(checked.stdout)")
+            #expect(
+                checked.stderr.contains("did not hold") && checked.stderr.contains("expense-log server script"),
+                "\(checked.stderr)")
             let books = try await Self.checkBooks(host)
             #expect(books.count == 1 && books.allSatisfy { $0["trashed"] as? Bool == true })
         }
@@ -84,15 +102,20 @@ import Testing
         try await withScriptHost(["--script", try home.write("Old.gs", older)]) { host in
             let checked = try await CLI.run(["server", "check"], environment: host.environment(home: home))
             #expect(checked.status == 69, "\(checked.stderr)")
-            #expect(checked.stderr.contains("older version") && checked.stderr.contains("New version"), "\(checked.stderr)")
+            #expect(
+                checked.stderr.contains("older version") && checked.stderr.contains("New version"), "\(checked.stderr)")
         }
         try await withServer { server in
-            let checked = try await CLI.run(["server", "check"], environment: Samples.environment(home: home, server: server))
+            let checked = try await CLI.run(
+                ["server", "check"], environment: Samples.environment(home: home, server: server))
             #expect(checked.status == 69, "\(checked.stderr)")
-            #expect(checked.stderr.contains("does not run expense-log's script") && checked.stderr.contains("server script"), "\(checked.stderr)")
+            #expect(
+                checked.stderr.contains("does not run expense-log's script")
+                    && checked.stderr.contains("server script"), "\(checked.stderr)")
             #expect(try await server.requests().filter { $0.method == "POST" }.isEmpty, "nothing was sent to write")
         }
-        let dummy = try await CLI.run(["--env", "dummy", "server", "check"], environment: Samples.environment(home: home))
+        let dummy = try await CLI.run(
+            ["--env", "dummy", "server", "check"], environment: Samples.environment(home: home))
         #expect(dummy.status == 78 && dummy.stderr.contains("dummy environment"), "\(dummy.stderr)")
     }
 
@@ -118,7 +141,9 @@ import Testing
 
             env["EXPENSE_LOG_BASE_URL"] = host.base + "/n0t-the-k3y"
             let refused = try await CLI.run(["fetch", "2024-04", "--refresh"], environment: env)
-            #expect(refused.status == 77 && refused.stderr.contains("/exec/***") && !refused.stderr.contains("n0t-the-k3y"), "\(refused.stderr)")
+            #expect(
+                refused.status == 77 && refused.stderr.contains("/exec/***") && !refused.stderr.contains("n0t-the-k3y"),
+                "\(refused.stderr)")
             #expect(refused.stderr.contains("The key at the end of the base URL"), "\(refused.stderr)")
             // A right token beside a wrong key in the path is no way in: the iOS app, with the path alone, would be refused.
             env["EXPENSE_LOG_TOKEN"] = key
@@ -136,8 +161,11 @@ import Testing
             try await host.createBook("expense-log check 2026-01-02 03:04:05")
             let checked = try await CLI.run(["server", "check"], environment: host.environment(home: home))
             #expect(checked.status == 0, "\(checked.stdout)\(checked.stderr)")
-            let trashed = try await Self.checkBooks(host).map { "\($0["name"] ?? "") \($0["trashed"] as? Bool == true)" }.sorted()
-            #expect(trashed.count == 3 && trashed.contains("expense-log check notes false")
+            let trashed = try await Self.checkBooks(host).map {
+                "\($0["name"] ?? "") \($0["trashed"] as? Bool == true)"
+            }.sorted()
+            #expect(
+                trashed.count == 3 && trashed.contains("expense-log check notes false")
                     && trashed.contains("expense-log check 2026-01-02 03:04:05 true"), "\(trashed)")
         }
     }

@@ -11,7 +11,8 @@ import Testing
         defer { home.remove() }
         let printed = try await CLI.run(["server", "script"], environment: Samples.environment(home: home))
         #expect(printed.status == 0, "\(printed.stderr)")
-        let bundled = try String(contentsOf: CLI.packageRoot.appendingPathComponent("Resources/server/Code.gs"), encoding: .utf8)
+        let bundled = try String(
+            contentsOf: CLI.packageRoot.appendingPathComponent("Resources/server/Code.gs"), encoding: .utf8)
         #expect(printed.stdout == bundled)
         #expect(printed.stdout.contains("function doGet(e)") && printed.stdout.contains("function doPost(e)"))
     }
@@ -20,7 +21,9 @@ import Testing
         let home = try TemporaryDirectory()
         defer { home.remove() }
         // Names and ids a sheet would retype if its columns were left automatic.
-        let file = try home.write("items.csv", """
+        let file = try home.write(
+            "items.csv",
+            """
             id,date,name,price,category,categorySub
             0120,20240105,0120,178,0,1
             TRUE,20240106,TRUE,200,0,
@@ -39,7 +42,8 @@ import Testing
             #expect(items.map(\.id) == ["0120", "TRUE"])
             #expect(items.map(\.name) == ["0120", "TRUE"])
             #expect(items.map(\.categorySub) == [1, nil])
-            let february = try ItemCodec.items(Data(try await CLI.run(["fetch", "2024-02", "--format", "json"], environment: env).stdout.utf8))
+            let february = try ItemCodec.items(
+                Data(try await CLI.run(["fetch", "2024-02", "--format", "json"], environment: env).stdout.utf8))
             #expect(february.map(\.name) == ["2024/1/5"], "a name that looks like a date stays the text written")
 
             // The sheet itself: one spreadsheet for the year, a sheet per month, the header, text kept as text.
@@ -60,19 +64,28 @@ import Testing
             #expect(try await host.rows(book: "家計簿_2024", sheet: "3").count == 2, "the header and one row, not two")
 
             // The register action says which were already there (A1), beside what it saved.
-            let reported = try await host.call(post: #"{"action":"register","items":[{"id":"A2","date":"20240302","name":"牛乳","price":200,"category":0,"categorySub":0},"#
-                                                + #"{"id":"A1","date":"20240301","name":"パン (again)","price":250,"category":0,"categorySub":0}]}"#)
+            let reported = try await host.call(
+                post:
+                    #"{"action":"register","items":[{"id":"A2","date":"20240302","name":"牛乳","price":200,"category":0,"categorySub":0},"#
+                    + #"{"id":"A1","date":"20240301","name":"パン (again)","price":250,"category":0,"categorySub":0}]}"#)
             let answer = try JSONSerialization.jsonObject(with: Data(reported.utf8)) as? [String: Any]
             #expect(answer?["existing"] as? [String] == ["A1"], "\(reported)")
-            #expect((answer?["saved"] as? [[String: Any]])?.map { $0["name"] as? String } == ["牛乳", "パン"], "A1 as the sheet holds it")
-            #expect(try await host.rows(book: "家計簿_2024", sheet: "3").dropFirst().map { $0[0] as? String } == ["A1", "A2"])
+            #expect(
+                (answer?["saved"] as? [[String: Any]])?.map { $0["name"] as? String } == ["牛乳", "パン"],
+                "A1 as the sheet holds it")
+            #expect(
+                try await host.rows(book: "家計簿_2024", sheet: "3").dropFirst().map { $0[0] as? String } == ["A1", "A2"])
 
-            let info = try JSONSerialization.jsonObject(with: Data(try await host.call("?action=info").utf8)) as? [String: Any]
+            let info =
+                try JSONSerialization.jsonObject(with: Data(try await host.call("?action=info").utf8)) as? [String: Any]
             #expect(info?["app"] as? String == "expense-log" && info?["version"] as? Int == 3)
-            #expect(info?["actions"] as? [String] == ["info", "fetch", "register", "delete", "update", "adopt", "check"])
+            #expect(
+                info?["actions"] as? [String] == ["info", "fetch", "register", "delete", "update", "adopt", "check"])
 
             let bad = try await host.call("?year=2024&month=13")
-            #expect(bad.contains(#""kind":"bad-request""#) && bad.contains("month must be a whole number from 1 to 12"), "\(bad)")
+            #expect(
+                bad.contains(#""kind":"bad-request""#) && bad.contains("month must be a whole number from 1 to 12"),
+                "\(bad)")
         }
     }
 
@@ -89,12 +102,17 @@ import Testing
 
     @Test func deleteAndUpdateChangeTheSheetAndMoveAnItemToItsNewMonth() async throws {
         try await withScriptHost { host in
-            _ = try await host.call(post: #"[{"id":"B1","date":"20240310","name":"本","price":1200,"category":1,"categorySub":2},{"id":"B2","date":"20240311","name":"傘","price":800,"category":1,"categorySub":2}]"#)
-            let updated = try await host.call(post: #"{"action":"update","id":"B1","date":"20240310","changes":{"price":1300,"date":"20240402"}}"#)
+            _ = try await host.call(
+                post:
+                    #"[{"id":"B1","date":"20240310","name":"本","price":1200,"category":1,"categorySub":2},{"id":"B2","date":"20240311","name":"傘","price":800,"category":1,"categorySub":2}]"#
+            )
+            let updated = try await host.call(
+                post: #"{"action":"update","id":"B1","date":"20240310","changes":{"price":1300,"date":"20240402"}}"#)
             #expect(try ItemCodec.items(Data("[\(updated)]".utf8)).map(\.price) == [1300])
             #expect(try await host.rows(book: "家計簿_2024", sheet: "3").count == 2, "B1 left March")
             #expect(try await host.rows(book: "家計簿_2024", sheet: "4").dropFirst().map { $0[0] as? String } == ["B1"])
-            let deleted = try await host.call(post: #"{"action":"delete","items":[{"id":"B2","date":"20240311"},{"id":"ZZ","date":"20240311"}]}"#)
+            let deleted = try await host.call(
+                post: #"{"action":"delete","items":[{"id":"B2","date":"20240311"},{"id":"ZZ","date":"20240311"}]}"#)
             #expect(deleted == #"{"deleted":["B2"],"missing":["ZZ"]}"#)
             #expect(try await host.rows(book: "家計簿_2024", sheet: "3").count == 1, "only the header is left")
         }
@@ -111,7 +129,9 @@ extension CLIServerScriptTests {
             let base = host.environment(home: home)
             let refused = try await CLI.run(["fetch", "2024-04", "--retries", "0"], environment: base)
             #expect(refused.status == 77, "\(refused.stderr)")
-            #expect(refused.stderr.contains("EXPENSE_LOG_KEY") && refused.stderr.contains("config set-token"), "\(refused.stderr)")
+            #expect(
+                refused.stderr.contains("EXPENSE_LOG_KEY") && refused.stderr.contains("config set-token"),
+                "\(refused.stderr)")
 
             var env = base
             env["EXPENSE_LOG_TOKEN"] = key
@@ -121,9 +141,13 @@ extension CLIServerScriptTests {
             #expect(fetched.status == 0, "\(fetched.stderr)")
             #expect(try ItemCodec.items(Data(fetched.stdout.utf8)).map(\.id) == ["K1"])
             for output in [registered.stderr, fetched.stderr, fetched.stdout] {
-                #expect(!output.contains("k3y") && !output.contains("odd%3Dchars") && !output.contains("odd=chars"), "\(output)")
+                #expect(
+                    !output.contains("k3y") && !output.contains("odd%3Dchars") && !output.contains("odd=chars"),
+                    "\(output)")
             }
-            #expect(fetched.stderr.contains("key=***"), "--verbose shows that a key was sent, not what it is: \(fetched.stderr)")
+            #expect(
+                fetched.stderr.contains("key=***"),
+                "--verbose shows that a key was sent, not what it is: \(fetched.stderr)")
         }
     }
 }
@@ -132,7 +156,8 @@ extension CLIServerScriptTests {
     @Test func deleteAndEditChangeTheScriptsSheetAndTheCache() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }
-        let file = try home.write("d.csv", "id,date,name,price,category,categorySub\nD1,20240105,コーヒー,178,0,1\nD2,20240106,パン,250,0,0\n")
+        let file = try home.write(
+            "d.csv", "id,date,name,price,category,categorySub\nD1,20240105,コーヒー,178,0,1\nD2,20240106,パン,250,0,0\n")
         try await withScriptHost { host in
             let env = host.environment(home: home)
             #expect(try await CLI.run(["register", file], environment: env).status == 0)
@@ -144,7 +169,9 @@ extension CLIServerScriptTests {
             #expect(deleted.stderr.contains("Deleted: 2024-01-06 パン ¥250"), "\(deleted.stderr)")
             #expect(try await host.rows(book: "家計簿_2024", sheet: "1").dropFirst().map { $0[0] as? String } == ["D1"])
 
-            let edited = try await CLI.run(["edit", "D1", "--price", "200", "--date", "2024-02-03", "--category", "food/grocery"], environment: env)
+            let edited = try await CLI.run(
+                ["edit", "D1", "--price", "200", "--date", "2024-02-03", "--category", "food/grocery"], environment: env
+            )
             #expect(edited.status == 0, "\(edited.stderr)")
             #expect(try await host.rows(book: "家計簿_2024", sheet: "1").count == 1, "D1 left January")
             let february = try await host.rows(book: "家計簿_2024", sheet: "2")
@@ -153,8 +180,12 @@ extension CLIServerScriptTests {
 
             // The cache follows: offline, January is empty and February holds the edited item.
             let offline = try await CLI.run(["fetch", "2024-02", "--offline", "--format", "json"], environment: env)
-            #expect(try ItemCodec.items(Data(offline.stdout.utf8)) == [Item(id: "D1", date: try #require(Day(year: 2024, month: 2, day: 3)),
-                                                                            name: "コーヒー", price: 200, category: 0, categorySub: 0)])
+            #expect(
+                try ItemCodec.items(Data(offline.stdout.utf8)) == [
+                    Item(
+                        id: "D1", date: try #require(Day(year: 2024, month: 2, day: 3)),
+                        name: "コーヒー", price: 200, category: 0, categorySub: 0)
+                ])
             let january = try await CLI.run(["fetch", "2024-01", "--offline", "--format", "json"], environment: env)
             #expect(try ItemCodec.items(Data(january.stdout.utf8)).isEmpty, "\(january.stdout)")
 
@@ -174,8 +205,10 @@ extension CLIServerScriptTests {
             for arguments in [["delete", "--yes", "O1"], ["edit", "O1", "--price", "200"]] {
                 let refused = try await CLI.run(arguments, environment: env)
                 #expect(refused.status == 69, "\(refused.stderr)")
-                #expect(refused.stderr.contains("is not expense-log's web app") && refused.stderr.contains("expense-log server script"),
-                        "\(refused.stderr)")
+                #expect(
+                    refused.stderr.contains("is not expense-log's web app")
+                        && refused.stderr.contains("expense-log server script"),
+                    "\(refused.stderr)")
             }
             #expect(try await server.requests().filter { $0.method == "POST" }.count == posts, "nothing was sent")
             #expect(try await server.items().map(\.price) == [178])
@@ -204,24 +237,32 @@ extension CLIServerScriptTests {
             let homes = [try TemporaryDirectory(), try TemporaryDirectory()]
             defer { homes.forEach { $0.remove() } }
             let running = try homes.map { home in
-                try CLI.start(["register", file, "--allow-duplicates"],
-                              environment: host.environment(home: home))
+                try CLI.start(
+                    ["register", file, "--allow-duplicates"],
+                    environment: host.environment(home: home))
             }
             let (first, second) = (running[0], running[1])
             let results = [try await first.wait(), try await second.wait()]
             #expect(results.allSatisfy { $0.status == 0 }, "\(results.map(\.stderr))")
-            #expect(try await host.rows(book: "家計簿_2024", sheet: "5").dropFirst().map { $0[0] as? String } == ["L1", "L2"])
+            #expect(
+                try await host.rows(book: "家計簿_2024", sheet: "5").dropFirst().map { $0[0] as? String } == ["L1", "L2"])
         }
     }
 
     @Test func theScriptsAnswersAreTheWireFormatTheClientReadsOnItsFastPath() async throws {
         try await withScriptHost { host in
-            _ = try await host.call(post: #"[{"id":"W1","date":"20240601","name":"コーヒー","price":178,"category":0,"categorySub":1},{"id":"W2","date":"20240602","name":"映画","price":1800,"category":1,"categorySub":null}]"#)
+            _ = try await host.call(
+                post:
+                    #"[{"id":"W1","date":"20240601","name":"コーヒー","price":178,"category":0,"categorySub":1},{"id":"W2","date":"20240602","name":"映画","price":1800,"category":1,"categorySub":null}]"#
+            )
             let answer = try await host.call("?year=2024&month=6")
             // Byte for byte the wire format the client itself writes (fetch --format json, the fixtures): plainly typed.
             let items = try ItemCodec.items(Data(answer.utf8))
             #expect(answer.filter { !$0.isWhitespace } == ItemJSON.array(items).filter { !$0.isWhitespace })
-            #expect(answer == #"[{"id":"W1","date":"20240601","name":"コーヒー","price":178,"category":0,"categorySub":1},{"id":"W2","date":"20240602","name":"映画","price":1800,"category":1,"categorySub":null}]"#)
+            #expect(
+                answer
+                    == #"[{"id":"W1","date":"20240601","name":"コーヒー","price":178,"category":0,"categorySub":1},{"id":"W2","date":"20240602","name":"映画","price":1800,"category":1,"categorySub":null}]"#
+            )
         }
     }
 }
@@ -251,10 +292,13 @@ extension CLIServerScriptTests {
         try await withScriptHost(["--lose-answers", "2"]) { host in
             // Here the lost answers are the register's and the edit's own: the row moved, and the same edit again finds
             // it in its new month.
-            _ = try? await host.call(post: #"[{"id":"M1","date":"20240105","name":"本","price":900,"category":1,"categorySub":2}]"#)
-            let first = try? await host.call(post: #"{"action":"update","id":"M1","date":"20240105","changes":{"date":"20240203"}}"#)
+            _ = try? await host.call(
+                post: #"[{"id":"M1","date":"20240105","name":"本","price":900,"category":1,"categorySub":2}]"#)
+            let first = try? await host.call(
+                post: #"{"action":"update","id":"M1","date":"20240105","changes":{"date":"20240203"}}"#)
             #expect(first == nil || first?.isEmpty == true, "the answer was lost")
-            let retried = try await host.call(post: #"{"action":"update","id":"M1","date":"20240105","changes":{"date":"20240203"}}"#)
+            let retried = try await host.call(
+                post: #"{"action":"update","id":"M1","date":"20240105","changes":{"date":"20240203"}}"#)
             #expect(try ItemCodec.items(Data("[\(retried)]".utf8)).map(\.date.compact) == ["20240203"], "\(retried)")
             #expect(try await host.rows(book: "家計簿_2024", sheet: "2").dropFirst().map { $0[0] as? String } == ["M1"])
         }
@@ -273,7 +317,9 @@ extension CLIServerScriptTests {
             _ = try await host.call(post: #"{"action":"delete","items":[{"id":"G1","date":"20240105"}]}"#)
             let edited = try await CLI.run(["edit", "G1", "--price", "200"], environment: env)
             #expect(edited.status == 65, "\(edited.stderr)")
-            #expect(edited.stderr.contains("refused the request (not-found)") && edited.stderr.contains("expense-log fetch 2024-01"), "\(edited.stderr)")
+            #expect(
+                edited.stderr.contains("refused the request (not-found)")
+                    && edited.stderr.contains("expense-log fetch 2024-01"), "\(edited.stderr)")
             #expect(edited.stderr.contains(host.base), "the message names the web app's URL, not the echo host's")
             let cached = try await CLI.run(["fetch", "2024-01", "--offline", "--format", "json"], environment: env)
             #expect(try ItemCodec.items(Data(cached.stdout.utf8)).isEmpty, "\(cached.stdout)")
@@ -287,7 +333,8 @@ extension CLIServerScriptTests {
         defer { home.remove() }
         try await withScriptHost { host in
             let env = host.environment(home: home)
-            let added = try await CLI.run(["add", "ラーメン", "980", "--category", "food", "--date", "2024-01-15"], environment: env)
+            let added = try await CLI.run(
+                ["add", "ラーメン", "980", "--category", "food", "--date", "2024-01-15"], environment: env)
             #expect(added.status == 0, "\(added.stderr)")
             let row = try #require(try await host.rows(book: "家計簿_2024", sheet: "1").dropFirst().first)
             #expect("\(row[1]) \(row[2]) \(row[3]) \(row[4])" == "20240115 ラーメン 980 0", "\(row)")

@@ -20,8 +20,11 @@ import Testing
             #expect(try await server.requests().count == 12)
 
             // Another device (the iOS app, a second shell) adds an item to March.
-            try await server.seed([Item(id: "OTHER-DEVICE", date: try #require(Day(year: 2024, month: 3, day: 9)), name: "パン",
-                                        price: 480, category: 0, categorySub: 0)])
+            try await server.seed([
+                Item(
+                    id: "OTHER-DEVICE", date: try #require(Day(year: 2024, month: 3, day: 9)), name: "パン",
+                    price: 480, category: 0, categorySub: 0)
+            ])
             let second = try await CLI.run(["summary", "--year", "2024", "--format", "json"], environment: env)
             #expect(second.status == 0, "\(second.stderr)")
             #expect(try await server.requests().count == 24, "every month is asked for again")
@@ -49,7 +52,8 @@ import Testing
         try await withServer(try seededServer(home)) { server in
             let env = Samples.environment(home: home, server: server)
             #expect(try await CLI.run(["summary", "--year", "2024", "--month", "2"], environment: env).status == 0)
-            let offline = try await CLI.run(["fetch", "--year", "2024", "--month", "2", "--offline", "--format", "json"], environment: env)
+            let offline = try await CLI.run(
+                ["fetch", "--year", "2024", "--month", "2", "--offline", "--format", "json"], environment: env)
             #expect(offline.status == 0)
             #expect(try ItemCodec.items(Data(offline.stdout.utf8)).map(\.id) == ["F1", "F2", "F3"])
             #expect(!offline.stderr.contains("never fetched whole"))
@@ -67,7 +71,8 @@ import Testing
         }
         defer { gone.stop() }
         // The server is gone; --offline never tries it.
-        let result = try await CLI.run(["summary", "--year", "2024", "--offline", "--format", "json"], environment: env)
+        let result = try await CLI.run(
+            ["summary", "--year", "2024", "--offline", "--format", "json"], environment: env)
         #expect(result.status == 69)
         let doc = try SummaryDocument(result.stdout)
         #expect(doc.total == 3478 && doc.count == 3)
@@ -75,7 +80,9 @@ import Testing
         #expect(doc.sources.dropFirst().allSatisfy { $0.source == "missing" })
         #expect(try #require(doc.months)[1].total == nil, "a missing month's total is unknown, not 0")
         let others = (2...12).map { String(format: "2024-%02d", $0) }.joined(separator: ", ")
-        #expect(result.stderr.contains("warning: \(others) are missing from the summary: not cached for the development environment"))
+        #expect(
+            result.stderr.contains(
+                "warning: \(others) are missing from the summary: not cached for the development environment"))
         #expect(result.stderr.contains("run without --offline"))
 
         let none = try await CLI.run(["summary", "--year", "2023", "--month", "5", "--offline"], environment: env)
@@ -87,7 +94,8 @@ import Testing
     @Test func aServerThatStopsAnsweringLeavesTheRestSummarisedAndExits69() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }
-        let items = try home.write("march.json", ItemJSON.array([Samples.item("R1", "20240325", "傘", 700, category: 1, sub: 2)]))
+        let items = try home.write(
+            "march.json", ItemJSON.array([Samples.item("R1", "20240325", "傘", 700, category: 1, sub: 2)]))
         try await withServer(try seededServer(home)) { server in
             let env = Samples.environment(home: home, server: server)
             let january = try await CLI.run(["summary", "--year", "2024", "--month", "1"], environment: env)
@@ -99,7 +107,8 @@ import Testing
 
             // The same server now drops every connection: the cache of that server is all there is.
             try await server.addFaults("[{\"kind\": \"drop\", \"count\": -1}]")
-            let result = try await CLI.run(["summary", "--year", "2024", "--retries", "0", "--format", "json"], environment: env)
+            let result = try await CLI.run(
+                ["summary", "--year", "2024", "--retries", "0", "--format", "json"], environment: env)
             #expect(result.status == 69)
             let doc = try SummaryDocument(result.stdout)
             // January 3,478 + February 450 (cached whole) + March's registered 700 = 4,628 in 3 + 3 + 1 = 7 items: each
@@ -113,10 +122,16 @@ import Testing
 
             let url = server.base
             #expect(result.stderr.contains("could not reach \(url)?year=2024&month=1: \(lost)"))
-            #expect(result.stderr.contains("2024-01, 2024-02, 2024-03 could not be fetched; the cached copies are used instead"))
-            #expect(result.stderr.contains("2024-03 was never fetched whole; only the items registered from here are counted"))
+            #expect(
+                result.stderr.contains(
+                    "2024-01, 2024-02, 2024-03 could not be fetched; the cached copies are used instead"))
+            #expect(
+                result.stderr.contains(
+                    "2024-03 was never fetched whole; only the items registered from here are counted"))
             let missing = (4...12).map { String(format: "2024-%02d", $0) }.joined(separator: ", ")
-            #expect(result.stderr.contains("warning: \(missing) are missing from the summary: could not reach \(url)?year=2024&month="))
+            #expect(
+                result.stderr.contains(
+                    "warning: \(missing) are missing from the summary: could not reach \(url)?year=2024&month="))
             #expect(result.stderr.contains("2024-01, 2024-02, 2024-03 came from the cache"))
 
             let table = try await CLI.run(["summary", "--year", "2024", "--retries", "0"], environment: env)
@@ -125,16 +140,20 @@ import Testing
             #expect(table.stdout.contains("\nTOTAL        7  4,628\n"))
 
             // Another server (a new deployment, a typo) never gets this server's months.
-            let other = env.merging(["EXPENSE_LOG_BASE_URL": url.replacingOccurrences(of: "/exec", with: "/other/exec")]) { _, new in new }
-            let elsewhere = try await CLI.run(["summary", "--year", "2024", "--month", "1", "--offline"], environment: other)
+            let other = env.merging(["EXPENSE_LOG_BASE_URL": url.replacingOccurrences(of: "/exec", with: "/other/exec")]
+            ) { _, new in new }
+            let elsewhere = try await CLI.run(
+                ["summary", "--year", "2024", "--month", "1", "--offline"], environment: other)
             #expect(elsewhere.status == 69)
             #expect(elsewhere.stdout.isEmpty)
             #expect(elsewhere.stderr.contains("2024-01 is missing from the summary"))
         }
     }
 
-    @Test(arguments: [("{\"status\": 401, \"count\": -1}", Int32(77)), ("{\"status\": 404, \"count\": -1}", 69),
-                      ("{\"kind\": \"html\", \"count\": -1}", 76)])
+    @Test(arguments: [
+        ("{\"status\": 401, \"count\": -1}", Int32(77)), ("{\"status\": 404, \"count\": -1}", 69),
+        ("{\"kind\": \"html\", \"count\": -1}", 76),
+    ])
     func anErrorWaitingCannotFixStopsTheCommand(fault: String, code: Int32) async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }
@@ -153,15 +172,18 @@ import Testing
     @Test func a503AfterTheRetriesFallsBackToTheCacheOnlyForCachedMonths() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }
-        let items = try home.write("april.json", ItemJSON.array([Samples.item("R2", "20240410", "電池", 300, category: 1, sub: 2)]))
+        let items = try home.write(
+            "april.json", ItemJSON.array([Samples.item("R2", "20240410", "電池", 300, category: 1, sub: 2)]))
         try await withServer(try seededServer(home)) { server in
             let env = Samples.environment(home: home, server: server)
             // April is known only from an item registered from here: register's comparing GET failed, so it is not whole.
             try await server.addFaults("[{\"status\": 503, \"method\": \"GET\"}]")
             #expect(try await CLI.run(["register", items, "--retries", "0"], environment: env).status == 0)
-            try await server.addFaults("[{\"status\": 503, \"count\": -1, \"method\": \"GET\", \"headers\": {\"Retry-After\": \"0\"}}]")
+            try await server.addFaults(
+                "[{\"status\": 503, \"count\": -1, \"method\": \"GET\", \"headers\": {\"Retry-After\": \"0\"}}]")
             let before = try await server.requests().filter { $0.method == "GET" }.count
-            let result = try await CLI.run(["summary", "--year", "2024", "--month", "4", "--retries", "1", "--format", "json"], environment: env)
+            let result = try await CLI.run(
+                ["summary", "--year", "2024", "--month", "4", "--retries", "1", "--format", "json"], environment: env)
             #expect(result.status == 0, "\(result.stderr)")
             let doc = try SummaryDocument(result.stdout)
             #expect(doc.total == 300 && doc.sources.first?.source == "cache")
@@ -169,7 +191,8 @@ import Testing
             // Retried once: two GETs.
             #expect(try await server.requests().filter { $0.method == "GET" }.count == before + 2)
 
-            let notCached = try await CLI.run(["summary", "--year", "2024", "--month", "5", "--retries", "0"], environment: env)
+            let notCached = try await CLI.run(
+                ["summary", "--year", "2024", "--month", "5", "--retries", "0"], environment: env)
             #expect(notCached.status == 69)
             #expect(notCached.stdout.isEmpty)
             #expect(notCached.stderr.contains("2024-05 is missing from the summary"))

@@ -6,7 +6,9 @@ import Testing
 /// `summary` through the built binary against the reference server seeded with `SummarySamples.items`.
 @Suite struct CLISummaryTests {
     /// Runs a body with a server started with `--seed` and the variables of a user pointed at it.
-    func withSeededServer<T>(_ home: TemporaryDirectory, _ body: (ReferenceServer, [String: String]) async throws -> T) async throws -> T {
+    func withSeededServer<T>(
+        _ home: TemporaryDirectory, _ body: (ReferenceServer, [String: String]) async throws -> T
+    ) async throws -> T {
         let seed = try home.write("seed.json", ItemJSON.array(SummarySamples.items))
         return try await withServer(["--seed", seed]) { server in
             try await body(server, Samples.environment(home: home, server: server))
@@ -24,11 +26,13 @@ import Testing
             // 3,478 + 450 + 2,200 - 800 = 5,328 in 3 + 3 + 2 + 1 = 9 items; December 2023's soba is another year.
             #expect(doc.total == 5328 && doc.count == 9)
             // Food 1,678 + 200 - 800 = 1,078 (20.2 %); Entertainment 1,800 + 250 + 1,200 = 3,250 (61.0 %); #7 1,000 (18.8 %).
-            #expect(doc.categories == [
-                .init(category: 0, name: "Food", sub: nil, subName: nil, count: 4, total: 1078, share: 20.2),
-                .init(category: 1, name: "Entertainment", sub: nil, subName: nil, count: 4, total: 3250, share: 61.0),
-                .init(category: 7, name: "#7", sub: nil, subName: nil, count: 1, total: 1000, share: 18.8),
-            ])
+            #expect(
+                doc.categories == [
+                    .init(category: 0, name: "Food", sub: nil, subName: nil, count: 4, total: 1078, share: 20.2),
+                    .init(
+                        category: 1, name: "Entertainment", sub: nil, subName: nil, count: 4, total: 3250, share: 61.0),
+                    .init(category: 7, name: "#7", sub: nil, subName: nil, count: 1, total: 1000, share: 18.8),
+                ])
             let months = try #require(doc.months)
             #expect(months.map(\.month) == Array(1...12))
             // January 178 + 1,500 + 1,800; February 200 + 400 - 150; March 1,200 + 1,000; April a refund of 800.
@@ -54,7 +58,8 @@ import Testing
         defer { home.remove() }
         try await withSeededServer(home) { server, env in
             // Every GET is held until twelve are held together (30 s at most, only if the client sends fewer at once).
-            try await server.addFaults("[{\"kind\": \"gather\", \"size\": 12, \"seconds\": 30, \"count\": -1, \"method\": \"GET\"}]")
+            try await server.addFaults(
+                "[{\"kind\": \"gather\", \"size\": 12, \"seconds\": 30, \"count\": -1, \"method\": \"GET\"}]")
             let result = try await CLI.run(["summary", "--year", "2024", "--timeout", "60"], environment: env)
             #expect(result.status == 0, "\(result.stderr)")
             let requests = try await server.requests()
@@ -71,16 +76,18 @@ import Testing
         try await withSeededServer(home) { _, env in
             let table = try await CLI.run(["summary", "--year", "2024", "--month", "1"], environment: env)
             #expect(table.status == 0, "\(table.stderr)")
-            #expect(table.stdout == """
-                CATEGORY       COUNT  TOTAL   SHARE
-                Food               2  1,678   48.2%
-                Entertainment      1  1,800   51.8%
-                -----------------------------------
-                TOTAL              3  3,478  100.0%
+            #expect(
+                table.stdout == """
+                    CATEGORY       COUNT  TOTAL   SHARE
+                    Food               2  1,678   48.2%
+                    Entertainment      1  1,800   51.8%
+                    -----------------------------------
+                    TOTAL              3  3,478  100.0%
 
-                """)
+                    """)
 
-            let bySub = try await CLI.run(["summary", "--year", "2024", "--month", "2", "--by", "sub", "--format", "csv"], environment: env)
+            let bySub = try await CLI.run(
+                ["summary", "--year", "2024", "--month", "2", "--by", "sub", "--format", "csv"], environment: env)
             #expect(bySub.status == 0)
             // February's Transportation: 400 - 150 = 250, 250 / 450 = 55.6 %; Tea 200 / 450 = 44.4 %.
             #expect(bySub.stdout.contains("\n2024,2,1,Entertainment,1,Transportation,2,250,55.6\n"))
@@ -90,8 +97,10 @@ import Testing
             #expect(csv.status == 0)
             let rows = csv.stdout.split(separator: "\n").map(String.init)
             #expect(rows.first == "year,month,category,categoryName,sub,subName,count,total,share")
-            #expect(Set(rows.dropFirst().map { $0.split(separator: ",")[1] }) == Set((1...12).map { Substring(String($0)) }),
-                    "rows for every month")
+            #expect(
+                Set(rows.dropFirst().map { $0.split(separator: ",")[1] })
+                    == Set((1...12).map { Substring(String($0)) }),
+                "rows for every month")
             #expect(rows.contains("2024,3,7,#7,,,1,1000,45.5"))
             #expect(rows.contains("2024,4,0,Food,,,1,-800,"))
             #expect(rows.contains("2024,12,1,Entertainment,,,0,0,"))
@@ -133,14 +142,20 @@ import Testing
             #expect(year.stdout.hasPrefix("月       件数   金額\n"))
             for text in ["\n合計", "\n項目", "\n食費", "\n娯楽費", "\n#7"] { #expect(year.stdout.contains(text), "\(text)") }
 
-            let bySub = try await CLI.run(["summary", "--year", "2024", "--month", "1", "--by", "sub"], environment: ja)
+            let bySub = try await CLI.run(
+                ["summary", "--year", "2024", "--month", "1", "--by", "sub"], environment: ja)
             let lines = bySub.stdout.split(separator: "\n").map(String.init)
             #expect(lines.first?.hasPrefix("項目") == true && lines.first?.contains("サブ項目") == true)
-            #expect(lines.contains { $0.hasPrefix("娯楽費") && $0.contains("—") && $0.contains("1,800") }, "the item with no sub")
+            #expect(
+                lines.contains { $0.hasPrefix("娯楽費") && $0.contains("—") && $0.contains("1,800") },
+                "the item with no sub")
             #expect(lines.contains { $0.hasPrefix("食費") && $0.contains("食品") && $0.contains("1,500") })
 
-            let json = try SummaryDocument(try await CLI.run(["summary", "--year", "2024", "--month", "1", "--by", "sub", "--format", "json"],
-                                                             environment: ja).stdout)
+            let json = try SummaryDocument(
+                try await CLI.run(
+                    ["summary", "--year", "2024", "--month", "1", "--by", "sub", "--format", "json"],
+                    environment: ja
+                ).stdout)
             #expect(try SummaryDocument.row(json.categories, 0, sub: 1).name == "食費")
             #expect(try SummaryDocument.row(json.categories, 0, sub: 1).subName == "飲料")
             #expect(try SummaryDocument.row(json.categories, 1).subName == nil)
@@ -150,13 +165,16 @@ import Testing
     @Test func aConfiguredCatalogueNamesAndOrdersTheRows() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }
-        let config = try home.write("config.json", """
+        let config = try home.write(
+            "config.json",
+            """
             {"categories": [{"id": 7, "ja": "寄付", "en": "Donations"},
                             {"id": 2, "ja": "書籍", "en": "Books", "subs": [{"id": 3, "ja": "小説", "en": "Novels"}]}]}
             """)
         try await withSeededServer(home) { _, env in
-            let result = try await CLI.run(["summary", "--year", "2024", "--month", "3", "--by", "sub", "--format", "json", "--config", config],
-                                           environment: env)
+            let result = try await CLI.run(
+                ["summary", "--year", "2024", "--month", "3", "--by", "sub", "--format", "json", "--config", config],
+                environment: env)
             #expect(result.status == 0, "\(result.stderr)")
             let rows = try SummaryDocument(result.stdout).categories
             // The catalogue's order (7, then 2 with its one sub, empty), then category 1, which it lacks, with March's book in sub 2.
@@ -172,7 +190,8 @@ import Testing
         let home = try TemporaryDirectory()
         defer { home.remove() }
         let env = Samples.environment(home: home, ["EXPENSE_LOG_ENV": "dummy"])
-        let result = try await CLI.run(["summary", "--year", "2024", "--format", "json"], environment: env, in: home.url)
+        let result = try await CLI.run(
+            ["summary", "--year", "2024", "--format", "json"], environment: env, in: home.url)
         #expect(result.status == 0, "\(result.stderr)")
         let doc = try SummaryDocument(result.stdout)
         // The fixture: 178 + 200 + 200 + 1,500 = 2,078, all in January; the other months get the same four, all outside them.
@@ -181,7 +200,9 @@ import Testing
         #expect(try SummaryDocument.row(doc.categories, 0).share == 100.0)
         #expect(result.stderr.contains("the server returned 44 items dated outside the month asked for"))
 
-        let month = try await CLI.run(["--env", "dummy", "summary", "--year", "2024", "--month", "1"], environment: Samples.environment(home: home))
+        let month = try await CLI.run(
+            ["--env", "dummy", "summary", "--year", "2024", "--month", "1"],
+            environment: Samples.environment(home: home))
         #expect(month.stdout.contains("Food               4  2,078  100.0%"))
     }
 
@@ -195,9 +216,11 @@ import Testing
         #expect(help.stdout.contains("EXAMPLES:\n  expense-log summary\n  expense-log summary 2024-01\n"))
         #expect(!help.stdout.contains("\\"), "no stray line-continuation backslash")
         #expect(try await CLI.run(["--help"], environment: env).stdout.contains("\n  summary "))
-        for arguments in [["--year", "2024", "--offline", "--refresh"], ["--year", "2024", "--month", "13"],
-                          ["--year", "2024", "--by", "shop"], ["--year", "2024", "--format", "ndjson"], ["2024", "--month", "1"],
-                          ["2024-01-05"]] {
+        for arguments in [
+            ["--year", "2024", "--offline", "--refresh"], ["--year", "2024", "--month", "13"],
+            ["--year", "2024", "--by", "shop"], ["--year", "2024", "--format", "ndjson"], ["2024", "--month", "1"],
+            ["2024-01-05"],
+        ] {
             let result = try await CLI.run(["summary"] + arguments, environment: env)
             #expect(result.status == 64, "\(arguments)")
             #expect(result.stdout.isEmpty)

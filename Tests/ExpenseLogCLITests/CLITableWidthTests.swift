@@ -21,7 +21,9 @@ import Testing
             case 0x1F35C, 0x2764: width += 2  // 🍜, and ❤, which these names only hold with VS16
             case 0x1F1EF: width += 2; _ = scalars.popFirst()  // 🇯🇵: two regional indicators, one flag
             case 0x1F468: width += 2; scalars = scalars.drop { [0x200D, 0x1F469, 0x1F467].contains($0.value) }  // 👨‍👩‍👧
-            default: Issue.record("the test's width function does not know U+\(String(scalar.value, radix: 16, uppercase: true))")
+            default:
+                Issue.record(
+                    "the test's width function does not know U+\(String(scalar.value, radix: 16, uppercase: true))")
             }
         }
         return width
@@ -31,7 +33,10 @@ import Testing
     /// terminal columns where each starts and ends.
     static func cells(_ line: String) -> [(text: String, start: Int, end: Int)] {
         line.matches(of: /\S+(?: \S+)*/).map { match in
-            (String(match.output), columns(String(line[..<match.range.lowerBound])), columns(String(line[..<match.range.upperBound])))
+            (
+                String(match.output), columns(String(line[..<match.range.lowerBound])),
+                columns(String(line[..<match.range.upperBound]))
+            )
         }
     }
 
@@ -39,7 +44,10 @@ import Testing
     static func fixtures(_ home: TemporaryDirectory) throws -> String {
         let prices = [480, 1200, 650, 150]
         let items = names.indices.map { index -> [String: Any] in
-            ["id": "W\(index)", "date": "2024010\(index + 5)", "name": names[index], "price": prices[index], "category": 0, "categorySub": 1]
+            [
+                "id": "W\(index)", "date": "2024010\(index + 5)", "name": names[index], "price": prices[index],
+                "category": 0, "categorySub": 1,
+            ]
         }
         let folder = home.url.appendingPathComponent("fixtures")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -61,7 +69,9 @@ import Testing
         let result = try await CLIEverydayTests.onTerminal(arguments, answering: [], env)
         let shown = result.stdout.replacingOccurrences(of: "\r\n", with: "\n")
         #expect(shown.hasPrefix("2024-01\n"), "\(shown)")
-        return CLIResult(status: result.status, stdout: String(shown.dropFirst(shown.hasPrefix("2024-01\n") ? 8 : 0)), stderr: result.stderr)
+        return CLIResult(
+            status: result.status, stdout: String(shown.dropFirst(shown.hasPrefix("2024-01\n") ? 8 : 0)),
+            stderr: result.stderr)
     }
 
     /// The table's lines without the rule, each split into cells, after checking that every row's PRICE ends in the
@@ -81,7 +91,9 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         let rows = try Self.alignedRows(result.stdout)
         // Byte for byte: e + U+0301 must not come back as a precomposed é, nor か + U+3099 as が.
-        #expect(rows.dropFirst().dropLast().map { Array($0[1].text.unicodeScalars) } == Self.names.map { Array($0.unicodeScalars) })
+        #expect(
+            rows.dropFirst().dropLast().map { Array($0[1].text.unicodeScalars) }
+                == Self.names.map { Array($0.unicodeScalars) })
         // The widest name, 🍜 ラーメン 👨‍👩‍👧 🇯🇵, is 17 columns: DATE 10, two blanks, 17, two blanks, PRICE 5.
         #expect(rows[0][2].end == 36)
     }
@@ -93,10 +105,14 @@ import Testing
         // 40 columns leave less than the eight a name keeps, so names take eight and the rows wrap on the screen.
         #expect(rows[0][2].end == 10 + 2 + 8 + 2 + 5)
         let shown = rows.dropFirst().dropLast().map { $0[1].text }
-        #expect(shown.map { Array($0.unicodeScalars) } == ["ｽﾀｰﾊﾞｯｸ…", "🍜 ラー…", "Cafe\u{301} か\u{3099}…", "Tea"].map { Array($0.unicodeScalars) })
+        #expect(
+            shown.map { Array($0.unicodeScalars) }
+                == ["ｽﾀｰﾊﾞｯｸ…", "🍜 ラー…", "Cafe\u{301} か\u{3099}…", "Tea"].map { Array($0.unicodeScalars) })
         for (name, full) in zip(shown, Self.names) where name != full {
             #expect(name.hasSuffix("…") && Self.columns(name) <= 8)
-            #expect(Array(full.unicodeScalars).starts(with: name.unicodeScalars.dropLast()), "\(name) is not cut from \(full)")
+            #expect(
+                Array(full.unicodeScalars).starts(with: name.unicodeScalars.dropLast()),
+                "\(name) is not cut from \(full)")
         }
     }
 

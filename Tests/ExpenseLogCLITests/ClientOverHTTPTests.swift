@@ -8,11 +8,14 @@ import Testing
 /// The library's client through the live session (libcurl on Linux, URLSession on macOS) against the reference server,
 /// over real sockets: the contract the transport keeps.
 @Suite struct ClientOverHTTPTests {
-    func client(_ server: ReferenceServer, timeout: Double? = nil, retries: Int = 0,
-                maxAnswerBytes: Int = HTTPRequest.defaultMaxAnswerBytes) -> ExpenseLogAPIClient {
+    func client(
+        _ server: ReferenceServer, timeout: Double? = nil, retries: Int = 0,
+        maxAnswerBytes: Int = HTTPRequest.defaultMaxAnswerBytes
+    ) -> ExpenseLogAPIClient {
         // No proxy variables: the test's own environment may have some.
-        ExpenseLogAPIClient(session: LiveSession.make(environment: [:]), baseURL: server.baseURL, timeout: timeout,
-                            retryPolicy: RetryPolicy(maxRetries: retries), maxAnswerBytes: maxAnswerBytes)
+        ExpenseLogAPIClient(
+            session: LiveSession.make(environment: [:]), baseURL: server.baseURL, timeout: timeout,
+            retryPolicy: RetryPolicy(maxRetries: retries), maxAnswerBytes: maxAnswerBytes)
     }
 
     @Test
@@ -31,7 +34,9 @@ import Testing
     @Test(arguments: [false, true])
     func registerStoresEachItemOnceInBatches(redirect: Bool) async throws {
         try await withServer(redirect ? ["--redirect"] : []) { server in
-            let items = (1...5).map { Samples.item("R\($0)", "2024030\($0)", "item \($0)", $0 * 100, sub: $0 == 3 ? nil : 1) }
+            let items = (1...5).map {
+                Samples.item("R\($0)", "2024030\($0)", "item \($0)", $0 * 100, sub: $0 == 3 ? nil : 1)
+            }
             var handed: [[Item]] = []
             for batch in OutboxBatch.split(items, size: 2) { handed.append(try await client(server).send(batch).items) }
             #expect(handed.map(\.count) == [2, 2, 1])
@@ -92,9 +97,13 @@ import Testing
     @Test
     func refusedConnectionIsANetworkError() async throws {
         let port = try closedPort()
-        let client = ExpenseLogAPIClient(session: LiveSession.make(environment: [:]), baseURL: URL(string: "http://127.0.0.1:\(port)/exec")!,
-                                         retryPolicy: RetryPolicy(maxRetries: 0))
-        await #expect(throws: APIError.network(url: URL(string: "http://127.0.0.1:\(port)/exec?year=2024&month=1")!, reason: .refused)) {
+        let client = ExpenseLogAPIClient(
+            session: LiveSession.make(environment: [:]), baseURL: URL(string: "http://127.0.0.1:\(port)/exec")!,
+            retryPolicy: RetryPolicy(maxRetries: 0))
+        await #expect(
+            throws: APIError.network(
+                url: URL(string: "http://127.0.0.1:\(port)/exec?year=2024&month=1")!, reason: .refused)
+        ) {
             _ = try await client.fetch(YearMonth(year: 2024, month: 1)!).items
         }
     }
@@ -119,7 +128,9 @@ import Testing
             // A second and a half of answer at full speed, far past the limit; short, because URLSession keeps its queue
             // spinning while a cancelled transfer still runs, which would hold up the other tests of this process.
             try await server.addFaults("[{\"kind\": \"endless\", \"seconds\": 1.5}]")
-            await #expect(throws: APIError.answerTooLarge(url: URL(string: server.base + "?year=2024&month=1")!, limit: 1 << 20)) {
+            await #expect(
+                throws: APIError.answerTooLarge(url: URL(string: server.base + "?year=2024&month=1")!, limit: 1 << 20)
+            ) {
                 _ = try await client(server, maxAnswerBytes: 1 << 20).fetch(YearMonth(year: 2024, month: 1)!)
             }
         }
@@ -130,7 +141,9 @@ import Testing
         try await withServer { server in
             // The trickle ends after 5 s without finishing the answer: only a deadline that held gives a timeout.
             try await server.addFaults("[{\"kind\": \"trickle\", \"seconds\": 5}]")
-            await #expect(throws: APIError.network(url: URL(string: server.base + "?year=2024&month=1")!, reason: .timedOut)) {
+            await #expect(
+                throws: APIError.network(url: URL(string: server.base + "?year=2024&month=1")!, reason: .timedOut)
+            ) {
                 _ = try await client(server, timeout: 0.5).fetch(YearMonth(year: 2024, month: 1)!)
             }
         }
@@ -145,14 +158,17 @@ import Testing
         try await withServer(["--redirect"]) { server in
             try await server.seed(Samples.seed)
             let client = client(server)
-            for batch in OutboxBatch.split((1...3).map { Samples.item("C\($0)", "2024030\($0)", "item \($0)", 100) }, size: 1) {
+            for batch in OutboxBatch.split(
+                (1...3).map { Samples.item("C\($0)", "2024030\($0)", "item \($0)", 100) }, size: 1)
+            {
                 _ = try await client.send(batch)
             }
             for month in [1, 2, 3] { _ = try await client.fetch(YearMonth(year: 2024, month: month)!) }
             let requests = try await server.requests()
             #expect(requests.filter { $0.method == "POST" }.count == 3)
             for (index, request) in requests.enumerated() where request.method == "POST" {
-                #expect(!requests[..<index].contains { $0.peer == request.peer }, "POST \(index) came on a kept connection")
+                #expect(
+                    !requests[..<index].contains { $0.peer == request.peer }, "POST \(index) came on a kept connection")
             }
             let gets = requests.filter { $0.method == "GET" }
             #expect(gets.count == 9)
@@ -172,7 +188,8 @@ import Testing
             #expect(try await client.fetch(YearMonth(year: 2024, month: 1)!).items == Array(Samples.seed.prefix(3)))
             let gets = try await server.requests().filter { $0.method == "GET" }
             #expect(gets.count == 3)
-            #expect(gets.count == 3 && gets[1].peer == gets[0].peer, "the dropped GET did not come on the kept connection")
+            #expect(
+                gets.count == 3 && gets[1].peer == gets[0].peer, "the dropped GET did not come on the kept connection")
             #expect(gets.count == 3 && gets[2].peer != gets[1].peer, "the GET was not sent again on a new connection")
         }
     }

@@ -13,17 +13,23 @@ import Testing
     static let certificates = CLI.packageRoot.appendingPathComponent("Tests/ReferenceServer/tls")
     static func file(_ name: String) -> String { certificates.appendingPathComponent(name).path }
 
-    func withTLSServer(_ certificate: String = "localhost", _ options: [String] = [], _ body: (ReferenceServer) async throws -> Void) async throws {
-        try await withServer(["--tls", Self.file("\(certificate).pem"), Self.file("\(certificate)-key.pem")] + options, body)
+    func withTLSServer(
+        _ certificate: String = "localhost", _ options: [String] = [], _ body: (ReferenceServer) async throws -> Void
+    ) async throws {
+        try await withServer(
+            ["--tls", Self.file("\(certificate).pem"), Self.file("\(certificate)-key.pem")] + options, body)
     }
 
     func client(_ base: String, trusting file: String? = LiveTLSTests.file("ca.pem")) -> ExpenseLogAPIClient {
-        ExpenseLogAPIClient(session: LiveSession.make(environment: file.map { ["SSL_CERT_FILE": $0] } ?? [:]), baseURL: URL(string: base)!,
-                            retryPolicy: RetryPolicy(maxRetries: 0))
+        ExpenseLogAPIClient(
+            session: LiveSession.make(environment: file.map { ["SSL_CERT_FILE": $0] } ?? [:]),
+            baseURL: URL(string: base)!,
+            retryPolicy: RetryPolicy(maxRetries: 0))
     }
 
-    @Test("a month is fetched and items registered over https, by name and by address, through Apps Script's redirect",
-          arguments: ["localhost", "127.0.0.1"])
+    @Test(
+        "a month is fetched and items registered over https, by name and by address, through Apps Script's redirect",
+        arguments: ["localhost", "127.0.0.1"])
     func fetchAndRegisterOverTLS(host: String) async throws {
         try await withTLSServer("localhost", ["--redirect"]) { server in
             try await server.seed(Samples.seed)
@@ -39,7 +45,9 @@ import Testing
         }
     }
 
-    @Test("an answer read to the end of the connection is read whole; cut without TLS's close notice, it is never taken for items")
+    @Test(
+        "an answer read to the end of the connection is read whole; cut without TLS's close notice, it is never taken for items"
+    )
     func answerReadToTheEnd() async throws {
         try await withTLSServer { server in
             try await server.seed(Samples.seed)
@@ -66,7 +74,8 @@ import Testing
             try await server.addFaults(#"[{"kind": "tls_garbage", "method": "POST"}]"#)
             let item = Samples.item("G1", "20240305", "ラーメン", 980)
             do {
-                _ = try await client("https://localhost:\(server.port)/exec").send(OutboxBatch.split([item], size: 1)[0])
+                _ = try await client("https://localhost:\(server.port)/exec").send(
+                    OutboxBatch.split([item], size: 1)[0])
                 Issue.record("a broken TLS stream was read as an answer")
             } catch let failure as BatchFailure {
                 #expect(failure.mayHaveBeenSaved, "\(failure.error)")
@@ -79,7 +88,8 @@ import Testing
     func untrustedCertificate() async throws {
         try await withTLSServer { server in
             do {
-                _ = try await client("https://localhost:\(server.port)/exec", trusting: nil).fetch(YearMonth(year: 2024, month: 1)!)
+                _ = try await client("https://localhost:\(server.port)/exec", trusting: nil).fetch(
+                    YearMonth(year: 2024, month: 1)!)
                 Issue.record("an untrusted certificate was accepted")
             } catch let APIError.network(_, reason) {
                 guard case .tls = reason else { throw TestFailure("not a TLS failure: \(reason)") }
@@ -88,7 +98,9 @@ import Testing
         }
     }
 
-    @Test("a trusted certificate for another name is refused: the host name is checked", arguments: ["localhost", "127.0.0.1"])
+    @Test(
+        "a trusted certificate for another name is refused: the host name is checked",
+        arguments: ["localhost", "127.0.0.1"])
     func certificateForAnotherName(host: String) async throws {
         try await withTLSServer("other") { server in
             do {
@@ -106,36 +118,49 @@ import Testing
         let missing = "/nonexistent/expense-log-ca.pem"
         try await withTLSServer { server in
             do {
-                _ = try await client("https://localhost:\(server.port)/exec", trusting: missing).fetch(YearMonth(year: 2024, month: 1)!)
+                _ = try await client("https://localhost:\(server.port)/exec", trusting: missing).fetch(
+                    YearMonth(year: 2024, month: 1)!)
                 Issue.record("expected a TLS failure")
             } catch let APIError.network(_, reason) {
-                #expect(reason == .tls("the trusted certificates could not be read from \(missing) (SSL_CERT_FILE or SSL_CERT_DIR)"),
-                        "\(reason)")
+                #expect(
+                    reason
+                        == .tls(
+                            "the trusted certificates could not be read from \(missing) (SSL_CERT_FILE or SSL_CERT_DIR)"
+                        ),
+                    "\(reason)")
             }
         }
     }
 
-    @Test("the command trusts what SSL_CERT_FILE and SSL_CERT_DIR name, as OpenSSL's tools and curl do",
-          arguments: ["SSL_CERT_FILE", "SSL_CERT_DIR"])
+    @Test(
+        "the command trusts what SSL_CERT_FILE and SSL_CERT_DIR name, as OpenSSL's tools and curl do",
+        arguments: ["SSL_CERT_FILE", "SSL_CERT_DIR"])
     func commandHonoursTheTrustVariables(variable: String) async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }
         // A folder of certificates is found by their subject's hash, as `openssl rehash` names them.
         let folder = home.url.appendingPathComponent("certs")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let hash = try await CLI.run(["x509", "-hash", "-noout", "-in", Self.file("ca.pem")], environment: [:],
-                                     binary: URL(fileURLWithPath: "/usr/bin/openssl")).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        try FileManager.default.copyItem(atPath: Self.file("ca.pem"), toPath: folder.appendingPathComponent("\(hash).0").path)
+        let hash = try await CLI.run(
+            ["x509", "-hash", "-noout", "-in", Self.file("ca.pem")], environment: [:],
+            binary: URL(fileURLWithPath: "/usr/bin/openssl")
+        ).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        try FileManager.default.copyItem(
+            atPath: Self.file("ca.pem"), toPath: folder.appendingPathComponent("\(hash).0").path)
         try await withTLSServer { server in
             try await server.seed(Samples.seed)
-            let base = ["EXPENSE_LOG_ENV": "development", "EXPENSE_LOG_BASE_URL": "https://localhost:\(server.port)/exec"]
-            let refused = try await CLI.run(["fetch", "--year", "2024", "--month", "1"], environment: Samples.environment(home: home, base),
-                                            spawned: true)
+            let base = [
+                "EXPENSE_LOG_ENV": "development", "EXPENSE_LOG_BASE_URL": "https://localhost:\(server.port)/exec",
+            ]
+            let refused = try await CLI.run(
+                ["fetch", "--year", "2024", "--month", "1"], environment: Samples.environment(home: home, base),
+                spawned: true)
             #expect(refused.status == 69)
             #expect(refused.stderr.contains("the secure connection failed"), "\(refused.stderr)")
             let trust = variable == "SSL_CERT_FILE" ? Self.file("ca.pem") : folder.path
             let trusted = Samples.environment(home: home, base.merging([variable: trust]) { $1 })
-            let fetched = try await CLI.run(["fetch", "--year", "2024", "--month", "1", "--format", "json"], environment: trusted, spawned: true)
+            let fetched = try await CLI.run(
+                ["fetch", "--year", "2024", "--month", "1", "--format", "json"], environment: trusted, spawned: true)
             #expect(fetched.status == 0, "\(fetched.stderr)")
             #expect(try ItemCodec.items(Data(fetched.stdout.utf8)) == Array(Samples.seed.prefix(3)))
         }

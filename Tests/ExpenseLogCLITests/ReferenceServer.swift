@@ -2,6 +2,7 @@ import ExpenseLogFormats
 import ExpenseLogImport
 import ExpenseLogModel
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -112,7 +113,9 @@ struct ReferenceServer {
 /// Runs a body with a fresh server, then takes the server down (connections refused, its port held), and returns the
 /// body's result with the server, which the caller stops when its test ends: the test goes on with the same base URL,
 /// so with the same cache, and no other server can answer there meanwhile.
-func withServerGoingDown<T>(_ options: [String] = [], _ body: (ReferenceServer) async throws -> T) async throws -> (T, ReferenceServer) {
+func withServerGoingDown<T>(
+    _ options: [String] = [], _ body: (ReferenceServer) async throws -> T
+) async throws -> (T, ReferenceServer) {
     let server = try await ReferenceServer.start(options)
     do {
         let result = try await body(server)
@@ -151,7 +154,9 @@ func connectionRefused(port: Int) -> Bool {
     address.sin_port = UInt16(port).bigEndian
     address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
     let result = withUnsafePointer(to: &address) { pointer in
-        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
     }
     return result != 0 && errno == ECONNREFUSED
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -27,11 +28,15 @@ private let refusedPortResult: Result<Int, TestFailure> = {
     address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian  // 127.0.0.1
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
     let bound = withUnsafeMutablePointer(to: &address) { pointer in
-        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+        }
     }
     guard bound else { return .failure(TestFailure("binding the refused port on 127.0.0.1 failed: errno \(errno)")) }
     #if canImport(Darwin)
-    guard connectToALoopbackListener(fd) else { return .failure(TestFailure("connecting the refused port's socket failed: errno \(errno)")) }
+    guard connectToALoopbackListener(fd) else {
+        return .failure(TestFailure("connecting the refused port's socket failed: errno \(errno)"))
+    }
     #endif
     return .success(Int(UInt16(bigEndian: address.sin_port)))
 }()
@@ -77,14 +82,18 @@ func closedPort() throws -> Int {
         address.sin_port = UInt16(port).bigEndian
         address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
         return withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { body(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                body(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
     }
 
     @Test func aConnectIsRefusedAndNoOtherSocketCanTakeThePort() throws {
         let port = try closedPort()
         #expect(try closedPort() == port, "one port for the whole run")
-        let connected = try withLoopbackSocket(port) { fd, address, length in connect(fd, address, length) == 0 ? 0 : errno }
+        let connected = try withLoopbackSocket(port) { fd, address, length in
+            connect(fd, address, length) == 0 ? 0 : errno
+        }
         #expect(connected == ECONNREFUSED, "connect to 127.0.0.1:\(port) gave errno \(connected)")
         // What a reference server does before it listens: the port is taken, so it can never get this one.
         let rebound = try withLoopbackSocket(port) { fd, address, length in

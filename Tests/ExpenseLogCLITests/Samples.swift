@@ -6,7 +6,9 @@ import Testing
 
 /// Test data and the environment of a user with an empty home.
 enum Samples {
-    static func item(_ id: String, _ date: String, _ name: String, _ price: Int, category: Int = 0, sub: Int? = 1) -> Item {
+    static func item(
+        _ id: String, _ date: String, _ name: String, _ price: Int, category: Int = 0, sub: Int? = 1
+    ) -> Item {
         Item(id: id, date: Day(parsing: date)!, name: name, price: price, category: category, categorySub: sub)
     }
 
@@ -21,7 +23,9 @@ enum Samples {
     /// A CSV of `count` valid rows dated in March 2024.
     static func csv(rows count: Int, prefix: String = "C") -> String {
         var text = "id,date,name,price,category,categorySub\n"
-        for n in 1...count { text += "\(prefix)\(n),202403\(String(format: "%02d", n % 28 + 1)),\(prefix) item \(n),\(n * 10),0,1\n" }
+        for n in 1...count {
+            text += "\(prefix)\(n),202403\(String(format: "%02d", n % 28 + 1)),\(prefix) item \(n),\(n * 10),0,1\n"
+        }
         return text
     }
 
@@ -48,8 +52,12 @@ enum Samples {
     }
 
     /// A development-environment user pointed at a server.
-    static func environment(home: TemporaryDirectory, server: ReferenceServer, _ extra: [String: String] = [:]) -> [String: String] {
-        environment(home: home, ["EXPENSE_LOG_ENV": "development", "EXPENSE_LOG_BASE_URL": server.base].merging(extra) { _, new in new })
+    static func environment(
+        home: TemporaryDirectory, server: ReferenceServer, _ extra: [String: String] = [:]
+    ) -> [String: String] {
+        environment(
+            home: home,
+            ["EXPENSE_LOG_ENV": "development", "EXPENSE_LOG_BASE_URL": server.base].merging(extra) { _, new in new })
     }
 }
 
@@ -61,10 +69,14 @@ extension Samples {
 
     /// Text encoded by Python's codec of that name (`cp932`, `utf-8`, `utf-8-sig`).
     static func encoded(_ text: String, as codec: String) throws -> Data {
-        let process = try ChildProcess("/usr/bin/env", ["python3", "-c",
-                                                          "import sys; sys.stdout.buffer.write(sys.stdin.buffer.read().decode('utf-8').encode(sys.argv[1]))",
-                                                          codec],
-                                       stdin: .pipe, stdout: .pipe)
+        let process = try ChildProcess(
+            "/usr/bin/env",
+            [
+                "python3", "-c",
+                "import sys; sys.stdout.buffer.write(sys.stdin.buffer.read().decode('utf-8').encode(sys.argv[1]))",
+                codec,
+            ],
+            stdin: .pipe, stdout: .pipe)
         process.input?.write(Data(text.utf8))
         try process.input?.close()
         let data = process.output?.readDataToEndOfFile() ?? Data()

@@ -1,10 +1,11 @@
 import Foundation
 import Synchronization
+import TestSupport
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import TestSupport
-import Testing
 
 /// `Resources/server/Code.gs`, unmodified, run by Node.js behind `Tests/ServerScript/host.js`, which imitates Apps Script's
 /// services and HTTP (a 302 to an echo URL, 200 text/html for an exception) on a free loopback port: simultaneous
@@ -41,17 +42,22 @@ final class ScriptHost: Sendable {
 
     private static func launch(_ options: [String]) async throws -> ScriptHost {
         let host = CLI.packageRoot.appendingPathComponent("Tests/ServerScript/host.js").path
-        let process = try ChildProcess("/usr/bin/env", ["node", host, "--port", "0"] + options, stdin: .pipe, stdout: .pipe)
+        let process = try ChildProcess(
+            "/usr/bin/env", ["node", host, "--port", "0"] + options, stdin: .pipe, stdout: .pipe)
         // The first line is read on a thread of its own: a blocking read must not hold a thread of the cooperative pool.
         let port: Int = try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
                 var line = Data()
-                while !line.contains(0x0A), let chunk = process.output?.availableData, !chunk.isEmpty { line.append(chunk) }
+                while !line.contains(0x0A), let chunk = process.output?.availableData, !chunk.isEmpty {
+                    line.append(chunk)
+                }
                 let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
                 if text.hasPrefix("PORT "), let port = Int(text.dropFirst(5)) {
                     continuation.resume(returning: port)
                 } else {
-                    continuation.resume(throwing: TestFailure("the script host did not start (is node installed? make test installs it): \(text)"))
+                    continuation.resume(
+                        throwing: TestFailure(
+                            "the script host did not start (is node installed? make test installs it): \(text)"))
                 }
             }
         }
@@ -79,7 +85,11 @@ final class ScriptHost: Sendable {
 
     /// Types a value into a cell as a person would (Sheets retypes it unless the column is plain text).
     func type(book: String, sheet: String, row: Int, column: Int, _ value: String) async throws {
-        try await control("type", JSONSerialization.data(withJSONObject: ["book": book, "sheet": sheet, "row": row, "column": column, "value": value]))
+        try await control(
+            "type",
+            JSONSerialization.data(withJSONObject: [
+                "book": book, "sheet": sheet, "row": row, "column": column, "value": value,
+            ]))
     }
 
     /// The variables of a user (home in `home`) whose development environment is this web app.
@@ -89,7 +99,9 @@ final class ScriptHost: Sendable {
 
     /// Sets a column's number format (`General`: as the original app's sheets have it).
     func format(book: String, sheet: String, column: Int, _ format: String) async throws {
-        try await control("format", JSONSerialization.data(withJSONObject: ["book": book, "sheet": sheet, "column": column, "format": format]))
+        try await control(
+            "format",
+            JSONSerialization.data(withJSONObject: ["book": book, "sheet": sheet, "column": column, "format": format]))
     }
 
     /// Takes the web app down (every connection dropped unanswered, nothing run) or brings it back.
@@ -129,7 +141,8 @@ final class ScriptHost: Sendable {
 
     /// The executions finished so far, in the order they finished: handler, action, sheets, drive, other, elapsedMs, outcome, message.
     func executions() async throws -> [[String: Any]] {
-        let (data, _) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/_control/executions")!)
+        let (data, _) = try await URLSession.shared.data(
+            from: URL(string: "http://127.0.0.1:\(port)/_control/executions")!)
         return (try JSONSerialization.jsonObject(with: data) as? [[String: Any]]) ?? []
     }
 
@@ -141,7 +154,10 @@ final class ScriptHost: Sendable {
     /// Makes the next call of a method of that name (`getFormulas`…) throw `message`, as a failing Google service does
     /// (worded in the owner's language); `lose` makes a failing `flush` lose the writes Sheets had not applied yet.
     func failNext(_ method: String, message: String, lose: Bool = false) async throws {
-        try await control("fail", JSONSerialization.data(withJSONObject: ["method": method, "message": message, "lose": lose] as [String: Any]))
+        try await control(
+            "fail",
+            JSONSerialization.data(
+                withJSONObject: ["method": method, "message": message, "lose": lose] as [String: Any]))
     }
 
     /// What a person does to a sheet's rows in Sheets' row menu.
@@ -149,7 +165,8 @@ final class ScriptHost: Sendable {
 
     /// A person deletes or inserts `count` rows at `row`: now, or right after the next call of the method `after` by any
     /// execution (so that the edit lands between two calls of the script, the same way every run).
-    func hand(_ edit: RowEdit, book: String, sheet: String, row: Int, count: Int = 1, after: String? = nil) async throws {
+    func hand(_ edit: RowEdit, book: String, sheet: String, row: Int, count: Int = 1, after: String? = nil) async throws
+    {
         var body: [String: Any] = ["book": book, "sheet": sheet, "op": edit.rawValue, "row": row, "count": count]
         if let after { body["after"] = after }
         try await control("hand", JSONSerialization.data(withJSONObject: body))
@@ -162,7 +179,9 @@ final class ScriptHost: Sendable {
 
     /// Freezes a sheet's top rows, as View › Freeze does.
     func freeze(book: String, sheet: String, rows: Int) async throws {
-        try await control("freeze", JSONSerialization.data(withJSONObject: ["book": book, "sheet": sheet, "rows": rows] as [String: Any]))
+        try await control(
+            "freeze",
+            JSONSerialization.data(withJSONObject: ["book": book, "sheet": sheet, "rows": rows] as [String: Any]))
     }
 
     private func control(_ name: String, _ body: Data) async throws {
@@ -172,7 +191,8 @@ final class ScriptHost: Sendable {
         let (data, response) = try await URLSession.shared.data(for: request)
         // A control that names no spreadsheet or sheet says so, rather than leave the test to wonder.
         if let status = (response as? HTTPURLResponse)?.statusCode, status >= 400 {
-            throw TestFailure("the script host refused /_control/\(name) (\(status)): \(String(decoding: data, as: UTF8.self))")
+            throw TestFailure(
+                "the script host refused /_control/\(name) (\(status)): \(String(decoding: data, as: UTF8.self))")
         }
     }
 
@@ -203,7 +223,9 @@ func withScriptHost<T>(_ options: [String] = [], _ body: (ScriptHost) async thro
 
 /// A fresh home and script host with the rows of `csv` registered through the binary, as most tests of the script start:
 /// the body gets the host and the environment of a user whose development environment is its web app.
-func withRegistered(_ csv: String, options: [String] = [], _ body: (ScriptHost, [String: String]) async throws -> Void) async throws {
+func withRegistered(
+    _ csv: String, options: [String] = [], _ body: (ScriptHost, [String: String]) async throws -> Void
+) async throws {
     let home = try TemporaryDirectory()
     defer { home.remove() }
     let file = try home.write("registered.csv", csv)

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import TestSupport
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -39,7 +40,9 @@ final class ServerZygote: Sendable {
                 let id = state.nextID
                 state.nextID += 1
                 state.waiting[id] = continuation
-                let argv = (["--port", "0"] + options).map { "\"\($0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\""))\"" }
+                let argv = (["--port", "0"] + options).map {
+                    "\"\($0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\""))\""
+                }
                 return (process, Data("{\"id\": \(id), \"argv\": [\(argv.joined(separator: ", "))]}\n".utf8))
             }
             // Written outside the lock: a request is a short line, and the zygote always reads on.
@@ -49,7 +52,8 @@ final class ServerZygote: Sendable {
 
     private static func startZygote(reader: ServerZygote) throws -> ChildProcess {
         let script = CLI.packageRoot.appendingPathComponent("Tests/ReferenceServer/server.py")
-        let process = try ChildProcess("/usr/bin/env", ["python3", "-S", script.path, "--zygote"], stdin: .pipe, stdout: .pipe)
+        let process = try ChildProcess(
+            "/usr/bin/env", ["python3", "-S", script.path, "--zygote"], stdin: .pipe, stdout: .pipe)
         // Its answers are read on a thread of their own: a blocking read must not hold a thread of the cooperative pool.
         Thread.detachNewThread { reader.readAnswers(from: process) }
         return process
@@ -78,7 +82,9 @@ final class ServerZygote: Sendable {
         guard let id = words.first.flatMap({ Int($0) }), words.count == 2 else { return }
         guard let waiter = state.withLock({ $0.waiting.removeValue(forKey: id) }) else { return }
         let fields = words[1].split(separator: " ")
-        if fields.count == 4, fields[0] == "PORT", fields[2] == "PID", let port = Int(fields[1]), let pid = pid_t(fields[3]) {
+        if fields.count == 4, fields[0] == "PORT", fields[2] == "PID", let port = Int(fields[1]),
+            let pid = pid_t(fields[3])
+        {
             waiter.resume(returning: (port, pid))
         } else {
             waiter.resume(throwing: TestFailure("the reference server did not start: \(words[1])"))

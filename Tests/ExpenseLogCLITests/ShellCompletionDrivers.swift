@@ -6,25 +6,32 @@ import Testing
 extension CLICompletionTests {
     /// Whether the tests that run zsh and fish on their own scripts run: with both installed, or under CI (`CI=true`),
     /// where a missing one fails them; elsewhere they are disabled with the reason shown in the results.
-    static let shellsToRun = ProcessInfo.processInfo.environment["CI"] == "true" || (installed("zsh") != nil && installed("fish") != nil)
+    static let shellsToRun =
+        ProcessInfo.processInfo.environment["CI"] == "true" || (installed("zsh") != nil && installed("fish") != nil)
 
     /// Why those tests are disabled, as the results show it.
-    static let shellsMissing = Comment(rawValue: "zsh or fish is not installed, so the completion scripts are not run by the "
-                                       + "shells themselves: make test-deps installs them (apt-get or Homebrew)")
+    static let shellsMissing = Comment(
+        rawValue: "zsh or fish is not installed, so the completion scripts are not run by the "
+            + "shells themselves: make test-deps installs them (apt-get or Homebrew)")
 
     /// The shell that runs its own script; a missing one (only possible under CI, see `shellsToRun`) fails the test.
     static func checkingShell(_ shell: Shell, sourceLocation: SourceLocation = #_sourceLocation) throws -> URL? {
         if let found = installed(shell.rawValue) { return found }
-        Issue.record(Comment(rawValue: "\(shell) is not installed, so the \(shell) completion script was not run by \(shell) "
-                             + "itself; make test-deps installs it"), sourceLocation: sourceLocation)
+        Issue.record(
+            Comment(
+                rawValue: "\(shell) is not installed, so the \(shell) completion script was not run by \(shell) "
+                    + "itself; make test-deps installs it"), sourceLocation: sourceLocation)
         return nil
     }
 
     /// What fish offers for a command line (the word under the cursor last), through `complete -C`.
-    static func fishComplete(_ fish: URL, _ script: String, _ words: [String], in folder: TemporaryDirectory) throws -> [String] {
+    static func fishComplete(
+        _ fish: URL, _ script: String, _ words: [String], in folder: TemporaryDirectory
+    ) throws -> [String] {
         let file = try folder.write(".completion.fish", script)
         let line = (["expense-log"] + words).joined(separator: " ")
-        let result = try runShell(fish, ["--no-config", "-c", "source $argv[1]; and complete -C $argv[2]", file, line], in: folder.url)
+        let result = try runShell(
+            fish, ["--no-config", "-c", "source $argv[1]; and complete -C $argv[2]", file, line], in: folder.url)
         #expect(result.status == 0 && result.stderr.isEmpty, "\(line): \(result.stderr)")
         // Each candidate comes with its description after a tab.
         return result.stdout.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) }
@@ -35,8 +42,11 @@ extension CLICompletionTests {
     ///
     /// Completion widgets run only in an interactive line editor, so an interactive zsh is driven through a
     /// pseudo-terminal (zsh/zpty) and Tab pressed there; `compadd` is wrapped to print each candidate it adds.
-    static func zshComplete(_ zsh: URL, _ script: String, _ words: [String], in folder: TemporaryDirectory) throws -> [String] {
-        try FileManager.default.createDirectory(at: folder.url.appendingPathComponent(".zfunc"), withIntermediateDirectories: true)
+    static func zshComplete(
+        _ zsh: URL, _ script: String, _ words: [String], in folder: TemporaryDirectory
+    ) throws -> [String] {
+        try FileManager.default.createDirectory(
+            at: folder.url.appendingPathComponent(".zfunc"), withIntermediateDirectories: true)
         try folder.write(".zfunc/_expense-log", script)
         try folder.write(".capture.zsh", zshCapture)
         let driver = try folder.write(".drive.zsh", zshDriver)

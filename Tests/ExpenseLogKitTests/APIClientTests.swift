@@ -8,10 +8,13 @@ import Foundation
 import Testing
 
 /// A client over a fake session with the test base URL; it never really sleeps between retries.
-func client(_ session: FakeSession, timeout: Double? = nil, retries: Int = 0, token: String? = nil,
-            sleeps: Sleeps = Sleeps()) throws -> ExpenseLogAPIClient {
-    ExpenseLogAPIClient(session: session, baseURL: try url("https://example.com/exec"), timeout: timeout, token: token,
-                        retryPolicy: RetryPolicy(maxRetries: retries), sleep: { await sleeps.record($0) })
+func client(
+    _ session: FakeSession, timeout: Double? = nil, retries: Int = 0, token: String? = nil,
+    sleeps: Sleeps = Sleeps()
+) throws -> ExpenseLogAPIClient {
+    ExpenseLogAPIClient(
+        session: session, baseURL: try url("https://example.com/exec"), timeout: timeout, token: token,
+        retryPolicy: RetryPolicy(maxRetries: retries), sleep: { await sleeps.record($0) })
 }
 
 /// The waits a client asked for, in order.
@@ -28,7 +31,9 @@ func january() throws -> YearMonth {
 /// `count` valid items with distinct ids, in order.
 func numberedItems(_ count: Int) throws -> [Item] {
     try (0..<count).map { index in
-        Item(id: "ID-\(index)", date: try day(2024, 1, index % 28 + 1), name: "item \(index)", price: index + 1, category: 0, categorySub: nil)
+        Item(
+            id: "ID-\(index)", date: try day(2024, 1, index % 28 + 1), name: "item \(index)", price: index + 1,
+            category: 0, categorySub: nil)
     }
 }
 
@@ -39,22 +44,28 @@ struct APIClientTests {
         let items = try await client(.fixture("fetch")).fetch(january()).items
         let fixture = try Data(contentsOf: FakeSession.resources.appendingPathComponent("fetch.json"))
         #expect(items == (try readItems(String(decoding: fixture, as: UTF8.self), format: .json)))
-        #expect(items.first == Item(id: "100000BF-4AAC-48A6-B316-8A533358859B", date: try day(2024, 1, 22),
-                                    name: "コーヒー", price: 178, category: 0, categorySub: 1))
+        #expect(
+            items.first
+                == Item(
+                    id: "100000BF-4AAC-48A6-B316-8A533358859B", date: try day(2024, 1, 22),
+                    name: "コーヒー", price: 178, category: 0, categorySub: 1))
     }
 
     @Test("fetch sends one GET for the month, with the client's timeout")
     func fetchRequest() async throws {
         let log = RequestLog()
-        _ = try await client(FakeSession.json("[]").recording(into: log), timeout: 7).fetch(try #require(YearMonth(year: 2024, month: 3))).items
+        _ = try await client(FakeSession.json("[]").recording(into: log), timeout: 7).fetch(
+            try #require(YearMonth(year: 2024, month: 3))
+        ).items
         let requests = await log.requests
         #expect(requests.map(\.method) == ["GET"])
         #expect(requests.first?.url.absoluteString == "https://example.com/exec?year=2024&month=3")
         #expect(requests.first?.timeout == 7)
     }
 
-    @Test("fetch(year:month:) refuses an impossible month without sending anything",
-          arguments: [(2024, 13), (2024, 0), (0, 1), (10000, 1)])
+    @Test(
+        "fetch(year:month:) refuses an impossible month without sending anything",
+        arguments: [(2024, 13), (2024, 0), (0, 1), (10000, 1)])
     func fetchInvalidMonth(year: Int, month: Int) async throws {
         let log = RequestLog()
         let error = try await #require(throws: APIError.self) {
@@ -67,7 +78,8 @@ struct APIClientTests {
     @Test("fetch(year:month:) fetches that month")
     func fetchByNumbers() async throws {
         let log = RequestLog()
-        let items = try await client(FakeSession.fixture("fetch").recording(into: log)).fetch(year: 2024, month: 2).items
+        let items = try await client(FakeSession.fixture("fetch").recording(into: log)).fetch(year: 2024, month: 2)
+            .items
         #expect(items.count == 4)
         #expect(await log.requests.first?.url.absoluteString == "https://example.com/exec?year=2024&month=2")
     }
@@ -114,8 +126,9 @@ struct APIClientTests {
         #expect(error.description.contains("HTML"))
     }
 
-    @Test("a body that is not a JSON array of items is a protocol error",
-          arguments: [#"[{"id":"A","date":"2024"#, #"{"items":[]}"#, ""])
+    @Test(
+        "a body that is not a JSON array of items is a protocol error",
+        arguments: [#"[{"id":"A","date":"2024"#, #"{"items":[]}"#, ""])
     func brokenJSON(body: String) async throws {
         let error = try await #require(throws: APIError.self) { try await client(.json(body)).fetch(january()).items }
         guard case .invalidResponse = error else {
@@ -127,12 +140,15 @@ struct APIClientTests {
     @Test("a network failure passes through unchanged")
     func networkFailure() async throws {
         let failure = APIError.network(url: try url("https://example.com/exec"), reason: .timedOut)
-        let error = try await #require(throws: APIError.self) { try await client(.failing(failure)).fetch(january()).items }
+        let error = try await #require(throws: APIError.self) {
+            try await client(.failing(failure)).fetch(january()).items
+        }
         #expect(error == failure)
     }
 
-    @Test("an entry's batches go one POST each, at most batchSize items, in order; each leaves the outbox when saved",
-          arguments: [(5, 2), (4, 2), (1, 100), (250, 100), (3, 1)])
+    @Test(
+        "an entry's batches go one POST each, at most batchSize items, in order; each leaves the outbox when saved",
+        arguments: [(5, 2), (4, 2), (1, 100), (250, 100), (3, 1)])
     func batches(count: Int, batchSize: Int) async throws {
         try await withTemporaryDirectory { root in
             let items = try numberedItems(count)
@@ -174,8 +190,10 @@ struct APIClientTests {
             let outbox = Outbox(directory: root)
             let entry = try outbox.enqueue(OutboxBatch.split(items, size: 2))
             let api = try client(session)
-            let first = try await api.deliver(try entry.loaded(outbox)[0], of: entry, outbox: outbox, verifyAnswer: true)
-            let second = try await api.deliver(try entry.loaded(outbox)[1], of: entry, outbox: outbox, verifyAnswer: true)
+            let first = try await api.deliver(
+                try entry.loaded(outbox)[0], of: entry, outbox: outbox, verifyAnswer: true)
+            let second = try await api.deliver(
+                try entry.loaded(outbox)[1], of: entry, outbox: outbox, verifyAnswer: true)
             guard case .delivered(let saved, _) = first, case let .failed(error, mayHaveBeenSaved) = second else {
                 Issue.record("expected delivered then failed, got \(first) and \(second)")
                 return
@@ -198,7 +216,9 @@ struct APIClientTests {
 
     static func exitCases() throws -> [(any Error & Sendable, Int32)] {
         let base = try url("https://example.com/exec")
-        let usage = try #require(throws: UsageError.self) { try ExpenseLogCommand.parser.parse(["fetch", "--month", "13"]) }
+        let usage = try #require(throws: UsageError.self) {
+            try ExpenseLogCommand.parser.parse(["fetch", "--month", "13"])
+        }
         return [
             (APIError.network(url: base, reason: .refused), 69),
             (APIError.network(url: base, reason: .timedOut), 69),

@@ -25,8 +25,9 @@ func bodyObjects(_ request: HTTPRequest) throws -> [[String: Any]] {
 struct APIRequestTests {
     static let base = "https://script.google.com/macros/s/AKfy/exec"
 
-    @Test("fetch is a GET of the base URL with year and an unpadded month",
-          arguments: [(2024, 1, "year=2024&month=1"), (2023, 12, "year=2023&month=12"), (2024, 9, "year=2024&month=9")])
+    @Test(
+        "fetch is a GET of the base URL with year and an unpadded month",
+        arguments: [(2024, 1, "year=2024&month=1"), (2023, 12, "year=2023&month=12"), (2024, 9, "year=2024&month=9")])
     func fetchURL(year: Int, month: Int, expectedQuery: String) throws {
         let yearMonth = try #require(YearMonth(year: year, month: month))
         let request = ExpenseLogAPI.fetch(yearMonth).request(baseURL: try url(Self.base))

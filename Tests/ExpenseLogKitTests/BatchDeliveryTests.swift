@@ -10,10 +10,13 @@ import Testing
 
 /// The state folders of a test: the release environment's outbox and the `rejected/` folder next to it.
 func releasePaths(_ root: URL) -> (outbox: Outbox, rejected: URL) {
-    let paths = Paths(configDirectory: root.appendingPathComponent("config"), cacheRoot: root.appendingPathComponent("cache"),
-                      stateRoot: root.appendingPathComponent("state"))
-    return (Outbox(directory: paths.outboxDirectory(.release)),
-            paths.stateDirectory(.release).appendingPathComponent("rejected", isDirectory: true))
+    let paths = Paths(
+        configDirectory: root.appendingPathComponent("config"), cacheRoot: root.appendingPathComponent("cache"),
+        stateRoot: root.appendingPathComponent("state"))
+    return (
+        Outbox(directory: paths.outboxDirectory(.release)),
+        paths.stateDirectory(.release).appendingPathComponent("rejected", isDirectory: true)
+    )
 }
 
 /// The release outbox under `root` with one queued entry of `count` numbered items in batches of `size`.
@@ -24,9 +27,12 @@ func queuedEntry(_ count: Int, size: Int, in root: URL) throws -> (outbox: Outbo
 
 extension ExpenseLogAPIClient {
     /// Delivers through this client into an outbox: the tests' shorthand for `OutboxDelivery`.
-    func deliver(_ batch: OutboxBatch, of entry: OutboxEntry, sending items: [Item]? = nil, outbox: Outbox,
-                 verifyAnswer: Bool) async throws -> DeliveryOutcome {
-        try await OutboxDelivery(client: self, outbox: outbox).deliver(batch, of: entry, sending: items, verifyAnswer: verifyAnswer)
+    func deliver(
+        _ batch: OutboxBatch, of entry: OutboxEntry, sending items: [Item]? = nil, outbox: Outbox,
+        verifyAnswer: Bool
+    ) async throws -> DeliveryOutcome {
+        try await OutboxDelivery(client: self, outbox: outbox).deliver(
+            batch, of: entry, sending: items, verifyAnswer: verifyAnswer)
     }
 }
 
@@ -99,11 +105,15 @@ struct BatchDeliveryTests {
     /// Answers after which the script may have run: a 500, a timeout, and failures or refusals at a redirect's target.
     static func maybeSavedAnswers() throws -> [ScriptedAnswer] {
         let target = try redirectTarget()
-        return [.status(500), .fail(.timedOut), .fail(.refused, at: target), .status(400, from: target), .status(422, from: target)]
+        return [
+            .status(500), .fail(.timedOut), .fail(.refused, at: target), .status(400, from: target),
+            .status(422, from: target),
+        ]
     }
 
-    @Test("a batch whose fate is unknown fails as maybe saved, is not rejected, and stays queued",
-          arguments: try maybeSavedAnswers())
+    @Test(
+        "a batch whose fate is unknown fails as maybe saved, is not rejected, and stays queued",
+        arguments: try maybeSavedAnswers())
     func failedMaybeSaved(answer: ScriptedAnswer) async throws {
         try await withTemporaryDirectory { root in
             let (outbox, entry) = try queuedEntry(2, size: 2, in: root)
@@ -117,8 +127,9 @@ struct BatchDeliveryTests {
         }
     }
 
-    @Test("a 400 or 422 from the endpoint itself is rejected: the batch moves to rejected/ as a JSON array and leaves the outbox",
-          arguments: [400, 422])
+    @Test(
+        "a 400 or 422 from the endpoint itself is rejected: the batch moves to rejected/ as a JSON array and leaves the outbox",
+        arguments: [400, 422])
     func rejected(status: Int) async throws {
         try await withTemporaryDirectory { root in
             let (outbox, entry) = try queuedEntry(3, size: 2, in: root)
@@ -127,8 +138,9 @@ struct BatchDeliveryTests {
                 .deliver(batch, of: entry, outbox: outbox, verifyAnswer: true)
             let rejected = try #require(outcome.rejected)
             #expect(rejected.error == .httpStatus(url: Self.endpoint, status: status, snippet: "bad date"))
-            #expect(rejected.file.deletingLastPathComponent().standardizedFileURL.path
-                        == releasePaths(root).rejected.standardizedFileURL.path)
+            #expect(
+                rejected.file.deletingLastPathComponent().standardizedFileURL.path
+                    == releasePaths(root).rejected.standardizedFileURL.path)
             #expect(rejected.file.pathExtension == "json")
             let text = try String(contentsOf: rejected.file, encoding: .utf8)
             #expect(try ItemCodec.items(Data(text.utf8)) == batch.items)
@@ -137,8 +149,9 @@ struct BatchDeliveryTests {
         }
     }
 
-    @Test("other refusals by the endpoint are not rejected: the batch fails as not saved and stays queued",
-          arguments: [401, 403, 404, 413])
+    @Test(
+        "other refusals by the endpoint are not rejected: the batch fails as not saved and stays queued",
+        arguments: [401, 403, 404, 413])
     func otherClientErrors(status: Int) async throws {
         try await withTemporaryDirectory { root in
             let (outbox, entry) = try queuedEntry(2, size: 2, in: root)
@@ -170,8 +183,9 @@ struct BatchDeliveryTests {
         }
     }
 
-    @Test("with verifyAnswer a 200 that lacks an id sent fails as maybe saved, naming the id; the batch stays",
-          arguments: [1, 0])
+    @Test(
+        "with verifyAnswer a 200 that lacks an id sent fails as maybe saved, naming the id; the batch stays",
+        arguments: [1, 0])
     func verifyLacking(kept: Int) async throws {
         try await withTemporaryDirectory { root in
             let (outbox, entry) = try queuedEntry(2, size: 2, in: root)

@@ -20,13 +20,17 @@ import Testing
     }
 
     /// Runs a registration of `count` items in batches of `size` against `answers`.
-    static func register(_ count: Int, size: Int, _ answers: [ScriptedAnswer], in root: URL)
-        async throws -> (BatchRegistration.Outcome, SavedItems, ImportRecord, Outbox, [String]) {
+    static func register(
+        _ count: Int, size: Int, _ answers: [ScriptedAnswer], in root: URL
+    )
+        async throws -> (BatchRegistration.Outcome, SavedItems, ImportRecord, Outbox, [String])
+    {
         var report = ImportRecord(files: ["in.csv"])
         let items = try spooled(count, report: &report)
         let outbox = releasePaths(root).outbox
-        let registration = BatchRegistration(items: items, limit: BatchLimit(items: size),
-                                             client: try client(scripted(answers, log: RequestLog())), outbox: outbox, verifyAnswers: true)
+        let registration = BatchRegistration(
+            items: items, limit: BatchLimit(items: size),
+            client: try client(scripted(answers, log: RequestLog())), outbox: outbox, verifyAnswers: true)
         var saved = try SavedItems()
         var events: [String] = []
         let outcome = try await registration.run(saved: &saved, report: &report) { events.append("\($0)") }
@@ -48,7 +52,8 @@ import Testing
 
     @Test func aRefusedBatchIsSetAsideAndTheRestStaysQueuedFromTheNextBatchsFirstRow() async throws {
         try await withTemporaryDirectory { root in
-            let (outcome, _, report, outbox, _) = try await Self.register(6, size: 2, [.echo, .status(400, body: "bad row")], in: root)
+            let (outcome, _, report, outbox, _) = try await Self.register(
+                6, size: 2, [.echo, .status(400, body: "bad row")], in: root)
             #expect(outcome.confirmed == 2)
             guard case let .refused(error, file, rows, batchesLeft, nextRow)? = outcome.stop else {
                 Issue.record("expected a refused batch, got \(String(describing: outcome.stop))")
@@ -64,7 +69,8 @@ import Testing
 
     @Test func aLostAnswerLeavesItsBatchQueuedAsMaybeSaved() async throws {
         try await withTemporaryDirectory { root in
-            let (outcome, saved, report, outbox, _) = try await Self.register(4, size: 2, [.echo, .fail(.timedOut)], in: root)
+            let (outcome, saved, report, outbox, _) = try await Self.register(
+                4, size: 2, [.echo, .fail(.timedOut)], in: root)
             guard case let .failed(_, mayHaveBeenSaved, rows, batchesLeft)? = outcome.stop else {
                 Issue.record("expected a failed batch, got \(String(describing: outcome.stop))")
                 return

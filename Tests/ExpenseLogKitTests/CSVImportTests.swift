@@ -33,19 +33,24 @@ struct CSVImportTests {
     @Test("the native layout reads English headers in any order and in any case")
     func nativeEnglish() throws {
         let items = try importedItems("Price,DATE,name,Category,ID,categorysub\n178,20240122,コーヒー,0,X1,1\n")
-        #expect(items == [Item(id: "X1", date: try day(2024, 1, 22), name: "コーヒー", price: 178, category: 0, categorySub: 1)])
+        #expect(
+            items == [Item(id: "X1", date: try day(2024, 1, 22), name: "コーヒー", price: 178, category: 0, categorySub: 1)]
+        )
     }
 
     @Test("the native layout reads the sheet's Japanese headers in any order")
     func nativeJapanese() throws {
         let items = try importedItems("サブ項目,品名,金額,日付,項目,ID\n,お弁当,680,2024/1/23,0,X2\n2,飴,-98,2024-01-24,0,X3\n")
-        #expect(items == [
-            Item(id: "X2", date: try day(2024, 1, 23), name: "お弁当", price: 680, category: 0, categorySub: nil),
-            Item(id: "X3", date: try day(2024, 1, 24), name: "飴", price: -98, category: 0, categorySub: 2),
-        ])
+        #expect(
+            items == [
+                Item(id: "X2", date: try day(2024, 1, 23), name: "お弁当", price: 680, category: 0, categorySub: nil),
+                Item(id: "X3", date: try day(2024, 1, 24), name: "飴", price: -98, category: 0, categorySub: 2),
+            ])
     }
 
-    @Test("the native layout ignores a column it does not know with a warning naming it; a profile ignores other columns quietly")
+    @Test(
+        "the native layout ignores a column it does not know with a warning naming it; a profile ignores other columns quietly"
+    )
     func unknownColumn() throws {
         let native = importCSV("日付,品名,金額,項目,メモ\n20240122,コーヒー,178,0,朝\n")
         #expect(native.drafts.count == 1 && native.problems.isEmpty)
@@ -61,10 +66,12 @@ struct CSVImportTests {
         #expect(try importedItems("date,name,price,category\n20240122,ランチ,\"1,500\",0\n").map(\.price) == [1500])
     }
 
-    @Test("a price written with an unquoted comma is mended when the extra fields are three-digit groups", arguments: [
-        ("1,500", 1500), ("1,500,000", 1_500_000), ("1,500円", 1500), ("-1,500", -1500), ("¥1,500", 1500),
-        ("1,234,567円", 1_234_567),
-    ])
+    @Test(
+        "a price written with an unquoted comma is mended when the extra fields are three-digit groups",
+        arguments: [
+            ("1,500", 1500), ("1,500,000", 1_500_000), ("1,500円", 1500), ("-1,500", -1500), ("¥1,500", 1500),
+            ("1,234,567円", 1_234_567),
+        ])
     func mendedPrice(price: String, value: Int) throws {
         let items = try importedItems("date,name,price,category,categorySub\n20240122,ランチ,\(price),1,2\n")
         #expect(items.map(\.price) == [value])
@@ -78,13 +85,15 @@ struct CSVImportTests {
         #expect(items.map(\.category) == [1])
     }
 
-    @Test("an extra comma that does not split a price is not mended: the record is reported", arguments: [
-        "20240122,コーヒー,大,178,0",    // a comma in the name
-        "20240122,コーヒー,1,50,0",      // not a three-digit group
-        "20240122,コーヒー,1,5000,0",
-        "20240122,コーヒー,abc,500,0",   // no number before the group
-        "20240122,コーヒー,178,0,1",     // a sixth field after the category
-    ])
+    @Test(
+        "an extra comma that does not split a price is not mended: the record is reported",
+        arguments: [
+            "20240122,コーヒー,大,178,0",  // a comma in the name
+            "20240122,コーヒー,1,50,0",  // not a three-digit group
+            "20240122,コーヒー,1,5000,0",
+            "20240122,コーヒー,abc,500,0",  // no number before the group
+            "20240122,コーヒー,178,0,1",  // a sixth field after the category
+        ])
     func notMended(row: String) throws {
         let read = importCSV("date,name,price,category\n\(row)\n20240123,紅茶,200,0\n")
         #expect(read.problems.map(\.location.line) == [2])
@@ -106,7 +115,8 @@ struct CSVImportTests {
     @Test("a dateFormat turns dates into yyyyMMdd, and a date that does not fit is reported at its line")
     func dateFormat() throws {
         let profile = try bankProfile(#""defaultCategory": 0, "dateFormat": "dd.MM.yyyy""#)
-        let read = importCSV("日付,摘要,金額\n22.01.2024,パン,300\n2024/01/23,牛乳,200\n29.02.2023,卵,250\n05.02.2024,米,2000\n", profile)
+        let read = importCSV(
+            "日付,摘要,金額\n22.01.2024,パン,300\n2024/01/23,牛乳,200\n29.02.2023,卵,250\n05.02.2024,米,2000\n", profile)
         #expect(read.drafts.map(\.date) == [.text("20240122"), .text("20240205")])
         #expect(read.problems.map(\.location.line) == [3, 4])
         #expect(read.problems.map(\.field) == ["date", "date"])
@@ -140,11 +150,13 @@ struct CSVImportTests {
 
     @Test("skip rules leave rows out with their reasons and lines; the first matching rule gives the reason")
     func skipRules() throws {
-        let profile = try bankProfile(#"""
+        let profile = try bankProfile(
+            #"""
             "defaultCategory": 0,
             "skip": [{"column": "区分", "equals": "振替", "reason": "a transfer"}, {"column": "摘要", "contains": ["ATM", "手数料"]}]
             """#)
-        let text = "日付,摘要,金額,区分\n20240122,パン,300,支出\n20240123,口座へ, 10000 , 振替 \n20240124,セブンATM出金,5000,支出\n"
+        let text =
+            "日付,摘要,金額,区分\n20240122,パン,300,支出\n20240123,口座へ, 10000 , 振替 \n20240124,セブンATM出金,5000,支出\n"
             + "20240125,ATM振替,1000,振替\n20240126,牛乳,200,支出\n"
         let read = importCSV(text, profile)
         #expect(read.problems.isEmpty, "\(read.problems)")
@@ -155,7 +167,8 @@ struct CSVImportTests {
 
     @Test("category rules are tried in order, the first match giving the category and its sub")
     func categoryRules() throws {
-        let profile = try parseProfile(#"""
+        let profile = try parseProfile(
+            #"""
             {"columns": {"date": "日付", "name": "摘要", "price": "金額"}, "rules": [
               {"column": "摘要", "contains": "コーヒー", "category": 0, "sub": 1},
               {"column": "摘要", "contains": "スターバックス", "category": 0, "sub": 3},
@@ -163,18 +176,21 @@ struct CSVImportTests {
               {"column": "区分", "equals": ["雑貨", "日用品"], "category": 1}
             ]}
             """#)
-        let text = "日付,区分,摘要,金額\n20240122,飲食,スターバックス コーヒー,450\n20240122,飲食,スターバックス タンブラー,2500\n"
+        let text =
+            "日付,区分,摘要,金額\n20240122,飲食,スターバックス コーヒー,450\n20240122,飲食,スターバックス タンブラー,2500\n"
             + "20240123,交通,バス,230\n20240124,日用品,洗剤,398\n"
         #expect(categories(try importedItems(text, profile)) == ["0/1", "0/3", "1/1", "1/null"])
     }
 
     @Test("a row's own category wins over the rules; rules and the default fill only blank cells")
     func categoryColumnFirst() throws {
-        let profile = try parseProfile(#"""
+        let profile = try parseProfile(
+            #"""
             {"columns": {"date": "日付", "name": "摘要", "price": "金額", "category": "分類", "categorySub": "小分類"},
              "rules": [{"column": "摘要", "contains": "コーヒー", "category": 0, "sub": 1}], "defaultCategory": 1, "defaultSub": 2}
             """#)
-        let text = "日付,摘要,金額,分類,小分類\n20240122,コーヒー豆,1200,3,\n20240122,コーヒー,450,,\n20240122,缶コーヒー,130,,2\n"
+        let text =
+            "日付,摘要,金額,分類,小分類\n20240122,コーヒー豆,1200,3,\n20240122,コーヒー,450,,\n20240122,缶コーヒー,130,,2\n"
             + "20240123,電池,500,,\n"
         #expect(categories(try importedItems(text, profile)) == ["3/null", "0/1", "0/2", "1/2"])
     }
@@ -187,9 +203,12 @@ struct CSVImportTests {
         #expect(categories(try importedItems(text, try bankProfile(rules))) == ["1/1", "0/null"])
     }
 
-    @Test("a row no rule matches, without a default, is reported naming the tested columns and their cells in header order")
+    @Test(
+        "a row no rule matches, without a default, is reported naming the tested columns and their cells in header order"
+    )
     func noRuleMatches() throws {
-        let profile = try parseProfile(#"""
+        let profile = try parseProfile(
+            #"""
             {"columns": {"date": "日付", "name": "摘要", "price": "金額"}, "rules": [
               {"column": "摘要", "equals": "バス", "category": 1, "sub": 1},
               {"column": "区分", "equals": "食費", "category": 0}
@@ -205,7 +224,8 @@ struct CSVImportTests {
 
     @Test("a rule's column is found whatever its case, and the problem when none matches shows the row's cell")
     func ruleColumnCase() throws {
-        let profile = try parseProfile(#"""
+        let profile = try parseProfile(
+            #"""
             {"columns": {"date": "date", "name": "name", "price": "amount"},
              "rules": [{"column": "type", "equals": "food", "category": 0}]}
             """#)
@@ -217,7 +237,8 @@ struct CSVImportTests {
 
     @Test("a header lacking a column a rule or skip tests is reported at the header, naming the rule")
     func ruleColumnMissing() throws {
-        let profile = try bankProfile(#"""
+        let profile = try bankProfile(
+            #"""
             "defaultCategory": 1,
             "rules": [{"column": "摘要", "equals": "バス", "category": 1}, {"column": "区分", "equals": "食費", "category": 0}],
             "skip": [{"column": "振替", "equals": "1"}]
@@ -225,10 +246,11 @@ struct CSVImportTests {
         let read = importCSV("\n日付,摘要,金額\n20240122,パン,300\n", profile)
         #expect(read.drafts.isEmpty)
         #expect(read.problems.map(\.location.line) == [2, 2])
-        #expect(read.problems.map(\.message) == [
-            "the header has no column '振替', which the mine profile's skip[0] tests",
-            "the header has no column '区分', which the mine profile's rules[1] tests",
-        ])
+        #expect(
+            read.problems.map(\.message) == [
+                "the header has no column '振替', which the mine profile's skip[0] tests",
+                "the header has no column '区分', which the mine profile's rules[1] tests",
+            ])
     }
 
     @Test("a header lacking a column the profile maps is reported, asking whether it is the right profile")
@@ -243,9 +265,11 @@ struct CSVImportTests {
 
 @Suite("Rules that rename and defaults that a profile extending another overrides")
 struct ProfileRuleOrderTests {
-    @Test("a rule that only renames does not hide the category rules after it; the first name and the first category win")
+    @Test(
+        "a rule that only renames does not hide the category rules after it; the first name and the first category win")
     func renameDoesNotHideCategories() throws {
-        let profile = try bankProfile(#"""
+        let profile = try bankProfile(
+            #"""
             "defaultCategory": 1,
             "rules": [
               {"column": "摘要", "contains": "ｽﾀｰﾊﾞｯｸｽ", "name": "スタバ"},
@@ -256,17 +280,24 @@ struct ProfileRuleOrderTests {
             """#)
         let items = try importedItems("日付,摘要,金額\n2024/3/1,ｽﾀｰﾊﾞｯｸｽ 渋谷,480\n2024/3/2,本屋,990\n", profile)
         #expect(items.map(\.name) == ["スタバ", "本屋"])
-        #expect(categories(items) == ["0/1", "1/null"], "the 1st row by the third rule, the 2nd by the profile's default (1)")
+        #expect(
+            categories(items) == ["0/1", "1/null"],
+            "the 1st row by the third rule, the 2nd by the profile's default (1)")
     }
 
     @Test("a profile that sets defaultCategory does not keep the sub-category its base gave another category")
     func defaultSubResets() throws {
-        let base = try parseProfile(#"{"columns": {"date": "日付", "name": "摘要", "price": "金額"}, "defaultCategory": 0, "defaultSub": 1}"#)
-        let child = try ImportProfile.parse(Array(#"{"extends": "base", "defaultCategory": 1}"#.utf8), name: "child", file: "child.json") { name in
+        let base = try parseProfile(
+            #"{"columns": {"date": "日付", "name": "摘要", "price": "金額"}, "defaultCategory": 0, "defaultSub": 1}"#)
+        let child = try ImportProfile.parse(
+            Array(#"{"extends": "base", "defaultCategory": 1}"#.utf8), name: "child", file: "child.json"
+        ) { name in
             name == "base" ? base : nil
         }
         #expect(child.defaultCategory == 1 && child.defaultSub == nil)
-        let kept = try ImportProfile.parse(Array(#"{"extends": "base", "description": "same defaults"}"#.utf8), name: "kept", file: "kept.json") { name in
+        let kept = try ImportProfile.parse(
+            Array(#"{"extends": "base", "description": "same defaults"}"#.utf8), name: "kept", file: "kept.json"
+        ) { name in
             name == "base" ? base : nil
         }
         #expect(kept.defaultCategory == 0 && kept.defaultSub == 1)

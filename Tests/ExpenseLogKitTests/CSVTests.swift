@@ -34,7 +34,9 @@ struct CSVTests {
         #expect(try lineFields("\"say \"\"hi\"\"\",b\n\"\"\"\",\"\"") == [["1", "say \"hi\"", "b"], ["2", "\"", ""]])
     }
 
-    @Test("a newline inside quotes belongs to the field; the record keeps its first line and the next record's line is right")
+    @Test(
+        "a newline inside quotes belongs to the field; the record keeps its first line and the next record's line is right"
+    )
     func newlineInQuotes() throws {
         let text = "h1,h2\n\"line1\nline2\nline3\",b\nc,d\n"
         #expect(try lineFields(text) == [["1", "h1", "h2"], ["2", "line1\nline2\nline3", "b"], ["5", "c", "d"]])
@@ -42,7 +44,10 @@ struct CSVTests {
 
     @Test("CRLF ends records and stays inside quoted fields")
     func crlf() throws {
-        #expect(try lineFields("a,b\r\nc,\"x\r\ny\"\r\ne,f\r\n") == [["1", "a", "b"], ["2", "c", "x\r\ny"], ["4", "e", "f"]])
+        #expect(
+            try lineFields("a,b\r\nc,\"x\r\ny\"\r\ne,f\r\n") == [
+                ["1", "a", "b"], ["2", "c", "x\r\ny"], ["4", "e", "f"],
+            ])
     }
 
     @Test("blank lines are skipped but still counted")
@@ -69,21 +74,25 @@ struct CSVTests {
         #expect(error.line == line)
     }
 
-    @Test("quotes a field only when it must", arguments: [
-        ("plain", "plain"), ("コーヒー", "コーヒー"), ("", ""),
-        ("a,b", "\"a,b\""), ("say \"hi\"", "\"say \"\"hi\"\"\""), ("two\nlines", "\"two\nlines\""),
-        (" lead", "\" lead\""), ("trail ", "\"trail \""),
-    ])
+    @Test(
+        "quotes a field only when it must",
+        arguments: [
+            ("plain", "plain"), ("コーヒー", "コーヒー"), ("", ""),
+            ("a,b", "\"a,b\""), ("say \"hi\"", "\"say \"\"hi\"\"\""), ("two\nlines", "\"two\nlines\""),
+            (" lead", "\" lead\""), ("trail ", "\"trail \""),
+        ])
     func quoting(text: String, quoted: String) {
         #expect(CSV.field(text) == quoted)
     }
 
-    @Test("quoted fields parse back to the same values", arguments: [
-        ["a,b", "say \"hi\"", "コーヒー"],
-        ["two\nlines", "\"", "", "x"],
-        ["cr\r\nlf", " padded ", ",", "\"\""],
-        ["", ""],
-    ])
+    @Test(
+        "quoted fields parse back to the same values",
+        arguments: [
+            ["a,b", "say \"hi\"", "コーヒー"],
+            ["two\nlines", "\"", "", "x"],
+            ["cr\r\nlf", " padded ", ",", "\"\""],
+            ["", ""],
+        ])
     func roundTrip(fields: [String]) throws {
         let line = fields.map(CSV.field).joined(separator: ",")
         let records = try CSV.parse("h\n" + line + "\nlast\n")

@@ -1,11 +1,12 @@
+import Foundation
+import TestSupport
+import Testing
+
 @testable import ExpenseLogConfig
 @testable import ExpenseLogImport
 @testable import ExpenseLogModel
 @testable import ExpenseLogRendering
 @testable import ExpenseLogUseCases
-import Foundation
-import TestSupport
-import Testing
 
 // Budgets from the config file's amounts, how a period did against them, and the report page's hand-drawn charts. Every
 // SVG is read back by Python's xml.etree (not by the code under test), and each donut's angles are measured from the
@@ -19,7 +20,6 @@ private typealias ParsedElement = XMLElementRead
 private struct ChartReadError: Error, CustomStringConvertible {
     let description: String
 }
-
 
 /// How many times `needle` occurs in `text`.
 private func occurrences(of needle: String, in text: String) -> Int {
@@ -77,7 +77,9 @@ private func ringPieces(_ d: String) throws -> [RingPiece] {
     func arc() throws -> (radius: Double, large: Int, sweep: Int, to: PathPoint) {
         try word("A")
         let rx = try number(), ry = try number(), rotation = try number()
-        guard rx == ry, rotation == 0 else { throw ChartReadError(description: "an arc that is not circular in '\(d)'") }
+        guard rx == ry, rotation == 0 else {
+            throw ChartReadError(description: "an arc that is not circular in '\(d)'")
+        }
         let large = try number(), sweep = try number()
         return (rx, Int(large), Int(sweep), try point())
     }
@@ -90,9 +92,11 @@ private func ringPieces(_ d: String) throws -> [RingPiece] {
         let innerTo = try point()
         let inner = try arc()
         try word("Z")
-        pieces.append(RingPiece(outerFrom: outerFrom, outerTo: outer.to, innerTo: innerTo, innerFrom: inner.to,
-                                outerRadius: outer.radius, innerRadius: inner.radius, outerLarge: outer.large,
-                                innerLarge: inner.large, outerSweepFlag: outer.sweep, innerSweepFlag: inner.sweep))
+        pieces.append(
+            RingPiece(
+                outerFrom: outerFrom, outerTo: outer.to, innerTo: innerTo, innerFrom: inner.to,
+                outerRadius: outer.radius, innerRadius: inner.radius, outerLarge: outer.large,
+                innerLarge: inner.large, outerSweepFlag: outer.sweep, innerSweepFlag: inner.sweep))
     }
     return pieces
 }
@@ -110,7 +114,8 @@ private func clockwiseSweep(from start: PathPoint, to end: PathPoint) -> Double 
 
 /// Whether a printed point is the exact point at `angle` on a circle of `radius`, to the two decimals it is printed with.
 private func isPrinted(_ point: PathPoint, radius: Double, angle: Double) -> Bool {
-    abs(point.x - (160 + radius * sin(angle))) <= 0.005 + 1e-9 && abs(point.y - (160 - radius * cos(angle))) <= 0.005 + 1e-9
+    abs(point.x - (160 + radius * sin(angle))) <= 0.005 + 1e-9
+        && abs(point.y - (160 - radius * cos(angle))) <= 0.005 + 1e-9
 }
 
 /// `#RRGGBB` as its three channels.
@@ -121,7 +126,9 @@ private func channels(_ hex: String) throws -> [Int] {
 }
 
 /// The error a list of config amounts makes, or nil when it is read.
-private func budgetError(_ amounts: [(name: String, yen: Any)], _ catalogue: CategoryCatalogue = .standard) -> BudgetError? {
+private func budgetError(
+    _ amounts: [(name: String, yen: Any)], _ catalogue: CategoryCatalogue = .standard
+) -> BudgetError? {
     do {
         _ = try Budgets(amounts, catalogue: catalogue)
         return nil
@@ -149,15 +156,19 @@ private func marchItems() throws -> [Item] {
 }
 
 /// A catalogue of eight categories, numbered out of order.
-private let eightCategories = CategoryCatalogue(categories: [10, 3, 7, 0, 1, 2, 5, 4].map { id in
-    Category(id: id, japanese: "項目\(id)", english: "Category \(id)", subs: [SubCategory(id: 0, japanese: "小\(id)", english: "Sub \(id)")])
-})
+private let eightCategories = CategoryCatalogue(
+    categories: [10, 3, 7, 0, 1, 2, 5, 4].map { id in
+        Category(
+            id: id, japanese: "項目\(id)", english: "Category \(id)",
+            subs: [SubCategory(id: 0, japanese: "小\(id)", english: "Sub \(id)")])
+    })
 
 // MARK: - Budgets
 
 @Suite("Budgets from the config file")
 struct BudgetConfigTests {
-    @Test("names resolve to what they budget: the total, a category, a category/sub, by name or number, either language")
+    @Test(
+        "names resolve to what they budget: the total, a category, a category/sub, by name or number, either language")
     func namesResolve() throws {
         let expected: [(String, BudgetKey)] = [
             ("total", .total), ("Total", .total), ("合計", .total),
@@ -174,8 +185,9 @@ struct BudgetConfigTests {
 
     @Test("the total first, then the catalogue's order, each category before its subs, whatever the file's order")
     func order() throws {
-        let budgets = try Budgets([("娯楽費/交通費", 10000), ("food/drink", 2000), ("娯楽費", 20000), ("total", 80000), ("食費", 30000)],
-                                  catalogue: .standard)
+        let budgets = try Budgets(
+            [("娯楽費/交通費", 10000), ("food/drink", 2000), ("娯楽費", 20000), ("total", 80000), ("食費", 30000)],
+            catalogue: .standard)
         #expect(budgets.entries.map(\.key) == [.total, .category(0), .sub(0, 1), .category(1), .sub(1, 1)])
         #expect(budgets.entries.map(\.name) == ["total", "食費", "food/drink", "娯楽費", "娯楽費/交通費"])
         #expect(budgets.entries.map(\.monthly) == [80000, 30000, 2000, 20000, 10000])
@@ -185,16 +197,19 @@ struct BudgetConfigTests {
         // A configured catalogue's order (7 before 2), not the numbers'.
         let catalogue = CategoryCatalogue(categories: [
             Category(id: 7, japanese: "寄付", english: "Donations", subs: []),
-            Category(id: 2, japanese: "書籍", english: "Books", subs: [SubCategory(id: 3, japanese: "小説", english: "Novels")]),
+            Category(
+                id: 2, japanese: "書籍", english: "Books", subs: [SubCategory(id: 3, japanese: "小説", english: "Novels")]),
         ])
-        let configured = try Budgets([("books/novels", 1000), ("2", 3000), ("donations", 500), ("total", 9000)], catalogue: catalogue)
+        let configured = try Budgets(
+            [("books/novels", 1000), ("2", 3000), ("donations", 500), ("total", 9000)], catalogue: catalogue)
         #expect(configured.entries.map(\.key) == [.total, .category(7), .category(2), .sub(2, 3)])
     }
 
     @Test("amounts: whole yen above 0 as a number, a whole double or a price text such as \"30,000\"")
     func amounts() throws {
-        let budgets = try Budgets([("total", "80,000"), ("食費", "30,000"), ("food/drink", 2000.0), ("娯楽費", "¥12,000"), ("1/1", 5000)],
-                                  catalogue: .standard)
+        let budgets = try Budgets(
+            [("total", "80,000"), ("食費", "30,000"), ("food/drink", 2000.0), ("娯楽費", "¥12,000"), ("1/1", 5000)],
+            catalogue: .standard)
         #expect(budgets.entries.map(\.monthly) == [80000, 30000, 2000, 12000, 5000])
     }
 
@@ -202,24 +217,31 @@ struct BudgetConfigTests {
     func unreadable() throws {
         let unknown = try #require(budgetError([("total", 80000), ("nope", 1000)]))
         #expect(unknown.message.contains("'budgets.nope'"), "\(unknown.message)")
-        #expect(unknown.message.contains("0 食費 Food, 1 娯楽費 Entertainment"), "the catalogue is named: \(unknown.message)")
+        #expect(
+            unknown.message.contains("0 食費 Food, 1 娯楽費 Entertainment"), "the catalogue is named: \(unknown.message)")
         let unknownSub = try #require(budgetError([("食費/nope", 1000)]))
         #expect(unknownSub.message.contains("'budgets.食費/nope'"), "\(unknownSub.message)")
 
-        let amounts: [(String, Any)] = [("食費", 0), ("食費", -5), ("食費", 1.5), ("食費", 0.0), ("食費", -3000.0), ("食費", "1.5"),
-                                        ("食費", "-5"), ("食費", "0"), ("食費", "lots"), ("食費", ""), ("食費", [1]), ("食費", 1e300)]
+        let amounts: [(String, Any)] = [
+            ("食費", 0), ("食費", -5), ("食費", 1.5), ("食費", 0.0), ("食費", -3000.0), ("食費", "1.5"),
+            ("食費", "-5"), ("食費", "0"), ("食費", "lots"), ("食費", ""), ("食費", [1]), ("食費", 1e300),
+        ]
         for (name, value) in amounts {
             let error = try #require(budgetError([(name: name, yen: value)]), "\(value) is not a budget")
-            #expect(error.message.contains("'budgets.食費'") && error.message.contains("whole number of yen above 0"), "\(error.message)")
+            #expect(
+                error.message.contains("'budgets.食費'") && error.message.contains("whole number of yen above 0"),
+                "\(error.message)")
             #expect(error.description == error.message)
         }
 
         let twice = try #require(budgetError([("food", 1000), ("食費", 2000)]))
         #expect(twice.message.contains("'budgets.食費'") && twice.message.contains("'budgets.food'"), "\(twice.message)")
         let totals = try #require(budgetError([("total", 1000), ("合計", 2000)]))
-        #expect(totals.message.contains("'budgets.合計'") && totals.message.contains("'budgets.total'"), "\(totals.message)")
+        #expect(
+            totals.message.contains("'budgets.合計'") && totals.message.contains("'budgets.total'"), "\(totals.message)")
         let subs = try #require(budgetError([("0/1", 1000), ("food/drink", 2000)]))
-        #expect(subs.message.contains("'budgets.food/drink'") && subs.message.contains("'budgets.0/1'"), "\(subs.message)")
+        #expect(
+            subs.message.contains("'budgets.food/drink'") && subs.message.contains("'budgets.0/1'"), "\(subs.message)")
     }
 
     @Test("the config file's budgets are read by its own catalogue, numbers as JSON gives them")
@@ -232,12 +254,16 @@ struct BudgetConfigTests {
             #expect(read.entries.map(\.monthly) == [80000, 30000, 10000])
 
             let ownCatalogue = folder.appendingPathComponent("catalogue.json")
-            try writeText(#"{"categories": [{"id": 7, "ja": "寄付", "en": "Donations"}], "budgets": {"donations": 500}}"#, to: ownCatalogue)
+            try writeText(
+                #"{"categories": [{"id": 7, "ja": "寄付", "en": "Donations"}], "budgets": {"donations": 500}}"#,
+                to: ownCatalogue)
             #expect(try ConfigFile.read(path: ownCatalogue.path).budgets?.entries.map(\.key) == [.category(7)])
 
-            for (name, json) in [("fraction", #"{"budgets": {"食費": 1.5}}"#), ("unknown", #"{"budgets": {"食費": 1, "nope": 2}}"#),
-                                 ("standard", #"{"categories": [{"id": 7, "ja": "寄付", "en": "Donations"}], "budgets": {"食費": 1}}"#),
-                                 ("notObject", #"{"budgets": 80000}"#)] {
+            for (name, json) in [
+                ("fraction", #"{"budgets": {"食費": 1.5}}"#), ("unknown", #"{"budgets": {"食費": 1, "nope": 2}}"#),
+                ("standard", #"{"categories": [{"id": 7, "ja": "寄付", "en": "Donations"}], "budgets": {"食費": 1}}"#),
+                ("notObject", #"{"budgets": 80000}"#),
+            ] {
                 let file = folder.appendingPathComponent("\(name).json")
                 try writeText(json, to: file)
                 #expect(throws: ConfigError.self, "\(name)") { try ConfigFile.read(path: file.path) }
@@ -289,33 +315,38 @@ struct BudgetReportTests {
     @Test("spending exactly the budget is not over; no items spend nothing")
     func edges() throws {
         let budget = try Budgets([("total", 1000)], catalogue: .standard)
-        let exact = BudgetReport(items: [Item(id: "e", date: try day(2024, 3, 1), name: "x", price: 1000, category: 0, categorySub: nil)],
-                                 budgets: budget, months: 1)
+        let exact = BudgetReport(
+            items: [Item(id: "e", date: try day(2024, 3, 1), name: "x", price: 1000, category: 0, categorySub: nil)],
+            budgets: budget, months: 1)
         #expect(exact.lines.map(\.usedTenths) == [1000] && exact.lines.map(\.left) == [0] && !exact.isOver)
         let none = BudgetReport(items: [], budgets: budget, months: 1)
         #expect(none.lines.map(\.spent) == [0] && none.lines.map(\.usedTenths) == [0] && !none.isOver)
         #expect(BudgetReport(items: [], budgets: try Budgets([], catalogue: .standard), months: 1).lines.isEmpty)
     }
 
-    @Test("the share used is in tenths of a percent, rounded half away from zero", arguments: [
-        (2078, 1000, Int128(2078)),   // 207.8 %
-        (1, 3, Int128(333)),          // 33.33 %
-        (2, 3, Int128(667)),          // 66.67 %
-        (1, 2000, Int128(1)),         // 0.05 % → 0.1
-        (1, 8, Int128(125)),          // 12.5 % exactly
-        (999_999, 1_000_000, Int128(1000)),  // 99.9999 % → 100.0
-    ])
+    @Test(
+        "the share used is in tenths of a percent, rounded half away from zero",
+        arguments: [
+            (2078, 1000, Int128(2078)),  // 207.8 %
+            (1, 3, Int128(333)),  // 33.33 %
+            (2, 3, Int128(667)),  // 66.67 %
+            (1, 2000, Int128(1)),  // 0.05 % → 0.1
+            (1, 8, Int128(125)),  // 12.5 % exactly
+            (999_999, 1_000_000, Int128(1000)),  // 99.9999 % → 100.0
+        ])
     func usedRounding(spent: Int, budget: Int, tenths: Int128) throws {
-        let report = BudgetReport(items: [Item(id: "u", date: try day(2024, 3, 1), name: "x", price: spent, category: 0, categorySub: nil)],
-                                  budgets: try Budgets([("total", budget)], catalogue: .standard), months: 1)
+        let report = BudgetReport(
+            items: [Item(id: "u", date: try day(2024, 3, 1), name: "x", price: spent, category: 0, categorySub: nil)],
+            budgets: try Budgets([("total", budget)], catalogue: .standard), months: 1)
         #expect(report.lines.first?.usedTenths == tenths)
     }
 
     @Test("more refunded than spent: the share used is negative and exact")
     func refundsOnly() throws {
         // A refund of ¥500 against a ¥1,000 budget: -500 / 1,000 = -50.0 % exactly, -500 tenths.
-        let report = BudgetReport(items: [Item(id: "r", date: try day(2024, 3, 1), name: "返品", price: -500, category: 0, categorySub: nil)],
-                                  budgets: try Budgets([("食費", 1000)], catalogue: .standard), months: 1)
+        let report = BudgetReport(
+            items: [Item(id: "r", date: try day(2024, 3, 1), name: "返品", price: -500, category: 0, categorySub: nil)],
+            budgets: try Budgets([("食費", 1000)], catalogue: .standard), months: 1)
         #expect(report.lines.first?.spent == -500)
         #expect(report.lines.first?.left == 1500)
         #expect(report.lines.first?.usedTenths == -500)
@@ -338,9 +369,12 @@ struct BudgetReportTests {
         let past = try (1...12).map { try yearMonth(2024, $0) }, this = try (1...12).map { try yearMonth(2026, $0) }
         #expect(BudgetReport.months(of: [try yearMonth(2024, 3)], missing: [], now: now) == 1)
         #expect(BudgetReport.months(of: past, missing: [], now: now) == 12)
-        #expect(BudgetReport.months(of: past, missing: [past[4], past[7]], now: now) == 10, "missing months spent nothing countable")
+        #expect(
+            BudgetReport.months(of: past, missing: [past[4], past[7]], now: now) == 10,
+            "missing months spent nothing countable")
         #expect(BudgetReport.months(of: this, missing: [], now: now) == 11)
-        #expect(BudgetReport.months(of: this, missing: [this[11]], now: now) == 11, "December is not counted yet anyway")
+        #expect(
+            BudgetReport.months(of: this, missing: [this[11]], now: now) == 11, "December is not counted yet anyway")
         #expect(BudgetReport.months(of: this, missing: [this[0]], now: now) == 10)
         #expect(BudgetReport.months(of: try (1...12).map { try yearMonth(2027, $0) }, missing: [], now: now) == 1)
         #expect(BudgetReport.months(of: past, missing: Set(past), now: now) == 1, "at least once")
@@ -352,8 +386,9 @@ struct BudgetReportTests {
         let loaded = try (1...12).map { month in
             LoadedMonth(month: try yearMonth(2024, month), items: month == 3 ? march : [], source: .server)
         }
-        let summary = Summary(period: .year(2024), grouping: .category, catalogue: .standard, loaded: loaded, budgets: try budgets(),
-                              budgetMonths: BudgetReport.months(ofYear: 2024, now: try yearMonth(2026, 11)))
+        let summary = Summary(
+            period: .year(2024), grouping: .category, catalogue: .standard, loaded: loaded, budgets: try budgets(),
+            budgetMonths: BudgetReport.months(ofYear: 2024, now: try yearMonth(2026, 11)))
         let report = try #require(summary.budget)
         #expect(report.months == 12)
         #expect(report.lines.map(\.budget) == [60000, 12000, 600, 48000])
@@ -368,17 +403,21 @@ struct BudgetReportTests {
 struct DonutChartTests {
     @Test("each drawn part's arc is its share of the circle, clockwise from the top, and the arcs close the circle")
     func arcsAreProportional() throws {
-        let parts = [ChartPart(label: "Food", value: 5000, colour: "#E69F00"),
-                     ChartPart(label: "Entertainment", value: 1678, colour: "#56B4E9"),
-                     ChartPart(label: "Nothing", value: 0, colour: "#009E73"),
-                     ChartPart(label: "Refunds", value: -300, colour: "#F0E442"),
-                     ChartPart(label: "#7", value: 1000, colour: "#0072B2"),
-                     ChartPart(label: "Gifts", value: 322, colour: "#D55E00")]
+        let parts = [
+            ChartPart(label: "Food", value: 5000, colour: "#E69F00"),
+            ChartPart(label: "Entertainment", value: 1678, colour: "#56B4E9"),
+            ChartPart(label: "Nothing", value: 0, colour: "#009E73"),
+            ChartPart(label: "Refunds", value: -300, colour: "#F0E442"),
+            ChartPart(label: "#7", value: 1000, colour: "#0072B2"),
+            ChartPart(label: "Gifts", value: 322, colour: "#D55E00"),
+        ]
         // Drawn: 5,000 + 1,678 + 1,000 + 322 = 8,000; Food's 5,000 is 62.5 %, more than half (a large arc).
         let svg = SVGChart.donut(title: "Spending", description: "by category", parts: parts, centre: "¥7,700")
         let elements = try parsedByPython(svg)
         let paths = elements.filter { $0.tag == "path" }
-        #expect(paths.map { $0.attrs["data-label"] } == ["Food", "Entertainment", "#7", "Gifts"], "parts of 0 or less are not drawn")
+        #expect(
+            paths.map { $0.attrs["data-label"] } == ["Food", "Entertainment", "#7", "Gifts"],
+            "parts of 0 or less are not drawn")
         #expect(paths.map { $0.attrs["fill"] } == ["#E69F00", "#56B4E9", "#0072B2", "#D55E00"])
         #expect(paths.map { $0.attrs["data-value"] } == ["5000", "1678", "1000", "322"])
         #expect(paths.allSatisfy { $0.attrs["stroke"] == "#FFFFFF" }, "white between parts")
@@ -392,19 +431,27 @@ struct DonutChartTests {
             let piece = try #require(pieces.first)
             #expect(pieces.count == 1, "a part less than the whole is one segment")
             #expect(piece.outerRadius == 150 && piece.innerRadius == 88)
-            #expect(piece.outerSweepFlag == 1 && piece.innerSweepFlag == 0, "clockwise out, back counter-clockwise inside")
+            #expect(
+                piece.outerSweepFlag == 1 && piece.innerSweepFlag == 0, "clockwise out, back counter-clockwise inside")
             let sweep = clockwiseSweep(from: piece.outerFrom, to: piece.outerTo)
             let share = value / 8000 * 2 * .pi
             // The points are printed with two decimals: about 5e-5 rad at the outer radius, so 2e-4 for a sweep.
             #expect(abs(sweep - share) < 2e-4, "\(path.attrs["data-label"] ?? ""): \(sweep) rad, not \(share)")
             // The large-arc flag must say which of the two arcs between the points is meant, or a renderer draws the other.
-            #expect(abs(sweep - .pi) < 1e-3 || (piece.outerLarge == 1) == (sweep > .pi), "large-arc flag of \(sweep) rad")
+            #expect(
+                abs(sweep - .pi) < 1e-3 || (piece.outerLarge == 1) == (sweep > .pi), "large-arc flag of \(sweep) rad")
             #expect(piece.innerLarge == piece.outerLarge)
-            #expect(abs(clockwiseSweep(from: piece.innerFrom, to: piece.innerTo) - sweep) < 5e-4, "the inner edge spans the same angle")
+            #expect(
+                abs(clockwiseSweep(from: piece.innerFrom, to: piece.innerTo) - sweep) < 5e-4,
+                "the inner edge spans the same angle")
             // Every end is the exact point to the printed precision.
             let start = before / 8000 * 2 * .pi, end = (before + value) / 8000 * 2 * .pi
-            #expect(isPrinted(piece.outerFrom, radius: 150, angle: start) && isPrinted(piece.outerTo, radius: 150, angle: end))
-            #expect(isPrinted(piece.innerFrom, radius: 88, angle: start) && isPrinted(piece.innerTo, radius: 88, angle: end))
+            #expect(
+                isPrinted(piece.outerFrom, radius: 150, angle: start)
+                    && isPrinted(piece.outerTo, radius: 150, angle: end))
+            #expect(
+                isPrinted(piece.innerFrom, radius: 88, angle: start) && isPrinted(piece.innerTo, radius: 88, angle: end)
+            )
             before += value
             total += sweep
         }
@@ -416,9 +463,13 @@ struct DonutChartTests {
 
     @Test("one part is a whole ring of two half arcs, with no white stroke")
     func wholeRing() throws {
-        let svg = SVGChart.donut(title: "t", description: "d", parts: [ChartPart(label: "Food", value: 1234, colour: "#E69F00"),
-                                                                      ChartPart(label: "Empty", value: 0, colour: "#56B4E9")],
-                                 centre: "¥1,234", legend: false)
+        let svg = SVGChart.donut(
+            title: "t", description: "d",
+            parts: [
+                ChartPart(label: "Food", value: 1234, colour: "#E69F00"),
+                ChartPart(label: "Empty", value: 0, colour: "#56B4E9"),
+            ],
+            centre: "¥1,234", legend: false)
         let paths = try parsedByPython(svg).filter { $0.tag == "path" }
         #expect(paths.count == 1)
         let path = try #require(paths.first)
@@ -434,7 +485,9 @@ struct DonutChartTests {
 
     @Test("nothing to draw: a grey ring and no parts")
     func nothing() throws {
-        let svg = SVGChart.donut(title: "t", description: "d", parts: [ChartPart(label: "Refund", value: -800, colour: "#E69F00")], centre: "¥-800")
+        let svg = SVGChart.donut(
+            title: "t", description: "d", parts: [ChartPart(label: "Refund", value: -800, colour: "#E69F00")],
+            centre: "¥-800")
         let elements = try parsedByPython(svg)
         #expect(!elements.contains { $0.tag == "path" })
         #expect(elements.contains { $0.tag == "circle" && $0.attrs["stroke"] == "#DDDDDD" })
@@ -444,17 +497,26 @@ struct DonutChartTests {
     func escaped() throws {
         let title = "Food & <drinks> \"2024\" 'x'\u{07}"
         let label = "A<B&C\"D\u{1B}[31m"
-        let svg = SVGChart.donut(title: title, description: "line\none\ttab \u{0}nul \u{7F}del", parts: [
-            ChartPart(label: label, value: 10, colour: "#E69F00"), ChartPart(label: "plain", value: 5, colour: "#56B4E9"),
-        ], centre: "¥<15>")
+        let svg = SVGChart.donut(
+            title: title, description: "line\none\ttab \u{0}nul \u{7F}del",
+            parts: [
+                ChartPart(label: label, value: 10, colour: "#E69F00"),
+                ChartPart(label: "plain", value: 5, colour: "#56B4E9"),
+            ], centre: "¥<15>")
         #expect(svg.contains("<title>Food &amp; &lt;drinks&gt; &quot;2024&quot; &#39;x&#39;\u{FFFD}</title>"))
-        #expect(!svg.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n" && $0 != "\t") || (0x7F...0x9F).contains($0.value) })
+        #expect(
+            !svg.unicodeScalars.contains {
+                ($0.value < 0x20 && $0 != "\n" && $0 != "\t") || (0x7F...0x9F).contains($0.value)
+            })
         let elements = try parsedByPython(svg)
         #expect(elements.first?.tag == "svg" && elements.first?.ns == "http://www.w3.org/2000/svg")
         #expect(elements.first?.attrs["role"] == "img")
-        #expect(elements.dropFirst().first?.tag == "title" && elements.dropFirst(2).first?.tag == "desc", "title and desc come first")
+        #expect(
+            elements.dropFirst().first?.tag == "title" && elements.dropFirst(2).first?.tag == "desc",
+            "title and desc come first")
         #expect(elements.dropFirst().first?.text == "Food & <drinks> \"2024\" 'x'\u{FFFD}")
-        #expect(elements.dropFirst(2).first?.text == "line\none\ttab \u{FFFD}nul \u{FFFD}del", "newlines and tabs are kept")
+        #expect(
+            elements.dropFirst(2).first?.text == "line\none\ttab \u{FFFD}nul \u{FFFD}del", "newlines and tabs are kept")
         let path = try #require(elements.first { $0.tag == "path" })
         #expect(path.attrs["data-label"] == "A<B&C\"D\u{FFFD}[31m")
         #expect(path.text == "A<B&C\"D\u{FFFD}[31m ¥10")
@@ -465,8 +527,10 @@ struct DonutChartTests {
     @Test("characters XML never allows (U+FFFE, U+FFFF) do not break the document either")
     func noncharacters() throws {
         // A catalogue's name is whatever the config file holds; "\uFFFF" is valid JSON.
-        let svg = SVGChart.donut(title: "食\u{FFFF}費", description: "\u{FFFE}", parts: [ChartPart(label: "x\u{FFFF}", value: 1, colour: "#E69F00")],
-                                 centre: "¥1")
+        let svg = SVGChart.donut(
+            title: "食\u{FFFF}費", description: "\u{FFFE}",
+            parts: [ChartPart(label: "x\u{FFFF}", value: 1, colour: "#E69F00")],
+            centre: "¥1")
         do {
             _ = try parsedByPython(svg)
         } catch {
@@ -487,13 +551,19 @@ struct BarChartTests {
     static func bars() -> [ChartBar] {
         (0..<12).map { index in
             guard let food = foodValues[index] else { return ChartBar(label: "\(index + 1)月", parts: [], total: nil) }
-            return ChartBar(label: "\(index + 1)月", parts: [ChartPart(label: "食費", value: food, colour: Self.food),
-                                                          ChartPart(label: "娯楽費", value: funValues[index], colour: Self.fun)],
-                            total: food + funValues[index])
+            return ChartBar(
+                label: "\(index + 1)月",
+                parts: [
+                    ChartPart(label: "食費", value: food, colour: Self.food),
+                    ChartPart(label: "娯楽費", value: funValues[index], colour: Self.fun),
+                ],
+                total: food + funValues[index])
         }
     }
 
-    static let legend = [ChartPart(label: "食費", value: 39000, colour: food), ChartPart(label: "娯楽費", value: 9400, colour: fun)]
+    static let legend = [
+        ChartPart(label: "食費", value: 39000, colour: food), ChartPart(label: "娯楽費", value: 9400, colour: fun),
+    ]
 
     /// The month (0–11) whose slot an x falls in.
     static func slot(_ x: Double) -> Int { Int(((x - 70) / (640.0 / 12)).rounded(.down)) }
@@ -506,10 +576,15 @@ struct BarChartTests {
         let labels = texts.filter { $0.attrs["text-anchor"] == "middle" && $0.attrs["font-size"] == "12" }
         #expect(labels.map(\.text) == (1...12).map { "\($0)月" })
         let totals = texts.filter { $0.attrs["class"] == "bar-total" }
-        #expect(totals.map(\.text) == ["3,500", "4,000", "4,000", "1,800", "8,000", "3,000", "4,000", "2,200", "6,200", "2,800", "3,900"])
+        #expect(
+            totals.map(\.text) == [
+                "3,500", "4,000", "4,000", "1,800", "8,000", "3,000", "4,000", "2,200", "6,200", "2,800", "3,900",
+            ])
         #expect(texts.filter { $0.text == "–" }.count == 1, "the missing month is marked, not drawn")
         #expect(!elements.contains { $0.attrs["class"] == "budget-line" })
-        #expect(elements.first?.tag == "svg" && elements.dropFirst().first?.tag == "title" && elements.dropFirst(2).first?.tag == "desc")
+        #expect(
+            elements.first?.tag == "svg" && elements.dropFirst().first?.tag == "title"
+                && elements.dropFirst(2).first?.tag == "desc")
 
         let rects = elements.filter { $0.tag == "rect" && $0.attrs["data-value"] != nil }
         // 11 food parts and 10 entertainment parts above 0 (March's is 0, May is missing).
@@ -521,7 +596,8 @@ struct BarChartTests {
         }
         var stacks: [Int: (top: Double, height: Double)] = [:]
         for rect in rects {
-            let x = try #require(rect.number("x")), y = try #require(rect.number("y")), height = try #require(rect.number("height"))
+            let x = try #require(rect.number("x")), y = try #require(rect.number("y")),
+                height = try #require(rect.number("height"))
             let month = Self.slot(x)
             // Each part sits on the one below it, the first on the axis at 290.
             #expect(abs(y + height - (stacks[month]?.top ?? 290)) < 1e-9, "month \(month + 1)")
@@ -529,7 +605,8 @@ struct BarChartTests {
         }
         #expect(stacks.keys.sorted() == [0, 1, 2, 3, 5, 6, 7, 8, 9, 10, 11])
         let tallest = try #require(stacks.max { $0.value.height < $1.value.height })
-        #expect(tallest.key == 5 && abs(tallest.value.height - 260) < 1e-9, "June, the largest total, is the tallest bar")
+        #expect(
+            tallest.key == 5 && abs(tallest.value.height - 260) < 1e-9, "June, the largest total, is the tallest bar")
         for (month, stack) in stacks {
             let total = Double(try #require(Self.foodValues[month]) + Self.funValues[month])
             #expect(abs(stack.height - total / 8000 * 260) < 1e-9, "month \(month + 1)")
@@ -540,8 +617,10 @@ struct BarChartTests {
 
     @Test("a budget draws a dashed line at its height, and one above every month sets the scale")
     func budgetLine() throws {
-        let below = try parsedByPython(SVGChart.stackedBars(title: "t", description: "d", bars: Self.bars(), legend: Self.legend,
-                                                            budget: (5000, "月の予算 ¥5,000")))
+        let below = try parsedByPython(
+            SVGChart.stackedBars(
+                title: "t", description: "d", bars: Self.bars(), legend: Self.legend,
+                budget: (5000, "月の予算 ¥5,000")))
         let line = try #require(below.first { $0.attrs["class"] == "budget-line" })
         #expect(below.filter { $0.attrs["class"] == "budget-line" }.count == 1)
         // 290 - 5,000 / 8,000 × 260 = 127.5.
@@ -550,11 +629,16 @@ struct BarChartTests {
         #expect(line.attrs["stroke-dasharray"] != nil)
         #expect(below.contains { $0.tag == "text" && $0.text == "月の予算 ¥5,000" })
 
-        let above = try parsedByPython(SVGChart.stackedBars(title: "t", description: "d", bars: Self.bars(), legend: Self.legend,
-                                                            budget: (10000, "月の予算 ¥10,000")))
-        #expect(above.first { $0.attrs["class"] == "budget-line" }?.number("y1") == 30, "the budget is the top of the plot")
+        let above = try parsedByPython(
+            SVGChart.stackedBars(
+                title: "t", description: "d", bars: Self.bars(), legend: Self.legend,
+                budget: (10000, "月の予算 ¥10,000")))
+        #expect(
+            above.first { $0.attrs["class"] == "budget-line" }?.number("y1") == 30, "the budget is the top of the plot")
         // June: 8,000 / 10,000 × 260 = 208.
-        let june = above.filter { $0.tag == "rect" && $0.attrs["data-value"] != nil && Self.slot($0.number("x") ?? 0) == 5 }
+        let june = above.filter {
+            $0.tag == "rect" && $0.attrs["data-value"] != nil && Self.slot($0.number("x") ?? 0) == 5
+        }
         #expect(abs(june.compactMap { $0.number("height") }.reduce(0, +) - 208) < 1e-9)
     }
 
@@ -562,40 +646,61 @@ struct BarChartTests {
     func refundedCategoryStaysInside() throws {
         // March: food ¥30,000 and an entertainment refund of ¥5,000: ¥25,000, the year's largest total, but its food part
         // alone is ¥30,000 tall.
-        let bars = [ChartBar(label: "1月", parts: [ChartPart(label: "食費", value: 10000, colour: Self.food)], total: 10000),
-                    ChartBar(label: "3月", parts: [ChartPart(label: "食費", value: 30000, colour: Self.food),
-                                                   ChartPart(label: "娯楽費", value: -5000, colour: Self.fun)], total: 25000)]
-        let elements = try parsedByPython(SVGChart.stackedBars(title: "t", description: "d", bars: bars, legend: Self.legend))
+        let bars = [
+            ChartBar(label: "1月", parts: [ChartPart(label: "食費", value: 10000, colour: Self.food)], total: 10000),
+            ChartBar(
+                label: "3月",
+                parts: [
+                    ChartPart(label: "食費", value: 30000, colour: Self.food),
+                    ChartPart(label: "娯楽費", value: -5000, colour: Self.fun),
+                ], total: 25000),
+        ]
+        let elements = try parsedByPython(
+            SVGChart.stackedBars(title: "t", description: "d", bars: bars, legend: Self.legend))
         for rect in elements where rect.tag == "rect" && rect.attrs["data-value"] != nil {
             #expect((rect.number("y") ?? -1) >= 30 - 1e-9, "a bar runs above the plot (y = \(rect.attrs["y"] ?? "?"))")
         }
         for text in elements where text.attrs["class"] == "bar-total" {
-            #expect((text.number("y") ?? -1) >= 0, "a total is drawn outside the picture (y = \(text.attrs["y"] ?? "?"))")
+            #expect(
+                (text.number("y") ?? -1) >= 0, "a total is drawn outside the picture (y = \(text.attrs["y"] ?? "?"))")
         }
     }
 
-    @Test("budget bars: each row on its own scale, what was spent against a mark at its budget, the share used and over")
+    @Test(
+        "budget bars: each row on its own scale, what was spent against a mark at its budget, the share used and over")
     func budgetBars() throws {
-        let svg = SVGChart.budgetBars(title: "予算と支出", description: "食費: ¥32,000 / ¥30,000（超過）", lines: [
-            (label: "合計", spent: 36000, budget: 80000, colour: "#666666", used: "45.0%", over: nil),
-            (label: "食費", spent: 32000, budget: 30000, colour: Self.food, used: "106.7%", over: "超過"),
-            (label: "娯楽費/交通費", spent: 4000, budget: 10000, colour: Self.fun, used: "40.0%", over: nil),
-            (label: "Entertainment/Transportation", spent: 0, budget: 5000, colour: Self.fun, used: "0.0%", over: nil),
-        ])
+        let svg = SVGChart.budgetBars(
+            title: "予算と支出", description: "食費: ¥32,000 / ¥30,000（超過）",
+            lines: [
+                (label: "合計", spent: 36000, budget: 80000, colour: "#666666", used: "45.0%", over: nil),
+                (label: "食費", spent: 32000, budget: 30000, colour: Self.food, used: "106.7%", over: "超過"),
+                (label: "娯楽費/交通費", spent: 4000, budget: 10000, colour: Self.fun, used: "40.0%", over: nil),
+                (
+                    label: "Entertainment/Transportation", spent: 0, budget: 5000, colour: Self.fun, used: "0.0%",
+                    over: nil
+                ),
+            ])
         let elements = try parsedByPython(svg)
         #expect(elements.first?.attrs["class"] == "chart budget")
-        #expect(elements.dropFirst().first?.text == "予算と支出" && elements.dropFirst(2).first?.text == "食費: ¥32,000 / ¥30,000（超過）")
+        #expect(
+            elements.dropFirst().first?.text == "予算と支出"
+                && elements.dropFirst(2).first?.text == "食費: ¥32,000 / ¥30,000（超過）")
         // Each row's scale is the larger of its budget and its spending, 180 wide from x = 200: 36,000 / 80,000 = 81;
         // food fills the row (32,000 spent), its budget at 30,000 / 32,000 × 180 = 168.75; 4,000 / 10,000 = 72; nothing.
         let spent = elements.filter { $0.tag == "rect" && $0.attrs["fill"] != "#F2F2F2" }
         #expect(spent.map { $0.attrs["fill"] } == ["#666666", Self.food, Self.fun, Self.fun])
         let widths = spent.compactMap { $0.number("width") }
-        #expect(widths.count == 4 && zip(widths, [81.0, 180.0, 72.0, 0.0]).allSatisfy { abs($0 - $1) < 1e-9 }, "\(widths)")
+        #expect(
+            widths.count == 4 && zip(widths, [81.0, 180.0, 72.0, 0.0]).allSatisfy { abs($0 - $1) < 1e-9 }, "\(widths)")
         let marks = elements.filter { $0.attrs["class"] == "budget-line" }.compactMap { $0.number("x1") }
-        #expect(marks.count == 4 && zip(marks, [380.0, 368.75, 380.0, 380.0]).allSatisfy { abs($0 - $1) < 1e-9 }, "\(marks)")
+        #expect(
+            marks.count == 4 && zip(marks, [380.0, 368.75, 380.0, 380.0]).allSatisfy { abs($0 - $1) < 1e-9 }, "\(marks)"
+        )
         let texts = elements.filter { $0.tag == "text" }
         #expect(texts.map(\.own) == ["合計", "45.0%", "食費", "106.7% 超過", "娯楽費/交通費", "40.0%", "Entertainme…", "0.0%"])
-        #expect(texts.filter { $0.attrs["font-weight"] == "bold" }.map(\.own) == ["106.7% 超過"], "only the overspent row is bold")
+        #expect(
+            texts.filter { $0.attrs["font-weight"] == "bold" }.map(\.own) == ["106.7% 超過"],
+            "only the overspent row is bold")
         // A shortened name keeps its whole in a tooltip.
         #expect(texts.dropFirst(6).first?.text == "Entertainme…Entertainment/Transportation")
     }
@@ -611,8 +716,10 @@ struct ChartPaletteTests {
         let month = try yearMonth(2024, 3)
         let onlyFun = [Item(id: "f", date: try day(2024, 3, 9), name: "電車", price: 3000, category: 1, categorySub: 1)]
         func fills(_ items: [Item]) throws -> [String: String] {
-            let summary = Summary(period: .month(try #require(YearMonth(year: 2024, month: 3))), grouping: .category, catalogue: .standard,
-                                  loaded: [LoadedMonth(month: month, items: items, source: .server)])
+            let summary = Summary(
+                period: .month(try #require(YearMonth(year: 2024, month: 3))), grouping: .category,
+                catalogue: .standard,
+                loaded: [LoadedMonth(month: month, items: items, source: .server)])
             var found: [String: String] = [:]
             for path in try parsedByPython(page.chart(summary)) where path.tag == "path" {
                 found[path.attrs["data-label"] ?? ""] = path.attrs["fill"]
@@ -642,9 +749,12 @@ struct ChartPaletteTests {
             for place in 0..<12 {
                 let hex = ChartPalette.colour(ofSub: place, inCategory: category.id, in: eightCategories)
                 let sub = try channels(hex)
-                #expect(hex != ChartPalette.colour(ofCategory: category.id, in: eightCategories), "\(category.id) place \(place)")
-                #expect(zip(sub, own).allSatisfy { $0 >= $1 } && sub.reduce(0, +) > own.reduce(0, +),
-                        "\(hex) is not lighter than \(own) (category \(category.id), place \(place))")
+                #expect(
+                    hex != ChartPalette.colour(ofCategory: category.id, in: eightCategories),
+                    "\(category.id) place \(place)")
+                #expect(
+                    zip(sub, own).allSatisfy { $0 >= $1 } && sub.reduce(0, +) > own.reduce(0, +),
+                    "\(hex) is not lighter than \(own) (category \(category.id), place \(place))")
                 // No lighter than two thirds of the way to white, so it still shows on a white page.
                 #expect(zip(sub, own).allSatisfy { Double($0) <= Double($1) + Double(255 - $1) * 0.67 + 0.5 })
                 if place < 6 { seen.insert(hex) }
@@ -652,13 +762,16 @@ struct ChartPaletteTests {
             #expect(seen.count == 6, "the first six subs of category \(category.id) differ")
         }
         #expect(ChartPalette.lightened("#000000", by: 0.5) == "#808080")
-        #expect(ChartPalette.lightened("#E69F00", by: 0) == "#E69F00" && ChartPalette.lightened("#E69F00", by: 1) == "#FFFFFF")
+        #expect(
+            ChartPalette.lightened("#E69F00", by: 0) == "#E69F00"
+                && ChartPalette.lightened("#E69F00", by: 1) == "#FFFFFF")
     }
 
     @Test("the sub-category donut's parts of a category with several lines are its colour lightened, never its own")
     func subDonutParts() throws {
         let page = ReportPage(catalogue: .standard, japanese: false)
-        let parts = page.subParts([LoadedMonth(month: try yearMonth(2024, 3), items: try marchItems(), source: .server)])
+        let parts = page.subParts([LoadedMonth(month: try yearMonth(2024, 3), items: try marchItems(), source: .server)]
+        )
         let food = try channels(ChartPalette.colour(ofCategory: 0, in: .standard))
         let foodSubs = parts.filter { $0.label.hasPrefix("Food/") }
         #expect(foodSubs.map(\.label) == ["Food/Grocery", "Food/Drink", "Food/Sweets", "Food/Supplement"])
@@ -683,13 +796,17 @@ struct ReportPageTests {
             Item(id: "m1", date: try day(2024, 3, 2), name: "米", price: 8000, category: 0, categorySub: 0),
             Item(id: "m4", date: try day(2024, 3, 9), name: "パン", price: 500, category: 0, categorySub: 0),
             Item(id: "m2", date: try day(2024, 3, 9), name: "コーヒー", price: 700, category: 0, categorySub: 1),
-            Item(id: "m5", date: try day(2024, 3, 28), name: "<script>alert(1)</script>", price: 300, category: 7, categorySub: nil),
+            Item(
+                id: "m5", date: try day(2024, 3, 28), name: "<script>alert(1)</script>", price: 300, category: 7,
+                categorySub: nil),
         ]
     }
 
     static func monthPage(japanese: Bool, source: MonthSource = .server, budgets: Budgets? = nil) throws -> String {
         let loaded = [LoadedMonth(month: try yearMonth(2024, 3), items: try items(), source: source)]
-        let summary = Summary(period: .month(try #require(YearMonth(year: 2024, month: 3))), grouping: .category, catalogue: .standard, loaded: loaded, budgets: budgets)
+        let summary = Summary(
+            period: .month(try #require(YearMonth(year: 2024, month: 3))), grouping: .category, catalogue: .standard,
+            loaded: loaded, budgets: budgets)
         return ReportPage(catalogue: .standard, japanese: japanese).render(summary, loaded: loaded)
     }
 
@@ -710,8 +827,10 @@ struct ReportPageTests {
         #expect(html.hasPrefix("<!DOCTYPE html>\n<html lang=\"ja\">\n"))
         #expect(html.contains("<meta charset=\"utf-8\">") && html.contains("name=\"viewport\""))
         #expect(html.contains("<title>家計簿 2024年3月</title>") && html.contains("<h1>家計簿 2024年3月</h1>"))
-        for word in ["合計", "明細", "日付", "品名", "項目", "件数", "金額", "割合", "食費", "娯楽費", "食費/食品", "娯楽費/交通費",
-                     "項目別の支出", "サブ項目別の支出"] {
+        for word in [
+            "合計", "明細", "日付", "品名", "項目", "件数", "金額", "割合", "食費", "娯楽費", "食費/食品", "娯楽費/交通費",
+            "項目別の支出", "サブ項目別の支出",
+        ] {
             #expect(html.contains(word), "\(word)")
         }
         #expect(!html.contains("Total") && !html.contains("Items"), "no English words")
@@ -725,7 +844,9 @@ struct ReportPageTests {
             let elements = try parsedByPython(chart)
             #expect(elements.first?.tag == "svg" && elements.dropFirst().first?.tag == "title")
         }
-        let categoryArcs = try parsedByPython(charts[0]).filter { $0.tag == "path" }.compactMap { $0.attrs["data-label"] }
+        let categoryArcs = try parsedByPython(charts[0]).filter { $0.tag == "path" }.compactMap {
+            $0.attrs["data-label"]
+        }
         #expect(categoryArcs == ["食費", "娯楽費", "#7"])
         let subArcs = try parsedByPython(charts[1]).filter { $0.tag == "path" }.compactMap { $0.attrs["data-label"] }
         // A category with one line (#7, all without a sub) is named and coloured as the category.
@@ -733,7 +854,8 @@ struct ReportPageTests {
 
         let totals = try section(of: html, from: "<table class=\"totals\">", to: "</table>")
         #expect(occurrences(of: "<tr>", in: totals) == 5, "a heading, three categories and the total")
-        #expect(totals.contains("<td>食費</td><td class=\"n\">3</td><td class=\"n\">¥9,200</td><td class=\"n\">68.1%</td>"))
+        #expect(
+            totals.contains("<td>食費</td><td class=\"n\">3</td><td class=\"n\">¥9,200</td><td class=\"n\">68.1%</td>"))
         #expect(totals.contains("<tfoot><tr><td></td><td>合計</td><td class=\"n\">5</td><td class=\"n\">¥13,500</td>"))
 
         let itemRows = try section(of: html, from: "<table class=\"items\">", to: "</table>")
@@ -765,7 +887,9 @@ struct ReportPageTests {
         let english = try Self.monthPage(japanese: false, source: .cache(fetchedAt: fetchedAt, complete: true))
         // In the local time zone, with its offset: a page read in Japan names Japan's time.
         let local = LocalTime.text(fetchedAt)
-        #expect(local.hasSuffix(TimeZone.current.secondsFromGMT() == 0 ? "Z" : ":00") && local.hasPrefix("2024-03-21 "), "\(local)")
+        #expect(
+            local.hasSuffix(TimeZone.current.secondsFromGMT() == 0 ? "Z" : ":00") && local.hasPrefix("2024-03-21 "),
+            "\(local)")
         #expect(english.contains("<ul class=\"sources\"><li>2024-03: from the cache, as fetched \(local)</li></ul>"))
         let japanese = try Self.monthPage(japanese: true, source: .cache(fetchedAt: fetchedAt, complete: false))
         #expect(japanese.contains("<li>2024-03: キャッシュ（\(local) 取得）、ここで登録した分のみ</li>"))
@@ -784,8 +908,11 @@ struct ReportPageTests {
         #expect(html.contains("<figcaption>予算</figcaption>"))
         let elements = try parsedByPython(budget)
         // Food: 8,000 + 500 + 700 = 9,200 of 9,000, over; transport 4,000 of 5,000; all 13,500 of 20,000.
-        #expect(elements.dropFirst(2).first?.text == "合計: ¥13,500 / ¥20,000; 食費: ¥9,200 / ¥9,000（超過）; 娯楽費/交通費: ¥4,000 / ¥5,000")
-        #expect(elements.filter { $0.tag == "text" }.map(\.own) == ["合計", "67.5%", "食費", "102.2% 超過", "娯楽費/交通費", "80.0%"])
+        #expect(
+            elements.dropFirst(2).first?.text
+                == "合計: ¥13,500 / ¥20,000; 食費: ¥9,200 / ¥9,000（超過）; 娯楽費/交通費: ¥4,000 / ¥5,000")
+        #expect(
+            elements.filter { $0.tag == "text" }.map(\.own) == ["合計", "67.5%", "食費", "102.2% 超過", "娯楽費/交通費", "80.0%"])
         Self.expectSelfContained(html)
     }
 
@@ -793,15 +920,19 @@ struct ReportPageTests {
     func year() throws {
         var loaded = try (1...12).map { month -> LoadedMonth in
             let items = try (0..<(month % 4 + 1)).map { index in
-                Item(id: "y\(month)-\(index)", date: try day(2024, month, index + 1), name: "品\(index)", price: 1000 * (index + 1),
-                     category: index % 2, categorySub: nil)
+                Item(
+                    id: "y\(month)-\(index)", date: try day(2024, month, index + 1), name: "品\(index)",
+                    price: 1000 * (index + 1),
+                    category: index % 2, categorySub: nil)
             }
             return LoadedMonth(month: try yearMonth(2024, month), items: items, source: .server)
         }
-        loaded[2] = LoadedMonth(month: try yearMonth(2024, 3), items: [], source: .missing(.notCached(try yearMonth(2024, 3))))
+        loaded[2] = LoadedMonth(
+            month: try yearMonth(2024, 3), items: [], source: .missing(.notCached(try yearMonth(2024, 3))))
         let budgets = try Budgets([("total", 8000)], catalogue: .standard)
-        let summary = Summary(period: .year(2024), grouping: .category, catalogue: .standard, loaded: loaded, budgets: budgets,
-                              budgetMonths: 12)
+        let summary = Summary(
+            period: .year(2024), grouping: .category, catalogue: .standard, loaded: loaded, budgets: budgets,
+            budgetMonths: 12)
         let html = ReportPage(catalogue: .standard, japanese: false).render(summary, loaded: loaded)
         #expect(html.contains("<title>Expenses 2024</title>"))
         let charts = svgDocuments(in: html)
@@ -810,7 +941,9 @@ struct ReportPageTests {
         try #require(charts.count == 2)
         #expect(charts[1].contains("class=\"chart budget\""))
         let bars = try parsedByPython(charts[0])
-        #expect(bars.filter { $0.tag == "text" && $0.attrs["text-anchor"] == "middle" && $0.attrs["font-size"] == "12" }.map(\.text)
+        #expect(
+            bars.filter { $0.tag == "text" && $0.attrs["text-anchor"] == "middle" && $0.attrs["font-size"] == "12" }
+                .map(\.text)
                 == ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"])
         #expect(bars.filter { $0.attrs["class"] == "bar-total" }.count == 11, "March is missing")
         // Months with month % 4 == 3 hold 1,000 + 2,000 + 3,000 + 4,000 = 10,000, the largest: 290 - 8,000 / 10,000 × 260 = 82.
@@ -827,6 +960,8 @@ struct ReportPageTests {
         Self.expectSelfContained(html)
 
         let japanese = ReportPage(catalogue: .standard, japanese: true).render(summary, loaded: loaded)
-        #expect(japanese.contains("<h1>家計簿 2024年</h1>") && japanese.contains(">1月</text>") && japanese.contains(">12月</text>"))
+        #expect(
+            japanese.contains("<h1>家計簿 2024年</h1>") && japanese.contains(">1月</text>")
+                && japanese.contains(">12月</text>"))
     }
 }

@@ -59,21 +59,29 @@ private func summary(_ outcome: ReadOutcome, drafts: [ItemDraft]) -> String {
 }
 
 /// Reads bytes through `InputReader.read(_ input:…)` in chunks of `size`.
-private func readChunked(_ bytes: [UInt8], size: Int, format: InputFormat? = nil, encoding: TextEncoding? = nil,
-                         profile: ImportProfile = .native) throws -> (String, opened: Int) {
+private func readChunked(
+    _ bytes: [UInt8], size: Int, format: InputFormat? = nil, encoding: TextEncoding? = nil,
+    profile: ImportProfile = .native
+) throws -> (String, opened: Int) {
     let chunks = Chunks(bytes, size: size)
     var drafts: [ItemDraft] = []
-    let outcome = try InputReader.read(chunks.input, name: "in.csv", format: format, encoding: encoding, profile: profile) {
+    let outcome = try InputReader.read(
+        chunks.input, name: "in.csv", format: format, encoding: encoding, profile: profile
+    ) {
         drafts.append($0)
     }
     return (summary(outcome, drafts: outcome.refusedWhole ? [] : drafts), chunks.opened)
 }
 
 /// Reads the same bytes held whole.
-private func readWhole(_ bytes: [UInt8], format: InputFormat? = nil, encoding: TextEncoding? = nil,
-                       profile: ImportProfile = .native) -> String {
+private func readWhole(
+    _ bytes: [UInt8], format: InputFormat? = nil, encoding: TextEncoding? = nil,
+    profile: ImportProfile = .native
+) -> String {
     var drafts: [ItemDraft] = []
-    let outcome = InputReader.read(bytes, name: "in.csv", format: format, encoding: encoding, profile: profile) { drafts.append($0) }
+    let outcome = InputReader.read(bytes, name: "in.csv", format: format, encoding: encoding, profile: profile) {
+        drafts.append($0)
+    }
     return summary(outcome, drafts: outcome.refusedWhole ? [] : drafts)
 }
 
@@ -96,7 +104,9 @@ struct ChunkedInputTests {
         "\n\n",
     ]
 
-    @Test("CSV read in chunks of any size gives the records and errors of the text held whole", arguments: [1, 2, 3, 5, 7, 64])
+    @Test(
+        "CSV read in chunks of any size gives the records and errors of the text held whole",
+        arguments: [1, 2, 3, 5, 7, 64])
     func csvChunks(size: Int) {
         for text in Self.texts {
             #expect(chunkedRecords(text, size: size) == wholeRecords(text), "\(text.debugDescription)")
@@ -112,19 +122,37 @@ struct ChunkedInputTests {
     }
 
     static let inputs: [(String, [UInt8], InputFormat?, TextEncoding?)] = [
-        ("native CSV", Array("date,name,price,category,categorySub\n20240122,コーヒー,178,0,1\n20240123,\"紅茶, 大\",200,0,\n".utf8), nil, nil),
-        ("CSV with a byte order mark", [0xEF, 0xBB, 0xBF] + Array("date,name,price,category\n20240122,茶,1,0\n".utf8), nil, nil),
+        (
+            "native CSV",
+            Array("date,name,price,category,categorySub\n20240122,コーヒー,178,0,1\n20240123,\"紅茶, 大\",200,0,\n".utf8), nil,
+            nil
+        ),
+        (
+            "CSV with a byte order mark",
+            [0xEF, 0xBB, 0xBF] + Array("date,name,price,category\n20240122,茶,1,0\n".utf8), nil, nil
+        ),
         ("a CSV row that is invalid", Array("date,name,price,category\n2024-13-01,茶,0,0\n".utf8), .csv, nil),
-        ("a broken CSV file, refused whole", Array("date,name,price,category\n20240122,茶,1,0\n\"open,1,2\n".utf8), nil, nil),
+        (
+            "a broken CSV file, refused whole", Array("date,name,price,category\n20240122,茶,1,0\n\"open,1,2\n".utf8),
+            nil, nil
+        ),
         ("JSON", Array("[{\"date\":\"20240122\",\"name\":\"茶\",\"price\":1,\"category\":0}]".utf8), nil, nil),
-        ("NDJSON", Array("{\"date\":\"20240122\",\"name\":\"茶\",\"price\":1,\"category\":0}\n{\"name\":\"x\"}\n".utf8), .ndjson, nil),
-        ("invalid UTF-8 declared UTF-8", Array("date,name,price,category\n20240122,".utf8) + [0x82, 0xA0] + Array(",1,0\n".utf8), nil, .utf8),
+        (
+            "NDJSON",
+            Array("{\"date\":\"20240122\",\"name\":\"茶\",\"price\":1,\"category\":0}\n{\"name\":\"x\"}\n".utf8),
+            .ndjson, nil
+        ),
+        (
+            "invalid UTF-8 declared UTF-8",
+            Array("date,name,price,category\n20240122,".utf8) + [0x82, 0xA0] + Array(",1,0\n".utf8), nil, .utf8
+        ),
         ("UTF-16", [0xFF, 0xFE, 0x61, 0x00], nil, nil),
         ("blank", Array(" \n\n".utf8), nil, nil),
     ]
 
-    @Test("every input reads the same in chunks as held whole, whatever its format and encoding",
-          arguments: [1, 2, 3, 1 << 16])
+    @Test(
+        "every input reads the same in chunks as held whole, whatever its format and encoding",
+        arguments: [1, 2, 3, 1 << 16])
     func inputsAgree(size: Int) throws {
         for (label, bytes, format, encoding) in Self.inputs {
             let (chunked, _) = try readChunked(bytes, size: size, format: format, encoding: encoding)
@@ -132,7 +160,9 @@ struct ChunkedInputTests {
         }
         let sjis = try shiftJISBytes("date,name,price,category\n20240122,コーヒー,178,0\n")
         #expect(try readChunked(sjis, size: size).0 == readWhole(sjis), "Shift_JIS, detected")
-        #expect(try readChunked(sjis, size: size, encoding: .shiftJIS).0 == readWhole(sjis, encoding: .shiftJIS), "Shift_JIS, declared")
+        #expect(
+            try readChunked(sjis, size: size, encoding: .shiftJIS).0 == readWhole(sjis, encoding: .shiftJIS),
+            "Shift_JIS, declared")
     }
 
     @Test("UTF-8 CSV is checked in one pass and parsed in a second; other inputs are read whole, once known")
@@ -140,12 +170,16 @@ struct ChunkedInputTests {
         let csv = Array("date,name,price,category\n20240122,茶,1,0\n".utf8)
         #expect(try readChunked(csv, size: 4).opened == 2)
         #expect(try readChunked(Array("[]".utf8), size: 4).opened == 2, "JSON found by its first byte")
-        #expect(try readChunked(try shiftJISBytes("date,name\n20240122,茶\n"), size: 4).opened == 2, "Shift_JIS found by checking")
+        #expect(
+            try readChunked(try shiftJISBytes("date,name\n20240122,茶\n"), size: 4).opened == 2,
+            "Shift_JIS found by checking")
         #expect(try readChunked(Array("[]".utf8), size: 4, format: .json).opened == 1)
         #expect(try readChunked(try shiftJISBytes("date,name\n20240122,茶\n"), size: 4, encoding: .shiftJIS).opened == 1)
     }
 
-    @Test("a file that changes between the two passes is refused whole", arguments: ["20240122,茶,2,0\n", "", "20240122,茶,1,0\nX"])
+    @Test(
+        "a file that changes between the two passes is refused whole",
+        arguments: ["20240122,茶,2,0\n", "", "20240122,茶,1,0\nX"])
     func changedBetweenPasses(change: String) throws {
         let first = Array("date,name,price,category\n20240122,茶,1,0\n".utf8)
         var opened = 0
@@ -161,7 +195,10 @@ struct ChunkedInputTests {
         var drafts = 0
         let outcome = try InputReader.read(input, name: "in.csv", format: nil) { _ in drafts += 1 }
         #expect(outcome.refusedWhole)
-        #expect(outcome.problems.map(\.description) == ["in.csv:1: the file changed while it was read; register it again once nothing is writing to it"])
+        #expect(
+            outcome.problems.map(\.description) == [
+                "in.csv:1: the file changed while it was read; register it again once nothing is writing to it"
+            ])
     }
 
     @Test("a character split between chunks is valid UTF-8; one cut off at the end is not")

@@ -27,8 +27,9 @@ struct ClientRedactionTests {
     /// Longer than the 20 bytes between 140 and the 160-byte cut, so a cut through it would leave a prefix.
     static let longToken = "tok-S3CRET-4242-abcdefghijklmnopqrstuvwxyz"
 
-    @Test("a token that straddles the 160-byte cut leaves no prefix of itself behind",
-          arguments: [(500, String(repeating: "x", count: 140)), (200, "<html>" + String(repeating: "x", count: 134))])
+    @Test(
+        "a token that straddles the 160-byte cut leaves no prefix of itself behind",
+        arguments: [(500, String(repeating: "x", count: 140)), (200, "<html>" + String(repeating: "x", count: 134))])
     func straddlingTheCut(status: Int, lead: String) async throws {
         let token = Self.longToken
         let error = try await fetchError(body: lead + token + " and more after it", status: status, token: token)
@@ -61,7 +62,8 @@ struct ClientRedactionTests {
     @Test("a token echoed with every character but letters and digits percent-encoded is hidden")
     func percentEncodedEverything() async throws {
         let token = "tok/S3CRET+4242="
-        let error = try await fetchError(body: "invalid credential: token=tok%2FS3CRET%2B4242%3D", status: 403, token: token)
+        let error = try await fetchError(
+            body: "invalid credential: token=tok%2FS3CRET%2B4242%3D", status: 403, token: token)
         #expect(try quotedSnippet(error) == "invalid credential: token=***")
         #expect(!error.description.contains("S3CRET"))
     }
@@ -74,8 +76,9 @@ struct ClientRedactionTests {
         return text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
     }
 
-    @Test("a token echoed percent-encoded the RFC 3986 way (unreserved - . _ ~ kept) is hidden",
-          arguments: ["tok-S3CRET/4242", "tok_S3CRET.4242+x", "tok~S3CRET=4242"])
+    @Test(
+        "a token echoed percent-encoded the RFC 3986 way (unreserved - . _ ~ kept) is hidden",
+        arguments: ["tok-S3CRET/4242", "tok_S3CRET.4242+x", "tok~S3CRET=4242"])
     func percentEncodedUnreservedKept(token: String) async throws {
         let echoed = Self.encodeURIComponent(token)
         try #require(echoed != token)
@@ -85,7 +88,9 @@ struct ClientRedactionTests {
         #expect(snippet == "invalid credential: token=***")
     }
 
-    @Test("a token with a quote or a backslash echoed JSON-escaped is hidden", arguments: [#"tok"S3CRET"#, #"tok\S3CRET"#])
+    @Test(
+        "a token with a quote or a backslash echoed JSON-escaped is hidden",
+        arguments: [#"tok"S3CRET"#, #"tok\S3CRET"#])
     func jsonEscapedQuoteOrBackslash(token: String) async throws {
         #expect(Token.problem(in: token) == nil, "a token the tool accepts")
         var escaped = ""
@@ -110,7 +115,9 @@ struct ClientRedactionTests {
     @Test("without a token the snippet is the first 160 bytes, marked as cut")
     func noTokenCutsAt160() async throws {
         let body = String(repeating: "z", count: 200)
-        let error = try await #require(throws: APIError.self) { try await client(.json(body, status: 500)).fetch(january()).items }
+        let error = try await #require(throws: APIError.self) {
+            try await client(.json(body, status: 500)).fetch(january()).items
+        }
         #expect(try quotedSnippet(error) == String(repeating: "z", count: 160) + "…")
     }
 }

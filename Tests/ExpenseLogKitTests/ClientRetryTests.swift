@@ -58,11 +58,14 @@ final class EventLog: Sendable {
 }
 
 /// A client over a scripted session that reports its events and never really sleeps.
-func observedClient(_ session: FakeSession, retries: Int, token: String? = nil, events: EventLog,
-                    sleeps: Sleeps) throws -> ExpenseLogAPIClient {
-    ExpenseLogAPIClient(session: session, baseURL: try url("https://example.com/exec"), token: token,
-                        retryPolicy: RetryPolicy(maxRetries: retries), onEvent: { events.record($0) },
-                        sleep: { await sleeps.record($0) })
+func observedClient(
+    _ session: FakeSession, retries: Int, token: String? = nil, events: EventLog,
+    sleeps: Sleeps
+) throws -> ExpenseLogAPIClient {
+    ExpenseLogAPIClient(
+        session: session, baseURL: try url("https://example.com/exec"), token: token,
+        retryPolicy: RetryPolicy(maxRetries: retries), onEvent: { events.record($0) },
+        sleep: { await sleeps.record($0) })
 }
 
 /// An HTTP date (IMF-fixdate) for an instant.
@@ -78,15 +81,20 @@ func imfFixdate(_ date: Date) -> String {
 struct ClientRetryTests {
     static let items = #"[{"id":"A","date":"20240122","name":"コーヒー","price":178,"category":0,"categorySub":1}]"#
 
-    @Test("a GET is retried after a retryable failure and returns the answer of the attempt that worked", arguments: [
-        ScriptedAnswer.status(503), .status(502), .status(504), .status(429),
-        .fail(.timedOut), .fail(.connectionLost), .fail(.refused), .fail(.hostNotFound), .fail(.offline), .fail(.other("reset")),
-    ])
+    @Test(
+        "a GET is retried after a retryable failure and returns the answer of the attempt that worked",
+        arguments: [
+            ScriptedAnswer.status(503), .status(502), .status(504), .status(429),
+            .fail(.timedOut), .fail(.connectionLost), .fail(.refused), .fail(.hostNotFound), .fail(.offline),
+            .fail(.other("reset")),
+        ])
     func retriedThenSucceeds(failure: ScriptedAnswer) async throws {
         let log = RequestLog()
         let sleeps = Sleeps()
-        let items = try await client(scripted([failure, .status(200, body: Self.items)], log: log), retries: 3, sleeps: sleeps)
-            .fetch(january()).items
+        let items = try await client(
+            scripted([failure, .status(200, body: Self.items)], log: log), retries: 3, sleeps: sleeps
+        )
+        .fetch(january()).items
         #expect(items.map(\.id) == ["A"])
         #expect(await log.requests.count == 2)
         #expect(await sleeps.delays.count == 1)
@@ -97,7 +105,9 @@ struct ClientRetryTests {
         let log = RequestLog()
         let sleeps = Sleeps()
         let error = try await #require(throws: APIError.self) {
-            try await client(scripted([.status(503, body: "down")], log: log), retries: 2, sleeps: sleeps).fetch(january()).items
+            try await client(scripted([.status(503, body: "down")], log: log), retries: 2, sleeps: sleeps).fetch(
+                january()
+            ).items
         }
         guard case .httpStatus(_, 503, _) = error else {
             Issue.record("expected the 503, got \(error)")
@@ -110,7 +120,9 @@ struct ClientRetryTests {
     @Test("the backoff waits stay under the doubling ceilings 0.5, 1, 2 s")
     func backoffCeilings() async throws {
         let sleeps = Sleeps()
-        _ = try? await client(scripted([.fail(.timedOut)], log: RequestLog()), retries: 3, sleeps: sleeps).fetch(january()).items
+        _ = try? await client(scripted([.fail(.timedOut)], log: RequestLog()), retries: 3, sleeps: sleeps).fetch(
+            january()
+        ).items
         let delays = await sleeps.delays
         try #require(delays.count == 3)
         #expect((0...0.5).contains(delays[0]))
@@ -127,16 +139,19 @@ struct ClientRetryTests {
         #expect(await sleeps.delays.isEmpty)
     }
 
-    @Test("a GET is not retried when a retry cannot help", arguments: [
-        ScriptedAnswer.status(400), .status(401), .status(403), .status(404), .status(500),
-        .status(200, body: "<html>Sign in</html>"), .status(200, body: "[{"),
-        .fail(.tls("bad certificate")), .fail(.redirect("too many")),
-    ])
+    @Test(
+        "a GET is not retried when a retry cannot help",
+        arguments: [
+            ScriptedAnswer.status(400), .status(401), .status(403), .status(404), .status(500),
+            .status(200, body: "<html>Sign in</html>"), .status(200, body: "[{"),
+            .fail(.tls("bad certificate")), .fail(.redirect("too many")),
+        ])
     func notRetried(failure: ScriptedAnswer) async throws {
         let log = RequestLog()
         let sleeps = Sleeps()
         await #expect(throws: APIError.self) {
-            try await client(scripted([failure, .status(200)], log: log), retries: 3, sleeps: sleeps).fetch(january()).items
+            try await client(scripted([failure, .status(200)], log: log), retries: 3, sleeps: sleeps).fetch(january())
+                .items
         }
         #expect(await log.requests.count == 1)
         #expect(await sleeps.delays.isEmpty)
@@ -145,7 +160,9 @@ struct ClientRetryTests {
     @Test("every attempt sends the same request")
     func sameRequest() async throws {
         let log = RequestLog()
-        _ = try await client(scripted([.status(503), .fail(.timedOut), .status(200)], log: log), retries: 3).fetch(january()).items
+        _ = try await client(scripted([.status(503), .fail(.timedOut), .status(200)], log: log), retries: 3).fetch(
+            january()
+        ).items
         let requests = await log.requests
         #expect(requests.count == 3)
         #expect(Set(requests.map(\.url)).count == 1)
@@ -164,7 +181,8 @@ struct ClientRetryTests {
     func retryAfterDate() async throws {
         let sleeps = Sleeps()
         let target = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down) + 31)
-        let session = scripted([.status(503, headers: ["retry-after": imfFixdate(target)]), .status(200)], log: RequestLog())
+        let session = scripted(
+            [.status(503, headers: ["retry-after": imfFixdate(target)]), .status(200)], log: RequestLog())
         _ = try await client(session, retries: 1, sleeps: sleeps).fetch(january()).items
         let delays = await sleeps.delays
         try #require(delays.count == 1)
@@ -176,8 +194,10 @@ struct ClientRetryTests {
         let log = RequestLog()
         let sleeps = Sleeps()
         let error = try await #require(throws: APIError.self) {
-            try await client(scripted([.status(503, headers: ["retry-after": header]), .status(200)], log: log),
-                             retries: 3, sleeps: sleeps).fetch(january()).items
+            try await client(
+                scripted([.status(503, headers: ["retry-after": header]), .status(200)], log: log),
+                retries: 3, sleeps: sleeps
+            ).fetch(january()).items
         }
         guard case .httpStatus(_, 503, _) = error else {
             Issue.record("expected the 503, got \(error)")
@@ -203,11 +223,12 @@ struct ClientRetryTests {
         let sleeps = Sleeps()
         let session = scripted([.fail(.timedOut), .status(503), .status(200)], log: RequestLog())
         _ = try await observedClient(session, retries: 2, events: events, sleeps: sleeps).fetch(january()).items
-        #expect(events.summary == [
-            "failed \(NetworkFailure.timedOut) #1", "retrying #2/3",
-            "answered 503 #2", "retrying #3/3",
-            "answered 200 #3",
-        ])
+        #expect(
+            events.summary == [
+                "failed \(NetworkFailure.timedOut) #1", "retrying #2/3",
+                "answered 503 #2", "retrying #3/3",
+                "answered 200 #3",
+            ])
         let slept = await sleeps.delays
         #expect(slept.count == 2)
         #expect(events.retryDelays == slept)
@@ -232,8 +253,10 @@ struct ClientRetryTests {
     @Test("no retrying notice when the failure is final")
     func noNoticeWhenFinal() async throws {
         let events = EventLog()
-        _ = try? await observedClient(scripted([.status(503)], log: RequestLog()), retries: 1, events: events, sleeps: Sleeps())
-            .fetch(january()).items
+        _ = try? await observedClient(
+            scripted([.status(503)], log: RequestLog()), retries: 1, events: events, sleeps: Sleeps()
+        )
+        .fetch(january()).items
         #expect(events.summary == ["answered 503 #1", "retrying #2/2", "answered 503 #2"])
     }
 }

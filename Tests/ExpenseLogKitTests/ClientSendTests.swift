@@ -17,14 +17,17 @@ func redirectTarget() throws -> URL {
 
 @Suite("Sending a batch (POST): retried only when the server provably did not run it")
 struct ClientSendTests {
-    @Test("a POST refused before any connection is retried and its items come back", arguments: [
-        NetworkFailure.refused, .hostNotFound, .offline,
-    ])
+    @Test(
+        "a POST refused before any connection is retried and its items come back",
+        arguments: [
+            NetworkFailure.refused, .hostNotFound, .offline,
+        ])
     func retriedWhenNeverConnected(reason: NetworkFailure) async throws {
         let log = RequestLog()
         let sleeps = Sleeps()
         let batch = try oneBatch()
-        let saved = try await client(scripted([.fail(reason), .echo], log: log), retries: 3, sleeps: sleeps).send(batch).items
+        let saved = try await client(scripted([.fail(reason), .echo], log: log), retries: 3, sleeps: sleeps).send(batch)
+            .items
         #expect(saved == batch.items)
         #expect(await log.requests.count == 2)
         #expect(await sleeps.delays.count == 1)
@@ -62,12 +65,14 @@ struct ClientSendTests {
         #expect(await sleeps.delays.isEmpty)
     }
 
-    @Test("a POST the endpoint refused with a 4xx before running it is not retried and was not saved",
-          arguments: [400, 401, 403, 404, 413])
+    @Test(
+        "a POST the endpoint refused with a 4xx before running it is not retried and was not saved",
+        arguments: [400, 401, 403, 404, 413])
     func refusedByClientError(status: Int) async throws {
         let log = RequestLog()
         let failure = try await #require(throws: BatchFailure.self) {
-            try await client(scripted([.status(status, body: "no"), .echo], log: log), retries: 3).send(try oneBatch()).items
+            try await client(scripted([.status(status, body: "no"), .echo], log: log), retries: 3).send(try oneBatch())
+                .items
         }
         #expect(!failure.mayHaveBeenSaved)
         #expect(failure.error == .httpStatus(url: try url("https://example.com/exec"), status: status, snippet: "no"))
@@ -78,14 +83,17 @@ struct ClientSendTests {
     func tlsFailure() async throws {
         let log = RequestLog()
         let failure = try await #require(throws: BatchFailure.self) {
-            try await client(scripted([.fail(.tls("expired certificate")), .echo], log: log), retries: 3).send(try oneBatch()).items
+            try await client(scripted([.fail(.tls("expired certificate")), .echo], log: log), retries: 3).send(
+                try oneBatch()
+            ).items
         }
         #expect(!failure.mayHaveBeenSaved)
         #expect(await log.requests.count == 1)
     }
 
-    @Test("when every retry is refused the batch fails as not saved, after 1 + retries attempts",
-          arguments: [ScriptedAnswer.fail(.refused), .status(503)])
+    @Test(
+        "when every retry is refused the batch fails as not saved, after 1 + retries attempts",
+        arguments: [ScriptedAnswer.fail(.refused), .status(503)])
     func exhausted(answer: ScriptedAnswer) async throws {
         let log = RequestLog()
         let sleeps = Sleeps()
@@ -137,7 +145,9 @@ struct ClientSendTests {
             let outbox = Outbox(directory: root)
             let entry = try outbox.enqueue(OutboxBatch.split(try numberedItems(5), size: 2))
             let api = try client(FakeSession.echo.recording(into: log))
-            for batch in try entry.loaded(outbox) { _ = try await api.deliver(batch, of: entry, outbox: outbox, verifyAnswer: true) }
+            for batch in try entry.loaded(outbox) {
+                _ = try await api.deliver(batch, of: entry, outbox: outbox, verifyAnswer: true)
+            }
             let keys = await log.requests.compactMap { $0.headers["Idempotency-Key"] }
             #expect(keys == entry.batches.map(\.key))
             #expect(Set(keys).count == 3)
@@ -145,8 +155,9 @@ struct ClientSendTests {
         }
     }
 
-    @Test("a connection failure at a redirect's target is not retried and may have been saved: the script already ran",
-          arguments: [NetworkFailure.refused, .hostNotFound, .offline, .tls("expired certificate")])
+    @Test(
+        "a connection failure at a redirect's target is not retried and may have been saved: the script already ran",
+        arguments: [NetworkFailure.refused, .hostNotFound, .offline, .tls("expired certificate")])
     func failureAfterRedirect(reason: NetworkFailure) async throws {
         let log = RequestLog()
         let sleeps = Sleeps()
@@ -171,7 +182,9 @@ struct ClientTokenTests {
         let getLog = RequestLog()
         let postLog = RequestLog()
         _ = try await client(scripted([.status(200)], log: getLog), token: Self.token).fetch(january()).items
-        _ = try await client(scripted([.fail(.refused), .echo], log: postLog), retries: 1, token: Self.token).send(try oneBatch()).items
+        _ = try await client(scripted([.fail(.refused), .echo], log: postLog), retries: 1, token: Self.token).send(
+            try oneBatch()
+        ).items
         let requests = await getLog.requests + postLog.requests
         #expect(requests.map(\.method) == ["GET", "POST", "POST"])
         #expect(requests.allSatisfy { $0.headers["Authorization"] == "Bearer \(Self.token)" })
@@ -202,8 +215,9 @@ struct ClientTokenTests {
         #expect(!error.description.contains(Self.token))
     }
 
-    @Test("a token echoed in an HTML page or broken JSON is scrubbed too",
-          arguments: ["<html>Bearer \(ClientTokenTests.token)</html>", "[{\"id\":\"\(ClientTokenTests.token)\""])
+    @Test(
+        "a token echoed in an HTML page or broken JSON is scrubbed too",
+        arguments: ["<html>Bearer \(ClientTokenTests.token)</html>", "[{\"id\":\"\(ClientTokenTests.token)\""])
     func scrubbedFromInvalidResponse(body: String) async throws {
         let error = try await #require(throws: APIError.self) {
             try await client(.json(body), token: Self.token).fetch(january()).items
@@ -230,8 +244,11 @@ struct ClientTokenTests {
     @Test("the retry notice does not carry the echoed token")
     func scrubbedFromRetryNotice() async throws {
         let events = EventLog()
-        let session = scripted([.status(503, body: "overloaded, token=\(Self.token)"), .status(200)], log: RequestLog())
-        _ = try await observedClient(session, retries: 1, token: Self.token, events: events, sleeps: Sleeps()).fetch(january()).items
+        let session = scripted(
+            [.status(503, body: "overloaded, token=\(Self.token)"), .status(200)], log: RequestLog())
+        _ = try await observedClient(session, retries: 1, token: Self.token, events: events, sleeps: Sleeps()).fetch(
+            january()
+        ).items
         let notices = events.events.compactMap { event -> APIError? in
             if case let .retrying(_, error, _, _, _) = event { return error } else { return nil }
         }
@@ -244,7 +261,9 @@ struct ClientTokenTests {
         let events = EventLog()
         let session = scripted([.fail(.other("proxy refused header Bearer \(Self.token)"))], log: RequestLog())
         let error = try await #require(throws: APIError.self) {
-            try await observedClient(session, retries: 0, token: Self.token, events: events, sleeps: Sleeps()).fetch(january()).items
+            try await observedClient(session, retries: 0, token: Self.token, events: events, sleeps: Sleeps()).fetch(
+                january()
+            ).items
         }
         #expect(!error.description.contains(Self.token))
         let failed = events.events.compactMap { event -> APIError? in

@@ -8,15 +8,21 @@ import Testing
 struct CompletionScriptTests {
     static let nasty = #"Don't [ever]: pick \ one."#
     static let parser = Parser(
-        root: CommandSpec(name: "tool", abstract: "Tool.", subcommands: [
-            CommandSpec(name: "get", aliases: ["g"], abstract: #"Get it: the 'best' [fast] way."#, options: [
-                .value("mode", "mode", .choice(["a:b", "c"]), help: nasty),
-                .flag("all", short: "a", help: #"All "of" it."#),
-            ], arguments: [ArgumentSpec("file", variadic: true, help: "Files.")]),
-            CommandSpec(name: "box", abstract: "A group.", subcommands: [
-                CommandSpec(name: "open", aliases: ["o"], abstract: "Open."),
+        root: CommandSpec(
+            name: "tool", abstract: "Tool.",
+            subcommands: [
+                CommandSpec(
+                    name: "get", aliases: ["g"], abstract: #"Get it: the 'best' [fast] way."#,
+                    options: [
+                        .value("mode", "mode", .choice(["a:b", "c"]), help: nasty),
+                        .flag("all", short: "a", help: #"All "of" it."#),
+                    ], arguments: [ArgumentSpec("file", variadic: true, help: "Files.")]),
+                CommandSpec(
+                    name: "box", abstract: "A group.",
+                    subcommands: [
+                        CommandSpec(name: "open", aliases: ["o"], abstract: "Open.")
+                    ]),
             ]),
-        ]),
         globals: [.value("dir", "dir", .path, help: "A folder.")])
     static let scripts = CompletionScript(toolName: "tool", parser: parser)
 
@@ -46,9 +52,13 @@ struct CompletionScriptTests {
     @Test("fish rules escape quotes and backslashes, and condition on the command path")
     func fishEscaping() {
         let fish = Self.scripts.script(for: .fish)
-        #expect(fish.contains(#"complete -c tool -n '__tool_at "tool get"' -l 'mode' -x -a 'a:b c' -d 'Don\'t [ever]: pick \\ one.'"#))
+        #expect(
+            fish.contains(
+                #"complete -c tool -n '__tool_at "tool get"' -l 'mode' -x -a 'a:b c' -d 'Don\'t [ever]: pick \\ one.'"#)
+        )
         #expect(fish.contains(#"complete -c tool -n '__tool_at "tool get"' -s 'a' -l 'all' -d 'All "of" it.'"#))
-        #expect(fish.contains(#"complete -c tool -n '__tool_at "tool" 0' -a 'g' -d 'Get it: the \'best\' [fast] way.'"#))
+        #expect(
+            fish.contains(#"complete -c tool -n '__tool_at "tool" 0' -a 'g' -d 'Get it: the \'best\' [fast] way.'"#))
         #expect(fish.contains(#"complete -c tool -n '__tool_at "tool box" 0' -a 'o' -d 'Open.'"#))
         #expect(fish.contains(#"complete -c tool -n '__tool_at "tool help box"' -a 'open' -d 'Open.'"#))
         #expect(fish.contains(#"complete -c tool -n '__tool_at "tool get" 0+' -F"#))
@@ -56,15 +66,17 @@ struct CompletionScriptTests {
         #expect(Self.quotesBalance(fish, escapes: [#"\\"#, #"\'"#]))
     }
 
-    @Test("bash walks aliases, option values and groups the way the parser does", arguments: [
-        (["tool", ""], ["box", "g", "get"]),
-        (["tool", "g", "--mode", ""], ["a:b", "c"]),
-        (["tool", "--dir", "x", "g", "--mode", "=", "c"], ["c"]),  // bash splits --mode=c at its COMP_WORDBREAKS
-        (["tool", "get", "-"], ["--all", "--dir", "--help", "--mode", "--version", "-a", "-h"]),
-        (["tool", "box", ""], ["o", "open"]),
-        (["tool", "help", "box", "o"], ["o", "open"]),
-        (["tool", "box", "open", ""], ["--dir", "--help", "--version", "-h"]),
-    ])
+    @Test(
+        "bash walks aliases, option values and groups the way the parser does",
+        arguments: [
+            (["tool", ""], ["box", "g", "get"]),
+            (["tool", "g", "--mode", ""], ["a:b", "c"]),
+            (["tool", "--dir", "x", "g", "--mode", "=", "c"], ["c"]),  // bash splits --mode=c at its COMP_WORDBREAKS
+            (["tool", "get", "-"], ["--all", "--dir", "--help", "--mode", "--version", "-a", "-h"]),
+            (["tool", "box", ""], ["o", "open"]),
+            (["tool", "help", "box", "o"], ["o", "open"]),
+            (["tool", "box", "open", ""], ["--dir", "--help", "--version", "-h"]),
+        ])
     func bashWalk(words: [String], expected: [String]) throws {
         let bash = Self.scripts.script(for: .bash)
         #expect(bash.contains("'/get'|'/g') REPLY='get' ;;"))
@@ -77,8 +89,10 @@ struct CompletionScriptTests {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("completion-\(UUID().uuidString).bash")
         try Data(script.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let driver = #"source "$1" || exit 9; shift; COMP_WORDS=("$@"); COMP_CWORD=$(( $# - 1 )); _tool; printf '%s\n' "${COMPREPLY[@]}""#
-        let process = try ChildProcess("/usr/bin/env", ["bash", "--norc", "--noprofile", "-c", driver, "bash", file.path] + words, stdout: .pipe)
+        let driver =
+            #"source "$1" || exit 9; shift; COMP_WORDS=("$@"); COMP_CWORD=$(( $# - 1 )); _tool; printf '%s\n' "${COMPREPLY[@]}""#
+        let process = try ChildProcess(
+            "/usr/bin/env", ["bash", "--norc", "--noprofile", "-c", driver, "bash", file.path] + words, stdout: .pipe)
         let data = process.output?.readDataToEndOfFile() ?? Data()
         #expect(process.waitBlocking() == 0)
         return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)

@@ -6,7 +6,9 @@ import Foundation
 import Testing
 
 /// Loads the configuration with `EXPENSE_LOG_HOME` at `home` and any other variables.
-func loadConfig(home: URL, _ overrides: ConfigOverrides = ConfigOverrides(), env: [String: String] = [:]) throws -> AppConfig {
+func loadConfig(
+    home: URL, _ overrides: ConfigOverrides = ConfigOverrides(), env: [String: String] = [:]
+) throws -> AppConfig {
     try AppConfig.load(overrides, environment: env.merging(["EXPENSE_LOG_HOME": home.path]) { given, _ in given })
 }
 
@@ -19,11 +21,14 @@ func writeConfig(_ json: String, home: URL) throws -> URL {
 
 /// A source as `AppConfig` reports it: the default config file's source names its path.
 func named(_ source: String, _ home: URL) -> String {
-    source == "config file" ? "config file \(home.appendingPathComponent("config/config.json").standardizedFileURL.path)" : source
+    source == "config file"
+        ? "config file \(home.appendingPathComponent("config/config.json").standardizedFileURL.path)" : source
 }
 
 /// The configuration error loading gives, failing the test when loading succeeds.
-func configError(home: URL, _ overrides: ConfigOverrides = ConfigOverrides(), env: [String: String] = [:]) throws -> ConfigError {
+func configError(
+    home: URL, _ overrides: ConfigOverrides = ConfigOverrides(), env: [String: String] = [:]
+) throws -> ConfigError {
     try #require(throws: ConfigError.self) { try loadConfig(home: home, overrides, env: env) }
 }
 
@@ -39,34 +44,50 @@ func requireBaseURL(env: String, url: String, home: URL) throws -> URL {
 
 @Suite("Configuration: precedence, paths and checks")
 struct ConfigTests {
-    @Test("the environment comes from --env, then EXPENSE_LOG_ENV, then the config file, then release", arguments: [
-        (String?.some("development"), String?.some("dummy"), String?.some("dummy"), Environment.development, "--env"),
-        (nil, "dummy", "development", .dummy, "EXPENSE_LOG_ENV"),
-        (nil, "DUMMY", nil, .dummy, "EXPENSE_LOG_ENV"),
-        (nil, nil, "development", .development, "config file"),
-        (nil, "", "dummy", .dummy, "config file"),
-        (nil, nil, nil, .release, "default"),
-    ])
-    func environmentPrecedence(flag: String?, variable: String?, file: String?, expected: Environment, source: String) async throws {
+    @Test(
+        "the environment comes from --env, then EXPENSE_LOG_ENV, then the config file, then release",
+        arguments: [
+            (
+                String?.some("development"), String?.some("dummy"), String?.some("dummy"), Environment.development,
+                "--env"
+            ),
+            (nil, "dummy", "development", .dummy, "EXPENSE_LOG_ENV"),
+            (nil, "DUMMY", nil, .dummy, "EXPENSE_LOG_ENV"),
+            (nil, nil, "development", .development, "config file"),
+            (nil, "", "dummy", .dummy, "config file"),
+            (nil, nil, nil, .release, "default"),
+        ])
+    func environmentPrecedence(
+        flag: String?, variable: String?, file: String?, expected: Environment, source: String
+    ) async throws {
         try await withTemporaryDirectory { home in
             if let file { _ = try writeConfig(#"{"environment":"\#(file)"}"#, home: home) }
-            let config = try loadConfig(home: home, ConfigOverrides(environment: flag),
-                                        env: variable.map { ["EXPENSE_LOG_ENV": $0] } ?? [:])
+            let config = try loadConfig(
+                home: home, ConfigOverrides(environment: flag),
+                env: variable.map { ["EXPENSE_LOG_ENV": $0] } ?? [:])
             #expect(shown(config.environment) == "\(expected) (\(named(source, home)))")
         }
     }
 
-    @Test("the base URL comes from --base-url, then EXPENSE_LOG_BASE_URL, then the config file's entry", arguments: [
-        (String?.some("https://flag.example/exec"), String?.some("https://var.example/exec"), "https://flag.example/exec", "--base-url"),
-        (nil, "https://var.example/exec", "https://var.example/exec", "EXPENSE_LOG_BASE_URL"),
-        (nil, "", "https://file.example/exec", "config file"),
-        (nil, nil, "https://file.example/exec", "config file"),
-    ])
+    @Test(
+        "the base URL comes from --base-url, then EXPENSE_LOG_BASE_URL, then the config file's entry",
+        arguments: [
+            (
+                String?.some("https://flag.example/exec"), String?.some("https://var.example/exec"),
+                "https://flag.example/exec", "--base-url"
+            ),
+            (nil, "https://var.example/exec", "https://var.example/exec", "EXPENSE_LOG_BASE_URL"),
+            (nil, "", "https://file.example/exec", "config file"),
+            (nil, nil, "https://file.example/exec", "config file"),
+        ])
     func baseURLPrecedence(flag: String?, variable: String?, expected: String, source: String) async throws {
         try await withTemporaryDirectory { home in
-            _ = try writeConfig(#"{"baseURL":{"release":"https://file.example/exec","development":"http://dev.example/exec"}}"#, home: home)
-            let config = try loadConfig(home: home, ConfigOverrides(baseURL: flag),
-                                        env: variable.map { ["EXPENSE_LOG_BASE_URL": $0] } ?? [:])
+            _ = try writeConfig(
+                #"{"baseURL":{"release":"https://file.example/exec","development":"http://dev.example/exec"}}"#,
+                home: home)
+            let config = try loadConfig(
+                home: home, ConfigOverrides(baseURL: flag),
+                env: variable.map { ["EXPENSE_LOG_BASE_URL": $0] } ?? [:])
             #expect(shown(config.baseURL) == "\(expected) (\(named(source, home)))")
         }
     }
@@ -74,12 +95,20 @@ struct ConfigTests {
     @Test("the config file's base URL is the chosen environment's; a plain string serves both real ones")
     func baseURLPerEnvironment() async throws {
         try await withTemporaryDirectory { home in
-            _ = try writeConfig(#"{"environment":"development","baseURL":{"release":"https://r.example","development":"http://d.example"}}"#, home: home)
+            _ = try writeConfig(
+                #"{"environment":"development","baseURL":{"release":"https://r.example","development":"http://d.example"}}"#,
+                home: home)
             #expect(try loadConfig(home: home).baseURL?.value == "http://d.example")
-            #expect(try loadConfig(home: home, ConfigOverrides(environment: "release")).baseURL?.value == "https://r.example")
+            #expect(
+                try loadConfig(home: home, ConfigOverrides(environment: "release")).baseURL?.value
+                    == "https://r.example")
             _ = try writeConfig(#"{"baseURL":"https://both.example"}"#, home: home)
-            #expect(try loadConfig(home: home, ConfigOverrides(environment: "development")).baseURL?.value == "https://both.example")
-            #expect(try loadConfig(home: home, ConfigOverrides(environment: "dummy", baseURL: "https://x.example")).baseURL == nil)
+            #expect(
+                try loadConfig(home: home, ConfigOverrides(environment: "development")).baseURL?.value
+                    == "https://both.example")
+            #expect(
+                try loadConfig(home: home, ConfigOverrides(environment: "dummy", baseURL: "https://x.example")).baseURL
+                    == nil)
         }
     }
 
@@ -89,7 +118,8 @@ struct ConfigTests {
             let config = try loadConfig(home: home)
             #expect(config.baseURL == nil)
             let error = try #require(throws: ConfigError.self) { try config.requireBaseURL() }
-            #expect(error == .missingBaseURL(.release, configFile: home.appendingPathComponent("config/config.json").path))
+            #expect(
+                error == .missingBaseURL(.release, configFile: home.appendingPathComponent("config/config.json").path))
             #expect(error.description.contains("--base-url") && error.description.contains("--env dummy"))
         }
     }
@@ -97,7 +127,8 @@ struct ConfigTests {
     @Test("EXPENSE_LOG_HOME holds config, cache and state, and wins over the XDG variables")
     func homeLayout() async throws {
         try await withTemporaryDirectory { home in
-            let config = try loadConfig(home: home, env: ["XDG_CONFIG_HOME": "/xdg/config", "XDG_CACHE_HOME": "/xdg/cache"])
+            let config = try loadConfig(
+                home: home, env: ["XDG_CONFIG_HOME": "/xdg/config", "XDG_CACHE_HOME": "/xdg/cache"])
             #expect(shown(config.configFile) == "\(home.appendingPathComponent("config/config.json").path) (default)")
             #expect(!config.configFileExists)
             #expect(config.paths.cacheRoot.path == home.appendingPathComponent("cache").path)
@@ -119,8 +150,10 @@ struct ConfigTests {
 
     @Test("XDG variables place the files; a relative value is ignored")
     func xdg() {
-        let paths = Paths(environment: ["HOME": "/home/u", "XDG_CONFIG_HOME": "/x/config", "XDG_CACHE_HOME": "relative/cache",
-                                        "XDG_STATE_HOME": "/x/state"])
+        let paths = Paths(environment: [
+            "HOME": "/home/u", "XDG_CONFIG_HOME": "/x/config", "XDG_CACHE_HOME": "relative/cache",
+            "XDG_STATE_HOME": "/x/state",
+        ])
         #expect(paths.configFile.path == "/x/config/expense-log/config.json")
         #expect(paths.cacheRoot.path == "/home/u/.cache/expense-log")
         #expect(paths.stateRoot.path == "/x/state/expense-log")
@@ -130,21 +163,28 @@ struct ConfigTests {
         #expect(defaults.stateRoot.path == "/home/u/.local/state/expense-log")
     }
 
-    @Test("a bad config file is refused, naming the file and what is wrong", arguments: [
-        (#"{"environment":"development","token":"x"}"#, "'token'"),
-        (#"{"environment":"#, "not a JSON object"),
-        ("[1, 2]", "not a JSON object"),
-        (#"{"baseURL": 42}"#, "'baseURL'"),
-        (#"{"baseURL": {"dummy": "http://x"}}"#, "'dummy'"),
-        (#"{"baseURL": {"release": 1}}"#, "'baseURL.release'"),
-        (#"{"environment": 1}"#, "'environment'"),
-        (#"{"categories": []}"#, "non-empty array"),
-        (#"{"categories": [{"id": 0, "ja": "食費"}]}"#, "categories[0].en"),
-        (#"{"categories": [{"id": 0.5, "ja": "a", "en": "b"}]}"#, "categories[0].id"),
-        (#"{"categories": [{"id": 0, "ja": "a", "en": "b"}, {"id": 0, "ja": "c", "en": "d"}]}"#, "categories[1].id 0 is used twice"),
-        (#"{"categories": [{"id": 0, "ja": "a", "en": "b", "subs": [{"id": 1, "ja": "x", "en": "y", "note": 1}]}]}"#,
-         "categories[0].subs[0] has an unknown key 'note'"),
-    ])
+    @Test(
+        "a bad config file is refused, naming the file and what is wrong",
+        arguments: [
+            (#"{"environment":"development","token":"x"}"#, "'token'"),
+            (#"{"environment":"#, "not a JSON object"),
+            ("[1, 2]", "not a JSON object"),
+            (#"{"baseURL": 42}"#, "'baseURL'"),
+            (#"{"baseURL": {"dummy": "http://x"}}"#, "'dummy'"),
+            (#"{"baseURL": {"release": 1}}"#, "'baseURL.release'"),
+            (#"{"environment": 1}"#, "'environment'"),
+            (#"{"categories": []}"#, "non-empty array"),
+            (#"{"categories": [{"id": 0, "ja": "食費"}]}"#, "categories[0].en"),
+            (#"{"categories": [{"id": 0.5, "ja": "a", "en": "b"}]}"#, "categories[0].id"),
+            (
+                #"{"categories": [{"id": 0, "ja": "a", "en": "b"}, {"id": 0, "ja": "c", "en": "d"}]}"#,
+                "categories[1].id 0 is used twice"
+            ),
+            (
+                #"{"categories": [{"id": 0, "ja": "a", "en": "b", "subs": [{"id": 1, "ja": "x", "en": "y", "note": 1}]}]}"#,
+                "categories[0].subs[0] has an unknown key 'note'"
+            ),
+        ])
     func badConfigFile(json: String, mention: String) async throws {
         try await withTemporaryDirectory { home in
             let file = try writeConfig(json, home: home)
@@ -171,7 +211,8 @@ struct ConfigTests {
         try await withTemporaryDirectory { home in
             let defaults = try loadConfig(home: home).catalogue
             #expect(defaults.value == .standard && defaults.source == "default")
-            let file = try writeConfig(#"""
+            let file = try writeConfig(
+                #"""
                 {"categories": [{"id": 0, "ja": "住居", "en": "Housing", "subs": [{"id": 0, "ja": "家賃", "en": "Rent"},
                  {"id": 1, "ja": "光熱費", "en": "Utilities"}]}, {"id": 1, "ja": "食費", "en": "Food"}]}
                 """#, home: home)
@@ -187,7 +228,9 @@ struct ConfigTests {
     @Test("an unknown environment name is refused with where it came from")
     func unknownEnvironment() async throws {
         try await withTemporaryDirectory { home in
-            #expect(try configError(home: home, ConfigOverrides(environment: "prod")) == .unknownEnvironment("prod", source: "--env"))
+            #expect(
+                try configError(home: home, ConfigOverrides(environment: "prod"))
+                    == .unknownEnvironment("prod", source: "--env"))
             _ = try writeConfig(#"{"environment":"staging"}"#, home: home)
             #expect(try configError(home: home) == .unknownEnvironment("staging", source: named("config file", home)))
         }
@@ -197,23 +240,30 @@ struct ConfigTests {
     func explicitConfigFile() async throws {
         try await withTemporaryDirectory { home in
             let missing = home.appendingPathComponent("nope.json").path
-            #expect(try configError(home: home, ConfigOverrides(configFile: missing))
+            #expect(
+                try configError(home: home, ConfigOverrides(configFile: missing))
                     == .missingConfigFile(path: missing, source: "--config"))
-            #expect(try configError(home: home, env: ["EXPENSE_LOG_CONFIG": missing])
+            #expect(
+                try configError(home: home, env: ["EXPENSE_LOG_CONFIG": missing])
                     == .missingConfigFile(path: missing, source: "EXPENSE_LOG_CONFIG"))
             let other = home.appendingPathComponent("other.json")
             try writeText(#"{"environment":"dummy"}"#, to: other)
-            let config = try loadConfig(home: home, ConfigOverrides(configFile: other.path), env: ["EXPENSE_LOG_CONFIG": missing])
+            let config = try loadConfig(
+                home: home, ConfigOverrides(configFile: other.path), env: ["EXPENSE_LOG_CONFIG": missing])
             #expect(shown(config.configFile) == "\(other.path) (--config)")
             #expect(config.configFileExists)
             #expect(shown(config.environment) == "dummy (config file \(other.path))")
         }
     }
 
-    @Test("a base URL must be an absolute http(s) URL", arguments: ["example.com/exec", "ftp://example.com/exec", "https://", "file:///tmp/x"])
+    @Test(
+        "a base URL must be an absolute http(s) URL",
+        arguments: ["example.com/exec", "ftp://example.com/exec", "https://", "file:///tmp/x"])
     func invalidBaseURL(text: String) async throws {
         try await withTemporaryDirectory { home in
-            let error = try #require(throws: ConfigError.self) { try requireBaseURL(env: "development", url: text, home: home) }
+            let error = try #require(throws: ConfigError.self) {
+                try requireBaseURL(env: "development", url: text, home: home)
+            }
             #expect(error == .invalidBaseURL(text, source: "--base-url"))
         }
     }
@@ -221,23 +271,30 @@ struct ConfigTests {
     @Test("release refuses plain http to another host")
     func releaseRefusesHTTP() async throws {
         try await withTemporaryDirectory { home in
-            let error = try #require(throws: ConfigError.self) { try requireBaseURL(env: "release", url: "http://example.com/exec", home: home) }
+            let error = try #require(throws: ConfigError.self) {
+                try requireBaseURL(env: "release", url: "http://example.com/exec", home: home)
+            }
             #expect(error == .insecureBaseURL("http://example.com/exec", source: "--base-url"))
         }
     }
 
-    @Test("release refuses plain http to a host name that merely starts with 127.",
-          arguments: ["http://127.attacker.example/exec", "http://127.0.0.1.example.com/exec"])
+    @Test(
+        "release refuses plain http to a host name that merely starts with 127.",
+        arguments: ["http://127.attacker.example/exec", "http://127.0.0.1.example.com/exec"])
     func releaseRefusesLookalikeLoopback(text: String) async throws {
         try await withTemporaryDirectory { home throws in
-            #expect(throws: ConfigError.insecureBaseURL(text, source: "--base-url")) { try requireBaseURL(env: "release", url: text, home: home) }
+            #expect(throws: ConfigError.insecureBaseURL(text, source: "--base-url")) {
+                try requireBaseURL(env: "release", url: text, home: home)
+            }
         }
     }
 
-    @Test("plain http is allowed to loopback in release, anywhere in development, and https always", arguments: [
-        ("release", "http://127.0.0.1:8080/exec"), ("release", "http://localhost/exec"),
-        ("release", "https://script.google.com/macros/s/X/exec"), ("development", "http://example.com/exec"),
-    ])
+    @Test(
+        "plain http is allowed to loopback in release, anywhere in development, and https always",
+        arguments: [
+            ("release", "http://127.0.0.1:8080/exec"), ("release", "http://localhost/exec"),
+            ("release", "https://script.google.com/macros/s/X/exec"), ("development", "http://example.com/exec"),
+        ])
     func allowedBaseURL(env: String, text: String) async throws {
         try await withTemporaryDirectory { home throws in
             #expect(try requireBaseURL(env: env, url: text, home: home).absoluteString == text)

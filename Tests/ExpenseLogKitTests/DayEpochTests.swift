@@ -5,19 +5,21 @@ import Testing
 @Suite("Day.daysSinceEpoch")
 struct DayEpochTests {
     // Reference values from Python's proleptic Gregorian `date.toordinal()` minus that of 1970-01-01.
-    @Test("known days count from 1970-01-01, negative before it", arguments: [
-        (1970, 1, 1, 0),
-        (1970, 1, 2, 1),
-        (1969, 12, 31, -1),
-        (2000, 2, 29, 11016),
-        (2000, 3, 1, 11017),
-        (2024, 1, 22, 19744),
-        (1900, 3, 1, -25508),
-        (2100, 3, 1, 47541),
-        (1600, 1, 1, -135140),
-        (1, 1, 1, -719_162),
-        (9999, 12, 31, 2_932_896),
-    ])
+    @Test(
+        "known days count from 1970-01-01, negative before it",
+        arguments: [
+            (1970, 1, 1, 0),
+            (1970, 1, 2, 1),
+            (1969, 12, 31, -1),
+            (2000, 2, 29, 11016),
+            (2000, 3, 1, 11017),
+            (2024, 1, 22, 19744),
+            (1900, 3, 1, -25508),
+            (2100, 3, 1, 47541),
+            (1600, 1, 1, -135140),
+            (1, 1, 1, -719_162),
+            (9999, 12, 31, 2_932_896),
+        ])
     func knownValues(year: Int, month: Int, day: Int, expected: Int) throws {
         #expect(try ExpenseLogKitTests.day(year, month, day).daysSinceEpoch == expected)
     }
@@ -30,7 +32,8 @@ struct DayEpochTests {
         for year in stride(from: 1600, through: 2400, by: 7) {
             for month in 1...12 {
                 for dayOfMonth in [1, 15, Day.daysIn(year: year, month: month)] {
-                    let date = try #require(calendar.date(from: DateComponents(year: year, month: month, day: dayOfMonth)))
+                    let date = try #require(
+                        calendar.date(from: DateComponents(year: year, month: month, day: dayOfMonth)))
                     let expected = Int((date.timeIntervalSince1970 / 86_400).rounded(.down))
                     let value = try ExpenseLogKitTests.day(year, month, dayOfMonth)
                     #expect(value.daysSinceEpoch == expected, "\(value)")
@@ -41,8 +44,9 @@ struct DayEpochTests {
         #expect(checked > 3000)
     }
 
-    @Test("every day of a leap year and of a common year is one more than the day before",
-          arguments: [1900, 2000, 2023, 2024, 1969])
+    @Test(
+        "every day of a leap year and of a common year is one more than the day before",
+        arguments: [1900, 2000, 2023, 2024, 1969])
     func consecutiveDays(year: Int) throws {
         var previous = try ExpenseLogKitTests.day(year - 1, 12, 31).daysSinceEpoch
         for month in 1...12 {

@@ -8,44 +8,48 @@ func day(_ year: Int, _ month: Int, _ day: Int) throws -> Day {
 
 @Suite("Day and YearMonth")
 struct DayTests {
-    @Test("parses the wire and import forms", arguments: [
-        ("20240122", 2024, 1, 22),
-        ("2024-01-22", 2024, 1, 22),
-        ("2024/1/5", 2024, 1, 5),
-        ("2024/01/05", 2024, 1, 5),
-        ("2024/12/31", 2024, 12, 31),
-        ("20240229", 2024, 2, 29),  // leap year
-        ("20000229", 2000, 2, 29),  // divisible by 400
-        ("00010101", 1, 1, 1),
-    ])
+    @Test(
+        "parses the wire and import forms",
+        arguments: [
+            ("20240122", 2024, 1, 22),
+            ("2024-01-22", 2024, 1, 22),
+            ("2024/1/5", 2024, 1, 5),
+            ("2024/01/05", 2024, 1, 5),
+            ("2024/12/31", 2024, 12, 31),
+            ("20240229", 2024, 2, 29),  // leap year
+            ("20000229", 2000, 2, 29),  // divisible by 400
+            ("00010101", 1, 1, 1),
+        ])
     func parsesValidDays(text: String, year: Int, month: Int, dayOfMonth: Int) throws {
         let parsed = try #require(Day(parsing: text))
         #expect((parsed.year, parsed.month, parsed.day) == (year, month, dayOfMonth))
     }
 
-    @Test("rejects days that are not real or not in an accepted form", arguments: [
-        "20240230",   // February 30th
-        "20230229",   // not a leap year
-        "19000229",   // divisible by 100, not by 400
-        "20241301",   // month 13
-        "20240001",   // month 0
-        "20240100",   // day 0
-        "20240431",   // April has 30 days
-        "2024-1-5",   // ISO form needs two digits each
-        "2024-01-5",
-        "2024/1/32",
-        "+2024010",   // a sign is not a digit
-        "-2024010",
-        "２０２４０１０１",  // full-width digits
-        "",
-        "00000101",   // year 0
-        "2024.01.22",
-        "202401221",
-        "2024122",
-        "2024/1/",
-        " 20240122",
-        "24/1/5",
-    ])
+    @Test(
+        "rejects days that are not real or not in an accepted form",
+        arguments: [
+            "20240230",  // February 30th
+            "20230229",  // not a leap year
+            "19000229",  // divisible by 100, not by 400
+            "20241301",  // month 13
+            "20240001",  // month 0
+            "20240100",  // day 0
+            "20240431",  // April has 30 days
+            "2024-1-5",  // ISO form needs two digits each
+            "2024-01-5",
+            "2024/1/32",
+            "+2024010",  // a sign is not a digit
+            "-2024010",
+            "２０２４０１０１",  // full-width digits
+            "",
+            "00000101",  // year 0
+            "2024.01.22",
+            "202401221",
+            "2024122",
+            "2024/1/",
+            " 20240122",
+            "24/1/5",
+        ])
     func rejectsInvalidDays(text: String) {
         #expect(Day(parsing: text) == nil)
     }
@@ -98,9 +102,11 @@ struct DayTests {
         #expect(parsed.description == text)
     }
 
-    @Test("YearMonth rejects other forms", arguments: [
-        "2024-1", "2024-13", "2024-00", "24-01", "202401", "2024-01-01", "", "２０２４-01", "+024-01", "2024/01",
-    ])
+    @Test(
+        "YearMonth rejects other forms",
+        arguments: [
+            "2024-1", "2024-13", "2024-00", "24-01", "202401", "2024-01-01", "", "２０２４-01", "+024-01", "2024/01",
+        ])
     func yearMonthRejects(text: String) {
         #expect(YearMonth(parsing: text) == nil)
     }

@@ -6,8 +6,11 @@ import Testing
 
 @Suite("Batches and the classification of failures")
 struct DeliveryTests {
-    @Test("split keeps every item in order, in batches of at most size, the last one holding the rest",
-          arguments: [(0, 3, [Int]()), (1, 3, [1]), (3, 3, [3]), (7, 3, [3, 3, 1]), (6, 2, [2, 2, 2]), (4, 1, [1, 1, 1, 1])])
+    @Test(
+        "split keeps every item in order, in batches of at most size, the last one holding the rest",
+        arguments: [
+            (0, 3, [Int]()), (1, 3, [1]), (3, 3, [3]), (7, 3, [3, 3, 1]), (6, 2, [2, 2, 2]), (4, 1, [1, 1, 1, 1]),
+        ])
     func split(count: Int, size: Int, sizes: [Int]) throws {
         let items = try numberedItems(count)
         let batches = OutboxBatch.split(items, size: size)
@@ -77,59 +80,64 @@ struct DeliveryTests {
 
     static let base = URL(string: "https://example.com/exec")!
 
-    @Test("transient failures may pass by themselves: network failures other than TLS and redirects, 429 and 5xx",
-          arguments: [
-              (APIError.network(url: base, reason: .refused), true),
-              (.network(url: base, reason: .timedOut), true),
-              (.network(url: base, reason: .hostNotFound), true),
-              (.network(url: base, reason: .offline), true),
-              (.network(url: base, reason: .connectionLost), true),
-              (.network(url: base, reason: .other("reset")), true),
-              (.network(url: base, reason: .tls("expired")), false),
-              (.network(url: base, reason: .redirect("loop")), false),
-              (.httpStatus(url: base, status: 429, snippet: ""), true),
-              (.httpStatus(url: base, status: 500, snippet: ""), true),
-              (.httpStatus(url: base, status: 503, snippet: ""), true),
-              (.httpStatus(url: base, status: 599, snippet: ""), true),
-              (.httpStatus(url: base, status: 400, snippet: ""), false),
-              (.httpStatus(url: base, status: 401, snippet: ""), false),
-              (.httpStatus(url: base, status: 404, snippet: ""), false),
-              (.httpStatus(url: base, status: 302, snippet: ""), false),
-              (.invalidResponse(url: base, status: 200, reason: "HTML", snippet: ""), false),
-              (.fixtureUnreadable(path: "/f", reason: "missing"), false),
-              (.invalidMonth(year: 2024, month: 13), false),
-          ])
+    @Test(
+        "transient failures may pass by themselves: network failures other than TLS and redirects, 429 and 5xx",
+        arguments: [
+            (APIError.network(url: base, reason: .refused), true),
+            (.network(url: base, reason: .timedOut), true),
+            (.network(url: base, reason: .hostNotFound), true),
+            (.network(url: base, reason: .offline), true),
+            (.network(url: base, reason: .connectionLost), true),
+            (.network(url: base, reason: .other("reset")), true),
+            (.network(url: base, reason: .tls("expired")), false),
+            (.network(url: base, reason: .redirect("loop")), false),
+            (.httpStatus(url: base, status: 429, snippet: ""), true),
+            (.httpStatus(url: base, status: 500, snippet: ""), true),
+            (.httpStatus(url: base, status: 503, snippet: ""), true),
+            (.httpStatus(url: base, status: 599, snippet: ""), true),
+            (.httpStatus(url: base, status: 400, snippet: ""), false),
+            (.httpStatus(url: base, status: 401, snippet: ""), false),
+            (.httpStatus(url: base, status: 404, snippet: ""), false),
+            (.httpStatus(url: base, status: 302, snippet: ""), false),
+            (.invalidResponse(url: base, status: 200, reason: "HTML", snippet: ""), false),
+            (.fixtureUnreadable(path: "/f", reason: "missing"), false),
+            (.invalidMonth(year: 2024, month: 13), false),
+        ])
     func transient(error: APIError, expected: Bool) {
         #expect(error.isTransient == expected)
     }
 
-    @Test("retryable failures are the contract's list: connection failures, timeouts, 429, 502, 503, 504",
-          arguments: [
-              (APIError.network(url: base, reason: .refused), true),
-              (.network(url: base, reason: .timedOut), true),
-              (.network(url: base, reason: .connectionLost), true),
-              (.network(url: base, reason: .offline), true),
-              (.network(url: base, reason: .tls("expired")), false),
-              (.network(url: base, reason: .redirect("loop")), false),
-              (.httpStatus(url: base, status: 429, snippet: ""), true),
-              (.httpStatus(url: base, status: 502, snippet: ""), true),
-              (.httpStatus(url: base, status: 503, snippet: ""), true),
-              (.httpStatus(url: base, status: 504, snippet: ""), true),
-              (.httpStatus(url: base, status: 500, snippet: ""), false),
-              (.httpStatus(url: base, status: 501, snippet: ""), false),
-              (.httpStatus(url: base, status: 408, snippet: ""), false),
-              (.httpStatus(url: base, status: 404, snippet: ""), false),
-              (.invalidResponse(url: base, status: 200, reason: "HTML", snippet: ""), false),
-              (.invalidMonth(year: 2024, month: 0), false),
-          ])
+    @Test(
+        "retryable failures are the contract's list: connection failures, timeouts, 429, 502, 503, 504",
+        arguments: [
+            (APIError.network(url: base, reason: .refused), true),
+            (.network(url: base, reason: .timedOut), true),
+            (.network(url: base, reason: .connectionLost), true),
+            (.network(url: base, reason: .offline), true),
+            (.network(url: base, reason: .tls("expired")), false),
+            (.network(url: base, reason: .redirect("loop")), false),
+            (.httpStatus(url: base, status: 429, snippet: ""), true),
+            (.httpStatus(url: base, status: 502, snippet: ""), true),
+            (.httpStatus(url: base, status: 503, snippet: ""), true),
+            (.httpStatus(url: base, status: 504, snippet: ""), true),
+            (.httpStatus(url: base, status: 500, snippet: ""), false),
+            (.httpStatus(url: base, status: 501, snippet: ""), false),
+            (.httpStatus(url: base, status: 408, snippet: ""), false),
+            (.httpStatus(url: base, status: 404, snippet: ""), false),
+            (.invalidResponse(url: base, status: 200, reason: "HTML", snippet: ""), false),
+            (.invalidMonth(year: 2024, month: 0), false),
+        ])
     func retryable(error: APIError, expected: Bool) {
         #expect(error.isRetryable == expected)
     }
 
     @Test("every retryable failure is also transient (a retry never helps what cannot pass by itself)")
     func retryableImpliesTransient() {
-        let errors: [APIError] = [NetworkFailure.refused, .timedOut, .hostNotFound, .offline, .connectionLost,
-                                  .tls("x"), .redirect("x"), .other("x")].map { .network(url: Self.base, reason: $0) }
+        let errors: [APIError] =
+            [
+                NetworkFailure.refused, .timedOut, .hostNotFound, .offline, .connectionLost,
+                .tls("x"), .redirect("x"), .other("x"),
+            ].map { .network(url: Self.base, reason: $0) }
             + (100...599).map { .httpStatus(url: Self.base, status: $0, snippet: "") }
         let violations = errors.filter { $0.isRetryable && !$0.isTransient }
         #expect(violations.isEmpty, "\(violations)")

@@ -1,6 +1,6 @@
 import ExpenseLogImport
-import ExpenseLogUseCases
 import ExpenseLogModel
+import ExpenseLogUseCases
 import Testing
 
 /// A purchase on a day of January 2024, a coffee unless told otherwise.
@@ -21,7 +21,9 @@ struct DuplicateFinderTests {
     @Test("an id on the server and still in the outbox (a lost answer) counts once, as the server's")
     func serverAndOutboxOnce() throws {
         let sent = try purchase("lost")
-        let finder = DuplicateFinder(known: [KnownItem(item: sent, place: .outbox), KnownItem(item: sent, place: .server)])
+        let finder = DuplicateFinder(known: [
+            KnownItem(item: sent, place: .outbox), KnownItem(item: sent, place: .server),
+        ])
         #expect(finder.known == [KnownItem(item: sent, place: .server)])
         #expect(finder.item(withID: "lost")?.place == .server)
     }
@@ -34,7 +36,8 @@ struct DuplicateFinderTests {
 
     @Test("the known items an input id names are left out of what statement rows may match")
     func unclaimed() throws {
-        let a = KnownItem(item: try purchase("A"), place: .server), b = KnownItem(item: try purchase("B"), place: .outbox)
+        let a = KnownItem(item: try purchase("A"), place: .server),
+            b = KnownItem(item: try purchase("B"), place: .outbox)
         let finder = DuplicateFinder(known: [a, b])
         #expect(finder.unclaimed(by: ["A"]) == [b])
         #expect(finder.unclaimed(by: []) == [a, b])
@@ -47,6 +50,7 @@ struct ShortIDTests {
     @Test("each id's shortest unique prefix, four characters at least, case ignored")
     func shortest() {
         let ids = ["AFE41234", "afe45678", "B0000000", "AFE4"]
-        #expect(EditTargets.shortIDs(ids) == ["AFE41234": "AFE41", "afe45678": "afe45", "B0000000": "B000", "AFE4": "AFE4"])
+        #expect(
+            EditTargets.shortIDs(ids) == ["AFE41234": "AFE41", "afe45678": "afe45", "B0000000": "B000", "AFE4": "AFE4"])
     }
 }

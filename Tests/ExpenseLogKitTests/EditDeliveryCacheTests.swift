@@ -34,12 +34,19 @@ import Testing
                 guard body?["id"] as? String == "A" else { throw APIError.network(url: request.url, reason: .refused) }
                 return HTTPResponse(status: 200, body: answer, url: request.url)
             }
-            let outcome = await EditDelivery(client: ServerActionsTests.client(session), repository: repository, queue: queue).send([editA, editB])
-            #expect(outcome.delivered.count == 1 && outcome.stop?.edit.file == editB.file && outcome.cacheFailures.isEmpty)
+            let outcome = await EditDelivery(
+                client: ServerActionsTests.client(session), repository: repository, queue: queue
+            ).send([editA, editB])
+            #expect(
+                outcome.delivered.count == 1 && outcome.stop?.edit.file == editB.file && outcome.cacheFailures.isEmpty)
             let cached = try await repository.cachedMonths()
             let byMonth = Dictionary(uniqueKeysWithValues: cached.map { ($0.month.description, $0.items) })
-            #expect(byMonth["2024-02"]?.map(\.id) == ["A"] && byMonth["2024-02"]?.first?.price == 200, "A moved to its new month")
-            #expect(byMonth["2024-01"] == [refetchedB], "A left January; B is as fetched, not its unanswered change: \(byMonth)")
+            #expect(
+                byMonth["2024-02"]?.map(\.id) == ["A"] && byMonth["2024-02"]?.first?.price == 200,
+                "A moved to its new month")
+            #expect(
+                byMonth["2024-01"] == [refetchedB],
+                "A left January; B is as fetched, not its unanswered change: \(byMonth)")
         }
     }
 }

@@ -12,7 +12,9 @@ import Testing
 /// then the queue goes out in order when the server can be asked and no other run holds the sync lock.
 @Suite struct EditSubmissionTests {
     static func item(_ id: String, price: Int = 178) throws -> Item {
-        Item(id: id, date: try #require(Day(year: 2024, month: 1, day: 5)), name: "コーヒー", price: price, category: 0, categorySub: 1)
+        Item(
+            id: id, date: try #require(Day(year: 2024, month: 1, day: 5)), name: "コーヒー", price: price, category: 0,
+            categorySub: 1)
     }
 
     /// A submission over the pending writes, a cache holding A and B (from a server known to be the bundled script), and
@@ -20,21 +22,28 @@ import Testing
     func withSubmission(_ session: FakeSession, _ body: (EditSubmission, URL) async throws -> Void) async throws {
         try await withTemporaryDirectory { root in
             let repository = LocalRepository(directory: root.appendingPathComponent("cache"))
-            try await repository.replaceMonth(try #require(YearMonth(year: 2024, month: 1)), with: [try Self.item("A"), try Self.item("B")],
-                                              fetchedAt: Date())
-            try await repository.saveServerInfo(ServerInfo(app: "expense-log", version: 2, actions: ["info", "delete", "update"]))
-            let client = ExpenseLogAPIClient(session: session, baseURL: URL(string: "https://example.com/exec")!,
-                                             retryPolicy: RetryPolicy(maxRetries: 0), sleep: { _ in })
-            let pending = PendingWrites(outbox: Outbox(directory: root.appendingPathComponent("outbox")),
-                                        edits: EditQueue(directory: root.appendingPathComponent("edits")))
-            let sync = Sync(client: client, repository: repository, pending: pending,
-                            policy: ResendPolicy(configured: .appsScript, isDefault: true), verifyAnswers: true)
+            try await repository.replaceMonth(
+                try #require(YearMonth(year: 2024, month: 1)), with: [try Self.item("A"), try Self.item("B")],
+                fetchedAt: Date())
+            try await repository.saveServerInfo(
+                ServerInfo(app: "expense-log", version: 2, actions: ["info", "delete", "update"]))
+            let client = ExpenseLogAPIClient(
+                session: session, baseURL: URL(string: "https://example.com/exec")!,
+                retryPolicy: RetryPolicy(maxRetries: 0), sleep: { _ in })
+            let pending = PendingWrites(
+                outbox: Outbox(directory: root.appendingPathComponent("outbox")),
+                edits: EditQueue(directory: root.appendingPathComponent("edits")))
+            let sync = Sync(
+                client: client, repository: repository, pending: pending,
+                policy: ResendPolicy(configured: .appsScript, isDefault: true), verifyAnswers: true)
             try await body(EditSubmission(sync: sync), root)
         }
     }
 
     /// Submits `change` with a fresh record of what the server saves.
-    func submit(_ submission: EditSubmission, _ change: QueuedEdit.Change, reachable: Bool) async throws -> SubmittedEdit {
+    func submit(
+        _ submission: EditSubmission, _ change: QueuedEdit.Change, reachable: Bool
+    ) async throws -> SubmittedEdit {
         var saved = try SavedItems()
         return try await submission.submit(change, reachable: reachable, saved: &saved)
     }
@@ -62,8 +71,11 @@ import Testing
         }.recording(into: log)
         try await withSubmission(session) { submission, _ in
             _ = try await submit(submission, .delete([try Self.item("A")]), reachable: false)
-            let submitted = try await submit(submission, .update(item: try Self.item("B"), changed: try Self.item("B", price: 200),
-                                                                 fields: [.price]), reachable: true)
+            let submitted = try await submit(
+                submission,
+                .update(
+                    item: try Self.item("B"), changed: try Self.item("B", price: 200),
+                    fields: [.price]), reachable: true)
             guard case let .sent(_, result) = submitted, case let .sent(outcome, blocker, behind) = result.edits else {
                 Issue.record("\(submitted)")
                 return
@@ -72,7 +84,8 @@ import Testing
             #expect(behind == 0)
             #expect(blocker == nil && outcome.stop == nil && outcome.delivered.count == 2)
             let actions = await log.requests.compactMap { request in
-                ((try? JSONSerialization.jsonObject(with: request.body ?? Data())) as? [String: Any])?["action"] as? String
+                ((try? JSONSerialization.jsonObject(with: request.body ?? Data())) as? [String: Any])?["action"]
+                    as? String
             }
             #expect(actions == ["delete", "update"], "the older change first")
             #expect(try submission.sync.pending.edits.edits().edits.isEmpty)
@@ -81,7 +94,9 @@ import Testing
 
     @Test func anEditOfAnItemWaitingToBeRegisteredIsSentAfterIt() async throws {
         let log = RequestLog()
-        let waiting = Item(id: "W", date: try #require(Day(year: 2024, month: 2, day: 3)), name: "たこ焼き", price: 600, category: 0, categorySub: nil)
+        let waiting = Item(
+            id: "W", date: try #require(Day(year: 2024, month: 2, day: 3)), name: "たこ焼き", price: 600, category: 0,
+            categorySub: nil)
         let changed = Item(id: "W", date: waiting.date, name: "たこ焼き", price: 650, category: 0, categorySub: nil)
         let session = FakeSession { request in
             if request.method == "GET" { return HTTPResponse(status: 200, body: Data("[]".utf8), url: request.url) }
@@ -91,11 +106,13 @@ import Testing
         }.recording(into: log)
         try await withSubmission(session) { submission, _ in
             try submission.sync.pending.outbox.enqueue([OutboxBatch(key: "K1", items: [waiting])])
-            let targets = EditTargets(repository: submission.sync.repository, queued: [], pending: submission.sync.pending)
+            let targets = EditTargets(
+                repository: submission.sync.repository, queued: [], pending: submission.sync.pending)
             let found = try await targets.matches(["W"]).matches
             guard case .one(let item, named: false) = found.first else { Issue.record("\(found)"); return }
             #expect(item == waiting, "an item waiting in the outbox is found")
-            let submitted = try await submit(submission, .update(item: waiting, changed: changed, fields: [.price]), reachable: true)
+            let submitted = try await submit(
+                submission, .update(item: waiting, changed: changed, fields: [.price]), reachable: true)
             guard case let .sent(_, result) = submitted, case let .sent(outcome, _, behind) = result.edits else {
                 Issue.record("\(submitted)")
                 return
@@ -112,7 +129,9 @@ import Testing
     }
 
     @Test func anEditWaitsBehindItsItemWhileTheItemCannotBeSent() async throws {
-        let waiting = Item(id: "W", date: try #require(Day(year: 2024, month: 2, day: 3)), name: "たこ焼き", price: 600, category: 0, categorySub: nil)
+        let waiting = Item(
+            id: "W", date: try #require(Day(year: 2024, month: 2, day: 3)), name: "たこ焼き", price: 600, category: 0,
+            categorySub: nil)
         let session = FakeSession { request in
             if request.method == "GET" { return HTTPResponse(status: 200, body: Data("[]".utf8), url: request.url) }
             throw APIError.network(url: request.url, reason: .timedOut)
@@ -120,34 +139,44 @@ import Testing
         try await withSubmission(session) { submission, _ in
             try submission.sync.pending.outbox.enqueue([OutboxBatch(key: "K1", items: [waiting])])
             let changed = Item(id: "W", date: waiting.date, name: "たこ焼き", price: 650, category: 0, categorySub: nil)
-            let submitted = try await submit(submission, .update(item: waiting, changed: changed, fields: [.price]), reachable: true)
+            let submitted = try await submit(
+                submission, .update(item: waiting, changed: changed, fields: [.price]), reachable: true)
             guard case let .sent(_, result) = submitted, case .stoppedWithItems(1) = result.edits else {
                 Issue.record("\(submitted)")
                 return
             }
             let writes = try submission.sync.pending.listing().writes
-            #expect(writes.map { if case .items = $0 { "items" } else { "edit" } } == ["items", "edit"], "both wait, in their order")
+            #expect(
+                writes.map { if case .items = $0 { "items" } else { "edit" } } == ["items", "edit"],
+                "both wait, in their order")
         }
     }
 
     @Test func changesAreReadyUpToTheFirstThatTouchesAnItemStillWaiting() async throws {
         try await withTemporaryDirectory { root in
-            let pending = PendingWrites(outbox: Outbox(directory: root.appendingPathComponent("outbox")),
-                                        edits: EditQueue(directory: root.appendingPathComponent("edits")))
+            let pending = PendingWrites(
+                outbox: Outbox(directory: root.appendingPathComponent("outbox")),
+                edits: EditQueue(directory: root.appendingPathComponent("edits")))
             let (a, w, b) = (try Self.item("A"), try Self.item("W"), try Self.item("B"))
             // The item is queued after the changes, as when a clock stepped back: what it holds decides, not the time.
             let first = try pending.edits.enqueue(.delete([a]))
-            let second = try pending.edits.enqueue(.update(item: w, changed: try Self.item("W", price: 200), fields: [.price]))
+            let second = try pending.edits.enqueue(
+                .update(item: w, changed: try Self.item("W", price: 200), fields: [.price]))
             let third = try pending.edits.enqueue(.delete([b]))
             try pending.outbox.enqueue([OutboxBatch(key: "K1", items: [w])], now: Date(timeIntervalSince1970: 0))
             let waiting = try pending.waiting(["A", "W", "B"], in: pending.outbox.entries().entries)
             #expect(waiting == ["W"])
             let (ready, behind) = PendingWrites.ready([first, second, third], waiting: waiting, unreadable: [])
             #expect(ready.map(\.file) == [first.file] && behind == 2, "B's deletion does not overtake W's change")
-            #expect(PendingWrites.ready([first, third], waiting: waiting, unreadable: []).behind == 0, "changes of other items do not wait")
+            #expect(
+                PendingWrites.ready([first, third], waiting: waiting, unreadable: []).behind == 0,
+                "changes of other items do not wait")
             // An entry that cannot be read may hold any item: what was queued after it waits.
             let unreadable = root.appendingPathComponent("outbox").appendingPathComponent(second.file.lastPathComponent)
-            #expect(PendingWrites.ready([first, third], waiting: [], unreadable: [unreadable]).ready.map(\.file) == [first.file])
+            #expect(
+                PendingWrites.ready([first, third], waiting: [], unreadable: [unreadable]).ready.map(\.file) == [
+                    first.file
+                ])
         }
     }
 
@@ -170,7 +199,8 @@ import Testing
         try await withTemporaryDirectory { root in
             let repository = LocalRepository(directory: root.appendingPathComponent("cache"))
             let (a, b) = (try EditSubmissionTests.item("00123"), try EditSubmissionTests.item("B"))
-            try await repository.replaceMonth(try #require(YearMonth(year: 2024, month: 1)), with: [a, b], fetchedAt: Date())
+            try await repository.replaceMonth(
+                try #require(YearMonth(year: 2024, month: 1)), with: [a, b], fetchedAt: Date())
             let queue = EditQueue(directory: root.appendingPathComponent("edits"))
             try queue.enqueue(.delete([b]))
             let targets = EditTargets(repository: repository, queued: try queue.edits().edits)
@@ -178,7 +208,9 @@ import Testing
             guard case .one(let item, named: false) = found.first else { Issue.record("\(found)"); return }
             #expect(item.id == "00123", "an id as the sheet shows it")
             let gone = try await targets.matches(["00123", "B"]).matches
-            guard gone.count == 2, case .one(let kept, _) = gone[0], case .none = gone[1] else { Issue.record("\(gone)"); return }
+            guard gone.count == 2, case .one(let kept, _) = gone[0], case .none = gone[1] else {
+                Issue.record("\(gone)"); return
+            }
             #expect(kept.id == "00123", "a queued deletion hides B")
         }
     }
@@ -187,16 +219,23 @@ import Testing
         try await withTemporaryDirectory { root in
             let repository = LocalRepository(directory: root.appendingPathComponent("cache"))
             func client(_ session: FakeSession) -> ExpenseLogAPIClient {
-                ExpenseLogAPIClient(session: session, baseURL: URL(string: "https://example.com/exec")!,
-                                    retryPolicy: RetryPolicy(maxRetries: 0), sleep: { _ in })
+                ExpenseLogAPIClient(
+                    session: session, baseURL: URL(string: "https://example.com/exec")!,
+                    retryPolicy: RetryPolicy(maxRetries: 0), sleep: { _ in })
             }
-            let down = try await EditTargets.availability(of: "delete", client(.failing(.network(url: URL(string: "https://example.com/exec")!,
-                                                                                                   reason: .refused))), repository)
+            let down = try await EditTargets.availability(
+                of: "delete",
+                client(
+                    .failing(
+                        .network(
+                            url: URL(string: "https://example.com/exec")!,
+                            reason: .refused))), repository)
             guard case .unknown = down else { Issue.record("\(down)"); return }
             let original = try await EditTargets.availability(of: "delete", client(.json("[]")), repository)
             guard case .absent = original else { Issue.record("\(original)"); return }
             let bundled = try await EditTargets.availability(
-                of: "delete", client(.json(#"{"app":"expense-log","version":2,"actions":["info","delete","update"]}"#)), repository)
+                of: "delete", client(.json(#"{"app":"expense-log","version":2,"actions":["info","delete","update"]}"#)),
+                repository)
             guard case .offered = bundled else { Issue.record("\(bundled)"); return }
             let remembered = try await EditTargets.availability(of: "update", client(.unmocked), repository)
             guard case .offered = remembered else { Issue.record("\(remembered)"); return }

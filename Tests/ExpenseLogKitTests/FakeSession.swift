@@ -17,7 +17,8 @@ struct FakeSession: Session {
     /// Answers every request with this body and status.
     static func json(_ body: String, status: Int = 200) -> FakeSession {
         FakeSession { request in
-            HTTPResponse(status: status, headers: ["content-type": "application/json"], body: Data(body.utf8), url: request.url)
+            HTTPResponse(
+                status: status, headers: ["content-type": "application/json"], body: Data(body.utf8), url: request.url)
         }
     }
 
@@ -30,7 +31,8 @@ struct FakeSession: Session {
     static func fixture(_ name: String) -> FakeSession {
         FakeSession { request in
             let body = try Data(contentsOf: resources.appendingPathComponent("\(name).json"))
-            return HTTPResponse(status: 200, headers: ["content-type": "application/json"], body: body, url: request.url)
+            return HTTPResponse(
+                status: 200, headers: ["content-type": "application/json"], body: body, url: request.url)
         }
     }
 

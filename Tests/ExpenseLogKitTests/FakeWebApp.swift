@@ -10,7 +10,8 @@ import Testing
 /// register, delete and update as `Resources/server/Code.gs` answers them, and a switch that takes it down. Anything
 /// else it is asked fails the test. The CLI tests run the real script under Node.js; this is for exit codes and words.
 final class FakeWebApp: Sendable {
-    private let state = Mutex<(items: [Item], down: Bool, posts: Int, lost: Set<String>, arriving: [Item])>(([], false, 0, [], []))
+    private let state = Mutex<(items: [Item], down: Bool, posts: Int, lost: Set<String>, arriving: [Item])>(
+        ([], false, 0, [], []))
 
     /// A web app holding `items`.
     init(_ items: [Item] = []) {
@@ -45,12 +46,17 @@ final class FakeWebApp: Sendable {
     private func answer(_ request: HTTPRequest) throws -> HTTPResponse {
         func json(_ text: String) -> HTTPResponse { HTTPResponse(status: 200, body: Data(text.utf8), url: request.url) }
         if state.withLock({ $0.down }) { throw TransportError.network(url: request.url, reason: .refused) }
-        let query = Dictionary(URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems?.map { ($0.name, $0.value ?? "") } ?? [],
-                               uniquingKeysWith: { $1 })
+        let query = Dictionary(
+            URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems?.map {
+                ($0.name, $0.value ?? "")
+            } ?? [],
+            uniquingKeysWith: { $1 })
         if request.method == "GET", query["action"] == "info" {
             return json(#"{"app":"expense-log","version":2,"actions":["info","register","delete","update","check"]}"#)
         }
-        if request.method == "GET", let year = query["year"].flatMap(Int.init), let month = query["month"].flatMap(Int.init) {
+        if request.method == "GET", let year = query["year"].flatMap(Int.init),
+            let month = query["month"].flatMap(Int.init)
+        {
             return json(ItemJSON.array(items.filter { $0.date.year == year && $0.date.month == month }))
         }
         guard request.method == "POST", let body = request.body else {
@@ -95,9 +101,12 @@ final class FakeWebApp: Sendable {
                 guard let index = state.items.firstIndex(where: { $0.id == id }) else { return nil }
                 let item = state.items[index]
                 let date = (changes["date"] as? String).flatMap { Day(parsing: $0) } ?? item.date
-                state.items[index] = Item(id: id, date: date, name: changes["name"] as? String ?? item.name,
-                                          price: changes["price"] as? Int ?? item.price, category: changes["category"] as? Int ?? item.category,
-                                          categorySub: changes.keys.contains("categorySub") ? changes["categorySub"] as? Int : item.categorySub)
+                state.items[index] = Item(
+                    id: id, date: date, name: changes["name"] as? String ?? item.name,
+                    price: changes["price"] as? Int ?? item.price,
+                    category: changes["category"] as? Int ?? item.category,
+                    categorySub: changes.keys.contains("categorySub")
+                        ? changes["categorySub"] as? Int : item.categorySub)
                 return state.items[index]
             }
             guard let saved else {

@@ -1,11 +1,12 @@
+import Foundation
+import Testing
+
 @testable import ExpenseLogClient
 @testable import ExpenseLogFormats
 @testable import ExpenseLogImport
 @testable import ExpenseLogModel
 @testable import ExpenseLogRendering
 @testable import ExpenseLogStore
-import Foundation
-import Testing
 
 /// The fast paths added for speed must give exactly what the slow, general code they stand in for gives.
 @Suite("Fast paths agree with the general code")
@@ -43,8 +44,9 @@ struct FastPathTests {
         #expect(try await client(.json(body)).fetch(january()).items == want)
     }
 
-    @Test("what the fast reader gives up on, the Sheet reader reads, leaves out by row, or refuses whole",
-          arguments: unusualBodies.indices)
+    @Test(
+        "what the fast reader gives up on, the Sheet reader reads, leaves out by row, or refuses whole",
+        arguments: unusualBodies.indices)
     func unusualAnswers(index: Int) async throws {
         let (body, expected) = Self.unusualBodies[index]
         let result: Result<SheetAnswer, any Error>
@@ -64,12 +66,15 @@ struct FastPathTests {
     func cacheFile() async throws {
         try await withTemporaryDirectory { folder in
             let items = #"[{"id":7,"date":"20240102","name":"ざる\"そば\"","price":"800","category":0,"categorySub":""}]"#
-            try writeText(#"{"month":"2024-01","note":"kept by a newer version","fetchedAt":1705900000.25,"items":\#(items)}"#,
-                          to: folder.appendingPathComponent("2024-01.json"))
+            try writeText(
+                #"{"month":"2024-01","note":"kept by a newer version","fetchedAt":1705900000.25,"items":\#(items)}"#,
+                to: folder.appendingPathComponent("2024-01.json"))
             let cached = try #require(try await LocalRepository(directory: folder).month(january()))
             #expect(cached.items == (try ItemCodec.items(in: ItemCodec.parse(Array(items.utf8)))))
-            #expect(CacheFileFormat.fastDecode(Array(try Data(contentsOf: folder.appendingPathComponent("2024-01.json")))) != nil,
-                    "the fast path takes it")
+            #expect(
+                CacheFileFormat.fastDecode(Array(try Data(contentsOf: folder.appendingPathComponent("2024-01.json"))))
+                    != nil,
+                "the fast path takes it")
             #expect(cached.fetchedAt == Date(timeIntervalSince1970: 1705900000.25))
         }
     }
@@ -77,8 +82,12 @@ struct FastPathTests {
     @Test("a month written and read back is the same month, null fetchedAt included")
     func cacheRoundTrip() async throws {
         try await withTemporaryDirectory { folder in
-            let items = try numberedItems(50) + [Item(id: "Q\"\\", date: try day(2024, 1, 9), name: "tab\there ✈️ 髙", price: -5,
-                                                         category: 1, categorySub: 2)]
+            let items =
+                try numberedItems(50) + [
+                    Item(
+                        id: "Q\"\\", date: try day(2024, 1, 9), name: "tab\there ✈️ 髙", price: -5,
+                        category: 1, categorySub: 2)
+                ]
             try await LocalRepository(directory: folder).add(items)
             let cached = try #require(try await LocalRepository(directory: folder).month(january()))
             #expect(cached.items == items)
@@ -86,17 +95,23 @@ struct FastPathTests {
         }
     }
 
-    @Test("eight digits are read at once as the other forms are: a real day, or nil", arguments: [
-        ("20240122", "2024-01-22"), ("20240229", "2024-02-29"), ("20230229", nil), ("20241301", nil), ("20240100", nil),
-        ("00000000", nil), ("2024012a", nil), ("２０２４０１２２", "2024-01-22"), ("2024-1-22", "2024-01-22"),
-    ] as [(String, String?)])
+    @Test(
+        "eight digits are read at once as the other forms are: a real day, or nil",
+        arguments: [
+            ("20240122", "2024-01-22"), ("20240229", "2024-02-29"), ("20230229", nil), ("20241301", nil),
+            ("20240100", nil),
+            ("00000000", nil), ("2024012a", nil), ("２０２４０１２２", "2024-01-22"), ("2024-1-22", "2024-01-22"),
+        ] as [(String, String?)])
     func eightDigits(text: String, day: String?) {
         #expect(Day(written: text)?.description == day)
     }
 
-    @Test("trimmingSpaces trims what trimmingCharacters(in: .whitespaces) trims", arguments: [
-        "", " ", "\t", "a", " a ", "\ta b\t", "\u{3000}全角\u{3000}", "\u{00A0}nbsp\u{00A0}", "x\n", "\n x \n", "  ", "é ", " 🍜", "\u{200B}x\u{200B}",
-    ])
+    @Test(
+        "trimmingSpaces trims what trimmingCharacters(in: .whitespaces) trims",
+        arguments: [
+            "", " ", "\t", "a", " a ", "\ta b\t", "\u{3000}全角\u{3000}", "\u{00A0}nbsp\u{00A0}", "x\n", "\n x \n", "  ",
+            "é ", " 🍜", "\u{200B}x\u{200B}",
+        ])
     func trimming(text: String) {
         #expect(text.trimmingSpaces() == text.trimmingCharacters(in: .whitespaces))
         #expect(text[...].trimmingSpaces() == text.trimmingCharacters(in: .whitespaces))
@@ -115,11 +130,14 @@ struct FastPathTests {
         }
     }
 
-    @Test("the width of text is the sum of its characters' widths", arguments: [
-        "", "plain ASCII text", "コーヒー", "Amazon 日用品", "ｱｲｳ", "e\u{301}", "🍜 ramen", "👍🏽", "☕️", "1\u{20E3}", "tab\there",
-        "ランチ, 定食 853832590", "か\u{3099}", "〇〆〜「」、。", "ｶﾞ", "Ａ１！", "漢字\u{FE0F}",
-        "ｽﾀｰﾊﾞｯｸｽ ｼﾌﾞﾔ", "Café ｶﾌｪ", "\u{00A0}©®\u{00AD}", "1\u{3099}", "©\u{FE0F}", "〰\u{FE0F}", "ﾊﾞ\u{FE0F}",
-    ])
+    @Test(
+        "the width of text is the sum of its characters' widths",
+        arguments: [
+            "", "plain ASCII text", "コーヒー", "Amazon 日用品", "ｱｲｳ", "e\u{301}", "🍜 ramen", "👍🏽", "☕️", "1\u{20E3}",
+            "tab\there",
+            "ランチ, 定食 853832590", "か\u{3099}", "〇〆〜「」、。", "ｶﾞ", "Ａ１！", "漢字\u{FE0F}",
+            "ｽﾀｰﾊﾞｯｸｽ ｼﾌﾞﾔ", "Café ｶﾌｪ", "\u{00A0}©®\u{00AD}", "1\u{3099}", "©\u{FE0F}", "〰\u{FE0F}", "ﾊﾞ\u{FE0F}",
+        ])
     func widths(text: String) {
         #expect(TextWidth.of(text) == text.reduce(0) { $0 + TextWidth.of($1) })
     }
@@ -132,10 +150,12 @@ struct FastPathTests {
         #expect(Array(differing.prefix(5)) == [])
     }
 
-    @Test("plain prices read as before, and the one number whose sign cannot be turned is refused", arguments: [
-        ("1500", 1500), ("-300", -300), ("0150", 150), ("-0", 0), ("9223372036854775807", Int.max),
-        ("-9223372036854775808", nil), ("-", nil), ("", nil), ("99999999999999999999", nil), ("1,500", 1500),
-    ] as [(String, Int?)])
+    @Test(
+        "plain prices read as before, and the one number whose sign cannot be turned is refused",
+        arguments: [
+            ("1500", 1500), ("-300", -300), ("0150", 150), ("-0", 0), ("9223372036854775807", Int.max),
+            ("-9223372036854775808", nil), ("-", nil), ("", nil), ("99999999999999999999", nil), ("1,500", 1500),
+        ] as [(String, Int?)])
     func prices(text: String, expected: Int?) {
         #expect(PriceText.parse(text) == expected)
     }
@@ -154,10 +174,13 @@ struct FastPathTests {
         #expect(!cheaper.isByteForByte(sent) && !Array(sent.prefix(0)).isByteForByte(sent))
     }
 
-    @Test("a whole number is read from its bytes as Int(text.trimmingSpaces()) reads it", arguments: [
-        "3", " 12 ", "\t7", "+5", "-40", "007", "-", "+", "", "  ", "1 2", "1.0", "1e3", "abc", "３", "\u{3000}4\u{3000}",
-        "4\u{200B}", "999999999999999999", "9999999999999999999", "-9223372036854775808", "９", "1,500", "¥10",
-    ])
+    @Test(
+        "a whole number is read from its bytes as Int(text.trimmingSpaces()) reads it",
+        arguments: [
+            "3", " 12 ", "\t7", "+5", "-40", "007", "-", "+", "", "  ", "1 2", "1.0", "1e3", "abc", "３",
+            "\u{3000}4\u{3000}",
+            "4\u{200B}", "999999999999999999", "9999999999999999999", "-9223372036854775808", "９", "1,500", "¥10",
+        ])
     func wholeNumbers(text: String) {
         #expect(WholeNumber.parse(text) == Int(text.trimmingSpaces()))
     }
@@ -167,15 +190,19 @@ struct FastPathTests {
         var random = SeededGenerator(seed: 34)
         let pieces = ["0", "1", "5", "9", "-", "+", " ", "\t", "\u{3000}", "a", "．", "１"]
         for _ in 0..<2_000 {
-            let text = (0..<Int.random(in: 0...8, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
+            let text = (0..<Int.random(in: 0...8, using: &random)).map { _ in pieces.randomElement(using: &random)! }
+                .joined()
             #expect(WholeNumber.parse(text) == Int(text.trimmingSpaces()), "\(text.debugDescription)")
         }
     }
 
-    @Test("a JSON integer is read from its bytes as the general number reading reads it", arguments: [
-        "0", "7", "-7", "178", "-0", "123456789012345678", "1234567890123456789", "01", "1.5", "2e3", "2E3", "-", "12,",
-        "-9223372036854775808", "99999999999999999999",
-    ])
+    @Test(
+        "a JSON integer is read from its bytes as the general number reading reads it",
+        arguments: [
+            "0", "7", "-7", "178", "-0", "123456789012345678", "1234567890123456789", "01", "1.5", "2e3", "2E3", "-",
+            "12,",
+            "-9223372036854775808", "99999999999999999999",
+        ])
     func jsonIntegers(text: String) {
         var fast = JSONParser(bytes: Array(text.utf8)), general = JSONParser(bytes: Array(text.utf8))
         let expected = Result { try Int(general.parseNumber()) }.map { $0 }
@@ -189,16 +216,23 @@ struct FastPathTests {
     }
 
     /// Two items as POSTed, and answers to them: whether each is taken for the body sent, token for token.
-    static let sentTwo = #"[{"id":"A1","date":"20240122","name":"コーヒー \"特\"","price":178,"category":0,"categorySub":null},"#
+    static let sentTwo =
+        #"[{"id":"A1","date":"20240122","name":"コーヒー \"特\"","price":178,"category":0,"categorySub":null},"#
         + #"{"id":"B2","date":"20240123","name":"返金 ❶","price":-500,"category":3,"categorySub":2}]"#
     static let echoes: [(String, Bool)] = [
         (sentTwo, true),
         // As Python's json.dumps writes it back, and indented as an outbox entry holds it.
-        (#"[{"id": "A1", "date": "20240122", "name": "コーヒー \"特\"", "price": 178, "category": 0, "categorySub": null}, "#
-            + #"{"id": "B2", "date": "20240123", "name": "返金 ❶", "price": -500, "category": 3, "categorySub": 2}]"#, true),
+        (
+            #"[{"id": "A1", "date": "20240122", "name": "コーヒー \"特\"", "price": 178, "category": 0, "categorySub": null}, "#
+                + #"{"id": "B2", "date": "20240123", "name": "返金 ❶", "price": -500, "category": 3, "categorySub": 2}]"#,
+            true
+        ),
         ("[\n  " + sentTwo.dropFirst().dropLast().replacingOccurrences(of: "},{", with: "},\n  {") + "\n]\n", true),
         // Anything else takes the general reading, which may still find the same items.
-        (sentTwo.replacingOccurrences(of: #""id":"A1","date":"20240122""#, with: #""date":"20240122","id":"A1""#), false),
+        (
+            sentTwo.replacingOccurrences(of: #""id":"A1","date":"20240122""#, with: #""date":"20240122","id":"A1""#),
+            false
+        ),
         (sentTwo.replacingOccurrences(of: #""date":"20240122""#, with: #""date":20240122"#), false),
         (sentTwo.replacingOccurrences(of: #""categorySub":null"#, with: #""categorySub":"""#), false),
         (sentTwo.replacingOccurrences(of: "コーヒー", with: #"コ\u30fcヒー"#), false),
@@ -217,8 +251,9 @@ struct FastPathTests {
     @Test("an answer is taken for the items sent only when it is their body token for token", arguments: echoes)
     func echoedItems(answer: String, expected: Bool) throws {
         let sent = try #require(WireItems.items(Array(Self.sentTwo.utf8)))
-        #expect(EchoedItems.match(Data(ItemJSON.arrayBytes(sent)), sent: Data(Self.sentTwo.utf8)),
-                "the sample is, token for token, the body the tool writes for its items")
+        #expect(
+            EchoedItems.match(Data(ItemJSON.arrayBytes(sent)), sent: Data(Self.sentTwo.utf8)),
+            "the sample is, token for token, the body the tool writes for its items")
         #expect(EchoedItems.match(Data(answer.utf8), sent: Data(Self.sentTwo.utf8)) == expected)
         if expected { #expect(try #require(WireItems.items(Array(answer.utf8))).isByteForByte(sent)) }
     }
@@ -238,15 +273,20 @@ struct FastPathTests {
     @Test("decimal digits are written as String(value) writes them, zero-padded to the minimum")
     func decimalDigits() {
         var random = SeededGenerator(seed: 8)
-        let values: [UInt64] = [0, 1, 9, 10, 99, 100, 999, 1_000, 9_999, 10_000, 20_240_122, 99_999_999, 100_000_000, .max]
-            + (0..<500).map { _ in UInt64.random(in: 0...UInt64.max, using: &random) >> UInt64.random(in: 0...63, using: &random) }
+        let values: [UInt64] =
+            [0, 1, 9, 10, 99, 100, 999, 1_000, 9_999, 10_000, 20_240_122, 99_999_999, 100_000_000, .max]
+            + (0..<500).map { _ in
+                UInt64.random(in: 0...UInt64.max, using: &random) >> UInt64.random(in: 0...63, using: &random)
+            }
         for value in values {
             for minimum in [1, 2, 4, 8, 12, 20] {
                 var bytes: [UInt8] = []
                 DecimalDigits.append(value, minimum: minimum, to: &bytes)
                 let plain = String(value)
-                #expect(String(decoding: bytes, as: UTF8.self) == String(repeating: "0", count: max(0, minimum - plain.count)) + plain,
-                        "\(value), minimum \(minimum)")
+                #expect(
+                    String(decoding: bytes, as: UTF8.self) == String(
+                        repeating: "0", count: max(0, minimum - plain.count)) + plain,
+                    "\(value), minimum \(minimum)")
             }
         }
     }
@@ -254,14 +294,17 @@ struct FastPathTests {
     @Test("a text needs an escape in JSON exactly when a byte of it is a control character, a quote or a backslash")
     func escapeScan() {
         var random = SeededGenerator(seed: 5)
-        let pool: [UInt8] = [0x00, 0x09, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x7F, 0x80, 0xA2, 0xDC, 0xE3, 0xFF, 0x41]
+        let pool: [UInt8] = [
+            0x00, 0x09, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x7F, 0x80, 0xA2, 0xDC, 0xE3, 0xFF, 0x41,
+        ]
         for _ in 0..<5_000 {
             let count = Int.random(in: 0...40, using: &random)
             // Mostly plain letters, so that a single byte that needs an escape lands at every place of a word.
-            let bytes = (0..<count).map { _ in Int.random(in: 0..<8, using: &random) == 0 ? pool.randomElement(using: &random)! : 0x61 }
+            let bytes = (0..<count).map { _ in
+                Int.random(in: 0..<8, using: &random) == 0 ? pool.randomElement(using: &random)! : 0x61
+            }
             let expected = bytes.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }
             #expect(bytes.withUnsafeBufferPointer(ItemJSON.needsEscape) == expected, "\(bytes)")
         }
     }
 }
-

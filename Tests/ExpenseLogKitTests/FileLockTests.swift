@@ -1,6 +1,7 @@
 import ExpenseLogStore
 import Foundation
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,10 +1,11 @@
+import Foundation
+import TestSupport
+import Testing
+
 @testable import ExpenseLogImport
 @testable import ExpenseLogModel
 @testable import ExpenseLogStore
 @testable import ExpenseLogUseCases
-import Foundation
-import TestSupport
-import Testing
 
 // What imports read of the forms people have: dates and prices as typed, date layouts with a two-digit year or a time,
 // ids made from a row's content, profiles that extend others, rename and match after NFKC, and profiles guessed from a
@@ -37,10 +38,12 @@ private enum PythonIDs {
     static let coffee2 = "A0B848F1-02A0-54AA-B77D-51BBB8CD41C7"
     static let coffee3 = "D7B3DF0F-1DE2-5C2F-8522-4D381C6B5642"
     /// 2026-11-03, "a" repeated so that the hashed bytes are so many long, ¥178, the first.
-    static let byLength = [(55, "6BF374CD-1C35-5B51-B928-E18BF2D07A98"), (56, "563AD3C4-1C6B-5DB8-BB6C-26F2DD464224"),
-                           (63, "0D97EC91-AFBB-53BC-844B-9513F7FA66A2"), (64, "01DA4E9E-5080-5857-8ED8-7F2E75B36F3A"),
-                           (119, "6D7C7A52-3D05-59B8-9CDD-B5810C6F1C90"), (120, "A53AAA19-0540-56B6-BB1A-ACB08B576219"),
-                           (130, "4B90D6C8-CE76-5A4A-935D-C003F1F3AA7D")]
+    static let byLength = [
+        (55, "6BF374CD-1C35-5B51-B928-E18BF2D07A98"), (56, "563AD3C4-1C6B-5DB8-BB6C-26F2DD464224"),
+        (63, "0D97EC91-AFBB-53BC-844B-9513F7FA66A2"), (64, "01DA4E9E-5080-5857-8ED8-7F2E75B36F3A"),
+        (119, "6D7C7A52-3D05-59B8-9CDD-B5810C6F1C90"), (120, "A53AAA19-0540-56B6-BB1A-ACB08B576219"),
+        (130, "4B90D6C8-CE76-5A4A-935D-C003F1F3AA7D"),
+    ]
     /// 2026-11-03, ﾄﾞﾄｰﾙ 新宿店 (the name as read, before a rule renames it), ¥178, the first.
     static let doutor = "2494C330-B9F8-5E68-A460-29150DF704DE"
 }
@@ -86,50 +89,61 @@ private func statementProfile(_ members: String) throws -> ImportProfile {
 struct ImportFormsTests {
     // MARK: - Dates as people write them
 
-    @Test("Day(written:) reads a day in the forms people, banks and spreadsheets write", arguments: [
-        ("20240105", 2024, 1, 5),
-        ("2024-1-5", 2024, 1, 5),
-        ("2024-01-05", 2024, 1, 5),
-        ("2024/1/5", 2024, 1, 5),
-        ("2024.1.5", 2024, 1, 5),
-        ("2024年1月5日", 2024, 1, 5),
-        ("２０２４／１／５", 2024, 1, 5),  // full-width digits and slashes
-        ("2026/11/3 0:00", 2026, 11, 3),  // Excel's date-time
-        ("2026/11/3 12:34:56", 2026, 11, 3),
-        ("2024-01-05T00:00:00", 2024, 1, 5),  // ISO 8601 with a time
-        ("2024-01-05T23:30:00Z", 2024, 1, 5),  // a zone after the time does not move the day written
-        ("2024-01-05T08:00:00+09:00", 2024, 1, 5),
-        (" 2024/1/5 ", 2024, 1, 5),
-    ])
+    @Test(
+        "Day(written:) reads a day in the forms people, banks and spreadsheets write",
+        arguments: [
+            ("20240105", 2024, 1, 5),
+            ("2024-1-5", 2024, 1, 5),
+            ("2024-01-05", 2024, 1, 5),
+            ("2024/1/5", 2024, 1, 5),
+            ("2024.1.5", 2024, 1, 5),
+            ("2024年1月5日", 2024, 1, 5),
+            ("２０２４／１／５", 2024, 1, 5),  // full-width digits and slashes
+            ("2026/11/3 0:00", 2026, 11, 3),  // Excel's date-time
+            ("2026/11/3 12:34:56", 2026, 11, 3),
+            ("2024-01-05T00:00:00", 2024, 1, 5),  // ISO 8601 with a time
+            ("2024-01-05T23:30:00Z", 2024, 1, 5),  // a zone after the time does not move the day written
+            ("2024-01-05T08:00:00+09:00", 2024, 1, 5),
+            (" 2024/1/5 ", 2024, 1, 5),
+        ])
     func readsWrittenDays(text: String, year: Int, month: Int, dayOfMonth: Int) throws {
         #expect(Day(written: text) == (try day(year, month, dayOfMonth)), "'\(text)'")
     }
 
-    @Test("Day(written:) refuses a day without a four-digit year, one that is not real, and text after the date", arguments: [
-        "1/5", "2024/13/1", "2024/2/30", "2024/1/5 noon", "2024/1/5x", "24/1/5",
-        "2024年1月5",  // 年 and 月 but no 日: not the Japanese form
-    ])
+    @Test(
+        "Day(written:) refuses a day without a four-digit year, one that is not real, and text after the date",
+        arguments: [
+            "1/5", "2024/13/1", "2024/2/30", "2024/1/5 noon", "2024/1/5x", "24/1/5",
+            "2024年1月5",  // 年 and 月 but no 日: not the Japanese form
+        ])
     func refusesWrittenDays(text: String) {
         #expect(Day(written: text) == nil, "'\(text)' was read as \(String(describing: Day(written: text)))")
     }
 
-    @Test("Day(written:) reads the Japanese form with a time after it or blanks around it, as it reads 2026/11/3 0:00", arguments: [
-        ("2024年1月5日 0:00", 2024, 1, 5),
-        (" 2024年1月5日 ", 2024, 1, 5),
-        ("2026年11月3日 12:34", 2026, 11, 3),
-    ])
+    @Test(
+        "Day(written:) reads the Japanese form with a time after it or blanks around it, as it reads 2026/11/3 0:00",
+        arguments: [
+            ("2024年1月5日 0:00", 2024, 1, 5),
+            (" 2024年1月5日 ", 2024, 1, 5),
+            ("2026年11月3日 12:34", 2026, 11, 3),
+        ])
     func readsJapaneseDaysWithATime(text: String, year: Int, month: Int, dayOfMonth: Int) throws {
         #expect(Day(written: text) == (try day(year, month, dayOfMonth)), "'\(text)': \(DateText.problem(text))")
     }
 
-    @Test("DateText.problem says why a date is not read: no year, not a real day, or not a form read here", arguments: [
-        ("1/5", "'1/5' has no year, so which year's sheet it belongs to cannot be known"),
-        ("5/1/24", "'5/1/24' has no four-digit year; if it is a two-digit one, give a profile whose \"dateFormat\" says"),
-        ("2024/2/30", "'2024/2/30' is not a real day (2024-02 has 29 days)"),
-        ("2023/2/29", "'2023/2/29' is not a real day (2023-02 has 28 days)"),
-        ("2024/13/1", "'2024/13/1' is not a real day"),
-        ("Jan 5", "'Jan 5' is not a date in a form read here"),
-    ])
+    @Test(
+        "DateText.problem says why a date is not read: no year, not a real day, or not a form read here",
+        arguments: [
+            ("1/5", "'1/5' has no year, so which year's sheet it belongs to cannot be known"),
+            (
+                "5/1/24",
+                "'5/1/24' has no four-digit year; if it is a two-digit one, give a profile whose \"dateFormat\" says"
+            ),
+            ("2024/2/30", "'2024/2/30' is not a real day (2024-02 has 29 days)"),
+            ("2023/2/29", "'2023/2/29' is not a real day (2023-02 has 28 days)"),
+            ("2024/13/1", "'2024/13/1' is not a real day"),
+            ("Jan 5", "'Jan 5' is not a date in a form read here"),
+        ])
     func dateProblems(text: String, expected: String) {
         let problem = DateText.problem(text)
         #expect(problem.hasPrefix(expected), "\(problem)")
@@ -149,18 +163,22 @@ struct ImportFormsTests {
 
     // MARK: - Prices as people write them
 
-    @Test("PriceText reads whole yen written with a mark, a space, thousands separators or a zero fraction", arguments: [
-        ("1,500 円", 1500),
-        ("1500.0", 1500),
-        ("1,500.00", 1500),
-        ("¥ 1,500", 1500),
-        ("１５００．０", 1500),  // full-width digits and point
-    ])
+    @Test(
+        "PriceText reads whole yen written with a mark, a space, thousands separators or a zero fraction",
+        arguments: [
+            ("1,500 円", 1500),
+            ("1500.0", 1500),
+            ("1,500.00", 1500),
+            ("¥ 1,500", 1500),
+            ("１５００．０", 1500),  // full-width digits and point
+        ])
     func readsPrices(text: String, value: Int) {
         #expect(PriceText.parse(text) == value, "'\(text)'")
     }
 
-    @Test("PriceText refuses a fraction of a yen and a point with nothing after it", arguments: ["1500.5", "1500.", "1,500.50", "1500.05"])
+    @Test(
+        "PriceText refuses a fraction of a yen and a point with nothing after it",
+        arguments: ["1500.5", "1500.", "1,500.50", "1500.05"])
     func refusesFractions(text: String) {
         #expect(PriceText.parse(text) == nil, "'\(text)' was read as \(String(describing: PriceText.parse(text)))")
     }
@@ -185,7 +203,8 @@ struct ImportFormsTests {
         #expect(layout.day(from: "2024-01-05") == nil)
         #expect(layout.problem("2024-01-05") == "'2024-01-05' does not fit the profile's dateFormat yyyy/MM/dd")
         #expect(layout.day(from: "2024/02/30") == nil)
-        #expect(layout.problem("2024/02/30").hasPrefix("'2024/02/30' is not a real day"), "\(layout.problem("2024/02/30"))")
+        #expect(
+            layout.problem("2024/02/30").hasPrefix("'2024/02/30' is not a real day"), "\(layout.problem("2024/02/30"))")
     }
 
     // MARK: - Ids made from a row's content
@@ -200,7 +219,8 @@ struct ImportFormsTests {
         // Names whose hashed bytes end just before, at and after a block boundary (55, 56, 63, 64, 119, 120 and 130
         // bytes with the namespace), against Python's uuid5.
         for (length, id) in PythonIDs.byLength {
-            let long = DerivedID.content(date: try day(2026, 11, 3), name: String(repeating: "a", count: length - 31), price: 178)
+            let long = DerivedID.content(
+                date: try day(2026, 11, 3), name: String(repeating: "a", count: length - 31), price: 178)
             #expect(DerivedID.make(content: long, occurrence: 1) == id, "\(length) bytes")
         }
         // The namespace is the documented UUID, byte for byte.
@@ -213,13 +233,17 @@ struct ImportFormsTests {
         #expect(hexDigits(SHA1.digest([])) == "da39a3ee5e6b4b0d3255bfef95601890afd80709")
         #expect(hexDigits(SHA1.digest(Array("abc".utf8))) == "a9993e364706816aba3e25717850c26c9cd0d89d")
         // 56 bytes: the padding needs a second block.
-        #expect(hexDigits(SHA1.digest(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)))
+        #expect(
+            hexDigits(SHA1.digest(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)))
                 == "84983e441c3bd26ebaae4aa1f95129e5e54670f1")
-        #expect(hexDigits(SHA1.digest([UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000)))
+        #expect(
+            hexDigits(SHA1.digest([UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000)))
                 == "34aa973cd4c4daa4f61eeb2bdbad27316534016f")
     }
 
-    @Test("identical rows of one file get the ids of their occurrences; a second file repeats the first's and goes on past them")
+    @Test(
+        "identical rows of one file get the ids of their occurrences; a second file repeats the first's and goes on past them"
+    )
     func occurrencesAcrossFiles() {
         var validator = ItemValidator(catalogue: .wide, derivesIDs: true)
         let rows = [
@@ -229,17 +253,18 @@ struct ImportFormsTests {
         ]
         var verdicts: [String] = []
         for row in rows { verdicts.append(verdict(validator.validate(row))) }
-        #expect(verdicts == [
-            // Two coffees in the first statement: different ids, the first and the second of their kind.
-            "valid \(PythonIDs.coffee1) (made)",
-            "valid \(PythonIDs.coffee2) (made)",
-            // The second statement overlaps: its first two coffees are those of a.csv, its third is new.
-            "repeated \(PythonIDs.coffee1) of a.csv",
-            "repeated \(PythonIDs.coffee2) of a.csv",
-            "valid \(PythonIDs.coffee3) (made)",
-            // A row that gives its id keeps it.
-            "valid MY-OWN-ID",
-        ])
+        #expect(
+            verdicts == [
+                // Two coffees in the first statement: different ids, the first and the second of their kind.
+                "valid \(PythonIDs.coffee1) (made)",
+                "valid \(PythonIDs.coffee2) (made)",
+                // The second statement overlaps: its first two coffees are those of a.csv, its third is new.
+                "repeated \(PythonIDs.coffee1) of a.csv",
+                "repeated \(PythonIDs.coffee2) of a.csv",
+                "valid \(PythonIDs.coffee3) (made)",
+                // A row that gives its id keeps it.
+                "valid MY-OWN-ID",
+            ])
         #expect(validator.problems.isEmpty, "\(validator.problems)")
     }
 
@@ -248,7 +273,8 @@ struct ImportFormsTests {
         var first = ItemValidator(catalogue: .wide)
         var second = ItemValidator(catalogue: .wide)
         guard case .valid(let one, madeID: false) = first.validate(coffeeRow("a.csv", line: 2)),
-              case .valid(let two, madeID: false) = second.validate(coffeeRow("a.csv", line: 2)) else {
+            case .valid(let two, madeID: false) = second.validate(coffeeRow("a.csv", line: 2))
+        else {
             Issue.record("the rows should be valid, with ids not made from their content")
             return
         }
@@ -261,9 +287,12 @@ struct ImportFormsTests {
 
     // MARK: - Profiles that extend others
 
-    @Test("a profile extending moneyforward keeps its keys, overrides columns field by field, and puts its own rules first")
+    @Test(
+        "a profile extending moneyforward keeps its keys, overrides columns field by field, and puts its own rules first"
+    )
     func extendsBuiltin() throws {
-        let profile = try parseProfile("""
+        let profile = try parseProfile(
+            """
             {
               "extends": "moneyforward",
               "description": "MoneyForward with rent",
@@ -276,14 +305,18 @@ struct ImportFormsTests {
         #expect(profile.name == "mine")
         #expect(profile.description == "MoneyForward with rent")
         #expect(profile.columns == [.id: ["ID"], .date: ["日付"], .name: ["メモ"], .price: ["金額（円）", "金額(円)"]])
-        #expect(profile.invertSign && profile.truncateNames && profile.excludesUnmatched, "the base's switches are kept")
+        #expect(
+            profile.invertSign && profile.truncateNames && profile.excludesUnmatched, "the base's switches are kept")
         #expect(profile.defaultCategory == 2)
         #expect(profile.rules.count == 8, "the child's rule and the base's seven")
         #expect(profile.rules.first?.match == ColumnMatch(column: "大項目", kind: .equals, values: ["住宅"]))
         #expect(profile.rules.first?.category == 1 && profile.rules.first?.sub == 2)
         #expect(profile.rules.dropFirst().first?.match == ColumnMatch(column: "中項目", kind: .equals, values: ["カフェ"]))
-        #expect(profile.skip.map(\.reason) == ["a transfer between your own accounts (振替)", "cash from an ATM",
-                                               "not counted (計算対象 is 0)", "income (収入)"], "transfers first, then the child's skip")
+        #expect(
+            profile.skip.map(\.reason) == [
+                "a transfer between your own accounts (振替)", "cash from an ATM",
+                "not counted (計算対象 is 0)", "income (収入)",
+            ], "transfers first, then the child's skip")
 
         // A rent row, which the base leaves out, is imported; the name comes from メモ.
         let export = """
@@ -302,7 +335,8 @@ struct ImportFormsTests {
         #expect(checked.items.map(\.id) == ["MF11", "MF01", "MF03"])
         #expect(checked.items.map(\.name) == ["一月の家賃", "朝のコーヒー", "水道"])
         #expect(checked.items.map(\.price) == [80000, 450, 3000])
-        #expect(categoryPairs(checked.items) == ["1/2", "0/1", "2/null"], "the water bill gets the child's defaultCategory")
+        #expect(
+            categoryPairs(checked.items) == ["1/2", "0/1", "2/null"], "the water bill gets the child's defaultCategory")
     }
 
     @Test("extending a profile of an unknown name is a problem at the extends line naming the built-in profiles")
@@ -312,25 +346,32 @@ struct ImportFormsTests {
         }
         #expect(problem.location == SourceLocation(file: "mine.json", line: 3))
         #expect(problem.field == "extends")
-        #expect(problem.message.contains("'moneyfoward' is neither a built-in profile (moneyforward, mufg, paypay, rakuten-card, smbc, vpass, yucho) nor a profile file"),
-                "\(problem.message)")
+        #expect(
+            problem.message.contains(
+                "'moneyfoward' is neither a built-in profile (moneyforward, mufg, paypay, rakuten-card, smbc, vpass, yucho) nor a profile file"
+            ),
+            "\(problem.message)")
     }
 
     @Test("extends finds its base through the given lookup, and the child's keys win")
     func extendsFileBase() throws {
-        let base = try parseProfile(#"""
+        let base = try parseProfile(
+            #"""
             {"columns": {"date": "日付", "name": "摘要", "price": "金額"}, "skipRows": 2, "encoding": "sjis",
              "rules": [{"column": "摘要", "contains": "パン", "category": 0, "sub": 0}], "defaultCategory": 1, "onInvalid": "skip"}
             """#)
         var asked: [String] = []
-        let child = try ImportProfile.parse(Array(#"""
-            {
-              "extends": "base.json",
-              "columns": {"price": "お引出し"},
-              "rules": [{"column": "摘要", "contains": "コーヒー", "category": 0, "sub": 1}],
-              "onInvalid": "warn"
-            }
-            """#.utf8), name: "child.json", file: "child.json") { name in
+        let child = try ImportProfile.parse(
+            Array(
+                #"""
+                {
+                  "extends": "base.json",
+                  "columns": {"price": "お引出し"},
+                  "rules": [{"column": "摘要", "contains": "コーヒー", "category": 0, "sub": 1}],
+                  "onInvalid": "warn"
+                }
+                """#.utf8), name: "child.json", file: "child.json"
+        ) { name in
             asked.append(name)
             return name == "base.json" ? base : nil
         }
@@ -346,7 +387,8 @@ struct ImportFormsTests {
 
     @Test("regex rules match part of the cell, case ignored, and give their category")
     func regexRules() throws {
-        let profile = try statementProfile(#"""
+        let profile = try statementProfile(
+            #"""
             "rules": [
               {"column": "摘要", "regex": "^STARBUCKS\\s", "category": 0, "sub": 1},
               {"column": "摘要", "regex": ["^uber", "タクシー$"], "category": 1, "sub": 1}
@@ -355,7 +397,8 @@ struct ImportFormsTests {
             """#)
         #expect(profile.rules.map(\.match.kind) == [.regex, .regex])
         #expect(profile.rules.map(\.match.values) == [["^STARBUCKS\\s"], ["^uber", "タクシー$"]])
-        let text = "日付,摘要,金額\n20261103,Starbucks Shibuya,550\n20261104,UBER TRIP,1800\n20261105,東京タクシー,2400\n"
+        let text =
+            "日付,摘要,金額\n20261103,Starbucks Shibuya,550\n20261104,UBER TRIP,1800\n20261105,東京タクシー,2400\n"
             + "20261106,My Starbucks Card,3000\n20261107,タクシー会社の弁当,700\n"
         let read = profile.readCSV(text, name: "in.csv")
         #expect(read.problems.isEmpty, "\(read.problems)")
@@ -367,14 +410,18 @@ struct ImportFormsTests {
     @Test("a regex that does not compile is a problem at its line")
     func badRegex() throws {
         let problem = try #require(throws: ValidationProblem.self) {
-            try statementProfile("\n  \"defaultCategory\": 0,\n  \"rules\": [\n    {\"column\": \"摘要\", \"regex\": \"(unclosed\", \"category\": 0}\n  ]\n")
+            try statementProfile(
+                "\n  \"defaultCategory\": 0,\n  \"rules\": [\n    {\"column\": \"摘要\", \"regex\": \"(unclosed\", \"category\": 0}\n  ]\n"
+            )
         }
         #expect(problem.location == SourceLocation(file: "mine.json", line: 4))
         #expect(problem.field == "rules[0].regex")
         #expect(problem.message.contains("'(unclosed' is not a regular expression"), "\(problem.message)")
     }
 
-    @Test("\"unmatched\": \"exclude\" leaves a row no rule matches out, with the reason, where it would otherwise be invalid")
+    @Test(
+        "\"unmatched\": \"exclude\" leaves a row no rule matches out, with the reason, where it would otherwise be invalid"
+    )
     func unmatchedExclude() throws {
         let rules = #""rules": [{"column": "摘要", "contains": "コーヒー", "category": 0, "sub": 1}]"#
         let text = "日付,摘要,金額\n20261103,コーヒー,178\n20261104,家賃,80000\n"
@@ -385,8 +432,9 @@ struct ImportFormsTests {
         #expect(left.problems.isEmpty, "\(left.problems)")
         #expect(left.drafts.map(\.location.line) == [2])
         #expect(left.excluded.map(\.location) == [SourceLocation(file: "in.csv", line: 3)])
-        #expect(left.excluded.first?.reason.contains("no rule of the mine profile matches (摘要 '家賃')") == true,
-                "\(String(describing: left.excluded.first?.reason))")
+        #expect(
+            left.excluded.first?.reason.contains("no rule of the mine profile matches (摘要 '家賃')") == true,
+            "\(String(describing: left.excluded.first?.reason))")
 
         for members in [rules, rules + #", "unmatched": "invalid""#] {
             let profile = try statementProfile(members)
@@ -397,7 +445,9 @@ struct ImportFormsTests {
             #expect(read.problems.map(\.field) == ["category"])
         }
 
-        let problem = try #require(throws: ValidationProblem.self) { try statementProfile(rules + #", "unmatched": "skip""#) }
+        let problem = try #require(throws: ValidationProblem.self) {
+            try statementProfile(rules + #", "unmatched": "skip""#)
+        }
         #expect(problem.field == "unmatched")
         #expect(problem.message.contains("use \"invalid\" or \"exclude\""), "\(problem.message)")
     }
@@ -412,12 +462,15 @@ struct ImportFormsTests {
             try statementProfile(#""defaultCategory": 0, "onInvalid": "ignore""#)
         }
         #expect(problem.field == "onInvalid")
-        #expect(problem.message.contains("'ignore' is not a choice; use \"stop\", \"skip\", \"warn\""), "\(problem.message)")
+        #expect(
+            problem.message.contains("'ignore' is not a choice; use \"stop\", \"skip\", \"warn\""), "\(problem.message)"
+        )
     }
 
     @Test("a rule with a name renames the row, and its made id still comes from the name as read")
     func renamingRules() throws {
-        let profile = try statementProfile(#"""
+        let profile = try statementProfile(
+            #"""
             "rules": [
               {"column": "摘要", "contains": "ドトール", "category": 0, "sub": 1, "name": "コーヒー"},
               {"column": "摘要", "equals": "ｷｭｳﾖ", "name": "給与"}
@@ -426,7 +479,8 @@ struct ImportFormsTests {
             """#)
         #expect(profile.rules.map(\.name) == ["コーヒー", "給与"])
         #expect(profile.rules.map(\.category) == [0, nil])
-        let read = profile.readCSV("日付,摘要,金額\n20261103,ﾄﾞﾄｰﾙ 新宿店,178\n20261104,ｷｭｳﾖ,5000\n20261105,ﾗﾝﾁ,800\n", name: "in.csv")
+        let read = profile.readCSV(
+            "日付,摘要,金額\n20261103,ﾄﾞﾄｰﾙ 新宿店,178\n20261104,ｷｭｳﾖ,5000\n20261105,ﾗﾝﾁ,800\n", name: "in.csv")
         #expect(read.problems.isEmpty, "\(read.problems)")
         #expect(read.drafts.map(\.name) == [.text("コーヒー"), .text("給与"), .text("ﾗﾝﾁ")])
         #expect(read.drafts.map(\.readName) == ["ﾄﾞﾄｰﾙ 新宿店", "ｷｭｳﾖ", nil])
@@ -437,10 +491,14 @@ struct ImportFormsTests {
         #expect(validator.problems.isEmpty, "\(validator.problems)")
         let items = read.drafts.validatedAll(catalogue: .wide).items
         #expect(items.map(\.name) == ["コーヒー", "給与", "ﾗﾝﾁ"])
-        #expect(categoryPairs(items) == ["0/1", "1/null", "1/null"], "a rule that only renames leaves the category to the default")
+        #expect(
+            categoryPairs(items) == ["0/1", "1/null", "1/null"],
+            "a rule that only renames leaves the category to the default")
     }
 
-    @Test("rules compare after NFKC and case folding: half-width kana match full-width, full-width letters match lowercase")
+    @Test(
+        "rules compare after NFKC and case folding: half-width kana match full-width, full-width letters match lowercase"
+    )
     func nfkcMatching() throws {
         #expect(ColumnMatch(column: "摘要", kind: .contains, values: ["セブン"]).matches("ｾﾌﾞﾝｲﾚﾌﾞﾝ"))
         #expect(ColumnMatch(column: "摘要", kind: .equals, values: ["amazon"]).matches("ＡＭＡＺＯＮ"))
@@ -448,14 +506,16 @@ struct ImportFormsTests {
         #expect(!ColumnMatch(column: "摘要", kind: .equals, values: ["amazon"]).matches("ＡＭＡＺＯＮ マーケットプレイス"))
         #expect(!ColumnMatch(column: "摘要", kind: .contains, values: ["セブン"]).matches("ﾛｰｿﾝ"))
 
-        let profile = try statementProfile(#"""
+        let profile = try statementProfile(
+            #"""
             "rules": [
               {"column": "摘要", "contains": "セブン", "category": 1, "sub": 2},
               {"column": "摘要", "equals": "amazon", "category": 1, "sub": 0}
             ],
             "defaultCategory": 0
             """#)
-        let read = profile.readCSV("日付,摘要,金額\n20261104,ｾﾌﾞﾝｲﾚﾌﾞﾝ,598\n20261105,ＡＭＡＺＯＮ,1980\n20261106,ﾗﾝﾁ,800\n", name: "in.csv")
+        let read = profile.readCSV(
+            "日付,摘要,金額\n20261104,ｾﾌﾞﾝｲﾚﾌﾞﾝ,598\n20261105,ＡＭＡＺＯＮ,1980\n20261106,ﾗﾝﾁ,800\n", name: "in.csv")
         let checked = read.drafts.validatedAll(catalogue: .wide)
         #expect(read.problems.isEmpty && checked.problems.isEmpty, "\(read.problems) \(checked.problems)")
         #expect(categoryPairs(checked.items) == ["1/2", "1/0", "0/null"])
@@ -505,7 +565,9 @@ struct ImportFormsTests {
         let builtin = try #require(try ImportProfile.builtin("moneyforward"))
         let builtinAgain = try ImportProfile.parse(Array(builtin.json.utf8), name: "moneyforward", file: "profile.json")
         #expect(builtinAgain == builtin)
-        #expect(builtinAgain.rules == builtin.rules && builtinAgain.skip == builtin.skip && builtinAgain.columns == builtin.columns)
+        #expect(
+            builtinAgain.rules == builtin.rules && builtinAgain.skip == builtin.skip
+                && builtinAgain.columns == builtin.columns)
 
         let every = try parseProfile(Self.everyKey)
         // Every key was read, so the round trip below is not of defaults.
@@ -580,7 +642,8 @@ struct ImportFormsTests {
 
     @Test("a file with no column a guess recognises is a problem naming the first row's cells")
     func guessNothing() throws {
-        let bytes = try csvBytesByPython([["Item", "Qty", "Note"], ["pen", "2", "blue"], ["ink", "1", ""]], encoding: "utf-8")
+        let bytes = try csvBytesByPython(
+            [["Item", "Qty", "Note"], ["pen", "2", "blue"], ["ink", "1", ""]], encoding: "utf-8")
         let problem = try #require(throws: ValidationProblem.self) {
             try ProfileGuess.guess(bytes, name: "stock.csv", defaultCategory: 0)
         }

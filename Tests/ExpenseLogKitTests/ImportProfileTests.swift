@@ -26,7 +26,8 @@ private let columns = #""columns": {"date": "日付", "name": "内容", "price":
 struct ImportProfileTests {
     @Test("a profile using every key reads each of them")
     func everyKey() throws {
-        let profile = try parseProfile("""
+        let profile = try parseProfile(
+            """
             {
               "description": "My bank's export",
               "encoding": "sjis",
@@ -53,18 +54,27 @@ struct ImportProfileTests {
         #expect(profile.description == "My bank's export")
         #expect(profile.encoding == .shiftJIS)
         #expect(profile.skipRows == 2)
-        #expect(profile.columns == [.id: ["取引番号"], .date: ["日付", "取引日"], .name: ["摘要"], .price: ["金額"],
-                                    .category: ["分類"], .categorySub: ["小分類"]])
+        #expect(
+            profile.columns == [
+                .id: ["取引番号"], .date: ["日付", "取引日"], .name: ["摘要"], .price: ["金額"],
+                .category: ["分類"], .categorySub: ["小分類"],
+            ])
         #expect(profile.dateFormat == DatePattern("yyyy年M月d日"))
         #expect(profile.invertSign)
         #expect(profile.truncateNames)
         #expect(!profile.warnsOtherColumns)
-        #expect(profile.skip.map(\.match) == [ColumnMatch(column: "摘要", kind: .contains, values: ["振込", "振替"]),
-                                              ColumnMatch(column: "区分", kind: .equals, values: ["入金"])])
+        #expect(
+            profile.skip.map(\.match) == [
+                ColumnMatch(column: "摘要", kind: .contains, values: ["振込", "振替"]),
+                ColumnMatch(column: "区分", kind: .equals, values: ["入金"]),
+            ])
         #expect(profile.skip.map(\.reason) == ["a transfer", "区分 equals 入金"])
-        #expect(profile.rules.map(\.match) == [ColumnMatch(column: "摘要", kind: .contains, values: ["コーヒー"]),
-                                               ColumnMatch(column: "摘要", kind: .equals, values: ["バス", "電車"]),
-                                               ColumnMatch(column: "区分", kind: .equals, values: ["雑貨"])])
+        #expect(
+            profile.rules.map(\.match) == [
+                ColumnMatch(column: "摘要", kind: .contains, values: ["コーヒー"]),
+                ColumnMatch(column: "摘要", kind: .equals, values: ["バス", "電車"]),
+                ColumnMatch(column: "区分", kind: .equals, values: ["雑貨"]),
+            ])
         #expect(profile.rules.map(\.category) == [0, 1, 1])
         #expect(profile.rules.map(\.sub) == [1, nil, nil])
         #expect(profile.defaultCategory == 1)
@@ -83,40 +93,84 @@ struct ImportProfileTests {
         #expect(profile.defaultCategory == nil && profile.defaultSub == nil)
     }
 
-    @Test("a mistake in a profile file is reported at its file and line, naming the key, with what is expected", arguments: [
-        ("{\n  \"description\": \"x\",\n  \(columns),\n}", 4, String?.none, "invalid JSON"),
-        ("[]", 1, "profile", "must be an object"),
-        ("{\n  \(columns),\n  \"colums\": {}\n}", 3, "profile", "unknown key 'colums'"),
-        ("{\n  \(columns),\n  \"rules\": [\n    {\"column\": \"a\", \"equals\": \"b\", \"category\": 0, \"subb\": 1}\n  ]\n}",
-         4, "rules[0]", "unknown key 'subb'"),
-        ("{\n  \(columns),\n  \"rules\": [\n    {\"column\": \"a\", \"equals\": \"b\", \"category\": 0},\n    {\"column\": \"a\", \"equals\": \"c\"}\n  ]\n}",
-         5, "rules[1]", "needs \"category\""),
-        ("{\n  \(columns),\n  \"rules\": [\n    {\"column\": \"a\", \"equals\": \"b\", \"contains\": \"c\", \"category\": 0}\n  ]\n}",
-         4, "rules[0]", "exactly one of \"equals\", \"contains\" or \"regex\""),
-        ("{\n  \(columns),\n  \"rules\": [\n    {\"column\": \"a\", \"category\": 0}\n  ]\n}",
-         4, "rules[0]", "exactly one of \"equals\", \"contains\" or \"regex\""),
-        ("{\n  \(columns),\n  \"rules\": [\n    {\"equals\": \"b\", \"category\": 0}\n  ]\n}", 4, "rules[0]", "needs \"column\""),
-        ("{\n  \(columns),\n  \"rules\": [\n    {\"column\": \"a\", \"equals\": \"b\", \"category\": \"0\"}\n  ]\n}",
-         4, "rules[0].category", "whole number"),
-        ("{\n  \(columns),\n  \"defaultCategory\": 0,\n  \"skip\": [\n    {\"column\": \"a\", \"reason\": \"r\"}\n  ]\n}",
-         5, "skip[0]", "exactly one of"),
-        ("{\n  \(columns),\n  \"defaultCategory\": 0,\n  \"dateFormat\": \"yyyy/MM\"\n}", 4, "dateFormat", "'yyyy/MM' is not a date layout"),
-        ("{\n  \(columns),\n  \"defaultCategory\": 0,\n  \"encoding\": \"euc-jp\"\n}", 4, "encoding", "'euc-jp' is not an encoding"),
-        ("{\n  \(columns),\n  \"defaultCategory\": 0,\n  \"skipRows\": -1\n}", 4, "skipRows", "whole number"),
-        ("{\n  \(columns),\n  \"defaultCategory\": 0,\n  \"invertSign\": \"yes\"\n}", 4, "invertSign", "true or false"),
-        ("{\n  \"columns\": {\"date\": \"d\", \"name\": \"n\", \"price\": \"p\", \"memo\": \"m\"},\n  \"defaultCategory\": 0\n}",
-         2, "columns", "unknown key 'memo'"),
-        ("{\n  \"columns\": {\"date\": \"d\", \"name\": \"n\",\n    \"price\": \"out\", \"price\": \"in\"},\n  \"defaultCategory\": 0\n}",
-         3, "columns", "'price' is given twice"),
-        ("{\n  \(columns),\n  \"defaultCategory\": 0,\n  \"defaultCategory\": 1\n}", 4, "profile", "'defaultCategory' is given twice"),
-        ("{\n  \"columns\": {\"name\": \"n\", \"price\": \"p\"},\n  \"defaultCategory\": 0\n}", 1, "columns", "has no \"date\""),
-        ("{\n  \"columns\": {\"date\": \"d\", \"price\": \"p\"},\n  \"defaultCategory\": 0\n}", 1, "columns", "has no \"name\""),
-        ("{\n  \"columns\": {\"date\": \"d\", \"name\": \"n\"},\n  \"defaultCategory\": 0\n}", 1, "columns", "has no \"price\""),
-        ("{\n  \(columns)\n}", 1, "columns", "no way to find a category"),
-        ("{\n  \(columns),\n  \"rules\": [],\n  \"defaultSub\": 1\n}", 1, "columns", "no way to find a category"),
-        ("{\n  \"columns\": {\"date\": \"d\", \"name\": \"n\", \"price\": \"p\", \"category\": \"c\"},\n  \"defaultSub\": 1\n}",
-         1, "defaultSub", "needs \"defaultCategory\""),
-    ])
+    @Test(
+        "a mistake in a profile file is reported at its file and line, naming the key, with what is expected",
+        arguments: [
+            ("{\n  \"description\": \"x\",\n  \(columns),\n}", 4, String?.none, "invalid JSON"),
+            ("[]", 1, "profile", "must be an object"),
+            ("{\n  \(columns),\n  \"colums\": {}\n}", 3, "profile", "unknown key 'colums'"),
+            (
+                "{\n  \(columns),\n  \"rules\": [\n    {\"column\": \"a\", \"equals\": \"b\", \"category\": 0, \"subb\": 1}\n  ]\n}",
+                4, "rules[0]", "unknown key 'subb'"
+            ),
+            (
+                "{\n  \(columns),\n  \"rules\": [\n    {\"column\": \"a\", \"equals\": \"b\", \"category\": 0},\n    {\"column\": \"a\", \"equals\": \"c\"}\n  ]\n}",
+                5, "rules[1]", "needs \"category\""
+            ),
+            (
+                "{\n  \(columns),\n  \"rules\": [\n    {\"column\": \"a\", \"equals\": \"b\", \"contains\": \"c\", \"category\": 0}\n  ]\n}",
+                4, "rules[0]", "exactly one of \"equals\", \"contains\" or \"regex\""
+            ),
+            (
+                "{\n  \(columns),\n  \"rules\": [\n    {\"column\": \"a\", \"category\": 0}\n  ]\n}",
+                4, "rules[0]", "exactly one of \"equals\", \"contains\" or \"regex\""
+            ),
+            (
+                "{\n  \(columns),\n  \"rules\": [\n    {\"equals\": \"b\", \"category\": 0}\n  ]\n}", 4, "rules[0]",
+                "needs \"column\""
+            ),
+            (
+                "{\n  \(columns),\n  \"rules\": [\n    {\"column\": \"a\", \"equals\": \"b\", \"category\": \"0\"}\n  ]\n}",
+                4, "rules[0].category", "whole number"
+            ),
+            (
+                "{\n  \(columns),\n  \"defaultCategory\": 0,\n  \"skip\": [\n    {\"column\": \"a\", \"reason\": \"r\"}\n  ]\n}",
+                5, "skip[0]", "exactly one of"
+            ),
+            (
+                "{\n  \(columns),\n  \"defaultCategory\": 0,\n  \"dateFormat\": \"yyyy/MM\"\n}", 4, "dateFormat",
+                "'yyyy/MM' is not a date layout"
+            ),
+            (
+                "{\n  \(columns),\n  \"defaultCategory\": 0,\n  \"encoding\": \"euc-jp\"\n}", 4, "encoding",
+                "'euc-jp' is not an encoding"
+            ),
+            ("{\n  \(columns),\n  \"defaultCategory\": 0,\n  \"skipRows\": -1\n}", 4, "skipRows", "whole number"),
+            (
+                "{\n  \(columns),\n  \"defaultCategory\": 0,\n  \"invertSign\": \"yes\"\n}", 4, "invertSign",
+                "true or false"
+            ),
+            (
+                "{\n  \"columns\": {\"date\": \"d\", \"name\": \"n\", \"price\": \"p\", \"memo\": \"m\"},\n  \"defaultCategory\": 0\n}",
+                2, "columns", "unknown key 'memo'"
+            ),
+            (
+                "{\n  \"columns\": {\"date\": \"d\", \"name\": \"n\",\n    \"price\": \"out\", \"price\": \"in\"},\n  \"defaultCategory\": 0\n}",
+                3, "columns", "'price' is given twice"
+            ),
+            (
+                "{\n  \(columns),\n  \"defaultCategory\": 0,\n  \"defaultCategory\": 1\n}", 4, "profile",
+                "'defaultCategory' is given twice"
+            ),
+            (
+                "{\n  \"columns\": {\"name\": \"n\", \"price\": \"p\"},\n  \"defaultCategory\": 0\n}", 1, "columns",
+                "has no \"date\""
+            ),
+            (
+                "{\n  \"columns\": {\"date\": \"d\", \"price\": \"p\"},\n  \"defaultCategory\": 0\n}", 1, "columns",
+                "has no \"name\""
+            ),
+            (
+                "{\n  \"columns\": {\"date\": \"d\", \"name\": \"n\"},\n  \"defaultCategory\": 0\n}", 1, "columns",
+                "has no \"price\""
+            ),
+            ("{\n  \(columns)\n}", 1, "columns", "no way to find a category"),
+            ("{\n  \(columns),\n  \"rules\": [],\n  \"defaultSub\": 1\n}", 1, "columns", "no way to find a category"),
+            (
+                "{\n  \"columns\": {\"date\": \"d\", \"name\": \"n\", \"price\": \"p\", \"category\": \"c\"},\n  \"defaultSub\": 1\n}",
+                1, "defaultSub", "needs \"defaultCategory\""
+            ),
+        ])
     func refused(json: String, line: Int, field: String?, message: String) throws {
         let problem = try profileProblem(json)
         #expect(problem.location == SourceLocation(file: "mine.json", line: line))
@@ -147,10 +201,12 @@ struct ImportProfileTests {
         #expect(try ImportProfile.builtin("MoneyForward") == nil)
     }
 
-    @Test("a column test compares the trimmed cell: equals one of the values, or contains one", arguments: [
-        (ColumnMatch.Kind.equals, " カフェ ", true), (.equals, "カフェ・喫茶", false), (.equals, "食料品", true),
-        (.contains, "カフェ・喫茶", true), (.contains, "食料品店", true), (.contains, "外食", false), (.equals, "", false),
-    ])
+    @Test(
+        "a column test compares the trimmed cell: equals one of the values, or contains one",
+        arguments: [
+            (ColumnMatch.Kind.equals, " カフェ ", true), (.equals, "カフェ・喫茶", false), (.equals, "食料品", true),
+            (.contains, "カフェ・喫茶", true), (.contains, "食料品店", true), (.contains, "外食", false), (.equals, "", false),
+        ])
     func columnMatch(kind: ColumnMatch.Kind, cell: String, matches: Bool) {
         #expect(ColumnMatch(column: "中項目", kind: kind, values: ["カフェ", "食料品"]).matches(cell) == matches)
     }

@@ -15,12 +15,15 @@ private func at(_ file: String, _ line: Int) -> ExpenseLogModel.SourceLocation {
 }
 
 /// A report row for a valid item.
-private func row(_ file: String, _ line: Int, _ item: Item, _ status: ImportRecord.Status = .notSent) -> ImportRecord.Row {
+private func row(
+    _ file: String, _ line: Int, _ item: Item, _ status: ImportRecord.Status = .notSent
+) -> ImportRecord.Row {
     ImportRecord.Row(location: at(file, line), status: status, item: item)
 }
 
 /// The report's JSON decoded, failing the test when it is not a JSON object.
-private func decodedReport(_ report: ImportRecord, exitCode: Int32 = 0, spool: ItemSpool? = nil) throws -> [String: Any] {
+private func decodedReport(_ report: ImportRecord, exitCode: Int32 = 0, spool: ItemSpool? = nil) throws -> [String: Any]
+{
     let json = try report.json(exitCode: exitCode, spool: spool)
     let object = try JSONSerialization.jsonObject(with: Data(json.utf8))
     return try #require(object as? [String: Any], "not a JSON object: \(json)")
@@ -45,13 +48,16 @@ struct ImportRecordTests {
         ])
         #expect(report.rows.map(\.location) == [at("a.csv", 2), at("a.csv", 4), at("b.csv", 2)])
         #expect(report.rows.allSatisfy { $0.status == .invalid && $0.item == nil })
-        #expect(report.rows.map(\.reasons) == [
-            ["date: is missing", "price: must not be 0", "name: is empty"], ["has 5 fields but the header has 4"], ["invalid JSON"],
-        ])
+        #expect(
+            report.rows.map(\.reasons) == [
+                ["date: is missing", "price: must not be 0", "name: is empty"], ["has 5 fields but the header has 4"],
+                ["invalid JSON"],
+            ])
         #expect(report.count(.invalid) == 3)
     }
 
-    @Test("marking rows changes only those rows, adding reasons and what they matched; a row number not there is ignored")
+    @Test(
+        "marking rows changes only those rows, adding reasons and what they matched; a row number not there is ignored")
     func mark() throws {
         var report = ImportRecord()
         let (a, b, c) = (try coffee("A"), try coffee("B"), try coffee("C"))
@@ -82,17 +88,26 @@ struct ImportRecordTests {
         #expect(report.count(.queued) == 0)
     }
 
-    @Test("the summary names the non-zero counts in a fixed order", arguments: [
-        ([ImportRecord.Status](), "no rows"),
-        ([.invalid, .added, .added], "2 added, 1 invalid"),
-        ([.notSent, .excluded, .invalid, .matched, .held, .skipped, .duplicate, .duplicate, .rejected, .queued, .added, .added, .added],
-         "3 added, 1 queued in the outbox, 1 refused by the server, 2 skipped as already there (same id), "
-         + "1 matched to items already there (not sent), 1 held for you to decide, 1 skipped as decided, 1 invalid, "
-         + "1 left out by the profile, 1 valid but not sent"),
-    ])
+    @Test(
+        "the summary names the non-zero counts in a fixed order",
+        arguments: [
+            ([ImportRecord.Status](), "no rows"),
+            ([.invalid, .added, .added], "2 added, 1 invalid"),
+            (
+                [
+                    .notSent, .excluded, .invalid, .matched, .held, .skipped, .duplicate, .duplicate, .rejected,
+                    .queued, .added, .added, .added,
+                ],
+                "3 added, 1 queued in the outbox, 1 refused by the server, 2 skipped as already there (same id), "
+                    + "1 matched to items already there (not sent), 1 held for you to decide, 1 skipped as decided, 1 invalid, "
+                    + "1 left out by the profile, 1 valid but not sent"
+            ),
+        ])
     func summary(statuses: [ImportRecord.Status], expected: String) {
         var report = ImportRecord()
-        for (line, status) in statuses.enumerated() { report.append(ImportRecord.Row(location: at("in.csv", line + 2), status: status)) }
+        for (line, status) in statuses.enumerated() {
+            report.append(ImportRecord.Row(location: at("in.csv", line + 2), status: status))
+        }
         #expect(report.summary == expected)
     }
 
@@ -105,7 +120,9 @@ struct ImportRecordTests {
         #expect(object["exitCode"] as? Int == 65)
         let counts = try #require(object["counts"] as? [String: Int])
         #expect(Set(counts.keys) == Set(ImportRecord.Status.allCases.map(\.rawValue)))
-        #expect(counts["added"] == 1 && counts["invalid"] == 1 && counts["matched"] == 0 && counts["held"] == 0 && counts["not-sent"] == 0)
+        #expect(
+            counts["added"] == 1 && counts["invalid"] == 1 && counts["matched"] == 0 && counts["held"] == 0
+                && counts["not-sent"] == 0)
     }
 
     @Test("the JSON rows follow the order of the files, then the line, whatever order they were added in")
@@ -113,22 +130,33 @@ struct ImportRecordTests {
         var report = ImportRecord(files: ["b.csv", "a.csv"])
         report.append(row("a.csv", 2, try coffee("A2")))
         report.append(row("b.csv", 5, try coffee("B5")))
-        report.appendInvalid([ValidationProblem(location: at("a.csv", 1), field: nil, message: "unknown column 'memo'")])
+        report.appendInvalid([ValidationProblem(location: at("a.csv", 1), field: nil, message: "unknown column 'memo'")]
+        )
         report.append(row("c.csv", 1, try coffee("C1")))
         report.append(row("b.csv", 3, try coffee("B3")))
         let rows = try reportRows(try decodedReport(report))
-        #expect(rows.map { "\($0["file"] as? String ?? "?"):\($0["line"] as? Int ?? 0)" } == ["b.csv:3", "b.csv:5", "a.csv:1", "a.csv:2", "c.csv:1"])
+        #expect(
+            rows.map { "\($0["file"] as? String ?? "?"):\($0["line"] as? Int ?? 0)" } == [
+                "b.csv:3", "b.csv:5", "a.csv:1", "a.csv:2", "c.csv:1",
+            ])
     }
 
-    @Test("a JSON row holds its status, the item in the wire format, its reasons, the matched item with its place, and a held row's candidates")
+    @Test(
+        "a JSON row holds its status, the item in the wire format, its reasons, the matched item with its place, and a held row's candidates"
+    )
     func jsonRow() throws {
         var report = ImportRecord(files: ["in.csv"])
         report.append(row("in.csv", 2, try coffee("A")))
         report.append(row("in.csv", 3, try coffee("B", price: -50)))
-        report.mark(row: 1, .matched, reasons: ["the same purchase"], matched: KnownItem(item: try coffee("Q"), place: .outbox))
+        report.mark(
+            row: 1, .matched, reasons: ["the same purchase"], matched: KnownItem(item: try coffee("Q"), place: .outbox))
         report.append(row("in.csv", 4, try coffee("C")))
-        report.mark(row: 2, .held, reasons: ["it may be"], candidates: [KnownItem(item: try coffee("S1"), place: .server),
-                                                                         KnownItem(item: try coffee("S2"), place: .server)])
+        report.mark(
+            row: 2, .held, reasons: ["it may be"],
+            candidates: [
+                KnownItem(item: try coffee("S1"), place: .server),
+                KnownItem(item: try coffee("S2"), place: .server),
+            ])
         let rows = try reportRows(try decodedReport(report))
         try #require(rows.count == 3)
         #expect(rows[0]["status"] as? String == "not-sent")
@@ -165,7 +193,8 @@ struct ImportRecordTests {
         #expect(rows.first?["reasons"] as? [String] == [reason])
     }
 
-    @Test("a spooled row's item is read back from the spool into the JSON, and truncating forgets rows and their reasons")
+    @Test(
+        "a spooled row's item is read back from the spool into the JSON, and truncating forgets rows and their reasons")
     func spooledRows() throws {
         let spool = try ItemSpool()
         var report = ImportRecord(files: ["in.csv"])
@@ -201,7 +230,9 @@ struct ImportRecordTests {
         #expect(report.rows.map(\.location) == [at("in.csv", far), at("in.csv", 3)])
     }
 
-    @Test("rows of files that come back, over blocks of 1,024, keep their file, line and spooled item, truncated mid-block too")
+    @Test(
+        "rows of files that come back, over blocks of 1,024, keep their file, line and spooled item, truncated mid-block too"
+    )
     func manyRowsOverBlocks() throws {
         let spool = try ItemSpool()
         let files = ["a.csv", "b.csv", "c.csv"]
@@ -225,7 +256,9 @@ struct ImportRecordTests {
         for index in 2_500..<2_700 { try add(index, "b.csv") }
         #expect((0..<report.count).map { report.location(ofRow: $0) } == expected.map { at($0.file, $0.line) })
         let order = expected.indices.sorted {
-            (files.firstIndex(of: expected[$0].file)!, expected[$0].line, $0) < (files.firstIndex(of: expected[$1].file)!, expected[$1].line, $1)
+            (files.firstIndex(of: expected[$0].file)!, expected[$0].line, $0) < (
+                files.firstIndex(of: expected[$1].file)!, expected[$1].line, $1
+            )
         }
         let rows = try reportRows(try decodedReport(report, spool: spool))
         #expect(rows.map { "\($0["file"] ?? "")" } == order.map { expected[$0].file })

@@ -26,37 +26,43 @@ func onlyProblem(_ text: String, format: InputFormat) throws -> ValidationProble
 
 @Suite("Reading register input")
 struct InputReaderTests {
-    @Test("the extension names the format", arguments: [
-        ("items.json", InputFormat?.some(.json)), ("A.JSON", .json), ("x.ndjson", .ndjson), ("x.jsonl", .ndjson),
-        ("dir/x.csv", .csv), ("x.CSV", .csv), ("x.txt", nil), ("noext", nil), ("-", nil),
-    ])
+    @Test(
+        "the extension names the format",
+        arguments: [
+            ("items.json", InputFormat?.some(.json)), ("A.JSON", .json), ("x.ndjson", .ndjson), ("x.jsonl", .ndjson),
+            ("dir/x.csv", .csv), ("x.CSV", .csv), ("x.txt", nil), ("noext", nil), ("-", nil),
+        ])
     func formatFromFileName(name: String, format: InputFormat?) {
         #expect(InputFormat(fileName: name) == format)
     }
 
-    @Test("the content names the format when the extension does not", arguments: [
-        ("[\n  {\"a\": 1}\n]", InputFormat.json),
-        ("\n  [{\"a\": 1}]", .json),
-        ("\u{FEFF}[]", .json),
-        ("{\n  \"date\": \"20240122\",\n  \"name\": \"x\"\n}\n", .json),
-        ("{\"a\": 1}\n", .json),
-        ("{\"a\": 1}\n{\"a\": 2}\n", .ndjson),
-        ("{\"a\": 1}\r\n\r\n{\"a\": 2}", .ndjson),
-        ("date,name,price,category\n20240122,x,1,0\n", .csv),
-        ("ID,日付,品名,金額,項目,サブ項目\n", .csv),
-        ("", .csv),
-    ])
+    @Test(
+        "the content names the format when the extension does not",
+        arguments: [
+            ("[\n  {\"a\": 1}\n]", InputFormat.json),
+            ("\n  [{\"a\": 1}]", .json),
+            ("\u{FEFF}[]", .json),
+            ("{\n  \"date\": \"20240122\",\n  \"name\": \"x\"\n}\n", .json),
+            ("{\"a\": 1}\n", .json),
+            ("{\"a\": 1}\n{\"a\": 2}\n", .ndjson),
+            ("{\"a\": 1}\r\n\r\n{\"a\": 2}", .ndjson),
+            ("date,name,price,category\n20240122,x,1,0\n", .csv),
+            ("ID,日付,品名,金額,項目,サブ項目\n", .csv),
+            ("", .csv),
+        ])
     func formatFromContent(text: String, format: InputFormat) {
         #expect(InputFormat(sniffing: Array(text.utf8)) == format)
     }
 
     @Test("a JSON object is one draft with its fields as written")
     func jsonObject() throws {
-        let read = readInput(#"{"id":"A","date":"20240122","name":"コーヒー","price":178,"category":0,"categorySub":null}"#, format: .json)
+        let read = readInput(
+            #"{"id":"A","date":"20240122","name":"コーヒー","price":178,"category":0,"categorySub":null}"#, format: .json)
         #expect(read.problems.isEmpty)
         let draft = try #require(read.drafts.first)
         #expect(read.drafts.count == 1)
-        #expect([draft.id, draft.date, draft.name, draft.price, draft.category, draft.categorySub]
+        #expect(
+            [draft.id, draft.date, draft.name, draft.price, draft.category, draft.categorySub]
                 == [.text("A"), .text("20240122"), .text("コーヒー"), .integer(178), .integer(0), .null])
     }
 
@@ -71,14 +77,18 @@ struct InputReaderTests {
             ]
             """
         let read = readInput(text, format: .json, name: "a.json")
-        #expect(read.drafts.map(\.location) == [SourceLocation(file: "a.json", line: 2), SourceLocation(file: "a.json", line: 3)])
+        #expect(
+            read.drafts.map(\.location) == [
+                SourceLocation(file: "a.json", line: 2), SourceLocation(file: "a.json", line: 3),
+            ])
         #expect(read.drafts.last?.price == .other("the number 200.5"))
         #expect(read.drafts.last?.categorySub == .missing)
     }
 
     @Test("NDJSON gives one draft per non-blank line and reports a bad line without losing the others")
     func ndjson() throws {
-        let text = "{\"date\":\"20240122\",\"name\":\"a\",\"price\":1,\"category\":0}\n\n{\"date\":\n{\"date\":\"20240123\",\"name\":\"b\",\"price\":2,\"category\":1}\n"
+        let text =
+            "{\"date\":\"20240122\",\"name\":\"a\",\"price\":1,\"category\":0}\n\n{\"date\":\n{\"date\":\"20240123\",\"name\":\"b\",\"price\":2,\"category\":1}\n"
         let read = readInput(text, format: .ndjson)
         #expect(read.drafts.map(\.location.line) == [1, 4])
         #expect(read.problems.map(\.location.line) == [3])
@@ -87,7 +97,8 @@ struct InputReaderTests {
 
     @Test("CSV with the native header reads every column, id and categorySub optional")
     func csvNative() throws {
-        let items = try readItems("date,name,price,category\n20240122,\"コーヒー, 大\",178,0\n2024/1/5,紅茶,-200,1\n", format: .csv)
+        let items = try readItems(
+            "date,name,price,category\n20240122,\"コーヒー, 大\",178,0\n2024/1/5,紅茶,-200,1\n", format: .csv)
         #expect(items.map(\.name) == ["コーヒー, 大", "紅茶"])
         #expect(items.map(\.date) == [try day(2024, 1, 22), try day(2024, 1, 5)])
         #expect(items.map(\.price) == [178, -200])
@@ -98,10 +109,11 @@ struct InputReaderTests {
     func csvJapanese() throws {
         let text = "ID,日付,品名,金額,項目,サブ項目\r\n100000BF,2024-01-22,コーヒー,178,0,1\r\n200000BF,20240110,紅茶,200,0,\r\n"
         let items = try readItems(text, format: .csv)
-        #expect(items == [
-            Item(id: "100000BF", date: try day(2024, 1, 22), name: "コーヒー", price: 178, category: 0, categorySub: 1),
-            Item(id: "200000BF", date: try day(2024, 1, 10), name: "紅茶", price: 200, category: 0, categorySub: nil),
-        ])
+        #expect(
+            items == [
+                Item(id: "100000BF", date: try day(2024, 1, 22), name: "コーヒー", price: 178, category: 0, categorySub: 1),
+                Item(id: "200000BF", date: try day(2024, 1, 10), name: "紅茶", price: 200, category: 0, categorySub: nil),
+            ])
     }
 
     @Test("CSV columns may come in any order and with a BOM")
@@ -123,7 +135,10 @@ struct InputReaderTests {
         let read = readInput("date,name,price,category,memo,tag\n20240122,x,1,0,hi,a\n20240123,y,2,0,,\n", format: .csv)
         #expect(read.problems.isEmpty)
         #expect(read.drafts.count == 2)
-        #expect(read.warnings.map(\.description) == ["in:1: ignored the columns 'memo', 'tag' (an item has id, date, name, price, category, categorySub)"])
+        #expect(
+            read.warnings.map(\.description) == [
+                "in:1: ignored the columns 'memo', 'tag' (an item has id, date, name, price, category, categorySub)"
+            ])
     }
 
     @Test("a CSV record with the wrong number of fields is reported at its own line")
@@ -156,7 +171,8 @@ struct InputReaderTests {
 
     @Test("CSV that is neither UTF-8 nor Shift_JIS is refused at the line of the first bad byte, with a hint")
     func csvUndecodable() throws {
-        let bytes = Array("date,name,price,category\n20240122,ok,1,0\n20240123,".utf8) + [0xFF, 0xFF] + Array(",1,0\n".utf8)
+        let bytes =
+            Array("date,name,price,category\n20240122,ok,1,0\n20240123,".utf8) + [0xFF, 0xFF] + Array(",1,0\n".utf8)
         let problems = InputReader.read(bytes, name: "bad.csv", format: .csv).problems
         #expect(problems.map(\.location) == [SourceLocation(file: "bad.csv", line: 3)])
         #expect(problems.first?.message.contains("neither UTF-8 nor Shift_JIS") == true)
@@ -164,7 +180,8 @@ struct InputReaderTests {
 
     @Test("an unknown JSON key is reported at its item, naming the key")
     func unknownKey() throws {
-        let problem = try onlyProblem("[\n  {\"date\":\"20240122\",\"name\":\"x\",\"price\":1,\"category\":0,\"memo\":\"hi\"}\n]", format: .json)
+        let problem = try onlyProblem(
+            "[\n  {\"date\":\"20240122\",\"name\":\"x\",\"price\":1,\"category\":0,\"memo\":\"hi\"}\n]", format: .json)
         #expect(problem.location.line == 2)
         #expect(problem.field == "memo")
     }

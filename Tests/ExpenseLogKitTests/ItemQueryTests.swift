@@ -25,10 +25,12 @@ struct ItemQueryTests {
         #expect(ids(ItemQuery()) == ["a", "b", "c", "d", "e", "f"])
     }
 
-    @Test("sorting is stable: ties keep the server's order", arguments: [
-        (ItemSort.date, ["d", "b", "c", "f", "a", "e"]),
-        (ItemSort.price, ["f", "a", "d", "c", "e", "b"]),
-    ])
+    @Test(
+        "sorting is stable: ties keep the server's order",
+        arguments: [
+            (ItemSort.date, ["d", "b", "c", "f", "a", "e"]),
+            (ItemSort.price, ["f", "a", "d", "c", "e", "b"]),
+        ])
     func stableSort(sort: ItemSort, expected: [String]) {
         #expect(ids(ItemQuery(sort: sort)) == expected)
     }
@@ -46,14 +48,16 @@ struct ItemQueryTests {
         #expect(ids(ItemQuery(sort: .price, reverse: true)) == ["b", "e", "c", "d", "a", "f"])
     }
 
-    @Test("a category keeps its items, with or without a sub-category; a sub narrows it further", arguments: [
-        (ItemQuery(category: 0), ["a", "b", "d", "f"]),
-        (ItemQuery(category: 1), ["c", "e"]),
-        (ItemQuery(category: 0, sub: 1), ["a", "d", "f"]),
-        (ItemQuery(category: 1, sub: 2), ["e"]),
-        (ItemQuery(category: 1, sub: 1), []),
-        (ItemQuery(category: 7), []),
-    ])
+    @Test(
+        "a category keeps its items, with or without a sub-category; a sub narrows it further",
+        arguments: [
+            (ItemQuery(category: 0), ["a", "b", "d", "f"]),
+            (ItemQuery(category: 1), ["c", "e"]),
+            (ItemQuery(category: 0, sub: 1), ["a", "d", "f"]),
+            (ItemQuery(category: 1, sub: 2), ["e"]),
+            (ItemQuery(category: 1, sub: 1), []),
+            (ItemQuery(category: 7), []),
+        ])
     func filter(query: ItemQuery, expected: [String]) {
         #expect(ids(query) == expected)
     }

@@ -9,9 +9,11 @@ import Testing
 /// `count` distinct items over three months, with long names so the records cross the spool's 64 KiB buffers.
 private func manyItems(_ count: Int) throws -> [Item] {
     try (0..<count).map { index in
-        Item(id: "ID-\(index)", date: try day(2024, 1 + index % 3, 1 + index % 28),
-             name: "品名 \(index) " + String(repeating: "あ", count: index % 40), price: index % 7 == 0 ? -index - 1 : index + 1,
-             category: index % 2, categorySub: index % 5 == 0 ? nil : index % 3)
+        Item(
+            id: "ID-\(index)", date: try day(2024, 1 + index % 3, 1 + index % 28),
+            name: "品名 \(index) " + String(repeating: "あ", count: index % 40),
+            price: index % 7 == 0 ? -index - 1 : index + 1,
+            category: index % 2, categorySub: index % 5 == 0 ? nil : index % 3)
     }
 }
 
@@ -42,8 +44,9 @@ struct ItemSpoolTests {
     @Test("a record larger than the write buffer (a name of 300 KB) comes back whole between others")
     func recordLargerThanTheBuffer() throws {
         let spool = try ItemSpool()
-        let huge = Item(id: "BIG", date: try day(2024, 2, 3), name: String(repeating: "長", count: 100_000), price: 1,
-                        category: 0, categorySub: nil)
+        let huge = Item(
+            id: "BIG", date: try day(2024, 2, 3), name: String(repeating: "長", count: 100_000), price: 1,
+            category: 0, categorySub: nil)
         let items = try manyItems(30) + [huge] + manyItems(30)
         for (index, item) in items.enumerated() { try spool.append(item, tag: Int32(index)) }
         let back = try readAll(spool)
@@ -64,8 +67,9 @@ struct ItemSpoolTests {
         let start = reader.offset
         for _ in 0..<2_000 { _ = try reader.next() }
         let slice = Array(items[1_000..<3_000])
-        try copy.append(recordsOf: source, from: start, to: reader.offset, count: slice.count,
-                        total: slice.reduce(0) { $0 + Int128($1.price) })
+        try copy.append(
+            recordsOf: source, from: start, to: reader.offset, count: slice.count,
+            total: slice.reduce(0) { $0 + Int128($1.price) })
         let back = try readAll(copy)
         #expect(back.map(\.item).isByteForByte([items[0]] + slice))
         #expect(copy.count == 2_001)

@@ -3,8 +3,10 @@ import Foundation
 import Testing
 
 /// A draft of a valid item read from `items.json` at a line; each test spoils the fields it is about.
-func draft(line: Int = 1, id: RawValue = .missing, date: RawValue = .text("20240122"), name: RawValue = .text("コーヒー"),
-           price: RawValue = .integer(178), category: RawValue = .integer(0), categorySub: RawValue = .integer(1)) -> ItemDraft {
+func draft(
+    line: Int = 1, id: RawValue = .missing, date: RawValue = .text("20240122"), name: RawValue = .text("コーヒー"),
+    price: RawValue = .integer(178), category: RawValue = .integer(0), categorySub: RawValue = .integer(1)
+) -> ItemDraft {
     var draft = ItemDraft(location: SourceLocation(file: "items.json", line: line))
     draft.id = id
     draft.date = date
@@ -24,11 +26,16 @@ func fields(_ problems: [ValidationProblem]) -> [String?] {
 struct ItemValidationTests {
     @Test("a complete draft becomes the item it describes")
     func validDraftBecomesItem() throws {
-        let result = draft(id: .text("ABC-1"), date: .text("2024/1/5"), name: .text("  ラーメン "), price: .text("-1500"),
-                           category: .text("1"), categorySub: .integer(2)).validated()
+        let result = draft(
+            id: .text("ABC-1"), date: .text("2024/1/5"), name: .text("  ラーメン "), price: .text("-1500"),
+            category: .text("1"), categorySub: .integer(2)
+        ).validated()
         #expect(result.problems.isEmpty)
         let item = try #require(result.item)
-        #expect(item == Item(id: "ABC-1", date: try day(2024, 1, 5), name: "ラーメン", price: -1500, category: 1, categorySub: 2))
+        #expect(
+            item
+                == Item(id: "ABC-1", date: try day(2024, 1, 5), name: "ラーメン", price: -1500, category: 1, categorySub: 2)
+        )
     }
 
     @Test("an empty or blank name is refused", arguments: [RawValue.missing, .null, .text(""), .text("   ")])
@@ -40,7 +47,10 @@ struct ItemValidationTests {
 
     @Test("a name may have 30 characters, a Japanese character counting as one")
     func thirtyCharacters() throws {
-        for name in [String(repeating: "あ", count: 30), String(repeating: "a", count: 30), String(repeating: "漢", count: 29) + "x"] {
+        for name in [
+            String(repeating: "あ", count: 30), String(repeating: "a", count: 30),
+            String(repeating: "漢", count: 29) + "x",
+        ] {
             let item = try #require(draft(name: .text(name)).validated().item)
             #expect(item.name == name)
         }
@@ -63,25 +73,34 @@ struct ItemValidationTests {
         #expect(try #require(draft(price: .integer(-300)).validated().item).price == -300)
     }
 
-    @Test("a price that is not a whole number is refused",
-          arguments: [RawValue.text("12.5"), .other("the number 12.5"), .text("abc"), .other("true"), .missing, .null])
+    @Test(
+        "a price that is not a whole number is refused",
+        arguments: [RawValue.text("12.5"), .other("the number 12.5"), .text("abc"), .other("true"), .missing, .null])
     func fractionalPrice(price: RawValue) {
         let result = draft(price: price).validated()
         #expect(result.item == nil)
         #expect(fields(result.problems) == ["price"])
     }
 
-    @Test("a category that is no number or name of the catalogue is refused, naming what it has",
-          arguments: [RawValue.text("travel"), .integer(7), .text("7"), .other("the number 1.5"), .other("an object"), .missing])
+    @Test(
+        "a category that is no number or name of the catalogue is refused, naming what it has",
+        arguments: [
+            RawValue.text("travel"), .integer(7), .text("7"), .other("the number 1.5"), .other("an object"), .missing,
+        ])
     func unknownCategory(category: RawValue) {
         let problems = draft(category: category).validated().problems
         #expect(fields(problems) == ["category"])
-        if case .integer = category { #expect(problems.first?.message.contains("0 食費 Food, 1 娯楽費 Entertainment") == true) }
+        if case .integer = category {
+            #expect(problems.first?.message.contains("0 食費 Food, 1 娯楽費 Entertainment") == true)
+        }
     }
 
-    @Test("a category and sub-category by name, as a person writes them in a CSV",
-          arguments: [(RawValue.text("食費"), RawValue.text("飲料"), 0, 1), (.text("food"), .text("drink"), 0, 1),
-                      (.text("娯楽費/雑貨"), .missing, 1, 2), (.text("Entertainment"), .integer(1), 1, 1)])
+    @Test(
+        "a category and sub-category by name, as a person writes them in a CSV",
+        arguments: [
+            (RawValue.text("食費"), RawValue.text("飲料"), 0, 1), (.text("food"), .text("drink"), 0, 1),
+            (.text("娯楽費/雑貨"), .missing, 1, 2), (.text("Entertainment"), .integer(1), 1, 1),
+        ])
     func namedCategory(category: RawValue, sub: RawValue, expected: Int, expectedSub: Int) throws {
         let item = try #require(draft(category: category, categorySub: sub).validated().item)
         #expect(item.category == expected && item.categorySub == expectedSub)
@@ -92,19 +111,25 @@ struct ItemValidationTests {
         #expect(try #require(draft(categorySub: sub).validated().item).categorySub == nil)
     }
 
-    @Test("a categorySub given as a number or numeric text is kept", arguments: [(RawValue.integer(3), 3), (.text("1"), 1)])
+    @Test(
+        "a categorySub given as a number or numeric text is kept",
+        arguments: [(RawValue.integer(3), 3), (.text("1"), 1)])
     func givenSub(sub: RawValue, expected: Int) throws {
         #expect(try #require(draft(categorySub: sub).validated().item).categorySub == expected)
     }
 
-    @Test("a categorySub that is no sub-category of its category is refused",
-          arguments: [RawValue.text("交通費"), .other("the number 0.5"), .integer(9)])
+    @Test(
+        "a categorySub that is no sub-category of its category is refused",
+        arguments: [RawValue.text("交通費"), .other("the number 0.5"), .integer(9)])
     func badSub(sub: RawValue) {
         #expect(fields(draft(categorySub: sub).validated().problems) == ["categorySub"])
     }
 
-    @Test("a date that is not a real day is refused",
-          arguments: [RawValue.text("20240230"), .integer(20241301), .text("2024-1-32"), .text("1/5"), .missing, .other("true")])
+    @Test(
+        "a date that is not a real day is refused",
+        arguments: [
+            RawValue.text("20240230"), .integer(20241301), .text("2024-1-32"), .text("1/5"), .missing, .other("true"),
+        ])
     func badDate(date: RawValue) {
         #expect(fields(draft(date: date).validated().problems) == ["date"])
     }
@@ -116,12 +141,16 @@ struct ItemValidationTests {
 
     @Test("every problem of one item is reported, not just the first")
     func allProblemsOfOneItem() {
-        let result = draft(line: 7, date: .text("20240230"), name: .text(" "), price: .integer(0),
-                           category: .integer(0), categorySub: .text("y")).validated()
+        let result = draft(
+            line: 7, date: .text("20240230"), name: .text(" "), price: .integer(0),
+            category: .integer(0), categorySub: .text("y")
+        ).validated()
         #expect(result.item == nil)
         #expect(Set(fields(result.problems)) == ["date", "name", "price", "categorySub"])
         // An unknown category leaves its sub-category unchecked: a sub means something only within its category.
-        #expect(Set(fields(draft(date: .text("x"), category: .text("x"), categorySub: .text("y")).validated().problems)) == ["date", "category"])
+        #expect(
+            Set(fields(draft(date: .text("x"), category: .text("x"), categorySub: .text("y")).validated().problems))
+                == ["date", "category"])
         #expect(result.problems.allSatisfy { $0.location == SourceLocation(file: "items.json", line: 7) })
     }
 
@@ -144,7 +173,10 @@ struct ItemValidationTests {
 
     @Test("validatedAll keeps the input order and where each item was read")
     func validatedAllKeepsOrder() {
-        let drafts = [draft(line: 2, id: .text("A")), draft(line: 3, id: .text("B"), price: .integer(0)), draft(line: 4, id: .text("C"))]
+        let drafts = [
+            draft(line: 2, id: .text("A")), draft(line: 3, id: .text("B"), price: .integer(0)),
+            draft(line: 4, id: .text("C")),
+        ]
         let result = drafts.validatedAll()
         #expect(result.items.map(\.id) == ["A", "C"])
         #expect(result.locations.map(\.line) == [2, 4])
@@ -153,8 +185,10 @@ struct ItemValidationTests {
 
     @Test("an id used twice is reported at each later item, naming the first")
     func duplicateIDs() {
-        let drafts = [draft(line: 2, id: .text("X")), draft(line: 5, id: .text("Y")),
-                      draft(line: 9, id: .text("X")), draft(line: 12, id: .text("X"))]
+        let drafts = [
+            draft(line: 2, id: .text("X")), draft(line: 5, id: .text("Y")),
+            draft(line: 9, id: .text("X")), draft(line: 12, id: .text("X")),
+        ]
         let result = drafts.validatedAll()
         #expect(result.items.map(\.id) == ["X", "Y"])
         #expect(result.problems.map(\.location.line) == [9, 12])
@@ -193,15 +227,18 @@ struct ItemValidationTests {
         let problem = try #require(zero.validated().problems.first)
         #expect(problem.description == "in/items.csv:14: price: \(problem.message)")
         #expect(problem.message.contains("0"))
-        let wholeFile = ValidationProblem(location: SourceLocation(file: "-", line: 1), field: nil, message: "invalid JSON")
+        let wholeFile = ValidationProblem(
+            location: SourceLocation(file: "-", line: 1), field: nil, message: "invalid JSON")
         #expect(wholeFile.description == "-:1: invalid JSON")
     }
 }
 
 extension CategoryCatalogue {
     /// Categories 0 to 20 with sub-categories 0 to 9: for tests of what a profile maps rows to, whatever the catalogue.
-    static let wide = CategoryCatalogue(categories: (0...20).map { id in
-        Category(id: id, japanese: "分類\(id)", english: "Kind \(id)",
-                 subs: (0...9).map { SubCategory(id: $0, japanese: "小分類\($0)", english: "Sub \($0)") })
-    })
+    static let wide = CategoryCatalogue(
+        categories: (0...20).map { id in
+            Category(
+                id: id, japanese: "分類\(id)", english: "Kind \(id)",
+                subs: (0...9).map { SubCategory(id: $0, japanese: "小分類\($0)", english: "Sub \($0)") })
+        })
 }

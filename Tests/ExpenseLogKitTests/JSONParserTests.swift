@@ -18,11 +18,12 @@ struct JSONParserTests {
     @Test("reads every kind of value, keeping number text and member order")
     func values() throws {
         let value = try parseJSON(#"{"s":"x","i":-12,"f":1.5e3,"t":true,"n":null,"a":[false,{}]}"#)
-        let expected = JSONValue.object([
-            ("s", .string("x", line: 1)), ("i", .number("-12", line: 1)), ("f", .number("1.5e3", line: 1)),
-            ("t", .bool(true, line: 1)), ("n", .null(line: 1)),
-            ("a", .array([.bool(false, line: 1), .object([], line: 1)], line: 1)),
-        ], line: 1)
+        let expected = JSONValue.object(
+            [
+                ("s", .string("x", line: 1)), ("i", .number("-12", line: 1)), ("f", .number("1.5e3", line: 1)),
+                ("t", .bool(true, line: 1)), ("n", .null(line: 1)),
+                ("a", .array([.bool(false, line: 1), .object([], line: 1)], line: 1)),
+            ], line: 1)
         #expect(value == expected)
     }
 
@@ -72,8 +73,9 @@ struct JSONParserTests {
         #expect(try parseJSON(#""\ud83c\udf63 \uD83D\uDE00""#) == .string("🍣 😀", line: 1))
     }
 
-    @Test("refuses broken surrogates and bad escapes",
-          arguments: [#""\ud83c""#, #""\udf63""#, #""\ud83c\u0041""#, #""\ud83cx""#, #""\x""#, #""\u12""#, #""\u12G4""#])
+    @Test(
+        "refuses broken surrogates and bad escapes",
+        arguments: [#""\ud83c""#, #""\udf63""#, #""\ud83c\u0041""#, #""\ud83cx""#, #""\x""#, #""\u12""#, #""\u12G4""#])
     func badEscapes(text: String) {
         #expect(throws: JSONSyntaxError.self) { try parseJSON(text) }
     }
@@ -89,20 +91,22 @@ struct JSONParserTests {
         #expect(value == .object([("a", .number("1", line: 1))], line: 1))
     }
 
-    @Test("reports syntax errors at their line", arguments: [
-        ("[\n  {\"a\": 1},\n  {\"a\": 2", 3),        // truncated
-        ("[\n  1,\n  2,\n]", 4),                       // trailing comma in an array
-        ("{\n  \"a\": 1,\n}", 3),                      // trailing comma in an object
-        ("{\n  \"price\": 0178\n}", 2),                // leading zero
-        ("{\n  \"name\": \"abc\n}", 2),                // string not closed on its line
-        ("{\"name\": \"abc", 1),                       // string cut off
-        ("{\"a\":1}\n\nx", 3),                         // trailing garbage
-        ("[1]\n[2]", 2),                               // a second document
-        ("\n\n{\"a\" 1}", 3),                          // missing colon
-        ("[\n  -\n]", 2),                              // a sign without digits
-        ("[\n  1.\n]", 2),                             // a point without digits
-        ("\n  tru", 2),                                // a cut-off word
-    ])
+    @Test(
+        "reports syntax errors at their line",
+        arguments: [
+            ("[\n  {\"a\": 1},\n  {\"a\": 2", 3),  // truncated
+            ("[\n  1,\n  2,\n]", 4),  // trailing comma in an array
+            ("{\n  \"a\": 1,\n}", 3),  // trailing comma in an object
+            ("{\n  \"price\": 0178\n}", 2),  // leading zero
+            ("{\n  \"name\": \"abc\n}", 2),  // string not closed on its line
+            ("{\"name\": \"abc", 1),  // string cut off
+            ("{\"a\":1}\n\nx", 3),  // trailing garbage
+            ("[1]\n[2]", 2),  // a second document
+            ("\n\n{\"a\" 1}", 3),  // missing colon
+            ("[\n  -\n]", 2),  // a sign without digits
+            ("[\n  1.\n]", 2),  // a point without digits
+            ("\n  tru", 2),  // a cut-off word
+        ])
     func errorLines(text: String, line: Int) throws {
         #expect(try syntaxErrorLine(text) == line)
     }
@@ -114,10 +118,14 @@ struct JSONParserTests {
 
     @Test("refuses a string that is not UTF-8")
     func invalidUTF8() {
-        #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(Array("[\"".utf8) + [0x83, 0x52] + Array("\"]".utf8)) }
+        #expect(throws: JSONSyntaxError.self) {
+            try JSONParser.parse(Array("[\"".utf8) + [0x83, 0x52] + Array("\"]".utf8))
+        }
     }
 
-    @Test("accepts -0 and exponents but not leading zeros", arguments: [("-0", true), ("0", true), ("1E+2", true), ("00", false), ("-01", false), ("+1", false)])
+    @Test(
+        "accepts -0 and exponents but not leading zeros",
+        arguments: [("-0", true), ("0", true), ("1E+2", true), ("00", false), ("-01", false), ("+1", false)])
     func numbers(text: String, valid: Bool) {
         #expect(((try? parseJSON(text)) != nil) == valid)
     }

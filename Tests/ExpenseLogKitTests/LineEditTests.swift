@@ -1,5 +1,6 @@
-@testable import ExpenseLogCLI
 import Testing
+
+@testable import ExpenseLogCLI
 
 /// The line editing at every prompt, key by key: what a terminal sends for each key, and the line and cursor it leaves.
 @Suite struct LineEditTests {
@@ -21,7 +22,9 @@ import Testing
 
     @Test func backspaceDeleteAndWordDeletionEditWhatWasTyped() {
         #expect(Self.type("コーヒ-\u{7F}ー\r").answer == .line("コーヒー"))
-        #expect(Self.type("abc\u{1B}[D\u{1B}[D\u{1B}[3~\r").answer == .line("ac"), "Delete removes the character under the cursor")
+        #expect(
+            Self.type("abc\u{1B}[D\u{1B}[D\u{1B}[3~\r").answer == .line("ac"),
+            "Delete removes the character under the cursor")
         #expect(Self.type("スタバ ラテ\u{17}\r").answer == .line("スタバ "), "Ctrl-W deletes the word before the cursor")
         #expect(Self.type("スタバ ラテ\u{1B}[1;5DX\r").answer == .line("スタバ Xラテ"), "Ctrl-Left moves a word")
         #expect(Self.type("old\u{15}new\r").answer == .line("new"), "Ctrl-U deletes to the start")
@@ -32,11 +35,14 @@ import Testing
         #expect(Self.type("半分\u{03}").answer == .interrupted)
         #expect(Self.type("\u{04}").answer == .end, "Ctrl-D on an empty line ends the input")
         #expect(Self.type("ab\u{01}\u{04}\r").answer == .line("b"), "Ctrl-D within a line deletes")
-        #expect(Self.type("a\u{1B}[Ab\tc\u{1B}[200~d\r").answer == .line("abcd"), "up, Tab and unknown sequences do nothing")
+        #expect(
+            Self.type("a\u{1B}[Ab\tc\u{1B}[200~d\r").answer == .line("abcd"), "up, Tab and unknown sequences do nothing"
+        )
         #expect(Self.type("x\u{85}y\r").answer == .line("xy"), "a C1 control is no text")
         #expect(Self.type("ok\u{1B}\r").answer == .line("ok"), "Esc alone, then Enter: the Enter still ends the line")
         var decoder = KeyDecoder()
-        #expect(decoder.keys(Array("a\r\nb\r\n".utf8)) == [.text("a"), .enter, .text("b"), .enter], "CR LF is one Enter")
+        #expect(
+            decoder.keys(Array("a\r\nb\r\n".utf8)) == [.text("a"), .enter, .text("b"), .enter], "CR LF is one Enter")
     }
 
     @Test func aKeySplitAcrossReadsWaitsForItsLastByte() {
@@ -61,10 +67,14 @@ import Testing
         let (_, edit) = Self.type(String(repeating: "あ", count: 30) + "\u{1B}[H\u{1B}[C")
         // 20 columns, a prompt of 2: 17 columns of text at most, the cursor kept in view.
         let start = edit.drawing(after: "> ", secret: false, columns: 20)
-        #expect(start == "\r\u{1B}[2C" + String(repeating: "あ", count: 8) + "\u{1B}[K\u{1B}[14D", "\(start.debugDescription)")
+        #expect(
+            start == "\r\u{1B}[2C" + String(repeating: "あ", count: 8) + "\u{1B}[K\u{1B}[14D",
+            "\(start.debugDescription)")
         var decoder = KeyDecoder(), moved = edit
         for key in decoder.keys(Array("\u{1B}[F".utf8)) { _ = moved.apply(key) }
-        #expect(moved.drawing(after: "> ", secret: false, columns: 20) == "\r\u{1B}[2C" + String(repeating: "あ", count: 8) + "\u{1B}[K",
-                "at the end, the last characters are shown")
+        #expect(
+            moved.drawing(after: "> ", secret: false, columns: 20) == "\r\u{1B}[2C" + String(repeating: "あ", count: 8)
+                + "\u{1B}[K",
+            "at the end, the last characters are shown")
     }
 }

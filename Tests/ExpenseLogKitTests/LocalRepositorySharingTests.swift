@@ -18,7 +18,8 @@ struct LocalRepositorySharingTests {
             let (a, b, _) = try cacheSamples()
             let mine = LocalRepository(directory: root)
             let other = LocalRepository(directory: root)
-            try await mine.replaceMonth(try month("2024-01"), with: [a], fetchedAt: Self.fetchedAt)  // now in mine's memory
+            // now in mine's memory
+            try await mine.replaceMonth(try month("2024-01"), with: [a], fetchedAt: Self.fetchedAt)
             try await other.add([try otherProcessItem()])
             try await mine.add([b])
             let onDisk = try #require(try await LocalRepository(directory: root).month(try month("2024-01")))
@@ -46,8 +47,9 @@ struct LocalRepositorySharingTests {
             let mine = LocalRepository(directory: root)
             try await mine.replaceMonth(try month("2024-01"), with: [a], fetchedAt: Self.fetchedAt)
             let refreshed = Self.fetchedAt.addingTimeInterval(3600)
-            try await LocalRepository(directory: root).replaceMonth(try month("2024-01"), with: [try otherProcessItem()],
-                                                                    fetchedAt: refreshed)
+            try await LocalRepository(directory: root).replaceMonth(
+                try month("2024-01"), with: [try otherProcessItem()],
+                fetchedAt: refreshed)
             try await mine.add([b])
             let onDisk = try #require(try await LocalRepository(directory: root).month(try month("2024-01")))
             #expect(onDisk.items == [try otherProcessItem(), b])

@@ -5,9 +5,11 @@ import Testing
 
 /// Two January items and a February one.
 func cacheSamples() throws -> (a: Item, b: Item, february: Item) {
-    (Item(id: "A", date: try day(2024, 1, 22), name: "コーヒー", price: 178, category: 0, categorySub: 1),
-     Item(id: "B", date: try day(2024, 1, 10), name: "紅茶", price: 200, category: 0, categorySub: nil),
-     Item(id: "F", date: try day(2024, 2, 10), name: "本", price: 1500, category: 1, categorySub: 2))
+    (
+        Item(id: "A", date: try day(2024, 1, 22), name: "コーヒー", price: 178, category: 0, categorySub: 1),
+        Item(id: "B", date: try day(2024, 1, 10), name: "紅茶", price: 200, category: 0, categorySub: nil),
+        Item(id: "F", date: try day(2024, 2, 10), name: "本", price: 1500, category: 1, categorySub: 2)
+    )
 }
 
 /// A month that must exist.
@@ -45,7 +47,8 @@ struct LocalRepositoryTests {
         try await withTemporaryDirectory { root in
             let directory = root.appendingPathComponent("cache/release")
             let (a, b, _) = try cacheSamples()
-            try await LocalRepository(directory: directory).replaceMonth(try month("2024-01"), with: [a, b], fetchedAt: Self.fetchedAt)
+            try await LocalRepository(directory: directory).replaceMonth(
+                try month("2024-01"), with: [a, b], fetchedAt: Self.fetchedAt)
             let cached = try #require(try await LocalRepository(directory: directory).month(try month("2024-01")))
             #expect(cached.month == (try month("2024-01")))
             #expect(cached.items == [a, b])
@@ -72,7 +75,8 @@ struct LocalRepositoryTests {
             let repository = LocalRepository(directory: root)
             let (a, b, _) = try cacheSamples()
             try await repository.replaceMonth(try month("2024-01"), with: [a, b], fetchedAt: Self.fetchedAt)
-            try await repository.replaceMonth(try month("2024-01"), with: [b], fetchedAt: Self.fetchedAt.addingTimeInterval(60))
+            try await repository.replaceMonth(
+                try month("2024-01"), with: [b], fetchedAt: Self.fetchedAt.addingTimeInterval(60))
             let cached = try #require(try await LocalRepository(directory: root).month(try month("2024-01")))
             #expect(cached.items == [b])
             #expect(cached.fetchedAt == Self.fetchedAt.addingTimeInterval(60))
@@ -82,7 +86,9 @@ struct LocalRepositoryTests {
     @Test("an uncached month is nil")
     func uncached() async throws {
         try await withTemporaryDirectory { root throws in
-            #expect(try await LocalRepository(directory: root.appendingPathComponent("none")).month(try month("2024-01")) == nil)
+            #expect(
+                try await LocalRepository(directory: root.appendingPathComponent("none")).month(try month("2024-01"))
+                    == nil)
         }
     }
 
@@ -110,7 +116,9 @@ struct LocalRepositoryTests {
         }
     }
 
-    @Test("months added from a spool at once (more than the 64 written side by side, over more than 64 years) get their items")
+    @Test(
+        "months added from a spool at once (more than the 64 written side by side, over more than 64 years) get their items"
+    )
     func addManyMonthsFromSpool() async throws {
         try await withTemporaryDirectory { root in
             let spool = try ItemSpool()
@@ -119,7 +127,8 @@ struct LocalRepositoryTests {
                 // 70 months: 2020 to 2025, and two in 2100 (a second group of years).
                 let year = index % 70 < 68 ? 2020 + index % 70 / 12 : 2100
                 let day = try day(year, index % 70 % 12 + 1, index / 70 + 1)
-                let item = Item(id: "I\(index)", date: day, name: "item \(index)", price: index + 1, category: 0, categorySub: nil)
+                let item = Item(
+                    id: "I\(index)", date: day, name: "item \(index)", price: index + 1, category: 0, categorySub: nil)
                 try spool.append(item, tag: 0)
                 expected[day.yearMonth, default: []].append(item.id)
             }
@@ -140,11 +149,14 @@ struct LocalRepositoryTests {
             let (a, b, february) = try cacheSamples()
             var newA = a
             newA.price = 999
-            let c = Item(id: "C", date: try day(2024, 1, 31), name: "c \"quoted\"", price: 1, category: 0, categorySub: nil)
+            let c = Item(
+                id: "C", date: try day(2024, 1, 31), name: "c \"quoted\"", price: 1, category: 0, categorySub: nil)
             let spool = try ItemSpool()
             for item in [newA, february, c] { try spool.append(item, tag: 0) }
-            let (byItems, bySpool) = (LocalRepository(directory: root.appendingPathComponent("items")),
-                                      LocalRepository(directory: root.appendingPathComponent("spool")))
+            let (byItems, bySpool) = (
+                LocalRepository(directory: root.appendingPathComponent("items")),
+                LocalRepository(directory: root.appendingPathComponent("spool"))
+            )
             for repository in [byItems, bySpool] {
                 try await repository.replaceMonth(try month("2024-01"), with: [a, b], fetchedAt: Self.fetchedAt)
             }
@@ -163,7 +175,9 @@ struct LocalRepositoryTests {
             for name in ["2024-01.json", "2024-02.json"] {
                 let expected = try Data(contentsOf: byItems.directory.appendingPathComponent(name))
                 #expect(try Data(contentsOf: bySpool.directory.appendingPathComponent(name)) == expected, "\(name)")
-                #expect(try Data(contentsOf: byBoth.directory.appendingPathComponent(name)) == expected, "\(name), both at once")
+                #expect(
+                    try Data(contentsOf: byBoth.directory.appendingPathComponent(name)) == expected,
+                    "\(name), both at once")
             }
             #expect(temporaryFiles(in: bySpool.directory).isEmpty)
         }
@@ -200,9 +214,12 @@ struct LocalRepositoryTests {
         }
     }
 
-    @Test("a corrupt month file is moved aside to .corrupt and reported once", arguments: [
-        "{not json", #"{"month":"2024-02","fetchedAt":null,"items":[]}"#, #"{"month":"2024-01","items":[{"id":"A"}]}"#,
-    ])
+    @Test(
+        "a corrupt month file is moved aside to .corrupt and reported once",
+        arguments: [
+            "{not json", #"{"month":"2024-02","fetchedAt":null,"items":[]}"#,
+            #"{"month":"2024-01","items":[{"id":"A"}]}"#,
+        ])
     func corruptFile(content: String) async throws {
         try await withTemporaryDirectory { root in
             let repository = LocalRepository(directory: root)
@@ -222,7 +239,9 @@ struct LocalRepositoryTests {
         }
     }
 
-    @Test("a failed write throws writeFailed and keeps the old items in memory", arguments: ["add", "add from a spool", "replace"])
+    @Test(
+        "a failed write throws writeFailed and keeps the old items in memory",
+        arguments: ["add", "add from a spool", "replace"])
     func failedWriteKeepsState(way: String) async throws {
         try await withTemporaryDirectory { root in
             let directory = root.appendingPathComponent("cache")

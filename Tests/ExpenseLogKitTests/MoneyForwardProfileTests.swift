@@ -28,8 +28,14 @@ private func moneyForward() throws -> ImportProfile {
 }
 
 /// The export read with the built-in profile, its drafts validated.
-private func readExport(_ text: String = moneyForwardExport)
-    throws -> (read: ReadOutcome, checked: (items: [Item], locations: [ExpenseLogModel.SourceLocation], problems: [ValidationProblem])) {
+private func readExport(
+    _ text: String = moneyForwardExport
+)
+    throws -> (
+        read: ReadOutcome,
+        checked: (items: [Item], locations: [ExpenseLogModel.SourceLocation], problems: [ValidationProblem])
+    )
+{
     let read = try moneyForward().readCSV(text, name: "mf.csv")
     return (read, read.drafts.validatedAll(catalogue: .wide))
 }
@@ -40,20 +46,26 @@ struct MoneyForwardProfileTests {
     func items() throws {
         let (read, checked) = try readExport()
         #expect(checked.problems.isEmpty, "\(checked.problems)")
-        let summary = checked.items.map { "\($0.id) \($0.price) \($0.category)/\($0.categorySub.map(String.init) ?? "null")" }
-        #expect(summary == [
-            "MF01 450 0/1",       // カフェ
-            "MF02 2180 0/0",      // 食料品
-            "MF03 900 0/null",    // 食費, another 中項目
-            "MF04 3000 1/1",      // 交通費
-            "MF05 330 1/2",       // 日用品
-            "MF06 1900 1/null",   // 趣味・娯楽
-            "MF07 -900 0/null",   // a refund
-            "MF12 6380 1/null",
-        ])
+        let summary = checked.items.map {
+            "\($0.id) \($0.price) \($0.category)/\($0.categorySub.map(String.init) ?? "null")"
+        }
+        #expect(
+            summary == [
+                "MF01 450 0/1",  // カフェ
+                "MF02 2180 0/0",  // 食料品
+                "MF03 900 0/null",  // 食費, another 中項目
+                "MF04 3000 1/1",  // 交通費
+                "MF05 330 1/2",  // 日用品
+                "MF06 1900 1/null",  // 趣味・娯楽
+                "MF07 -900 0/null",  // a refund
+                "MF12 6380 1/null",
+            ])
         #expect(checked.locations.map(\.line) == [2, 3, 4, 5, 6, 7, 8, 13])
-        #expect(checked.items.first == Item(id: "MF01", date: try day(2024, 1, 22), name: "スターバックス", price: 450,
-                                            category: 0, categorySub: 1))
+        #expect(
+            checked.items.first
+                == Item(
+                    id: "MF01", date: try day(2024, 1, 22), name: "スターバックス", price: 450,
+                    category: 0, categorySub: 1))
         #expect(read.drafts.count == 8)
     }
 
@@ -68,7 +80,10 @@ struct MoneyForwardProfileTests {
     func excluded() throws {
         let read = try readExport().read
         #expect(read.excluded.map(\.location) == [9, 10, 11, 12].map { SourceLocation(file: "mf.csv", line: $0) })
-        #expect(read.excluded.map(\.reason).prefix(3) == ["not counted (計算対象 is 0)", "a transfer between your own accounts (振替)", "income (収入)"])
+        #expect(
+            read.excluded.map(\.reason).prefix(3) == [
+                "not counted (計算対象 is 0)", "a transfer between your own accounts (振替)", "income (収入)",
+            ])
     }
 
     @Test("a row of a category the profile does not map is left out, naming 大項目 and 中項目, not invalid")
@@ -76,7 +91,8 @@ struct MoneyForwardProfileTests {
         let read = try readExport().read
         #expect(read.problems.isEmpty)
         let reason = try #require(read.excluded.last?.reason)
-        #expect(reason == "no rule of the moneyforward profile matches (大項目 '住宅', 中項目 '家賃'); "
+        #expect(
+            reason == "no rule of the moneyforward profile matches (大項目 '住宅', 中項目 '家賃'); "
                 + "a profile that extends it with a rule imports such rows")
     }
 

@@ -32,7 +32,11 @@ actor InFlight {
         started.append(url.query ?? "")
         guard !open, most < holdUntil else { return release() }
         // A loader that never reaches the limit must fail the test's expectation, not hang it.
-        if deadline == nil { deadline = Task { try? await Task.sleep(for: .seconds(10)); self.release() } }
+        if deadline == nil {
+            deadline = Task {
+                try? await Task.sleep(for: .seconds(10)); self.release()
+            }
+        }
         await withCheckedContinuation { held.append($0) }
     }
 
@@ -49,8 +53,10 @@ actor InFlight {
 }
 
 /// A fake server holding `items`, answering each GET with its month's items after `extraDelay` for that month.
-func monthServer(_ items: [Item], inFlight: InFlight = InFlight(),
-                 extraDelay: @escaping @Sendable (Int) -> Duration = { _ in .zero }) -> FakeSession {
+func monthServer(
+    _ items: [Item], inFlight: InFlight = InFlight(),
+    extraDelay: @escaping @Sendable (Int) -> Duration = { _ in .zero }
+) -> FakeSession {
     FakeSession { request in
         let query = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems ?? []
         let year = query.first { $0.name == "year" }?.value.flatMap { Int($0) } ?? 0
@@ -59,7 +65,8 @@ func monthServer(_ items: [Item], inFlight: InFlight = InFlight(),
         try? await Task.sleep(for: extraDelay(month))
         await inFlight.leave()
         let body = ItemJSON.array(items.filter { $0.date.year == year && $0.date.month == month })
-        return HTTPResponse(status: 200, headers: ["content-type": "application/json"], body: Data(body.utf8), url: request.url)
+        return HTTPResponse(
+            status: 200, headers: ["content-type": "application/json"], body: Data(body.utf8), url: request.url)
     }
 }
 
@@ -77,7 +84,8 @@ struct MonthLoaderTests {
         try await withTemporaryDirectory { folder in
             let inFlight = InFlight(holdUntil: limit)
             let session = monthServer([], inFlight: inFlight)
-            let loader = MonthLoader(client: try client(session), repository: LocalRepository(directory: folder), maxConcurrent: limit)
+            let loader = MonthLoader(
+                client: try client(session), repository: LocalRepository(directory: folder), maxConcurrent: limit)
             let loaded = await loader.load(try months2024(), policy: .preferCache)
             #expect(loaded.map(\.source) == Array(repeating: .server, count: 12))
             #expect(await inFlight.started.count == 12)
@@ -90,9 +98,13 @@ struct MonthLoaderTests {
     func defaultLimit() async throws {
         try await withTemporaryDirectory { folder in
             let inFlight = InFlight(holdUntil: 14)
-            let loader = MonthLoader(client: try client(monthServer([], inFlight: inFlight)),
-                                     repository: LocalRepository(directory: folder))
-            let around = [try #require(YearMonth(year: 2023, month: 12))] + (try months2024()) + [try #require(YearMonth(year: 2025, month: 1))]
+            let loader = MonthLoader(
+                client: try client(monthServer([], inFlight: inFlight)),
+                repository: LocalRepository(directory: folder))
+            let around =
+                [try #require(YearMonth(year: 2023, month: 12))] + (try months2024()) + [
+                    try #require(YearMonth(year: 2025, month: 1))
+                ]
             _ = await loader.load(around, policy: .preferCache)
             #expect(loader.maxConcurrent == 14)
             #expect(await inFlight.most == 14)
@@ -102,10 +114,13 @@ struct MonthLoaderTests {
     @Test("results come in the order asked, whatever order the answers arrive in")
     func order() async throws {
         try await withTemporaryDirectory { folder in
-            let items = try (1...6).map { Item(id: "\($0)", date: try day(2024, $0, 1), name: "m\($0)", price: $0, category: 0, categorySub: nil) }
+            let items = try (1...6).map {
+                Item(id: "\($0)", date: try day(2024, $0, 1), name: "m\($0)", price: $0, category: 0, categorySub: nil)
+            }
             let session = monthServer(items, extraDelay: { .milliseconds(10 * (7 - $0)) })
             let months = Array(try months2024().prefix(6))
-            let loaded = await MonthLoader(client: try client(session), repository: LocalRepository(directory: folder)).load(months, policy: .preferCache)
+            let loaded = await MonthLoader(client: try client(session), repository: LocalRepository(directory: folder))
+                .load(months, policy: .preferCache)
             #expect(loaded.map(\.month) == months)
             #expect(loaded.map { $0.items.map(\.id) } == (1...6).map { ["\($0)"] })
         }
@@ -128,10 +143,17 @@ struct MonthLoaderTests {
             }
             let loaded = await MonthLoader(client: try client(session), repository: repository)
                 .load([try month("2024-01"), try month("2024-02"), try month("2024-03")], policy: .preferCache)
-            #expect(await inFlight.started.sorted() == ["year=2024&month=2", "year=2024&month=3"], "January is cached whole")
-            #expect(loaded[0] == LoadedMonth(month: try month("2024-01"), items: [a], source: .cache(fetchedAt: Self.fetchedAt, complete: true)))
+            #expect(
+                await inFlight.started.sorted() == ["year=2024&month=2", "year=2024&month=3"], "January is cached whole"
+            )
+            #expect(
+                loaded[0]
+                    == LoadedMonth(
+                        month: try month("2024-01"), items: [a],
+                        source: .cache(fetchedAt: Self.fetchedAt, complete: true)))
             #expect(loaded[1] == LoadedMonth(month: try month("2024-02"), items: [february], source: .server))
-            #expect(loaded[2] == LoadedMonth(month: try month("2024-03"), items: [march], source: .server, outside: [a]))
+            #expect(
+                loaded[2] == LoadedMonth(month: try month("2024-03"), items: [march], source: .server, outside: [a]))
             let cachedMarch = try #require(try await LocalRepository(directory: folder).month(try month("2024-03")))
             #expect(cachedMarch.isComplete && cachedMarch.items == [march])
             #expect(try await LocalRepository(directory: folder).month(try month("2024-02"))?.isComplete == true)
@@ -147,8 +169,11 @@ struct MonthLoaderTests {
             let refused = APIError.network(url: try url("https://example.com/exec"), reason: .refused)
             let loaded = await MonthLoader(client: try client(.failing(refused)), repository: repository)
                 .load([try month("2024-02"), try month("2024-03")], policy: .preferCache)
-            #expect(loaded[0] == LoadedMonth(month: try month("2024-02"), items: [february], source: .cache(fetchedAt: nil, complete: false),
-                                             fallback: .api(refused)))
+            #expect(
+                loaded[0]
+                    == LoadedMonth(
+                        month: try month("2024-02"), items: [february], source: .cache(fetchedAt: nil, complete: false),
+                        fallback: .api(refused)))
             #expect(loaded[1].source == .missing(.api(refused)) && loaded[1].items.isEmpty)
             #expect(loaded[1].missing?.isTransient == true)
         }
@@ -177,8 +202,10 @@ struct MonthLoaderTests {
             let repository = LocalRepository(directory: folder)
             try await repository.replaceMonth(try month("2024-01"), with: [a], fetchedAt: Self.fetchedAt)
             let inFlight = InFlight()
-            let fresh = await MonthLoader(client: try client(monthServer([a, b], inFlight: inFlight)), repository: repository)
-                .load([try month("2024-01")], policy: .refresh)
+            let fresh = await MonthLoader(
+                client: try client(monthServer([a, b], inFlight: inFlight)), repository: repository
+            )
+            .load([try month("2024-01")], policy: .refresh)
             #expect(await inFlight.started == ["year=2024&month=1"])
             #expect(fresh[0] == LoadedMonth(month: try month("2024-01"), items: [a, b], source: .server))
 
@@ -197,13 +224,17 @@ struct MonthLoaderTests {
             try await repository.replaceMonth(try month("2024-01"), with: [a], fetchedAt: Self.fetchedAt)
             let inFlight = InFlight()
             let months = [try month("2024-01"), try month("2024-02")]
-            let expected = [LoadedMonth(month: months[0], items: [a], source: .cache(fetchedAt: Self.fetchedAt, complete: true)),
-                            LoadedMonth(month: months[1], items: [], source: .missing(.notCached(months[1])))]
-            #expect(await MonthLoader(client: try client(monthServer([a], inFlight: inFlight)), repository: repository)
-                .load(months, policy: .offline) == expected)
+            let expected = [
+                LoadedMonth(month: months[0], items: [a], source: .cache(fetchedAt: Self.fetchedAt, complete: true)),
+                LoadedMonth(month: months[1], items: [], source: .missing(.notCached(months[1]))),
+            ]
+            #expect(
+                await MonthLoader(client: try client(monthServer([a], inFlight: inFlight)), repository: repository)
+                    .load(months, policy: .offline) == expected)
             #expect(await inFlight.started.isEmpty)
             // Without a client every policy reads the cache only.
-            #expect(await MonthLoader(client: nil, repository: repository).load(months, policy: .preferCache) == expected)
+            #expect(
+                await MonthLoader(client: nil, repository: repository).load(months, policy: .preferCache) == expected)
         }
     }
 
@@ -215,8 +246,10 @@ struct MonthLoaderTests {
             try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
             try makeUnwritable(cache)
             defer { restoreWritable(cache) }
-            let loaded = await MonthLoader(client: try client(monthServer([a])), repository: LocalRepository(directory: cache))
-                .load([try month("2024-01")], policy: .preferCache)
+            let loaded = await MonthLoader(
+                client: try client(monthServer([a])), repository: LocalRepository(directory: cache)
+            )
+            .load([try month("2024-01")], policy: .preferCache)
             #expect(loaded[0].source == .server && loaded[0].items == [a])
             #expect(loaded[0].cacheFailure != nil)
         }

@@ -1,6 +1,7 @@
 import ExpenseLogStore
 import Foundation
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -45,7 +46,9 @@ struct OutboxHoldTests {
             }
             #expect(entry.batches.map(\.key) == batches.map(\.key))
             #expect(entry.batches.map(\.count) == batches.map(\.items.count))
-            for (batch, place) in zip(batches, entry.batches) { #expect(try outbox.body(of: place, in: entry) == batch.body) }
+            for (batch, place) in zip(batches, entry.batches) {
+                #expect(try outbox.body(of: place, in: entry) == batch.body)
+            }
             #expect(try !lockableElsewhere(entry.file))
             lock.release()
             let (fresh, again) = try #require(try outbox.hold(entry))
@@ -211,7 +214,8 @@ struct OutboxListingTests {
             let kept = try outbox.enqueue(try twoBatches())
             // A name that lists but no longer opens, as an entry another sync removed right after the listing.
             let vanished = root.appendingPathComponent("00000000000000000001-1-GONE.json")
-            try FileManager.default.createSymbolicLink(atPath: vanished.path, withDestinationPath: root.appendingPathComponent("nowhere").path)
+            try FileManager.default.createSymbolicLink(
+                atPath: vanished.path, withDestinationPath: root.appendingPathComponent("nowhere").path)
             let (entries, problems) = try outbox.entries()
             #expect(entries.map(\.file) == [kept.file])
             #expect(entries.map(\.batches) == [kept.batches])

@@ -1,9 +1,10 @@
+import Foundation
+import Testing
+
 @testable import ExpenseLogClient
 @testable import ExpenseLogFormats
 @testable import ExpenseLogModel
 @testable import ExpenseLogStore
-import Foundation
-import Testing
 
 /// Outbox entries read a line at a time: every layout expense-log has written, where each batch's body lies, and what
 /// happens when an entry changes or goes while it is read.
@@ -55,9 +56,14 @@ import Testing
     @Test(arguments: [
         (#""price":1500"#, #""price":0"#, "line 4: the batch AAAA-1: item 2 (id A2): price: must not be 0"),
         (#""id":"A2""#, #""id":"A1""#, "line 4: the batch AAAA-1: item 2: the id A1 is given twice"),
-        (#""name":"本""#, #""name":"\#(String(repeating: "本", count: 31))""#, "line 8: the batch CCCC-3: item 1 (id C1): name: is 31 characters long"),
+        (
+            #""name":"本""#, #""name":"\#(String(repeating: "本", count: 31))""#,
+            "line 8: the batch CCCC-3: item 1 (id C1): name: is 31 characters long"
+        ),
     ])
-    func anItemRegisterWouldRefuseMakesTheEntryUnreadable(original: String, edited: String, problem: String) async throws {
+    func anItemRegisterWouldRefuseMakesTheEntryUnreadable(
+        original: String, edited: String, problem: String
+    ) async throws {
         try await withTemporaryDirectory { root in
             let outbox = Outbox(directory: root)
             let file = root.appendingPathComponent("00000000000000000001-1-EDIT.json")
@@ -101,7 +107,8 @@ import Testing
             let entry = try outbox.enqueue(try twoBatches())
             let listed = try #require(try outbox.entries().entries.first)
             // Fixed by hand: the same batches with another item, so every byte range after it moved.
-            let edited = try String(contentsOf: entry.file, encoding: .utf8).replacingOccurrences(of: "item 0", with: "item zero")
+            let edited = try String(contentsOf: entry.file, encoding: .utf8).replacingOccurrences(
+                of: "item 0", with: "item zero")
             try writeText(edited, to: entry.file)
             #expect(try outbox.hold(listed) == nil, "its byte ranges belong to the file it replaced")
             let relisted = try #require(try outbox.entries().entries.first)
@@ -119,7 +126,8 @@ import Testing
             let (held, lock) = try #require(try outbox.hold(listed))
             defer { lock.release() }
             // Edited to the same length: the byte ranges would still fit, but they belong to the file as it was.
-            let edited = try String(contentsOf: entry.file, encoding: .utf8).replacingOccurrences(of: "item 1", with: "ITEM 1")
+            let edited = try String(contentsOf: entry.file, encoding: .utf8).replacingOccurrences(
+                of: "item 1", with: "ITEM 1")
             try writeText(edited, to: entry.file)
             let error = try #require(throws: StoreError.self) { try outbox.batch(held.batches[0], of: held) }
             #expect(error.description.contains("changed while this run was using it"))
@@ -145,7 +153,9 @@ import Testing
     @Test func aKeyThatCannotBeWrittenPlainlyIsRefused() async throws {
         try await withTemporaryDirectory { root in
             let outbox = Outbox(directory: root)
-            #expect(throws: StoreError.self) { try outbox.enqueue([OutboxBatch(key: "A\"B", items: try numberedItems(1))]) }
+            #expect(throws: StoreError.self) {
+                try outbox.enqueue([OutboxBatch(key: "A\"B", items: try numberedItems(1))])
+            }
             let entries = try outbox.entries().entries
             #expect(entries.isEmpty, "nothing half-written")
         }
@@ -155,15 +165,21 @@ import Testing
 /// Where a POST's body ends: at the item count, or at the body size, escapes included.
 @Suite struct BatchLimitTests {
     @Test func sizesAddUpToTheEncodedBody() throws {
-        let items = try numberedItems(5) + [Item(id: "Q", date: try day(2024, 1, 1), name: "\"\"\"\\\n", price: -1, category: 12,
-                                                  categorySub: nil)]
+        let items =
+            try numberedItems(5) + [
+                Item(
+                    id: "Q", date: try day(2024, 1, 1), name: "\"\"\"\\\n", price: -1, category: 12,
+                    categorySub: nil)
+            ]
         #expect(items.map(BatchLimit.size(of:)).reduce(2, +) == ItemJSON.arrayBytes(items).count)
     }
 
     @Test func aBatchEndsAtItsBytesWhateverItsCount() throws {
         let quoted = try (0..<1_000).map { index in
-            Item(id: "ID-\(index)", date: try day(2024, 1, 1), name: String(repeating: "\"", count: 30), price: 1, category: 0,
-                 categorySub: nil)
+            Item(
+                id: "ID-\(index)", date: try day(2024, 1, 1), name: String(repeating: "\"", count: 30), price: 1,
+                category: 0,
+                categorySub: nil)
         }
         let spool = try ItemSpool()
         for item in quoted { try spool.append(item, tag: 0) }

@@ -1,10 +1,11 @@
+import Foundation
+import Testing
+
 @testable import ExpenseLogClient
 @testable import ExpenseLogHTTP
 @testable import ExpenseLogModel
 @testable import ExpenseLogStore
 @testable import ExpenseLogUseCases
-import Foundation
-import Testing
 
 /// The `sync` use case in-process, over a fake server: what it sends, what it skips, when it stops, what it reports.
 @Suite struct OutboxSyncTests {
@@ -21,9 +22,10 @@ import Testing
     }
 
     static func sender(_ session: FakeSession, _ outbox: Outbox, _ root: URL, wait: Double = 360) throws -> OutboxSync {
-        OutboxSync(delivery: OutboxDelivery(client: try client(session), outbox: outbox),
-                     repository: LocalRepository(directory: root.appendingPathComponent("cache")),
-                     resendWait: ResendWait(seconds: wait), verifyAnswers: true)
+        OutboxSync(
+            delivery: OutboxDelivery(client: try client(session), outbox: outbox),
+            repository: LocalRepository(directory: root.appendingPathComponent("cache")),
+            resendWait: ResendWait(seconds: wait), verifyAnswers: true)
     }
 
     @Test func sendsWhatTheServerLacksAndSkipsWhatItShows() async throws {
@@ -71,13 +73,19 @@ import Testing
             try outbox.markAttempt(entry.batches[0].key, in: entry, at: sentAt)
             let log = RequestLog()
             let sender = try Self.sender(Self.server([], log: log), outbox, root, wait: 360)
-            let early = try await sender.send(try outbox.entries().entries, force: false, now: sentAt.addingTimeInterval(60),
-                                              keep: { _ in }, event: { _ in })
-            #expect(early.unsafe == [UnsafeBatch(key: entry.batches[0].key, count: 2, sentAt: sentAt, safeFrom: sentAt.addingTimeInterval(360))])
+            let early = try await sender.send(
+                try outbox.entries().entries, force: false, now: sentAt.addingTimeInterval(60),
+                keep: { _ in }, event: { _ in })
+            #expect(
+                early.unsafe == [
+                    UnsafeBatch(
+                        key: entry.batches[0].key, count: 2, sentAt: sentAt, safeFrom: sentAt.addingTimeInterval(360))
+                ])
             #expect(early.posts == 0 && early.remaining == 2)
             var events: [String] = []
-            let forced = try await sender.send(try outbox.entries().entries, force: true, now: sentAt.addingTimeInterval(60),
-                                               keep: { _ in }, event: { if case .forced(let key, _) = $0 { events.append(key) } })
+            let forced = try await sender.send(
+                try outbox.entries().entries, force: true, now: sentAt.addingTimeInterval(60),
+                keep: { _ in }, event: { if case .forced(let key, _) = $0 { events.append(key) } })
             #expect(events == [entry.batches[0].key])
             #expect(forced.sent == 2 && forced.remaining == 0)
         }

@@ -30,7 +30,9 @@ struct OutboxTests {
             let first = try outbox.enqueue(try twoBatches())
             let second = try outbox.enqueue(try twoBatches())
             #expect(first.file != second.file)
-            #expect(fileNames(in: outbox.directory) == [first.file.lastPathComponent, second.file.lastPathComponent].sorted())
+            #expect(
+                fileNames(in: outbox.directory)
+                    == [first.file.lastPathComponent, second.file.lastPathComponent].sorted())
             #expect(fileNames(in: outbox.directory).allSatisfy { $0.hasSuffix(".json") })
         }
     }
@@ -39,8 +41,9 @@ struct OutboxTests {
     func readsBack() async throws {
         try await withTemporaryDirectory { root in
             let outbox = Outbox(directory: root)
-            let awkward = Item(id: "Q", date: try day(2024, 2, 29), name: "珈琲 \"濃いめ\" \\ 1/2", price: -300,
-                               category: 3, categorySub: nil)
+            let awkward = Item(
+                id: "Q", date: try day(2024, 2, 29), name: "珈琲 \"濃いめ\" \\ 1/2", price: -300,
+                category: 3, categorySub: nil)
             let batches = try twoBatches() + [OutboxBatch(key: UUID().uuidString, items: [awkward])]
             let queued = try outbox.enqueue(batches, now: Self.queuedAt)
             let (entries, problems) = try Outbox(directory: root).entries()
@@ -115,7 +118,8 @@ struct OutboxTests {
             let batches = try twoBatches()
             let kept = try outbox.enqueue([OutboxBatch(key: "OTHER", items: try numberedItems(1))]).file
             let file = try outbox.enqueue(batches, now: Date(timeIntervalSince1970: 1)).file
-            let entry = try #require(try outbox.entries().entries.first { $0.file.lastPathComponent == file.lastPathComponent })
+            let entry = try #require(
+                try outbox.entries().entries.first { $0.file.lastPathComponent == file.lastPathComponent })
             try outbox.markSent(batches[1].key, in: entry)
             try outbox.markSent(batches[0].key, in: entry)
             #expect(fileNames(in: root) == [kept.lastPathComponent])
@@ -174,12 +178,14 @@ struct OutboxTests {
         }
     }
 
-    @Test("an unreadable entry is reported, naming its file, skipped, and left in place", arguments: [
-        "not json", "{\"queuedAt\":1,\"batches\":[{\"key\":\"K\",\"items\":[{\"id\":\"A\"}]}]}", "",
-        // Cut short inside a batch, and a batch whose item lacks fields.
-        "{\"queuedAt\":1,\"batches\":[\n{\"key\":\"K\",\"items\":[\n  {\"id\":\"A\",\"date\":\"20240101\",\"name\":\"x\",\"price\":1,\"category\":0}\n",
-        "{\"queuedAt\":1,\"batches\":[\n{\"key\":\"K\",\"items\":[\n  {\"id\":\"A\"}\n]}\n]}\n",
-    ])
+    @Test(
+        "an unreadable entry is reported, naming its file, skipped, and left in place",
+        arguments: [
+            "not json", "{\"queuedAt\":1,\"batches\":[{\"key\":\"K\",\"items\":[{\"id\":\"A\"}]}]}", "",
+            // Cut short inside a batch, and a batch whose item lacks fields.
+            "{\"queuedAt\":1,\"batches\":[\n{\"key\":\"K\",\"items\":[\n  {\"id\":\"A\",\"date\":\"20240101\",\"name\":\"x\",\"price\":1,\"category\":0}\n",
+            "{\"queuedAt\":1,\"batches\":[\n{\"key\":\"K\",\"items\":[\n  {\"id\":\"A\"}\n]}\n]}\n",
+        ])
     func unreadableEntry(content: String) async throws {
         try await withTemporaryDirectory { root in
             let outbox = Outbox(directory: root)
@@ -190,11 +196,17 @@ struct OutboxTests {
             #expect(entries.map(\.file.lastPathComponent) == [good.lastPathComponent])
             #expect(problems.count == 1)
             #expect(problems.first?.contains(bad.path) == true)
-            #expect(problems.first?.contains("it ends early") == (content.isEmpty || content.hasSuffix("0}\n")), "\(problems)")
-            #expect(problems.first?.contains("line 3: the batch K: item 1: date: missing") == content.hasSuffix("]}\n]}\n"), "\(problems)")
+            #expect(
+                problems.first?.contains("it ends early") == (content.isEmpty || content.hasSuffix("0}\n")),
+                "\(problems)")
+            #expect(
+                problems.first?.contains("line 3: the batch K: item 1: date: missing") == content.hasSuffix("]}\n]}\n"),
+                "\(problems)")
             #expect(try outbox.pendingCount() == 3)
             outbox.tidy()
-            #expect(FileManager.default.contents(atPath: bad.path) == Data(content.utf8), "never delete what cannot be read")
+            #expect(
+                FileManager.default.contents(atPath: bad.path) == Data(content.utf8), "never delete what cannot be read"
+            )
         }
     }
 
@@ -246,8 +258,10 @@ struct OutboxTests {
             let young = root.appendingPathComponent(".entry.json.1.2.tmp")
             try writeText("{", to: old)
             try writeText("{", to: young)
-            try FileManager.default.setAttributes([.modificationDate: now.addingTimeInterval(-3_601)], ofItemAtPath: old.path)
-            try FileManager.default.setAttributes([.modificationDate: now.addingTimeInterval(-3_500)], ofItemAtPath: young.path)
+            try FileManager.default.setAttributes(
+                [.modificationDate: now.addingTimeInterval(-3_601)], ofItemAtPath: old.path)
+            try FileManager.default.setAttributes(
+                [.modificationDate: now.addingTimeInterval(-3_500)], ofItemAtPath: young.path)
             outbox.tidy(now: now)
             #expect(fileNames(in: root) == [young.lastPathComponent])
         }

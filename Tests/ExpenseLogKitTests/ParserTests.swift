@@ -1,9 +1,10 @@
-@testable import ExpenseLogCLI
 import ExpenseLogImport
 import ExpenseLogModel
 import Foundation
 import TestSupport
 import Testing
+
+@testable import ExpenseLogCLI
 
 /// The command an invocation makes, its properties read from it as `run` reads them.
 func decoded<C: ParsableCommand>(_ invocation: Invocation, as type: C.Type) -> C {
@@ -42,8 +43,11 @@ func usageError(_ arguments: [String]) throws -> UsageError {
 
 /// The exit code, stdout and stderr of running the tool in-process. A command that reaches for the network without a
 /// fake session gets `FakeSession.unmocked`, which fails loudly instead of reaching a real server.
-func runTool(_ arguments: [String], environment: [String: String] = [:], session: FakeSession = .unmocked) async
-    -> (code: Int32, stdout: String, stderr: String) {
+func runTool(
+    _ arguments: [String], environment: [String: String] = [:], session: FakeSession = .unmocked
+) async
+    -> (code: Int32, stdout: String, stderr: String)
+{
     await runInProcess(arguments, environment: environment, makeLiveSession: { session })
 }
 
@@ -51,12 +55,14 @@ func runTool(_ arguments: [String], environment: [String: String] = [:], session
 struct ParserTests {
     static let fetchJanuary = ["fetch", "--year", "2024", "--month", "1"]
 
-    @Test("global options are accepted before and after the command, also as --name=value", arguments: [
-        ["--env", "dummy", "--verbose", "fetch", "--year", "2024", "--month", "1"],
-        ["fetch", "--year", "2024", "--month", "1", "--env", "dummy", "--verbose"],
-        ["--verbose", "fetch", "--env=dummy", "--year=2024", "--month=1"],
-        ["fetch", "--month", "1", "--env", "release", "--year", "2024", "--env", "dummy", "--verbose"],
-    ])
+    @Test(
+        "global options are accepted before and after the command, also as --name=value",
+        arguments: [
+            ["--env", "dummy", "--verbose", "fetch", "--year", "2024", "--month", "1"],
+            ["fetch", "--year", "2024", "--month", "1", "--env", "dummy", "--verbose"],
+            ["--verbose", "fetch", "--env=dummy", "--year=2024", "--month=1"],
+            ["fetch", "--month", "1", "--env", "release", "--year", "2024", "--env", "dummy", "--verbose"],
+        ])
     func globalOptions(arguments: [String]) throws {
         let invocation = try #require(try parse(arguments).invocation)
         #expect(invocation.path == ["fetch"])
@@ -70,7 +76,8 @@ struct ParserTests {
 
     @Test("positional arguments are kept in order; -- ends the options and - is a file")
     func positionals() throws {
-        let invocation = try #require(try parse(["register", "a.csv", "-", "--dry-run", "--", "--odd.json"]).invocation)
+        let invocation = try #require(
+            try parse(["register", "a.csv", "-", "--dry-run", "--", "--odd.json"]).invocation)
         #expect(invocation.arguments == ["a.csv", "-", "--odd.json"])
         let register = decoded(invocation, as: RegisterCommand.self)
         #expect(register.files == ["a.csv", "-", "--odd.json"], "a variadic argument is every text from its place")
@@ -88,9 +95,12 @@ struct ParserTests {
         #expect(fetch.period == nil && fetch.year == nil && !fetch.offline)
     }
 
-    @Test("an unknown option is a usage error naming it and the command", arguments: [
-        (["fetch", "--bogus"], "--bogus", ["fetch"]), (["--bogus=1", "fetch"], "--bogus", []), (["fetch", "-x"], "-x", ["fetch"]),
-    ])
+    @Test(
+        "an unknown option is a usage error naming it and the command",
+        arguments: [
+            (["fetch", "--bogus"], "--bogus", ["fetch"]), (["--bogus=1", "fetch"], "--bogus", []),
+            (["fetch", "-x"], "-x", ["fetch"]),
+        ])
     func unknownOption(arguments: [String], option: String, path: [String]) throws {
         let error = try usageError(arguments)
         #expect(error.message == "Unknown option '\(option)'")
@@ -104,24 +114,28 @@ struct ParserTests {
         for name in ["fetch", "register", "cache", "config"] { #expect(error.message.contains(name)) }
     }
 
-    @Test("a missing required option or argument is a usage error naming it", arguments: [
-        (["fetch", "--year", "2024", "--month"], "Missing value for '--month <month>'"),
-        (["fetch", "--year", "--month", "1"], "Missing value for '--year <year>'"),
-        (["register"], "Missing expected argument '<file> ...'"),
-        (["fetch", "2024-01", "extra"], "Unexpected argument 'extra'"),
-        (["--verbose=yes", "categories"], "The flag '--verbose' does not take a value"),
-    ])
+    @Test(
+        "a missing required option or argument is a usage error naming it",
+        arguments: [
+            (["fetch", "--year", "2024", "--month"], "Missing value for '--month <month>'"),
+            (["fetch", "--year", "--month", "1"], "Missing value for '--year <year>'"),
+            (["register"], "Missing expected argument '<file> ...'"),
+            (["fetch", "2024-01", "extra"], "Unexpected argument 'extra'"),
+            (["--verbose=yes", "categories"], "The flag '--verbose' does not take a value"),
+        ])
     func missing(arguments: [String], message: String) throws {
         #expect(try usageError(arguments).message == message)
     }
 
-    @Test("a malformed value is a usage error naming the value and the option", arguments: [
-        (["--month", "13"], "'13'", "--month <month>"), (["--month", "0"], "'0'", "--month <month>"),
-        (["--month", "-1"], "'-1'", "--month <month>"), (["--month", "one"], "'one'", "--month <month>"),
-        (["--year", "24"], "'24'", "--year <year>"), (["--year", "２０２４"], "'２０２４'", "--year <year>"),
-        (["--format", "xml"], "'xml'", "--format <format>"), (["--env", "prod"], "'prod'", "--env <environment>"),
-        (["--timeout", "0"], "'0'", "--timeout <seconds>"), (["--timeout", "abc"], "'abc'", "--timeout <seconds>"),
-    ])
+    @Test(
+        "a malformed value is a usage error naming the value and the option",
+        arguments: [
+            (["--month", "13"], "'13'", "--month <month>"), (["--month", "0"], "'0'", "--month <month>"),
+            (["--month", "-1"], "'-1'", "--month <month>"), (["--month", "one"], "'one'", "--month <month>"),
+            (["--year", "24"], "'24'", "--year <year>"), (["--year", "２０２４"], "'２０２４'", "--year <year>"),
+            (["--format", "xml"], "'xml'", "--format <format>"), (["--env", "prod"], "'prod'", "--env <environment>"),
+            (["--timeout", "0"], "'0'", "--timeout <seconds>"), (["--timeout", "abc"], "'abc'", "--timeout <seconds>"),
+        ])
     func badValue(override: [String], value: String, label: String) throws {
         let error = try usageError(Self.fetchJanuary + override)
         #expect(error.message.hasPrefix("The value \(value) is invalid for '\(label)'"))
@@ -130,8 +144,13 @@ struct ParserTests {
 
     @Test("fetch's query options parse, a negative price included; an unbounded number is asked for plainly")
     func fetchQueryOptions() throws {
-        let invocation = try #require(try parse(Self.fetchJanuary + ["--sort", "price", "--reverse", "--category", "food", "--sub", "2",
-                                                                     "--min", "-300"]).invocation)
+        let invocation = try #require(
+            try parse(
+                Self.fetchJanuary + [
+                    "--sort", "price", "--reverse", "--category", "food", "--sub", "2",
+                    "--min", "-300",
+                ]
+            ).invocation)
         let fetch = decoded(invocation, as: FetchCommand.self)
         #expect(fetch.sort == .price && fetch.reverse)
         #expect(fetch.category == "food" && fetch.sub == "2" && fetch.min == -300 && fetch.max == nil)
@@ -139,17 +158,22 @@ struct ParserTests {
         let edit = try #require(try parse(["edit", "ID", "--date", "-3d"]).invocation)
         #expect(decoded(edit, as: EditCommand.self).date == "-3d")
         #expect(!Parser.isNegativeValue("-d") && !Parser.isNegativeValue("-3x") && Parser.isNegativeValue("-12d"))
-        #expect(try usageError(Self.fetchJanuary + ["--min", "x"]).message
+        #expect(
+            try usageError(Self.fetchJanuary + ["--min", "x"]).message
                 == "The value 'x' is invalid for '--min <yen>': expected a whole number")
-        #expect(try usageError(Self.fetchJanuary + ["--sort", "name"]).message
+        #expect(
+            try usageError(Self.fetchJanuary + ["--sort", "name"]).message
                 == "The value 'name' is invalid for '--sort <key>': expected one of date, price")
     }
 
-    @Test("help COMMAND and COMMAND --help ask for the same help", arguments: [
-        (["help", "fetch"], ["fetch"]), (["fetch", "--help"], ["fetch"]), (["fetch", "-h", "--year", "2024"], ["fetch"]),
-        (["help", "cache", "list"], ["cache", "list"]), (["cache", "list", "--help"], ["cache", "list"]),
-        (["help"], []), ([], []), (["--help"], []),
-    ])
+    @Test(
+        "help COMMAND and COMMAND --help ask for the same help",
+        arguments: [
+            (["help", "fetch"], ["fetch"]), (["fetch", "--help"], ["fetch"]),
+            (["fetch", "-h", "--year", "2024"], ["fetch"]),
+            (["help", "cache", "list"], ["cache", "list"]), (["cache", "list", "--help"], ["cache", "list"]),
+            (["help"], []), ([], []), (["--help"], []),
+        ])
     func helpPaths(arguments: [String], path: [String]) throws {
         #expect(try parse(arguments).helpPath == path)
     }
@@ -159,12 +183,15 @@ struct ParserTests {
         #expect(try usageError(["help", "bogus"]).message.contains("'bogus'"))
     }
 
-    @Test("--version asks for the version", arguments: [["--version"], ["fetch", "--version"], ["--env", "dummy", "--version"]])
+    @Test(
+        "--version asks for the version",
+        arguments: [["--version"], ["fetch", "--version"], ["--env", "dummy", "--version"]])
     func version(arguments: [String]) throws {
         #expect(try parse(arguments).isVersion)
     }
 
-    @Test("every command accepts --version, as its help lists it", arguments: [["cache"], ["config"], ["cache", "list"]])
+    @Test(
+        "every command accepts --version, as its help lists it", arguments: [["cache"], ["config"], ["cache", "list"]])
     func versionEverywhere(path: [String]) throws {
         #expect(ExpenseLogCommand.helpFormatter.help(path).contains("--version"))
         #expect(try parse(path + ["--version"]).isVersion)
@@ -189,14 +216,20 @@ struct ParserTests {
         let listed = subcommands.split(separator: "\n").compactMap { line -> String? in
             line.hasPrefix("  ") && !line.hasPrefix("   ") ? line.dropFirst(2).components(separatedBy: "  ").first : nil
         }
-        #expect(listed.filter { !$0.hasPrefix("See ") }
+        #expect(
+            listed.filter { !$0.hasPrefix("See ") }
                 == ExpenseLogCommand.root.subcommands.map { ([$0.name] + $0.aliases).joined(separator: ", ") })
-        for name in ["fetch", "register, import", "summary", "cache", "config", "categories", "completion", "help"] { #expect(listed.contains(name)) }
+        for name in ["fetch", "register, import", "summary", "cache", "config", "categories", "completion", "help"] {
+            #expect(listed.contains(name))
+        }
     }
 
-    @Test("an alias runs its command under the canonical name, with the command's options and arguments", arguments: [
-        ["import", "--dry-run", "a.csv"], ["--env", "dummy", "import", "a.csv", "--dry-run"], ["register", "--dry-run", "a.csv"],
-    ])
+    @Test(
+        "an alias runs its command under the canonical name, with the command's options and arguments",
+        arguments: [
+            ["import", "--dry-run", "a.csv"], ["--env", "dummy", "import", "a.csv", "--dry-run"],
+            ["register", "--dry-run", "a.csv"],
+        ])
     func alias(arguments: [String]) throws {
         let invocation = try #require(try parse(arguments).invocation)
         #expect(invocation.path == ["register"])
@@ -204,9 +237,12 @@ struct ParserTests {
         #expect(invocation[RegisterCommand.dryRun])
     }
 
-    @Test("help accepts an alias wherever it accepts the name, and describes the canonical command", arguments: [
-        (["help", "import"], ["register"]), (["import", "--help"], ["register"]), (["help", "register"], ["register"]),
-    ])
+    @Test(
+        "help accepts an alias wherever it accepts the name, and describes the canonical command",
+        arguments: [
+            (["help", "import"], ["register"]), (["import", "--help"], ["register"]),
+            (["help", "register"], ["register"]),
+        ])
     func aliasHelp(arguments: [String], path: [String]) throws {
         #expect(try parse(arguments).helpPath == path)
         #expect(ExpenseLogCommand.helpFormatter.help(path).contains("\nUSAGE: expense-log register "))
@@ -236,11 +272,13 @@ struct ParserTests {
         #expect(help.help(["cache"]).contains("\n  list, ls, l "))
     }
 
-    @Test("a positional argument with choices is checked like an option's value", arguments: [
-        (["completion"], "Missing expected argument '<shell>'"),
-        (["completion", "tcsh"], "The value 'tcsh' is invalid for '<shell>': expected one of bash, zsh, fish"),
-        (["completion", "bash", "zsh"], "Unexpected argument 'zsh'"),
-    ])
+    @Test(
+        "a positional argument with choices is checked like an option's value",
+        arguments: [
+            (["completion"], "Missing expected argument '<shell>'"),
+            (["completion", "tcsh"], "The value 'tcsh' is invalid for '<shell>': expected one of bash, zsh, fish"),
+            (["completion", "bash", "zsh"], "Unexpected argument 'zsh'"),
+        ])
     func choiceArgument(arguments: [String], message: String) throws {
         let error = try usageError(arguments)
         #expect(error.message == message)
@@ -253,17 +291,23 @@ struct ParserTests {
         #expect(help.hasPrefix("OVERVIEW: "))
         #expect(help.contains("\nUSAGE: expense-log fetch [--year <year>] [--month <month>] [--from <day-or-month>]"))
         #expect(help.contains("[--max <yen>] [--ids] [--sent-only] [<period>]\n"), "\(help)")
-        let options = ["--year <year>", "--month <month>", "-f, --format <format>", "--offline", "--env <environment>",
-                       "--base-url <url>", "--timeout <seconds>", "-v, --verbose", "-q, --quiet", "--version", "-h, --help"]
+        let options = [
+            "--year <year>", "--month <month>", "-f, --format <format>", "--offline", "--env <environment>",
+            "--base-url <url>", "--timeout <seconds>", "-v, --verbose", "-q, --quiet", "--version", "-h, --help",
+        ]
         for option in options { #expect(help.contains("\n  \(option)"), "\(option) missing") }
         #expect(help.contains("(default: table)"))
         // Global options once, under their own heading after the command's; examples right after the usage line.
         let global = try #require(help.range(of: "\nGLOBAL OPTIONS:\n"))
-        #expect(help[global.upperBound...].contains("--env <environment>") && !help[..<global.lowerBound].contains("--env <environment>"))
+        #expect(
+            help[global.upperBound...].contains("--env <environment>")
+                && !help[..<global.lowerBound].contains("--env <environment>"))
         #expect(help.components(separatedBy: "--verbose").count == 2)
         let usage = try #require(help.range(of: "\nUSAGE: "))
         let examples = try #require(help.range(of: "\nEXAMPLES:\n"))
-        #expect(usage.upperBound < examples.lowerBound && help[usage.upperBound..<examples.lowerBound].split(separator: "\n").count == 1)
+        #expect(
+            usage.upperBound < examples.lowerBound
+                && help[usage.upperBound..<examples.lowerBound].split(separator: "\n").count == 1)
     }
 
     @Test("a usage error exits 64 with Error:, the usage line and where to find help on stderr")
@@ -274,8 +318,10 @@ struct ParserTests {
         let lines = result.stderr.split(separator: "\n").map(String.init)
         #expect(lines.count == 3)
         #expect(lines.first?.hasPrefix("Error: The value '13' is invalid for '--month <month>'") == true)
-        #expect(lines.dropFirst().first?.hasPrefix("Usage: expense-log fetch [--year <year>] [--month <month>]") == true)
-        #expect(lines.last?.trimmingCharacters(in: .whitespaces) == "See 'expense-log help fetch' for more information.")
+        #expect(
+            lines.dropFirst().first?.hasPrefix("Usage: expense-log fetch [--year <year>] [--month <month>]") == true)
+        #expect(
+            lines.last?.trimmingCharacters(in: .whitespaces) == "See 'expense-log help fetch' for more information.")
     }
 
     @Test("help fetch and fetch --help print the same help on stdout and exit 0")
@@ -297,10 +343,14 @@ struct ParserTests {
 
     @Test("a command run in-process reaches the network only through the session the test gives it")
     func inProcessNetworkIsFaked() async throws {
-        let environment = ["EXPENSE_LOG_ENV": "development", "EXPENSE_LOG_BASE_URL": "http://127.0.0.1:9/exec",
-                           "EXPENSE_LOG_HOME": FileManager.default.temporaryDirectory.appendingPathComponent("unmocked-\(UUID())").path]
-        let answered = await runTool(Self.fetchJanuary + ["--format", "json", "--retries", "0"], environment: environment,
-                                     session: .json(#"[{"id":"A","date":"20240105","name":"x","price":1,"category":0}]"#))
+        let environment = [
+            "EXPENSE_LOG_ENV": "development", "EXPENSE_LOG_BASE_URL": "http://127.0.0.1:9/exec",
+            "EXPENSE_LOG_HOME": FileManager.default.temporaryDirectory.appendingPathComponent("unmocked-\(UUID())")
+                .path,
+        ]
+        let answered = await runTool(
+            Self.fetchJanuary + ["--format", "json", "--retries", "0"], environment: environment,
+            session: .json(#"[{"id":"A","date":"20240105","name":"x","price":1,"category":0}]"#))
         #expect(answered.code == 0, "\(answered.stderr)")
         #expect(answered.stdout.contains("\"id\":\"A\""))
         try? FileManager.default.removeItem(atPath: environment["EXPENSE_LOG_HOME"] ?? "")
@@ -317,7 +367,9 @@ struct ParserTests {
         #expect(paths.count == 33, "every command of the old table of runners, rule add|list|remove and same: \(paths)")
         for path in paths {
             let command = ExpenseLogCommand.command(at: path)
-            #expect(command?.spec.name == path.last, "\(path.joined(separator: " ")) is run by \(String(describing: command))")
+            #expect(
+                command?.spec.name == path.last,
+                "\(path.joined(separator: " ")) is run by \(String(describing: command))")
         }
         #expect(ExpenseLogCommand.command(at: ["cache", "frobnicate"]) == nil)
     }
@@ -327,7 +379,9 @@ struct ParserTests {
 @Suite struct ParserConvenienceTests {
     @Test func shortFlagsAreTheLongOnes() throws {
         let invocation = try #require(try parse(["register", "-n", "-q", "-v", "-f", "json", "x.csv"]).invocation)
-        #expect(invocation[RegisterCommand.dryRun] && invocation[ExpenseLogCommand.Global.quiet] && invocation[ExpenseLogCommand.Global.verbose])
+        #expect(
+            invocation[RegisterCommand.dryRun] && invocation[ExpenseLogCommand.Global.quiet]
+                && invocation[ExpenseLogCommand.Global.verbose])
         #expect(invocation[CommonOptions.format] == .json)
     }
 

@@ -13,7 +13,9 @@ import Testing
     static let base = URL(string: "https://script.google.com/macros/s/ID/exec")!
 
     static func item(_ id: String, _ day: Int = 5, price: Int = 178) throws -> Item {
-        Item(id: id, date: try #require(Day(year: 2024, month: 1, day: day)), name: "コーヒー", price: price, category: 0, categorySub: 1)
+        Item(
+            id: id, date: try #require(Day(year: 2024, month: 1, day: day)), name: "コーヒー", price: price, category: 0,
+            categorySub: 1)
     }
 
     static func client(_ session: FakeSession) -> ExpenseLogAPIClient {
@@ -33,15 +35,21 @@ import Testing
     }
 
     @Test func aDeleteAnswerMustNameEachIdAskedExactlyOnce() async throws {
-        let asked = [ItemReference(id: "A", date: try #require(Day(year: 2024, month: 1, day: 5))),
-                     ItemReference(id: "B", date: try #require(Day(year: 2024, month: 1, day: 6)))]
-        let good = try await Self.client(.json(#"{"deleted":["A"],"missing":["B"],"notices":["家計簿_2024 … is in Drive's trash"]}"#)).delete(asked)
+        let asked = [
+            ItemReference(id: "A", date: try #require(Day(year: 2024, month: 1, day: 5))),
+            ItemReference(id: "B", date: try #require(Day(year: 2024, month: 1, day: 6))),
+        ]
+        let good = try await Self.client(
+            .json(#"{"deleted":["A"],"missing":["B"],"notices":["家計簿_2024 … is in Drive's trash"]}"#)
+        ).delete(asked)
         #expect(good.deleted == ["A"] && good.missing == ["B"] && good.notices.count == 1)
-        for (answer, expected) in [(#"{"deleted":[],"missing":[]}"#, "says nothing of A, B"),
-                                   (#"{"deleted":["A"]}"#, "is not {\"deleted\":[ids],\"missing\":[ids]}"),
-                                   (#"{"deleted":["A","B","C"],"missing":[]}"#, "it names C, which were not asked"),
-                                   (#"{"deleted":["A","A"],"missing":[]}"#, "does not account for each exactly once"),
-                                   (#"{"deleted":"A B","missing":[]}"#, "is not {\"deleted\"")] {
+        for (answer, expected) in [
+            (#"{"deleted":[],"missing":[]}"#, "says nothing of A, B"),
+            (#"{"deleted":["A"]}"#, "is not {\"deleted\":[ids],\"missing\":[ids]}"),
+            (#"{"deleted":["A","B","C"],"missing":[]}"#, "it names C, which were not asked"),
+            (#"{"deleted":["A","A"],"missing":[]}"#, "does not account for each exactly once"),
+            (#"{"deleted":"A B","missing":[]}"#, "is not {\"deleted\""),
+        ] {
             let reason = await Self.reason { _ = try await Self.client(.json(answer)).delete(asked) }
             #expect(reason?.contains(expected) == true, "\(answer): \(reason ?? "accepted")")
         }
@@ -49,30 +57,43 @@ import Testing
 
     @Test func anUpdateAnswerMustBeTheItemWithTheChangeMade() async throws {
         let (item, changed) = (try Self.item("A"), try Self.item("A", price: 200))
-        let made = try await Self.client(.json(#"{"id":"A","date":"20240105","name":"コーヒー","price":200,"category":0,"categorySub":1}"#))
-            .update(item, to: changed, fields: [.price])
+        let made = try await Self.client(
+            .json(#"{"id":"A","date":"20240105","name":"コーヒー","price":200,"category":0,"categorySub":1}"#)
+        )
+        .update(item, to: changed, fields: [.price])
         #expect(made.price == 200)
         let other = await Self.reason {
-            _ = try await Self.client(.json(#"{"id":"BOGUS-1","date":"20240105","name":"bogus","price":200,"category":0,"categorySub":null}"#))
-                .update(item, to: changed, fields: [.price])
+            _ = try await Self.client(
+                .json(#"{"id":"BOGUS-1","date":"20240105","name":"bogus","price":200,"category":0,"categorySub":null}"#)
+            )
+            .update(item, to: changed, fields: [.price])
         }
         #expect(other?.contains("is another item (BOGUS-1)") == true, "\(other ?? "accepted")")
         let unchanged = await Self.reason {
-            _ = try await Self.client(.json(#"{"id":"A","date":"20240105","name":"コーヒー","price":178,"category":0,"categorySub":1}"#))
-                .update(item, to: changed, fields: [.price])
+            _ = try await Self.client(
+                .json(#"{"id":"A","date":"20240105","name":"コーヒー","price":178,"category":0,"categorySub":1}"#)
+            )
+            .update(item, to: changed, fields: [.price])
         }
         #expect(unchanged?.contains("does not show the change made (price)") == true, "\(unchanged ?? "accepted")")
         // Made before (a lost answer), and changed again since: the item as it is now is the right answer.
-        let before = try await Self.client(.json(#"{"id":"A","date":"20240105","name":"コーヒー","price":300,"category":0,"categorySub":1,"already":true}"#))
-            .update(item, to: changed, fields: [.price])
+        let before = try await Self.client(
+            .json(
+                #"{"id":"A","date":"20240105","name":"コーヒー","price":300,"category":0,"categorySub":1,"already":true}"#)
+        )
+        .update(item, to: changed, fields: [.price])
         #expect(before.price == 300)
     }
 
     @Test func appsScriptsPagesAreReadTheSameWayOnTheExtensions() async throws {
         func page(_ message: String) -> FakeSession {
-            let html = #"<!DOCTYPE html><html><head><title>Error</title></head><body><div><img alt="Google Apps Script" src="x"></div>"#
+            let html =
+                #"<!DOCTYPE html><html><head><title>Error</title></head><body><div><img alt="Google Apps Script" src="x"></div>"#
                 + #"<div style="text-align:center;font-family:monospace;margin:50px auto 0;max-width:600px">\#(message)</div></body></html>"#
-            return FakeSession { request in HTTPResponse(status: 200, headers: ["content-type": "text/html"], body: Data(html.utf8), url: request.url) }
+            return FakeSession { request in
+                HTTPResponse(
+                    status: 200, headers: ["content-type": "text/html"], body: Data(html.utf8), url: request.url)
+            }
         }
         let asked = [ItemReference(id: "A", date: try #require(Day(year: 2024, month: 1, day: 5)))]
         do {
@@ -86,8 +107,11 @@ import Testing
             _ = try await Self.client(page("TypeError: Cannot read properties of null (line 3, file &quot;Code&quot;)"))
                 .update(try Self.item("A"), to: try Self.item("A", price: 200), fields: [.price])
         }
-        #expect(failed?.contains(#"the web app's script failed: TypeError: Cannot read properties of null (line 3, file "Code")"#) == true,
-                "\(failed ?? "accepted")")
+        #expect(
+            failed?.contains(
+                #"the web app's script failed: TypeError: Cannot read properties of null (line 3, file "Code")"#)
+                == true,
+            "\(failed ?? "accepted")")
     }
 
     @Test func aDeletionGoesInBatchesOfAHundredAndLeavesTheQueueWhenAllAreAnswered() async throws {
@@ -102,11 +126,16 @@ import Testing
             let items = try (0..<250).map { try Self.item("D\($0)", $0 % 28 + 1) }
             let queue = EditQueue(directory: root.appendingPathComponent("edits"))
             let edit = try queue.enqueue(.delete(items))
-            let outcome = await EditDelivery(client: Self.client(session), repository: LocalRepository(directory: root.appendingPathComponent("cache")),
-                                             queue: queue).send([edit])
+            let outcome = await EditDelivery(
+                client: Self.client(session),
+                repository: LocalRepository(directory: root.appendingPathComponent("cache")),
+                queue: queue
+            ).send([edit])
             #expect(outcome.stop == nil && outcome.delivered.count == 1)
             let sizes = await log.requests.map { request in
-                ((try? JSONSerialization.jsonObject(with: request.body ?? Data())) as? [String: Any])?["items"].map { ($0 as? [Any])?.count ?? 0 } ?? 0
+                ((try? JSONSerialization.jsonObject(with: request.body ?? Data())) as? [String: Any])?["items"].map {
+                    ($0 as? [Any])?.count ?? 0
+                } ?? 0
             }
             #expect(sizes == [100, 100, 50])
             #expect(try queue.edits().edits.isEmpty)
@@ -115,7 +144,8 @@ import Testing
 
     @Test func aKeyInThePathAfterExecIsNeverShown() {
         let url = URL(string: "https://script.google.com/macros/s/ID/exec/0f3a9c?year=2024&month=1&key=abc")!
-        #expect(URLRedaction.redacted(url) == "https://script.google.com/macros/s/ID/exec/***?year=2024&month=1&key=***")
+        #expect(
+            URLRedaction.redacted(url) == "https://script.google.com/macros/s/ID/exec/***?year=2024&month=1&key=***")
         #expect(URLRedaction.redacted(Self.base) == Self.base.absoluteString, "a plain /exec URL is shown whole")
     }
 }

@@ -1,5 +1,6 @@
-@testable import ExpenseLogModel
 import Testing
+
+@testable import ExpenseLogModel
 
 /// Ids compared as a Google Sheet shows them: text it would retype folds to the retyped form, anything else is itself.
 @Suite struct SheetTextTests {

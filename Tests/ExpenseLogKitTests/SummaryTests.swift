@@ -37,9 +37,11 @@ struct SummaryTests {
 
     @Test("catalogue order first, unknown categories after by number, empty catalogue categories kept")
     func order() throws {
-        let items = [Item(id: "x", date: try day(2024, 1, 1), name: "x", price: 10, category: 9, categorySub: nil),
-                     Item(id: "y", date: try day(2024, 1, 1), name: "y", price: 20, category: 3, categorySub: nil),
-                     Item(id: "z", date: try day(2024, 1, 1), name: "z", price: 30, category: 1, categorySub: nil)]
+        let items = [
+            Item(id: "x", date: try day(2024, 1, 1), name: "x", price: 10, category: 9, categorySub: nil),
+            Item(id: "y", date: try day(2024, 1, 1), name: "y", price: 20, category: 3, categorySub: nil),
+            Item(id: "z", date: try day(2024, 1, 1), name: "z", price: 30, category: 1, categorySub: nil),
+        ]
         let totals = SummaryTotals(items: items, grouping: .category, catalogue: .standard)
         #expect(totals.lines.map(\.key.category) == [0, 1, 3, 9])
         #expect(try line(totals, 0).count == 0 && line(totals, 0).total == 0 && line(totals, 0).shareTenths == 0)
@@ -71,22 +73,31 @@ struct SummaryTests {
         let negative = SummaryTotals(items: refund, grouping: .category, catalogue: .standard)
         #expect(negative.total == -800)
         #expect(negative.lines.allSatisfy { $0.shareTenths == nil })
-        let zero = SummaryTotals(items: refund + [Item(id: "p", date: try day(2024, 4, 2), name: "本", price: 800, category: 1,
-                                                        categorySub: nil)], grouping: .category, catalogue: .standard)
+        let zero = SummaryTotals(
+            items: refund + [
+                Item(
+                    id: "p", date: try day(2024, 4, 2), name: "本", price: 800, category: 1,
+                    categorySub: nil)
+            ], grouping: .category, catalogue: .standard)
         // -800 + 800 = 0.
         #expect(zero.total == 0 && zero.count == 2)
         #expect(zero.lines.allSatisfy { $0.shareTenths == nil })
-        #expect(SummaryTotals(items: [], grouping: .category, catalogue: .standard).lines.allSatisfy { $0.shareTenths == nil })
+        #expect(
+            SummaryTotals(items: [], grouping: .category, catalogue: .standard).lines.allSatisfy {
+                $0.shareTenths == nil
+            })
     }
 
-    @Test("shares round half away from zero", arguments: [
-        (Int128(1), Int128(8), Int128(125)),     // 12.5 % exactly
-        (Int128(1), Int128(3), Int128(333)),     // 33.33 %
-        (Int128(2), Int128(3), Int128(667)),     // 66.67 %
-        (Int128(1), Int128(2000), Int128(1)),    // 0.05 % → 0.1
-        (Int128(-1), Int128(2000), Int128(-1)),  // -0.05 % → -0.1
-        (Int128(3), Int128(2), Int128(1500)),    // a part larger than the whole (others are refunds)
-    ])
+    @Test(
+        "shares round half away from zero",
+        arguments: [
+            (Int128(1), Int128(8), Int128(125)),  // 12.5 % exactly
+            (Int128(1), Int128(3), Int128(333)),  // 33.33 %
+            (Int128(2), Int128(3), Int128(667)),  // 66.67 %
+            (Int128(1), Int128(2000), Int128(1)),  // 0.05 % → 0.1
+            (Int128(-1), Int128(2000), Int128(-1)),  // -0.05 % → -0.1
+            (Int128(3), Int128(2), Int128(1500)),  // a part larger than the whole (others are refunds)
+        ])
     func shareRounding(part: Int128, whole: Int128, tenths: Int128) {
         #expect(SummaryTotals.shareTenths(of: part, in: whole) == tenths)
     }
@@ -97,9 +108,11 @@ struct SummaryTests {
         let february = try #require(YearMonth(year: 2024, month: 2))
         let march = try #require(YearMonth(year: 2024, month: 3))
         let tea = Item(id: "t", date: try day(2024, 2, 1), name: "紅茶", price: 200, category: 0, categorySub: 1)
-        let loaded = [LoadedMonth(month: january, items: try summaryItems(), source: .server),
-                      LoadedMonth(month: february, items: [tea], source: .cache(fetchedAt: nil, complete: false)),
-                      LoadedMonth(month: march, items: [], source: .missing(.notCached(march)))]
+        let loaded = [
+            LoadedMonth(month: january, items: try summaryItems(), source: .server),
+            LoadedMonth(month: february, items: [tea], source: .cache(fetchedAt: nil, complete: false)),
+            LoadedMonth(month: march, items: [], source: .missing(.notCached(march))),
+        ]
         let summary = Summary(period: .year(2024), grouping: .category, catalogue: .standard, loaded: loaded)
         #expect(summary.months.map(\.totals.total) == [4178, 200, 0])
         // Year: 4,178 + 200 = 4,378 (6 items); Food 1,678 + 200 = 1,878.

@@ -10,11 +10,15 @@ func sampleSummary(month: Int? = nil, grouping: SummaryGrouping = .category) thr
     let months = try (1...3).map { try #require(YearMonth(year: 2024, month: $0)) }
     let refund = Item(id: "r", date: try day(2024, 2, 3), name: "返品", price: -800, category: 0, categorySub: 0)
     let fetchedAt = Date(timeIntervalSince1970: 1_705_900_000)
-    var loaded = [LoadedMonth(month: months[0], items: try summaryItems(), source: .server),
-                  LoadedMonth(month: months[1], items: [refund], source: .cache(fetchedAt: fetchedAt, complete: true)),
-                  LoadedMonth(month: months[2], items: [], source: .missing(.notCached(months[2])))]
+    var loaded = [
+        LoadedMonth(month: months[0], items: try summaryItems(), source: .server),
+        LoadedMonth(month: months[1], items: [refund], source: .cache(fetchedAt: fetchedAt, complete: true)),
+        LoadedMonth(month: months[2], items: [], source: .missing(.notCached(months[2]))),
+    ]
     if let month { loaded = [loaded[month - 1]] }
-    return Summary(period: month.map { .month(months[$0 - 1]) } ?? .year(2024), grouping: grouping, catalogue: .standard, loaded: loaded)
+    return Summary(
+        period: month.map { .month(months[$0 - 1]) } ?? .year(2024), grouping: grouping, catalogue: .standard,
+        loaded: loaded)
 }
 
 @Suite("Writing summaries")
@@ -36,14 +40,15 @@ struct SummaryWriterTests {
     @Test("a month's table: names, counts, totals with separators, shares, the total under a rule")
     func monthTable() throws {
         let text = SummaryWriter().render(try sampleSummary(month: 1), as: .table)
-        #expect(lines(text) == [
-            "CATEGORY       COUNT  TOTAL   SHARE",
-            "Food               2  1,678   40.2%",
-            "Entertainment      2  1,500   35.9%",
-            "#7                 1  1,000   23.9%",
-            "-----------------------------------",
-            "TOTAL              5  4,178  100.0%",
-        ])
+        #expect(
+            lines(text) == [
+                "CATEGORY       COUNT  TOTAL   SHARE",
+                "Food               2  1,678   40.2%",
+                "Entertainment      2  1,500   35.9%",
+                "#7                 1  1,000   23.9%",
+                "-----------------------------------",
+                "TOTAL              5  4,178  100.0%",
+            ])
     }
 
     @Test("--by sub in Japanese: sub-category names, — for items with none")
@@ -53,7 +58,8 @@ struct SummaryWriterTests {
         #expect(rows.first?.hasPrefix("項目") == true && rows.first?.contains("サブ項目") == true)
         #expect(rows.contains { $0.hasPrefix("食費") && $0.contains("飲料") && $0.contains("178") })
         #expect(rows.contains { $0.hasPrefix("娯楽費") && $0.contains("—") && $0.contains("1,800") })
-        #expect(rows.contains { $0.hasPrefix("娯楽費") && $0.contains("雑貨") && $0.contains("-300") && $0.contains("-7.2%") })
+        #expect(
+            rows.contains { $0.hasPrefix("娯楽費") && $0.contains("雑貨") && $0.contains("-300") && $0.contains("-7.2%") })
         #expect(rows.last?.hasPrefix("合計") == true)
     }
 
@@ -73,14 +79,15 @@ struct SummaryWriterTests {
     @Test("CSV: a row per month and category, no rows for a missing month, empty share for a negative month")
     func csv() throws {
         let rows = lines(SummaryWriter().render(try sampleSummary(), as: .csv))
-        #expect(rows == [
-            "year,month,category,categoryName,sub,subName,count,total,share",
-            "2024,1,0,Food,,,2,1678,40.2",
-            "2024,1,1,Entertainment,,,2,1500,35.9",
-            "2024,1,7,#7,,,1,1000,23.9",
-            "2024,2,0,Food,,,1,-800,",
-            "2024,2,1,Entertainment,,,0,0,",
-        ])
+        #expect(
+            rows == [
+                "year,month,category,categoryName,sub,subName,count,total,share",
+                "2024,1,0,Food,,,2,1678,40.2",
+                "2024,1,1,Entertainment,,,2,1500,35.9",
+                "2024,1,7,#7,,,1,1000,23.9",
+                "2024,2,0,Food,,,1,-800,",
+                "2024,2,1,Entertainment,,,0,0,",
+            ])
     }
 
     @Test("JSON: valid, docs/summary.md's keys and numbers, null for unknown numbers, sources with fetch times")
@@ -96,7 +103,9 @@ struct SummaryWriterTests {
         #expect(months[2]["total"] is NSNull && months[2]["categories"] is NSNull)
         let january = try #require(months[0]["categories"] as? [[String: Any]])
         let drink = try #require(january.first { $0["category"] as? Int == 0 && $0["sub"] as? Int == 1 })
-        #expect(drink["name"] as? String == "Food" && drink["subName"] as? String == "Drink" && drink["total"] as? Int == 178)
+        #expect(
+            drink["name"] as? String == "Food" && drink["subName"] as? String == "Drink"
+                && drink["total"] as? Int == 178)
         let none = try #require(january.first { $0["category"] as? Int == 1 && $0["sub"] is NSNull })
         #expect(none["subName"] is NSNull && none["total"] as? Int == 1800)
         let february = try #require(months[1]["categories"] as? [[String: Any]])
@@ -106,6 +115,9 @@ struct SummaryWriterTests {
         #expect(sources[1]["fetchedAt"] as? String == "2024-01-22T05:06:40Z")
         #expect((sources[2]["error"] as? String)?.contains("2024-03 is not cached") == true)
         // The keys come in the documented order.
-        #expect(text.hasPrefix("{\"year\":2024,\"month\":null,\"from\":\"2024-01-01\",\"to\":\"2024-12-31\",\"by\":\"sub\",\"count\":6,\"total\":3378,\"categories\":["))
+        #expect(
+            text.hasPrefix(
+                "{\"year\":2024,\"month\":null,\"from\":\"2024-01-01\",\"to\":\"2024-12-31\",\"by\":\"sub\",\"count\":6,\"total\":3378,\"categories\":["
+            ))
     }
 }

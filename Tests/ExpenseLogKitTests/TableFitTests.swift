@@ -7,22 +7,26 @@ func hardToMeasureItems() throws -> [Item] {
     let names = ["ｽﾀｰﾊﾞｯｸｽ ｼﾌﾞﾔ", "🍜 ラーメン 👨\u{200D}👩\u{200D}👧 🇯🇵", "Cafe\u{301} か\u{3099} ❤\u{FE0F}", "Tea"]
     let prices = [480, 1200, 650, 150]
     return try names.indices.map { index in
-        Item(id: "W\(index)", date: try day(2024, 1, 5 + index), name: names[index], price: prices[index], category: 0, categorySub: 1)
+        Item(
+            id: "W\(index)", date: try day(2024, 1, 5 + index), name: names[index], price: prices[index], category: 0,
+            categorySub: 1)
     }
 }
 
 @Suite("Fitting a table to the terminal")
 struct TableFitTests {
-    @Test("a name is cut between characters, never inside ﾊﾞ, an emoji or é, and ends in …", arguments: [
-        ("ｽﾀｰﾊﾞｯｸｽ ｼﾌﾞﾔ", 8, "ｽﾀｰﾊﾞｯｸ…", 8),
-        ("ｽﾀｰﾊﾞｯｸｽ ｼﾌﾞﾔ", 5, "ｽﾀｰ…", 4),  // ﾊﾞ takes two columns; with ﾊ alone it would read as another word
-        ("スターバックス", 8, "スター…", 7),  // バ would straddle the edge: one column is left for padding
-        ("🍜👨\u{200D}👩\u{200D}👧🇯🇵", 5, "🍜👨\u{200D}👩\u{200D}👧…", 5),
-        ("🍜👨\u{200D}👩\u{200D}👧🇯🇵", 4, "🍜…", 3),
-        ("Cafe\u{301} latte", 5, "Cafe\u{301}…", 5),
-        ("か\u{3099}か\u{3099}か\u{3099}", 5, "か\u{3099}か\u{3099}…", 5),
-        ("コンビニ おにぎり", 10, "コンビニ…", 9),  // no blank left before the …
-    ])
+    @Test(
+        "a name is cut between characters, never inside ﾊﾞ, an emoji or é, and ends in …",
+        arguments: [
+            ("ｽﾀｰﾊﾞｯｸｽ ｼﾌﾞﾔ", 8, "ｽﾀｰﾊﾞｯｸ…", 8),
+            ("ｽﾀｰﾊﾞｯｸｽ ｼﾌﾞﾔ", 5, "ｽﾀｰ…", 4),  // ﾊﾞ takes two columns; with ﾊ alone it would read as another word
+            ("スターバックス", 8, "スター…", 7),  // バ would straddle the edge: one column is left for padding
+            ("🍜👨\u{200D}👩\u{200D}👧🇯🇵", 5, "🍜👨\u{200D}👩\u{200D}👧…", 5),
+            ("🍜👨\u{200D}👩\u{200D}👧🇯🇵", 4, "🍜…", 3),
+            ("Cafe\u{301} latte", 5, "Cafe\u{301}…", 5),
+            ("か\u{3099}か\u{3099}か\u{3099}", 5, "か\u{3099}か\u{3099}…", 5),
+            ("コンビニ おにぎり", 10, "コンビニ…", 9),  // no blank left before the …
+        ])
     func cut(text: String, width: Int, expected: String, columns: Int) {
         let cut = TableFit.cut(text, to: width)
         // Scalar by scalar: Swift's == would take a precomposed é for e + U+0301.
@@ -34,15 +38,16 @@ struct TableFitTests {
     @Test("on a narrow terminal, names are shortened so that each row is one line and the columns line up")
     func narrow() throws {
         let output = ItemWriter(terminalWidth: 46).render(try hardToMeasureItems(), as: .table)
-        #expect(lines(output) == [
-            "DATE        NAME        PRICE  CATEGORY  SUB",
-            "2024-01-05  ｽﾀｰﾊﾞｯｸｽ…     480  Food      Drink",
-            "2024-01-06  🍜 ラーメ…  1,200  Food      Drink",
-            "2024-01-07  Cafe\u{301} か\u{3099} ❤\u{FE0F}    650  Food      Drink",
-            "2024-01-08  Tea           150  Food      Drink",
-            "----------------------------------------------",
-            "TOTAL       4 items     2,480",
-        ])
+        #expect(
+            lines(output) == [
+                "DATE        NAME        PRICE  CATEGORY  SUB",
+                "2024-01-05  ｽﾀｰﾊﾞｯｸｽ…     480  Food      Drink",
+                "2024-01-06  🍜 ラーメ…  1,200  Food      Drink",
+                "2024-01-07  Cafe\u{301} か\u{3099} ❤\u{FE0F}    650  Food      Drink",
+                "2024-01-08  Tea           150  Food      Drink",
+                "----------------------------------------------",
+                "TOTAL       4 items     2,480",
+            ])
         #expect(lines(output).allSatisfy { TextWidth.of($0) <= 46 })
     }
 
@@ -69,7 +74,9 @@ struct TableFitTests {
     @Test("the total's count is never cut, even when it is wider than the minimum")
     func longCount() throws {
         let items = try (1...100).map { n in
-            Item(id: "N\(n)", date: try day(2024, 1, 1), name: "とても長い名前の品物 \(n)", price: 10, category: 0, categorySub: nil)
+            Item(
+                id: "N\(n)", date: try day(2024, 1, 1), name: "とても長い名前の品物 \(n)", price: 10, category: 0,
+                categorySub: nil)
         }
         let output = lines(ItemWriter(terminalWidth: 30).render(items, as: .table))
         #expect(output.last == "TOTAL       100 items  1,000")

@@ -14,7 +14,9 @@ func shiftJISBytes(_ text: String) throws -> [UInt8] {
 private func decoded(_ bytes: [UInt8], declared: TextEncoding? = nil) throws -> (text: String, encoding: TextEncoding) {
     switch TextEncoding.utf8Bytes(of: bytes, declared: declared, name: "in.csv") {
     case .success(let result):
-        return (try #require(String(validating: result.bytes, as: UTF8.self), "the result must be UTF-8"), result.encoding)
+        return (
+            try #require(String(validating: result.bytes, as: UTF8.self), "the result must be UTF-8"), result.encoding
+        )
     case .failure(let problem):
         Issue.record("unexpected problem: \(problem)")
         throw problem
@@ -47,8 +49,9 @@ struct TextEncodingTests {
         #expect(result.encoding == .utf8)
     }
 
-    @Test("Shift_JIS is detected when the bytes are not valid UTF-8, and declaring it gives the same text",
-          arguments: [TextEncoding?.none, .shiftJIS])
+    @Test(
+        "Shift_JIS is detected when the bytes are not valid UTF-8, and declaring it gives the same text",
+        arguments: [TextEncoding?.none, .shiftJIS])
     func shiftJIS(declared: TextEncoding?) throws {
         let text = "日付,品名,金額\r\n2024/1/22,コーヒー,178\r\n2024/1/23,お茶・菓子,300\r\n"
         let result = try decoded(try shiftJISBytes(text), declared: declared)
@@ -56,11 +59,13 @@ struct TextEncodingTests {
         #expect(result.encoding == .shiftJIS)
     }
 
-    @Test("CP932 extensions that Windows exports use decode", arguments: [
-        ([0x87, 0x40], "①"),           // NEC special character
-        ([0xFB, 0xFC], "髙"),           // IBM extension (the "ladder" taka)
-        ([0x87, 0x54], "Ⅰ"),
-    ])
+    @Test(
+        "CP932 extensions that Windows exports use decode",
+        arguments: [
+            ([0x87, 0x40], "①"),  // NEC special character
+            ([0xFB, 0xFC], "髙"),  // IBM extension (the "ladder" taka)
+            ([0x87, 0x54], "Ⅰ"),
+        ])
     func cp932Extensions(bytes: [UInt8], expected: String) throws {
         let input = Array("name\r\n".utf8) + bytes + [0x0D, 0x0A]
         let result = try decoded(input)
@@ -99,7 +104,9 @@ struct TextEncodingTests {
         #expect(problem.location == SourceLocation(file: "in.csv", line: 2))
     }
 
-    @Test("bytes declared as Shift_JIS that are not are refused at the line of the first bad byte, suggesting --encoding utf-8")
+    @Test(
+        "bytes declared as Shift_JIS that are not are refused at the line of the first bad byte, suggesting --encoding utf-8"
+    )
     func declaredShiftJISUndecodable() throws {
         let bytes = try shiftJISBytes("date,name\n20240122,コーヒー\n") + Array("20240123,".utf8) + [0xFF, 0xFF, 0x0A]
         let problem = try decodingProblem(bytes, declared: .shiftJIS)
@@ -107,21 +114,27 @@ struct TextEncodingTests {
         #expect(problem.message.contains("--encoding utf-8"))
     }
 
-    @Test("UTF-16 text is refused at line 1 with advice, whatever its byte order or declared encoding", arguments: [
-        ([UInt8(0xFF), 0xFE], TextEncoding?.none), ([0xFE, 0xFF], .none), ([0xFF, 0xFE], .utf8), ([0xFE, 0xFF], .shiftJIS),
-    ])
+    @Test(
+        "UTF-16 text is refused at line 1 with advice, whatever its byte order or declared encoding",
+        arguments: [
+            ([UInt8(0xFF), 0xFE], TextEncoding?.none), ([0xFE, 0xFF], .none), ([0xFF, 0xFE], .utf8),
+            ([0xFE, 0xFF], .shiftJIS),
+        ])
     func utf16(bom: [UInt8], declared: TextEncoding?) throws {
         let problem = try decodingProblem(bom + [0x64, 0x00, 0x61, 0x00, 0x0A, 0x00], declared: declared)
         #expect(problem.location == SourceLocation(file: "in.csv", line: 1))
         #expect(problem.message.contains("UTF-16"))
     }
 
-    @Test("encoding names are read as users write them", arguments: [
-        ("utf-8", TextEncoding?.some(.utf8)), ("UTF-8", .utf8), ("utf8", .utf8), ("utf_8", .utf8),
-        ("shift_jis", .shiftJIS), ("Shift_JIS", .shiftJIS), ("shift-jis", .shiftJIS), ("sjis", .shiftJIS),
-        ("SJIS", .shiftJIS), ("cp932", .shiftJIS), ("windows-31j", .shiftJIS), ("Windows-31J", .shiftJIS), ("MS932", .shiftJIS),
-        ("euc-jp", nil), ("latin1", nil), ("utf-16", nil), ("", nil),
-    ])
+    @Test(
+        "encoding names are read as users write them",
+        arguments: [
+            ("utf-8", TextEncoding?.some(.utf8)), ("UTF-8", .utf8), ("utf8", .utf8), ("utf_8", .utf8),
+            ("shift_jis", .shiftJIS), ("Shift_JIS", .shiftJIS), ("shift-jis", .shiftJIS), ("sjis", .shiftJIS),
+            ("SJIS", .shiftJIS), ("cp932", .shiftJIS), ("windows-31j", .shiftJIS), ("Windows-31J", .shiftJIS),
+            ("MS932", .shiftJIS),
+            ("euc-jp", nil), ("latin1", nil), ("utf-16", nil), ("", nil),
+        ])
     func names(name: String, encoding: TextEncoding?) {
         #expect(TextEncoding(name: name) == encoding)
     }
@@ -142,10 +155,11 @@ struct EncodedInputTests {
         #expect(read.problems.isEmpty, "\(read.problems)")
         let checked = read.drafts.validatedAll()
         #expect(checked.problems.isEmpty, "\(checked.problems)")
-        #expect(checked.items == [
-            Item(id: "A1", date: try day(2024, 1, 22), name: "コーヒー", price: 1500, category: 0, categorySub: 1),
-            Item(id: "A2", date: try day(2024, 1, 23), name: "お弁当", price: 680, category: 0, categorySub: 0),
-        ])
+        #expect(
+            checked.items == [
+                Item(id: "A1", date: try day(2024, 1, 22), name: "コーヒー", price: 1500, category: 0, categorySub: 1),
+                Item(id: "A2", date: try day(2024, 1, 23), name: "お弁当", price: 680, category: 0, categorySub: 0),
+            ])
         #expect(checked.locations.map(\.line) == [2, 3])
     }
 
@@ -159,7 +173,8 @@ struct EncodedInputTests {
 
     @Test("a profile's encoding is used unless --encoding names another")
     func profileEncoding() throws {
-        var profile = ImportProfile(name: "bank", description: "", columns: [.date: ["日付"], .name: ["摘要"], .price: ["金額"]])
+        var profile = ImportProfile(
+            name: "bank", description: "", columns: [.date: ["日付"], .name: ["摘要"], .price: ["金額"]])
         profile.defaultCategory = 0
         profile.encoding = .utf8
         let bytes = try shiftJISBytes("日付,摘要,金額\n20240122,コンビニ,500\n")

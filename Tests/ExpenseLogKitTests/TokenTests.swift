@@ -32,7 +32,8 @@ struct TokenTests {
     @Test("the variable's surrounding whitespace and newline are dropped")
     func variableTrimmed() async throws {
         try await withTemporaryDirectory { root in
-            let token = try Token.load(environment: ["EXPENSE_LOG_TOKEN": "  abc.DEF-123\n"], file: root.appendingPathComponent("none"))
+            let token = try Token.load(
+                environment: ["EXPENSE_LOG_TOKEN": "  abc.DEF-123\n"], file: root.appendingPathComponent("none"))
             #expect(token?.value == "abc.DEF-123")
         }
     }
@@ -56,7 +57,9 @@ struct TokenTests {
         }
     }
 
-    @Test("a token file readable by its owner only is read, its trailing newline dropped", arguments: [0o600, 0o400, 0o700])
+    @Test(
+        "a token file readable by its owner only is read, its trailing newline dropped",
+        arguments: [0o600, 0o400, 0o700])
     func secureFile(mode: Int) async throws {
         try await withTemporaryDirectory { root in
             let file = root.appendingPathComponent("token")
@@ -67,8 +70,9 @@ struct TokenTests {
         }
     }
 
-    @Test("a token file with any group or other permission is refused, naming the file, its mode and the chmod",
-          arguments: [0o644, 0o640, 0o604, 0o660, 0o601, 0o610, 0o666])
+    @Test(
+        "a token file with any group or other permission is refused, naming the file, its mode and the chmod",
+        arguments: [0o644, 0o640, 0o604, 0o660, 0o601, 0o610, 0o666])
     func insecureFile(mode: Int) async throws {
         try await withTemporaryDirectory { root in
             let file = root.appendingPathComponent("token")
@@ -96,8 +100,9 @@ struct TokenTests {
         }
     }
 
-    @Test("a token with spaces, control characters or non-ASCII could not go in a header and is refused",
-          arguments: ["two words", "line\nbreak", "tab\there", "bell\u{7}", "del\u{7F}", "caf\u{E9}", "nul\u{0}"])
+    @Test(
+        "a token with spaces, control characters or non-ASCII could not go in a header and is refused",
+        arguments: ["two words", "line\nbreak", "tab\there", "bell\u{7}", "del\u{7F}", "caf\u{E9}", "nul\u{0}"])
     func badCharacters(token: String) async throws {
         try await withTemporaryDirectory { root in
             let file = root.appendingPathComponent("token")

@@ -1,7 +1,8 @@
-@testable import ExpenseLogHTTP
 import Foundation
 import Synchronization
 import Testing
+
+@testable import ExpenseLogHTTP
 
 // Linux only: TransferThreads carries libcurl's transfers, which macOS does not use (URLSession does its own).
 #if os(Linux)
@@ -10,7 +11,11 @@ import Testing
     /// Runs `count` jobs that block until released; returns once all have started.
     static func blocked(_ count: Int, on pool: TransferThreads, release: DispatchSemaphore) {
         let started = DispatchSemaphore(value: 0)
-        for _ in 0..<count { pool.run { started.signal(); release.wait(); return {} } }
+        for _ in 0..<count {
+            pool.run {
+                started.signal(); release.wait(); return {}
+            }
+        }
         for _ in 0..<count { started.wait() }
     }
 

@@ -9,13 +9,15 @@ import Testing
         return ours == standard && ours?.utf8.elementsEqual(bytes) != false
     }
 
-    @Test("the edges of table 3-7: overlong forms, surrogates, past U+10FFFF, cut short, and Japanese text",
-          arguments: [
-              [], Array("コーヒー 350円, ｺｰﾋｰ and ascii".utf8), [0x7F], [0x80], [0xC0, 0x80], [0xC1, 0xBF], [0xC2, 0x80], [0xDF, 0xBF],
-              [0xE0, 0x9F, 0x80], [0xE0, 0xA0, 0x80], [0xED, 0x9F, 0xBF], [0xED, 0xA0, 0x80], [0xEF, 0xBF, 0xBF],
-              [0xF0, 0x8F, 0xBF, 0xBF], [0xF0, 0x90, 0x80, 0x80], [0xF4, 0x8F, 0xBF, 0xBF], [0xF4, 0x90, 0x80, 0x80],
-              [0xF5, 0x80, 0x80, 0x80], [0xFF], [0xE3, 0x81], [0xF0, 0x9F, 0x98], Array("12345678コ".utf8.dropLast()),
-          ] as [[UInt8]])
+    @Test(
+        "the edges of table 3-7: overlong forms, surrogates, past U+10FFFF, cut short, and Japanese text",
+        arguments: [
+            [], Array("コーヒー 350円, ｺｰﾋｰ and ascii".utf8), [0x7F], [0x80], [0xC0, 0x80], [0xC1, 0xBF], [0xC2, 0x80],
+            [0xDF, 0xBF],
+            [0xE0, 0x9F, 0x80], [0xE0, 0xA0, 0x80], [0xED, 0x9F, 0xBF], [0xED, 0xA0, 0x80], [0xEF, 0xBF, 0xBF],
+            [0xF0, 0x8F, 0xBF, 0xBF], [0xF0, 0x90, 0x80, 0x80], [0xF4, 0x8F, 0xBF, 0xBF], [0xF4, 0x90, 0x80, 0x80],
+            [0xF5, 0x80, 0x80, 0x80], [0xFF], [0xE3, 0x81], [0xF0, 0x9F, 0x98], Array("12345678コ".utf8.dropLast()),
+        ] as [[UInt8]])
     func edges(bytes: [UInt8]) {
         #expect(Self.agrees(bytes), "\(bytes)")
     }
@@ -23,12 +25,16 @@ import Testing
     @Test("random byte strings, mostly ASCII with some UTF-8 and some damage, agree with String(validating:)")
     func random() {
         var generator = SeededGenerator(seed: 34)
-        let pieces: [[UInt8]] = [Array("a".utf8), Array("12345678".utf8), Array("円".utf8), Array("🍣".utf8), Array("é".utf8),
-                                 [0x80], [0xE3], [0xF0, 0x9F], [0xED, 0xA0, 0x80], [0xC0, 0xAF]]
+        let pieces: [[UInt8]] = [
+            Array("a".utf8), Array("12345678".utf8), Array("円".utf8), Array("🍣".utf8), Array("é".utf8),
+            [0x80], [0xE3], [0xF0, 0x9F], [0xED, 0xA0, 0x80], [0xC0, 0xAF],
+        ]
         var refused = 0
         for _ in 0..<5_000 {
             var bytes: [UInt8] = []
-            for _ in 0..<Int.random(in: 0...12, using: &generator) { bytes += pieces.randomElement(using: &generator) ?? [] }
+            for _ in 0..<Int.random(in: 0...12, using: &generator) {
+                bytes += pieces.randomElement(using: &generator) ?? []
+            }
             #expect(Self.agrees(bytes), "\(bytes)")
             if String(validating: bytes, as: UTF8.self) == nil { refused += 1 }
         }

@@ -8,7 +8,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [.package(name: "expense-log", path: "../..")],
     targets: [
-        .executableTarget(name: "KitConsumer", dependencies: [.product(name: "ExpenseLogKit", package: "expense-log")]),
+        .executableTarget(name: "KitConsumer", dependencies: [.product(name: "ExpenseLogKit", package: "expense-log")])
     ],
     swiftLanguageModes: [.v6]
 )

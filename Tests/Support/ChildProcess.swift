@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -32,8 +33,10 @@ public final class ChildProcess: Sendable {
 
     /// Starts `executable` (a path) with `arguments`; `environment` nil keeps the test's own. Only the three standard
     /// streams reach the child: every other descriptor is closed in it, as `Process` does.
-    public init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil, directory: String? = nil,
-                stdin: Stream = .null, stdout: Stream = .inherit, stderr: Stream = .inherit) throws {
+    public init(
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil, directory: String? = nil,
+        stdin: Stream = .null, stdout: Stream = .inherit, stderr: Stream = .inherit
+    ) throws {
         var actions = Spawn.newActions()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -51,12 +54,16 @@ public final class ChildProcess: Sendable {
                 #endif
                 continue
             case .file(let path):
-                fd = target == 0 ? open(path, O_RDONLY | O_CLOEXEC) : open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+                fd =
+                    target == 0
+                    ? open(path, O_RDONLY | O_CLOEXEC) : open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
             case .null:
                 fd = open("/dev/null", O_RDWR | O_CLOEXEC)
             case .pipe:
                 var both: [Int32] = [-1, -1]
-                guard Self.makePipe(&both) == 0 else { throw ChildProcessError("pipe: \(String(cString: strerror(errno)))") }
+                guard Self.makePipe(&both) == 0 else {
+                    throw ChildProcessError("pipe: \(String(cString: strerror(errno)))")
+                }
                 fd = target == 0 ? both[0] : both[1]
                 ends[target] = FileHandle(fileDescriptor: target == 0 ? both[1] : both[0], closeOnDealloc: true)
             }
@@ -136,8 +143,10 @@ private enum Spawn {
         // Linux only: Darwin closes every descriptor no file action names, by POSIX_SPAWN_CLOEXEC_DEFAULT (see init).
         #if canImport(Glibc)
         typealias Function = @convention(c) (Actions, Int32) -> Int32
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else {
-            throw ChildProcessError("this C library has no posix_spawn_file_actions_addclosefrom_np (glibc 2.34 or later has)")
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
+        else {
+            throw ChildProcessError(
+                "this C library has no posix_spawn_file_actions_addclosefrom_np (glibc 2.34 or later has)")
         }
         _ = unsafeBitCast(symbol, to: Function.self)(actions, lowest)
         #endif
@@ -147,7 +156,8 @@ private enum Spawn {
         #if canImport(Glibc)
         typealias Function = @convention(c) (Actions, UnsafePointer<CChar>) -> Int32
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addchdir_np") else {
-            throw ChildProcessError("this C library has no posix_spawn_file_actions_addchdir_np (glibc 2.29 or later has)")
+            throw ChildProcessError(
+                "this C library has no posix_spawn_file_actions_addchdir_np (glibc 2.29 or later has)")
         }
         _ = unsafeBitCast(symbol, to: Function.self)(actions, path)
         #else

@@ -48,7 +48,9 @@ public func parsedByPython(_ xml: String) throws -> [XMLElementRead] {
     let output = process.output?.readDataToEndOfFile() ?? Data()
     let status = process.waitBlocking()
     guard status == 0 else {
-        throw PythonXMLError(description: "python3's xml.etree refused the document (exit \(status)): \(String(decoding: output, as: UTF8.self))")
+        throw PythonXMLError(
+            description:
+                "python3's xml.etree refused the document (exit \(status)): \(String(decoding: output, as: UTF8.self))")
     }
     return try JSONDecoder().decode([XMLElementRead].self, from: output)
 }

@@ -22,7 +22,8 @@ extension AddCommand {
         do {
             return try config.catalogue.value.resolve(text)
         } catch {
-            throw UsageError(path: context.invocation.path, message: "\(error.message) (`expense-log categories` lists them)")
+            throw UsageError(
+                path: context.invocation.path, message: "\(error.message) (`expense-log categories` lists them)")
         }
     }
 

@@ -7,10 +7,16 @@ import Foundation
 
 /// `add`: one item from its name and price, registered exactly as `register` registers a file's rows.
 struct AddCommand: ParsableCommand {
-    @Opt("date", short: "d", "day", help: "The day: 2024-01-05, 11/20 (this year's, or last year's if more than a week ahead), "
-         + "today/今日, yesterday/昨日, 一昨日, a weekday (monday, 月曜: the last one) or -3d (default: today).") var date: String?
-    @Opt("category", short: "c", "name", .suggest(CommonOptions.categoryWords), help: "A category (food, 食費, a unique prefix, a number) "
-         + "or category/sub (food/drink); default: that of the latest cached item of the same name.") var category: String?
+    @Opt(
+        "date", short: "d", "day",
+        help: "The day: 2024-01-05, 11/20 (this year's, or last year's if more than a week ahead), "
+            + "today/今日, yesterday/昨日, 一昨日, a weekday (monday, 月曜: the last one) or -3d (default: today).") var date:
+        String?
+    @Opt(
+        "category", short: "c", "name", .suggest(CommonOptions.categoryWords),
+        help: "A category (food, 食費, a unique prefix, a number) "
+            + "or category/sub (food/drink); default: that of the latest cached item of the same name.") var category:
+        String?
     @Opt("id", "id", help: "The item's id (default: a new UUID, as the app makes).") var id: String?
     @Flg(RegisterCommand.dryRun) var dryRun: Bool
     @Opt(CommonOptions.format) var format: OutputFormat?
@@ -51,7 +57,9 @@ struct AddCommand: ParsableCommand {
         let fields: Fields
         // A name never seen has no category to guess: on a terminal it is asked for, as any missing part is.
         var guess: Item?
-        if let name, category == nil { guess = Self.latest(named: name, among: await Self.cachedItems(context, config)) }
+        if let name, category == nil {
+            guess = Self.latest(named: name, among: await Self.cachedItems(context, config))
+        }
         if let name, let price, category != nil || guess != nil || !context.canAsk {
             guard let day = Day(personDate: date ?? "today") else { throw Self.notADay(date ?? "", context) }
             let category: (category: Int, sub: Int?)
@@ -59,21 +67,30 @@ struct AddCommand: ParsableCommand {
                 category = try Self.resolve(text, config, context)
             } else {
                 guard let latest = guess else {
-                    throw UsageError(path: context.invocation.path, message: "No cached item is called '\(name.trimmingSpaces())', so its category "
-                                     + "cannot be guessed; give --category (the catalogue: \(config.catalogue.value.listing))")
+                    throw UsageError(
+                        path: context.invocation.path,
+                        message: "No cached item is called '\(name.trimmingSpaces())', so its category "
+                            + "cannot be guessed; give --category (the catalogue: \(config.catalogue.value.listing))")
                 }
                 let named = Self.describe(latest.category, latest.categorySub, config, context)
-                context.note(context.say("Category: \(named), as '\(latest.name)' had on \(latest.date) (--category sets another)",
-                                         ja: "項目: \(named) (\(latest.date) の「\(latest.name)」と同じ。--category で変えられます)"))
+                context.note(
+                    context.say(
+                        "Category: \(named), as '\(latest.name)' had on \(latest.date) (--category sets another)",
+                        ja: "項目: \(named) (\(latest.date) の「\(latest.name)」と同じ。--category で変えられます)"))
                 category = (latest.category, latest.categorySub)
             }
             fields = Fields(day: day, name: name, price: price, category: category.category, sub: category.sub)
         } else {
             guard context.canAsk else {
-                throw UsageError(path: context.invocation.path, message: "add needs a name and a price, as in: expense-log add ラーメン 980 "
-                                 + "(on a terminal, it asks for what is missing)")
+                throw UsageError(
+                    path: context.invocation.path,
+                    message: "add needs a name and a price, as in: expense-log add ラーメン 980 "
+                        + "(on a terminal, it asks for what is missing)")
             }
-            guard let asked = try await AddQuestions(command: self, context: context, config: config).ask(name: name, price: price) else {
+            guard
+                let asked = try await AddQuestions(command: self, context: context, config: config).ask(
+                    name: name, price: price)
+            else {
                 context.io.stderr.write(context.say("Cancelled; nothing was sent.", ja: "取り消しました。何も送信していません。") + "\n")
                 throw CommandExit(code: .failure)
             }

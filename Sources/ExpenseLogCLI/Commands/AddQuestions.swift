@@ -21,14 +21,20 @@ struct AddQuestions {
         }
         if given != nil, givenPrice != nil, day == nil { day = Day.today() }
         while day == nil {
-            guard let text = try await context.ask(context.say("Date", ja: "日付"), suggested: context.say("today", ja: "今日")) else { return nil }
+            guard
+                let text = try await context.ask(
+                    context.say("Date", ja: "日付"), suggested: context.say("today", ja: "今日"))
+            else { return nil }
             day = Day(personDate: text)
             if day == nil { context.refuseAnswer(Day.refusal(of: text)) }
         }
         var name = given
         if name == nil {
             let known = knownNames(cached)
-            if !known.isEmpty { context.io.stderr.write(context.say("Names in the cache: ", ja: "キャッシュにある品名: ") + known.joined(separator: ", ") + "\n") }
+            if !known.isEmpty {
+                context.io.stderr.write(
+                    context.say("Names in the cache: ", ja: "キャッシュにある品名: ") + known.joined(separator: ", ") + "\n")
+            }
         }
         while name?.trimmingSpaces().isEmpty ?? true {
             guard let text = try await context.ask(context.say("Name", ja: "品名")) else { return nil }
@@ -37,14 +43,20 @@ struct AddQuestions {
         var price = givenPrice
         while price == nil {
             guard let text = try await context.ask(context.say("Price", ja: "金額")) else { return nil }
-            if PriceText.parse(text.trimmingSpaces()) != nil { price = text } else {
-                context.refuseAnswer(context.say("'\(text)' is not a price: give 980, ¥1,500, 1,500円 or -300 for a refund",
-                                                 ja: "「\(text)」は金額ではありません: 980、¥1,500、1,500円、返金は -300 のように入力してください"))
+            if PriceText.parse(text.trimmingSpaces()) != nil {
+                price = text
+            } else {
+                context.refuseAnswer(
+                    context.say(
+                        "'\(text)' is not a price: give 980, ¥1,500, 1,500円 or -300 for a refund",
+                        ja: "「\(text)」は金額ではありません: 980、¥1,500、1,500円、返金は -300 のように入力してください"))
             }
         }
         guard let day, let name, let price, let category = try await category(for: name, cached) else { return nil }
-        let shown = "\(day)  \(name)  \(price)  \(AddCommand.describe(category.category, category.sub, config, context))"
-        guard try await context.confirm(context.say("Register \(shown)?", ja: "\(shown) を登録しますか?"), yesByDefault: true) else { return nil }
+        let shown =
+            "\(day)  \(name)  \(price)  \(AddCommand.describe(category.category, category.sub, config, context))"
+        guard try await context.confirm(context.say("Register \(shown)?", ja: "\(shown) を登録しますか?"), yesByDefault: true)
+        else { return nil }
         return AddCommand.Fields(day: day, name: name, price: price, category: category.category, sub: category.sub)
     }
 
@@ -55,13 +67,20 @@ struct AddQuestions {
         var suggested = guess.map { AddCommand.describe($0.category, $0.categorySub, config, context) }
         // The catalogue once, before the question, when there is no guess to take; an answer it lacks is told apart
         // (with the name it most likely meant) without listing it again.
-        if guess == nil { context.io.stderr.write(context.say("Categories: ", ja: "項目: ") + config.catalogue.value.listing + "\n") }
+        if guess == nil {
+            context.io.stderr.write(context.say("Categories: ", ja: "項目: ") + config.catalogue.value.listing + "\n")
+        }
         while true {
-            guard let text = try await context.ask(context.say("Category", ja: "項目"), suggested: suggested) else { return nil }
+            guard let text = try await context.ask(context.say("Category", ja: "項目"), suggested: suggested) else {
+                return nil
+            }
             do {
                 return try config.catalogue.value.resolve(text)
             } catch {
-                context.refuseAnswer(text.isEmpty ? context.say("a category is needed", ja: "項目を入力してください") : context.say(error.brief, ja: error.japaneseBrief))
+                context.refuseAnswer(
+                    text.isEmpty
+                        ? context.say("a category is needed", ja: "項目を入力してください")
+                        : context.say(error.brief, ja: error.japaneseBrief))
                 // Enter then takes the name it most likely meant.
                 if let meant = error.meant { suggested = meant }
             }

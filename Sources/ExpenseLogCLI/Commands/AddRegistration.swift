@@ -18,20 +18,28 @@ extension AddCommand {
         let config = try context.config()
         let problems = draft.validated(catalogue: config.catalogue.value).problems
         if !problems.isEmpty { try Self.refuse(problems, context) }
-        try await RegisterCommand.run(RegisterOptions(adding: draft, format: format ?? .table, dryRun: dryRun),
-                                      context)
+        try await RegisterCommand.run(
+            RegisterOptions(adding: draft, format: format ?? .table, dryRun: dryRun),
+            context)
     }
 
     /// Says each problem of the item typed as the command line gave it (`<price>`, `--date`), not as a file's row, and
     /// stops with 65: nothing was sent.
     static func refuse(_ problems: [ValidationProblem], _ context: Context) throws -> Never {
-        let places = ["name": "<name>", "price": "<price>", "date": "--date", "category": "--category", "categorySub": "--category", "id": "--id"]
+        let places = [
+            "name": "<name>", "price": "<price>", "date": "--date", "category": "--category",
+            "categorySub": "--category", "id": "--id",
+        ]
         for problem in problems {
             let message = context.japanese ? problem.japaneseMessage ?? problem.message : problem.message
-            context.io.stderr.write(context.say("Error", ja: "エラー") + ": \(problem.field.map { "\(places[$0] ?? $0): " } ?? "")\(message)\n")
+            context.io.stderr.write(
+                context.say("Error", ja: "エラー") + ": \(problem.field.map { "\(places[$0] ?? $0): " } ?? "")\(message)\n"
+            )
         }
-        context.io.stderr.write(context.say("Nothing was sent; fix \(problems.count == 1 ? "it" : "them") and run the command again.",
-                                            ja: "何も送信していません。直してもう一度実行してください。") + "\n")
+        context.io.stderr.write(
+            context.say(
+                "Nothing was sent; fix \(problems.count == 1 ? "it" : "them") and run the command again.",
+                ja: "何も送信していません。直してもう一度実行してください。") + "\n")
         throw CommandExit(code: .dataError)
     }
 }

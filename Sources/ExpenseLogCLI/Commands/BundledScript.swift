@@ -7,8 +7,10 @@ enum BundledScript {
     /// The bundled file at `name` (`FixtureBundle.serverScript`…), read whole.
     static func read(_ name: String) throws -> Data {
         guard let directory = FixtureBundle.directory() else {
-            throw InputError(path: FixtureBundle.name + ".resources", reason: "the bundled resources are not next to the binary; "
-                             + "reinstall expense-log (make install)")
+            throw InputError(
+                path: FixtureBundle.name + ".resources",
+                reason: "the bundled resources are not next to the binary; "
+                    + "reinstall expense-log (make install)")
         }
         return Data(try InputFile.read(directory.appendingPathComponent(name).path))
     }
@@ -17,7 +19,9 @@ enum BundledScript {
     static func version() -> Int? {
         guard let script = try? read(FixtureBundle.serverScript) else { return nil }
         let text = String(decoding: script.prefix(16_384), as: UTF8.self)
-        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("var VERSION = ") }) else { return nil }
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("var VERSION = ") }) else {
+            return nil
+        }
         return Int(line.dropFirst("var VERSION = ".count).prefix { $0.isNumber })
     }
 }

@@ -33,7 +33,10 @@ enum CacheCommand: CommandGroup {
                 context.io.stdout.write(members.isEmpty ? "[]\n" : "[\n" + members.joined(separator: ",\n") + "\n]\n")
             }
             guard !months.isEmpty else {
-                context.note(context.say("No cached months in \(config.cacheDirectory.path).", ja: "\(config.cacheDirectory.path) にキャッシュした月はありません。"))
+                context.note(
+                    context.say(
+                        "No cached months in \(config.cacheDirectory.path).",
+                        ja: "\(config.cacheDirectory.path) にキャッシュした月はありません。"))
                 return
             }
             guard format != .json else { return }
@@ -55,8 +58,10 @@ enum CacheCommand: CommandGroup {
         func run(_ context: Context) async throws {
             let config = try context.config()
             let removed = try await CacheContents(context.repository(config)).clear()
-            context.note(context.say("Removed \(removed) cached month\(removed == 1 ? "" : "s") from \(config.cacheDirectory.path).",
-                                     ja: "\(config.cacheDirectory.path) からキャッシュした\(removed)か月分を消しました。"))
+            context.note(
+                context.say(
+                    "Removed \(removed) cached month\(removed == 1 ? "" : "s") from \(config.cacheDirectory.path).",
+                    ja: "\(config.cacheDirectory.path) からキャッシュした\(removed)か月分を消しました。"))
 
         }
     }
@@ -64,7 +69,8 @@ enum CacheCommand: CommandGroup {
     /// `cache path`.
     struct Path: ParsableCommand {
         static let about = CommandAbout(
-            name: "path", abstract: "Print the cache folder of the current environment and server (a folder per base URL).")
+            name: "path",
+            abstract: "Print the cache folder of the current environment and server (a folder per base URL).")
 
         func run(_ context: Context) async throws {
             context.io.stdout.write(try context.config().cacheDirectory.path + "\n")

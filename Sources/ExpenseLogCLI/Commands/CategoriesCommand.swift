@@ -24,7 +24,8 @@ struct CategoriesCommand: ParsableCommand {
                 let subs = category.subs.map { sub in
                     "{\"id\":\(sub.id),\"ja\":\(Self.quoted(sub.japanese)),\"en\":\(Self.quoted(sub.english))}"
                 }
-                return "  {\"id\":\(category.id),\"ja\":\(Self.quoted(category.japanese)),\"en\":\(Self.quoted(category.english)),"
+                return
+                    "  {\"id\":\(category.id),\"ja\":\(Self.quoted(category.japanese)),\"en\":\(Self.quoted(category.english)),"
                     + "\"subs\":[\(subs.joined(separator: ","))]}"
             }
             context.io.stdout.write("[\n" + entries.joined(separator: ",\n") + "\n]\n")

@@ -1,6 +1,7 @@
 /// `completion bash|zsh|fish`: a completion script generated from the command tree.
 struct CompletionCommand: ParsableCommand {
-    @Arg("shell", kind: .choice(Shell.allCases.map(\.rawValue)), help: "The shell to complete in.") var shellName: String
+    @Arg("shell", kind: .choice(Shell.allCases.map(\.rawValue)), help: "The shell to complete in.") var shellName:
+        String
 
     static let about = CommandAbout(
         name: "completion",
@@ -24,7 +25,8 @@ struct CompletionCommand: ParsableCommand {
         guard let shell = Shell(rawValue: shellName) else {
             throw UsageError(path: context.invocation.path, message: "Missing expected argument '<shell>'")
         }
-        let scripts = CompletionScript(toolName: ExpenseLogCommand.helpFormatter.toolName, parser: ExpenseLogCommand.parser)
+        let scripts = CompletionScript(
+            toolName: ExpenseLogCommand.helpFormatter.toolName, parser: ExpenseLogCommand.parser)
         context.io.stdout.write(scripts.script(for: shell))
     }
 }

@@ -4,21 +4,26 @@ import Foundation
 
 /// `config show|path|get|set|unset|set-token|clear-token`: the effective configuration, the config file, the token file.
 enum ConfigCommand: CommandGroup {
-    static var subcommands: [any Command.Type] { [Show.self, Path.self, Get.self, SetKey.self, Init.self, Unset.self, SetToken.self, ClearToken.self] }
+    static var subcommands: [any Command.Type] {
+        [Show.self, Path.self, Get.self, SetKey.self, Init.self, Unset.self, SetToken.self, ClearToken.self]
+    }
 
     static let about = CommandAbout(
         name: "config",
         abstract: "Show the effective configuration, or manage the token file.")
 
-    static let key = Argument<String>("key", kind: .suggest(ConfigEdit.keys + ["budgets.total"]),
-                                      help: "A key of the config file; budgets.NAME is a monthly budget (total, a category, category/sub).")
+    static let key = Argument<String>(
+        "key", kind: .suggest(ConfigEdit.keys + ["budgets.total"]),
+        help: "A key of the config file; budgets.NAME is a monthly budget (total, a category, category/sub).")
 
     /// The key given, checked: one of `ConfigEdit.keys`, or `budgets.` and a name.
     static func checkedKey(_ given: String, _ context: Context) throws -> String {
         guard ConfigEdit.isKey(given) else {
-            throw UsageError(path: context.invocation.path, message: "'\(given)' is not a key of the config file (the keys are "
-                             + "\(ConfigEdit.keys.joined(separator: ", ")) and budgets.NAME)"
-                             + Suggestion.didYouMean(given, among: ConfigEdit.keys + ["budgets.total"]))
+            throw UsageError(
+                path: context.invocation.path,
+                message: "'\(given)' is not a key of the config file (the keys are "
+                    + "\(ConfigEdit.keys.joined(separator: ", ")) and budgets.NAME)"
+                    + Suggestion.didYouMean(given, among: ConfigEdit.keys + ["budgets.total"]))
         }
         return given
     }
@@ -79,18 +84,24 @@ enum ConfigCommand: CommandGroup {
         /// then refused and dropped.
         static func warnOfWaitingWrites(_ before: AppConfig, _ context: Context) throws {
             let after = try context.config()
-            guard after.environment.value == before.environment.value, let old = before.baseURL?.value, let new = after.baseURL?.value,
-                  old != new else { return }
+            guard after.environment.value == before.environment.value, let old = before.baseURL?.value,
+                let new = after.baseURL?.value,
+                old != new
+            else { return }
             let (items, changes) = context.waitingWrites(before)
             guard items + changes > 0 else { return }
             let environment = before.environment.value.rawValue
-            let (from, to) = (URLRedaction.redacted(URL(string: old) ?? URL(fileURLWithPath: "/")),
-                              URLRedaction.redacted(URL(string: new) ?? URL(fileURLWithPath: "/")))
-            let english = "\(items) item\(items == 1 ? "" : "s") and \(changes) change\(changes == 1 ? "" : "s") wait in the "
+            let (from, to) = (
+                URLRedaction.redacted(URL(string: old) ?? URL(fileURLWithPath: "/")),
+                URLRedaction.redacted(URL(string: new) ?? URL(fileURLWithPath: "/"))
+            )
+            let english =
+                "\(items) item\(items == 1 ? "" : "s") and \(changes) change\(changes == 1 ? "" : "s") wait in the "
                 + "\(environment) environment's queue, made for \(from); `sync` now sends them to \(to), where a change of an "
                 + "item only the old server has is refused and dropped. To send them where they were made, set the old URL "
                 + "back and `sync` first (`expense-log pending` lists them)."
-            let japanese = "\(environment) 環境の送信待ちに項目\(items)件と変更\(changes)件があり、\(from) 向けに作られたものです。"
+            let japanese =
+                "\(environment) 環境の送信待ちに項目\(items)件と変更\(changes)件があり、\(from) 向けに作られたものです。"
                 + "`sync` はこれらを \(to) に送り、古いサーバーにしかない項目の変更は拒否されて捨てられます。作った先に送るには、"
                 + "古い URL に戻して先に `sync` してください (`expense-log pending` で一覧できます)。"
             context.warn(context.say(english, ja: japanese))

@@ -20,19 +20,31 @@ extension ConfigCommand {
             var rows = [["SETTING", "VALUE", "SOURCE"]]
             rows.append(["environment", env.rawValue, config.environment.source])
             if env.usesNetwork {
-                rows.append(["base-url", config.baseURL.map { URLRedaction.redacted(URL(string: $0.value) ?? URL(fileURLWithPath: "/")) } ?? "(none)",
-                             config.baseURL?.source ?? "set --base-url, EXPENSE_LOG_BASE_URL or the config file"])
+                rows.append([
+                    "base-url",
+                    config.baseURL.map { URLRedaction.redacted(URL(string: $0.value) ?? URL(fileURLWithPath: "/")) }
+                        ?? "(none)",
+                    config.baseURL?.source ?? "set --base-url, EXPENSE_LOG_BASE_URL or the config file",
+                ])
             } else {
                 let fixtures = config.fixturesDirectory?.value ?? FixtureBundle.directory()?.path ?? "(not found)"
                 rows.append(["fixtures", fixtures, config.fixturesDirectory?.source ?? "bundled"])
             }
-            rows.append(["config-file", config.configFile.value + (config.configFileExists ? "" : " (not found)"), config.configFile.source])
+            rows.append([
+                "config-file", config.configFile.value + (config.configFileExists ? "" : " (not found)"),
+                config.configFile.source,
+            ])
             if env.usesNetwork {
                 let token = try Token.load(environment: context.environment, file: config.paths.tokenFile)
-                rows.append(["token", token.map { "(set, \($0.value.count) characters, redacted)" } ?? "(none)",
-                             token?.source ?? "set EXPENSE_LOG_TOKEN or run config set-token"])
+                rows.append([
+                    "token", token.map { "(set, \($0.value.count) characters, redacted)" } ?? "(none)",
+                    token?.source ?? "set EXPENSE_LOG_TOKEN or run config set-token",
+                ])
             }
-            rows.append(["language", context.japanese ? "ja" : "en", config.japanese?.source ?? "LANG (config set language ja|en overrides it)"])
+            rows.append([
+                "language", context.japanese ? "ja" : "en",
+                config.japanese?.source ?? "LANG (config set language ja|en overrides it)",
+            ])
             rows.append(["server-time-zone", config.serverTimeZone.value.identifier, config.serverTimeZone.source])
             rows.append(["max-answer", "\(config.maxAnswerBytes.value >> 20) MiB", config.maxAnswerBytes.source])
             if env.usesNetwork {
@@ -40,28 +52,47 @@ extension ConfigCommand {
                     // The host and port only: a proxy URL may carry a user and password.
                     let text = context.environment[proxy] ?? ""
                     let url = URL(string: text.contains("://") ? text : "http://" + text)
-                    rows.append(["proxy", "\(url?.host ?? "?"):\(url?.port ?? 1080)", "\(proxy) (no_proxy lists the hosts reached directly)"])
+                    rows.append([
+                        "proxy", "\(url?.host ?? "?"):\(url?.port ?? 1080)",
+                        "\(proxy) (no_proxy lists the hosts reached directly)",
+                    ])
                 }
-                rows.append(["server-max-execution", "\(Int(config.resendWait.value.seconds)) s", config.resendWait.source])
+                rows.append([
+                    "server-max-execution", "\(Int(config.resendWait.value.seconds)) s", config.resendWait.source,
+                ])
             }
-            rows.append(["cache", config.cacheDirectory.path, config.paths.origin + (env.usesNetwork ? ", a folder per base URL" : "")])
+            rows.append([
+                "cache", config.cacheDirectory.path,
+                config.paths.origin + (env.usesNetwork ? ", a folder per base URL" : ""),
+            ])
             rows.append(["outbox", config.outboxDirectory.path, config.paths.origin])
             rows.append(["edits", config.editsDirectory.path, config.paths.origin + ", queued edits and deletions"])
-            rows.append(["decisions", context.dataFiles(config).decisions.path,
-                         config.paths.origin + ", what imports and same decided about statement rows"])
+            rows.append([
+                "decisions", context.dataFiles(config).decisions.path,
+                config.paths.origin + ", what imports and same decided about statement rows",
+            ])
             rows.append(["rules", context.dataFiles(config).rules.path, config.paths.origin + ", rule add"])
-            rows.append(["private", "config, cache and state: folders 0700, files 0600", "always (docs/configuration.md)"])
+            rows.append([
+                "private", "config, cache and state: folders 0700, files 0600", "always (docs/configuration.md)",
+            ])
             rows.append(["timeout", config.timeoutText, config.timeout == nil ? "default" : "--timeout"])
             rows.append(["retries", String(config.retryCount), config.retries == nil ? "default" : "--retries"])
             let categories = config.catalogue.value.categories
-            rows.append(["categories", "\(categories.count) categories, \(categories.reduce(0) { $0 + $1.subs.count }) subs",
-                         config.catalogue.source])
-            let budgets = config.budgets?.value.entries.map { "\($0.name) ¥\(PriceText.format($0.monthly))" }.joined(separator: ", ")
-            rows.append(["budgets", budgets.map { $0 + " a month" } ?? "(none)",
-                         config.budgets?.source ?? "set with config set budgets.NAME YEN"])
+            rows.append([
+                "categories", "\(categories.count) categories, \(categories.reduce(0) { $0 + $1.subs.count }) subs",
+                config.catalogue.source,
+            ])
+            let budgets = config.budgets?.value.entries.map { "\($0.name) ¥\(PriceText.format($0.monthly))" }.joined(
+                separator: ", ")
+            rows.append([
+                "budgets", budgets.map { $0 + " a month" } ?? "(none)",
+                config.budgets?.source ?? "set with config set budgets.NAME YEN",
+            ])
             guard format == .json else { return context.io.stdout.write(TextTable(rows: rows).render()) }
             // {"environment": {"value": "release", "source": "default"}, …}: each setting by its name.
-            let members = rows.dropFirst().map { "  \(ItemJSON.string($0[0])): {\"value\": \(ItemJSON.string($0[1])), \"source\": \(ItemJSON.string($0[2]))}" }
+            let members = rows.dropFirst().map {
+                "  \(ItemJSON.string($0[0])): {\"value\": \(ItemJSON.string($0[1])), \"source\": \(ItemJSON.string($0[2]))}"
+            }
             context.io.stdout.write("{\n" + members.joined(separator: ",\n") + "\n}\n")
 
         }

@@ -7,7 +7,8 @@ extension ConfigCommand {
     /// `config set-token`.
     struct SetToken: ParsableCommand {
         static let about = CommandAbout(
-            name: "set-token", abstract: "Save a token in the token file (mode 0600): typed at a hidden prompt, or from stdin.",
+            name: "set-token",
+            abstract: "Save a token in the token file (mode 0600): typed at a hidden prompt, or from stdin.",
             discussion: """
                 The token is sent as `Authorization: Bearer TOKEN` and as the `key` query parameter \
                 (the bundled web app's EXPENSE_LOG_KEY; errors and --verbose show key=***). On a terminal it is asked for at a \
@@ -24,23 +25,33 @@ extension ConfigCommand {
             let token: String
             if context.canAsk {
                 // On a terminal the token is typed (or pasted) at a prompt that does not show it.
-                guard let typed = try await context.ask("Token (not shown; Ctrl-D cancels)", secret: true), !typed.isEmpty else {
-                    context.io.stderr.write(context.say("Cancelled; nothing was saved.", ja: "取り消しました。何も保存していません。") + "\n")
+                guard let typed = try await context.ask("Token (not shown; Ctrl-D cancels)", secret: true),
+                    !typed.isEmpty
+                else {
+                    context.io.stderr.write(
+                        context.say("Cancelled; nothing was saved.", ja: "取り消しました。何も保存していません。") + "\n")
                     throw CommandExit(code: .failure)
                 }
                 token = typed
             } else {
                 let input = try context.io.readStdin(InputLimits.tokenBytes)
                 if input.count > InputLimits.tokenBytes {
-                    throw ConfigError.badToken(source: "standard input", reason: "it is longer than \(InputLimits.tokenBytes >> 10) KiB, "
-                                               + "which no real token is (was the wrong file given?); nothing was saved")
+                    throw ConfigError.badToken(
+                        source: "standard input",
+                        reason: "it is longer than \(InputLimits.tokenBytes >> 10) KiB, "
+                            + "which no real token is (was the wrong file given?); nothing was saved")
                 }
                 token = String(decoding: input, as: UTF8.self)
             }
             try Token.save(token, to: file)
-            context.note(context.say("Saved the token to \(file.path) (mode 0600).", ja: "トークンを \(file.path) に保存しました (モード 0600)。"))
+            context.note(
+                context.say(
+                    "Saved the token to \(file.path) (mode 0600).", ja: "トークンを \(file.path) に保存しました (モード 0600)。"))
             if context.environment["EXPENSE_LOG_TOKEN"].map({ !$0.isEmpty }) == true {
-                context.warn(context.say("EXPENSE_LOG_TOKEN is set and takes precedence over the file", ja: "EXPENSE_LOG_TOKEN が設定されていて、ファイルより優先されます"))
+                context.warn(
+                    context.say(
+                        "EXPENSE_LOG_TOKEN is set and takes precedence over the file",
+                        ja: "EXPENSE_LOG_TOKEN が設定されていて、ファイルより優先されます"))
             }
 
         }
@@ -56,10 +67,14 @@ extension ConfigCommand {
             if try Token.remove(file) {
                 context.note(context.say("Deleted the token file \(file.path).", ja: "トークンファイル \(file.path) を削除しました。"))
             } else {
-                context.note(context.say("There is no token file at \(file.path).", ja: "\(file.path) にトークンファイルはありません。"))
+                context.note(
+                    context.say("There is no token file at \(file.path).", ja: "\(file.path) にトークンファイルはありません。"))
             }
             if context.environment["EXPENSE_LOG_TOKEN"].map({ !$0.isEmpty }) == true {
-                context.warn(context.say("EXPENSE_LOG_TOKEN is still set and still provides a token", ja: "EXPENSE_LOG_TOKEN がまだ設定されていて、トークンを与えています"))
+                context.warn(
+                    context.say(
+                        "EXPENSE_LOG_TOKEN is still set and still provides a token",
+                        ja: "EXPENSE_LOG_TOKEN がまだ設定されていて、トークンを与えています"))
             }
 
         }

@@ -7,8 +7,10 @@ struct DeleteCommand: ParsableCommand {
     @Flg("all", help: "Delete every item a text matches, not just one (still shown and asked for).") var all: Bool
     @Opt(CommonOptions.from) var from: String?
     @Opt(CommonOptions.to) var to: String?
-    @Arg(variadic: "id", help: "The items to delete: ids, their first 4 or more characters (fetch --ids), "
-                                        + "or part of a name, searched in this month's items.") var ids: [String]
+    @Arg(
+        variadic: "id",
+        help: "The items to delete: ids, their first 4 or more characters (fetch --ids), "
+            + "or part of a name, searched in this month's items.") var ids: [String]
 
     static let about = CommandAbout(
         name: "delete",
@@ -38,17 +40,26 @@ struct DeleteCommand: ParsableCommand {
         let config = try context.config()
         // A person at a terminal, as with add: a server that cannot be reached at all is not retried, the change waits.
         let sync = context.sync(config, try context.client(config, queuesUnreachable: true), context.repository(config))
-        let found = try await NamedItems.find(ids, all: all, in: try CommonOptions.range(from: from, to: to, context), sync, context, config).items
+        let found = try await NamedItems.find(
+            ids, all: all, in: try CommonOptions.range(from: from, to: to, context), sync, context, config
+        ).items
         let reachable = try await ServerEdits.requireAction("delete", sync, context)
         if !yes {
             guard context.canAsk else {
-                throw UsageError(path: context.invocation.path, message: "Deleting needs --yes when stdin is not a terminal")
+                throw UsageError(
+                    path: context.invocation.path, message: "Deleting needs --yes when stdin is not a terminal")
             }
             for item in found { context.io.stderr.write("  \(ServerEdits.describe(item, config, context))\n") }
-            let what = found.count == 1 ? "this item" : "these \(found.count) items", japaneseWhat = found.count == 1 ? "この項目" : "この\(found.count)件"
-            let question = reachable ? context.say("Delete \(what) from the server? This cannot be undone", ja: "\(japaneseWhat)をサーバーから削除しますか? 元に戻せません")
-                : context.say("Delete \(what)? The server cannot be reached: the deletion waits for `expense-log sync` (`pending drop` undoes it)",
-                              ja: "\(japaneseWhat)を削除しますか? サーバーに届かないため、削除は `expense-log sync` まで待ちます (`pending drop` で取り消せます)")
+            let what = found.count == 1 ? "this item" : "these \(found.count) items",
+                japaneseWhat = found.count == 1 ? "この項目" : "この\(found.count)件"
+            let question =
+                reachable
+                ? context.say(
+                    "Delete \(what) from the server? This cannot be undone", ja: "\(japaneseWhat)をサーバーから削除しますか? 元に戻せません"
+                )
+                : context.say(
+                    "Delete \(what)? The server cannot be reached: the deletion waits for `expense-log sync` (`pending drop` undoes it)",
+                    ja: "\(japaneseWhat)を削除しますか? サーバーに届かないため、削除は `expense-log sync` まで待ちます (`pending drop` で取り消せます)")
             guard try await context.confirm(question, yesByDefault: false) else {
                 context.io.stderr.write(context.say("Nothing was deleted.", ja: "何も削除していません。") + "\n")
                 throw CommandExit(code: .failure)

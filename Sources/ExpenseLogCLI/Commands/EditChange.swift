@@ -15,7 +15,8 @@ extension EditCommand {
         } else {
             draft.date = .text(item.date.compact)
         }
-        var category: (category: Int, sub: Int?) = try self.category.map { try AddCommand.resolve($0, config, context) }
+        var category: (category: Int, sub: Int?) =
+            try self.category.map { try AddCommand.resolve($0, config, context) }
             ?? (item.category, item.categorySub)
         // `--category food` on a Food/Drink item keeps the drink: only a new category drops the old one's sub.
         if category.category == item.category, category.sub == nil { category.sub = item.categorySub }
@@ -25,23 +26,27 @@ extension EditCommand {
         guard let changed = checked else {
             for problem in problems {
                 let message = context.japanese ? problem.japaneseMessage ?? problem.message : problem.message
-                context.io.stderr.write(context.say("Error", ja: "エラー") + ": \(problem.field.map { "\($0): " } ?? "")\(message)\n")
+                context.io.stderr.write(
+                    context.say("Error", ja: "エラー") + ": \(problem.field.map { "\($0): " } ?? "")\(message)\n")
             }
             throw CommandExit(code: .dataError)
         }
-        let fields = Set(ItemField.allCases.filter { field in
-            switch field {
-            case .id: return false
-            case .date: return changed.date != item.date
-            case .name: return changed.name != item.name
-            case .price: return changed.price != item.price
-            case .category: return changed.category != item.category
-            case .categorySub: return changed.categorySub != item.categorySub
-            }
-        })
+        let fields = Set(
+            ItemField.allCases.filter { field in
+                switch field {
+                case .id: return false
+                case .date: return changed.date != item.date
+                case .name: return changed.name != item.name
+                case .price: return changed.price != item.price
+                case .category: return changed.category != item.category
+                case .categorySub: return changed.categorySub != item.categorySub
+                }
+            })
         guard !fields.isEmpty else {
-            context.note(context.say("Nothing to change: \(ServerEdits.describe(item, config, context)) already is so.",
-                                     ja: "変更はありません: \(ServerEdits.describe(item, config, context)) はすでにそのとおりです。"))
+            context.note(
+                context.say(
+                    "Nothing to change: \(ServerEdits.describe(item, config, context)) already is so.",
+                    ja: "変更はありません: \(ServerEdits.describe(item, config, context)) はすでにそのとおりです。"))
             return nil
         }
         return .update(item: item, changed: changed, fields: fields)
@@ -53,14 +58,23 @@ extension EditCommand {
         guard !yes else { return }
         let text = id
         guard context.canAsk else {
-            throw UsageError(path: context.invocation.path, message: "'\(PrintableText.of(text))' was searched by name: give --yes to change what it "
-                             + "finds when stdin is not a terminal, or the item's short id (fetch --ids)")
+            throw UsageError(
+                path: context.invocation.path,
+                message: "'\(PrintableText.of(text))' was searched by name: give --yes to change what it "
+                    + "finds when stdin is not a terminal, or the item's short id (fetch --ids)")
         }
         for case let .update(item, changed, _) in changes {
-            context.io.stderr.write("  \(ServerEdits.describe(item, config, context))\n    → \(ServerEdits.describe(changed, config, context))\n")
+            context.io.stderr.write(
+                "  \(ServerEdits.describe(item, config, context))\n    → \(ServerEdits.describe(changed, config, context))\n"
+            )
         }
-        guard try await context.confirm(changes.count == 1 ? context.say("Change this item", ja: "この項目を変更しますか")
-                                        : context.say("Change these \(changes.count) items", ja: "この\(changes.count)件を変更しますか"), yesByDefault: true) else {
+        guard
+            try await context.confirm(
+                changes.count == 1
+                    ? context.say("Change this item", ja: "この項目を変更しますか")
+                    : context.say("Change these \(changes.count) items", ja: "この\(changes.count)件を変更しますか"),
+                yesByDefault: true)
+        else {
             context.io.stderr.write(context.say("Nothing was changed.", ja: "何も変更していません。") + "\n")
             throw CommandExit(code: .failure)
         }

@@ -7,17 +7,26 @@ struct EditCommand: ParsableCommand {
     @Opt("name", "name", help: "The new name.") var name: String?
     @Opt("price", "yen", help: "The new price (1500, 1,500円, -300 for a refund).") var price: String?
     @Opt("date", short: "d", "day", help: "The new day: \(Day.personForms).") var date: String?
-    @Opt("category", short: "c", "name", .suggest(CommonOptions.categoryWords),
-         help: "The new category (food, 食費, a unique prefix, a number) or category/sub; the sub is kept when the category is.")
+    @Opt(
+        "category", short: "c", "name", .suggest(CommonOptions.categoryWords),
+        help:
+            "The new category (food, 食費, a unique prefix, a number) or category/sub; the sub is kept when the category is."
+    )
     var category: String?
-    @Flg("give-id", help: "Give a row typed into the sheet by hand (✎, no id) an id, so that it can be changed and deleted like "
-         + "any item (any other change does it first too).") var giveID: Bool
+    @Flg(
+        "give-id",
+        help: "Give a row typed into the sheet by hand (✎, no id) an id, so that it can be changed and deleted like "
+            + "any item (any other change does it first too).") var giveID: Bool
     @Flg("all", help: "Change every item the text matches (bulk re-categorising), not just one.") var all: Bool
-    @Flg("yes", short: "y", help: "Change what a search by name found without asking (needed when stdin is not a terminal).") var yes: Bool
+    @Flg(
+        "yes", short: "y",
+        help: "Change what a search by name found without asking (needed when stdin is not a terminal).") var yes: Bool
     @Opt(CommonOptions.from) var from: String?
     @Opt(CommonOptions.to) var to: String?
-    @Arg("id", help: "The item to change: its id, the first 4 or more characters of it (fetch --ids), or part of its name, "
-         + "searched in this month's items.") var id: String
+    @Arg(
+        "id",
+        help: "The item to change: its id, the first 4 or more characters of it (fetch --ids), or part of its name, "
+            + "searched in this month's items.") var id: String
 
     static let about = CommandAbout(
         name: "edit",
@@ -48,7 +57,9 @@ struct EditCommand: ParsableCommand {
     func run(_ context: Context) async throws {
         let config = try context.config()
         guard name != nil || price != nil || date != nil || category != nil || giveID else {
-            throw UsageError(path: context.invocation.path, message: "Say what to change: --name, --price, --date, --category or --give-id")
+            throw UsageError(
+                path: context.invocation.path,
+                message: "Say what to change: --name, --price, --date, --category or --give-id")
         }
         let period = try CommonOptions.range(from: from, to: to, context)
         // A person at a terminal, as with add: a server that cannot be reached at all is not retried, the change waits.

@@ -14,23 +14,37 @@ struct FetchCommand: ParsableCommand {
     @Flg("offline", help: "Read the cache only; never touch the network.") var offline: Bool
     @Flg("refresh", help: "Read the server only; fail instead of falling back to the cache.") var refresh: Bool
     @Flg(CommonOptions.strict) var strict: Bool
-    @Opt(choice: "sort", "key", help: "Print the items sorted by date (the default) or price; ties keep the server's order.") var sort: ItemSort?
+    @Opt(
+        choice: "sort", "key",
+        help: "Print the items sorted by date (the default) or price; ties keep the server's order.") var sort:
+        ItemSort?
     @Flg("reverse", help: "Print the items in reverse order (after --sort).") var reverse: Bool
-    @Opt("category", "name", .suggest(CommonOptions.categoryWords), help: "Print only this category: a name (food, 食費, a unique prefix), "
-         + "a number, or category/sub (food/drink); see categories.") var category: String?
-    @Opt("sub", "name", .suggest(CommonOptions.subWords), help: "Print only this sub-category (a name or number); needs --category.")
+    @Opt(
+        "category", "name", .suggest(CommonOptions.categoryWords),
+        help: "Print only this category: a name (food, 食費, a unique prefix), "
+            + "a number, or category/sub (food/drink); see categories.") var category: String?
+    @Opt(
+        "sub", "name", .suggest(CommonOptions.subWords),
+        help: "Print only this sub-category (a name or number); needs --category.")
     var sub: String?
-    @Opt("name", "text", help: "Print only items whose name holds this text (case, full- and half-width ignored).") var name: String?
-    @Opt(Option("min", "yen", .integer(Int.min...Int.max), help: "Print only items of at least this price.")) var min: Int?
-    @Opt(Option("max", "yen", .integer(Int.min...Int.max), help: "Print only items of at most this price.")) var max: Int?
-    @Flg("ids", help: "Start the table with each item's short id (its first 4 or more characters), which edit and delete take.")
+    @Opt("name", "text", help: "Print only items whose name holds this text (case, full- and half-width ignored).")
+    var name: String?
+    @Opt(Option("min", "yen", .integer(Int.min...Int.max), help: "Print only items of at least this price.")) var min:
+        Int?
+    @Opt(Option("max", "yen", .integer(Int.min...Int.max), help: "Print only items of at most this price.")) var max:
+        Int?
+    @Flg(
+        "ids",
+        help: "Start the table with each item's short id (its first 4 or more characters), which edit and delete take.")
     var ids: Bool
-    @Flg("sent-only", help: "Leave out the items still waiting in the outbox (shown as waiting by default).") var sentOnly: Bool
+    @Flg("sent-only", help: "Leave out the items still waiting in the outbox (shown as waiting by default).")
+    var sentOnly: Bool
     @Arg(CommonOptions.period) var period: String?
 
     static let about = CommandAbout(
         name: "fetch",
-        abstract: "Fetch a month's items (this month by default, or a year, or a range) from the server, cache and print them.",
+        abstract:
+            "Fetch a month's items (this month by default, or a year, or a range) from the server, cache and print them.",
         discussion: """
             When the server cannot be reached (or answers 429 or 5xx after the retries) and the month \
             is cached, the cached items are printed with a warning saying when they were fetched, and \
@@ -66,11 +80,14 @@ struct FetchCommand: ParsableCommand {
         let format = format ?? .table
         let repository = context.repository(config)
         let edits = EditText.waiting(context, config)
-        let loader = MonthLoader(client: offline ? nil : try context.client(config), repository: repository, strict: strict, edits: edits)
+        let loader = MonthLoader(
+            client: offline ? nil : try context.client(config), repository: repository, strict: strict, edits: edits)
         // Made once the months are loaded: the short ids are unique among what the cache then holds.
         func text() async -> FetchText {
-            FetchText(context: context, config: config, shortIDs: ids ? EditTargets.shortIDs(await CacheContents(repository).items().map(\.id)) : nil,
-                      showsWaiting: !sentOnly, edits: edits, period: period)
+            FetchText(
+                context: context, config: config,
+                shortIDs: ids ? EditTargets.shortIDs(await CacheContents(repository).items().map(\.id)) : nil,
+                showsWaiting: !sentOnly, edits: edits, period: period)
         }
         guard case .month(let month) = period else {
             let loaded = await loader.load(period.months, policy: policy)

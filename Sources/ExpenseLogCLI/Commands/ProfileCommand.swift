@@ -9,8 +9,9 @@ import Foundation
 enum ProfileCommand: CommandGroup {
     static var subcommands: [any Command.Type] { [List.self, Show.self, Init.self] }
 
-    static let nameOrFile = Argument<String>("name-or-file", kind: .suggestOrPath(ImportProfile.builtinSources.keys.sorted()),
-                                             help: "A built-in name (moneyforward) or a profile file.")
+    static let nameOrFile = Argument<String>(
+        "name-or-file", kind: .suggestOrPath(ImportProfile.builtinSources.keys.sorted()),
+        help: "A built-in name (moneyforward) or a profile file.")
 
     static let about = CommandAbout(
         name: "profile",

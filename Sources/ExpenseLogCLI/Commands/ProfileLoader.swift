@@ -21,8 +21,10 @@ enum ProfileLoader {
     static func load(_ value: String, for invocation: Invocation) throws -> ImportProfile {
         guard let found = try load(value) else {
             let names = ImportProfile.builtinSources.keys.sorted().joined(separator: ", ")
-            throw UsageError(path: invocation.path, message: "No profile file '\(value)' and no built-in profile of that name; "
-                             + "the built-in profiles are \(names)")
+            throw UsageError(
+                path: invocation.path,
+                message: "No profile file '\(value)' and no built-in profile of that name; "
+                    + "the built-in profiles are \(names)")
         }
         return found
     }
@@ -34,14 +36,18 @@ enum ProfileLoader {
         let standard = URL(fileURLWithPath: path).standardizedFileURL.path
         let shown = ArgumentBytes.display(path)
         if chain.contains(standard) || chain.count >= maxDepth {
-            let circle = (chain + [standard]).map { URL(fileURLWithPath: $0).lastPathComponent }.joined(separator: " → ")
-            throw ValidationProblem(location: SourceLocation(file: shown, line: 1), field: "extends",
-                                    message: "profiles extend each other in a circle or too deep a chain (\(circle))")
+            let circle = (chain + [standard]).map { URL(fileURLWithPath: $0).lastPathComponent }.joined(
+                separator: " → ")
+            throw ValidationProblem(
+                location: SourceLocation(file: shown, line: 1), field: "extends",
+                message: "profiles extend each other in a circle or too deep a chain (\(circle))")
         }
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         return try ImportProfile.parse(try InputFile.read(path), name: shown, file: shown) { base in
             let beside = base.hasPrefix("/") ? base : directory.appendingPathComponent(base).path
-            if looksLikePath(base) || FileManager.default.fileExists(atPath: beside) && ImportProfile.builtinSources[base] == nil {
+            if looksLikePath(base)
+                || FileManager.default.fileExists(atPath: beside) && ImportProfile.builtinSources[base] == nil
+            {
                 guard FileManager.default.fileExists(atPath: beside) else { return nil }
                 return try file(beside, chain: chain + [standard])
             }

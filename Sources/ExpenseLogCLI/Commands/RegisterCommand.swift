@@ -8,37 +8,64 @@ import Foundation
 
 /// `register`: read and validate every input row, skip what the server already has, POST the rest in batches, report.
 struct RegisterCommand: ParsableCommand {
-    @Opt(choice: "input-format", "format", help: "The input format when a file's extension does not tell it.") var inputFormat: InputFormat?
-    @Opt(Option(.value("encoding", "encoding", .choice(TextEncoding.names),
-                       help: "The text encoding of the inputs (default: detected; cp932 is shift_jis)."), decode: TextEncoding.init(name:)))
+    @Opt(choice: "input-format", "format", help: "The input format when a file's extension does not tell it.")
+    var inputFormat: InputFormat?
+    @Opt(
+        Option(
+            .value(
+                "encoding", "encoding", .choice(TextEncoding.names),
+                help: "The text encoding of the inputs (default: detected; cp932 is shift_jis)."),
+            decode: TextEncoding.init(name:)))
     var encoding: TextEncoding?
-    @Opt("profile", "name-or-file", .suggestOrPath(ImportProfile.builtinSources.keys.sorted()),
-         help: "An import profile for a foreign CSV layout: a JSON file, or a built-in name (moneyforward).") var profile: String?
-    @Opt(choice: "transfers", "mode", help: "Money moved between your own accounts (a card's bill, a top-up, cash from an ATM): "
-         + "skip (the default: the card's or wallet's own statement has the purchases) or keep (import it as spending).")
+    @Opt(
+        "profile", "name-or-file", .suggestOrPath(ImportProfile.builtinSources.keys.sorted()),
+        help: "An import profile for a foreign CSV layout: a JSON file, or a built-in name (moneyforward).")
+    var profile: String?
+    @Opt(
+        choice: "transfers", "mode",
+        help: "Money moved between your own accounts (a card's bill, a top-up, cash from an ATM): "
+            + "skip (the default: the card's or wallet's own statement has the purchases) or keep (import it as spending)."
+    )
     var transfers: TransferRows?
-    @Opt("account", "name", .text, help: "The card or account the inputs are of (default: the profile's name): part of each row's made id, "
-         + "so two cards' identical purchases are two items.") var account: String?
-    @Flg("skip-invalid", help: "Send the valid rows even when others are invalid (still exits 65); --on-invalid skip.") var skipInvalid: Bool
-    @Opt(choice: "on-invalid", "mode", help: "What invalid rows do: stop (send nothing, exit 65; the default), skip (send the "
-         + "valid rows, exit 65) or warn (send the valid rows, warn, exit 0).") var onInvalid: InvalidRows?
-    @Flg("allow-duplicates", help: "Send statement rows that match items already there (only an id already there is skipped).")
+    @Opt(
+        "account", "name", .text,
+        help: "The card or account the inputs are of (default: the profile's name): part of each row's made id, "
+            + "so two cards' identical purchases are two items.") var account: String?
+    @Flg("skip-invalid", help: "Send the valid rows even when others are invalid (still exits 65); --on-invalid skip.")
+    var skipInvalid: Bool
+    @Opt(
+        choice: "on-invalid", "mode",
+        help: "What invalid rows do: stop (send nothing, exit 65; the default), skip (send the "
+            + "valid rows, exit 65) or warn (send the valid rows, warn, exit 0).") var onInvalid: InvalidRows?
+    @Flg(
+        "allow-duplicates",
+        help: "Send statement rows that match items already there (only an id already there is skipped).")
     var allowDuplicates: Bool
-    @Opt(choice: "ambiguous", "decision", help: "What a row that may be an item already there becomes: ask (the default on a "
-         + "terminal), hold (list it, send nothing for it, exit 4; the default elsewhere), new, same or skip.") var ambiguous: AmbiguousRows?
-    @Flg("review", help: "Ask about each row that may be an item already there (--ambiguous ask); needs a terminal.") var review: Bool
-    @Opt(Option("match-days", "days", .integer(0...31), default: StatementMatcher.defaultWindow,
-                help: "How many days a statement row's date may be from the item it matches.")) var matchDays: Int?
+    @Opt(
+        choice: "ambiguous", "decision",
+        help: "What a row that may be an item already there becomes: ask (the default on a "
+            + "terminal), hold (list it, send nothing for it, exit 4; the default elsewhere), new, same or skip.")
+    var ambiguous: AmbiguousRows?
+    @Flg("review", help: "Ask about each row that may be an item already there (--ambiguous ask); needs a terminal.")
+    var review: Bool
+    @Opt(
+        Option(
+            "match-days", "days", .integer(0...31), default: StatementMatcher.defaultWindow,
+            help: "How many days a statement row's date may be from the item it matches.")) var matchDays: Int?
     @Flg("explain", help: "Say which existing item each skipped row matched, and why.") var explain: Bool
-    @Opt("report", "file", .path, help: "Write a JSON report of every row (its file, line and fate) to a file.") var report: String?
+    @Opt("report", "file", .path, help: "Write a JSON report of every row (its file, line and fate) to a file.")
+    var report: String?
     @Flg(RegisterCommand.dryRun) var dryRun: Bool
-    @Opt(Option("batch-size", "n", .integer(1...10_000), default: BatchLimit.defaultItems,
-                help: "Items per POST request at most (a batch also ends at about 512 KiB of body).")) var batchSize: Int?
+    @Opt(
+        Option(
+            "batch-size", "n", .integer(1...10_000), default: BatchLimit.defaultItems,
+            help: "Items per POST request at most (a batch also ends at about 512 KiB of body).")) var batchSize: Int?
     @Opt(CommonOptions.format) var format: OutputFormat?
     @Arg(variadic: "file", help: "Files to read; - reads standard input.") var files: [String]
 
     /// `--dry-run`, which `add` takes too.
-    static let dryRun = Flag("dry-run", short: "n", help: "Validate, compare and print what would be sent; send nothing.")
+    static let dryRun = Flag(
+        "dry-run", short: "n", help: "Validate, compare and print what would be sent; send nothing.")
 
     static let about = CommandAbout(
         name: "register",

@@ -44,27 +44,38 @@ struct RegisterOptions {
         }
         paths = arguments.map { ($0, ($0 == "-" ? nil : InputFormat(fileName: $0)) ?? command.inputFormat) }
         profile = try command.profile.map { try ProfileLoader.load($0, for: context.invocation) }
-        if profile != nil, let (path, format) = paths.first(where: { $0.format.map { $0 != .csv } ?? false }), let format {
+        if profile != nil, let (path, format) = paths.first(where: { $0.format.map { $0 != .csv } ?? false }),
+            let format
+        {
             throw fail("--profile reads CSV, but \(Self.name(of: path)) is \(format.rawValue)")
         }
         encoding = command.encoding
         transfers = command.transfers ?? .skip
         account = command.account
-        if let account, account.trimmingSpaces().isEmpty { throw fail("--account needs a name (the card or account, e.g. vpass-hanako)") }
-        if command.skipInvalid, let mode = command.onInvalid, mode != .skip { throw fail("--skip-invalid is --on-invalid skip; give one of them") }
+        if let account, account.trimmingSpaces().isEmpty {
+            throw fail("--account needs a name (the card or account, e.g. vpass-hanako)")
+        }
+        if command.skipInvalid, let mode = command.onInvalid, mode != .skip {
+            throw fail("--skip-invalid is --on-invalid skip; give one of them")
+        }
         onInvalid = command.onInvalid ?? (command.skipInvalid ? .skip : nil) ?? profile?.onInvalid ?? .stop
         (allowDuplicates, explain) = (command.allowDuplicates, command.explain)
-        if command.review, let mode = command.ambiguous, mode != .ask { throw fail("--review is --ambiguous ask; give one of them") }
+        if command.review, let mode = command.ambiguous, mode != .ask {
+            throw fail("--review is --ambiguous ask; give one of them")
+        }
         ambiguous = command.review ? .ask : command.ambiguous
         matchDays = command.matchDays ?? StatementMatcher.defaultWindow
         if allowDuplicates, ambiguous != nil {
             throw fail("--allow-duplicates turns statement matching off; --review and --ambiguous belong to it")
         }
         // What a later run needs to read the inputs the same way, for the command that decides held rows.
-        rereading = [("--profile", command.profile), ("--encoding", command.encoding?.rawValue), ("--input-format", command.inputFormat?.rawValue),
-                     ("--transfers", command.transfers?.rawValue), ("--account", command.account),
-                     ("--match-days", matchDays == StatementMatcher.defaultWindow ? nil : String(matchDays))]
-            .compactMap { name, value in value.map { [name, $0] } }.flatMap { $0 }
+        rereading = [
+            ("--profile", command.profile), ("--encoding", command.encoding?.rawValue),
+            ("--input-format", command.inputFormat?.rawValue),
+            ("--transfers", command.transfers?.rawValue), ("--account", command.account),
+            ("--match-days", matchDays == StatementMatcher.defaultWindow ? nil : String(matchDays)),
+        ]
+        .compactMap { name, value in value.map { [name, $0] } }.flatMap { $0 }
         (reportFile, dryRun) = (command.report, command.dryRun)
         limit = BatchLimit(items: command.batchSize ?? BatchLimit.defaultItems)
         format = command.format ?? .table
@@ -72,7 +83,9 @@ struct RegisterOptions {
 
     /// One item given on the command line (`add`), registered with the defaults and `format`.
     init(adding draft: ItemDraft, format: OutputFormat, dryRun: Bool) {
-        (paths, profile, encoding, adding, transfers, account) = ([(draft.location.file, nil)], nil, nil, draft, .skip, nil)
+        (paths, profile, encoding, adding, transfers, account) = (
+            [(draft.location.file, nil)], nil, nil, draft, .skip, nil
+        )
         (onInvalid, allowDuplicates, explain, reportFile, self.dryRun) = (.stop, false, false, nil, dryRun)
         (ambiguous, matchDays) = (.hold, StatementMatcher.defaultWindow)
         (limit, self.format) = (BatchLimit(items: BatchLimit.defaultItems), format)
@@ -87,11 +100,16 @@ struct RegisterOptions {
     /// unreadable file stops the command (66).
     func input(_ context: Context) throws -> RegistrationInput {
         if let adding { return .typed([adding]) }
-        return .files(try sources(context), profile: profile, encoding: encoding, keepsTransfers: transfers == .keep, account: account)
+        return .files(
+            try sources(context), profile: profile, encoding: encoding, keepsTransfers: transfers == .keep,
+            account: account)
     }
 
     /// Opens every input in order.
     private func sources(_ context: Context) throws -> [ImportSource] {
-        try paths.map { ImportSource(name: Self.name(of: $0.path), format: $0.format, input: try InputFile.chunked($0.path, context)) }
+        try paths.map {
+            ImportSource(
+                name: Self.name(of: $0.path), format: $0.format, input: try InputFile.chunked($0.path, context))
+        }
     }
 }

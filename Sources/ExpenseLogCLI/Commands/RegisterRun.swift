@@ -13,7 +13,8 @@ extension RegisterCommand {
         // The valid items wait on disk, not in memory, from reading to sending; the report reads them back from it.
         let ending: ImportRecordFile
         do {
-            ending = try ImportRecordFile(file: options.reportFile, context: context, progress: progress, summarizes: options.adding == nil)
+            ending = try ImportRecordFile(
+                file: options.reportFile, context: context, progress: progress, summarizes: options.adding == nil)
         } catch {
             context.io.stderr.write(context.errorLine(error))
             throw CommandExit(code: ExitCode(for: error))
@@ -36,18 +37,21 @@ extension RegisterCommand {
 
     /// The run itself (`Registration`): read, compare, send; it always ends through `RegisterText.end`, which writes the
     /// report and throws the exit code.
-    static func register(_ options: RegisterOptions, _ context: Context, messages: RegisterText, ending: ImportRecordFile,
-                         report: inout ImportRecord) async throws {
+    static func register(
+        _ options: RegisterOptions, _ context: Context, messages: RegisterText, ending: ImportRecordFile,
+        report: inout ImportRecord
+    ) async throws {
         let config = try context.config()
         let repository = context.repository(config)
-        let registration = Registration(client: { try context.client(config, orNoneFor: options.dryRun, queuesUnreachable: options.adding != nil) },
-                                        repository: repository,
-                                        pending: context.pendingWrites(config), queuedEdits: { EditText.waiting(context, config) },
-                                        catalogue: config.catalogue.value, onInvalid: options.onInvalid,
-                                        matcher: options.allowDuplicates ? nil : StatementMatcher(window: options.matchDays),
-                                        decisions: context.importDecisions(config), shopRules: context.shopRules(config).store,
-                                        dryRun: options.dryRun, limit: options.limit,
-                                        verifyAnswers: config.environment.value != .dummy)
+        let registration = Registration(
+            client: { try context.client(config, orNoneFor: options.dryRun, queuesUnreachable: options.adding != nil) },
+            repository: repository,
+            pending: context.pendingWrites(config), queuedEdits: { EditText.waiting(context, config) },
+            catalogue: config.catalogue.value, onInvalid: options.onInvalid,
+            matcher: options.allowDuplicates ? nil : StatementMatcher(window: options.matchDays),
+            decisions: context.importDecisions(config), shopRules: context.shopRules(config).store,
+            dryRun: options.dryRun, limit: options.limit,
+            verifyAnswers: config.environment.value != .dummy)
         try await NewShopQuestions.ask(options, registration, context, config)
         let review = try HeldRowsText(options: options, context: context, progress: messages.progress)
         var saved = try SavedItems()
@@ -56,12 +60,16 @@ extension RegisterCommand {
         context.io.interruption?.say(options.dryRun ? nil : "Nothing was queued or sent.")
         defer { context.io.interruption?.say(nil) }
         do {
-            result = try await registration.run(options.input(context), into: ending.spool, record: &report, saved: &saved,
-                                                today: Day.today(), deciding: review.source, decide: review.decide, event: messages.show)
+            result = try await registration.run(
+                options.input(context), into: ending.spool, record: &report, saved: &saved,
+                today: Day.today(), deciding: review.source, decide: review.decide, event: messages.show)
         } catch {
-            await messages.finish(&saved, repository, config)  // what the server saved before the failure is still cached
+            // what the server saved before the failure is still cached
+            await messages.finish(&saved, repository, config)
             throw error
         }
-        try await messages.end(result, saved: &saved, ending: ending, report: report, repository: repository, config: config, review: review)
+        try await messages.end(
+            result, saved: &saved, ending: ending, report: report, repository: repository, config: config,
+            review: review)
     }
 }

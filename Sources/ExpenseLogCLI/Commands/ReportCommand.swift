@@ -8,7 +8,9 @@ import Foundation
 struct ReportCommand: ParsableCommand {
     @Opt(CommonOptions.year) var year: Int?
     @Opt(CommonOptions.month) var month: Int?
-    @Opt("output", short: "o", "file", .path, help: "The page to write (default: expense-log-PERIOD.html here; - for stdout).")
+    @Opt(
+        "output", short: "o", "file", .path,
+        help: "The page to write (default: expense-log-PERIOD.html here; - for stdout).")
     var output: String?
     @Flg(SummaryCommand.offline) var offline: Bool
     @Flg(SummaryCommand.refresh) var refresh: Bool
@@ -37,41 +39,53 @@ struct ReportCommand: ParsableCommand {
             """)
 
     func run(_ context: Context) async throws {
-        let (period, policy) = try SummaryCommand.periodAndPolicy(try CommonOptions.period(self.period, year: year, month: month, context),
-                                                                  offline: offline, refresh: refresh, context)
+        let (period, policy) = try SummaryCommand.periodAndPolicy(
+            try CommonOptions.period(self.period, year: year, month: month, context),
+            offline: offline, refresh: refresh, context)
         let config = try context.config()
         let read = try await context.loadMonths(period.months, policy: policy, config, strict: false)
         // Read once: counted (unless --sent-only), and among the ids a month's short ids are told apart from.
-        let waiting = WaitingCount.items(in: Set(period.months), edits: EditText.waiting(context, config), context, config)
+        let waiting = WaitingCount.items(
+            in: Set(period.months), edits: EditText.waiting(context, config), context, config)
         let loaded = sentOnly ? read : WaitingCount.counted(read, waiting: waiting, context)
         let name = output ?? "expense-log-\(period.title(japanese: false)).html"
         var failure: (any Error)?
         // A page that could not be written is the worse news: 74, even when a month was missing (69).
         defer {
             if let failure {
-                context.io.stderr.write(context.say("Error: could not write \(ArgumentBytes.display(name)): ", ja: "エラー: \(ArgumentBytes.display(name)) に書けません: ")
-                                        + context.describe(failure) + "\n")
+                context.io.stderr.write(
+                    context.say(
+                        "Error: could not write \(ArgumentBytes.display(name)): ",
+                        ja: "エラー: \(ArgumentBytes.display(name)) に書けません: ")
+                        + context.describe(failure) + "\n")
             }
         }
         do {
             // A month's item table starts with short ids, unique among everything edit and delete search.
-            let ids = if case .month = period { await ReportIDs.of(waiting: waiting, context, config) } else { ([String: String](), Set<String>()) }
+            let ids =
+                if case .month = period { await ReportIDs.of(waiting: waiting, context, config) } else {
+                    ([String: String](), Set<String>())
+                }
             try Self.show(loaded, context, config, period: period, ids: ids, name: name, failure: &failure)
-        } catch where failure != nil {
+        } catch  where failure != nil {
             throw CommandExit(code: .ioError)
         }
         if failure != nil { throw CommandExit(code: .ioError) }
     }
 
-    private static func show(_ loaded: [LoadedMonth], _ context: Context, _ config: AppConfig, period: Period,
-                             ids: (short: [String: String], waiting: Set<String>),
-                             name: String, failure: inout (any Error)?) throws {
+    private static func show(
+        _ loaded: [LoadedMonth], _ context: Context, _ config: AppConfig, period: Period,
+        ids: (short: [String: String], waiting: Set<String>),
+        name: String, failure: inout (any Error)?
+    ) throws {
         try SummarySources.show(loaded, context, config, subject: "the report", verb: "shown") {
             let catalogue = config.catalogue.value
-            let summary = Summary(period: period, grouping: .category, catalogue: catalogue, loaded: loaded,
-                                  budgets: config.budgets?.value,
-                                  budgetMonths: BudgetReport.months(of: period.months, missing: Set(loaded.filter { $0.missing != nil }.map(\.month)),
-                                                                    now: YearMonth.current()))
+            let summary = Summary(
+                period: period, grouping: .category, catalogue: catalogue, loaded: loaded,
+                budgets: config.budgets?.value,
+                budgetMonths: BudgetReport.months(
+                    of: period.months, missing: Set(loaded.filter { $0.missing != nil }.map(\.month)),
+                    now: YearMonth.current()))
             var report = ReportPage(catalogue: catalogue, japanese: context.japanese)
             (report.shortIDs, report.waitingIDs) = ids
             let page = report.render(summary, loaded: loaded)
@@ -87,7 +101,9 @@ struct ReportCommand: ParsableCommand {
         }
         let url = URL(fileURLWithPath: name)
         try ReportPage.save(page, to: url)
-        context.note(context.say("Wrote \(url.standardizedFileURL.path); open it in a browser (file://\(url.standardizedFileURL.path)).",
-                                 ja: "\(url.standardizedFileURL.path) に書きました。ブラウザーで開いてください (file://\(url.standardizedFileURL.path))。"))
+        context.note(
+            context.say(
+                "Wrote \(url.standardizedFileURL.path); open it in a browser (file://\(url.standardizedFileURL.path)).",
+                ja: "\(url.standardizedFileURL.path) に書きました。ブラウザーで開いてください (file://\(url.standardizedFileURL.path))。"))
     }
 }

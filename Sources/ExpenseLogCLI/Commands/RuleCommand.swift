@@ -31,8 +31,9 @@ enum RuleCommand: CommandGroup {
     /// `rule add SHOP CATEGORY`.
     struct Add: ParsableCommand {
         @Arg("shop", help: "The shop's name, as statements or you write it.") var shop: String
-        @Arg("category", kind: .suggest(CommonOptions.categoryWords + RuleCommand.transferWords),
-             help: "A category (食費, food/drink, 雑貨, a number), or transfer.") var category: String
+        @Arg(
+            "category", kind: .suggest(CommonOptions.categoryWords + RuleCommand.transferWords),
+            help: "A category (食費, food/drink, 雑貨, a number), or transfer.") var category: String
 
         static let about = CommandAbout(name: "add", abstract: "Add or replace the rule for a shop.")
 
@@ -50,16 +51,21 @@ enum RuleCommand: CommandGroup {
                     let (number, sub) = try config.catalogue.value.resolve(category)
                     rule = ShopRule(shop: name, category: number, sub: sub)
                 } catch {
-                    throw UsageError(path: context.invocation.path, message: "\(error.message), or transfer (`expense-log categories` lists them; "
-                                     + "the catalogue is the iOS app's, and a config file's \"categories\" replaces it: docs/configuration.md)")
+                    throw UsageError(
+                        path: context.invocation.path,
+                        message: "\(error.message), or transfer (`expense-log categories` lists them; "
+                            + "the catalogue is the iOS app's, and a config file's \"categories\" replaces it: docs/configuration.md)"
+                    )
                 }
             }
             let replaced = try await context.shopRules(config).add(rule)
             let described = RuleCommand.describe(rule, config.catalogue.value, japanese: context.japanese)
-            context.note(context.say("\(replaced ? "Replaced the rule" : "Added a rule"): \(PrintableText.of(name)) → \(described). Imports from now on "
-                                     + "follow it; items already registered keep theirs (`expense-log edit` changes one).",
-                                     ja: "規則を\(replaced ? "置き換えました" : "追加しました"): \(PrintableText.of(name)) → \(described)。以後の取り込みで使います。"
-                                         + "登録済みの項目はそのままです (`expense-log edit` で変更できます)。"))
+            context.note(
+                context.say(
+                    "\(replaced ? "Replaced the rule" : "Added a rule"): \(PrintableText.of(name)) → \(described). Imports from now on "
+                        + "follow it; items already registered keep theirs (`expense-log edit` changes one).",
+                    ja: "規則を\(replaced ? "置き換えました" : "追加しました"): \(PrintableText.of(name)) → \(described)。以後の取り込みで使います。"
+                        + "登録済みの項目はそのままです (`expense-log edit` で変更できます)。"))
         }
     }
 }

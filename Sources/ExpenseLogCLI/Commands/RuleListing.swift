@@ -25,13 +25,18 @@ extension RuleCommand {
                 return
             }
             guard !rules.isEmpty else {
-                context.note(context.say("No shop rules yet; `expense-log rule add SHOP CATEGORY` adds one.",
-                                         ja: "店の規則はまだありません。`expense-log rule add 店 項目` で追加します。"))
+                context.note(
+                    context.say(
+                        "No shop rules yet; `expense-log rule add SHOP CATEGORY` adds one.",
+                        ja: "店の規則はまだありません。`expense-log rule add 店 項目` で追加します。"))
                 return
             }
             var rows = [context.japanese ? ["店", "項目"] : ["SHOP", "CATEGORY"]]
             for rule in rules {
-                rows.append([PrintableText.of(rule.shop), RuleCommand.describe(rule, config.catalogue.value, japanese: context.japanese)])
+                rows.append([
+                    PrintableText.of(rule.shop),
+                    RuleCommand.describe(rule, config.catalogue.value, japanese: context.japanese),
+                ])
             }
             context.io.stdout.write(TextTable(rows: rows).render())
         }
@@ -45,18 +50,24 @@ extension RuleCommand {
 
     /// `rule remove SHOP`.
     struct Remove: ParsableCommand {
-        @Arg("shop", help: "The shop whose rule goes (as `rule list` shows it; widths and kana are folded).") var shop: String
+        @Arg("shop", help: "The shop whose rule goes (as `rule list` shows it; widths and kana are folded).") var shop:
+            String
 
         static let about = CommandAbout(name: "remove", abstract: "Remove the rule for a shop.")
 
         func run(_ context: Context) async throws {
             let config = try context.config()
             guard let rule = try await context.shopRules(config).remove(shop) else {
-                context.io.stderr.write(context.say("Error: no rule is for \(PrintableText.of(shop)); `expense-log rule list` shows them.",
-                                                    ja: "エラー: \(PrintableText.of(shop)) の規則はありません。`expense-log rule list` で一覧できます。") + "\n")
+                context.io.stderr.write(
+                    context.say(
+                        "Error: no rule is for \(PrintableText.of(shop)); `expense-log rule list` shows them.",
+                        ja: "エラー: \(PrintableText.of(shop)) の規則はありません。`expense-log rule list` で一覧できます。") + "\n")
                 throw CommandExit(code: .dataError)
             }
-            context.note(context.say("Removed the rule for \(PrintableText.of(rule.shop)).", ja: "\(PrintableText.of(rule.shop)) の規則を削除しました。"))
+            context.note(
+                context.say(
+                    "Removed the rule for \(PrintableText.of(rule.shop)).",
+                    ja: "\(PrintableText.of(rule.shop)) の規則を削除しました。"))
         }
     }
 

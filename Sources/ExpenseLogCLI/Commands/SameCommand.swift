@@ -9,7 +9,8 @@ struct SameCommand: ParsableCommand {
     var statementDate: Bool
     @Opt(CommonOptions.from) var from: String?
     @Opt(CommonOptions.to) var to: String?
-    @Arg("first", help: "One item: its id, the first 4 or more characters of it (fetch --ids), or part of its name.") var first: String
+    @Arg("first", help: "One item: its id, the first 4 or more characters of it (fetch --ids), or part of its name.")
+    var first: String
     @Arg("second", help: "The other item, named the same ways.") var second: String
 
     static let about = CommandAbout(
@@ -33,32 +34,49 @@ struct SameCommand: ParsableCommand {
         let config = try context.config()
         let period = try CommonOptions.range(from: from, to: to, context)
         let sync = context.sync(config, try context.client(config), context.repository(config))
-        let a = try await NamedItems.find([first], all: false, in: period, sync, context, config, offersAll: false).items
-        let b = try await NamedItems.find([second], all: false, in: period, sync, context, config, offersAll: false).items
+        let a = try await NamedItems.find([first], all: false, in: period, sync, context, config, offersAll: false)
+            .items
+        let b = try await NamedItems.find([second], all: false, in: period, sync, context, config, offersAll: false)
+            .items
         guard let one = a.first, let other = b.first, one.id != other.id else {
-            throw UsageError(path: context.invocation.path, message: "\(PrintableText.of(first)) and \(PrintableText.of(second)) name one item; name two")
+            throw UsageError(
+                path: context.invocation.path,
+                message: "\(PrintableText.of(first)) and \(PrintableText.of(second)) name one item; name two")
         }
         let named = SamePurchase.order(one, other)
         // Two purchases typed with different amounts are two purchases: `same` folds one entered twice, it does not delete.
         if RandomID.isTyped(one.id), RandomID.isTyped(other.id), one.price != other.price {
-            let (first, second) = (ServerEdits.describe(one, config, context), ServerEdits.describe(other, config, context))
-            context.io.stderr.write(context.say("Error: \(first) and \(second) were both typed, with different amounts: two purchases, not one "
-                                                + "entered twice. Nothing was changed; `expense-log delete` removes one you did not make.",
-                                                ja: "エラー: \(first) と \(second) はどちらも入力された金額の違う項目で、二重に入った一つの買い物ではなく"
-                                                    + "二つの買い物です。何も変更していません。していない買い物は `expense-log delete` で削除してください。") + "\n")
+            let (first, second) = (
+                ServerEdits.describe(one, config, context), ServerEdits.describe(other, config, context)
+            )
+            context.io.stderr.write(
+                context.say(
+                    "Error: \(first) and \(second) were both typed, with different amounts: two purchases, not one "
+                        + "entered twice. Nothing was changed; `expense-log delete` removes one you did not make.",
+                    ja: "エラー: \(first) と \(second) はどちらも入力された金額の違う項目で、二重に入った一つの買い物ではなく"
+                        + "二つの買い物です。何も変更していません。していない買い物は `expense-log delete` で削除してください。") + "\n")
             throw CommandExit(code: .dataError)
         }
         if named.keep.price != named.drop.price {
-            context.warn(context.say("their amounts differ (\(PriceText.yen(named.keep.price)) and \(PriceText.yen(named.drop.price))); the kept one's stays",
-                                     ja: "金額が違います (\(PriceText.yen(named.keep.price)) と \(PriceText.yen(named.drop.price)))。残す方の金額のままです"))
+            context.warn(
+                context.say(
+                    "their amounts differ (\(PriceText.yen(named.keep.price)) and \(PriceText.yen(named.drop.price))); the kept one's stays",
+                    ja: "金額が違います (\(PriceText.yen(named.keep.price)) と \(PriceText.yen(named.drop.price)))。残す方の金額のままです")
+            )
         }
         let reachable = try await ServerEdits.requireAction("delete", sync, context)
         if !yes {
-            guard context.canAsk else { throw UsageError(path: context.invocation.path, message: "same needs --yes when stdin is not a terminal") }
-            context.io.stderr.write("  " + context.say("keep  ", ja: "残す") + "  \(ServerEdits.describe(named.keep, config, context))\n  "
-                                    + context.say("delete", ja: "削除") + "  \(ServerEdits.describe(named.drop, config, context))\n")
-            let question = context.say("One purchase: keep the first, delete the second" + (statementDate ? " (the first taking its date)?" : "?"),
-                                       ja: "同じ買い物として、上を残し下を削除しますか" + (statementDate ? " (上の日付は下のものに)?" : "?"))
+            guard context.canAsk else {
+                throw UsageError(
+                    path: context.invocation.path, message: "same needs --yes when stdin is not a terminal")
+            }
+            context.io.stderr.write(
+                "  " + context.say("keep  ", ja: "残す") + "  \(ServerEdits.describe(named.keep, config, context))\n  "
+                    + context.say("delete", ja: "削除") + "  \(ServerEdits.describe(named.drop, config, context))\n")
+            let question = context.say(
+                "One purchase: keep the first, delete the second"
+                    + (statementDate ? " (the first taking its date)?" : "?"),
+                ja: "同じ買い物として、上を残し下を削除しますか" + (statementDate ? " (上の日付は下のものに)?" : "?"))
             guard try await context.confirm(question, yesByDefault: false) else {
                 context.io.stderr.write(context.say("Nothing was changed.", ja: "何も変更していません。") + "\n")
                 throw CommandExit(code: .failure)
@@ -77,8 +95,9 @@ struct SameCommand: ParsableCommand {
         if statementDate, keep.date != drop.date {
             var changed = keep
             changed.date = drop.date
-            try await EditText.submit(.update(item: keep, changed: changed, fields: [.date]), reachable: reachable && waiting == nil,
-                                      sync, context, config)
+            try await EditText.submit(
+                .update(item: keep, changed: changed, fields: [.date]), reachable: reachable && waiting == nil,
+                sync, context, config)
         }
         if let waiting { throw waiting }
     }

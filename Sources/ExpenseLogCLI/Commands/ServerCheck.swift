@@ -25,18 +25,23 @@ struct ServerCheck: ParsableCommand {
     func run(_ context: Context) async throws {
         let config = try context.config()
         guard config.environment.value.usesNetwork else {
-            context.io.stderr.write(context.say("Error: server check asks a deployed web app to test itself, and the dummy environment "
-                                                + "(\(config.environment.source)) has none: use --env development or --env release.",
-                                                ja: "エラー: server check は公開したウェブアプリに自己テストを頼みますが、dummy 環境 "
-                                                    + "(\(config.environment.source)) にはありません。--env development か --env release を使ってください。") + "\n")
+            context.io.stderr.write(
+                context.say(
+                    "Error: server check asks a deployed web app to test itself, and the dummy environment "
+                        + "(\(config.environment.source)) has none: use --env development or --env release.",
+                    ja: "エラー: server check は公開したウェブアプリに自己テストを頼みますが、dummy 環境 "
+                        + "(\(config.environment.source)) にはありません。--env development か --env release を使ってください。") + "\n")
             throw CommandExit(code: .configuration)
         }
         let client = try context.client(config)
         let url = DeploymentReportText.shown(client)
-        context.note(context.say("Asking \(url) to test itself on Google (a temporary spreadsheet in your Drive; a few seconds, up to a "
-                                 + "minute on a slow deployment)…",
-                                 ja: "\(url) に Google 上での自己テストを頼んでいます (ドライブの一時スプレッドシート。数秒、遅いデプロイでは1分ほど)…"))
+        context.note(
+            context.say(
+                "Asking \(url) to test itself on Google (a temporary spreadsheet in your Drive; a few seconds, up to a "
+                    + "minute on a slow deployment)…",
+                ja: "\(url) に Google 上での自己テストを頼んでいます (ドライブの一時スプレッドシート。数秒、遅いデプロイでは1分ほど)…"))
         let outcome = try await DeploymentChecking(client: client, repository: context.repository(config)).run()
-        try DeploymentReportText.render(outcome, url: url, timeout: config.timeout, bundled: BundledScript.version(), context)
+        try DeploymentReportText.render(
+            outcome, url: url, timeout: config.timeout, bundled: BundledScript.version(), context)
     }
 }

@@ -13,8 +13,10 @@ enum ServerCommand: CommandGroup {
 
     /// `server script`.
     struct Script: ParsableCommand {
-        @Opt("output", short: "o", "dir", .path, help: "Write Code.gs and appsscript.json into this folder (a clasp project's), "
-             + "instead of printing Code.gs.")
+        @Opt(
+            "output", short: "o", "dir", .path,
+            help: "Write Code.gs and appsscript.json into this folder (a clasp project's), "
+                + "instead of printing Code.gs.")
         var output: String?
 
         static let about = CommandAbout(
@@ -45,14 +47,20 @@ enum ServerCommand: CommandGroup {
             let manifest = try BundledScript.read(FixtureBundle.serverManifest)
             let written = try ServerScriptFolder.write(script: script, manifest: manifest, into: output)
             let paths = written.files.map(\.path)
-            let first = written.isClaspProject ? ""
-                : context.say("there is no clasp project there yet: `clasp clone SCRIPT_ID` or `clasp create --type webapp` in it first "
-                              + "(then run this again), then ", ja: "まだ clasp のプロジェクトではありません。先にそこで `clasp clone スクリプトID` "
-                              + "か `clasp create --type webapp` (そしてもう一度これを実行)、続けて ")
-            context.note(context.say("Wrote \(paths.joined(separator: " and ")). With clasp, in that folder: \(first)`clasp push`, then "
-                                     + "`clasp deploy -i DEPLOYMENT_ID` (the URL stays), and `expense-log server check`.",
-                                     ja: "\(paths.joined(separator: " と ")) に書きました。clasp ではそのフォルダーで \(first)`clasp push`、"
-                                         + "続けて `clasp deploy -i デプロイID` (URL は変わりません)、そして `expense-log server check`。"))
+            let first =
+                written.isClaspProject
+                ? ""
+                : context.say(
+                    "there is no clasp project there yet: `clasp clone SCRIPT_ID` or `clasp create --type webapp` in it first "
+                        + "(then run this again), then ",
+                    ja: "まだ clasp のプロジェクトではありません。先にそこで `clasp clone スクリプトID` "
+                        + "か `clasp create --type webapp` (そしてもう一度これを実行)、続けて ")
+            context.note(
+                context.say(
+                    "Wrote \(paths.joined(separator: " and ")). With clasp, in that folder: \(first)`clasp push`, then "
+                        + "`clasp deploy -i DEPLOYMENT_ID` (the URL stays), and `expense-log server check`.",
+                    ja: "\(paths.joined(separator: " と ")) に書きました。clasp ではそのフォルダーで \(first)`clasp push`、"
+                        + "続けて `clasp deploy -i デプロイID` (URL は変わりません)、そして `expense-log server check`。"))
         }
     }
 }

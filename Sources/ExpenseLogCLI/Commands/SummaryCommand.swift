@@ -7,14 +7,18 @@ import Foundation
 /// `summary`: totals per category for a month or a year, from the server first (as `fetch`), else from the cache.
 struct SummaryCommand: ParsableCommand {
     static let offline = Flag("offline", help: "Read the cache only; months not cached are reported missing.")
-    static let refresh = Flag("refresh", help: "Never fall back to the cache: a month that cannot be fetched is missing.")
-    static let sentOnly = Flag("sent-only", help: "Count only what the server has, not the items still waiting in the outbox.")
+    static let refresh = Flag(
+        "refresh", help: "Never fall back to the cache: a month that cannot be fetched is missing.")
+    static let sentOnly = Flag(
+        "sent-only", help: "Count only what the server has, not the items still waiting in the outbox.")
 
     @Opt(CommonOptions.year) var year: Int?
     @Opt(CommonOptions.month) var month: Int?
     @Opt(CommonOptions.from) var from: String?
     @Opt(CommonOptions.to) var to: String?
-    @Opt(choice: "by", "grouping", default: .category, help: "Rows per category, or (sub) per category and sub-category.")
+    @Opt(
+        choice: "by", "grouping", default: .category, help: "Rows per category, or (sub) per category and sub-category."
+    )
     var grouping: SummaryGrouping?
     @Opt(choice: "format", "format", default: .table, help: "How to print the summary.") var format: SummaryFormat?
     @Flg(SummaryCommand.offline) var offline: Bool
@@ -58,9 +62,11 @@ struct SummaryCommand: ParsableCommand {
             """)
 
     func run(_ context: Context) async throws {
-        let range = try CommonOptions.range(from: from, to: to, context, otherPeriod: self.period != nil || year != nil || month != nil)
-        let (period, policy) = try Self.periodAndPolicy(range ?? CommonOptions.period(self.period, year: year, month: month, context),
-                                                        offline: offline, refresh: refresh, context)
+        let range = try CommonOptions.range(
+            from: from, to: to, context, otherPeriod: self.period != nil || year != nil || month != nil)
+        let (period, policy) = try Self.periodAndPolicy(
+            range ?? CommonOptions.period(self.period, year: year, month: month, context),
+            offline: offline, refresh: refresh, context)
         let months = period.months
         let grouping = grouping ?? .category
         let format = format ?? .table
@@ -68,21 +74,27 @@ struct SummaryCommand: ParsableCommand {
         let config = try context.config()
         // A budget is a month's: a range that cuts a month would compare part of a month with all of its budget.
         if budget, let bounds = period.dayBounds, bounds.from.day != 1 || bounds.to != bounds.to.yearMonth.lastDay {
-            throw UsageError(path: context.invocation.path, message: "--budget compares whole months; give --from/--to as months "
-                             + "(2026-01), or leave them out")
+            throw UsageError(
+                path: context.invocation.path,
+                message: "--budget compares whole months; give --from/--to as months "
+                    + "(2026-01), or leave them out")
         }
         let budgets = try budget ? Self.budgets(config, format: format, context) : nil
         let read = try await context.loadMonths(months, policy: policy, config, strict: strict)
-        let loaded = sentOnly ? read : WaitingCount.counted(read, edits: EditText.waiting(context, config), context, config)
+        let loaded =
+            sentOnly ? read : WaitingCount.counted(read, edits: EditText.waiting(context, config), context, config)
 
         var over = false
         try SummarySources.show(loaded, context, config, subject: "the summary", verb: "counted") {
             let catalogue = config.catalogue.value
-            let summary = Summary(period: period, grouping: grouping, catalogue: catalogue, loaded: loaded, budgets: budgets,
-                                  budgetMonths: BudgetReport.months(of: months, missing: Set(loaded.filter { $0.missing != nil }.map(\.month)),
-                                                                    now: YearMonth.current()))
+            let summary = Summary(
+                period: period, grouping: grouping, catalogue: catalogue, loaded: loaded, budgets: budgets,
+                budgetMonths: BudgetReport.months(
+                    of: months, missing: Set(loaded.filter { $0.missing != nil }.map(\.month)),
+                    now: YearMonth.current()))
             context.title(period, format == .table ? .table : .json)
-            context.io.stdout.write(SummaryWriter(catalogue: catalogue, japanese: context.japanese).render(summary, as: format))
+            context.io.stdout.write(
+                SummaryWriter(catalogue: catalogue, japanese: context.japanese).render(summary, as: format))
             over = summary.budget?.isOver ?? false
         }
         if over { throw CommandExit(code: .overBudget) }

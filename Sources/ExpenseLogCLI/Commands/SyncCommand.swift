@@ -6,9 +6,14 @@ import Foundation
 /// `sync`: sends the pending writes, the items first, then the changes in order (`Sync`), and says how it went (`SyncText`).
 struct SyncCommand: ParsableCommand {
     @Opt(CommonOptions.format) var format: OutputFormat?
-    @Flg("force", help: "Send batches whose last POST may still be running on the server now (they may be registered twice).") var force: Bool
-    @Opt(choice: "ambiguous", "decision", help: "What a queued statement row that may be an item entered while it waited becomes: "
-         + "new (send it), same (do not send it) or skip; without it such rows wait on, listed, and sync exits 4.")
+    @Flg(
+        "force",
+        help: "Send batches whose last POST may still be running on the server now (they may be registered twice).")
+    var force: Bool
+    @Opt(
+        choice: "ambiguous", "decision",
+        help: "What a queued statement row that may be an item entered while it waited becomes: "
+            + "new (send it), same (do not send it) or skip; without it such rows wait on, listed, and sync exits 4.")
     var ambiguous: QueuedRowMatching.HeldChoiceAtSync?
 
     static let about = CommandAbout(
@@ -48,13 +53,17 @@ struct SyncCommand: ParsableCommand {
             if format != .table { context.printItems([], format, config) }
             // Quiet: cron mails every line a job prints, and "nothing happened" is no news. --verbose says it.
             if context.verbose {
-                context.note(context.say("The outbox of the \(config.environment.value.rawValue) environment is empty; nothing to send.",
-                                         ja: "\(config.environment.value.rawValue) 環境の送信待ちは空です。送るものはありません。"))
+                context.note(
+                    context.say(
+                        "The outbox of the \(config.environment.value.rawValue) environment is empty; nothing to send.",
+                        ja: "\(config.environment.value.rawValue) 環境の送信待ちは空です。送るものはありません。"))
             }
             return
         }
         var sync = context.sync(config, try context.client(config), context.repository(config))
-        if let ambiguous { sync.matching = QueuedRowMatching(decisions: context.importDecisions(config), choice: ambiguous) }
+        if let ambiguous {
+            sync.matching = QueuedRowMatching(decisions: context.importDecisions(config), choice: ambiguous)
+        }
         let text = SyncText(context: context, config: config, sync: sync, format: format)
         var saved = try SavedItems()
         let result: SyncResult?
@@ -65,10 +74,12 @@ struct SyncCommand: ParsableCommand {
             throw error
         }
         guard let result else {
-            context.io.stderr.write(context.say("Error: another run (a sync, or an edit or delete sending its queue) is sending this environment's outbox (it holds "
-                                                + "\(sync.lockFile.path)). Let it finish, then run `expense-log pending` to see what is left.",
-                                                ja: "エラー: 別の実行 (sync か、変更を送る edit や delete) がこの環境の送信待ちを送っています (\(sync.lockFile.path) を保持)。"
-                                                    + "終わってから `expense-log pending` で残りを確かめてください。") + "\n")
+            context.io.stderr.write(
+                context.say(
+                    "Error: another run (a sync, or an edit or delete sending its queue) is sending this environment's outbox (it holds "
+                        + "\(sync.lockFile.path)). Let it finish, then run `expense-log pending` to see what is left.",
+                    ja: "エラー: 別の実行 (sync か、変更を送る edit や delete) がこの環境の送信待ちを送っています (\(sync.lockFile.path) を保持)。"
+                        + "終わってから `expense-log pending` で残りを確かめてください。") + "\n")
             throw CommandExit(code: .temporaryFailure)
         }
         try await text.render(result, saved: &saved, own: nil)

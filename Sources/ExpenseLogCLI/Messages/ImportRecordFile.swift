@@ -21,7 +21,9 @@ struct ImportRecordFile {
 
     func finish(_ report: ImportRecord, code: ExitCode) throws -> Never {
         progress.clear()
-        let summary = !summarizes || report.isEmpty && code != .success ? nil
+        let summary =
+            !summarizes || report.isEmpty && code != .success
+            ? nil
             : context.say("Report: \(report.summary).", ja: "結果: \(report.japaneseSummary)。")
         if let path = file {
             do {
@@ -33,8 +35,9 @@ struct ImportRecordFile {
                     }
                 }
             } catch {
-                context.io.stderr.write(context.say("Error: the report could not be written to \(path): ", ja: "エラー: 結果を \(path) に書けません: ")
-                                        + context.describe(error) + "\n")
+                context.io.stderr.write(
+                    context.say("Error: the report could not be written to \(path): ", ja: "エラー: 結果を \(path) に書けません: ")
+                        + context.describe(error) + "\n")
                 if let summary { context.note(summary) }
                 throw CommandExit(code: code == .success ? .ioError : code)
             }

@@ -8,26 +8,34 @@ import Foundation
 /// and every later one follows. Enter leaves the default.
 enum NewShopQuestions {
     /// Asks about the shops `registration` would give the default category, and keeps the answers as rules.
-    static func ask(_ options: RegisterOptions, _ registration: Registration, _ context: Context, _ config: AppConfig) async throws {
+    static func ask(
+        _ options: RegisterOptions, _ registration: Registration, _ context: Context, _ config: AppConfig
+    ) async throws {
         // Asked only where the inputs can be read twice (a file, not standard input) and the answers change what is sent.
-        guard context.canAsk, options.adding == nil, !options.dryRun, !options.paths.contains(where: { $0.path == "-" }) else { return }
+        guard context.canAsk, options.adding == nil, !options.dryRun, !options.paths.contains(where: { $0.path == "-" })
+        else { return }
         let shops = try await registration.defaultedShops(options.input(context))
         guard !shops.isEmpty else { return }
         let catalogue = config.catalogue.value
-        context.io.stderr.write(context.say("\(shops.count) shop\(shops.count == 1 ? "" : "s") never seen before; give each its category "
-                                            + "(Enter keeps \(catalogue.name(of: shops[0].item.category, japanese: false)), transfer leaves its rows "
-                                            + "out), remembered for every later import:",
-                                            ja: "初めての店が\(shops.count)件あります。それぞれの項目を入力してください (Enter で"
-                                                + "\(catalogue.name(of: shops[0].item.category, japanese: true))のまま、transfer で振替として除外)。"
-                                                + "以後の取り込みでも使います:") + "\n")
+        context.io.stderr.write(
+            context.say(
+                "\(shops.count) shop\(shops.count == 1 ? "" : "s") never seen before; give each its category "
+                    + "(Enter keeps \(catalogue.name(of: shops[0].item.category, japanese: false)), transfer leaves its rows "
+                    + "out), remembered for every later import:",
+                ja: "初めての店が\(shops.count)件あります。それぞれの項目を入力してください (Enter で"
+                    + "\(catalogue.name(of: shops[0].item.category, japanese: true))のまま、transfer で振替として除外)。"
+                    + "以後の取り込みでも使います:") + "\n")
         context.io.stderr.write(context.say("Categories: ", ja: "項目: ") + catalogue.listing + "\n")
         let rules = context.shopRules(config)
         for shop in shops {
             // The rule names the shop by its first word, as the rows were grouped: `ENEOS` for `ENEOS 渋谷SS` and `ENEOS 目黒SS`.
             let name = shop.shop.split(separator: " ").first.map(String.init) ?? shop.shop
-            let question = "\(shop.first): \(PrintableText.of(shop.shop)) \(PriceText.yen(shop.item.price))"
+            let question =
+                "\(shop.first): \(PrintableText.of(shop.shop)) \(PriceText.yen(shop.item.price))"
                 + (shop.rows > 1 ? context.say(" (and \(shop.rows - 1) more)", ja: " (ほか\(shop.rows - 1)件)") : "")
-                + (name == shop.shop ? "" : context.say(", a rule for \(PrintableText.of(name))", ja: "、\(PrintableText.of(name)) の規則として"))
+                + (name == shop.shop
+                    ? ""
+                    : context.say(", a rule for \(PrintableText.of(name))", ja: "、\(PrintableText.of(name)) の規則として"))
                 + context.say(" — its category", ja: " — 項目")
             var suggested: String?
             while true {
@@ -41,13 +49,17 @@ enum NewShopQuestions {
                 do {
                     resolved = try catalogue.resolve(answer)
                 } catch {
-                    context.refuseAnswer(context.say(error.brief + " (Enter keeps the default)", ja: error.japaneseBrief + " (Enter でそのまま)"))
+                    context.refuseAnswer(
+                        context.say(
+                            error.brief + " (Enter keeps the default)", ja: error.japaneseBrief + " (Enter でそのまま)"))
                     suggested = error.meant
                     continue
                 }
                 let rule = ShopRule(shop: name, category: resolved.category, sub: resolved.sub)
                 _ = try await rules.add(rule)
-                context.io.stderr.write("  → \(PrintableText.of(name)): \(RuleCommand.describe(rule, catalogue, japanese: context.japanese))\n")
+                context.io.stderr.write(
+                    "  → \(PrintableText.of(name)): \(RuleCommand.describe(rule, catalogue, japanese: context.japanese))\n"
+                )
                 break
             }
         }

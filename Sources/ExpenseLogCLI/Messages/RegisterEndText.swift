@@ -11,18 +11,22 @@ extension RegisterText {
     /// Says how the registration ended, prints and caches what the server saved, writes the report, and exits with the
     /// run's code: the stop's, else 65 when rows were invalid, else 4 when rows were held for a person, else 0. The one
     /// place a `register` decides its exit code.
-    func end(_ result: RegistrationResult, saved: inout SavedItems, ending: ImportRecordFile, report: ImportRecord,
-             repository: LocalRepository, config: AppConfig, review: HeldRowsText) async throws -> Never {
+    func end(
+        _ result: RegistrationResult, saved: inout SavedItems, ending: ImportRecordFile, report: ImportRecord,
+        repository: LocalRepository, config: AppConfig, review: HeldRowsText
+    ) async throws -> Never {
         let inputs = result.inputs
         let rowsCode: ExitCode = result.invalid ? .dataError : result.held.isEmpty ? .success : .held
         switch result.end {
         case .stoppedOnInvalid:
             let count = inputs.problems.count, rowsOnly = !inputs.problems.allSatisfy(\.ofWholeFile)
-            context.io.stderr.write(context.say("Error: \(count) problem\(count == 1 ? "" : "s") found; nothing was sent. "
-                                                + "Fix what the lines above name and run the command again"
-                                                + (rowsOnly ? " (or pass --skip-invalid to send the valid rows)." : "."),
-                                                ja: "エラー: 問題が\(count)件あり、何も送信していません。上の行を直してもう一度実行してください"
-                                                    + (rowsOnly ? " (有効な行だけ送るには --skip-invalid)。" : "。")) + "\n")
+            context.io.stderr.write(
+                context.say(
+                    "Error: \(count) problem\(count == 1 ? "" : "s") found; nothing was sent. "
+                        + "Fix what the lines above name and run the command again"
+                        + (rowsOnly ? " (or pass --skip-invalid to send the valid rows)." : "."),
+                    ja: "エラー: 問題が\(count)件あり、何も送信していません。上の行を直してもう一度実行してください"
+                        + (rowsOnly ? " (有効な行だけ送るには --skip-invalid)。" : "。")) + "\n")
             try ending.finish(report, code: .dataError)
         case .nothingValid:
             // A script reading the output gets an empty list, as from fetch and pending, rather than nothing at all.
@@ -30,10 +34,12 @@ extension RegisterText {
             context.note(context.say("No items to register.", ja: "登録する項目はありません。"))
             // Under --on-invalid warn, a file of nothing but invalid rows (a bank changed its layout) is not a success.
             if !result.invalid, !inputs.problems.isEmpty, inputs.repeated.isEmpty {
-                context.io.stderr.write(context.say("Error: no row is valid, so nothing was sent; --on-invalid warn exits 0 only when valid rows "
-                                                    + "are sent. Fix the lines above (or the profile) and run the command again.",
-                                                    ja: "エラー: 有効な行がなく、何も送信していません。--on-invalid warn が0で終わるのは有効な行を送ったときだけです。"
-                                                        + "上の行 (またはプロファイル) を直してもう一度実行してください。") + "\n")
+                context.io.stderr.write(
+                    context.say(
+                        "Error: no row is valid, so nothing was sent; --on-invalid warn exits 0 only when valid rows "
+                            + "are sent. Fix the lines above (or the profile) and run the command again.",
+                        ja: "エラー: 有効な行がなく、何も送信していません。--on-invalid warn が0で終わるのは有効な行を送ったときだけです。"
+                            + "上の行 (またはプロファイル) を直してもう一度実行してください。") + "\n")
                 try ending.finish(report, code: .dataError)
             }
             try ending.finish(report, code: rowsCode)
@@ -41,8 +47,13 @@ extension RegisterText {
             progress.clear()
             explain(result.skipped, held: result.held, review: review)
             if options.format != .table { context.printItems([], options.format, config) }
-            context.note(result.held.isEmpty ? context.say("Nothing to send: every valid row is already there.", ja: "送るものはありません: 有効な行はすべて登録済みです。")
-                         : context.say("Nothing else to send: every other valid row is already there.", ja: "ほかに送るものはありません: ほかの有効な行はすべて登録済みです。"))
+            context.note(
+                result.held.isEmpty
+                    ? context.say(
+                        "Nothing to send: every valid row is already there.", ja: "送るものはありません: 有効な行はすべて登録済みです。")
+                    : context.say(
+                        "Nothing else to send: every other valid row is already there.",
+                        ja: "ほかに送るものはありません: ほかの有効な行はすべて登録済みです。"))
             try ending.finish(report, code: rowsCode)
         case .dryRun(let items):
             progress.clear()
@@ -52,11 +63,14 @@ extension RegisterText {
         case let .sent(outcome, total):
             progress.clear()
             explain(result.skipped, held: result.held, review: review)
-            let code = await sent(outcome, total: total, saved: &saved, repository: repository, config: config, report: report)
+            let code = await sent(
+                outcome, total: total, saved: &saved, repository: repository, config: config, report: report)
             if result.waiting > 0 {
-                context.note(context.say("\(result.waiting) item\(result.waiting == 1 ? "" : "s") queued by earlier runs \(result.waiting == 1 ? "is" : "are") "
-                                         + "still waiting in the outbox; `expense-log sync` sends them.",
-                                         ja: "以前の実行の\(result.waiting)件が送信待ちです。`expense-log sync` で送ります。"))
+                context.note(
+                    context.say(
+                        "\(result.waiting) item\(result.waiting == 1 ? "" : "s") queued by earlier runs \(result.waiting == 1 ? "is" : "are") "
+                            + "still waiting in the outbox; `expense-log sync` sends them.",
+                        ja: "以前の実行の\(result.waiting)件が送信待ちです。`expense-log sync` で送ります。"))
             }
             await context.flushWarnings(repository)
             try ending.finish(report, code: code != .success ? code : rowsCode)
@@ -65,19 +79,26 @@ extension RegisterText {
 
     /// Prints and caches what the server saved, then says how the sending ended: `.success`, or the code of what stopped
     /// it, after saying what is queued.
-    private func sent(_ outcome: BatchRegistration.Outcome, total: Int, saved: inout SavedItems, repository: LocalRepository,
-                      config: AppConfig, report: ImportRecord) async -> ExitCode {
+    private func sent(
+        _ outcome: BatchRegistration.Outcome, total: Int, saved: inout SavedItems, repository: LocalRepository,
+        config: AppConfig, report: ImportRecord
+    ) async -> ExitCode {
         // What the server saved is printed before an error is explained, so the explanation is not scrolled away.
         let failure = await finish(&saved, repository, config)
         if config.environment.value == .dummy, saved.count > 0 {
-            context.note(context.say("The dummy environment answers every POST with its fixture (register.json): the \(saved.count) "
-                                     + "item\(saved.count == 1 ? "" : "s") above \(saved.count == 1 ? "is" : "are") that canned answer, "
-                                     + "not what was sent; no server stored anything (only the dummy environment's cache keeps them).",
-                                     ja: "dummy 環境はどの POST にもフィクスチャ (register.json) で答えます。上の\(saved.count)件はその決まった応答で、"
-                                         + "送ったものではありません。どのサーバーにも保存していません (dummy 環境のキャッシュにだけ残ります)。"))
+            context.note(
+                context.say(
+                    "The dummy environment answers every POST with its fixture (register.json): the \(saved.count) "
+                        + "item\(saved.count == 1 ? "" : "s") above \(saved.count == 1 ? "is" : "are") that canned answer, "
+                        + "not what was sent; no server stored anything (only the dummy environment's cache keeps them).",
+                    ja: "dummy 環境はどの POST にもフィクスチャ (register.json) で答えます。上の\(saved.count)件はその決まった応答で、"
+                        + "送ったものではありません。どのサーバーにも保存していません (dummy 環境のキャッシュにだけ残ります)。"))
         }
         let wait = context.resendPolicy(config).wait(info: await repository.serverInfo())
-        let code = outcome.stop.map { explain($0, confirmed: outcome.confirmed, total: total, config: config, wait: wait, report: report) } ?? .success
+        let code =
+            outcome.stop.map {
+                explain($0, confirmed: outcome.confirmed, total: total, config: config, wait: wait, report: report)
+            } ?? .success
         guard let failure else { return code }
         context.warn(saved.warning(for: failure, registered: outcome.confirmed))
         return code == .success ? .ioError : code
@@ -87,52 +108,68 @@ extension RegisterText {
     @discardableResult
     func finish(_ saved: inout SavedItems, _ repository: LocalRepository, _ config: AppConfig) async -> StoreError? {
         progress.clear()
-        return await saved.finish(in: repository) { context.printItems($0, options.format, config, totals: .onTerminal) }
+        return await saved.finish(in: repository) {
+            context.printItems($0, options.format, config, totals: .onTerminal)
+        }
     }
 
     /// Says what stopped the run, what was registered and what stays queued; returns the exit code (75 when the
     /// failure may pass).
-    private func explain(_ stop: BatchRegistration.Stop, confirmed: Int, total: Int, config: AppConfig, wait: ResendWait,
-                         report: ImportRecord) -> ExitCode {
+    private func explain(
+        _ stop: BatchRegistration.Stop, confirmed: Int, total: Int, config: AppConfig, wait: ResendWait,
+        report: ImportRecord
+    ) -> ExitCode {
         let outbox = context.outbox(config).directory.path
         switch stop {
         case .outboxUnwritable(let error):
-            context.io.stderr.write(context.errorLine(error) + "Nothing was sent: the outbox must be writable, so that no item can be "
-                                    + "lost or sent twice if the run is interrupted.\n")
+            context.io.stderr.write(
+                context.errorLine(error) + "Nothing was sent: the outbox must be writable, so that no item can be "
+                    + "lost or sent twice if the run is interrupted.\n")
             return .ioError
         case .outboxUnreadable(let error):
-            context.io.stderr.write(context.errorLine(error) + "The items not sent yet stay in the outbox; `expense-log sync` sends them.\n")
+            context.io.stderr.write(
+                context.errorLine(error) + "The items not sent yet stay in the outbox; `expense-log sync` sends them.\n"
+            )
             return .ioError
         case .answerUnrecorded(let error):
-            context.io.stderr.write(context.errorLine(error) + "The server answered, but the outbox could not record it; "
-                                    + "`expense-log sync` finds those items on the server and does not send them again.\n")
+            context.io.stderr.write(
+                context.errorLine(error) + "The server answered, but the outbox could not record it; "
+                    + "`expense-log sync` finds those items on the server and does not send them again.\n")
             return .ioError
         case let .failed(error, mayHaveBeenSaved, rows, batchesLeft):
             let location = report.location(ofRow: rows[0])
             lead(error, confirmed: confirmed, total: total)
             if mayHaveBeenSaved, options.adding == nil {
                 let wait = Int(wait.seconds)
-                context.io.stderr.write(context.say("The batch from \(location) may have been saved before the answer was lost, or the server may "
-                                                    + "still be saving it: `expense-log sync` checks the server by id before sending anything again, "
-                                                    + (wait > 0 ? "and sends this batch again only \(wait) s after its POST, unless the server "
-                                                       + "shows it by then (`expense-log sync` says when)."
-                                                       : "and sends what the server does not show."),
-                                                    ja: "\(location) からのバッチは応答が失われる前に保存されたか、まだ保存中かもしれません。`expense-log sync` は"
-                                                        + "送り直す前にサーバーを ID で確かめ、"
-                                                        + (wait > 0 ? "サーバーに現れなければ POST の\(wait)秒後に送り直します (いつかは `expense-log sync` が言います)。"
-                                                           : "サーバーにないものだけを送ります。")) + "\n")
+                context.io.stderr.write(
+                    context.say(
+                        "The batch from \(location) may have been saved before the answer was lost, or the server may "
+                            + "still be saving it: `expense-log sync` checks the server by id before sending anything again, "
+                            + (wait > 0
+                                ? "and sends this batch again only \(wait) s after its POST, unless the server "
+                                    + "shows it by then (`expense-log sync` says when)."
+                                : "and sends what the server does not show."),
+                        ja: "\(location) からのバッチは応答が失われる前に保存されたか、まだ保存中かもしれません。`expense-log sync` は"
+                            + "送り直す前にサーバーを ID で確かめ、"
+                            + (wait > 0
+                                ? "サーバーに現れなければ POST の\(wait)秒後に送り直します (いつかは `expense-log sync` が言います)。"
+                                : "サーバーにないものだけを送ります。")) + "\n")
             }
             queued(total - confirmed, from: location, batches: batchesLeft, error, outbox: outbox)
             return error.isTransient ? .temporaryFailure : ExitCode(for: error)
         case let .refused(error, file, rows, batchesLeft, nextRow):
             let location = report.location(ofRow: rows[0])
             lead(error, confirmed: confirmed, total: total)
-            context.io.stderr.write(context.say("The server refused the \(rows.count) item\(rows.count == 1 ? "" : "s") from \(location) on; "
-                                                + "they were moved to \(file.path). Fix them there and register that file (it keeps their ids).",
-                                                ja: "サーバーが \(location) 以降の\(rows.count)件を拒否しました。\(file.path) に移したので、そこで直して"
-                                                    + "そのファイルを登録してください (ID はそのままです)。") + "\n")
-            queued(total - confirmed - rows.count, from: nextRow.map { report.location(ofRow: $0) } ?? location, batches: batchesLeft,
-                   error, outbox: outbox)
+            context.io.stderr.write(
+                context.say(
+                    "The server refused the \(rows.count) item\(rows.count == 1 ? "" : "s") from \(location) on; "
+                        + "they were moved to \(file.path). Fix them there and register that file (it keeps their ids).",
+                    ja: "サーバーが \(location) 以降の\(rows.count)件を拒否しました。\(file.path) に移したので、そこで直して"
+                        + "そのファイルを登録してください (ID はそのままです)。") + "\n")
+            queued(
+                total - confirmed - rows.count, from: nextRow.map { report.location(ofRow: $0) } ?? location,
+                batches: batchesLeft,
+                error, outbox: outbox)
             return error.isTransient ? .temporaryFailure : ExitCode(for: error)
         }
     }
@@ -143,33 +180,45 @@ extension RegisterText {
         if options.adding != nil, error.isUnreachable { return }
         if options.adding != nil, error.isTransient { return context.warn(context.describe(error)) }
         context.io.stderr.write(context.errorLine(error))
-        if confirmed > 0 { context.warn(context.say("\(confirmed) of \(total) items were registered before this error", ja: "このエラーの前に\(total)件中\(confirmed)件を登録しました")) }
+        if confirmed > 0 {
+            context.warn(
+                context.say(
+                    "\(confirmed) of \(total) items were registered before this error",
+                    ja: "このエラーの前に\(total)件中\(confirmed)件を登録しました"))
+        }
     }
 
     /// Where the `rest` of the items wait, and how to send them.
     private func queued(_ rest: Int, from first: SourceLocation, batches: Int, _ error: APIError, outbox: String) {
         guard rest > 0 else { return }
         if let added = options.adding, case .text(let name) = added.name {
-            let price = if case .text(let text) = added.price { PriceText.parse(text).map(PriceText.yen) ?? text } else { "" }
+            let price =
+                if case .text(let text) = added.price { PriceText.parse(text).map(PriceText.yen) ?? text } else { "" }
             if error.isUnreachable {
-                return context.io.stderr.write(context.say("\(PrintableText.of(name)) \(price) is queued (\(error)); `expense-log sync` sends it once "
-                                                             + "the server can be reached.",
-                                                           ja: "\(PrintableText.of(name)) \(price) は送信待ちです (\(context.describe(error)))。サーバーに届くようになったら "
-                                                             + "`expense-log sync` で送ります。") + "\n")
+                return context.io.stderr.write(
+                    context.say(
+                        "\(PrintableText.of(name)) \(price) is queued (\(error)); `expense-log sync` sends it once "
+                            + "the server can be reached.",
+                        ja: "\(PrintableText.of(name)) \(price) は送信待ちです (\(context.describe(error)))。サーバーに届くようになったら "
+                            + "`expense-log sync` で送ります。") + "\n")
             }
-            return context.io.stderr.write(context.say("\(PrintableText.of(name)) \(price) waits in the outbox (\(outbox)): `expense-log sync` sends it "
-                                                       + "\(error.isTransient ? "once the server can be reached" : "once the cause is fixed"); "
-                                                       + "`expense-log fetch` shows it, marked as waiting.",
-                                                       ja: "\(PrintableText.of(name)) \(price) は送信待ちです (\(outbox))。"
-                                                         + (error.isTransient ? "サーバーに届くようになったら" : "原因を直したら")
-                                                         + " `expense-log sync` で送ります。`expense-log fetch` では未送信として表示します。") + "\n")
+            return context.io.stderr.write(
+                context.say(
+                    "\(PrintableText.of(name)) \(price) waits in the outbox (\(outbox)): `expense-log sync` sends it "
+                        + "\(error.isTransient ? "once the server can be reached" : "once the cause is fixed"); "
+                        + "`expense-log fetch` shows it, marked as waiting.",
+                    ja: "\(PrintableText.of(name)) \(price) は送信待ちです (\(outbox))。"
+                        + (error.isTransient ? "サーバーに届くようになったら" : "原因を直したら")
+                        + " `expense-log sync` で送ります。`expense-log fetch` では未送信として表示します。") + "\n")
         }
-        context.io.stderr.write(context.say("Queued the \(rest) item\(rest == 1 ? "" : "s") from \(first) on, in \(batches) "
-                                            + "batch\(batches == 1 ? "" : "es"), in the outbox (\(outbox)). "
-                                            + "Run `expense-log sync` to send them\(error.isTransient ? "" : " once the cause is fixed"); "
-                                            + "`expense-log pending` lists them (registering the same input again skips them).",
-                                            ja: "\(first) 以降の\(rest)件を\(batches)バッチで送信待ち (\(outbox)) にしました。"
-                                                + (error.isTransient ? "" : "原因を直してから") + "`expense-log sync` で送ってください。"
-                                                + "`expense-log pending` で一覧できます (同じ入力をもう一度登録しても二重にはなりません)。") + "\n")
+        context.io.stderr.write(
+            context.say(
+                "Queued the \(rest) item\(rest == 1 ? "" : "s") from \(first) on, in \(batches) "
+                    + "batch\(batches == 1 ? "" : "es"), in the outbox (\(outbox)). "
+                    + "Run `expense-log sync` to send them\(error.isTransient ? "" : " once the cause is fixed"); "
+                    + "`expense-log pending` lists them (registering the same input again skips them).",
+                ja: "\(first) 以降の\(rest)件を\(batches)バッチで送信待ち (\(outbox)) にしました。"
+                    + (error.isTransient ? "" : "原因を直してから") + "`expense-log sync` で送ってください。"
+                    + "`expense-log pending` で一覧できます (同じ入力をもう一度登録しても二重にはなりません)。") + "\n")
     }
 }

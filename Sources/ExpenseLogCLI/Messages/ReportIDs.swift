@@ -6,7 +6,9 @@ import ExpenseLogUseCases
 /// and `delete` search them) and which items still wait in the outbox.
 enum ReportIDs {
     /// Short ids by id, and the ids of the period's items still waiting (`waiting`, read once for the count too).
-    static func of(waiting items: [Item], _ context: Context, _ config: AppConfig) async -> (short: [String: String], waiting: Set<String>) {
+    static func of(
+        waiting items: [Item], _ context: Context, _ config: AppConfig
+    ) async -> (short: [String: String], waiting: Set<String>) {
         let waiting = items.map(\.id)
         let cached = await CacheContents(context.repository(config)).items().map(\.id)
         return (EditTargets.shortIDs(cached + waiting), Set(waiting))

@@ -37,10 +37,12 @@ enum ServerEdits {
     static func withIDs(_ items: [Item], _ sync: Sync, _ context: Context, _ config: AppConfig) async throws -> [Item] {
         guard items.contains(where: { HandTypedRow.isHandTyped($0.id) }) else { return items }
         guard try await requireAction("adopt", sync, context) else {
-            context.io.stderr.write(context.say("Error: a row typed into the sheet by hand has no id; giving it one needs the server, which could not "
-                                                + "be reached. Nothing was changed; try again when it answers.",
-                                                ja: "エラー: シートに手で入力された行には ID がなく、付けるにはサーバーが必要ですが届きません。"
-                                                    + "何も変更していません。サーバーが応答するようになったらもう一度試してください。") + "\n")
+            context.io.stderr.write(
+                context.say(
+                    "Error: a row typed into the sheet by hand has no id; giving it one needs the server, which could not "
+                        + "be reached. Nothing was changed; try again when it answers.",
+                    ja: "エラー: シートに手で入力された行には ID がなく、付けるにはサーバーが必要ですが届きません。"
+                        + "何も変更していません。サーバーが応答するようになったらもう一度試してください。") + "\n")
             throw CommandExit(code: .temporaryFailure)
         }
         var adopted: [Item] = []
@@ -53,10 +55,13 @@ enum ServerEdits {
             do {
                 try await sync.repository.replace(id: item.id, with: saved)
             } catch {
-                context.warn(context.say("the cache could not be updated: ", ja: "キャッシュを更新できません: ") + context.describe(error))
+                context.warn(
+                    context.say("the cache could not be updated: ", ja: "キャッシュを更新できません: ") + context.describe(error))
             }
-            context.note(context.say("Gave \(describe(item, config, context)), typed into the sheet by hand, the id \(saved.id).",
-                                     ja: "シートに手で入力された \(describe(item, config, context)) に ID \(saved.id) を付けました。"))
+            context.note(
+                context.say(
+                    "Gave \(describe(item, config, context)), typed into the sheet by hand, the id \(saved.id).",
+                    ja: "シートに手で入力された \(describe(item, config, context)) に ID \(saved.id) を付けました。"))
             adopted.append(saved)
         }
         return adopted
@@ -64,7 +69,8 @@ enum ServerEdits {
 
     /// `2024-01-05 コーヒー ¥178 (Food/Drink)`, an item as the questions name it.
     static func describe(_ item: Item, _ config: AppConfig, _ context: Context) -> String {
-        PrintableText.of("\(item.date) \(item.name) \(PriceText.yen(item.price)) "
-                            + "(\(AddCommand.describe(item.category, item.categorySub, config, context)))")
+        PrintableText.of(
+            "\(item.date) \(item.name) \(PriceText.yen(item.price)) "
+                + "(\(AddCommand.describe(item.category, item.categorySub, config, context)))")
     }
 }

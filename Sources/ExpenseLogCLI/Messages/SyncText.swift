@@ -24,15 +24,20 @@ struct SyncText {
         switch event {
         case let .rows(rows, month): context.warnRows(rows, of: month)
         case .cacheFailure(let failure):
-            context.warn(context.say("the cache could not be updated: ", ja: "キャッシュを更新できません: ") + context.describe(failure))
+            context.warn(
+                context.say("the cache could not be updated: ", ja: "キャッシュを更新できません: ") + context.describe(failure))
         case let .forced(key, sentAt):
-            context.warn(context.say("sending the batch \(key) again although its POST at \(Self.time(sentAt)) may still be "
-                                     + "running on the server (--force); if it is, its items will be registered twice",
-                                     ja: "\(Self.time(sentAt)) の POST がまだサーバーで動いているかもしれないバッチ \(key) を送り直します (--force)。"
-                                         + "動いていれば、その項目は二重に登録されます"))
+            context.warn(
+                context.say(
+                    "sending the batch \(key) again although its POST at \(Self.time(sentAt)) may still be "
+                        + "running on the server (--force); if it is, its items will be registered twice",
+                    ja: "\(Self.time(sentAt)) の POST がまだサーバーで動いているかもしれないバッチ \(key) を送り直します (--force)。"
+                        + "動いていれば、その項目は二重に登録されます"))
         case .resendsAtOnce:
-            context.note(context.say("The server is expense-log's web app, which saves an id only once: a batch whose answer was lost is sent again at once.",
-                                     ja: "サーバーは expense-log のウェブアプリで、同じ ID は一度しか保存しません。応答が失われたバッチはすぐに送り直します。"))
+            context.note(
+                context.say(
+                    "The server is expense-log's web app, which saves an id only once: a batch whose answer was lost is sent again at once.",
+                    ja: "サーバーは expense-log のウェブアプリで、同じ ID は一度しか保存しません。応答が失われたバッチはすぐに送り直します。"))
         case .unreadableEntry(let problem):
             context.warn(context.describeNotice(problem))
         }
@@ -41,7 +46,10 @@ struct SyncText {
     /// Caches and prints what the server saved, once; says when that failed, and returns whether it did.
     @discardableResult
     func finish(_ saved: inout SavedItems, printEmpty: Bool = false) async -> Bool {
-        guard let failure = await saved.finish(in: sync.repository, printEmpty: printEmpty, print: { context.printItems($0, format, config, totals: totals) })
+        guard
+            let failure = await saved.finish(
+                in: sync.repository, printEmpty: printEmpty,
+                print: { context.printItems($0, format, config, totals: totals) })
         else { return false }
         context.warn(saved.warning(for: failure, registered: saved.registered))
         return true
@@ -65,84 +73,115 @@ struct SyncText {
     }
 
     /// The items' part: what was saved (printed before an error is explained), why items stay; the exit code if not 0.
-    private func items(_ outcome: SyncOutcome, _ result: SyncResult, saved: inout SavedItems, own: QueuedEdit?) async -> ExitCode? {
+    private func items(
+        _ outcome: SyncOutcome, _ result: SyncResult, saved: inout SavedItems, own: QueuedEdit?
+    ) async -> ExitCode? {
         let remaining = "\(outcome.remaining) item\(outcome.remaining == 1 ? " remains" : "s remain") in the outbox"
         switch outcome.stop {
         case .some(.monthUnreadable(let month, let failure)):
-            context.io.stderr.write(context.errorLine(failure) + "Nothing was sent: \(month) must be read from the server first, "
-                                    + "so that no item is registered twice. \(remaining); run sync again "
-                                    + (failure.isTransient ? "later.\n" : "once the cause is fixed.\n"))
+            context.io.stderr.write(
+                context.errorLine(failure) + "Nothing was sent: \(month) must be read from the server first, "
+                    + "so that no item is registered twice. \(remaining); run sync again "
+                    + (failure.isTransient ? "later.\n" : "once the cause is fixed.\n"))
             return failure.isTransient ? .temporaryFailure : ExitCode(for: failure)
         case .some(.batchFailed(let key, let entry, let error)):
             await finish(&saved)
-            context.io.stderr.write(context.errorLine(error) + "The batch \(key) of \(entry.path) was not confirmed; \(remaining). "
-                                    + "Run sync again later" + (error.isTransient ? ".\n" : " once the cause is fixed.\n"))
+            context.io.stderr.write(
+                context.errorLine(error) + "The batch \(key) of \(entry.path) was not confirmed; \(remaining). "
+                    + "Run sync again later" + (error.isTransient ? ".\n" : " once the cause is fixed.\n"))
             return error.isTransient ? .temporaryFailure : ExitCode(for: error)
         case .none:
             let keepFailed = await finish(&saved, printEmpty: format != .table)
             await context.flushWarnings(sync.repository)
-            return itemsSummary(outcome, problems: result.problems, wait: result.wait, own: own) ?? (keepFailed ? .ioError : nil)
+            return itemsSummary(outcome, problems: result.problems, wait: result.wait, own: own)
+                ?? (keepFailed ? .ioError : nil)
         }
     }
 
     /// Says how an items' run that went to its end ended; its exit code when not 0 (refused batches, unreadable entries,
     /// entries held elsewhere, batches that may still be running).
-    private func itemsSummary(_ outcome: SyncOutcome, problems: [String], wait: ResendWait, own: QueuedEdit?) -> ExitCode? {
+    private func itemsSummary(
+        _ outcome: SyncOutcome, problems: [String], wait: ResendWait, own: QueuedEdit?
+    ) -> ExitCode? {
         for refused in outcome.refused {
-            context.io.stderr.write(context.errorLine(refused.error)
-                                    + context.say("The refused items were moved to \(refused.file.path); fix them there and register that file.",
-                                                  ja: "拒否された項目は \(refused.file.path) に移しました。そこで直して、そのファイルを登録してください。") + "\n")
+            context.io.stderr.write(
+                context.errorLine(refused.error)
+                    + context.say(
+                        "The refused items were moved to \(refused.file.path); fix them there and register that file.",
+                        ja: "拒否された項目は \(refused.file.path) に移しました。そこで直して、そのファイルを登録してください。") + "\n")
         }
         for batch in outcome.unsafe {
-            context.warn(context.say("the batch \(batch.key) (\(batch.count) item\(batch.count == 1 ? "" : "s")) was sent at \(Self.time(batch.sentAt)) "
-                                     + "and its answer never came: the server may still be running it (up to \(Int(wait.seconds)) s), so it is "
-                                     + "sent again only from \(Self.time(batch.safeFrom)), unless the server shows it by then. Run sync again "
-                                     + "then; --force sends it now, at the risk of registering it twice.",
-                                     ja: "バッチ \(batch.key) (\(batch.count)件) は \(Self.time(batch.sentAt)) に送りましたが応答がありません。サーバーが"
-                                         + "まだ処理しているかもしれないため (最長\(Int(wait.seconds))秒)、その前にサーバーに現れなければ "
-                                         + "\(Self.time(batch.safeFrom)) 以降に送り直します。そのときに sync を実行してください。--force ですぐ送れますが、"
-                                         + "二重に登録されるおそれがあります。"))
+            context.warn(
+                context.say(
+                    "the batch \(batch.key) (\(batch.count) item\(batch.count == 1 ? "" : "s")) was sent at \(Self.time(batch.sentAt)) "
+                        + "and its answer never came: the server may still be running it (up to \(Int(wait.seconds)) s), so it is "
+                        + "sent again only from \(Self.time(batch.safeFrom)), unless the server shows it by then. Run sync again "
+                        + "then; --force sends it now, at the risk of registering it twice.",
+                    ja: "バッチ \(batch.key) (\(batch.count)件) は \(Self.time(batch.sentAt)) に送りましたが応答がありません。サーバーが"
+                        + "まだ処理しているかもしれないため (最長\(Int(wait.seconds))秒)、その前にサーバーに現れなければ "
+                        + "\(Self.time(batch.safeFrom)) 以降に送り直します。そのときに sync を実行してください。--force ですぐ送れますが、"
+                        + "二重に登録されるおそれがあります。"))
         }
         if !outcome.matched.isEmpty {
-            context.note(context.say("Did not send \(outcome.matched.count) statement row\(outcome.matched.count == 1 ? "" : "s") that waited in the outbox, "
-                                     + (outcome.matched.count == 1 ? "as it is an item already there:\n" : "as they are items already there:\n"),
-                                     ja: "送信待ちだった明細の\(outcome.matched.count)行は登録済みの項目なので送りませんでした:\n")
-                         + outcome.matched.map { "  \(QueuedRowMatching.describe($0.item)): \(context.japanese ? $0.japanese : $0.reason)" }
-                            .joined(separator: "\n"))
+            context.note(
+                context.say(
+                    "Did not send \(outcome.matched.count) statement row\(outcome.matched.count == 1 ? "" : "s") that waited in the outbox, "
+                        + (outcome.matched.count == 1
+                            ? "as it is an item already there:\n" : "as they are items already there:\n"),
+                    ja: "送信待ちだった明細の\(outcome.matched.count)行は登録済みの項目なので送りませんでした:\n")
+                    + outcome.matched.map {
+                        "  \(QueuedRowMatching.describe($0.item)): \(context.japanese ? $0.japanese : $0.reason)"
+                    }
+                    .joined(separator: "\n"))
         }
         if !outcome.held.isEmpty {
             if context.japanese {
-                context.io.stderr.write("入力された項目かもしれない明細の\(outcome.held.count)行を保留しました。送信待ちのままです:\n"
-                                        + outcome.held.map { row in
-                                            "  \(QueuedRowMatching.describe(row.item)) は "
-                                                + row.candidates.map { QueuedRowMatching.describe($0.item) }.joined(separator: "、または ") + " かもしれません"
-                                        }.joined(separator: "\n")
-                                        + "\n`expense-log sync --ambiguous new` (送る)、`same` (送らない)、`skip` で決めてください。\n")
+                context.io.stderr.write(
+                    "入力された項目かもしれない明細の\(outcome.held.count)行を保留しました。送信待ちのままです:\n"
+                        + outcome.held.map { row in
+                            "  \(QueuedRowMatching.describe(row.item)) は "
+                                + row.candidates.map { QueuedRowMatching.describe($0.item) }.joined(separator: "、または ")
+                                + " かもしれません"
+                        }.joined(separator: "\n")
+                        + "\n`expense-log sync --ambiguous new` (送る)、`same` (送らない)、`skip` で決めてください。\n")
             } else {
-                context.io.stderr.write("Held \(outcome.held.count) statement row\(outcome.held.count == 1 ? "" : "s") that may be items entered while "
-                                        + "\(outcome.held.count == 1 ? "it" : "they") waited; not sent, \(outcome.held.count == 1 ? "it waits" : "they wait") "
-                                        + "in the outbox:\n" + outcome.held.map { row in
-                                            "  \(QueuedRowMatching.describe(row.item)) may be "
-                                                + row.candidates.map { QueuedRowMatching.describe($0.item) }.joined(separator: ", or ")
-                                        }.joined(separator: "\n")
-                                        + "\nDecide with `expense-log sync --ambiguous new` (send), `same` (do not send) or `skip`.\n")
+                context.io.stderr.write(
+                    "Held \(outcome.held.count) statement row\(outcome.held.count == 1 ? "" : "s") that may be items entered while "
+                        + "\(outcome.held.count == 1 ? "it" : "they") waited; not sent, \(outcome.held.count == 1 ? "it waits" : "they wait") "
+                        + "in the outbox:\n"
+                        + outcome.held.map { row in
+                            "  \(QueuedRowMatching.describe(row.item)) may be "
+                                + row.candidates.map { QueuedRowMatching.describe($0.item) }.joined(separator: ", or ")
+                        }.joined(separator: "\n")
+                        + "\nDecide with `expense-log sync --ambiguous new` (send), `same` (do not send) or `skip`.\n")
             }
         }
         let unsafe = outcome.unsafe, busy = outcome.busy
-        let left = !unsafe.isEmpty ? "\(unsafe.reduce(0) { $0 + $1.count }) item\(unsafe.count == 1 && unsafe[0].count == 1 ? " waits" : "s wait") until the server cannot still be running them."
-            : busy > 0 ? "\(busy) item\(busy == 1 ? " was" : "s were") not sent now: a register run is sending \(busy == 1 ? "it" : "them"), "
-                + "or \(busy == 1 ? "its" : "their") outbox entry changed while this sync ran; run sync again."
-            : own != nil ? "The change waited for \(outcome.sent == 1 ? "it" : "them")."
-            : !outcome.held.isEmpty ? "\(outcome.remaining) item\(outcome.remaining == 1 ? " waits" : "s wait") in the outbox."
-            : problems.isEmpty ? "The outbox is empty." : "Unreadable outbox entries remain (see the warnings above)."
+        let left =
+            !unsafe.isEmpty
+            ? "\(unsafe.reduce(0) { $0 + $1.count }) item\(unsafe.count == 1 && unsafe[0].count == 1 ? " waits" : "s wait") until the server cannot still be running them."
+            : busy > 0
+                ? "\(busy) item\(busy == 1 ? " was" : "s were") not sent now: a register run is sending \(busy == 1 ? "it" : "them"), "
+                    + "or \(busy == 1 ? "its" : "their") outbox entry changed while this sync ran; run sync again."
+                : own != nil
+                    ? "The change waited for \(outcome.sent == 1 ? "it" : "them")."
+                    : !outcome.held.isEmpty
+                        ? "\(outcome.remaining) item\(outcome.remaining == 1 ? " waits" : "s wait") in the outbox."
+                        : problems.isEmpty
+                            ? "The outbox is empty." : "Unreadable outbox entries remain (see the warnings above)."
         let japaneseLeft = left == "The outbox is empty." ? "送信待ちはありません。" : left
         // Nothing sent or found: only what is left says anything (the rows matched or held were said above).
         if outcome.posts == 0, outcome.skipped == 0, !outcome.matched.isEmpty || !outcome.held.isEmpty {
-            if !outcome.held.isEmpty || left != "The outbox is empty." { context.note(context.say(left, ja: japaneseLeft)) }
+            if !outcome.held.isEmpty || left != "The outbox is empty." {
+                context.note(context.say(left, ja: japaneseLeft))
+            }
         } else {
-            context.note(context.say("Sent \(outcome.sent) item\(outcome.sent == 1 ? "" : "s") in \(outcome.posts) request\(outcome.posts == 1 ? "" : "s"); "
-                                     + "skipped \(outcome.skipped) the server already had. " + left,
-                                     ja: "\(outcome.sent)件を送信しました (リクエスト\(outcome.posts)回、サーバーに既にあった\(outcome.skipped)件は送らず)。" + japaneseLeft))
+            context.note(
+                context.say(
+                    "Sent \(outcome.sent) item\(outcome.sent == 1 ? "" : "s") in \(outcome.posts) request\(outcome.posts == 1 ? "" : "s"); "
+                        + "skipped \(outcome.skipped) the server already had. " + left,
+                    ja: "\(outcome.sent)件を送信しました (リクエスト\(outcome.posts)回、サーバーに既にあった\(outcome.skipped)件は送らず)。"
+                        + japaneseLeft))
         }
         if let first = outcome.refused.first { return ExitCode(for: first.error) }
         // An unreadable entry needs a person, not another try: 74, as pending gives.
@@ -155,41 +194,50 @@ struct SyncText {
     private func edits(_ step: EditsStep, own: QueuedEdit?) throws {
         let directory = config.editsDirectory.path
         func behind(_ count: Int) -> String {
-            context.say("\(count) change\(count == 1 ? " waits" : "s wait") behind an item still waiting to be registered (or an outbox entry "
-                        + "that cannot be read, which may hold one)"
-                        + (own == nil ? "" : " (this one among them)") + ": `expense-log sync` sends \(count == 1 ? "it" : "them") once those are sent.",
-                        ja: "\(count)件の変更が、まだ登録を待っている項目 (またはそれを含むかもしれない読めない送信待ち) の後ろで待っています"
-                            + (own == nil ? "" : " (この変更も)") + "。それらが送られたら `expense-log sync` で送ります。") + "\n"
+            context.say(
+                "\(count) change\(count == 1 ? " waits" : "s wait") behind an item still waiting to be registered (or an outbox entry "
+                    + "that cannot be read, which may hold one)"
+                    + (own == nil ? "" : " (this one among them)")
+                    + ": `expense-log sync` sends \(count == 1 ? "it" : "them") once those are sent.",
+                ja: "\(count)件の変更が、まだ登録を待っている項目 (またはそれを含むかもしれない読めない送信待ち) の後ろで待っています"
+                    + (own == nil ? "" : " (この変更も)") + "。それらが送られたら `expense-log sync` で送ります。") + "\n"
         }
         switch step {
         case .none:
             return
         case .stoppedWithItems:
-            context.note(context.say("The queued edits and deletions wait too (`expense-log pending` lists them).",
-                                     ja: "待っている変更と削除もそのままです (`expense-log pending` で一覧できます)。"))
+            context.note(
+                context.say(
+                    "The queued edits and deletions wait too (`expense-log pending` lists them).",
+                    ja: "待っている変更と削除もそのままです (`expense-log pending` で一覧できます)。"))
             throw CommandExit(code: .temporaryFailure)
         case .behindItems(let count):
             context.io.stderr.write(behind(count))
             throw CommandExit(code: .temporaryFailure)
         case .blocked(let blocker):
-            context.io.stderr.write(context.say("Error", ja: "エラー") + ": \(context.describeNotice(blocker)).\n"
-                                    + (own == nil ? "" : context.say("This change waits behind it.", ja: "この変更はその後ろで待ちます。") + "\n"))
+            context.io.stderr.write(
+                context.say("Error", ja: "エラー") + ": \(context.describeNotice(blocker)).\n"
+                    + (own == nil ? "" : context.say("This change waits behind it.", ja: "この変更はその後ろで待ちます。") + "\n"))
             throw CommandExit(code: .ioError)
         case .actionAbsent(let action):
             context.io.stderr.write(ServerEdits.absent(action, sync.client.baseURL))
             // Queued while the server could not be asked: this server can never take them, so say how to let them go.
-            context.io.stderr.write(context.say("The changes queued in \(directory) cannot be sent to it: deploy the bundled script, or remove them "
-                                                + "with `expense-log pending drop ID` (`expense-log pending` lists them; `expense-log fetch --refresh` "
-                                                + "then shows the months as the server has them).",
-                                                ja: "\(directory) で待っている変更はこのサーバーには送れません。同梱のスクリプトを公開するか、"
-                                                    + "`expense-log pending drop ID` で取り除いてください (`expense-log pending` で一覧、その後 "
-                                                    + "`expense-log fetch --refresh` でサーバーの月を表示します)。") + "\n")
+            context.io.stderr.write(
+                context.say(
+                    "The changes queued in \(directory) cannot be sent to it: deploy the bundled script, or remove them "
+                        + "with `expense-log pending drop ID` (`expense-log pending` lists them; `expense-log fetch --refresh` "
+                        + "then shows the months as the server has them).",
+                    ja: "\(directory) で待っている変更はこのサーバーには送れません。同梱のスクリプトを公開するか、"
+                        + "`expense-log pending drop ID` で取り除いてください (`expense-log pending` で一覧、その後 "
+                        + "`expense-log fetch --refresh` でサーバーの月を表示します)。") + "\n")
             throw CommandExit(code: .unavailable)
         case let .actionUnknown(error, waiting):
             context.warn(String(context.describe(error).prefix { $0 != "\n" }))
-            context.io.stderr.write(context.say("\(waiting) change\(waiting == 1 ? " waits" : "s wait") in \(directory); "
-                                                + "run sync again once the server can be reached.",
-                                                ja: "\(waiting)件の変更が \(directory) で待っています。サーバーに届くようになったら sync を実行してください。") + "\n")
+            context.io.stderr.write(
+                context.say(
+                    "\(waiting) change\(waiting == 1 ? " waits" : "s wait") in \(directory); "
+                        + "run sync again once the server can be reached.",
+                    ja: "\(waiting)件の変更が \(directory) で待っています。サーバーに届くようになったら sync を実行してください。") + "\n")
             throw CommandExit(code: .temporaryFailure)
         case let .sent(outcome, blocker, waitingBehind):
             do {

@@ -10,19 +10,26 @@ extension CompletionScript {
 
 
             """
-        out += bashFunction("\(f)_step", "The command path (in REPLY) that word $2 leads to from command path $1.",
-                            subject: #""$1/$2""#, cases: stepCases, otherwise: "return 1")
-        out += bashFunction("\(f)_subcommands", "The words naming the subcommands of command path $1, in REPLY.",
-                            subject: #""$1""#, cases: subcommandCases, otherwise: "REPLY=''")
-        out += bashFunction("\(f)_options", "The options command path $1 accepts, in REPLY.",
-                            subject: #""$1""#, cases: optionCases, otherwise: "REPLY=''")
-        out += bashFunction("\(f)_takes_value", "Whether option $2 takes a value at command path $1.",
-                            subject: #""$1/$2""#, cases: takesValueCases, otherwise: "return 1")
-        out += bashFunction("\(f)_value", "Completes the value of option $2 at command path $1 from the prefix $3.",
-                            subject: #""$1/$2""#, cases: valueCases(f), otherwise: "return 1")
-        out += bashFunction("\(f)_argument", "Completes positional argument $2 (from 0) of command path $1 from the prefix $3; "
-                            + "fails when the command takes no such argument.",
-                            subject: #""$1""#, cases: argumentCases(f), otherwise: "return 1")
+        out += bashFunction(
+            "\(f)_step", "The command path (in REPLY) that word $2 leads to from command path $1.",
+            subject: #""$1/$2""#, cases: stepCases, otherwise: "return 1")
+        out += bashFunction(
+            "\(f)_subcommands", "The words naming the subcommands of command path $1, in REPLY.",
+            subject: #""$1""#, cases: subcommandCases, otherwise: "REPLY=''")
+        out += bashFunction(
+            "\(f)_options", "The options command path $1 accepts, in REPLY.",
+            subject: #""$1""#, cases: optionCases, otherwise: "REPLY=''")
+        out += bashFunction(
+            "\(f)_takes_value", "Whether option $2 takes a value at command path $1.",
+            subject: #""$1/$2""#, cases: takesValueCases, otherwise: "return 1")
+        out += bashFunction(
+            "\(f)_value", "Completes the value of option $2 at command path $1 from the prefix $3.",
+            subject: #""$1/$2""#, cases: valueCases(f), otherwise: "return 1")
+        out += bashFunction(
+            "\(f)_argument",
+            "Completes positional argument $2 (from 0) of command path $1 from the prefix $3; "
+                + "fails when the command takes no such argument.",
+            subject: #""$1""#, cases: argumentCases(f), otherwise: "return 1")
         out += bashMain(f)
         out += "complete -F \(f) \(toolName)\n"
         return out
@@ -33,41 +40,60 @@ extension CompletionScript {
     private var stepCases: [BashCase] {
         nodes.flatMap { node in
             node.spec.subcommands.map { sub in
-                (sub.names.map { (node.key + "/" + $0).shellQuoted }, "REPLY=\((node.path + [sub.name]).joined(separator: " ").shellQuoted)")
+                (
+                    sub.names.map { (node.key + "/" + $0).shellQuoted },
+                    "REPLY=\((node.path + [sub.name]).joined(separator: " ").shellQuoted)"
+                )
             }
         }
     }
 
     private var subcommandCases: [BashCase] {
         nodes.filter { !$0.spec.subcommands.isEmpty }.map { node in
-            ([node.key.shellQuoted], "REPLY=\(node.spec.subcommands.flatMap(\.names).joined(separator: " ").shellQuoted)")
+            (
+                [node.key.shellQuoted],
+                "REPLY=\(node.spec.subcommands.flatMap(\.names).joined(separator: " ").shellQuoted)"
+            )
         }
     }
 
     private var optionCases: [BashCase] {
         nodes.map { node in
-            ([node.key.shellQuoted], "REPLY=\(options(of: node.spec).flatMap(words(of:)).joined(separator: " ").shellQuoted)")
+            (
+                [node.key.shellQuoted],
+                "REPLY=\(options(of: node.spec).flatMap(words(of:)).joined(separator: " ").shellQuoted)"
+            )
         }
     }
 
     private var takesValueCases: [BashCase] {
         // A command's own options come first: the parser looks them up before the global ones.
         let own: [BashCase] = nodes.compactMap { node in
-            let patterns = node.spec.options.filter { $0.valueName != nil }.flatMap(words(of:)).map { (node.key + "/" + $0).shellQuoted }
+            let patterns = node.spec.options.filter { $0.valueName != nil }.flatMap(words(of:)).map {
+                (node.key + "/" + $0).shellQuoted
+            }
             return patterns.isEmpty ? nil : (patterns, "return 0")
         }
-        let global = parser.globals.filter { $0.valueName != nil }.flatMap(words(of:)).map { "*" + ("/" + $0).shellQuoted }
+        let global = parser.globals.filter { $0.valueName != nil }.flatMap(words(of:)).map {
+            "*" + ("/" + $0).shellQuoted
+        }
         return own + (global.isEmpty ? [] : [(global, "return 0")])
     }
 
     private func valueCases(_ f: String) -> [BashCase] {
         let own: [BashCase] = nodes.flatMap { node in
             node.spec.options.filter { $0.valueName != nil }.map { option in
-                (words(of: option).map { (node.key + "/" + $0).shellQuoted }, bashCompletion(CompletionAction(option: option.kind), f, prefix: "$3"))
+                (
+                    words(of: option).map { (node.key + "/" + $0).shellQuoted },
+                    bashCompletion(CompletionAction(option: option.kind), f, prefix: "$3")
+                )
             }
         }
         let global: [BashCase] = parser.globals.filter { $0.valueName != nil }.map { option in
-            (words(of: option).map { "*" + ("/" + $0).shellQuoted }, bashCompletion(CompletionAction(option: option.kind), f, prefix: "$3"))
+            (
+                words(of: option).map { "*" + ("/" + $0).shellQuoted },
+                bashCompletion(CompletionAction(option: option.kind), f, prefix: "$3")
+            )
         }
         return own + global
     }
@@ -77,7 +103,9 @@ extension CompletionScript {
             var branches: [String] = []
             for (index, argument) in node.spec.arguments.enumerated() {
                 let test = argument.isVariadic ? "(( $2 >= \(index) ))" : "(( $2 == \(index) ))"
-                branches.append("\(branches.isEmpty ? "if" : "elif") \(test); then \(bashCompletion(CompletionAction(argument: argument.kind), f, prefix: "$3"))")
+                branches.append(
+                    "\(branches.isEmpty ? "if" : "elif") \(test); then \(bashCompletion(CompletionAction(argument: argument.kind), f, prefix: "$3"))"
+                )
             }
             return ([node.key.shellQuoted], branches.joined(separator: "; ") + "; else return 1; fi")
         }
@@ -94,7 +122,9 @@ extension CompletionScript {
         }
     }
 
-    private func bashFunction(_ name: String, _ comment: String, subject: String, cases: [BashCase], otherwise: String) -> String {
+    private func bashFunction(
+        _ name: String, _ comment: String, subject: String, cases: [BashCase], otherwise: String
+    ) -> String {
         var out = "# \(comment)\n\(name)() {\n    case \(subject) in\n"
         for (patterns, body) in cases { out += "    \(patterns.joined(separator: "|"))) \(body) ;;\n" }
         return out + "    *) \(otherwise) ;;\n    esac\n}\n\n"

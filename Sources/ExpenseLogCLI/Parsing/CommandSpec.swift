@@ -36,15 +36,19 @@ public struct OptionSpec: Sendable, Equatable {
     public let help: String
 
     /// An option that takes a value.
-    public static func value(_ name: String, short: Character? = nil, _ valueName: String, _ kind: ValueKind = .text,
-                             required: Bool = false, default defaultValue: String? = nil, help: String) -> OptionSpec {
-        OptionSpec(name: name, short: short, valueName: valueName, kind: kind, isRequired: required,
-                   defaultValue: defaultValue, help: help)
+    public static func value(
+        _ name: String, short: Character? = nil, _ valueName: String, _ kind: ValueKind = .text,
+        required: Bool = false, default defaultValue: String? = nil, help: String
+    ) -> OptionSpec {
+        OptionSpec(
+            name: name, short: short, valueName: valueName, kind: kind, isRequired: required,
+            defaultValue: defaultValue, help: help)
     }
 
     /// A flag that takes no value.
     public static func flag(_ name: String, short: Character? = nil, help: String) -> OptionSpec {
-        OptionSpec(name: name, short: short, valueName: nil, kind: .text, isRequired: false, defaultValue: nil, help: help)
+        OptionSpec(
+            name: name, short: short, valueName: nil, kind: .text, isRequired: false, defaultValue: nil, help: help)
     }
 
     /// `--year <year>` or `--verbose`.
@@ -97,8 +101,10 @@ public struct CommandSpec: Sendable {
     public let runsAlone: Bool
 
     /// A command or group.
-    public init(name: String, aliases: [String] = [], abstract: String, discussion: String = "", options: [OptionSpec] = [],
-                arguments: [ArgumentSpec] = [], subcommands: [CommandSpec] = [], runsAlone: Bool = false) {
+    public init(
+        name: String, aliases: [String] = [], abstract: String, discussion: String = "", options: [OptionSpec] = [],
+        arguments: [ArgumentSpec] = [], subcommands: [CommandSpec] = [], runsAlone: Bool = false
+    ) {
         self.name = name
         self.aliases = aliases
         self.abstract = abstract
@@ -113,7 +119,9 @@ public struct CommandSpec: Sendable {
     public var isGroup: Bool { !subcommands.isEmpty && !runsAlone }
 
     /// The subcommand a word names, by its name or one of its aliases.
-    func subcommand(_ word: String) -> CommandSpec? { subcommands.first { $0.name == word || $0.aliases.contains(word) } }
+    func subcommand(_ word: String) -> CommandSpec? {
+        subcommands.first { $0.name == word || $0.aliases.contains(word) }
+    }
 
     /// The words that name it: the name, then the aliases.
     var names: [String] { [name] + aliases }

@@ -1,4 +1,5 @@
 import Foundation
+
 /// A shell the tool prints a completion script for.
 public enum Shell: String, CaseIterable, Sendable {
     /// GNU bash, through `complete -F`.

@@ -38,7 +38,10 @@ extension Opt where Value == String {
 
 extension Opt where Value: RawRepresentable & CaseIterable, Value.RawValue == String {
     /// One of an enumeration's cases.
-    init(choice name: String, short: Character? = nil, _ valueName: String, default defaultValue: Value? = nil, help: String) {
+    init(
+        choice name: String, short: Character? = nil, _ valueName: String, default defaultValue: Value? = nil,
+        help: String
+    ) {
         self.init(Option(choice: name, short: short, valueName, default: defaultValue, help: help))
     }
 }
@@ -87,7 +90,9 @@ extension Arg where Value == String {
 
 extension Arg where Value == String? {
     /// One argument that may be left out.
-    init(optional name: String, kind: ValueKind = .text, help: String) { self.init(Argument(optional: name, kind: kind, help: help)) }
+    init(optional name: String, kind: ValueKind = .text, help: String) {
+        self.init(Argument(optional: name, kind: kind, help: help))
+    }
 }
 
 extension Arg where Value == [String] {

@@ -16,13 +16,16 @@ extension CompletionScript {
         for node in nodes where !isHelp(node) {
             let at = fishCondition(f, node.path, arguments: nil)
             for option in node.spec.options { out += fishOption(option, condition: at) }
-            for sub in node.spec.subcommands { out += fishCommand(sub, condition: fishCondition(f, node.path, arguments: "0")) }
+            for sub in node.spec.subcommands {
+                out += fishCommand(sub, condition: fishCondition(f, node.path, arguments: "0"))
+            }
             for (index, argument) in node.spec.arguments.enumerated() {
                 let condition = fishCondition(f, node.path, arguments: argument.isVariadic ? "\(index)+" : "\(index)")
                 switch CompletionAction(argument: argument.kind) {
                 case .none: continue
                 case .files: out += "complete -c \(toolName) -n \(condition) -F\n"
-                case .words(let words): out += "complete -c \(toolName) -n \(condition) -a \(words.joined(separator: " ").fishQuoted)\n"
+                case .words(let words):
+                    out += "complete -c \(toolName) -n \(condition) -a \(words.joined(separator: " ").fishQuoted)\n"
                 case .wordsAndFiles(let words):
                     out += "complete -c \(toolName) -n \(condition) -F -a \(words.joined(separator: " ").fishQuoted)\n"
                 }
@@ -30,17 +33,22 @@ extension CompletionScript {
         }
         // After `help`, the words name a command: offer the subcommands of the group they lead to.
         for node in nodes where !node.spec.subcommands.isEmpty {
-            for sub in node.spec.subcommands { out += fishCommand(sub, condition: fishCondition(f, [Parser.helpWord] + node.path, arguments: nil)) }
+            for sub in node.spec.subcommands {
+                out += fishCommand(sub, condition: fishCondition(f, [Parser.helpWord] + node.path, arguments: nil))
+            }
         }
         return out
     }
 
     private func fishCondition(_ f: String, _ path: [String], arguments: String?) -> String {
-        ("\(f)_at \"" + ([toolName] + path).joined(separator: " ") + "\"" + (arguments.map { " \($0)" } ?? "")).fishQuoted
+        ("\(f)_at \"" + ([toolName] + path).joined(separator: " ") + "\"" + (arguments.map { " \($0)" } ?? ""))
+            .fishQuoted
     }
 
     private func fishCommand(_ command: CommandSpec, condition: String) -> String {
-        command.names.map { "complete -c \(toolName) -n \(condition) -a \($0.fishQuoted) -d \(command.abstract.fishQuoted)\n" }.joined()
+        command.names.map {
+            "complete -c \(toolName) -n \(condition) -a \($0.fishQuoted) -d \(command.abstract.fishQuoted)\n"
+        }.joined()
     }
 
     private func fishOption(_ option: OptionSpec, condition: String?) -> String {
@@ -69,7 +77,8 @@ extension CompletionScript {
             let own = node.spec.options.filter { $0.valueName != nil }
             guard !own.isEmpty else { return nil }
             return "        case \(node.key.fishQuoted)\n            printf '%s\\n' "
-                + (own + parser.globals.filter { $0.valueName != nil }).flatMap(words(of:)).joined(separator: " ") + "\n"
+                + (own + parser.globals.filter { $0.valueName != nil }).flatMap(words(of:)).joined(separator: " ")
+                + "\n"
         }.joined()
         let globalValues = parser.globals.filter { $0.valueName != nil }.flatMap(words(of:)).joined(separator: " ")
         return #"""

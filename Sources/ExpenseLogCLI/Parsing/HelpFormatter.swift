@@ -1,4 +1,5 @@
 import Foundation
+
 /// Renders help and usage from the declarations, in swift-argument-parser's layout.
 public struct HelpFormatter: Sendable {
     /// The tool's name as typed.
@@ -76,7 +77,8 @@ public struct HelpFormatter: Sendable {
     /// A usage error as printed on stderr.
     public func usageError(_ error: UsageError) -> String {
         let command = error.path.isEmpty ? "<command>" : error.path.joined(separator: " ")
-        return "Error: \(error.message)\nUsage: \(usage(error.path))\n  See '\(toolName) help \(command)' for more information.\n"
+        return
+            "Error: \(error.message)\nUsage: \(usage(error.path))\n  See '\(toolName) help \(command)' for more information.\n"
     }
 
     private func row(_ label: String, _ help: String) -> String {

@@ -14,9 +14,13 @@ public struct Invocation: Sendable {
     let given: Set<String>
 
     /// An invocation as the parser found it.
-    init(path: [String], values: [String: String], flags: Set<String>, arguments: [String], argumentNames: [String] = [],
-         given: Set<String>? = nil) {
-        (self.path, self.values, self.flags, self.arguments, self.argumentNames) = (path, values, flags, arguments, argumentNames)
+    init(
+        path: [String], values: [String: String], flags: Set<String>, arguments: [String], argumentNames: [String] = [],
+        given: Set<String>? = nil
+    ) {
+        (self.path, self.values, self.flags, self.arguments, self.argumentNames) = (
+            path, values, flags, arguments, argumentNames
+        )
         self.given = given ?? Set(values.keys)
     }
 }

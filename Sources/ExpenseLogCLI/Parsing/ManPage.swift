@@ -15,8 +15,12 @@ public struct ManPage: Sendable {
     public let exitCodes: [(code: Int32, meaning: String)]
 
     /// A page for a parser's tree.
-    public init(parser: Parser, toolName: String, version: String, date: String, exitCodes: [(code: Int32, meaning: String)]) {
-        (self.parser, self.toolName, self.version, self.date, self.exitCodes) = (parser, toolName, version, date, exitCodes)
+    public init(
+        parser: Parser, toolName: String, version: String, date: String, exitCodes: [(code: Int32, meaning: String)]
+    ) {
+        (self.parser, self.toolName, self.version, self.date, self.exitCodes) = (
+            parser, toolName, version, date, exitCodes
+        )
     }
 
     /// The whole page.
@@ -24,20 +28,26 @@ public struct ManPage: Sendable {
         let root = parser.root
         var page = ".TH \(toolName.uppercased()) 1 \"\(date)\" \"\(toolName) \(version)\" \"User Commands\"\n"
         page += ".SH NAME\n\(Self.escape(toolName)) \\- \(Self.escape(root.abstract))\n"
-        page += ".SH SYNOPSIS\n.B \(Self.escape(toolName))\n[\\fIglobal options\\fR] \\fIcommand\\fR [\\fIoptions\\fR] [\\fIarguments\\fR]\n"
+        page +=
+            ".SH SYNOPSIS\n.B \(Self.escape(toolName))\n[\\fIglobal options\\fR] \\fIcommand\\fR [\\fIoptions\\fR] [\\fIarguments\\fR]\n"
         page += ".SH DESCRIPTION\n" + Self.paragraphs(root.discussion)
-        page += ".SH GLOBAL OPTIONS\nAccepted before or after the command's name.\n" + parser.globals.map(Self.option).joined()
+        page +=
+            ".SH GLOBAL OPTIONS\nAccepted before or after the command's name.\n"
+            + parser.globals.map(Self.option).joined()
         page += ".SH COMMANDS\n"
         for command in root.subcommands { page += section(command, path: [command.name]) }
         page += ".SH EXIT STATUS\n" + exitCodes.map { ".TP\n.B \($0.code)\n\(Self.escape($0.meaning))\n" }.joined()
-        page += ".SH SEE ALSO\n\\fB\(Self.escape(toolName)) help\\fR \\fIcommand\\fR, and the README and docs/ of the source distribution.\n"
+        page +=
+            ".SH SEE ALSO\n\\fB\(Self.escape(toolName)) help\\fR \\fIcommand\\fR, and the README and docs/ of the source distribution.\n"
         return page
     }
 
     /// One command's part, and its subcommands' after it.
     private func section(_ command: CommandSpec, path: [String]) -> String {
         let usage = HelpFormatter(toolName: toolName, parser: parser).usage(path)
-        var text = ".SS \(Self.escape(path.joined(separator: " ")))" + (command.aliases.isEmpty ? "" : " (also \(Self.escape(command.aliases.joined(separator: ", "))))") + "\n"
+        var text =
+            ".SS \(Self.escape(path.joined(separator: " ")))"
+            + (command.aliases.isEmpty ? "" : " (also \(Self.escape(command.aliases.joined(separator: ", "))))") + "\n"
         text += ".B \(Self.escape(usage))\n.PP\n\(Self.escape(command.abstract))\n"
         if !command.discussion.isEmpty { text += Self.paragraphs(command.discussion) }
         for argument in command.arguments {

@@ -42,7 +42,10 @@ public struct Parser: Sendable {
                 let (name, inline) = try Self.split(token, fail: fail)
                 if name == "help" || name == "h" { wantsHelp = true; continue }
                 if name == "version" { wantsVersion = true; continue }
-                guard let option = (spec.options + globals).first(where: { name.count == 1 ? $0.short == name.first : $0.name == name })
+                guard
+                    let option = (spec.options + globals).first(where: {
+                        name.count == 1 ? $0.short == name.first : $0.name == name
+                    })
                 else {
                     let names = (spec.options + globals + Self.builtInFlags).map { "--\($0.name)" }
                     let given = String(token.split(separator: "=", maxSplits: 1)[0])
@@ -75,8 +78,11 @@ public struct Parser: Sendable {
                 guard let next = spec.subcommand(token) else {
                     let names = spec.subcommands.map(\.name).joined(separator: ", ")
                     let words = spec.subcommands.flatMap(\.names)
-                    throw fail((path.isEmpty ? "Unknown command '\(token)'; the commands are \(names)"
-                                             : "Unknown subcommand '\(token)'; expected one of \(names)") + Suggestion.didYouMean(token, among: words))
+                    throw fail(
+                        (path.isEmpty
+                            ? "Unknown command '\(token)'; the commands are \(names)"
+                            : "Unknown subcommand '\(token)'; expected one of \(names)")
+                            + Suggestion.didYouMean(token, among: words))
                 }
                 path.append(next.name)  // an alias runs the command under its canonical name
                 spec = next
@@ -100,8 +106,11 @@ public struct Parser: Sendable {
             if let fallback = option.defaultValue { values[option.name] = fallback }
         }
         try checkPositionals(positionals, of: spec, fail: fail)
-        return .run(Invocation(path: path, values: values, flags: flags, arguments: positionals, argumentNames: spec.arguments.map(\.name),
-                                    given: given), spec)
+        return .run(
+            Invocation(
+                path: path, values: values, flags: flags, arguments: positionals,
+                argumentNames: spec.arguments.map(\.name),
+                given: given), spec)
     }
 
     /// The command path `help a b` refers to.
@@ -139,7 +148,8 @@ public struct Parser: Sendable {
         }
         if let extra = remaining.first { throw fail("Unexpected argument '\(extra)'") }
         if let variadic = spec.arguments.last, variadic.isVariadic, !variadic.isOptional,
-           given.count < spec.arguments.count {
+            given.count < spec.arguments.count
+        {
             throw fail("Missing expected argument '\(variadic.label)'")
         }
     }
@@ -173,10 +183,13 @@ public struct Parser: Sendable {
     static func isNegativeValue(_ token: String) -> Bool {
         guard token.count > 1, token.hasPrefix("-") else { return false }
         let body = token.dropFirst()
-        return Double(body) != nil || (body.count > 1 && body.last == "d" && body.dropLast().allSatisfy(\.isASCII) && Int(body.dropLast()) != nil)
+        return Double(body) != nil
+            || (body.count > 1 && body.last == "d" && body.dropLast().allSatisfy(\.isASCII)
+                && Int(body.dropLast()) != nil)
     }
 
-    static func check(_ value: String, _ kind: ValueKind, label: String, fail: (String) -> UsageError) throws -> String {
+    static func check(_ value: String, _ kind: ValueKind, label: String, fail: (String) -> UsageError) throws -> String
+    {
         let invalid = "The value '\(value)' is invalid for '\(label)'"
         switch kind {
         case .text, .path, .suggest, .suggestOrPath:
@@ -189,7 +202,8 @@ public struct Parser: Sendable {
             }
             return String(number)
         case .year:
-            guard value.count == 4, value.allSatisfy({ ("0"..."9").contains($0) }), let number = Int(value), number >= 1 else {
+            guard value.count == 4, value.allSatisfy({ ("0"..."9").contains($0) }), let number = Int(value), number >= 1
+            else {
                 throw fail("\(invalid): expected a four-digit year such as 2024")
             }
         case .seconds:
@@ -198,7 +212,9 @@ public struct Parser: Sendable {
             }
         case .choice(let words):
             guard words.contains(value) else {
-                throw fail("\(invalid): expected one of \(words.joined(separator: ", "))" + Suggestion.didYouMean(value, among: words))
+                throw fail(
+                    "\(invalid): expected one of \(words.joined(separator: ", "))"
+                        + Suggestion.didYouMean(value, among: words))
             }
         }
         return value

@@ -36,9 +36,13 @@ extension Option where Value == String {
 
 extension Option where Value == Int {
     /// A whole number within a range (or a four-digit year, with `kind: .year`).
-    public init(_ name: String, _ valueName: String, _ kind: ValueKind, required: Bool = false, default defaultValue: Int? = nil,
-                help: String) {
-        self.init(.value(name, valueName, kind, required: required, default: defaultValue.map(String.init), help: help)) { Int($0) }
+    public init(
+        _ name: String, _ valueName: String, _ kind: ValueKind, required: Bool = false,
+        default defaultValue: Int? = nil,
+        help: String
+    ) {
+        self.init(.value(name, valueName, kind, required: required, default: defaultValue.map(String.init), help: help))
+        { Int($0) }
     }
 }
 
@@ -51,8 +55,15 @@ extension Option where Value == Double {
 
 extension Option where Value: RawRepresentable & CaseIterable, Value.RawValue == String {
     /// One of an enumeration's cases, by its raw value.
-    public init(choice name: String, short: Character? = nil, _ valueName: String, default defaultValue: Value? = nil, help: String) {
-        self.init(.value(name, short: short, valueName, .choice(Value.allCases.map(\.rawValue)), default: defaultValue?.rawValue, help: help)) {
+    public init(
+        choice name: String, short: Character? = nil, _ valueName: String, default defaultValue: Value? = nil,
+        help: String
+    ) {
+        self.init(
+            .value(
+                name, short: short, valueName, .choice(Value.allCases.map(\.rawValue)), default: defaultValue?.rawValue,
+                help: help)
+        ) {
             Value(rawValue: $0)
         }
     }
@@ -108,7 +119,9 @@ extension Invocation {
     /// The argument's value, from its place among the command's declared arguments.
     public subscript<Value>(_ argument: Argument<Value>) -> Value {
         let place = argumentNames.firstIndex(of: argument.spec.name)
-        assert(place != nil || argumentNames.isEmpty, "\(argument.spec.name) is not an argument of \(path.joined(separator: " "))")
+        assert(
+            place != nil || argumentNames.isEmpty,
+            "\(argument.spec.name) is not an argument of \(path.joined(separator: " "))")
         guard let place, place < arguments.count else { return argument.value(of: []) }
         return argument.value(of: argument.spec.isVariadic ? Array(arguments[place...]) : [arguments[place]])
     }

@@ -1,4 +1,5 @@
 import Foundation
+
 extension CompletionScript {
     /// The zsh script: one `_arguments` function per command, `_describe` for subcommands; loads from `fpath` or by `source`.
     func zsh() -> String {
@@ -32,7 +33,9 @@ extension CompletionScript {
         var specs = options(of: node.spec).map(zshSpec)
         for (index, argument) in node.spec.arguments.enumerated() {
             let position = argument.isVariadic ? "*" : "\(index + 1)" + (argument.isOptional ? ":" : "")
-            specs.append((position + ":" + zshEscape(argument.name) + ":" + zshAction(CompletionAction(argument: argument.kind))).shellQuoted)
+            specs.append(
+                (position + ":" + zshEscape(argument.name) + ":" + zshAction(CompletionAction(argument: argument.kind)))
+                    .shellQuoted)
         }
         var out = "\(name)() {\n"
         guard !node.spec.subcommands.isEmpty else {
@@ -110,7 +113,8 @@ extension CompletionScript {
     private func zshDescriptions(_ commands: [CommandSpec]) -> [String] {
         commands.flatMap { command in
             command.names.map { name in
-                (name.replacingOccurrences(of: #"\"#, with: #"\\"#).replacingOccurrences(of: ":", with: #"\:"#) + ":" + command.abstract).shellQuoted
+                (name.replacingOccurrences(of: #"\"#, with: #"\\"#).replacingOccurrences(of: ":", with: #"\:"#) + ":"
+                    + command.abstract).shellQuoted
             }
         }
     }
@@ -121,7 +125,9 @@ extension CompletionScript {
         var levels: [String] = []
         for word in path {
             guard let next = spec.subcommand(word) else { break }
-            levels.append(next.names.count == 1 ? next.name.shellQuoted : "(" + next.names.map(\.shellQuoted).joined(separator: "|") + ")")
+            levels.append(
+                next.names.count == 1
+                    ? next.name.shellQuoted : "(" + next.names.map(\.shellQuoted).joined(separator: "|") + ")")
             spec = next
         }
         return levels.isEmpty ? "''" : levels.joined(separator: "' '")
@@ -130,12 +136,14 @@ extension CompletionScript {
     /// An `_arguments` spec: `'--format=[How to print the items.]:format:(table json ndjson csv)'`.
     private func zshSpec(_ option: OptionSpec) -> String {
         let takesValue = option.valueName != nil
-        let value = option.valueName.map { ":" + zshEscape($0) + ":" + zshAction(CompletionAction(option: option.kind)) } ?? ""
+        let value =
+            option.valueName.map { ":" + zshEscape($0) + ":" + zshAction(CompletionAction(option: option.kind)) } ?? ""
         let tail = "[" + zshEscape(option.help) + "]" + value
         let long = "--\(option.name)" + (takesValue ? "=" : "")
         guard let short = option.short else { return (long + tail).shellQuoted }
         // `(-h --help)'{-h,--help}'[…]`: zsh's brace expansion makes one spec per name, each excluding the other.
-        return "(-\(short) --\(option.name))".shellQuoted + "{-\(short)\(takesValue ? "+" : ""),\(long)}" + tail.shellQuoted
+        return "(-\(short) --\(option.name))".shellQuoted + "{-\(short)\(takesValue ? "+" : ""),\(long)}"
+            + tail.shellQuoted
     }
 
     private func zshAction(_ action: CompletionAction) -> String {
@@ -143,7 +151,8 @@ extension CompletionScript {
         case .none: " "
         case .files: "_files"
         // A leading space: the function gets its words unchanged, without compadd options put before them.
-        case .wordsAndFiles(let words): " _" + identifier([toolName]) + "_words_files " + words.map(zshEscape).joined(separator: " ")
+        case .wordsAndFiles(let words):
+            " _" + identifier([toolName]) + "_words_files " + words.map(zshEscape).joined(separator: " ")
         case .words(let words): "(" + words.map(zshEscape).joined(separator: " ") + ")"
         }
     }
