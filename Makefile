@@ -78,8 +78,10 @@ else
 	fi
 endif
 
-# Builds everything first, so the CLI tests find the expense-log binary next to the test bundle.
-test: deps test-deps lint
+# Builds everything first, so the CLI tests find the expense-log binary next to the test bundle. The layout is checked
+# on Linux, with the toolchain CI pins: Xcode's swift-format may lay out a construct a little differently.
+LINT_IN_TEST = $(if $(filter Linux,$(shell uname -s)),lint,)
+test: deps test-deps $(LINT_IN_TEST)
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
