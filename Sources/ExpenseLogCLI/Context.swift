@@ -102,14 +102,20 @@ public struct Context: Sendable {
         return LocalRepository(directory: config.cacheDirectory)
     }
 
-    /// The outbox of the configured environment.
-    public func outbox(_ config: AppConfig) -> Outbox {
-        Outbox(directory: config.outboxDirectory)
-    }
-
-    /// The queue of edits and deletions of the configured environment.
-    public func editQueue(_ config: AppConfig) -> EditQueue {
-        EditQueue(directory: config.editsDirectory)
+    /// The journal of the configured environment (the outbox): what versions before it queued in two folders is moved
+    /// in first, with a note, so that nothing waiting is left behind; a move that fails is an error naming the file.
+    public func journal(_ config: AppConfig) throws -> Journal {
+        let journal = Journal(directory: config.journalDirectory)
+        let moved = try JournalMigration.run(
+            into: journal, from: config.paths.legacyQueueDirectories(config.environment.value))
+        if moved > 0 {
+            note(
+                say(
+                    "\(moved) waiting write\(moved == 1 ? " was" : "s were") moved into \(journal.directory.path), where "
+                        + "items, edits and deletions now wait together in the order they were made.",
+                    ja: "送信待ち\(moved)件を \(journal.directory.path) に移しました。項目・変更・削除は作った順にここで待ちます。"))
+        }
+        return journal
     }
 
     /// The decisions about statement rows of the configured environment, beside its outbox.
@@ -129,17 +135,13 @@ public struct Context: Sendable {
 
     /// How many items and changes wait for the server in the configured environment (0 when none can be read).
     public func waitingWrites(_ config: AppConfig) -> (items: Int, changes: Int) {
-        ((try? outbox(config).pendingCount()) ?? 0, (try? editQueue(config).listing().edits.count) ?? 0)
+        guard let listed = try? journal(config).listing() else { return (0, 0) }
+        return (listed.itemEntries.reduce(0) { $0 + $1.itemCount }, listed.changes.count)
     }
 
     /// Where the configured environment keeps its import decisions and shop rules (for `config show`).
     public func dataFiles(_ config: AppConfig) -> (decisions: URL, rules: URL) {
         (importDecisions(config).url, ShopRules(folder: config.paths.stateDirectory(config.environment.value)).url)
-    }
-
-    /// Every write of the configured environment waiting for the server: the outbox and the queue of edits, in one order.
-    public func pendingWrites(_ config: AppConfig) -> PendingWrites {
-        PendingWrites(outbox: outbox(config), edits: editQueue(config))
     }
 
     /// How long a batch whose answer was lost waits before it is sent again, as configured.
@@ -148,9 +150,9 @@ public struct Context: Sendable {
     }
 
     /// A run of the pending writes over a client and a cache (`sync`, and `edit`/`delete` sending the queue).
-    public func sync(_ config: AppConfig, _ client: ExpenseLogAPIClient, _ repository: LocalRepository) -> Sync {
+    public func sync(_ config: AppConfig, _ client: ExpenseLogAPIClient, _ repository: LocalRepository) throws -> Sync {
         Sync(
-            client: client, repository: repository, pending: pendingWrites(config), policy: resendPolicy(config),
+            client: client, repository: repository, journal: try journal(config), policy: resendPolicy(config),
             verifyAnswers: config.environment.value != .dummy,
             matching: QueuedRowMatching(decisions: importDecisions(config)))
     }

@@ -78,10 +78,8 @@ public struct AppConfig: Sendable, Equatable {
     public var cacheDirectory: URL {
         paths.cacheDirectory(environment.value, server: baseURL.flatMap { URL(string: $0.value) })
     }
-    /// This environment's outbox folder.
-    public var outboxDirectory: URL { paths.outboxDirectory(environment.value) }
-    /// This environment's folder of queued edits and deletions.
-    public var editsDirectory: URL { paths.editsDirectory(environment.value) }
+    /// This environment's journal of writes waiting for the server (the outbox).
+    public var journalDirectory: URL { paths.journalDirectory(environment.value) }
     /// The retry policy in force.
     public var retryPolicy: RetryPolicy { RetryPolicy(maxRetries: retries ?? RetryPolicy.defaultRetries) }
 

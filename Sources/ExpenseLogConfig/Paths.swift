@@ -65,14 +65,14 @@ public struct Paths: Sendable, Equatable {
     /// The token file.
     public var tokenFile: URL { configDirectory.appendingPathComponent("token") }
 
-    /// The outbox folder of one environment.
-    public func outboxDirectory(_ environment: Environment) -> URL {
-        stateDirectory(environment).appendingPathComponent("outbox", isDirectory: true)
+    /// The journal of one environment: every write waiting for the server (the contract's "outbox").
+    public func journalDirectory(_ environment: Environment) -> URL {
+        stateDirectory(environment).appendingPathComponent("journal", isDirectory: true)
     }
 
-    /// The folder of one environment's queued edits and deletions.
-    public func editsDirectory(_ environment: Environment) -> URL {
-        stateDirectory(environment).appendingPathComponent("edits", isDirectory: true)
+    /// The folders where versions before the journal kept one environment's waiting writes: items, then changes.
+    public func legacyQueueDirectories(_ environment: Environment) -> [URL] {
+        ["outbox", "edits"].map { stateDirectory(environment).appendingPathComponent($0, isDirectory: true) }
     }
 
     /// The state folder of one environment.

@@ -6,7 +6,7 @@ import Glibc
 import Darwin
 #endif
 
-/// The folder of a queue (the outbox, the queue of edits): entry files named by the time they were queued.
+/// The folder of a queue (the journal, or a folder an earlier version queued in): entry files named in their order.
 enum QueueFolder {
     /// The entry files' names (`*.json`, not hidden), oldest first. A missing folder is an empty queue; a folder that
     /// cannot be listed is an error naming `what` and the system's reason, never "empty".

@@ -15,15 +15,15 @@ public struct BatchRegistration {
     /// Whether the server's answers are checked against what was sent (not for the fixtures).
     public let verifyAnswers: Bool
     let client: ExpenseLogAPIClient
-    let outbox: Outbox
+    let journal: Journal
 
     /// A run over `items` through `client`, queued in `outbox`.
     public init(
-        items: ItemSpool, limit: BatchLimit, client: ExpenseLogAPIClient, outbox: Outbox, verifyAnswers: Bool,
+        items: ItemSpool, limit: BatchLimit, client: ExpenseLogAPIClient, journal: Journal, verifyAnswers: Bool,
         registerAction: Bool = false
     ) {
-        (self.items, self.limit, self.client, self.outbox, self.verifyAnswers) = (
-            items, limit, client, outbox, verifyAnswers
+        (self.items, self.limit, self.client, self.journal, self.verifyAnswers) = (
+            items, limit, client, journal, verifyAnswers
         )
         self.registerAction = registerAction
     }
@@ -70,10 +70,10 @@ public struct BatchRegistration {
         // Queued before the first POST: whatever happens next (a lost answer, a crash, kill -9), every item the
         // server has not confirmed is in the outbox for `sync`, and none is sent twice. Each batch is encoded once,
         // here, and its body read back from the entry to be sent.
-        let entry: OutboxEntry, hold: HeldLock
+        let entry: ItemEntry, hold: HeldLock
         do {
             var reader = try items.reader()
-            (entry, hold) = try outbox.enqueueHeld { add in
+            (entry, hold) = try journal.appendHeld { add in
                 var rows: [Int] = []
                 while let batch = try nextBody(from: &reader, rows: &rows) {
                     try add(batch)
@@ -96,7 +96,7 @@ public struct BatchRegistration {
             do {
                 let (batchItems, batchRows) = try next(queuedBatch.count, from: &reader)
                 batch = OutboxBatch(
-                    key: queuedBatch.key, items: batchItems, body: try outbox.body(of: queuedBatch, in: entry))
+                    key: queuedBatch.key, items: batchItems, body: try journal.body(of: queuedBatch, in: entry))
                 rows = batchRows
             } catch let error as StoreError {
                 outcome.stop = .outboxUnreadable(error)
@@ -104,7 +104,7 @@ public struct BatchRegistration {
             }
             let delivery: DeliveryOutcome
             do {
-                var sending = OutboxDelivery(client: client, outbox: outbox)
+                var sending = OutboxDelivery(client: client, journal: journal)
                 sending.registerAction = registerAction
                 delivery = try await sending.deliver(batch, of: entry, verifyAnswer: verifyAnswers)
             } catch let error as StoreError {

@@ -50,15 +50,16 @@ public struct DuplicateCheck: Sendable {
     /// Reads the months the items fall in, afresh from the server (a cached copy may predate another device's items).
     public let loader: MonthLoader
     /// The outbox, whose waiting items count as known.
-    public let outbox: Outbox
+    public let journal: Journal
     /// The statement matching; nil with `--allow-duplicates` (only an id already there is skipped).
     public let matcher: StatementMatcher?
     /// The decisions earlier imports kept, by the row's id.
     public let decided: [String: RowDecision]
 
     /// A check over a loader and an outbox.
-    public init(loader: MonthLoader, outbox: Outbox, matcher: StatementMatcher?, decided: [String: RowDecision] = [:]) {
-        (self.loader, self.outbox, self.matcher, self.decided) = (loader, outbox, matcher, decided)
+    public init(loader: MonthLoader, journal: Journal, matcher: StatementMatcher?, decided: [String: RowDecision] = [:])
+    {
+        (self.loader, self.journal, self.matcher, self.decided) = (loader, journal, matcher, decided)
     }
 
     /// What the check found.
@@ -112,12 +113,12 @@ public struct DuplicateCheck: Sendable {
             known.append(contentsOf: (month.items + month.outside).map { KnownItem(item: $0, place: .server) })
         }
         var outcome = Outcome(items: spool)
-        let (entries, problems) = try outbox.entries()
-        for problem in problems { event(.outboxProblem(problem)) }
-        for entry in entries {
+        let listed = try journal.listing()
+        for problem in listed.problems { event(.outboxProblem(problem)) }
+        for entry in listed.itemEntries {
             let before = known.count
             // An entry that a sync finished since it was listed is left out: its items are on the server, compared above.
-            let listed = try outbox.forEachBatch(of: entry) { batch in
+            let listed = try journal.forEachBatch(of: entry) { batch in
                 known.append(contentsOf: batch.items.map { KnownItem(item: $0, place: .outbox) })
             }
             if listed { outcome.waiting += entry.itemCount } else { known.removeSubrange(before...) }

@@ -45,12 +45,12 @@ public struct EditDelivery: Sendable {
     public let client: ExpenseLogAPIClient
     /// The cache updated with each answer.
     public let repository: LocalRepository
-    /// The queue the changes leave once answered.
-    public let queue: EditQueue
+    /// The journal the changes leave once answered.
+    public let journal: Journal
 
-    /// A delivery over a client, a cache and a queue.
-    public init(client: ExpenseLogAPIClient, repository: LocalRepository, queue: EditQueue) {
-        (self.client, self.repository, self.queue) = (client, repository, queue)
+    /// A delivery over a client, a cache and a journal.
+    public init(client: ExpenseLogAPIClient, repository: LocalRepository, journal: Journal) {
+        (self.client, self.repository, self.journal) = (client, repository, journal)
     }
 
     /// Sends `edits` in order and stops at the first that is neither answered nor moot, so none overtakes another. The
@@ -70,7 +70,7 @@ public struct EditDelivery: Sendable {
                 break
             }
             do {
-                try queue.remove(edit)
+                try journal.remove(edit)
             } catch {
                 outcome.unrecorded = (answered, StoreError.wrapping(error, path: edit.file.path, writing: true))
                 outcome.remaining = edits.count - index

@@ -41,7 +41,7 @@ public struct EditSubmission: Sendable {
         _ change: QueuedEdit.Change, reachable: Bool, saved: inout SavedItems,
         cacheFailure: (any Error) -> Void = { _ in }, event: (SyncEvent) -> Void = { _ in }
     ) async throws -> SubmittedEdit {
-        let own = try sync.pending.edits.enqueue(change)
+        let own = try sync.journal.append(change)
         // A deleted statement row stays deleted: later imports of the statement skip it, as a person decided. A typed
         // item (a random id) is in no statement.
         if case .delete(let items) = change, let decisions {

@@ -10,11 +10,11 @@ public struct EditTargets: Sendable {
     /// The changes still queued, laid over the cache.
     public let queued: [QueuedEdit]
     /// The writes waiting, whose items to register are looked in for an id the cache lacks.
-    public let pending: PendingWrites?
+    public let journal: Journal?
 
     /// Targets found in a cache, as the queued changes leave it, and among the items waiting to be registered.
-    public init(repository: LocalRepository, queued: [QueuedEdit], pending: PendingWrites? = nil) {
-        (self.repository, self.queued, self.pending) = (repository, queued, pending)
+    public init(repository: LocalRepository, queued: [QueuedEdit], journal: Journal? = nil) {
+        (self.repository, self.queued, self.journal) = (repository, queued, journal)
     }
 
     /// The shortest prefix that names an id: four characters, as `git` shortens a hash to seven.
@@ -47,9 +47,9 @@ public struct EditTargets: Sendable {
             // ids asked, the months searched and the prefixes given are kept.
             if candidates == nil {
                 let waiting =
-                    try pending.map { pending in
+                    try journal.map { journal in
                         queued.applied(
-                            to: try pending.waitingItems { item in
+                            to: try journal.waitingItems { item in
                                 asked.contains(item.id) || searched.contains(item.date.yearMonth)
                                     || prefixes.contains { item.id.uppercased().hasPrefix($0) }
                             })

@@ -20,11 +20,11 @@ public struct OutboxDelivery: Sendable {
     /// The client that sends.
     public let client: ExpenseLogAPIClient
     /// The outbox the batches belong to.
-    public let outbox: Outbox
+    public let journal: Journal
 
     /// A delivery through a client into an outbox.
-    public init(client: ExpenseLogAPIClient, outbox: Outbox) {
-        (self.client, self.outbox) = (client, outbox)
+    public init(client: ExpenseLogAPIClient, journal: Journal) {
+        (self.client, self.journal) = (client, journal)
         registerAction = false
     }
 
@@ -36,26 +36,26 @@ public struct OutboxDelivery: Sendable {
     /// The batch leaves the outbox only after the answer was read and, when `verifyAnswer`, names every item sent
     /// (a 200 that lists fewer items is not a confirmation). The dummy environment's canned answers are not verified.
     public func deliver(
-        _ batch: OutboxBatch, of entry: OutboxEntry, sending items: [Item]? = nil,
+        _ batch: OutboxBatch, of entry: ItemEntry, sending items: [Item]? = nil,
         verifyAnswer: Bool
     ) async throws -> DeliveryOutcome {
         let baseURL = client.baseURL
         let sent = items.map { batch.narrowed(to: $0) } ?? batch
         let answer: SheetAnswer
         // Written before the POST: whatever happens next (a lost answer, kill -9), sync knows the server may be running it.
-        try outbox.markAttempt(batch.key, in: entry, at: Date())
+        try journal.markAttempt(batch.key, in: entry, at: Date())
         do {
             answer = try await client.send(sent, action: registerAction)
         } catch let failure as BatchFailure {
             // No POST left running: it never ran, or an answer came (a 200 that is no list, a failure after the redirect,
             // which Apps Script sends only once the script has finished), so there is nothing to wait for.
             if !failure.mayHaveBeenSaved || failure.error.scriptFinished(requestURL: baseURL) {
-                try? outbox.markAttempt(batch.key, in: entry, at: nil)
+                try? journal.markAttempt(batch.key, in: entry, at: nil)
             }
             if case .httpStatus(_, let status, _) = failure.error, status == 400 || status == 422,
                 !failure.mayHaveBeenSaved
             {
-                return .rejected(failure.error, file: try outbox.reject(sent, from: entry, key: batch.key))
+                return .rejected(failure.error, file: try journal.reject(sent, from: entry, key: batch.key))
             }
             return .failed(failure.error, mayHaveBeenSaved: failure.mayHaveBeenSaved)
         }
@@ -71,11 +71,11 @@ public struct OutboxDelivery: Sendable {
                         + "they stay in the outbox, and sync checks the server for them before sending anything again",
                     snippet: "")
                 // The answer came, so the script has finished: sync may check and re-send at once.
-                try? outbox.markAttempt(batch.key, in: entry, at: nil)
+                try? journal.markAttempt(batch.key, in: entry, at: nil)
                 return .failed(error, mayHaveBeenSaved: true)
             }
         }
-        try outbox.markSent(batch.key, in: entry, onServer: true)
+        try journal.markSent(batch.key, in: entry, onServer: true)
         return .delivered(answer.items, existing: answer.existing)
     }
 }

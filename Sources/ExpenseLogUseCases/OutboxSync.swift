@@ -116,17 +116,17 @@ public struct OutboxSync: Sendable {
     /// unless given) decides which may. Throws a `StoreError` when an entry cannot be held, read back (edited while
     /// sent: `.changed`) or record a batch's fate; what was sent before stays recorded.
     public func send(
-        _ entries: [OutboxEntry], force: Bool, now: Date? = nil, keep: ([Item]) -> Void,
+        _ entries: [ItemEntry], force: Bool, now: Date? = nil, keep: ([Item]) -> Void,
         event: (SyncEvent) -> Void
     ) async throws -> SyncOutcome {
-        let outbox = delivery.outbox
+        let journal = delivery.journal
         var outcome = SyncOutcome(waiting: entries.reduce(0) { $0 + $1.itemCount })
         var typed: [KnownItem] = []
         let months = Set(entries.flatMap(\.months))
         guard var known = await knownIDs(months.sorted(), &outcome, typed: &typed, event) else { return outcome }
         var found = QueuedRowMatching.Found()
         if let matching {
-            let scan = try matching.scan(entries, outbox: outbox, known: known)
+            let scan = try matching.scan(entries, journal: journal, known: known)
             typed += await typedItems(in: matching.monthsAround(scan, beyond: months))
             found = matching.match(scan, typed: typed)
         }
@@ -135,29 +135,29 @@ public struct OutboxSync: Sendable {
         let now = now ?? Date()
         for listed in entries {
             // A register run still sending this entry holds its lock; it queues what it cannot send, so leave it be.
-            guard let (entry, hold) = try outbox.hold(listed) else {
+            guard let (entry, hold) = try journal.hold(listed) else {
                 outcome.busy += listed.itemCount
                 continue
             }
             defer { hold.release() }
             outcome.done += listed.itemCount - entry.itemCount
-            let tried = outbox.attempts(in: entry)
+            let tried = journal.attempts(in: entry)
             for queued in entry.batches {
-                let batch = try outbox.batch(queued, of: entry)
+                let batch = try journal.batch(queued, of: entry)
                 var fresh = batch.items.filter { !known.contains(SheetText.key($0.id)) }
                 outcome.skipped += batch.items.count - fresh.count
                 if !found.dropped.isEmpty || !found.held.isEmpty {
                     outcome.matched += fresh.compactMap { found.dropped[$0.id] }
                     let held = fresh.filter { found.held[$0.id] != nil }
-                    // Held rows wait on in an entry of their own, queued before the rest is sent: never lost, whatever comes
-                    // next. A row in two entries (queued again by a sync that stopped before its first entry was done) is
+                    // Held rows wait on in an entry of their own, in the place of theirs, written before the rest is sent:
+                    // never lost, whatever comes next. A row in two entries (queued again by a sync that stopped before its first entry was done) is
                     // queued again only from its last copy, so that one copy stays.
                     let requeued = held.filter { row in
                         copiesLeft[row.id, default: 1] -= 1
                         return copiesLeft[row.id, default: 0] <= 0
                     }
                     if !requeued.isEmpty {
-                        _ = try outbox.enqueue([batch.narrowed(to: requeued)])
+                        _ = try journal.append([batch.narrowed(to: requeued)], inPlaceOf: entry)
                         outcome.waiting += requeued.count
                     }
                     outcome.held += held.filter { row in !outcome.held.contains { $0.item.id == row.id } }.compactMap {
@@ -166,7 +166,7 @@ public struct OutboxSync: Sendable {
                     fresh.removeAll { found.dropped[$0.id] != nil || found.held[$0.id] != nil }
                 }
                 if fresh.isEmpty {
-                    try outbox.markSent(batch.key, in: entry, onServer: true)
+                    try journal.markSent(batch.key, in: entry, onServer: true)
                     outcome.done += batch.items.count
                     continue
                 }

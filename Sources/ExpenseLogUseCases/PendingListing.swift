@@ -5,39 +5,32 @@ import Foundation
 /// `pending`: every write waiting for the server, read once: the items to register (a spool, so an offline import of
 /// millions of rows is listed in flat memory) and the changes to items, each in queue order.
 public struct PendingListing {
-    /// The items waiting in the outbox, in queue order.
+    /// The items waiting to be registered, in the journal's order.
     public let items: ItemSpool
     /// How many batches they make.
     public let batches: Int
-    /// When the oldest outbox entry was queued, if any waits.
+    /// When the oldest entry of items was queued, if any waits.
     public let oldest: Date?
-    /// A message for each outbox entry that cannot be read (left in place): the listing is incomplete.
-    public let itemProblems: [String]
+    /// A message for each journal entry that cannot be read (left in place): the listing is incomplete.
+    public let problems: [String]
     /// The changes waiting, oldest first.
     public let edits: [QueuedEdit]
-    /// A message for each queued change that cannot be read, or for a queue that cannot be listed.
-    public let editProblems: [String]
 
-    /// Reads what waits in `pending`; an outbox that cannot be listed is thrown, a queue of changes that cannot be is a
-    /// problem (the items are still listed).
-    public init(_ pending: PendingWrites) throws {
-        let (entries, problems) = try pending.outbox.entries()
-        do {
-            (edits, editProblems) = try pending.edits.edits()
-        } catch {
-            (edits, editProblems) = ([], ["\(error)"])
-        }
+    /// Reads what waits in the journal; a journal that cannot be listed is thrown.
+    public init(_ journal: Journal) throws {
+        let listed = try journal.listing()
         let spool = try ItemSpool()
         var batches = 0
-        for entry in entries {
+        for entry in listed.itemEntries {
             let mark = spool.mark
             // An entry that a sync finished since it was listed is left out whole: its items are on the server.
-            let listed = try pending.outbox.forEachBatch(of: entry) { batch in
+            let read = try journal.forEachBatch(of: entry) { batch in
                 for item in batch.items { try spool.append(item, tag: 0) }
             }
-            if listed { batches += entry.batches.count } else { try spool.truncate(to: mark) }
+            if read { batches += entry.batches.count } else { try spool.truncate(to: mark) }
         }
-        (items, self.batches, oldest, itemProblems) = (spool, batches, entries.first?.queuedAt, problems)
+        (items, self.batches, oldest) = (spool, batches, listed.itemEntries.first?.queuedAt)
+        (problems, edits) = (listed.problems, listed.changes)
     }
 
     /// How many items wait in the outbox.
@@ -49,20 +42,20 @@ public struct PendingListing {
 
 /// What `pending drop` and `pending clear` removed.
 public struct DroppedWrites: Sendable {
-    /// The items removed from the outbox, in queue order.
+    /// The items removed, in the journal's order.
     public let items: [Item]
     /// How many removed items were in a batch whose last POST got no answer: the server may have saved them.
     public let maybeOnServer: Int
-    /// Outbox entries another run was sending (or that changed since they were listed), left as they were.
+    /// Journal entries another run was sending (or that changed since they were listed), left as they were.
     public let busyEntries: Int
-    /// The changes removed, or nil when another run holds the lock and both queues were left alone.
+    /// The changes removed, or nil when another run holds the lock and the journal was left alone.
     public let edits: [QueuedEdit]?
 
-    /// Removes the writes that touch these ids (every write when nil) under the lock of the pending writes (and each
-    /// outbox entry's), so no sender reads the queues half changed; nothing is removed while another run sends them.
-    public init(ids: Set<String>?, from pending: PendingWrites) async throws {
-        let removed = try await FileLock.withLockIfFree(pending.syncLock) {
-            (items: try pending.outbox.drop(ids: ids), edits: try pending.edits.drop(ids: ids))
+    /// Removes the writes that touch these ids (every write when nil) under the journal's lock (and each entry's of
+    /// items), so no sender reads the journal half changed; nothing is removed while another run sends it.
+    public init(ids: Set<String>?, from journal: Journal) async throws {
+        let removed = try await FileLock.withLockIfFree(journal.lock) {
+            (items: try journal.drop(ids: ids), edits: try journal.dropChanges(ids: ids))
         }
         (items, maybeOnServer, busyEntries) = (
             removed?.items.removed ?? [], removed?.items.maybeOnServer ?? 0, removed?.items.busy ?? 0
@@ -82,11 +75,11 @@ public struct DroppedWrites: Sendable {
 extension DroppedWrites {
     /// The waiting ids each text names (`EditTargets.expand`): itself when an item or a queued change waits for it,
     /// else the waiting ids it is a prefix of, as `git` takes a short hash; none when neither.
-    public static func ids(named texts: [String], in pending: PendingWrites) throws -> [String: [String]] {
-        let edits = (try? pending.edits.edits().edits) ?? []
+    public static func ids(named texts: [String], in journal: Journal) throws -> [String: [String]] {
+        let edits = (try? journal.listing().changes) ?? []
         let prefixes = texts.map { $0.uppercased() }
         // Only the waiting items some text could name are kept: an offline import may have queued millions.
-        let items = try pending.waitingItems { item in
+        let items = try journal.waitingItems { item in
             let id = item.id.uppercased()
             return prefixes.contains { id.hasPrefix($0) }
         }

@@ -67,13 +67,13 @@ public struct QueuedRowMatching: Sendable {
 
     /// Reads every waiting batch once: its statement rows that the server does not show (`known`, by Sheet key), those
     /// a decision settles apart.
-    public func scan(_ entries: [OutboxEntry], outbox: Outbox, known: Set<String>) throws -> Scan {
+    public func scan(_ entries: [ItemEntry], journal: Journal, known: Set<String>) throws -> Scan {
         let decided = try decisions.load()
         var scan = Scan(
             claimed: Set(decided.values.filter { $0.decision == .same }.compactMap(\.item).map(SheetText.key)))
         for entry in entries {
             var seen = Set<String>()
-            _ = try outbox.forEachBatch(of: entry) { batch in
+            _ = try journal.forEachBatch(of: entry) { batch in
                 for item in batch.items where Self.isStatementRow(item) && !known.contains(SheetText.key(item.id)) {
                     if seen.insert(item.id).inserted { scan.copies[item.id, default: 0] += 1 }
                     guard scan.copies[item.id] == 1 else { continue }

@@ -56,7 +56,7 @@ public struct Registration: Sendable {
     /// The cache months are read into.
     public let repository: LocalRepository
     /// The writes waiting: the outbox items go to, and the changes laid over the months read.
-    public let pending: PendingWrites
+    public let journal: Journal
     /// The queued changes, laid over the months read (asked for only when months are).
     public let queuedEdits: @Sendable () -> [QueuedEdit]
     /// The categories rows are checked against.
@@ -79,14 +79,14 @@ public struct Registration: Sendable {
     /// A registration with every part given.
     public init(
         client: @escaping @Sendable () throws -> ExpenseLogAPIClient?, repository: LocalRepository,
-        pending: PendingWrites,
+        journal: Journal,
         queuedEdits: @escaping @Sendable () -> [QueuedEdit], catalogue: CategoryCatalogue, onInvalid: InvalidRows,
         matcher: StatementMatcher?, decisions: ImportDecisions, shopRules: ShopRules? = nil, dryRun: Bool,
         limit: BatchLimit,
         verifyAnswers: Bool
     ) {
         self.shopRules = shopRules
-        (self.client, self.repository, self.pending, self.queuedEdits) = (client, repository, pending, queuedEdits)
+        (self.client, self.repository, self.journal, self.queuedEdits) = (client, repository, journal, queuedEdits)
         (self.catalogue, self.onInvalid, self.matcher, self.decisions, self.dryRun) = (
             catalogue, onInvalid, matcher, decisions, dryRun
         )
@@ -172,7 +172,7 @@ public struct Registration: Sendable {
         let client = try client()
         let check = DuplicateCheck(
             loader: MonthLoader(client: client, repository: repository, edits: queuedEdits()),
-            outbox: pending.outbox, matcher: matcher, decided: matcher == nil ? [:] : try decisions.load())
+            journal: journal, matcher: matcher, decided: matcher == nil ? [:] : try decisions.load())
         // A statement row came without an id of its own: its id was made from its content, or a foreign layout's
         // (a profile's) id is new to the server. A typed item or a native file's row is a purchase of its own.
         let (madeIDRows, foreignRows) = (inputs.madeIDRows, inputs.foreignRows)
@@ -201,7 +201,7 @@ public struct Registration: Sendable {
         }
         // The bundled script's register action says which ids were already there, when the server is known to offer it.
         let registration = BatchRegistration(
-            items: items, limit: limit, client: client, outbox: pending.outbox,
+            items: items, limit: limit, client: client, journal: journal,
             verifyAnswers: verifyAnswers,
             registerAction: await repository.serverInfo()?.offers("register") == true)
         result.end = .sent(

@@ -27,12 +27,12 @@ public struct ResendPolicy: Sendable {
     /// `?action=info` once (and the answer remembered), since a wait of minutes is worth a GET. `atOnce` is true when
     /// that answer (or one remembered) lifted the wait.
     public func wait(
-        for entries: [OutboxEntry], _ outbox: Outbox, _ client: ExpenseLogAPIClient,
+        for entries: [ItemEntry], _ journal: Journal, _ client: ExpenseLogAPIClient,
         _ repository: LocalRepository
     ) async -> (wait: ResendWait, atOnce: Bool) {
         var info = await repository.serverInfo()
         let now = Date()
-        let waits = entries.contains { outbox.attempts(in: $0).values.contains { now < configured.safe(after: $0) } }
+        let waits = entries.contains { journal.attempts(in: $0).values.contains { now < configured.safe(after: $0) } }
         guard waits, isDefault else { return (wait(info: info), false) }
         if info == nil, let asked = try? await client.info() {
             info = asked

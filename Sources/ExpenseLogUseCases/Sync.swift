@@ -45,7 +45,7 @@ public struct Sync: Sendable {
     /// The cache the months read and the answers are kept in.
     public let repository: LocalRepository
     /// The writes waiting.
-    public let pending: PendingWrites
+    public let journal: Journal
     /// How long a batch whose answer was lost waits.
     public let policy: ResendPolicy
     /// Whether answers must name every item sent (not for the dummy environment's canned answers).
@@ -55,11 +55,11 @@ public struct Sync: Sendable {
 
     /// A run over a client, a cache and the pending writes; `matching` matches queued statement rows again.
     public init(
-        client: ExpenseLogAPIClient, repository: LocalRepository, pending: PendingWrites, policy: ResendPolicy,
+        client: ExpenseLogAPIClient, repository: LocalRepository, journal: Journal, policy: ResendPolicy,
         verifyAnswers: Bool, matching: QueuedRowMatching? = nil
     ) {
-        (self.client, self.repository, self.pending, self.policy, self.verifyAnswers) = (
-            client, repository, pending, policy, verifyAnswers
+        (self.client, self.repository, self.journal, self.policy, self.verifyAnswers) = (
+            client, repository, journal, policy, verifyAnswers
         )
         self.matching = matching
     }
@@ -73,27 +73,29 @@ public struct Sync: Sendable {
     public func run(
         force: Bool, through: String? = nil, saved: inout SavedItems, event: (SyncEvent) -> Void
     ) async throws -> SyncResult {
-        pending.outbox.tidy()
-        let listed = try pending.outbox.listing()
-        let queued = try pending.edits.listing()
-        let editsWait = !queued.edits.isEmpty || !queued.problems.isEmpty
-        var (entries, problems) = (listed.entries, listed.problems)
+        journal.tidy()
+        let listed = try journal.listing()
+        let editsWait = !listed.changes.isEmpty || listed.blocker != nil
+        var (entries, problems) = (listed.itemEntries, listed.problems)
         if let through {
-            // Only what the changes up to it depend on: the entries holding an item they touch, and the unreadable ones
-            // queued before it (which may); an unrelated import waits for `sync`.
-            let touched = Set(queued.sendable.filter { $0.file.lastPathComponent <= through }.flatMap(\.ids))
-            entries = try entries.filter { !(try pending.waiting(touched, in: [$0])).isEmpty }
-            problems = zip(listed.unreadable, listed.problems).filter { $0.0.lastPathComponent < through }.map(\.1)
+            // Only what the changes up to it depend on: the entries made before it holding an item they touch, and the
+            // unreadable files made before it (which may); an unrelated import waits for `sync`.
+            let touched = Set(listed.sendableChanges.filter { $0.file.lastPathComponent <= through }.flatMap(\.ids))
+            entries = try entries.filter { entry in
+                guard entry.file.lastPathComponent < through else { return false }
+                return !(try journal.waitingItems(touched, in: [entry])).isEmpty
+            }
+            problems = listed.unreadable.filter { $0.file.lastPathComponent < through }.map(\.problem)
         }
         for problem in problems { event(.unreadableEntry(problem)) }
         var result = SyncResult(problems: problems, wait: policy.configured)
         if !entries.isEmpty || !problems.isEmpty || (through == nil && !editsWait) {
-            let (wait, atOnce) = await policy.wait(for: entries, pending.outbox, client, repository)
+            let (wait, atOnce) = await policy.wait(for: entries, journal, client, repository)
             result.wait = wait
             if atOnce { event(.resendsAtOnce) }
             let sender = OutboxSync(
-                delivery: OutboxDelivery(client: client, outbox: pending.outbox), repository: repository,
-                resendWait: wait, verifyAnswers: verifyAnswers, edits: queued.edits, matching: matching)
+                delivery: OutboxDelivery(client: client, journal: journal), repository: repository,
+                resendWait: wait, verifyAnswers: verifyAnswers, edits: listed.changes, matching: matching)
             result.items = try await sender.send(entries, force: force, keep: { saved.keep($0) }, event: event)
             // Kept even when a batch failed later: the rows it matched stay matched for every later sync and import.
             if let matching, let decisions = result.items?.decisions { try await matching.decisions.record(decisions) }
@@ -101,26 +103,25 @@ public struct Sync: Sendable {
         guard editsWait else { return result }
         // A server that could not be read or refused a batch would fail the edits the same way.
         if result.stoppedOnServer {
-            result.edits = .stoppedWithItems(queued.edits.count)
+            result.edits = .stoppedWithItems(listed.changes.count)
             return result
         }
         if result.items != nil {
             await saved.cache(in: repository)
             // The cache took the server's copies of the items just registered: the changes still queued are made on them
             // again, as when they were queued, so the cache shows them made whatever becomes of their sending.
-            if saved.registered > 0 { await remake(queued.edits, event: event) }
+            if saved.registered > 0 { await remake(listed.changes, event: event) }
         }
         result.edits = try await sendEdits(through: through)
         return result
     }
 
     /// The lock every sender of the pending writes holds.
-    public var lockFile: URL { pending.syncLock }
+    public var lockFile: URL { journal.lock }
 
     /// Whether nothing waits to be sent, not even a file that cannot be read.
-    public static func nothingWaits(in pending: PendingWrites) throws -> Bool {
-        let (writes, problems) = try pending.listing()
-        return writes.isEmpty && problems.isEmpty
+    public static func nothingWaits(in journal: Journal) throws -> Bool {
+        try journal.listing().isEmpty
     }
 
     /// As `run`, unless another run holds the pending writes' lock: nil then (that run may send them).
@@ -128,7 +129,7 @@ public struct Sync: Sendable {
         force: Bool, through: String? = nil, saved: inout SavedItems,
         event: (SyncEvent) -> Void
     ) async throws -> SyncResult? {
-        try await FileLock.withLockIfFree(pending.syncLock) {
+        try await FileLock.withLockIfFree(journal.lock) {
             try await run(force: force, through: through, saved: &saved, event: event)
         }
     }
@@ -136,13 +137,11 @@ public struct Sync: Sendable {
     /// Sends the changes (up to `through`) before the first that touches an item still waiting, once the server is
     /// known to take them; both queues are read again, for what another run sent or queued meanwhile.
     private func sendEdits(through: String?) async throws -> EditsStep {
-        let listed = try pending.edits.listing()
+        let listed = try journal.listing()
         let edits =
-            through.map { last in listed.sendable.filter { $0.file.lastPathComponent <= last } } ?? listed.sendable
-        let left: (entries: [OutboxEntry], problems: [String], unreadable: [URL]) =
-            edits.isEmpty ? ([], [], []) : try pending.outbox.listing()
-        let waiting = try pending.waiting(Set(edits.flatMap(\.ids)), in: left.entries)
-        let (ready, behind) = PendingWrites.ready(edits, waiting: waiting, unreadable: left.unreadable)
+            through.map { last in listed.sendableChanges.filter { $0.file.lastPathComponent <= last } }
+            ?? listed.sendableChanges
+        let (ready, behind) = try journal.ready(edits, after: listed.itemEntries)
         guard !ready.isEmpty else {
             if behind > 0 { return .behindItems(behind) }
             return listed.blocker.map(EditsStep.blocked) ?? .none
@@ -151,10 +150,10 @@ public struct Sync: Sendable {
             switch try await EditTargets.availability(of: action, client, repository) {
             case .offered: continue
             case .absent: return .actionAbsent(action)
-            case .unknown(let error): return .actionUnknown(error, waiting: listed.edits.count)
+            case .unknown(let error): return .actionUnknown(error, waiting: listed.changes.count)
             }
         }
-        let outcome = await EditDelivery(client: client, repository: repository, queue: pending.edits).send(ready)
+        let outcome = await EditDelivery(client: client, repository: repository, journal: journal).send(ready)
         return .sent(outcome, blocker: behind == 0 ? listed.blocker : nil, behind: behind)
     }
 

@@ -102,7 +102,7 @@ import Testing
             #expect(saved.count == 20_000 && Set(saved) == everything, "each item once")
             let left = try FileManager.default.contentsOfDirectory(
                 atPath: home.url.appendingPathComponent(
-                    "expense-log/state/development/outbox"
+                    "expense-log/state/development/journal"
                 ).path)
             #expect(!left.contains { $0.hasSuffix(".json") || $0.hasSuffix(".sent") }, "\(left)")
         }

@@ -12,7 +12,7 @@ import Testing
             state="$1"; shift; bin="$1"; shift
             \(mount) || exit 99
             "$bin" "$@"; status=$?
-            printf 'LEFT:' >&2; ls -A "$state/outbox" 2>/dev/null | tr '\\n' ' ' >&2
+            printf 'LEFT:' >&2; ls -A "$state/journal" 2>/dev/null | tr '\\n' ' ' >&2
             exit $status
             """
         // -r maps the user to root in a new user namespace, where mounting is allowed even for an unprivileged user.
@@ -41,7 +41,7 @@ import Testing
             "mount --bind -o ro \"$state\" \"$state\"", state: state,
             ["register", file, "--retries", "0"], environment: env)
         #expect(result.status == 74, "\(result.stderr)")
-        #expect(result.stderr.contains("could not write \(state.path)/outbox"))
+        #expect(result.stderr.contains("could not write \(state.path)/journal"))
         #expect(result.stderr.lowercased().contains("read only") || result.stderr.lowercased().contains("read-only"))
         #expect(result.stderr.contains("Nothing was sent: the outbox must be writable"))
         #expect(result.stderr.hasSuffix("LEFT:"), "nothing written")
@@ -59,7 +59,7 @@ import Testing
             "mount -t tmpfs -o size=64k tmpfs \"$state\"", state: state,
             ["register", file, "--retries", "0"], environment: env)
         #expect(result.status == 74, "\(result.stderr)")
-        #expect(result.stderr.contains("could not write \(state.path)/outbox/"))
+        #expect(result.stderr.contains("could not write \(state.path)/journal/"))
         #expect(result.stderr.contains("no space left on device (ENOSPC)"))
         #expect(result.stderr.contains("Nothing was sent"))
         #expect(result.stderr.hasSuffix("LEFT:"), "the temporary file was removed")
@@ -74,12 +74,12 @@ import Testing
         let file = try home.write("one.csv", Samples.csv(rows: 1))
         let result = try await CLI.run(["register", file, "--retries", "0"], environment: env)
         #expect(result.status == 74)
-        #expect(result.stderr.contains("\(state.path)/outbox"))
+        #expect(result.stderr.contains("\(state.path)/journal"))
         for command in ["pending", "sync"] {
             // An outbox that cannot be listed must never pass for an empty one.
             let listed = try await CLI.run([command], environment: env)
             #expect(listed.status == 74, "\(command): \(listed.stderr)")
-            #expect(listed.stderr.contains("\(state.path)/outbox"))
+            #expect(listed.stderr.contains("\(state.path)/journal"))
         }
         #expect(try Data(contentsOf: state) == Data("not a folder".utf8), "the file in the way is untouched")
     }

@@ -34,7 +34,7 @@ import Testing
             #expect(
                 said.hasPrefix("Interrupted. 600 of 600 items wait in the outbox")
                     && said.contains("`expense-log sync` sends them"), "\(result.stderr)")
-            let outbox = home.url.appendingPathComponent("expense-log/state/development/outbox")
+            let outbox = home.url.appendingPathComponent("expense-log/state/development/journal")
             let left = try FileManager.default.contentsOfDirectory(atPath: outbox.path)
             #expect(!left.isEmpty && left.allSatisfy { !$0.hasSuffix(".tmp") }, "\(left)")
             let synced = try await CLI.run(["sync"], environment: env)
@@ -67,7 +67,7 @@ import Testing
         let home = try TemporaryDirectory()
         defer { home.remove() }
         let env = try Samples.offlineEnvironment(home: home)
-        let outbox = home.url.appendingPathComponent("expense-log/state/development/outbox")
+        let outbox = home.url.appendingPathComponent("expense-log/state/development/journal")
         try FileManager.default.createDirectory(at: outbox, withIntermediateDirectories: true)
         // A process that has ended: its PID is free (and not reused within the test).
         let gone = try ChildProcess("/bin/sh", ["-c", "true"])

@@ -11,14 +11,14 @@ import Testing
 
     /// Two entries of `count` items in all, over the twelve months of 2024, queued as `register` queues them.
     static func queueLargeOutbox(in home: TemporaryDirectory, count: Int = itemCount) throws {
-        let outbox = Outbox(directory: home.url.appendingPathComponent("expense-log/state/development/outbox"))
+        let outbox = Journal(directory: home.url.appendingPathComponent("expense-log/state/development/journal"))
         for part in 0..<2 {
             let items = (0..<count / 2).map { n in
                 Samples.item(
                     "L\(part)-\(n)", "2024\(String(format: "%02d", n % 12 + 1))\(String(format: "%02d", n % 28 + 1))",
                     "ラーメン \(n)", n % 5000 + 1)
             }
-            try outbox.enqueue(OutboxBatch.split(items, size: 500))
+            try outbox.append(OutboxBatch.split(items, size: 500))
         }
     }
 

@@ -22,7 +22,7 @@ import Testing
         // The outbox is state, not cache: clearing the cache must not lose it.
         #expect(
             FileManager.default.fileExists(
-                atPath: home.url.appendingPathComponent("expense-log/state/development/outbox").path))
+                atPath: home.url.appendingPathComponent("expense-log/state/development/journal").path))
         #expect(try await CLI.run(["cache", "clear"], environment: offline).status == 0)
 
         let pending = try await CLI.run(["pending", "--format", "json"], environment: offline)
@@ -202,7 +202,7 @@ import Testing
         let env = try Samples.offlineEnvironment(home: home)
         let file = try home.write("one.csv", "id,date,name,price,category,categorySub\nU1,20240110,コーヒー,178,0,1\n")
         #expect(try await CLI.run(["register", "--retries", "0", file], environment: env).status == 75)
-        let folder = home.url.appendingPathComponent("expense-log/state/development/outbox")
+        let folder = home.url.appendingPathComponent("expense-log/state/development/journal")
         let entry = try #require(
             try FileManager.default.contentsOfDirectory(atPath: folder.path).first { $0.hasSuffix(".json") })
         let path = folder.appendingPathComponent(entry).path
@@ -219,18 +219,18 @@ import Testing
         #expect(sync.stderr.contains("Unreadable outbox entries remain"), "\(sync.stderr)")
     }
 
-    /// An outbox "folder" that is a file is said in the system's words, not Foundation's error number.
+    /// A journal "folder" that is a file is said in the system's words, not Foundation's error number.
     @Test func anOutboxThatIsAFileIsNamedAsSuch() async throws {
         let home = try TemporaryDirectory()
         defer { home.remove() }
         try FileManager.default.createDirectory(
             at: home.url.appendingPathComponent("expense-log/state/development"),
             withIntermediateDirectories: true)
-        _ = try home.write("expense-log/state/development/outbox", "not a folder")
+        _ = try home.write("expense-log/state/development/journal", "not a folder")
         let pending = try await CLI.run(["pending"], environment: try Samples.offlineEnvironment(home: home))
         #expect(pending.status == 74)
         #expect(
-            pending.stderr.contains("the outbox folder cannot be listed (not a directory (ENOTDIR))"),
+            pending.stderr.contains("the journal of pending writes cannot be listed (not a directory (ENOTDIR))"),
             "\(pending.stderr)")
         #expect(!pending.stderr.contains("NSCocoaErrorDomain"))
     }

@@ -80,7 +80,7 @@ import Testing
             _ = try await run.wait()
             let data = home.url.appendingPathComponent("expense-log")
             #expect(
-                FileManager.default.fileExists(atPath: data.appendingPathComponent("state/development/outbox").path))
+                FileManager.default.fileExists(atPath: data.appendingPathComponent("state/development/journal").path))
             #expect(Self.open(under: data).isEmpty, "\(Self.open(under: data))")
         }
     }

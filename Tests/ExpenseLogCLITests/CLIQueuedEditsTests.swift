@@ -69,7 +69,7 @@ import Testing
                 lines.contains {
                     $0.hasPrefix("3 changes to items wait in ")
                         && $0.hasSuffix(
-                            "/development/edits, "
+                            "/development/journal, "
                                 + "sent in this order by `expense-log sync` (a change of an item still in the outbox after it):"
                         )
                 }, "\(pending.stderr)")
@@ -253,7 +253,7 @@ extension CLIQueuedEditsTests {
                 #expect(try await CLI.run(arguments + ["--retries", "0"], environment: env).status == 75)
             }
             try await host.setDown(false)
-            let folder = home.url.appendingPathComponent("expense-log/state/development/edits")
+            let folder = home.url.appendingPathComponent("expense-log/state/development/journal")
             let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
             #expect(names.count == 3, "\(names)")
             let broken = folder.appendingPathComponent(names[1])
@@ -261,7 +261,7 @@ extension CLIQueuedEditsTests {
 
             let synced = try await CLI.run(["sync"], environment: env)
             #expect(synced.status == 74, "\(synced.stderr)")
-            #expect(synced.stderr.contains("the queued change \(broken.path) cannot be read"), "\(synced.stderr)")
+            #expect(synced.stderr.contains("the journal entry \(broken.path) cannot be read"), "\(synced.stderr)")
             #expect(synced.stderr.contains("Changed: 2024-01-05 コーヒー ¥200"), "the change before it is sent")
             #expect(try await ids(host, "1") == ["Q1", "Q2", "Q3"], "the deletion after it waits")
             let pending = try await CLI.run(["pending"], environment: env)

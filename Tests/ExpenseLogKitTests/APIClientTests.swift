@@ -152,8 +152,8 @@ struct APIClientTests {
     func batches(count: Int, batchSize: Int) async throws {
         try await withTemporaryDirectory { root in
             let items = try numberedItems(count)
-            let outbox = Outbox(directory: root.appendingPathComponent("release/outbox"))
-            let entry = try outbox.enqueue(OutboxBatch.split(items, size: batchSize))
+            let outbox = Journal(directory: root.appendingPathComponent("release/journal"))
+            let entry = try outbox.append(OutboxBatch.split(items, size: batchSize))
             let log = RequestLog()
             let api = try client(FakeSession.echo.recording(into: log))
             var saved: [Item] = []
@@ -187,8 +187,8 @@ struct APIClientTests {
                 return try await FakeSession.echo.send(request)
             }
             let items = try numberedItems(5)
-            let outbox = Outbox(directory: root)
-            let entry = try outbox.enqueue(OutboxBatch.split(items, size: 2))
+            let outbox = Journal(directory: root)
+            let entry = try outbox.append(OutboxBatch.split(items, size: 2))
             let api = try client(session)
             let first = try await api.deliver(
                 try entry.loaded(outbox)[0], of: entry, outbox: outbox, verifyAnswer: true)
@@ -202,7 +202,7 @@ struct APIClientTests {
             #expect(error == failure)
             #expect(mayHaveBeenSaved, "a 500 may come after the script ran")
             #expect(await log.requests.count == 2)
-            #expect(try outbox.entries().entries.map(\.batches) == [Array(entry.batches[1...])])
+            #expect(try outbox.listing().itemEntries.map(\.batches) == [Array(entry.batches[1...])])
             #expect(try outbox.pendingCount() == 3)
         }
     }

@@ -9,43 +9,43 @@ import Foundation
 import Testing
 
 /// The state folders of a test: the release environment's outbox and the `rejected/` folder next to it.
-func releasePaths(_ root: URL) -> (outbox: Outbox, rejected: URL) {
+func releasePaths(_ root: URL) -> (outbox: Journal, rejected: URL) {
     let paths = Paths(
         configDirectory: root.appendingPathComponent("config"), cacheRoot: root.appendingPathComponent("cache"),
         stateRoot: root.appendingPathComponent("state"))
     return (
-        Outbox(directory: paths.outboxDirectory(.release)),
+        Journal(directory: paths.journalDirectory(.release)),
         paths.stateDirectory(.release).appendingPathComponent("rejected", isDirectory: true)
     )
 }
 
 /// The release outbox under `root` with one queued entry of `count` numbered items in batches of `size`.
-func queuedEntry(_ count: Int, size: Int, in root: URL) throws -> (outbox: Outbox, entry: OutboxEntry) {
+func queuedEntry(_ count: Int, size: Int, in root: URL) throws -> (outbox: Journal, entry: ItemEntry) {
     let outbox = releasePaths(root).outbox
-    return (outbox, try outbox.enqueue(OutboxBatch.split(try numberedItems(count), size: size)))
+    return (outbox, try outbox.append(OutboxBatch.split(try numberedItems(count), size: size)))
 }
 
 extension ExpenseLogAPIClient {
     /// Delivers through this client into an outbox: the tests' shorthand for `OutboxDelivery`.
     func deliver(
-        _ batch: OutboxBatch, of entry: OutboxEntry, sending items: [Item]? = nil, outbox: Outbox,
+        _ batch: OutboxBatch, of entry: ItemEntry, sending items: [Item]? = nil, outbox: Journal,
         verifyAnswer: Bool
     ) async throws -> DeliveryOutcome {
-        try await OutboxDelivery(client: self, outbox: outbox).deliver(
+        try await OutboxDelivery(client: self, journal: outbox).deliver(
             batch, of: entry, sending: items, verifyAnswer: verifyAnswer)
     }
 }
 
-extension OutboxEntry {
+extension ItemEntry {
     /// Its batches with their items, read back from its file.
-    func loaded(_ outbox: Outbox) throws -> [OutboxBatch] {
+    func loaded(_ outbox: Journal) throws -> [OutboxBatch] {
         try batches.map { try outbox.batch($0, of: self) }
     }
 }
 
 /// The batches still queued, entry by entry.
-func queuedBatches(_ outbox: Outbox) throws -> [[OutboxBatch]] {
-    try outbox.entries().entries.map { try $0.loaded(outbox) }
+func queuedBatches(_ outbox: Journal) throws -> [[OutboxBatch]] {
+    try outbox.listing().itemEntries.map { try $0.loaded(outbox) }
 }
 
 /// A 200 answer listing these items, as the server does for what it saved.

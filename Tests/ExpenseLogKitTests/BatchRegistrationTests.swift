@@ -23,14 +23,14 @@ import Testing
     static func register(
         _ count: Int, size: Int, _ answers: [ScriptedAnswer], in root: URL
     )
-        async throws -> (BatchRegistration.Outcome, SavedItems, ImportRecord, Outbox, [String])
+        async throws -> (BatchRegistration.Outcome, SavedItems, ImportRecord, Journal, [String])
     {
         var report = ImportRecord(files: ["in.csv"])
         let items = try spooled(count, report: &report)
         let outbox = releasePaths(root).outbox
         let registration = BatchRegistration(
             items: items, limit: BatchLimit(items: size),
-            client: try client(scripted(answers, log: RequestLog())), outbox: outbox, verifyAnswers: true)
+            client: try client(scripted(answers, log: RequestLog())), journal: outbox, verifyAnswers: true)
         var saved = try SavedItems()
         var events: [String] = []
         let outcome = try await registration.run(saved: &saved, report: &report) { events.append("\($0)") }

@@ -142,8 +142,8 @@ struct ClientSendTests {
     func distinctKeysPerBatch() async throws {
         try await withTemporaryDirectory { root in
             let log = RequestLog()
-            let outbox = Outbox(directory: root)
-            let entry = try outbox.enqueue(OutboxBatch.split(try numberedItems(5), size: 2))
+            let outbox = Journal(directory: root)
+            let entry = try outbox.append(OutboxBatch.split(try numberedItems(5), size: 2))
             let api = try client(FakeSession.echo.recording(into: log))
             for batch in try entry.loaded(outbox) {
                 _ = try await api.deliver(batch, of: entry, outbox: outbox, verifyAnswer: true)

@@ -35,7 +35,7 @@ import Testing
                 id: "5D0F1C2A-0000-4000-8000-000000000001", date: try day(2024, 1, 6), name: "ラーメン", price: 980,
                 category: 0, categorySub: 0)
             let outbox = releasePaths(root).outbox
-            try outbox.enqueue([OutboxBatch(key: "WAIT-1", items: [waiting])])
+            try outbox.append([OutboxBatch(key: "WAIT-1", items: [waiting])])
             // Rows 1 and 3 are statement rows; row 2 has the same content as the waiting ramen but is typed: it is kept.
             // The waiting ramen was typed (a random id): a statement row may be it.
             let input = [
@@ -50,7 +50,7 @@ import Testing
                 loader: MonthLoader(
                     client: try client(monthServer([onServer])),
                     repository: LocalRepository(directory: root.appendingPathComponent("cache"))),
-                outbox: outbox, matcher: StatementMatcher())
+                journal: outbox, matcher: StatementMatcher())
             let found = try await check.run(
                 months: [try #require(YearMonth(year: 2024, month: 1))], spool: spool,
                 isStatementRow: { $0 != 2 }, today: try day(2026, 11, 25), report: &report,
@@ -88,7 +88,7 @@ import Testing
                 loader: MonthLoader(
                     client: try client(monthServer([typed])),
                     repository: LocalRepository(directory: root.appendingPathComponent("cache"))),
-                outbox: releasePaths(root).outbox, matcher: StatementMatcher())
+                journal: releasePaths(root).outbox, matcher: StatementMatcher())
             let month = try #require(YearMonth(year: 2024, month: 1))
             for (choice, status, sent) in [
                 (nil, ImportRecord.Status.held, false), (.skip, .skipped, false), (.new, nil, true),
@@ -119,7 +119,7 @@ import Testing
             }
             // A decision kept from an earlier run is followed without asking.
             let decided = DuplicateCheck(
-                loader: check.loader, outbox: check.outbox, matcher: StatementMatcher(),
+                loader: check.loader, journal: check.journal, matcher: StatementMatcher(),
                 decided: ["ROW-1": RowDecision(.skip, item: nil, by: .person, on: "2026-11-01")])
             var (spool, report) = try spooled([row])
             let found = try await decided.run(
@@ -162,7 +162,7 @@ import Testing
                 loader: MonthLoader(
                     client: try client(monthServer(imported + typed)),
                     repository: LocalRepository(directory: root.appendingPathComponent("cache"))),
-                outbox: releasePaths(root).outbox, matcher: StatementMatcher())
+                journal: releasePaths(root).outbox, matcher: StatementMatcher())
             var asked: [String] = []
             let found = try await check.run(
                 months: [try #require(YearMonth(year: 2024, month: 1))], spool: spool, isStatementRow: { _ in true },

@@ -24,9 +24,9 @@ import Testing
             movedA.price = 200
             var pricierB = b
             pricierB.price = 300
-            let queue = EditQueue(directory: root.appendingPathComponent("edits"))
-            let editA = try queue.enqueue(.update(item: a, changed: movedA, fields: [.date, .price]))
-            let editB = try queue.enqueue(.update(item: b, changed: pricierB, fields: [.price]))
+            let queue = Journal(directory: root.appendingPathComponent("journal"))
+            let editA = try queue.append(.update(item: a, changed: movedA, fields: [.date, .price]))
+            let editB = try queue.append(.update(item: b, changed: pricierB, fields: [.price]))
             // The server makes A's change (answering the item as saved) and cannot be reached for B's.
             let answer = Data(ItemJSON.object(movedA).utf8)
             let session = FakeSession { request in
@@ -35,7 +35,7 @@ import Testing
                 return HTTPResponse(status: 200, body: answer, url: request.url)
             }
             let outcome = await EditDelivery(
-                client: ServerActionsTests.client(session), repository: repository, queue: queue
+                client: ServerActionsTests.client(session), repository: repository, journal: queue
             ).send([editA, editB])
             #expect(
                 outcome.delivered.count == 1 && outcome.stop?.edit.file == editB.file && outcome.cacheFailures.isEmpty)

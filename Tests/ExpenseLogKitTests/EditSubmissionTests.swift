@@ -30,11 +30,9 @@ import Testing
             let client = ExpenseLogAPIClient(
                 session: session, baseURL: URL(string: "https://example.com/exec")!,
                 retryPolicy: RetryPolicy(maxRetries: 0), sleep: { _ in })
-            let pending = PendingWrites(
-                outbox: Outbox(directory: root.appendingPathComponent("outbox")),
-                edits: EditQueue(directory: root.appendingPathComponent("edits")))
             let sync = Sync(
-                client: client, repository: repository, pending: pending,
+                client: client, repository: repository,
+                journal: Journal(directory: root.appendingPathComponent("journal")),
                 policy: ResendPolicy(configured: .appsScript, isDefault: true), verifyAnswers: true)
             try await body(EditSubmission(sync: sync), root)
         }
@@ -52,7 +50,7 @@ import Testing
         try await withSubmission(.unmocked) { submission, _ in
             let submitted = try await submit(submission, .delete([try Self.item("A")]), reachable: false)
             guard case .waiting(let own) = submitted else { Issue.record("\(submitted)"); return }
-            #expect(try submission.sync.pending.edits.edits().edits.map(\.file) == [own.file])
+            #expect(try submission.sync.journal.listing().changes.map(\.file) == [own.file])
             #expect(try await submission.sync.repository.cachedMonths().flatMap(\.items).map(\.id) == ["B"])
         }
     }
@@ -88,7 +86,7 @@ import Testing
                     as? String
             }
             #expect(actions == ["delete", "update"], "the older change first")
-            #expect(try submission.sync.pending.edits.edits().edits.isEmpty)
+            #expect(try submission.sync.journal.listing().changes.isEmpty)
         }
     }
 
@@ -105,9 +103,9 @@ import Testing
             return HTTPResponse(status: 200, body: Data(ItemJSON.object(changed).utf8), url: request.url)
         }.recording(into: log)
         try await withSubmission(session) { submission, _ in
-            try submission.sync.pending.outbox.enqueue([OutboxBatch(key: "K1", items: [waiting])])
+            try submission.sync.journal.append([OutboxBatch(key: "K1", items: [waiting])])
             let targets = EditTargets(
-                repository: submission.sync.repository, queued: [], pending: submission.sync.pending)
+                repository: submission.sync.repository, queued: [], journal: submission.sync.journal)
             let found = try await targets.matches(["W"]).matches
             guard case .one(let item, named: false) = found.first else { Issue.record("\(found)"); return }
             #expect(item == waiting, "an item waiting in the outbox is found")
@@ -124,7 +122,7 @@ import Testing
                 return body is [Any] ? "register" : ((body as? [String: Any])?["action"] as? String ?? "?")
             }
             #expect(kinds == ["GET", "register", "update"], "the month is read, the item registered, then edited")
-            #expect(try submission.sync.pending.listing().writes.isEmpty)
+            #expect(try submission.sync.journal.listing().isEmpty)
         }
     }
 
@@ -137,7 +135,7 @@ import Testing
             throw APIError.network(url: request.url, reason: .timedOut)
         }
         try await withSubmission(session) { submission, _ in
-            try submission.sync.pending.outbox.enqueue([OutboxBatch(key: "K1", items: [waiting])])
+            try submission.sync.journal.append([OutboxBatch(key: "K1", items: [waiting])])
             let changed = Item(id: "W", date: waiting.date, name: "たこ焼き", price: 650, category: 0, categorySub: nil)
             let submitted = try await submit(
                 submission, .update(item: waiting, changed: changed, fields: [.price]), reachable: true)
@@ -145,49 +143,56 @@ import Testing
                 Issue.record("\(submitted)")
                 return
             }
-            let writes = try submission.sync.pending.listing().writes
+            let writes = try submission.sync.journal.listing().entries
             #expect(
                 writes.map { if case .items = $0 { "items" } else { "edit" } } == ["items", "edit"],
                 "both wait, in their order")
         }
     }
 
-    @Test func changesAreReadyUpToTheFirstThatTouchesAnItemStillWaiting() async throws {
+    @Test func changesAreReadyUpToTheFirstThatTouchesAnItemStillWaitingBeforeThem() async throws {
         try await withTemporaryDirectory { root in
-            let pending = PendingWrites(
-                outbox: Outbox(directory: root.appendingPathComponent("outbox")),
-                edits: EditQueue(directory: root.appendingPathComponent("edits")))
+            let journal = Journal(directory: root.appendingPathComponent("journal"))
             let (a, w, b) = (try Self.item("A"), try Self.item("W"), try Self.item("B"))
-            // The item is queued after the changes, as when a clock stepped back: what it holds decides, not the time.
-            let first = try pending.edits.enqueue(.delete([a]))
-            let second = try pending.edits.enqueue(
-                .update(item: w, changed: try Self.item("W", price: 200), fields: [.price]))
-            let third = try pending.edits.enqueue(.delete([b]))
-            try pending.outbox.enqueue([OutboxBatch(key: "K1", items: [w])], now: Date(timeIntervalSince1970: 0))
-            let waiting = try pending.waiting(["A", "W", "B"], in: pending.outbox.entries().entries)
-            #expect(waiting == ["W"])
-            let (ready, behind) = PendingWrites.ready([first, second, third], waiting: waiting, unreadable: [])
+            // The item is journaled first with a clock an hour ahead, the changes after it with the clock set back: the
+            // sequence keeps the order they were made in.
+            let entry = try journal.append(
+                [OutboxBatch(key: "K1", items: [w])], now: Date().addingTimeInterval(3600))
+            let first = try journal.append(.delete([a]), now: Date(timeIntervalSince1970: 0))
+            let second = try journal.append(
+                .update(item: w, changed: try Self.item("W", price: 200), fields: [.price]),
+                now: Date(timeIntervalSince1970: 0))
+            let third = try journal.append(.delete([b]), now: Date(timeIntervalSince1970: 0))
+            let listed = try journal.listing()
+            #expect(listed.entries.map(\.file) == [entry.file, first.file, second.file, third.file])
+            let (ready, behind) = try journal.ready(listed.changes, after: listed.itemEntries)
             #expect(ready.map(\.file) == [first.file] && behind == 2, "B's deletion does not overtake W's change")
             #expect(
-                PendingWrites.ready([first, third], waiting: waiting, unreadable: []).behind == 0,
+                try journal.ready([first, third], after: listed.itemEntries).behind == 0,
                 "changes of other items do not wait")
-            // An entry that cannot be read may hold any item: what was queued after it waits.
-            let unreadable = root.appendingPathComponent("outbox").appendingPathComponent(second.file.lastPathComponent)
-            #expect(
-                PendingWrites.ready([first, third], waiting: [], unreadable: [unreadable]).ready.map(\.file) == [
-                    first.file
-                ])
+            // Rows a sync holds back from an entry wait in its place: W's change still waits behind them.
+            let (held, lock) = try #require(try journal.hold(entry))
+            try journal.append([OutboxBatch(key: "K2", items: [w])], inPlaceOf: held)
+            try journal.markSent("K1", in: held)
+            lock.release()
+            let after = try journal.listing()
+            #expect(after.itemEntries.count == 1 && after.itemEntries[0].file != entry.file)
+            #expect(try journal.ready(after.changes, after: after.itemEntries).ready.map(\.file) == [first.file])
+            // A file that cannot be read may hold any item or change: what was made after it waits.
+            try Data("{".utf8).write(to: second.file)
+            #expect(try journal.listing().sendableChanges.map(\.file) == [first.file])
+            #expect(try journal.listing().blocker?.contains(second.file.path) == true)
         }
     }
 
     @Test func anotherRunHoldingTheSyncLockLeavesTheChangeForIt() async throws {
         try await withSubmission(.unmocked) { submission, _ in
-            let held: SubmittedEdit? = try await FileLock.withLockIfFree(submission.sync.pending.syncLock) {
+            let held: SubmittedEdit? = try await FileLock.withLockIfFree(submission.sync.journal.lock) {
                 // Another open of the lock file is another holder to flock, as another process is.
                 try await submit(submission, .delete([try Self.item("A")]), reachable: true)
             }
             guard case .busy? = held else { Issue.record("\(String(describing: held))"); return }
-            #expect(try submission.sync.pending.edits.edits().edits.count == 1)
+            #expect(try submission.sync.journal.listing().changes.count == 1)
         }
     }
 }
@@ -201,9 +206,9 @@ import Testing
             let (a, b) = (try EditSubmissionTests.item("00123"), try EditSubmissionTests.item("B"))
             try await repository.replaceMonth(
                 try #require(YearMonth(year: 2024, month: 1)), with: [a, b], fetchedAt: Date())
-            let queue = EditQueue(directory: root.appendingPathComponent("edits"))
-            try queue.enqueue(.delete([b]))
-            let targets = EditTargets(repository: repository, queued: try queue.edits().edits)
+            let queue = Journal(directory: root.appendingPathComponent("journal"))
+            try queue.append(.delete([b]))
+            let targets = EditTargets(repository: repository, queued: try queue.listing().changes)
             let found = try await targets.matches(["123"]).matches
             guard case .one(let item, named: false) = found.first else { Issue.record("\(found)"); return }
             #expect(item.id == "00123", "an id as the sheet shows it")

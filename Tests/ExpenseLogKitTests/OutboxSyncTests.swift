@@ -21,9 +21,10 @@ import Testing
         }
     }
 
-    static func sender(_ session: FakeSession, _ outbox: Outbox, _ root: URL, wait: Double = 360) throws -> OutboxSync {
+    static func sender(_ session: FakeSession, _ outbox: Journal, _ root: URL, wait: Double = 360) throws -> OutboxSync
+    {
         OutboxSync(
-            delivery: OutboxDelivery(client: try client(session), outbox: outbox),
+            delivery: OutboxDelivery(client: try client(session), journal: outbox),
             repository: LocalRepository(directory: root.appendingPathComponent("cache")),
             resendWait: ResendWait(seconds: wait), verifyAnswers: true)
     }
@@ -35,12 +36,12 @@ import Testing
             let log = RequestLog()
             var kept: [Item] = []
             let outcome = try await Self.sender(Self.server([items[1], items[3]], log: log), outbox, root)
-                .send(try outbox.entries().entries, force: false, keep: { kept += $0 }, event: { _ in })
+                .send(try outbox.listing().itemEntries, force: false, keep: { kept += $0 }, event: { _ in })
             #expect(outcome.stop == nil)
             #expect(outcome.waiting == 5 && outcome.done == 5 && outcome.remaining == 0)
             #expect((outcome.sent, outcome.skipped, outcome.posts) == (3, 2, 3))
             #expect(kept.map(\.id) == ["ID-0", "ID-2", "ID-4"])
-            #expect(try outbox.entries().entries.isEmpty)
+            #expect(try outbox.listing().itemEntries.isEmpty)
             let posts = await log.requests.filter { $0.method == "POST" }
             #expect(posts.count == 3, "each batch narrowed to what the server lacks")
         }
@@ -55,7 +56,7 @@ import Testing
                 throw APIError.network(url: request.url, reason: .refused)
             }
             let outcome = try await Self.sender(session, outbox, root)
-                .send(try outbox.entries().entries, force: false, keep: { _ in }, event: { _ in })
+                .send(try outbox.listing().itemEntries, force: false, keep: { _ in }, event: { _ in })
             guard case .monthUnreadable(let month, _)? = outcome.stop else {
                 Issue.record("expected a month that cannot be read, got \(String(describing: outcome.stop))")
                 return
@@ -74,7 +75,7 @@ import Testing
             let log = RequestLog()
             let sender = try Self.sender(Self.server([], log: log), outbox, root, wait: 360)
             let early = try await sender.send(
-                try outbox.entries().entries, force: false, now: sentAt.addingTimeInterval(60),
+                try outbox.listing().itemEntries, force: false, now: sentAt.addingTimeInterval(60),
                 keep: { _ in }, event: { _ in })
             #expect(
                 early.unsafe == [
@@ -84,7 +85,7 @@ import Testing
             #expect(early.posts == 0 && early.remaining == 2)
             var events: [String] = []
             let forced = try await sender.send(
-                try outbox.entries().entries, force: true, now: sentAt.addingTimeInterval(60),
+                try outbox.listing().itemEntries, force: true, now: sentAt.addingTimeInterval(60),
                 keep: { _ in }, event: { if case .forced(let key, _) = $0 { events.append(key) } })
             #expect(events == [entry.batches[0].key])
             #expect(forced.sent == 2 && forced.remaining == 0)
@@ -95,7 +96,7 @@ import Testing
         try await withTemporaryDirectory { root in
             let (outbox, entry) = try queuedEntry(3, size: 2, in: root)
             let outcome = try await Self.sender(Self.server([], log: RequestLog(), failPosts: true), outbox, root)
-                .send(try outbox.entries().entries, force: false, keep: { _ in }, event: { _ in })
+                .send(try outbox.listing().itemEntries, force: false, keep: { _ in }, event: { _ in })
             guard case .batchFailed(let key, _, let error)? = outcome.stop else {
                 Issue.record("expected a failed batch, got \(String(describing: outcome.stop))")
                 return
@@ -103,7 +104,7 @@ import Testing
             #expect(key == entry.batches[0].key)
             #expect(error == .network(url: try url("https://example.com/exec"), reason: .timedOut))
             #expect(outcome.remaining == 3)
-            #expect(try outbox.entries().entries.first?.itemCount == 3)
+            #expect(try outbox.listing().itemEntries.first?.itemCount == 3)
         }
     }
 }

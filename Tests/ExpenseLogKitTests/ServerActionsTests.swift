@@ -124,12 +124,12 @@ import Testing
                 return HTTPResponse(status: 200, body: answer, url: request.url)
             }.recording(into: log)
             let items = try (0..<250).map { try Self.item("D\($0)", $0 % 28 + 1) }
-            let queue = EditQueue(directory: root.appendingPathComponent("edits"))
-            let edit = try queue.enqueue(.delete(items))
+            let queue = Journal(directory: root.appendingPathComponent("journal"))
+            let edit = try queue.append(.delete(items))
             let outcome = await EditDelivery(
                 client: Self.client(session),
                 repository: LocalRepository(directory: root.appendingPathComponent("cache")),
-                queue: queue
+                journal: queue
             ).send([edit])
             #expect(outcome.stop == nil && outcome.delivered.count == 1)
             let sizes = await log.requests.map { request in
@@ -138,7 +138,7 @@ import Testing
                 } ?? 0
             }
             #expect(sizes == [100, 100, 50])
-            #expect(try queue.edits().edits.isEmpty)
+            #expect(try queue.listing().changes.isEmpty)
         }
     }
 

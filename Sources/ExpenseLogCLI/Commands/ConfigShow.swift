@@ -65,8 +65,9 @@ extension ConfigCommand {
                 "cache", config.cacheDirectory.path,
                 config.paths.origin + (env.usesNetwork ? ", a folder per base URL" : ""),
             ])
-            rows.append(["outbox", config.outboxDirectory.path, config.paths.origin])
-            rows.append(["edits", config.editsDirectory.path, config.paths.origin + ", queued edits and deletions"])
+            rows.append([
+                "outbox", config.journalDirectory.path, config.paths.origin + ", items, edits and deletions waiting",
+            ])
             rows.append([
                 "decisions", context.dataFiles(config).decisions.path,
                 config.paths.origin + ", what imports and same decided about statement rows",

@@ -39,7 +39,8 @@ struct DeleteCommand: ParsableCommand {
     func run(_ context: Context) async throws {
         let config = try context.config()
         // A person at a terminal, as with add: a server that cannot be reached at all is not retried, the change waits.
-        let sync = context.sync(config, try context.client(config, queuesUnreachable: true), context.repository(config))
+        let sync = try context.sync(
+            config, try context.client(config, queuesUnreachable: true), context.repository(config))
         let found = try await NamedItems.find(
             ids, all: all, in: try CommonOptions.range(from: from, to: to, context), sync, context, config
         ).items

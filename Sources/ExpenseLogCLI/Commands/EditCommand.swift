@@ -63,7 +63,8 @@ struct EditCommand: ParsableCommand {
         }
         let period = try CommonOptions.range(from: from, to: to, context)
         // A person at a terminal, as with add: a server that cannot be reached at all is not retried, the change waits.
-        let sync = context.sync(config, try context.client(config, queuesUnreachable: true), context.repository(config))
+        let sync = try context.sync(
+            config, try context.client(config, queuesUnreachable: true), context.repository(config))
         let found = try await NamedItems.find([id], all: all, in: period, sync, context, config)
         let asked = try found.items.compactMap { try change(to: $0, context, config) }
         if found.byName, !asked.isEmpty { try await confirm(asked, context, config) }

@@ -30,18 +30,17 @@ struct PendingCommand: ParsableCommand {
 
     func run(_ context: Context) async throws {
         let config = try context.config()
-        let pending = context.pendingWrites(config)
-        let listing = try PendingListing(pending)
+        let listing = try PendingListing(try context.journal(config))
         let text = PendingText(context: context, config: config)
-        for problem in listing.itemProblems + listing.editProblems { context.warn(context.describeNotice(problem)) }
-        text.edits(listing.edits, in: config.editsDirectory.path)
+        for problem in listing.problems { context.warn(context.describeNotice(problem)) }
+        text.edits(listing.edits, in: config.journalDirectory.path)
         let format = format ?? .table
         // An entry that cannot be read still waits: the listing is then incomplete, and says so with 74.
-        let problems = listing.itemProblems.count
+        let problems = listing.problems.count
         let unreadable =
             problems == 0
             ? ""
-            : " \(problems) outbox entr\(problems == 1 ? "y" : "ies") cannot be read "
+            : " \(problems) journal entr\(problems == 1 ? "y" : "ies") cannot be read "
                 + "(see above) and \(problems == 1 ? "is" : "are") not listed; fix or move \(problems == 1 ? "it" : "them") away."
         if let oldest = listing.oldest {
             context.printItems(listing.items, format, config, showingIDs: true)
@@ -49,19 +48,19 @@ struct PendingCommand: ParsableCommand {
             context.note(
                 context.say(
                     "\(count) item\(count == 1 ? "" : "s") in \(batches) batch\(batches == 1 ? "" : "es") "
-                        + "\(count == 1 ? "waits" : "wait") in \(config.outboxDirectory.path), the oldest queued "
+                        + "\(count == 1 ? "waits" : "wait") in \(config.journalDirectory.path), the oldest queued "
                         + "\(SyncText.time(oldest)). Run `expense-log sync` to send them.",
-                    ja: "\(count)件 (\(batches)バッチ) が \(config.outboxDirectory.path) で送信を待っています (最も古いものは "
+                    ja: "\(count)件 (\(batches)バッチ) が \(config.journalDirectory.path) で送信を待っています (最も古いものは "
                         + "\(SyncText.time(oldest)))。`expense-log sync` で送ります。") + unreadable)
         } else {
             if format != .table { context.printItems([], format, config) }
             context.note(
                 problems > 0
-                    ? "No readable item waits in \(config.outboxDirectory.path)." + unreadable
+                    ? "No readable item waits in \(config.journalDirectory.path)." + unreadable
                     : listing.edits.isEmpty
                         ? "The outbox of the \(config.environment.value.rawValue) environment is empty."
                         : "No item to register waits in the outbox.")
         }
-        if problems > 0 || !listing.editProblems.isEmpty { throw CommandExit(code: .ioError) }
+        if problems > 0 { throw CommandExit(code: .ioError) }
     }
 }

@@ -41,7 +41,7 @@ extension PendingCommand {
     /// nowhere is an error (65), so a typo is never taken for a removal.
     fileprivate static func remove(_ ids: Set<String>?, yes: Bool, _ context: Context) async throws {
         let config = try context.config()
-        let pending = context.pendingWrites(config)
+        let journal = try context.journal(config)
         let what =
             ids.map { "what waits for \($0.count == 1 ? "the id" : "the ids") \($0.sorted().joined(separator: ", "))" }
             ?? "every waiting item and queued change"
@@ -49,11 +49,11 @@ extension PendingCommand {
             guard context.canAsk else {
                 throw UsageError(
                     path: context.invocation.path,
-                    message: "Removing from the outbox or the queue of edits needs --yes when stdin is not a terminal")
+                    message: "Removing from the outbox needs --yes when stdin is not a terminal")
             }
             guard
                 try await context.confirm(
-                    "Remove \(what) from the outbox (\(config.outboxDirectory.path)) and the queue of edits? They will not be sent",
+                    "Remove \(what) from the outbox (\(config.journalDirectory.path))? They will not be sent",
                     yesByDefault: false)
             else {
                 context.io.stderr.write(
@@ -61,7 +61,7 @@ extension PendingCommand {
                 throw CommandExit(code: .failure)
             }
         }
-        let dropped = try await DroppedWrites(ids: ids, from: pending)
+        let dropped = try await DroppedWrites(ids: ids, from: journal)
         PendingText(context: context, config: config).dropped(dropped, all: ids == nil)
         let missing = ids.map(dropped.missing) ?? []
         if !missing.isEmpty, dropped.busy {

@@ -46,7 +46,7 @@ extension RegisterCommand {
         let registration = Registration(
             client: { try context.client(config, orNoneFor: options.dryRun, queuesUnreachable: options.adding != nil) },
             repository: repository,
-            pending: context.pendingWrites(config), queuedEdits: { EditText.waiting(context, config) },
+            journal: try context.journal(config), queuedEdits: { EditText.waiting(context, config) },
             catalogue: config.catalogue.value, onInvalid: options.onInvalid,
             matcher: options.allowDuplicates ? nil : StatementMatcher(window: options.matchDays),
             decisions: context.importDecisions(config), shopRules: context.shopRules(config).store,

@@ -33,7 +33,7 @@ struct SameCommand: ParsableCommand {
     func run(_ context: Context) async throws {
         let config = try context.config()
         let period = try CommonOptions.range(from: from, to: to, context)
-        let sync = context.sync(config, try context.client(config), context.repository(config))
+        let sync = try context.sync(config, try context.client(config), context.repository(config))
         let a = try await NamedItems.find([first], all: false, in: period, sync, context, config, offersAll: false)
             .items
         let b = try await NamedItems.find([second], all: false, in: period, sync, context, config, offersAll: false)

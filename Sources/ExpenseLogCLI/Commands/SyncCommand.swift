@@ -49,7 +49,7 @@ struct SyncCommand: ParsableCommand {
     func run(_ context: Context) async throws {
         let config = try context.config()
         let format = format ?? .table
-        guard try !Sync.nothingWaits(in: context.pendingWrites(config)) else {
+        guard try !Sync.nothingWaits(in: try context.journal(config)) else {
             if format != .table { context.printItems([], format, config) }
             // Quiet: cron mails every line a job prints, and "nothing happened" is no news. --verbose says it.
             if context.verbose {
@@ -60,7 +60,7 @@ struct SyncCommand: ParsableCommand {
             }
             return
         }
-        var sync = context.sync(config, try context.client(config), context.repository(config))
+        var sync = try context.sync(config, try context.client(config), context.repository(config))
         if let ambiguous {
             sync.matching = QueuedRowMatching(decisions: context.importDecisions(config), choice: ambiguous)
         }

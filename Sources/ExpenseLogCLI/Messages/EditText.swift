@@ -13,7 +13,7 @@ enum EditText {
     static func submit(
         _ change: QueuedEdit.Change, reachable: Bool, _ sync: Sync, _ context: Context, _ config: AppConfig
     ) async throws {
-        let directory = config.editsDirectory.path
+        let directory = config.journalDirectory.path
         let text = SyncText(context: context, config: config, sync: sync, format: .table, totals: .onTerminal)
         var saved = try SavedItems()
         let submitted: SubmittedEdit
@@ -55,7 +55,7 @@ enum EditText {
     /// folder cannot be listed; a file that cannot be read is left out, and `pending` and `sync` name it).
     static func waiting(_ context: Context, _ config: AppConfig) -> [QueuedEdit] {
         do {
-            return try context.editQueue(config).edits().edits
+            return try context.journal(config).listing().changes
         } catch {
             context.warn(
                 context.describe(error)

@@ -22,7 +22,7 @@ enum NamedItems {
         offersAll: Bool = true
     ) async throws -> Found {
         let targets = EditTargets(
-            repository: sync.repository, queued: EditText.waiting(context, config), pending: sync.pending)
+            repository: sync.repository, queued: EditText.waiting(context, config), journal: sync.journal)
         var months = period?.months ?? [YearMonth.current()]
         var (matches, short, unknown) = try await lookup(texts, all: all, in: months, targets, context, config)
         let missing = matches.indices.filter { if case .none = matches[$0] { true } else { false } }

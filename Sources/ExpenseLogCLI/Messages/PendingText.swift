@@ -37,7 +37,7 @@ struct PendingText {
         if dropped.edits == nil {
             context.warn(
                 context.say(
-                    "nothing was removed: another run (a sync, edit or delete) is sending the outbox and the queue of edits; run pending again once it ends",
+                    "nothing was removed: another run (a sync, edit or delete) is sending the outbox; run pending again once it ends",
                     ja: "何も取り除いていません: 別の実行 (sync、edit、delete) が送信待ちと変更を送っています。終わったら pending をもう一度実行してください"))
         }
         for edit in dropped.edits ?? [] {
@@ -101,7 +101,7 @@ extension PendingText {
     /// characters names; a prefix of several is an error listing them (65, nothing removed). A text naming nothing is
     /// kept as given, for the removal to report.
     static func ids(named texts: [String], _ context: Context) throws -> [String] {
-        let named = try DroppedWrites.ids(named: texts, in: context.pendingWrites(try context.config()))
+        let named = try DroppedWrites.ids(named: texts, in: try context.journal(try context.config()))
         return try texts.map { text in
             let ids = named[text] ?? []
             guard ids.count > 1 else { return ids.first ?? text }

@@ -119,7 +119,7 @@ extension RegisterText {
         _ stop: BatchRegistration.Stop, confirmed: Int, total: Int, config: AppConfig, wait: ResendWait,
         report: ImportRecord
     ) -> ExitCode {
-        let outbox = context.outbox(config).directory.path
+        let outbox = config.journalDirectory.path
         switch stop {
         case .outboxUnwritable(let error):
             context.io.stderr.write(

@@ -16,7 +16,7 @@ struct RegisterText {
     /// The messages of a run.
     init(options: RegisterOptions, context: Context, progress: ProgressLine) {
         (self.options, self.context, self.progress) = (options, context, progress)
-        outbox = (try? context.config().outboxDirectory.path).map { " (\($0))" } ?? ""
+        outbox = (try? context.config().journalDirectory.path).map { " (\($0))" } ?? ""
     }
 
     /// Shows what a registration meets as it goes: rows read, the inputs' problems, the comparison, the batches sent.

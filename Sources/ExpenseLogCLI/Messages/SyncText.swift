@@ -192,10 +192,10 @@ struct SyncText {
 
     /// The changes' part; throws the exit code when it is not 0.
     private func edits(_ step: EditsStep, own: QueuedEdit?) throws {
-        let directory = config.editsDirectory.path
+        let directory = config.journalDirectory.path
         func behind(_ count: Int) -> String {
             context.say(
-                "\(count) change\(count == 1 ? " waits" : "s wait") behind an item still waiting to be registered (or an outbox entry "
+                "\(count) change\(count == 1 ? " waits" : "s wait") behind an item still waiting to be registered (or a journal entry "
                     + "that cannot be read, which may hold one)"
                     + (own == nil ? "" : " (this one among them)")
                     + ": `expense-log sync` sends \(count == 1 ? "it" : "them") once those are sent.",
@@ -250,7 +250,7 @@ struct SyncText {
                 context.io.stderr.write(behind(waitingBehind))
                 throw CommandExit(code: .temporaryFailure)
             }
-            if own == nil { context.note(context.say("The queue of edits is empty.", ja: "待っている変更はありません。")) }
+            if own == nil { context.note(context.say("No edit or deletion waits.", ja: "待っている変更はありません。")) }
         }
     }
 

@@ -6,9 +6,9 @@ import Testing
 @testable import ExpenseLogModel
 @testable import ExpenseLogStore
 
-/// Outbox entries read a line at a time: every layout expense-log has written, where each batch's body lies, and what
+/// Journal entries read a line at a time: every layout expense-log has written, where each batch's body lies, and what
 /// happens when an entry changes or goes while it is read.
-@Suite struct OutboxScanTests {
+@Suite struct ItemEntryFileTests {
     /// An entry exactly as every version so far writes it: a header line, a key line per batch, its item lines, `]}`
     /// (`]},` before another batch), and `]}` to close.
     static let written = """
@@ -28,7 +28,7 @@ import Testing
     @Test(arguments: ["\n", "\r\n"])
     func readsTheWrittenLayout(lineEnd: String) async throws {
         try await withTemporaryDirectory { root in
-            let outbox = Outbox(directory: root)
+            let outbox = Journal(directory: root)
             let file = root.appendingPathComponent("00000000000000000001-1-OLD.json")
             try writeText(Self.written.replacingOccurrences(of: "\n", with: lineEnd), to: file)
             let (entries, problems) = try outbox.entries()
@@ -65,7 +65,7 @@ import Testing
         original: String, edited: String, problem: String
     ) async throws {
         try await withTemporaryDirectory { root in
-            let outbox = Outbox(directory: root)
+            let outbox = Journal(directory: root)
             let file = root.appendingPathComponent("00000000000000000001-1-EDIT.json")
             try writeText(Self.written.replacingOccurrences(of: original, with: edited), to: file)
             let (entries, problems) = try outbox.entries()
@@ -76,12 +76,12 @@ import Testing
 
     @Test func aBatchAcrossTheReadChunksKeepsItsExactBytes() async throws {
         try await withTemporaryDirectory { root in
-            let outbox = Outbox(directory: root)
+            let outbox = Journal(directory: root)
             // 12,000 items: a body of about 1.2 MiB, read in chunks of 1 MiB, between two small batches.
             let big = OutboxBatch(key: "BIG-1", items: try numberedItems(12_000))
             let small = try twoBatches()
-            let entry = try outbox.enqueue([small[0], big, small[1]])
-            let listed = try #require(try outbox.entries().entries.first)
+            let entry = try outbox.append([small[0], big, small[1]])
+            let listed = try #require(try outbox.listing().itemEntries.first)
             #expect(listed.batches == entry.batches, "the ranges read back are the ranges written")
             #expect(try outbox.body(of: listed.batches[1], in: listed) == big.body)
             #expect(try listed.loaded(outbox) == [small[0], big, small[1]])
@@ -90,9 +90,9 @@ import Testing
 
     @Test func anEntryGoneSinceItWasListedIsSkippedByReaders() async throws {
         try await withTemporaryDirectory { root in
-            let outbox = Outbox(directory: root)
-            let entry = try outbox.enqueue(try twoBatches())
-            let listed = try #require(try outbox.entries().entries.first)
+            let outbox = Journal(directory: root)
+            let entry = try outbox.append(try twoBatches())
+            let listed = try #require(try outbox.listing().itemEntries.first)
             for key in entry.batches.map(\.key) { try outbox.markSent(key, in: entry) }  // a sync finished it meanwhile
             var seen = 0
             #expect(try outbox.forEachBatch(of: listed) { _ in seen += 1 } == false)
@@ -103,15 +103,15 @@ import Testing
 
     @Test func anEntryReplacedSinceItWasListedIsNotHeld() async throws {
         try await withTemporaryDirectory { root in
-            let outbox = Outbox(directory: root)
-            let entry = try outbox.enqueue(try twoBatches())
-            let listed = try #require(try outbox.entries().entries.first)
+            let outbox = Journal(directory: root)
+            let entry = try outbox.append(try twoBatches())
+            let listed = try #require(try outbox.listing().itemEntries.first)
             // Fixed by hand: the same batches with another item, so every byte range after it moved.
             let edited = try String(contentsOf: entry.file, encoding: .utf8).replacingOccurrences(
                 of: "item 0", with: "item zero")
             try writeText(edited, to: entry.file)
             #expect(try outbox.hold(listed) == nil, "its byte ranges belong to the file it replaced")
-            let relisted = try #require(try outbox.entries().entries.first)
+            let relisted = try #require(try outbox.listing().itemEntries.first)
             let (held, lock) = try #require(try outbox.hold(relisted))
             defer { lock.release() }
             #expect(try held.loaded(outbox).first?.items.first?.name == "item zero")
@@ -120,9 +120,9 @@ import Testing
 
     @Test func anEntryEditedWhileItIsSentStopsTheRunWithoutReadingStaleRanges() async throws {
         try await withTemporaryDirectory { root in
-            let outbox = Outbox(directory: root)
-            let entry = try outbox.enqueue(try twoBatches())
-            let listed = try #require(try outbox.entries().entries.first)
+            let outbox = Journal(directory: root)
+            let entry = try outbox.append(try twoBatches())
+            let listed = try #require(try outbox.listing().itemEntries.first)
             let (held, lock) = try #require(try outbox.hold(listed))
             defer { lock.release() }
             // Edited to the same length: the byte ranges would still fit, but they belong to the file as it was.
@@ -137,26 +137,26 @@ import Testing
 
     @Test func tidyRemovesAFinishedEntryWithoutReadingItsItems() async throws {
         try await withTemporaryDirectory { root in
-            let outbox = Outbox(directory: root)
-            let finished = try outbox.enqueue(try twoBatches())
-            let pending = try outbox.enqueue(try twoBatches())
+            let outbox = Journal(directory: root)
+            let finished = try outbox.append(try twoBatches())
+            let pending = try outbox.append(try twoBatches())
             // A crash between the sent log's last line and the removal leaves a finished entry behind.
             for key in finished.batches.map(\.key) { try outbox.appendLine(key, to: sentLog(of: finished.file)) }
             try outbox.appendLine(pending.batches[0].key, to: sentLog(of: pending.file))
             outbox.tidy()
             #expect(!FileManager.default.fileExists(atPath: finished.file.path))
             #expect(FileManager.default.fileExists(atPath: pending.file.path))
-            #expect(try outbox.entries().entries.map(\.batches) == [[pending.batches[1]]])
+            #expect(try outbox.listing().itemEntries.map(\.batches) == [[pending.batches[1]]])
         }
     }
 
     @Test func aKeyThatCannotBeWrittenPlainlyIsRefused() async throws {
         try await withTemporaryDirectory { root in
-            let outbox = Outbox(directory: root)
+            let outbox = Journal(directory: root)
             #expect(throws: StoreError.self) {
-                try outbox.enqueue([OutboxBatch(key: "A\"B", items: try numberedItems(1))])
+                try outbox.append([OutboxBatch(key: "A\"B", items: try numberedItems(1))])
             }
-            let entries = try outbox.entries().entries
+            let entries = try outbox.listing().itemEntries
             #expect(entries.isEmpty, "nothing half-written")
         }
     }

@@ -11,9 +11,9 @@ import Darwin
 
 /// The batches one run queued, as one file: a crash while queueing leaves all of them or none.
 ///
-/// An entry holds where each batch lies in its file, never the items: `Outbox.batch(_:of:)` reads one batch at a time,
-/// so that an outbox of millions of items is listed and sent in flat memory.
-public struct OutboxEntry: Sendable, Equatable {
+/// An entry holds where each batch lies in its file, never the items: `Journal.batch(_:of:)` reads one batch at a time,
+/// so that a journal of millions of items is listed and sent in flat memory.
+public struct ItemEntry: Sendable, Equatable {
     /// The entry's file.
     public let file: URL
     /// When the run queued it.
@@ -52,84 +52,94 @@ public struct QueuedBatch: Sendable, Equatable {
     }
 }
 
-/// The outbox of one environment: items that could not be confirmed as saved, waiting for `sync`.
+/// The journal of one environment (`<state>/<env>/journal`): every write waiting for the server, one file each, in
+/// one order. A `register` run's batches of items are one entry (`ItemEntryFile`); an edit or a deletion is one entry
+/// (`JournalChanges`). Entries are named by a sequence number (`JournalSequence`), so listing the folder gives them in
+/// the order they were made, and every sender holds the one lock (`lock`).
 ///
-/// Each `register` that queues writes one new entry file (write-temp, `fsync`, rename), so concurrent runs never
-/// touch the same file. `sync` appends the key of every batch the server confirmed to the entry's `.sent` log
-/// (one line), and deletes both files once every batch is confirmed: no whole-file rewrites per batch. The `.tried`
-/// line written before each POST is `fsync`ed (after a power cut, `sync` must still know a POST may be running); the
-/// `.sent` line of a batch the server has is not: losing one to a power cut costs only the check `sync` makes anyway
-/// before sending (the batch's months are read, and the items found there are crossed off), and an `fsync` a batch
-/// was 3% of an import's CPU and more of its time on a laptop's disk. A dropped or refused batch's line is `fsync`ed.
-public struct Outbox: Sendable {
-    /// The folder holding the entries (`<state>/<env>/outbox`).
+/// Each entry is written whole to a new file (write-temp, `fsync`, rename), so concurrent runs never touch the same
+/// file. `sync` appends the key of every batch the server confirmed to the entry's `.sent` log (one line), and deletes
+/// both files once every batch is confirmed: no whole-file rewrites per batch. The `.tried` line written before each
+/// POST is `fsync`ed (after a power cut, `sync` must still know a POST may be running); the `.sent` line of a batch the
+/// server has is not: losing one to a power cut costs only the check `sync` makes anyway before sending (the batch's
+/// months are read, and the items found there are crossed off), and an `fsync` a batch was 3% of an import's CPU and
+/// more of its time on a laptop's disk. A dropped or refused batch's line is `fsync`ed.
+public struct Journal: Sendable {
+    /// The folder holding the entries.
     public let directory: URL
 
-    /// An outbox over a folder, which is created when the first entry is queued.
+    /// A journal over a folder, which is created when the first entry is written.
     public init(directory: URL) {
         self.directory = directory
     }
 
-    /// The lock `sync` holds for its whole run, so two syncs never send the same batch.
-    public var syncLock: URL { directory.deletingLastPathComponent().appendingPathComponent("sync.lock") }
+    /// The lock every sender holds for its whole run (`sync`, `edit`/`delete` sending, `pending drop`), so two runs
+    /// never send the same write. Its place is the one earlier versions' `sync` locked, so they exclude each other.
+    public var lock: URL { directory.deletingLastPathComponent().appendingPathComponent("sync.lock") }
 
-    /// Queues batches as one new entry.
+    /// A new entry's file, named by the next sequence number.
+    func newEntryFile(now: Date) throws -> URL {
+        directory.appendingPathComponent(JournalSequence.name(try JournalSequence.next(in: directory, now: now)))
+    }
+
+    /// Journals batches as one new entry; `inPlaceOf` gives it that entry's place in the order (rows a sync holds back
+    /// from an entry wait on where they were, so a change of one made meanwhile still waits behind it).
     @discardableResult
-    public func enqueue(_ batches: [OutboxBatch], now: Date = Date()) throws -> OutboxEntry {
-        let (file, queued) = try write(now: now, beforeRename: nil) { add in
+    public func append(
+        _ batches: [OutboxBatch], now: Date = Date(), inPlaceOf earlier: ItemEntry? = nil
+    ) throws
+        -> ItemEntry
+    {
+        let (file, queued) = try write(now: now, place: earlier, beforeRename: nil) { add in
             for batch in batches { try add(batch.queued) }
         }
-        return OutboxEntry(file: file, queuedAt: now, batches: queued, identity: FileIdentity(path: file.path))
+        return ItemEntry(file: file, queuedAt: now, batches: queued, identity: FileIdentity(path: file.path))
     }
 
-    /// Queues batches as one new entry that is locked before it appears; see `enqueueHeld(writing:)`.
-    public func enqueueHeld(_ batches: [OutboxBatch], now: Date = Date()) throws -> (OutboxEntry, HeldLock) {
-        try enqueueHeld(now: now) { add in
+    /// Journals batches as one new entry that is locked before it appears; see `appendHeld(writing:)`.
+    public func appendHeld(_ batches: [OutboxBatch], now: Date = Date()) throws -> (ItemEntry, HeldLock) {
+        try appendHeld(now: now) { add in
             for batch in batches { try add(batch.queued) }
         }
     }
 
-    /// Queues the batches `batches` hands to the function it gets as one new entry, written a batch at a time and
+    /// Journals the batches `batches` hands to the function it gets as one new entry, written a batch at a time and
     /// locked before it appears, so that no `sync` sends them while the caller does and a large import is never held
     /// whole in memory; the lock goes with the process, so after a crash `sync` takes over.
-    public func enqueueHeld(
+    public func appendHeld(
         now: Date = Date(), writing batches: ((BatchBody) throws -> Void) throws -> Void
     )
-        throws -> (OutboxEntry, HeldLock)
+        throws -> (ItemEntry, HeldLock)
     {
         var held: HeldLock?
         let (file, queued) = try write(
-            now: now, beforeRename: { fd in held = try FileLock.hold(descriptor: fd, path: directory.path) },
+            now: now, place: nil,
+            beforeRename: { fd in held = try FileLock.hold(descriptor: fd, path: directory.path) },
             batches: batches)
         guard let held else { throw StoreError.writeFailed(path: file.path, reason: "it could not be locked") }
-        return (OutboxEntry(file: file, queuedAt: now, batches: queued, identity: FileIdentity(path: file.path)), held)
+        return (ItemEntry(file: file, queuedAt: now, batches: queued, identity: FileIdentity(path: file.path)), held)
     }
 
     private func write(
-        now: Date, beforeRename: ((Int32) throws -> Void)?,
+        now: Date, place: ItemEntry?, beforeRename: ((Int32) throws -> Void)?,
         batches: ((BatchBody) throws -> Void) throws -> Void
     ) throws -> (URL, [QueuedBatch]) {
-        let file = directory.appendingPathComponent(Self.entryName(now: now))
-        return (file, try OutboxFile.write(to: file, queuedAt: now, beforeRename: beforeRename, batches: batches))
-    }
-
-    /// A new entry's file name, which sorts by time, so entries are sent in the order they were queued.
-    static func entryName(now: Date) -> String {
-        let stamp = String(UInt64(max(0, now.timeIntervalSince1970) * 1_000_000))
-        return String(repeating: "0", count: max(0, 20 - stamp.count)) + stamp + "-\(getpid())-"
-            + UUID().uuidString.prefix(8) + ".json"
+        let file =
+            try place.map { directory.appendingPathComponent(JournalSequence.name(sharing: $0.file)) }
+            ?? newEntryFile(now: now)
+        return (file, try ItemEntryFile.write(to: file, queuedAt: now, beforeRename: beforeRename, batches: batches))
     }
 
     /// The body of a queued batch, read back from the entry's file.
-    public func body(of batch: QueuedBatch, in entry: OutboxEntry) throws -> Data {
-        try OutboxFile.body(of: batch, in: entry.file, expected: entry.identity)
+    public func body(of batch: QueuedBatch, in entry: ItemEntry) throws -> Data {
+        try ItemEntryFile.body(of: batch, in: entry.file, expected: entry.identity)
     }
 
     /// A queued batch with its items, read back from the entry's file: one batch in memory at a time.
-    public func batch(_ batch: QueuedBatch, of entry: OutboxEntry) throws -> OutboxBatch {
+    public func batch(_ batch: QueuedBatch, of entry: ItemEntry) throws -> OutboxBatch {
         let body = try body(of: batch, in: entry)
         do {
-            return OutboxBatch(key: batch.key, items: try OutboxFile.items(body), body: body)
+            return OutboxBatch(key: batch.key, items: try ItemEntryFile.items(body), body: body)
         } catch {
             let why = String(describing: error)
             throw StoreError.readFailed(
@@ -137,46 +147,11 @@ public struct Outbox: Sendable {
         }
     }
 
-    /// Every entry with batches left, oldest first, and a message for each file that cannot be read (left in place).
-    ///
-    /// A missing folder is an empty outbox; a folder that cannot be listed is an error, never "empty".
-    public func entries() throws -> (entries: [OutboxEntry], problems: [String]) {
-        let listed = try listing()
-        return (listed.entries, listed.problems)
-    }
-
-    /// As `entries()`, with the files that cannot be read, so that what was queued after them can wait behind them.
-    public func listing() throws -> (entries: [OutboxEntry], problems: [String], unreadable: [URL]) {
-        let names = try QueueFolder.entryNames(in: directory, what: "the outbox folder")
-        var entries: [OutboxEntry] = []
-        var problems: [String] = []
-        var unreadable: [URL] = []
-        for name in names {
-            let file = directory.appendingPathComponent(name)
-            do {
-                let entry = try read(file, parseItems: true)
-                if !entry.batches.isEmpty { entries.append(entry) }
-            } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
-                continue  // sent and removed by another process since the folder was listed
-            } catch {
-                let reason =
-                    if case StoreError.readFailed(_, let reason) = error { reason } else {
-                        StoreError.reason(of: error)
-                    }
-                problems.append(
-                    "the outbox entry \(file.path) cannot be read (\(reason)); it was left in place and its items "
-                        + "are not sent until it is fixed or moved away")
-                unreadable.append(file)
-            }
-        }
-        return (entries, problems, unreadable)
-    }
-
     /// Locks an entry for sending and drops the batches sent since it was listed; nil when another process is sending
     /// it, nothing is left, or the file is not the one listed (edited or replaced since: its byte ranges no longer hold,
     /// and its items may fall in months this run did not check). Once written, an entry's file never changes: only its
     /// sent log grows.
-    public func hold(_ entry: OutboxEntry) throws -> (OutboxEntry, HeldLock)? {
+    public func hold(_ entry: ItemEntry) throws -> (ItemEntry, HeldLock)? {
         guard let lock = try FileLock.holdIfFree(entry.file) else { return nil }
         let sent = sentKeys(of: entry.file)
         let left = entry.batches.filter { !sent.contains($0.key) }
@@ -184,12 +159,12 @@ public struct Outbox: Sendable {
             lock.release()
             return nil
         }
-        return (OutboxEntry(file: entry.file, queuedAt: entry.queuedAt, batches: left, identity: identity), lock)
+        return (ItemEntry(file: entry.file, queuedAt: entry.queuedAt, batches: left, identity: identity), lock)
     }
 
     /// Hands each batch of an entry to `body`, read back one at a time; false when the entry is gone (sent and removed
     /// since it was listed), so a reader that only lists skips it.
-    public func forEachBatch(of entry: OutboxEntry, _ body: (OutboxBatch) throws -> Void) throws -> Bool {
+    public func forEachBatch(of entry: ItemEntry, _ body: (OutboxBatch) throws -> Void) throws -> Bool {
         for queued in entry.batches {
             let read: OutboxBatch
             do {
@@ -202,11 +177,11 @@ public struct Outbox: Sendable {
         return true
     }
 
-    /// Moves a batch the server refused as invalid out of the outbox into `rejected/`, as a JSON array that
+    /// Moves a batch the server refused as invalid out of the journal into `rejected/`, as a JSON array that
     /// `register` reads once fixed; returns that file.
     ///
     /// `key` is the batch's key in the entry when `batch` is a narrowed copy of it.
-    public func reject(_ batch: OutboxBatch, from entry: OutboxEntry, key: String? = nil) throws -> URL {
+    public func reject(_ batch: OutboxBatch, from entry: ItemEntry, key: String? = nil) throws -> URL {
         let file = directory.deletingLastPathComponent().appendingPathComponent("rejected", isDirectory: true)
             .appendingPathComponent(
                 entry.file.deletingPathExtension().lastPathComponent + "-" + batch.key.prefix(8) + ".json")
@@ -215,15 +190,15 @@ public struct Outbox: Sendable {
         return file
     }
 
-    /// How many items wait in the outbox.
+    /// How many items wait to be registered.
     public func pendingCount() throws -> Int {
-        try entries().entries.reduce(0) { $0 + $1.itemCount }
+        try listing().itemEntries.reduce(0) { $0 + $1.itemCount }
     }
 
     /// Crosses off a batch (confirmed by the server, dropped, or refused); the entry's files go once every batch is.
     /// `onServer` says the server has the batch's items: then the line is not `fsync`ed, as a power cut that loses it
     /// costs only the check `sync` makes before sending (a dropped or refused batch has no such check, so its line is).
-    public func markSent(_ key: String, in entry: OutboxEntry, onServer: Bool = false) throws {
+    public func markSent(_ key: String, in entry: ItemEntry, onServer: Bool = false) throws {
         let log = sentLog(for: entry.file)
         let lines = try appendLine(key, to: log, countingLines: true, durable: !onServer)
         // Reading the keys back is needed only once the log has as many lines as the entry has batches: reading them
@@ -306,15 +281,15 @@ public struct Outbox: Sendable {
     }
 
     /// An entry with the batches not sent yet; `parseItems` reads each of those once, to count its items and months.
-    private func read(_ file: URL, parseItems: Bool) throws -> OutboxEntry {
+    func read(_ file: URL, parseItems: Bool) throws -> ItemEntry {
         let sent = sentKeys(of: file)
-        let (queuedAt, batches, identity) = try OutboxFile.scan(file, parseItems: parseItems, sent: sent)
-        return OutboxEntry(
+        let (queuedAt, batches, identity) = try ItemEntryFile.scan(file, parseItems: parseItems, sent: sent)
+        return ItemEntry(
             file: file, queuedAt: queuedAt, batches: batches.filter { !sent.contains($0.key) }, identity: identity)
     }
 }
 
-extension Outbox {
+extension Journal {
     /// What `drop` did.
     public struct Dropped: Sendable {
         /// The items removed, in queue order.
@@ -331,7 +306,7 @@ extension Outbox {
     /// which `sync` resolves by id against the server).
     public func drop(ids: Set<String>?) throws -> Dropped {
         var result = Dropped()
-        for entry in try entries().entries {
+        for entry in try listing().itemEntries {
             guard let (held, lock) = try hold(entry) else {
                 result.busy += 1
                 continue
@@ -352,7 +327,7 @@ extension Outbox {
             if !kept.isEmpty {
                 // A POST of the old batch may still be running on the server: its time carries over, so that `sync`
                 // waits for it as it would have for the old key.
-                let entry = try enqueue(kept.map(\.batch))
+                let entry = try append(kept.map(\.batch), inPlaceOf: held)
                 for (batch, time) in kept where time != nil { try markAttempt(batch.key, in: entry, at: time) }
             }
             for key in done { try markSent(key, in: held) }

@@ -13,7 +13,7 @@ import Darwin
 /// `{"key":"K","items":[`, a line per item and a line `]}` (`]},` when another batch follows); then `]}`. It is read a
 /// line at a time and only one batch is ever held, so `pending` and `sync` stay flat however large an offline import
 /// was; an entry in any other layout is refused (it was not written by expense-log).
-enum OutboxFile {
+enum ItemEntryFile {
     /// The largest batch read: a batch of 10,000 items (the largest `--batch-size`) is a few MiB.
     static let batchLimit = 64 << 20
 
@@ -248,7 +248,7 @@ enum OutboxFile {
         return (queuedAt, batches, identity)
     }
 
-    private static let layoutProblem = "not in the layout expected (as expense-log writes its outbox entries)"
+    private static let layoutProblem = "not in the layout expected (as expense-log writes its journal entries)"
 
     /// The time of a header line `{"queuedAt":1705900000.5,"batches":[`.
     private static func header(_ line: ArraySlice<UInt8>) -> Double? {

@@ -20,15 +20,15 @@ func twoBatches() throws -> [OutboxBatch] {
 }
 
 @Suite("The outbox: queued batches waiting for sync")
-struct OutboxTests {
+struct JournalTests {
     static let queuedAt = Date(timeIntervalSince1970: 1_705_900_000.5)
 
     @Test("enqueue writes one new entry file per call, creating the folder")
     func oneFilePerEnqueue() async throws {
         try await withTemporaryDirectory { root in
-            let outbox = Outbox(directory: root.appendingPathComponent("state/release/outbox"))
-            let first = try outbox.enqueue(try twoBatches())
-            let second = try outbox.enqueue(try twoBatches())
+            let outbox = Journal(directory: root.appendingPathComponent("state/release/journal"))
+            let first = try outbox.append(try twoBatches())
+            let second = try outbox.append(try twoBatches())
             #expect(first.file != second.file)
             #expect(
                 fileNames(in: outbox.directory)
@@ -40,13 +40,13 @@ struct OutboxTests {
     @Test("an entry reads back with its batches, keys, items and queue time")
     func readsBack() async throws {
         try await withTemporaryDirectory { root in
-            let outbox = Outbox(directory: root)
+            let outbox = Journal(directory: root)
             let awkward = Item(
                 id: "Q", date: try day(2024, 2, 29), name: "珈琲 \"濃いめ\" \\ 1/2", price: -300,
                 category: 3, categorySub: nil)
             let batches = try twoBatches() + [OutboxBatch(key: UUID().uuidString, items: [awkward])]
-            let queued = try outbox.enqueue(batches, now: Self.queuedAt)
-            let (entries, problems) = try Outbox(directory: root).entries()
+            let queued = try outbox.append(batches, now: Self.queuedAt)
+            let (entries, problems) = try Journal(directory: root).entries()
             #expect(problems.isEmpty)
             let entry = try #require(entries.first)
             #expect(entries.count == 1)
@@ -60,24 +60,24 @@ struct OutboxTests {
         }
     }
 
-    @Test("entries come oldest first by queue time, whatever order they were written in")
+    @Test("entries come in the order they were journaled, whatever the clock said each time")
     func oldestFirst() async throws {
         try await withTemporaryDirectory { root in
-            let outbox = Outbox(directory: root)
+            let outbox = Journal(directory: root)
             let late = [OutboxBatch(key: "LATE", items: try numberedItems(1))]
             let early = [OutboxBatch(key: "EARLY", items: try numberedItems(1))]
             let earliest = [OutboxBatch(key: "EARLIEST", items: try numberedItems(1))]
-            try outbox.enqueue(late, now: Date(timeIntervalSince1970: 1_800_000_000))
-            try outbox.enqueue(early, now: Date(timeIntervalSince1970: 1_700_000_000))
-            try outbox.enqueue(earliest, now: Date(timeIntervalSince1970: 5))  // fewer digits: must still sort first
-            #expect(try outbox.entries().entries.map { $0.batches[0].key } == ["EARLIEST", "EARLY", "LATE"])
+            try outbox.append(late, now: Date(timeIntervalSince1970: 1_800_000_000))
+            try outbox.append(early, now: Date(timeIntervalSince1970: 1_700_000_000))
+            try outbox.append(earliest, now: Date(timeIntervalSince1970: 5))  // the clock set back
+            #expect(try outbox.listing().itemEntries.map { $0.batches[0].key } == ["LATE", "EARLY", "EARLIEST"])
         }
     }
 
     @Test("an empty or absent outbox has no entries, no problems and nothing pending")
     func empty() async throws {
         try await withTemporaryDirectory { root in
-            let outbox = Outbox(directory: root.appendingPathComponent("never-created"))
+            let outbox = Journal(directory: root.appendingPathComponent("never-created"))
             let (entries, problems) = try outbox.entries()
             #expect(entries.isEmpty)
             #expect(problems.isEmpty)
@@ -88,9 +88,9 @@ struct OutboxTests {
     @Test("pendingCount counts the items of every batch of every entry")
     func pendingCount() async throws {
         try await withTemporaryDirectory { root in
-            let outbox = Outbox(directory: root)
-            try outbox.enqueue(try twoBatches())  // 3 items
-            try outbox.enqueue(OutboxBatch.split(try numberedItems(5), size: 100))  // 5 items
+            let outbox = Journal(directory: root)
+            try outbox.append(try twoBatches())  // 3 items
+            try outbox.append(OutboxBatch.split(try numberedItems(5), size: 100))  // 5 items
             #expect(try outbox.pendingCount() == 8)
         }
     }
@@ -98,12 +98,12 @@ struct OutboxTests {
     @Test("markSent drops a confirmed batch from the entry and keeps the rest pending")
     func markOneOfTwo() async throws {
         try await withTemporaryDirectory { root in
-            let outbox = Outbox(directory: root)
+            let outbox = Journal(directory: root)
             let batches = try twoBatches()
-            let file = try outbox.enqueue(batches).file
-            let entry = try #require(try outbox.entries().entries.first)
+            let file = try outbox.append(batches).file
+            let entry = try #require(try outbox.listing().itemEntries.first)
             try outbox.markSent(batches[0].key, in: entry)
-            let after = try #require(try outbox.entries().entries.first)
+            let after = try #require(try outbox.listing().itemEntries.first)
             #expect(try after.loaded(outbox) == [batches[1]])
             #expect(try outbox.pendingCount() == 1)
             #expect(FileManager.default.fileExists(atPath: file.path))
@@ -114,12 +114,12 @@ struct OutboxTests {
     @Test("once every batch of an entry is confirmed both its files are removed")
     func markAll() async throws {
         try await withTemporaryDirectory { root in
-            let outbox = Outbox(directory: root)
+            let outbox = Journal(directory: root)
             let batches = try twoBatches()
-            let kept = try outbox.enqueue([OutboxBatch(key: "OTHER", items: try numberedItems(1))]).file
-            let file = try outbox.enqueue(batches, now: Date(timeIntervalSince1970: 1)).file
+            let kept = try outbox.append([OutboxBatch(key: "OTHER", items: try numberedItems(1))]).file
+            let file = try outbox.append(batches, now: Date(timeIntervalSince1970: 1)).file
             let entry = try #require(
-                try outbox.entries().entries.first { $0.file.lastPathComponent == file.lastPathComponent })
+                try outbox.listing().itemEntries.first { $0.file.lastPathComponent == file.lastPathComponent })
             try outbox.markSent(batches[1].key, in: entry)
             try outbox.markSent(batches[0].key, in: entry)
             #expect(fileNames(in: root) == [kept.lastPathComponent])
@@ -130,10 +130,10 @@ struct OutboxTests {
     @Test("the .sent log holds one line per confirmed key")
     func sentLogLines() async throws {
         try await withTemporaryDirectory { root in
-            let outbox = Outbox(directory: root)
+            let outbox = Journal(directory: root)
             let batches = OutboxBatch.split(try numberedItems(3), size: 1)
-            let file = try outbox.enqueue(batches).file
-            let entry = try #require(try outbox.entries().entries.first)
+            let file = try outbox.append(batches).file
+            let entry = try #require(try outbox.listing().itemEntries.first)
             try outbox.markSent(batches[0].key, in: entry)
             try outbox.markSent(batches[2].key, in: entry)
             let log = try String(contentsOf: sentLog(of: file), encoding: .utf8)
@@ -144,11 +144,11 @@ struct OutboxTests {
     @Test("a torn last line in the .sent log (no newline) does not count as confirmed")
     func tornLine() async throws {
         try await withTemporaryDirectory { root in
-            let outbox = Outbox(directory: root)
+            let outbox = Journal(directory: root)
             let batches = OutboxBatch.split(try numberedItems(3), size: 1)
-            let file = try outbox.enqueue(batches).file
+            let file = try outbox.append(batches).file
             try writeText(batches[0].key + "\n" + batches[1].key, to: sentLog(of: file))
-            let entry = try #require(try outbox.entries().entries.first)
+            let entry = try #require(try outbox.listing().itemEntries.first)
             #expect(entry.batches.map(\.key) == [batches[1].key, batches[2].key])
             #expect(try outbox.pendingCount() == 2)
         }
@@ -157,22 +157,22 @@ struct OutboxTests {
     @Test("a key confirmed after a torn line starts a line of its own and counts")
     func confirmAfterTornLine() async throws {
         try await withTemporaryDirectory { root in
-            let outbox = Outbox(directory: root)
+            let outbox = Journal(directory: root)
             let batches = OutboxBatch.split(try numberedItems(3), size: 1)
-            let file = try outbox.enqueue(batches).file
+            let file = try outbox.append(batches).file
             try writeText(batches[0].key + "\n" + String(batches[1].key.prefix(7)), to: sentLog(of: file))
-            let entry = try #require(try outbox.entries().entries.first)
+            let entry = try #require(try outbox.listing().itemEntries.first)
             try outbox.markSent(batches[2].key, in: entry)
-            #expect(try outbox.entries().entries.first?.batches.map(\.key) == [batches[1].key])
+            #expect(try outbox.listing().itemEntries.first?.batches.map(\.key) == [batches[1].key])
         }
     }
 
     @Test("a key cut short by a crash confirms nothing")
     func cutKey() async throws {
         try await withTemporaryDirectory { root in
-            let outbox = Outbox(directory: root)
+            let outbox = Journal(directory: root)
             let batches = try twoBatches()
-            let file = try outbox.enqueue(batches).file
+            let file = try outbox.append(batches).file
             try writeText(String(batches[0].key.prefix(10)) + "\n", to: sentLog(of: file))
             #expect(try queuedBatches(outbox).first == batches)
         }
@@ -188,8 +188,8 @@ struct OutboxTests {
         ])
     func unreadableEntry(content: String) async throws {
         try await withTemporaryDirectory { root in
-            let outbox = Outbox(directory: root)
-            let good = try outbox.enqueue(try twoBatches()).file
+            let outbox = Journal(directory: root)
+            let good = try outbox.append(try twoBatches()).file
             let bad = root.appendingPathComponent("00000000000000000001-1-BAD.json")
             try writeText(content, to: bad)
             let (entries, problems) = try outbox.entries()
@@ -213,10 +213,10 @@ struct OutboxTests {
     @Test("hidden files and files that are not .json are not entries")
     func ignoresOtherFiles() async throws {
         try await withTemporaryDirectory { root in
-            let outbox = Outbox(directory: root)
+            let outbox = Journal(directory: root)
             try writeText("not json", to: root.appendingPathComponent(".00000000000000000001-1-X.json"))
             try writeText("notes", to: root.appendingPathComponent("README.txt"))
-            #expect(try outbox.entries().entries.isEmpty)
+            #expect(try outbox.listing().itemEntries.isEmpty)
             #expect(try outbox.entries().problems.isEmpty)
         }
     }
@@ -224,11 +224,11 @@ struct OutboxTests {
     @Test("tidy removes a fully confirmed entry a crash left behind, with its log")
     func tidyConfirmedEntry() async throws {
         try await withTemporaryDirectory { root in
-            let outbox = Outbox(directory: root)
+            let outbox = Journal(directory: root)
             let batches = try twoBatches()
-            let file = try outbox.enqueue(batches).file
+            let file = try outbox.append(batches).file
             try writeText(batches.map { $0.key + "\n" }.joined(), to: sentLog(of: file))  // crashed before unlinking
-            #expect(try outbox.entries().entries.isEmpty)
+            #expect(try outbox.listing().itemEntries.isEmpty)
             outbox.tidy()
             #expect(fileNames(in: root).isEmpty)
         }
@@ -237,10 +237,10 @@ struct OutboxTests {
     @Test("tidy removes a .sent log whose entry is gone and keeps a pending entry with its log")
     func tidyOrphanLog() async throws {
         try await withTemporaryDirectory { root in
-            let outbox = Outbox(directory: root)
+            let outbox = Journal(directory: root)
             let batches = try twoBatches()
-            let file = try outbox.enqueue(batches).file
-            let entry = try #require(try outbox.entries().entries.first)
+            let file = try outbox.append(batches).file
+            let entry = try #require(try outbox.listing().itemEntries.first)
             try outbox.markSent(batches[0].key, in: entry)
             try writeText("GONE\n", to: root.appendingPathComponent("00000000000000000002-1-GONE.sent"))
             outbox.tidy()
@@ -252,7 +252,7 @@ struct OutboxTests {
     @Test("tidy removes temporary files older than an hour and keeps younger ones")
     func tidyTemporaryFiles() async throws {
         try await withTemporaryDirectory { root in
-            let outbox = Outbox(directory: root)
+            let outbox = Journal(directory: root)
             let now = Date()
             let old = root.appendingPathComponent(".entry.json.1.1.tmp")
             let young = root.appendingPathComponent(".entry.json.1.2.tmp")
@@ -269,7 +269,7 @@ struct OutboxTests {
 
     @Test("the sync lock lives next to the outbox folder, shared by every sync of the environment")
     func syncLock() {
-        let outbox = Outbox(directory: URL(fileURLWithPath: "/state/release/outbox"))
-        #expect(outbox.syncLock.path == "/state/release/sync.lock")
+        let outbox = Journal(directory: URL(fileURLWithPath: "/state/release/journal"))
+        #expect(outbox.lock.path == "/state/release/sync.lock")
     }
 }

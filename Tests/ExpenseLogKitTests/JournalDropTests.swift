@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Removing waiting items by hand: what stays is still queued, exactly once, and a batch in use is left alone.
-@Suite struct OutboxDropTests {
+@Suite struct JournalDropTests {
     @Test func droppingPartOfABatchQueuesTheRestAgainAndDroppingAllEmptiesTheOutbox() async throws {
         try await withTemporaryDirectory { root in
             let (outbox, _) = try queuedEntry(5, size: 2, in: root)

@@ -17,15 +17,15 @@ func lockableElsewhere(_ file: URL) throws -> Bool {
 }
 
 @Suite("Holding outbox entries while sending them")
-struct OutboxHoldTests {
+struct JournalHoldTests {
     @Test("enqueueHeld returns the entry it wrote, already locked: no one else can hold it until it is released")
     func enqueueHeldIsLocked() async throws {
         try await withTemporaryDirectory { root in
-            let outbox = Outbox(directory: root.appendingPathComponent("release/outbox"))
+            let outbox = Journal(directory: root.appendingPathComponent("release/journal"))
             let batches = try twoBatches()
-            let (entry, lock) = try outbox.enqueueHeld(batches)
+            let (entry, lock) = try outbox.appendHeld(batches)
             #expect(try entry.loaded(outbox) == batches)
-            #expect(try outbox.entries().entries.map(\.file.lastPathComponent) == [entry.file.lastPathComponent])
+            #expect(try outbox.listing().itemEntries.map(\.file.lastPathComponent) == [entry.file.lastPathComponent])
             #expect(try !lockableElsewhere(entry.file))
             #expect(try outbox.hold(entry) == nil)
             lock.release()
@@ -39,9 +39,9 @@ struct OutboxHoldTests {
     @Test("an entry written a batch at a time is locked, reads back like one written whole, and gives each body back")
     func enqueueHeldWriting() async throws {
         try await withTemporaryDirectory { root in
-            let outbox = Outbox(directory: root.appendingPathComponent("release/outbox"))
+            let outbox = Journal(directory: root.appendingPathComponent("release/journal"))
             let batches = try twoBatches()
-            let (entry, lock) = try outbox.enqueueHeld { add in
+            let (entry, lock) = try outbox.appendHeld { add in
                 for batch in batches { try add(batch.queued) }
             }
             #expect(entry.batches.map(\.key) == batches.map(\.key))
@@ -56,7 +56,7 @@ struct OutboxHoldTests {
             again.release()
             // Confirming every key of the written entry removes it, as for an entry read back.
             for key in entry.batches.map(\.key) { try outbox.markSent(key, in: entry) }
-            #expect(try outbox.entries().entries.isEmpty)
+            #expect(try outbox.listing().itemEntries.isEmpty)
         }
     }
 
@@ -64,11 +64,11 @@ struct OutboxHoldTests {
     func enqueueHeldWritingFails() async throws {
         struct Stop: Error {}
         try await withTemporaryDirectory { root in
-            let folder = root.appendingPathComponent("release/outbox")
-            let outbox = Outbox(directory: folder)
+            let folder = root.appendingPathComponent("release/journal")
+            let outbox = Journal(directory: folder)
             let batches = try twoBatches()
             #expect(throws: Stop.self) {
-                _ = try outbox.enqueueHeld { add in
+                _ = try outbox.appendHeld { add in
                     try add(batches[0].queued)
                     throw Stop()
                 }
@@ -80,8 +80,8 @@ struct OutboxHoldTests {
     @Test("while one holder has an entry, hold answers nil; after release it succeeds")
     func holdIsExclusive() async throws {
         try await withTemporaryDirectory { root in
-            let outbox = Outbox(directory: root)
-            let entry = try outbox.enqueue(try twoBatches())
+            let outbox = Journal(directory: root)
+            let entry = try outbox.append(try twoBatches())
             let (_, first) = try #require(try outbox.hold(entry))
             #expect(try outbox.hold(entry) == nil)
             #expect(try !lockableElsewhere(entry.file))
@@ -94,8 +94,8 @@ struct OutboxHoldTests {
     @Test("release is idempotent: a second release does not free a lock someone else took since")
     func releaseTwice() async throws {
         try await withTemporaryDirectory { root in
-            let outbox = Outbox(directory: root)
-            let (entry, first) = try outbox.enqueueHeld(try twoBatches())
+            let outbox = Journal(directory: root)
+            let (entry, first) = try outbox.appendHeld(try twoBatches())
             first.release()
             let (_, second) = try #require(try outbox.hold(entry))
             first.release()
@@ -109,8 +109,8 @@ struct OutboxHoldTests {
     @Test("a held lock that goes away unreleased frees the entry")
     func droppedLockFrees() async throws {
         try await withTemporaryDirectory { root in
-            let outbox = Outbox(directory: root)
-            let entry = try outbox.enqueue(try twoBatches())
+            let outbox = Journal(directory: root)
+            let entry = try outbox.append(try twoBatches())
             do {
                 let held = try #require(try outbox.hold(entry))
                 #expect(try !lockableElsewhere(held.0.file))
@@ -122,9 +122,9 @@ struct OutboxHoldTests {
     @Test("hold reads the entry afresh: batches confirmed since it was listed are gone")
     func holdIsFresh() async throws {
         try await withTemporaryDirectory { root in
-            let outbox = Outbox(directory: root)
+            let outbox = Journal(directory: root)
             let batches = try twoBatches()
-            let entry = try outbox.enqueue(batches)
+            let entry = try outbox.append(batches)
             try outbox.markSent(batches[0].key, in: entry)
             let (fresh, lock) = try #require(try outbox.hold(entry))
             defer { lock.release() }
@@ -136,9 +136,9 @@ struct OutboxHoldTests {
     @Test("hold answers nil for an entry that was sent and removed")
     func holdGone() async throws {
         try await withTemporaryDirectory { root in
-            let outbox = Outbox(directory: root)
+            let outbox = Journal(directory: root)
             let batches = try twoBatches()
-            let entry = try outbox.enqueue(batches)
+            let entry = try outbox.append(batches)
             for batch in batches { try outbox.markSent(batch.key, in: entry) }
             #expect(!FileManager.default.fileExists(atPath: entry.file.path))
             #expect(try outbox.hold(entry) == nil)
@@ -148,9 +148,9 @@ struct OutboxHoldTests {
     @Test("hold answers nil for an entry whose every batch is confirmed though a crash left its file")
     func holdAllSent() async throws {
         try await withTemporaryDirectory { root in
-            let outbox = Outbox(directory: root)
+            let outbox = Journal(directory: root)
             let batches = try twoBatches()
-            let entry = try outbox.enqueue(batches)
+            let entry = try outbox.append(batches)
             try writeText(batches.map { $0.key + "\n" }.joined(), to: sentLog(of: entry.file))
             #expect(try outbox.hold(entry) == nil)
             #expect(try lockableElsewhere(entry.file), "a nil answer holds nothing")
@@ -183,7 +183,7 @@ struct OutboxListingTests {
     @Test("a missing outbox folder is empty: no entries, no problems, nothing pending")
     func missingIsEmpty() async throws {
         try await withTemporaryDirectory { root in
-            let outbox = Outbox(directory: root.appendingPathComponent("state/release/outbox"))
+            let outbox = Journal(directory: root.appendingPathComponent("state/release/journal"))
             let (entries, problems) = try outbox.entries()
             #expect(entries.isEmpty)
             #expect(problems.isEmpty)
@@ -196,7 +196,7 @@ struct OutboxListingTests {
         try await withTemporaryDirectory { root in
             let path = root.appendingPathComponent("outbox")
             try writeText("not a folder", to: path)
-            let outbox = Outbox(directory: path)
+            let outbox = Journal(directory: path)
             let error = try #require(throws: StoreError.self) { try outbox.entries() }
             guard case .readFailed(let named, _) = error else {
                 Issue.record("expected readFailed, got \(error)")
@@ -210,8 +210,8 @@ struct OutboxListingTests {
     @Test("an entry that vanishes between listing and reading (sent by another process) is skipped, not a problem")
     func vanishedEntry() async throws {
         try await withTemporaryDirectory { root in
-            let outbox = Outbox(directory: root)
-            let kept = try outbox.enqueue(try twoBatches())
+            let outbox = Journal(directory: root)
+            let kept = try outbox.append(try twoBatches())
             // A name that lists but no longer opens, as an entry another sync removed right after the listing.
             let vanished = root.appendingPathComponent("00000000000000000001-1-GONE.json")
             try FileManager.default.createSymbolicLink(
@@ -226,9 +226,9 @@ struct OutboxListingTests {
     @Test("enqueue returns the entry as entries() reads it back")
     func enqueueReturnsEntry() async throws {
         try await withTemporaryDirectory { root in
-            let outbox = Outbox(directory: root)
-            let queued = try outbox.enqueue(try twoBatches(), now: Date(timeIntervalSince1970: 1_705_900_000.5))
-            #expect(try outbox.entries().entries == [queued])
+            let outbox = Journal(directory: root)
+            let queued = try outbox.append(try twoBatches(), now: Date(timeIntervalSince1970: 1_705_900_000.5))
+            #expect(try outbox.listing().itemEntries == [queued])
         }
     }
 }

@@ -8,7 +8,7 @@ import Testing
 
 /// The queue of edits and deletions: files that read back as written, in the order made, and the changes laid over a
 /// month the server answers.
-@Suite struct EditQueueTests {
+@Suite struct JournalChangesTests {
     func item(
         _ id: String, _ day: Int, month: Int = 1, _ name: String = "コーヒー", price: Int = 178, sub: Int? = 1
     ) throws -> Item {
@@ -19,12 +19,12 @@ import Testing
 
     @Test func changesReadBackInTheOrderMadeAndDroppingOneIdKeepsTheRestOfADeletion() async throws {
         try await withTemporaryDirectory { root in
-            let queue = EditQueue(directory: root.appendingPathComponent("edits"))
+            let queue = Journal(directory: root.appendingPathComponent("journal"))
             let (a, b) = (try item("A", 5), try item("B", 6, "パン\n\"改行\"", price: 250, sub: nil))
             let start = Date(timeIntervalSince1970: 1_700_000_000)
-            try queue.enqueue(
+            try queue.append(
                 .update(item: a, changed: try item("A", 3, month: 2, price: 200), fields: [.date, .price]), now: start)
-            try queue.enqueue(.delete([a, b]), now: start.addingTimeInterval(1))
+            try queue.append(.delete([a, b]), now: start.addingTimeInterval(1))
             let read = try queue.edits()
             #expect(read.problems.isEmpty)
             #expect(
@@ -35,19 +35,19 @@ import Testing
             #expect(read.edits.map(\.queuedAt) == [start, start.addingTimeInterval(1)])
             #expect(read.edits[0].months.map(\.description) == ["2024-01", "2024-02"])
 
-            let dropped = try queue.drop(ids: ["B"])
+            let dropped = try queue.dropChanges(ids: ["B"])
             #expect(dropped.map(\.ids) == [["B"]])
             #expect(
-                try queue.edits().edits.map(\.change) == [read.edits[0].change, .delete([a])],
+                try queue.listing().changes.map(\.change) == [read.edits[0].change, .delete([a])],
                 "the deletion keeps A, in its turn")
-            #expect(try queue.drop(ids: nil).count == 2)
-            #expect(try queue.edits().edits.isEmpty)
+            #expect(try queue.dropChanges(ids: nil).count == 2)
+            #expect(try queue.listing().changes.isEmpty)
         }
     }
 
     @Test func aFileThatIsNotAChangeIsNamedAndLeftInPlace() async throws {
         try await withTemporaryDirectory { root in
-            let queue = EditQueue(directory: root)
+            let queue = Journal(directory: root)
             let file = root.appendingPathComponent("00000000000000000001-1-ABCDEF01.json")
             try Data(#"{"queuedAt":1,"action":"rename"}"#.utf8).write(to: file)
             let read = try queue.edits()
@@ -95,7 +95,7 @@ import Testing
         try await withTemporaryDirectory { root in
             try Data(#"{"queuedAt":1,"action":"delete","items":[]}"#.utf8).write(
                 to: root.appendingPathComponent("00000000000000000001-1-ABCDEF01.json"))
-            let read = try EditQueue(directory: root).edits()
+            let read = try Journal(directory: root).edits()
             #expect(read.edits.isEmpty && read.problems.count == 1)
         }
     }
