@@ -5,9 +5,12 @@ import PackageDescription
 let libraryLayers = ["ExpenseLogModel", "ExpenseLogFormats", "ExpenseLogHTTP", "ExpenseLogClient", "ExpenseLogStore",
                      "ExpenseLogConfig", "ExpenseLogImport", "ExpenseLogUseCases", "ExpenseLogRendering"]
 
-/// A layer of the library.
-func layer(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
-    .target(name: name, dependencies: dependencies)
+/// A layer of the library; `strict` layers see the members of a module only where they import it (the renderers, so
+/// that they cannot reach the store or the client through a use case's types).
+func layer(_ name: String, _ dependencies: [Target.Dependency], strict: Bool = false) -> Target {
+    .target(
+        name: name, dependencies: dependencies,
+        swiftSettings: strict ? [.enableUpcomingFeature("MemberImportVisibility")] : nil)
 }
 
 let package = Package(
@@ -38,7 +41,7 @@ let package = Package(
         layer("ExpenseLogConfig", ["ExpenseLogModel", "ExpenseLogFormats", "ExpenseLogHTTP", "ExpenseLogClient", "ExpenseLogStore"]),
         layer("ExpenseLogImport", ["ExpenseLogModel", "ExpenseLogFormats", "ExpenseLogStore"]),
         layer("ExpenseLogUseCases", ["ExpenseLogModel", "ExpenseLogFormats", "ExpenseLogClient", "ExpenseLogStore", "ExpenseLogImport"]),
-        layer("ExpenseLogRendering", ["ExpenseLogModel", "ExpenseLogFormats", "ExpenseLogStore", "ExpenseLogImport", "ExpenseLogUseCases"]),
+        layer("ExpenseLogRendering", ["ExpenseLogModel", "ExpenseLogFormats", "ExpenseLogImport", "ExpenseLogUseCases"], strict: true),
         // Members of a module are visible only where it is imported, so a command file, which may not import the Store or
         // the Client, cannot reach their members through a use case either (layers.py checks the imports).
         .target(name: "ExpenseLogCLI", dependencies: libraryLayers.map { .target(name: $0) } + ["ExpenseLogFixtures"],

@@ -1,7 +1,6 @@
 import ExpenseLogFormats
 import ExpenseLogImport
 import ExpenseLogModel
-import ExpenseLogStore
 
 /// The output formats for lists of items.
 public enum OutputFormat: String, Sendable, CaseIterable {
@@ -55,9 +54,9 @@ public struct ItemWriter: Sendable {
     /// Writes a spool's items in a format to `emit` as UTF-8, in pieces that end with a line, reading them back from
     /// disk as it goes (twice for a table, whose widths come first), so a large import's output is never held whole.
     /// Bytes, not Strings: a table is made as bytes, and a String of each piece was made only to be written out again.
-    public func write(_ spool: ItemSpool, as format: OutputFormat, to emit: (UnsafeBufferPointer<UInt8>) -> Void) throws
-    {
-        var reader = try spool.reader()
+    public func write(
+        _ spool: some ItemRecords, as format: OutputFormat, to emit: (UnsafeBufferPointer<UInt8>) -> Void
+    ) throws {
         var out = format == .csv ? csvHeader : format == .json ? (spool.count == 0 ? "[]\n" : "[\n") : ""
         func flush(_ force: Bool = false) {
             guard force || out.utf8.count >= 1 << 16 else { return }
@@ -67,7 +66,7 @@ public struct ItemWriter: Sendable {
         switch format {
         case .json, .ndjson, .csv:
             var index = 0
-            while let (item, _) = try reader.next() {
+            try spool.forEachItem { item in
                 index += 1
                 switch format {
                 case .json: out += "  " + ItemJSON.object(item) + (index < spool.count ? ",\n" : "\n")
@@ -84,8 +83,7 @@ public struct ItemWriter: Sendable {
                 spool.count, total: spool.totalPrice,
                 eachItem: { body in
                     do {
-                        var reader = try spool.reader()
-                        while try reader.nextFields({ fields, _ in body(fields) }) != nil {}
+                        try spool.forEachFields { body($0) }
                     } catch {
                         failure = failure ?? error
                     }

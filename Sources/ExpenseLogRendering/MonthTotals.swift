@@ -1,13 +1,11 @@
 import ExpenseLogModel
-import ExpenseLogStore
 
 extension ItemWriter {
     /// A large run's saved items as one line per month (how many, how much) and a total, in place of thousands of rows a
     /// person at a terminal would only scroll past; `--format` prints them all.
-    public func writeMonthTotals(_ spool: ItemSpool, to emit: (String) -> Void) throws {
-        var reader = try spool.reader()
+    public func writeMonthTotals(_ spool: some ItemRecords, to emit: (String) -> Void) throws {
         var months: [YearMonth: (count: Int, total: Int128)] = [:]
-        while let (item, _) = try reader.next() {
+        try spool.forEachItem { item in
             months[item.date.yearMonth, default: (0, 0)].count += 1
             months[item.date.yearMonth, default: (0, 0)].total += Int128(item.price)
         }

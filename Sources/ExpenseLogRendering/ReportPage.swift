@@ -1,5 +1,4 @@
 import ExpenseLogModel
-import ExpenseLogStore
 import ExpenseLogUseCases
 import Foundation
 
@@ -18,11 +17,6 @@ public struct ReportPage: Sendable {
     /// A page in a language over a catalogue.
     public init(catalogue: CategoryCatalogue, japanese: Bool) {
         (self.catalogue, self.japanese) = (catalogue, japanese)
-    }
-
-    /// Writes a rendered page to a file, atomically, so a browser that has it open never reads half of it.
-    public static func save(_ page: String, to url: URL) throws {
-        try AtomicFile.write(Data(page.utf8), to: url, mode: PrivateFiles.document)
     }
 
     /// The page of a summary (a month, or a year when `summary.month` is nil) and the months it was made of.

@@ -345,3 +345,17 @@ private final class SpoolFile: Sendable {
         .readFailed(path: place, reason: "the import's temporary file was changed while it was in use")
     }
 }
+
+extension ItemSpool: ItemRecords {
+    /// Hands each item to `body`, read back in the order written.
+    public func forEachItem(_ body: (Item) throws -> Void) throws {
+        var reader = try reader()
+        while let (item, _) = try reader.next() { try body(item) }
+    }
+
+    /// Hands each item's fields to `body`, read back in the order written, their texts borrowed from the buffer.
+    public func forEachFields(_ body: (ItemFields) throws -> Void) throws {
+        var reader = try reader()
+        while try reader.nextFields({ fields, _ in try body(fields) }) != nil {}
+    }
+}

@@ -27,7 +27,7 @@ def read_package(text):
         raise ValueError("Package.swift has no `let libraryLayers = [...]`")
     layers = re.findall(r'"(\w+)"', order.group(1))
     declared = {}
-    for name, deps in re.findall(r'layer\("(\w+)", \[(.*?)\]\)', text, re.S):
+    for name, deps in re.findall(r'layer\("(\w+)", \[(.*?)\](?:, strict: \w+)?\)', text, re.S):
         declared[name] = set(re.findall(r'"(\w+)"', deps))
     missing = [name for name in layers if name not in declared]
     if missing:

@@ -100,7 +100,7 @@ struct ReportCommand: ParsableCommand {
             return
         }
         let url = URL(fileURLWithPath: name)
-        try ReportPage.save(page, to: url)
+        try DocumentFile.save(page, to: url)
         context.note(
             context.say(
                 "Wrote \(url.standardizedFileURL.path); open it in a browser (file://\(url.standardizedFileURL.path)).",

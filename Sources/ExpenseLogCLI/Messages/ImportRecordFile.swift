@@ -1,5 +1,6 @@
 import ExpenseLogImport
 import ExpenseLogStore
+import ExpenseLogUseCases
 import Foundation
 
 /// How every `register` run ends: the report's summary on stderr, the JSON report file, then the exit code.
@@ -28,11 +29,8 @@ struct ImportRecordFile {
         if let path = file {
             do {
                 // A document at a path the person chose (as a report page is): the usual mode, not the store's.
-                try AtomicFile.write(to: URL(fileURLWithPath: path), mode: PrivateFiles.document) { emit in
-                    try report.write(exitCode: code.rawValue, spool: spool) { text in
-                        var text = text
-                        try text.withUTF8 { try emit(UnsafeRawBufferPointer($0)) }
-                    }
+                try DocumentFile.save(to: URL(fileURLWithPath: path)) { emit in
+                    try report.write(exitCode: code.rawValue, spool: spool, to: emit)
                 }
             } catch {
                 context.io.stderr.write(
