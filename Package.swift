@@ -40,7 +40,7 @@ let package = Package(
         layer("ExpenseLogStore", ["ExpenseLogModel", "ExpenseLogFormats", "ExpenseLogClient"]),
         layer("ExpenseLogConfig", ["ExpenseLogModel", "ExpenseLogFormats", "ExpenseLogHTTP", "ExpenseLogClient", "ExpenseLogStore"]),
         layer("ExpenseLogImport", ["ExpenseLogModel", "ExpenseLogFormats", "ExpenseLogStore"]),
-        layer("ExpenseLogUseCases", ["ExpenseLogModel", "ExpenseLogFormats", "ExpenseLogClient", "ExpenseLogStore", "ExpenseLogImport"]),
+        layer("ExpenseLogUseCases", ["ExpenseLogModel", "ExpenseLogFormats", "ExpenseLogHTTP", "ExpenseLogClient", "ExpenseLogStore", "ExpenseLogConfig", "ExpenseLogImport", "ExpenseLogFixtures"]),
         layer("ExpenseLogRendering", ["ExpenseLogModel", "ExpenseLogFormats", "ExpenseLogImport", "ExpenseLogUseCases"], strict: true),
         // Members of a module are visible only where it is imported, so a command file, which may not import the Store or
         // the Client, cannot reach their members through a use case either (layers.py checks the imports).

@@ -9,8 +9,8 @@ extension Context {
     func loadMonths(
         _ months: [YearMonth], policy: MonthLoader.Policy, _ config: AppConfig, strict: Bool
     ) async throws -> [LoadedMonth] {
-        let repository = repository(config)
-        let client = policy == .offline ? nil : try client(config)
+        let repository = try ledger().repository
+        let client = policy == .offline ? nil : try client()
         let edits = EditText.waiting(self, config)
         let loaded = await MonthLoader(client: client, repository: repository, strict: strict, edits: edits).load(
             months, policy: policy)

@@ -21,7 +21,7 @@ enum CacheCommand: CommandGroup {
 
         func run(_ context: Context) async throws {
             let config = try context.config()
-            let repository = context.repository(config)
+            let repository = try context.ledger().repository
             let months = try await CacheContents(repository).months()
             await context.flushWarnings(repository)
             if format == .json {
@@ -57,7 +57,7 @@ enum CacheCommand: CommandGroup {
 
         func run(_ context: Context) async throws {
             let config = try context.config()
-            let removed = try await CacheContents(context.repository(config)).clear()
+            let removed = try await CacheContents(try context.ledger().repository).clear()
             context.note(
                 context.say(
                     "Removed \(removed) cached month\(removed == 1 ? "" : "s") from \(config.cacheDirectory.path).",

@@ -74,6 +74,7 @@ enum ConfigCommand: CommandGroup {
             let path = try filePath(context)
             let before = key.hasPrefix("baseURL") ? try? context.config() : nil
             try ConfigEdit.set(try checkedKey(key, context), to: value, in: path)
+            context.configWritten()
             context.note(context.say("Set \(key) in \(path).", ja: "\(path) の \(key) を設定しました。"))
             if let before { try BaseURLChangeText.warnOfWaitingWrites(before, context) }
         }
@@ -89,6 +90,7 @@ enum ConfigCommand: CommandGroup {
         func run(_ context: Context) async throws {
             let path = try filePath(context)
             try ConfigEdit.set(try checkedKey(key, context), to: nil, in: path)
+            context.configWritten()
             context.note(context.say("Removed \(key) from \(path).", ja: "\(path) から \(key) を削除しました。"))
 
         }

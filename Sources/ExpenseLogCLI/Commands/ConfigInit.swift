@@ -46,6 +46,7 @@ extension ConfigCommand {
             try token.map { try Token.save($0, to: try context.config().paths.tokenFile) }
             if token != nil { context.note(context.say("Saved the token (mode 0600).", ja: "トークンを保存しました (モード 0600)。")) }
             if let url { try ConfigEdit.set("baseURL", to: url, in: path) }
+            context.configWritten()
             let config = try context.config()
             guard config.environment.value.usesNetwork else {
                 return context.note(
@@ -66,7 +67,7 @@ extension ConfigCommand {
             let month = YearMonth.current()
             do {
                 let loaded = await MonthLoader(
-                    client: try context.client(config), repository: context.repository(config),
+                    client: try context.client(), repository: try context.ledger().repository,
                     edits: EditText.waiting(context, config)
                 ).load(month, policy: .refresh)
                 if let failure = loaded.missing { throw failure }

@@ -69,10 +69,10 @@ extension ConfigCommand {
                 "outbox", config.journalDirectory.path, config.paths.origin + ", items, edits and deletions waiting",
             ])
             rows.append([
-                "decisions", context.dataFiles(config).decisions.path,
+                "decisions", try context.dataFiles().decisions.path,
                 config.paths.origin + ", what imports and same decided about statement rows",
             ])
-            rows.append(["rules", context.dataFiles(config).rules.path, config.paths.origin + ", rule add"])
+            rows.append(["rules", try context.dataFiles().rules.path, config.paths.origin + ", rule add"])
             rows.append([
                 "private", "config, cache and state: folders 0700, files 0600", "always (docs/configuration.md)",
             ])

@@ -1,4 +1,5 @@
 import ExpenseLogModel
+import ExpenseLogUseCases
 import Foundation
 
 /// `delete ID…`: removes items from the server (the bundled web app's extension) and from the cache.
@@ -39,8 +40,7 @@ struct DeleteCommand: ParsableCommand {
     func run(_ context: Context) async throws {
         let config = try context.config()
         // A person at a terminal, as with add: a server that cannot be reached at all is not retried, the change waits.
-        let sync = try context.sync(
-            config, try context.client(config, queuesUnreachable: true), context.repository(config))
+        let sync = try context.ledger().sync(try context.client(queuesUnreachable: true))
         let found = try await NamedItems.find(
             ids, all: all, in: try CommonOptions.range(from: from, to: to, context), sync, context, config
         ).items

@@ -1,5 +1,6 @@
 import ExpenseLogConfig
 import ExpenseLogModel
+import ExpenseLogUseCases
 import Foundation
 
 /// `edit ID [--name] [--price] [--date] [--category]`: changes an item on the server (the bundled web app's extension).
@@ -63,8 +64,7 @@ struct EditCommand: ParsableCommand {
         }
         let period = try CommonOptions.range(from: from, to: to, context)
         // A person at a terminal, as with add: a server that cannot be reached at all is not retried, the change waits.
-        let sync = try context.sync(
-            config, try context.client(config, queuesUnreachable: true), context.repository(config))
+        let sync = try context.ledger().sync(try context.client(queuesUnreachable: true))
         let found = try await NamedItems.find([id], all: all, in: period, sync, context, config)
         let asked = try found.items.compactMap { try change(to: $0, context, config) }
         if found.byName, !asked.isEmpty { try await confirm(asked, context, config) }

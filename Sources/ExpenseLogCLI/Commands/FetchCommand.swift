@@ -78,10 +78,10 @@ struct FetchCommand: ParsableCommand {
         let config = try context.config()
         let query = try query(period, config.catalogue.value, context)
         let format = format ?? .table
-        let repository = context.repository(config)
+        let repository = try context.ledger().repository
         let edits = EditText.waiting(context, config)
         let loader = MonthLoader(
-            client: offline ? nil : try context.client(config), repository: repository, strict: strict, edits: edits)
+            client: offline ? nil : try context.client(), repository: repository, strict: strict, edits: edits)
         // Made once the months are loaded: the short ids are unique among what the cache then holds.
         func text() async -> FetchText {
             FetchText(

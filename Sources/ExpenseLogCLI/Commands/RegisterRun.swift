@@ -42,14 +42,14 @@ extension RegisterCommand {
         report: inout ImportRecord
     ) async throws {
         let config = try context.config()
-        let repository = context.repository(config)
+        let repository = try context.ledger().repository
         let registration = Registration(
-            client: { try context.client(config, orNoneFor: options.dryRun, queuesUnreachable: options.adding != nil) },
+            client: { try context.client(orNoneFor: options.dryRun, queuesUnreachable: options.adding != nil) },
             repository: repository,
-            journal: try context.journal(config), queuedEdits: { EditText.waiting(context, config) },
+            journal: try context.ledger().journal, queuedEdits: { EditText.waiting(context, config) },
             catalogue: config.catalogue.value, onInvalid: options.onInvalid,
             matcher: options.allowDuplicates ? nil : StatementMatcher(window: options.matchDays),
-            decisions: context.importDecisions(config), shopRules: context.shopRules(config).store,
+            decisions: try context.ledger().decisions, shopRules: try context.ledger().shopRules.store,
             dryRun: options.dryRun, limit: options.limit,
             verifyAnswers: config.environment.value != .dummy)
         try await NewShopQuestions.ask(options, registration, context, config)

@@ -58,7 +58,7 @@ enum RuleCommand: CommandGroup {
                     )
                 }
             }
-            let replaced = try await context.shopRules(config).add(rule)
+            let replaced = try await context.ledger().shopRules.add(rule)
             let described = RuleCommand.describe(rule, config.catalogue.value, japanese: context.japanese)
             context.note(
                 context.say(

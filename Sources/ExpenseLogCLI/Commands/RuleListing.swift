@@ -15,7 +15,7 @@ extension RuleCommand {
 
         func run(_ context: Context) async throws {
             let config = try context.config()
-            let rules = try context.shopRules(config).all()
+            let rules = try context.ledger().shopRules.all()
             if format == .json {
                 let members = rules.map { rule in
                     "  {\"shop\": \(Self.quoted(rule.shop)), \"category\": \(rule.category.map(String.init) ?? "null"), "
@@ -56,8 +56,7 @@ extension RuleCommand {
         static let about = CommandAbout(name: "remove", abstract: "Remove the rule for a shop.")
 
         func run(_ context: Context) async throws {
-            let config = try context.config()
-            guard let rule = try await context.shopRules(config).remove(shop) else {
+            guard let rule = try await context.ledger().shopRules.remove(shop) else {
                 context.io.stderr.write(
                     context.say(
                         "Error: no rule is for \(PrintableText.of(shop)); `expense-log rule list` shows them.",

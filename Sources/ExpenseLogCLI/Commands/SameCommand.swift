@@ -33,7 +33,7 @@ struct SameCommand: ParsableCommand {
     func run(_ context: Context) async throws {
         let config = try context.config()
         let period = try CommonOptions.range(from: from, to: to, context)
-        let sync = try context.sync(config, try context.client(config), context.repository(config))
+        let sync = try context.ledger().sync(try context.client())
         let a = try await NamedItems.find([first], all: false, in: period, sync, context, config, offersAll: false)
             .items
         let b = try await NamedItems.find([second], all: false, in: period, sync, context, config, offersAll: false)
@@ -91,7 +91,7 @@ struct SameCommand: ParsableCommand {
             waiting = exit
         }
         // Kept whether the deletion went out or waits in the queue; it replaces the deletion's "skip", saying more.
-        try await context.samePurchase(config).record(kept: keep, dropped: drop)
+        try await context.ledger().samePurchase.record(kept: keep, dropped: drop)
         if statementDate, keep.date != drop.date {
             var changed = keep
             changed.date = drop.date

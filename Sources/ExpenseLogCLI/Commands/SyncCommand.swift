@@ -49,7 +49,7 @@ struct SyncCommand: ParsableCommand {
     func run(_ context: Context) async throws {
         let config = try context.config()
         let format = format ?? .table
-        guard try !Sync.nothingWaits(in: try context.journal(config)) else {
+        guard try !Sync.nothingWaits(in: try context.ledger().journal) else {
             if format != .table { context.printItems([], format, config) }
             // Quiet: cron mails every line a job prints, and "nothing happened" is no news. --verbose says it.
             if context.verbose {
@@ -60,9 +60,9 @@ struct SyncCommand: ParsableCommand {
             }
             return
         }
-        var sync = try context.sync(config, try context.client(config), context.repository(config))
+        var sync = try context.ledger().sync(try context.client())
         if let ambiguous {
-            sync.matching = QueuedRowMatching(decisions: context.importDecisions(config), choice: ambiguous)
+            sync.matching = QueuedRowMatching(decisions: try context.ledger().decisions, choice: ambiguous)
         }
         let text = SyncText(context: context, config: config, sync: sync, format: format)
         var saved = try SavedItems()

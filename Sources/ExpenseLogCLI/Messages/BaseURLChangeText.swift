@@ -1,5 +1,6 @@
 import ExpenseLogConfig
 import ExpenseLogHTTP
+import ExpenseLogUseCases
 import Foundation
 
 /// What `config set baseURL` says of the writes waiting in the environment's queue.
@@ -13,7 +14,7 @@ enum BaseURLChangeText {
             let new = after.baseURL?.value,
             old != new
         else { return }
-        let (items, changes) = context.waitingWrites(before)
+        let (items, changes) = (try? context.ledger().waitingWrites()) ?? (0, 0)
         guard items + changes > 0 else { return }
         let environment = before.environment.value.rawValue
         let (from, to) = (

@@ -18,7 +18,7 @@ enum EditText {
         var saved = try SavedItems()
         let submitted: SubmittedEdit
         do {
-            submitted = try await EditSubmission(sync: sync, decisions: context.importDecisions(config)).submit(
+            submitted = try await EditSubmission(sync: sync, decisions: try context.ledger().decisions).submit(
                 change, reachable: reachable, saved: &saved,
                 cacheFailure: { error in
                     context.warn(
@@ -55,7 +55,7 @@ enum EditText {
     /// folder cannot be listed; a file that cannot be read is left out, and `pending` and `sync` name it).
     static func waiting(_ context: Context, _ config: AppConfig) -> [QueuedEdit] {
         do {
-            return try context.journal(config).listing().changes
+            return try context.ledger().journal.listing().changes
         } catch {
             context.warn(
                 context.describe(error)

@@ -26,7 +26,7 @@ enum NewShopQuestions {
                     + "\(catalogue.name(of: shops[0].item.category, japanese: true))のまま、transfer で振替として除外)。"
                     + "以後の取り込みでも使います:") + "\n")
         context.io.stderr.write(context.say("Categories: ", ja: "項目: ") + catalogue.listing + "\n")
-        let rules = context.shopRules(config)
+        let rules = try context.ledger().shopRules
         for shop in shops {
             // The rule names the shop by its first word, as the rows were grouped: `ENEOS` for `ENEOS 渋谷SS` and `ENEOS 目黒SS`.
             let name = shop.shop.split(separator: " ").first.map(String.init) ?? shop.shop

@@ -94,7 +94,8 @@ extension RegisterText {
                     ja: "dummy 環境はどの POST にもフィクスチャ (register.json) で答えます。上の\(saved.count)件はその決まった応答で、"
                         + "送ったものではありません。どのサーバーにも保存していません (dummy 環境のキャッシュにだけ残ります)。"))
         }
-        let wait = context.resendPolicy(config).wait(info: await repository.serverInfo())
+        let policy = try? context.ledger().resendPolicy
+        let wait = await policy?.wait(info: repository.serverInfo()) ?? config.resendWait.value
         let code =
             outcome.stop.map {
                 explain($0, confirmed: outcome.confirmed, total: total, config: config, wait: wait, report: report)

@@ -10,7 +10,10 @@ enum ReportIDs {
         waiting items: [Item], _ context: Context, _ config: AppConfig
     ) async -> (short: [String: String], waiting: Set<String>) {
         let waiting = items.map(\.id)
-        let cached = await CacheContents(context.repository(config)).items().map(\.id)
+        var cached: [String] = []
+        if let repository = try? context.ledger().repository {
+            cached = await CacheContents(repository).items().map(\.id)
+        }
         return (EditTargets.shortIDs(cached + waiting), Set(waiting))
     }
 }

@@ -31,7 +31,7 @@ enum WaitingCount {
     /// left out; an edit of another item is the cache's to show).
     static func items(in months: Set<YearMonth>, edits: [QueuedEdit], _ context: Context, _ config: AppConfig) -> [Item]
     {
-        let queued = (try? context.journal(config).waitingItems(in: months)) ?? []
+        let queued = (try? context.ledger().journal.waitingItems(in: months)) ?? []
         let queuedIDs = Set(queued.map(\.id))
         return edits.applied(to: queued).filter { queuedIDs.contains($0.id) && months.contains($0.date.yearMonth) }
     }

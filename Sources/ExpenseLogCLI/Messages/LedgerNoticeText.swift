@@ -1,0 +1,27 @@
+import ExpenseLogUseCases
+import Foundation
+
+extension Context {
+    /// Says what the ledger did on its own, or noticed: notes on stderr, a warning for the token sent in the clear.
+    func tell(_ notice: LedgerNotice) {
+        switch notice {
+        case let .legacyCacheMoved(moved, legacy, cache):
+            note(
+                "The cache is now kept per server (\(cache.path)). \(moved) month\(moved == 1 ? "" : "s") "
+                    + "cached before, from an unknown server, \(moved == 1 ? "was" : "were") moved to \(legacy.path) and "
+                    + "\(moved == 1 ? "is" : "are") not used; delete that folder when you like. The outbox is untouched."
+            )
+        case let .journalMoved(moved, journal):
+            note(
+                say(
+                    "\(moved) waiting write\(moved == 1 ? " was" : "s were") moved into \(journal.path), where "
+                        + "items, edits and deletions now wait together in the order they were made.",
+                    ja: "送信待ち\(moved)件を \(journal.path) に移しました。項目・変更・削除は作った順にここで待ちます。"))
+        case .tokenOverPlainHTTP(let host):
+            warn(
+                say(
+                    "the token is sent over plain http:// to \(host), unencrypted; use https://",
+                    ja: "トークンを暗号化されない http:// で \(host) に送ります。https:// を使ってください"))
+        }
+    }
+}
