@@ -8,8 +8,8 @@ protocol Command {
     static var about: CommandAbout { get }
     /// Its subcommands, each a command of its own (`cache list`).
     static var subcommands: [any Command.Type] { get }
-    /// Runs it with the values the parser checked.
-    static func run(_ invocation: Invocation, _ context: Context) async throws
+    /// Runs it with the values the parser checked; returns the exit code of what it did (a failure is thrown).
+    static func run(_ invocation: Invocation, _ context: Context) async throws -> ExitCode
 }
 
 /// A command that only groups its subcommands (`cache`): the parser answers it alone with help or a usage error.
@@ -24,7 +24,7 @@ extension CommandGroup {
     }
 
     /// Never reached: the parser does not run a group; said as a usage error all the same.
-    static func run(_ invocation: Invocation, _ context: Context) async throws {
+    static func run(_ invocation: Invocation, _ context: Context) async throws -> ExitCode {
         throw UsageError(path: invocation.path, message: "'\(spec.name)' cannot be run; see --help")
     }
 }
@@ -51,8 +51,8 @@ extension Command {
 protocol ParsableCommand: Command {
     /// The command with every property at its default (for its declaration), or read from `Invocation.decoding`.
     init()
-    /// Runs it with its properties as the command line gave them.
-    func run(_ context: Context) async throws
+    /// Runs it with its properties as the command line gave them; returns the exit code of what it did.
+    func run(_ context: Context) async throws -> ExitCode
 }
 
 extension ParsableCommand {
@@ -66,7 +66,7 @@ extension ParsableCommand {
     }
 
     /// Makes the command from the invocation's values and runs it.
-    static func run(_ invocation: Invocation, _ context: Context) async throws {
+    static func run(_ invocation: Invocation, _ context: Context) async throws -> ExitCode {
         try await Invocation.$decoding.withValue(invocation) { Self() }.run(context)
     }
 }

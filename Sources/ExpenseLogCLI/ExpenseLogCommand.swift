@@ -133,8 +133,7 @@ public enum ExpenseLogCommand {
                 guard let command = command(at: invocation.path) else {
                     throw UsageError(path: invocation.path, message: "'\(spec.name)' cannot be run; see --help")
                 }
-                try await command.run(invocation, context)
-                code = ExitCode.success.rawValue
+                code = try await command.run(invocation, context).rawValue
             } catch let exit as CommandExit {
                 code = exit.code.rawValue
             } catch let error as UsageError {

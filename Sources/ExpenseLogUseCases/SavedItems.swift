@@ -28,6 +28,9 @@ public struct SavedItems {
     /// How many items were kept.
     public var count: Int { spool.count }
 
+    /// The items kept, to print; nil when they could not all be kept (a temporary file that could not be written).
+    public var kept: ItemSpool? { keepFailure == nil ? spool : nil }
+
     /// Keeps items the server saved. The server has them already, so a temporary file that cannot be written stops only
     /// this (they are neither cached nor printed, and `finish` says so), never the sending.
     public mutating func keep(_ answer: [Item]) {

@@ -52,7 +52,7 @@ struct AddCommand: ParsableCommand {
         var sub: Int?
     }
 
-    func run(_ context: Context) async throws {
+    func run(_ context: Context) async throws -> ExitCode {
         let config = try context.config()
         let fields: Fields
         // A name never seen has no category to guess: on a terminal it is asked for, as any missing part is.
@@ -101,6 +101,6 @@ struct AddCommand: ParsableCommand {
             context.io.stderr.write(context.say("Not added; nothing was sent.", ja: "追加していません。何も送信していません。") + "\n")
             throw CommandExit(code: .failure)
         }
-        try await register(fields, context)
+        return try await register(fields, context)
     }
 }

@@ -7,7 +7,7 @@ import Foundation
 extension AddCommand {
     /// Registers the item through `register`'s path, as one row named `(arguments)`: a draft the fields fill, checked
     /// as any input's row is.
-    func register(_ fields: Fields, _ context: Context) async throws {
+    func register(_ fields: Fields, _ context: Context) async throws -> ExitCode {
         var draft = ItemDraft(location: SourceLocation(file: "(arguments)", line: 1))
         draft.id = id.map(RawValue.text) ?? .missing
         draft.date = .text(fields.day.compact)
@@ -18,7 +18,7 @@ extension AddCommand {
         let config = try context.config()
         let problems = draft.validated(catalogue: config.catalogue.value).problems
         if !problems.isEmpty { try Self.refuse(problems, context) }
-        try await RegisterCommand.run(
+        return try await RegisterCommand.run(
             RegisterOptions(adding: draft, format: format ?? .table, dryRun: dryRun),
             context)
     }

@@ -19,7 +19,7 @@ enum CacheCommand: CommandGroup {
         static let about = CommandAbout(
             name: "list", abstract: "List the cached months with their item counts, totals and fetch times.")
 
-        func run(_ context: Context) async throws {
+        func run(_ context: Context) async throws -> ExitCode {
             let config = try context.config()
             let repository = try context.ledger().repository
             let months = try await CacheContents(repository).months()
@@ -37,16 +37,16 @@ enum CacheCommand: CommandGroup {
                     context.say(
                         "No cached months in \(config.cacheDirectory.path).",
                         ja: "\(config.cacheDirectory.path) にキャッシュした月はありません。"))
-                return
+                return .success
             }
-            guard format != .json else { return }
+            guard format != .json else { return .success }
             var rows = [["MONTH", "ITEMS", "TOTAL", "FETCHED"]]
             for cached in months {
                 let fetched = cached.fetchedAt.map { LocalTime.text($0) } ?? "never (registered items only)"
                 rows.append([cached.month.description, String(cached.count), PriceText.format(cached.total), fetched])
             }
             context.io.stdout.write(TextTable(rows: rows, rightAligned: [1, 2]).render())
-
+            return .success
         }
     }
 
@@ -55,14 +55,14 @@ enum CacheCommand: CommandGroup {
         static let about = CommandAbout(
             name: "clear", abstract: "Delete every cached month of the current environment and server.")
 
-        func run(_ context: Context) async throws {
+        func run(_ context: Context) async throws -> ExitCode {
             let config = try context.config()
             let removed = try await CacheContents(try context.ledger().repository).clear()
             context.note(
                 context.say(
                     "Removed \(removed) cached month\(removed == 1 ? "" : "s") from \(config.cacheDirectory.path).",
                     ja: "\(config.cacheDirectory.path) からキャッシュした\(removed)か月分を消しました。"))
-
+            return .success
         }
     }
 
@@ -72,9 +72,9 @@ enum CacheCommand: CommandGroup {
             name: "path",
             abstract: "Print the cache folder of the current environment and server (a folder per base URL).")
 
-        func run(_ context: Context) async throws {
+        func run(_ context: Context) async throws -> ExitCode {
             context.io.stdout.write(try context.config().cacheDirectory.path + "\n")
-
+            return .success
         }
     }
 }

@@ -17,7 +17,7 @@ struct CategoriesCommand: ParsableCommand {
             in the shape --format json prints.
             """)
 
-    func run(_ context: Context) async throws {
+    func run(_ context: Context) async throws -> ExitCode {
         let catalogue = try context.config().catalogue.value
         if format == .json {
             let entries = catalogue.categories.map { category in
@@ -29,7 +29,7 @@ struct CategoriesCommand: ParsableCommand {
                     + "\"subs\":[\(subs.joined(separator: ","))]}"
             }
             context.io.stdout.write("[\n" + entries.joined(separator: ",\n") + "\n]\n")
-            return
+            return .success
         }
         let headings = context.japanese ? ["項目", "サブ項目", "名前", "Name"] : ["CATEGORY", "SUB", "名前", "NAME"]
         var rows = [headings]
@@ -38,6 +38,7 @@ struct CategoriesCommand: ParsableCommand {
             for sub in category.subs { rows.append([String(category.id), String(sub.id), sub.japanese, sub.english]) }
         }
         context.io.stdout.write(TextTable(rows: rows).render())
+        return .success
     }
 
     static func quoted(_ text: String) -> String {

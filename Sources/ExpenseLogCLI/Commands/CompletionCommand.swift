@@ -20,7 +20,7 @@ struct CompletionCommand: ParsableCommand {
               fish  expense-log completion fish > ~/.config/fish/completions/expense-log.fish
             """)
 
-    func run(_ context: Context) async throws {
+    func run(_ context: Context) async throws -> ExitCode {
         // The parser has checked the word against the same list.
         guard let shell = Shell(rawValue: shellName) else {
             throw UsageError(path: context.invocation.path, message: "Missing expected argument '<shell>'")
@@ -28,5 +28,6 @@ struct CompletionCommand: ParsableCommand {
         let scripts = CompletionScript(
             toolName: ExpenseLogCommand.helpFormatter.toolName, parser: ExpenseLogCommand.parser)
         context.io.stdout.write(scripts.script(for: shell))
+        return .success
     }
 }

@@ -43,12 +43,12 @@ enum ConfigCommand: CommandGroup {
         static let about = CommandAbout(
             name: "get", abstract: "Print a key's value in the config file (exit 1 when it is not set there).")
 
-        func run(_ context: Context) async throws {
+        func run(_ context: Context) async throws -> ExitCode {
             guard let value = try ConfigEdit.get(try checkedKey(key, context), in: try filePath(context)) else {
                 throw CommandExit(code: .failure)
             }
             context.io.stdout.write(value + "\n")
-
+            return .success
         }
     }
 
@@ -70,13 +70,14 @@ enum ConfigCommand: CommandGroup {
                   expense-log config set serverTimeZone Asia/Tokyo
                 """)
 
-        func run(_ context: Context) async throws {
+        func run(_ context: Context) async throws -> ExitCode {
             let path = try filePath(context)
             let before = key.hasPrefix("baseURL") ? try? context.config() : nil
             try ConfigEdit.set(try checkedKey(key, context), to: value, in: path)
             context.configWritten()
             context.note(context.say("Set \(key) in \(path).", ja: "\(path) の \(key) を設定しました。"))
             if let before { try BaseURLChangeText.warnOfWaitingWrites(before, context) }
+            return .success
         }
     }
 
@@ -87,12 +88,12 @@ enum ConfigCommand: CommandGroup {
         static let about = CommandAbout(
             name: "unset", abstract: "Remove a key from the config file, keeping every other key.")
 
-        func run(_ context: Context) async throws {
+        func run(_ context: Context) async throws -> ExitCode {
             let path = try filePath(context)
             try ConfigEdit.set(try checkedKey(key, context), to: nil, in: path)
             context.configWritten()
             context.note(context.say("Removed \(key) from \(path).", ja: "\(path) から \(key) を削除しました。"))
-
+            return .success
         }
     }
 
@@ -101,9 +102,9 @@ enum ConfigCommand: CommandGroup {
         static let about = CommandAbout(
             name: "path", abstract: "Print the path of the config file in use.")
 
-        func run(_ context: Context) async throws {
+        func run(_ context: Context) async throws -> ExitCode {
             context.io.stdout.write(try context.config().configFile.value + "\n")
-
+            return .success
         }
     }
 }

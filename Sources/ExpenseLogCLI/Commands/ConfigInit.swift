@@ -12,7 +12,7 @@ extension ConfigCommand {
         static let about = CommandAbout(
             name: "init", abstract: "On a terminal, ask for the web app's URL and token, save them, and try a fetch.")
 
-        func run(_ context: Context) async throws {
+        func run(_ context: Context) async throws -> ExitCode {
             guard context.canAsk else {
                 throw UsageError(
                     path: context.invocation.path,
@@ -49,12 +49,13 @@ extension ConfigCommand {
             context.configWritten()
             let config = try context.config()
             guard config.environment.value.usesNetwork else {
-                return context.note(
+                context.note(
                     context.say(
                         "Saved it in \(path). The \(config.environment.value.rawValue) environment is in force "
                             + "(\(config.environment.source)), which uses no URL; release and development will use this one.",
                         ja: "\(path) に保存しました。いまは URL を使わない \(config.environment.value.rawValue) 環境 "
                             + "(\(config.environment.source)) です。release と development がこの URL を使います。"))
+                return .success
             }
             if let inForce = config.baseURL, inForce.value != url {
                 context.warn(
@@ -88,7 +89,7 @@ extension ConfigCommand {
                                 + "(または `expense-log config init`) を実行してください。") + "\n")
                 throw CommandExit(code: ExitCode(for: error))
             }
-
+            return .success
         }
 
         /// Asks for the web app's key (EXPENSE_LOG_KEY) as `set-token` does, without showing it: nil for Enter, which keeps

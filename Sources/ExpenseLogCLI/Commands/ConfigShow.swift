@@ -14,7 +14,7 @@ extension ConfigCommand {
         static let about = CommandAbout(
             name: "show", abstract: "Show each setting, its value and where it came from (the token redacted).")
 
-        func run(_ context: Context) async throws {
+        func run(_ context: Context) async throws -> ExitCode {
             let config = try context.config()
             let env = config.environment.value
             var rows = [["SETTING", "VALUE", "SOURCE"]]
@@ -89,13 +89,16 @@ extension ConfigCommand {
                 "budgets", budgets.map { $0 + " a month" } ?? "(none)",
                 config.budgets?.source ?? "set with config set budgets.NAME YEN",
             ])
-            guard format == .json else { return context.io.stdout.write(TextTable(rows: rows).render()) }
+            guard format == .json else {
+                context.io.stdout.write(TextTable(rows: rows).render())
+                return .success
+            }
             // {"environment": {"value": "release", "source": "default"}, …}: each setting by its name.
             let members = rows.dropFirst().map {
                 "  \(ItemJSON.string($0[0])): {\"value\": \(ItemJSON.string($0[1])), \"source\": \(ItemJSON.string($0[2]))}"
             }
             context.io.stdout.write("{\n" + members.joined(separator: ",\n") + "\n}\n")
-
+            return .success
         }
     }
 }

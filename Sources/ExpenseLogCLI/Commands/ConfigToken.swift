@@ -20,7 +20,7 @@ extension ConfigCommand {
                   expense-log config set-token < token.txt
                 """)
 
-        func run(_ context: Context) async throws {
+        func run(_ context: Context) async throws -> ExitCode {
             let file = try context.config().paths.tokenFile
             let token: String
             if context.canAsk {
@@ -53,7 +53,7 @@ extension ConfigCommand {
                         "EXPENSE_LOG_TOKEN is set and takes precedence over the file",
                         ja: "EXPENSE_LOG_TOKEN が設定されていて、ファイルより優先されます"))
             }
-
+            return .success
         }
     }
 
@@ -62,7 +62,7 @@ extension ConfigCommand {
         static let about = CommandAbout(
             name: "clear-token", abstract: "Delete the token file.")
 
-        func run(_ context: Context) async throws {
+        func run(_ context: Context) async throws -> ExitCode {
             let file = try context.config().paths.tokenFile
             if try Token.remove(file) {
                 context.note(context.say("Deleted the token file \(file.path).", ja: "トークンファイル \(file.path) を削除しました。"))
@@ -76,7 +76,7 @@ extension ConfigCommand {
                         "EXPENSE_LOG_TOKEN is still set and still provides a token",
                         ja: "EXPENSE_LOG_TOKEN がまだ設定されていて、トークンを与えています"))
             }
-
+            return .success
         }
     }
 }

@@ -37,7 +37,7 @@ struct DeleteCommand: ParsableCommand {
               expense-log delete --yes ID1 ID2
             """)
 
-    func run(_ context: Context) async throws {
+    func run(_ context: Context) async throws -> ExitCode {
         let config = try context.config()
         // A person at a terminal, as with add: a server that cannot be reached at all is not retried, the change waits.
         let sync = try context.ledger().sync(try context.client(queuesUnreachable: true))
@@ -69,5 +69,6 @@ struct DeleteCommand: ParsableCommand {
         // A row typed into the sheet by hand has no id a deletion could name: it gets one first, once the deletion is agreed.
         let items = try await ServerEdits.withIDs(found, sync, context, config)
         try await EditText.submit(.delete(items), reachable: reachable, sync, context, config)
+        return .success
     }
 }

@@ -55,7 +55,7 @@ struct EditCommand: ParsableCommand {
               expense-log edit AMAZON --all --category 雑貨 --from 2026-01 --yes
             """)
 
-    func run(_ context: Context) async throws {
+    func run(_ context: Context) async throws -> ExitCode {
         let config = try context.config()
         guard name != nil || price != nil || date != nil || category != nil || giveID else {
             throw UsageError(
@@ -71,7 +71,7 @@ struct EditCommand: ParsableCommand {
         // A row typed into the sheet by hand has no id a change could name: it gets one first, once the change is agreed.
         let items = try await ServerEdits.withIDs(found.items, sync, context, config)
         let changes = try items.compactMap { try change(to: $0, context, config) }
-        guard !changes.isEmpty else { return }
+        guard !changes.isEmpty else { return .success }
         let reachable = try await ServerEdits.requireAction("update", sync, context)
         // After a change that waits (the server went away), the rest wait behind it rather than each trying again.
         var waiting: CommandExit?
@@ -83,5 +83,6 @@ struct EditCommand: ParsableCommand {
             }
         }
         if let waiting { throw waiting }
+        return .success
     }
 }

@@ -72,7 +72,7 @@ struct FetchCommand: ParsableCommand {
               expense-log fetch --category food/drink --sort price --reverse
             """)
 
-    func run(_ context: Context) async throws {
+    func run(_ context: Context) async throws -> ExitCode {
         let (period, policy) = try periodAndPolicy(context)
         let offline = policy == .offline
         let config = try context.config()
@@ -93,10 +93,12 @@ struct FetchCommand: ParsableCommand {
             let loaded = await loader.load(period.months, policy: policy)
             await context.flushWarnings(repository)
             EditText.noteWaiting(edits, in: period.months, context)
-            return try await text().months(loaded, query, format)
+            try await text().months(loaded, query, format)
+            return .success
         }
         let loaded = await loader.load(month, policy: policy)
         await context.flushWarnings(repository)
         try await text().month(loaded, query, format, edits: edits, offline: offline)
+        return .success
     }
 }

@@ -28,7 +28,7 @@ struct PendingCommand: ParsableCommand {
             """,
         runsAlone: true)
 
-    func run(_ context: Context) async throws {
+    func run(_ context: Context) async throws -> ExitCode {
         let config = try context.config()
         let listing = try PendingListing(try context.ledger().journal)
         let text = PendingText(context: context, config: config)
@@ -62,5 +62,6 @@ struct PendingCommand: ParsableCommand {
                         : "No item to register waits in the outbox.")
         }
         if problems > 0 { throw CommandExit(code: .ioError) }
+        return .success
     }
 }

@@ -18,9 +18,9 @@ extension PendingCommand {
             abstract: "Remove waiting items by id or the first 4 or more characters of one, asking first on a terminal."
         )
 
-        func run(_ context: Context) async throws {
+        func run(_ context: Context) async throws -> ExitCode {
             try await PendingCommand.remove(Set(try PendingText.ids(named: ids, context)), yes: yes, context)
-
+            return .success
         }
     }
 
@@ -31,9 +31,9 @@ extension PendingCommand {
         static let about = CommandAbout(
             name: "clear", abstract: "Remove every waiting item, asking first on a terminal.")
 
-        func run(_ context: Context) async throws {
+        func run(_ context: Context) async throws -> ExitCode {
             try await PendingCommand.remove(nil, yes: yes, context)
-
+            return .success
         }
     }
 

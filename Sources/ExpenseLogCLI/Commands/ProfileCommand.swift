@@ -35,11 +35,11 @@ enum ProfileCommand: CommandGroup {
         static let about = CommandAbout(
             name: "list", abstract: "List the built-in profiles.")
 
-        func run(_ context: Context) async throws {
+        func run(_ context: Context) async throws -> ExitCode {
             var rows = [["NAME", "DESCRIPTION"]]
             for (name, profile) in ImportProfile.builtins { rows.append([name, profile.description]) }
             context.io.stdout.write(TextTable(rows: rows).render())
-
+            return .success
         }
     }
 
@@ -50,14 +50,14 @@ enum ProfileCommand: CommandGroup {
         static let about = CommandAbout(
             name: "show", abstract: "Print a profile as JSON (a file's with what it extends filled in).")
 
-        func run(_ context: Context) async throws {
+        func run(_ context: Context) async throws -> ExitCode {
             // A built-in is printed as written, which is the JSON a profile file takes.
             if !FileManager.default.fileExists(atPath: value), let source = ImportProfile.builtinSources[value] {
                 context.io.stdout.write(source.hasSuffix("\n") ? source : source + "\n")
-                return
+                return .success
             }
             context.io.stdout.write(try ProfileLoader.load(value, for: context.invocation).json)
-
+            return .success
         }
     }
 }

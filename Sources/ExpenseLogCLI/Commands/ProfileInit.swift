@@ -18,7 +18,7 @@ extension ProfileCommand {
         static let about = CommandAbout(
             name: "init", abstract: "Guess a starter profile from a CSV's header and first rows.")
 
-        func run(_ context: Context) async throws {
+        func run(_ context: Context) async throws -> ExitCode {
             let name = RegisterOptions.name(of: path)
             let bytes = path == "-" ? Array(try context.io.readStdin(InputLimits.wholeBytes)) : try InputFile.read(path)
             let catalogue = try context.config().catalogue.value
@@ -72,7 +72,7 @@ extension ProfileCommand {
                     context.say("The first row it cannot read: ", ja: "読めない最初の行: ")
                         + first.text(japanese: context.japanese))
             }
-
+            return .success
         }
     }
 }

@@ -105,7 +105,7 @@ struct RegisterCommand: ParsableCommand {
               echo '{"date":"20240122","name":"コーヒー","price":178,"category":0,"categorySub":1}' | expense-log register -
             """)
 
-    func run(_ context: Context) async throws {
+    func run(_ context: Context) async throws -> ExitCode {
         try await Self.run(RegisterOptions(self, context), context)
     }
 }

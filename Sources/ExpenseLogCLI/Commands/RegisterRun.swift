@@ -5,10 +5,10 @@ import ExpenseLogModel
 import ExpenseLogUseCases
 import Foundation
 
-/// A `register` (or `add`) run: the registration (`Registration`), its record, and its end (`RegisterText.end`).
+/// A `register` (or `add`) run: the ledger's `register`, then what it did said (`RegisterText.end`) and the report.
 extension RegisterCommand {
-    /// Registers what `options` names (files, or the item `add` made), and ends with the report and the exit code.
-    static func run(_ options: RegisterOptions, _ context: Context) async throws {
+    /// Registers what `options` names (files, or the item `add` made); returns the run's exit code.
+    static func run(_ options: RegisterOptions, _ context: Context) async throws -> ExitCode {
         let progress = ProgressLine(context)
         // The valid items wait on disk, not in memory, from reading to sending; the report reads them back from it.
         let ending: ImportRecordFile
@@ -17,59 +17,35 @@ extension RegisterCommand {
                 file: options.reportFile, context: context, progress: progress, summarizes: options.adding == nil)
         } catch {
             context.io.stderr.write(context.errorLine(error))
-            throw CommandExit(code: ExitCode(for: error))
+            return ExitCode(for: error)
         }
-        var report = ImportRecord(files: options.paths.map { RegisterOptions.name(of: $0.path) })
+        let names = options.paths.map { RegisterOptions.name(of: $0.path) }
+        let ledger: Ledger, request: RegisterRequest
         do {
-            let messages = RegisterText(options: options, context: context, progress: progress)
-            try await register(options, context, messages: messages, ending: ending, report: &report)
-        } catch let exit as CommandExit {
-            throw exit
-        } catch let usage as UsageError {
-            throw usage
-        } catch {
-            // Whatever stops the run (a 401 while comparing, an unreadable file), the report says how far it got.
+            ledger = try context.ledger()
+            request = RegisterRequest(
+                input: try options.input(context), fileNames: names, onInvalid: options.onInvalid,
+                matcher: options.allowDuplicates ? nil : StatementMatcher(window: options.matchDays),
+                dryRun: options.dryRun, limit: options.limit, queuesUnreachable: options.adding != nil,
+                today: Day.today())
+            try await NewShopQuestions.ask(options, request, ledger, context, ledger.config)
+        } catch let error where !(error is UsageError || error is CommandExit) {
+            // An input that cannot be opened stops the run before it reads anything; the report still says so.
             progress.clear()
             context.io.stderr.write(context.errorLine(error))
-            try ending.finish(report, code: ExitCode(for: error))
+            return ending.finish(ImportRecord(files: names), code: ExitCode(for: error))
         }
-    }
-
-    /// The run itself (`Registration`): read, compare, send; it always ends through `RegisterText.end`, which writes the
-    /// report and throws the exit code.
-    static func register(
-        _ options: RegisterOptions, _ context: Context, messages: RegisterText, ending: ImportRecordFile,
-        report: inout ImportRecord
-    ) async throws {
-        let config = try context.config()
-        let repository = try context.ledger().repository
-        let registration = Registration(
-            client: { try context.client(orNoneFor: options.dryRun, queuesUnreachable: options.adding != nil) },
-            repository: repository,
-            journal: try context.ledger().journal, queuedEdits: { EditText.waiting(context, config) },
-            catalogue: config.catalogue.value, onInvalid: options.onInvalid,
-            matcher: options.allowDuplicates ? nil : StatementMatcher(window: options.matchDays),
-            decisions: try context.ledger().decisions, shopRules: try context.ledger().shopRules.store,
-            dryRun: options.dryRun, limit: options.limit,
-            verifyAnswers: config.environment.value != .dummy)
-        try await NewShopQuestions.ask(options, registration, context, config)
-        let review = try HeldRowsText(options: options, context: context, progress: messages.progress)
-        var saved = try SavedItems()
-        let result: RegistrationResult
-        // Until the outbox holds the items, stopping loses nothing: nothing was queued or sent.
+        let config = ledger.config
+        let messages = RegisterText(options: options, context: context, progress: progress)
+        let review = try HeldRowsText(options: options, context: context, progress: progress)
+        // Until the journal holds the items, stopping loses nothing: nothing was queued or sent.
         context.io.interruption?.say(options.dryRun ? nil : "Nothing was queued or sent.")
         defer { context.io.interruption?.say(nil) }
-        do {
-            result = try await registration.run(
-                options.input(context), into: ending.spool, record: &report, saved: &saved,
-                today: Day.today(), deciding: review.source, decide: review.decide, event: messages.show)
-        } catch {
-            // what the server saved before the failure is still cached
-            await messages.finish(&saved, repository, config)
-            throw error
-        }
-        try await messages.end(
-            result, saved: &saved, ending: ending, report: report, repository: repository, config: config,
-            review: review)
+        let outcome = try await ledger.register(
+            request, into: ending.spool,
+            client: { try context.client(orNoneFor: options.dryRun, queuesUnreachable: options.adding != nil) },
+            deciding: review.source, decide: review.decide, event: messages.show)
+        let code = await messages.end(outcome, config: config, review: review)
+        return ending.finish(outcome.record, code: code)
     }
 }

@@ -38,7 +38,7 @@ struct ReportCommand: ParsableCommand {
               expense-log report 2024 -o - | gzip > 2024.html.gz
             """)
 
-    func run(_ context: Context) async throws {
+    func run(_ context: Context) async throws -> ExitCode {
         let (period, policy) = try SummaryCommand.periodAndPolicy(
             try CommonOptions.period(self.period, year: year, month: month, context),
             offline: offline, refresh: refresh, context)
@@ -71,6 +71,7 @@ struct ReportCommand: ParsableCommand {
             throw CommandExit(code: .ioError)
         }
         if failure != nil { throw CommandExit(code: .ioError) }
+        return .success
     }
 
     private static func show(

@@ -37,7 +37,7 @@ enum RuleCommand: CommandGroup {
 
         static let about = CommandAbout(name: "add", abstract: "Add or replace the rule for a shop.")
 
-        func run(_ context: Context) async throws {
+        func run(_ context: Context) async throws -> ExitCode {
             let config = try context.config()
             let name = shop.trimmingSpaces()
             guard ShopRuleList.isNamed(name) else {
@@ -66,6 +66,7 @@ enum RuleCommand: CommandGroup {
                         + "follow it; items already registered keep theirs (`expense-log edit` changes one).",
                     ja: "規則を\(replaced ? "置き換えました" : "追加しました"): \(PrintableText.of(name)) → \(described)。以後の取り込みで使います。"
                         + "登録済みの項目はそのままです (`expense-log edit` で変更できます)。"))
+            return .success
         }
     }
 }

@@ -13,7 +13,7 @@ extension RuleCommand {
 
         static let about = CommandAbout(name: "list", abstract: "List the shop rules of the current environment.")
 
-        func run(_ context: Context) async throws {
+        func run(_ context: Context) async throws -> ExitCode {
             let config = try context.config()
             let rules = try context.ledger().shopRules.all()
             if format == .json {
@@ -22,14 +22,14 @@ extension RuleCommand {
                         + "\"sub\": \(rule.sub.map(String.init) ?? "null"), \"transfer\": \(rule.transfer)}"
                 }
                 context.io.stdout.write(members.isEmpty ? "[]\n" : "[\n" + members.joined(separator: ",\n") + "\n]\n")
-                return
+                return .success
             }
             guard !rules.isEmpty else {
                 context.note(
                     context.say(
                         "No shop rules yet; `expense-log rule add SHOP CATEGORY` adds one.",
                         ja: "店の規則はまだありません。`expense-log rule add 店 項目` で追加します。"))
-                return
+                return .success
             }
             var rows = [context.japanese ? ["店", "項目"] : ["SHOP", "CATEGORY"]]
             for rule in rules {
@@ -39,6 +39,7 @@ extension RuleCommand {
                 ])
             }
             context.io.stdout.write(TextTable(rows: rows).render())
+            return .success
         }
 
         private static func quoted(_ text: String) -> String {
@@ -55,7 +56,7 @@ extension RuleCommand {
 
         static let about = CommandAbout(name: "remove", abstract: "Remove the rule for a shop.")
 
-        func run(_ context: Context) async throws {
+        func run(_ context: Context) async throws -> ExitCode {
             guard let rule = try await context.ledger().shopRules.remove(shop) else {
                 context.io.stderr.write(
                     context.say(
@@ -67,6 +68,7 @@ extension RuleCommand {
                 context.say(
                     "Removed the rule for \(PrintableText.of(rule.shop)).",
                     ja: "\(PrintableText.of(rule.shop)) の規則を削除しました。"))
+            return .success
         }
     }
 

@@ -30,7 +30,7 @@ struct SameCommand: ParsableCommand {
               expense-log same 7B2A 0C41 --statement-date --yes
             """)
 
-    func run(_ context: Context) async throws {
+    func run(_ context: Context) async throws -> ExitCode {
         let config = try context.config()
         let period = try CommonOptions.range(from: from, to: to, context)
         let sync = try context.ledger().sync(try context.client())
@@ -100,6 +100,7 @@ struct SameCommand: ParsableCommand {
                 sync, context, config)
         }
         if let waiting { throw waiting }
+        return .success
     }
 }
 

@@ -22,7 +22,7 @@ struct ServerCheck: ParsableCommand {
               expense-log --env development server check
             """)
 
-    func run(_ context: Context) async throws {
+    func run(_ context: Context) async throws -> ExitCode {
         let config = try context.config()
         guard config.environment.value.usesNetwork else {
             context.io.stderr.write(
@@ -43,5 +43,6 @@ struct ServerCheck: ParsableCommand {
         let outcome = try await DeploymentChecking(client: client, repository: try context.ledger().repository).run()
         try DeploymentReportText.render(
             outcome, url: url, timeout: config.timeout, bundled: BundledScript.version(), context)
+        return .success
     }
 }

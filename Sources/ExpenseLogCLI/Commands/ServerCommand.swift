@@ -38,11 +38,11 @@ enum ServerCommand: CommandGroup {
                   expense-log server script -o my-webapp && cd my-webapp && clasp push
                 """)
 
-        func run(_ context: Context) async throws {
+        func run(_ context: Context) async throws -> ExitCode {
             let script = try BundledScript.read(FixtureBundle.serverScript)
             guard let output else {
                 context.io.stdout.write(String(decoding: script, as: UTF8.self))
-                return
+                return .success
             }
             let manifest = try BundledScript.read(FixtureBundle.serverManifest)
             let written = try ServerScriptFolder.write(script: script, manifest: manifest, into: output)
@@ -61,6 +61,7 @@ enum ServerCommand: CommandGroup {
                         + "`clasp deploy -i DEPLOYMENT_ID` (the URL stays), and `expense-log server check`.",
                     ja: "\(paths.joined(separator: " と ")) に書きました。clasp ではそのフォルダーで \(first)`clasp push`、"
                         + "続けて `clasp deploy -i デプロイID` (URL は変わりません)、そして `expense-log server check`。"))
+            return .success
         }
     }
 }

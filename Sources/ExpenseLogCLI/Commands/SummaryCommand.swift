@@ -61,7 +61,7 @@ struct SummaryCommand: ParsableCommand {
             a cron job or CI can alert on it; an error's own status wins.
             """)
 
-    func run(_ context: Context) async throws {
+    func run(_ context: Context) async throws -> ExitCode {
         let range = try CommonOptions.range(
             from: from, to: to, context, otherPeriod: self.period != nil || year != nil || month != nil)
         let (period, policy) = try Self.periodAndPolicy(
@@ -98,5 +98,6 @@ struct SummaryCommand: ParsableCommand {
             over = summary.budget?.isOver ?? false
         }
         if over { throw CommandExit(code: .overBudget) }
+        return .success
     }
 }

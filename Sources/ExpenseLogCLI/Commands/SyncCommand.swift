@@ -46,7 +46,7 @@ struct SyncCommand: ParsableCommand {
             (expense-log server script) saves an id only once, so to it such a batch is sent again at once.
             """)
 
-    func run(_ context: Context) async throws {
+    func run(_ context: Context) async throws -> ExitCode {
         let config = try context.config()
         let format = format ?? .table
         guard try !Sync.nothingWaits(in: try context.ledger().journal) else {
@@ -58,7 +58,7 @@ struct SyncCommand: ParsableCommand {
                         "The outbox of the \(config.environment.value.rawValue) environment is empty; nothing to send.",
                         ja: "\(config.environment.value.rawValue) 環境の送信待ちは空です。送るものはありません。"))
             }
-            return
+            return .success
         }
         var sync = try context.ledger().sync(try context.client())
         if let ambiguous {
@@ -83,5 +83,6 @@ struct SyncCommand: ParsableCommand {
             throw CommandExit(code: .temporaryFailure)
         }
         try await text.render(result, saved: &saved, own: nil)
+        return .success
     }
 }

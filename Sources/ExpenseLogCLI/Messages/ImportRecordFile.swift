@@ -20,7 +20,9 @@ struct ImportRecordFile {
         spool = try ItemSpool()
     }
 
-    func finish(_ report: ImportRecord, code: ExitCode) throws -> Never {
+    /// Says the report's summary and writes the report file; returns the run's code (74 when the file could not be
+    /// written and the run had succeeded).
+    func finish(_ report: ImportRecord, code: ExitCode) -> ExitCode {
         progress.clear()
         let summary =
             !summarizes || report.isEmpty && code != .success
@@ -37,10 +39,10 @@ struct ImportRecordFile {
                     context.say("Error: the report could not be written to \(path): ", ja: "エラー: 結果を \(path) に書けません: ")
                         + context.describe(error) + "\n")
                 if let summary { context.note(summary) }
-                throw CommandExit(code: code == .success ? .ioError : code)
+                return code == .success ? .ioError : code
             }
         }
         if let summary { context.note(summary + (file.map { " Every row is in \($0)." } ?? "")) }
-        throw CommandExit(code: code)
+        return code
     }
 }

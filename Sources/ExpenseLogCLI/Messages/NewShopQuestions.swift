@@ -7,14 +7,18 @@ import Foundation
 /// rule or history names theirs) is asked about once; an answer becomes a rule (`expense-log rule`), which this import
 /// and every later one follows. Enter leaves the default.
 enum NewShopQuestions {
-    /// Asks about the shops `registration` would give the default category, and keeps the answers as rules.
+    /// Asks about the shops `request` would give the default category, and keeps the answers as rules.
     static func ask(
-        _ options: RegisterOptions, _ registration: Registration, _ context: Context, _ config: AppConfig
+        _ options: RegisterOptions, _ request: RegisterRequest, _ ledger: Ledger, _ context: Context,
+        _ config: AppConfig
     ) async throws {
         // Asked only where the inputs can be read twice (a file, not standard input) and the answers change what is sent.
         guard context.canAsk, options.adding == nil, !options.dryRun, !options.paths.contains(where: { $0.path == "-" })
         else { return }
-        let shops = try await registration.defaultedShops(options.input(context))
+        // The inputs opened afresh: this pass reads them once more, before the run reads them.
+        var reading = request
+        reading.input = try options.input(context)
+        let shops = try await ledger.defaultedShops(reading)
         guard !shops.isEmpty else { return }
         let catalogue = config.catalogue.value
         context.io.stderr.write(
@@ -26,7 +30,7 @@ enum NewShopQuestions {
                     + "\(catalogue.name(of: shops[0].item.category, japanese: true))のまま、transfer で振替として除外)。"
                     + "以後の取り込みでも使います:") + "\n")
         context.io.stderr.write(context.say("Categories: ", ja: "項目: ") + catalogue.listing + "\n")
-        let rules = try context.ledger().shopRules
+        let rules = ledger.shopRules
         for shop in shops {
             // The rule names the shop by its first word, as the rows were grouped: `ENEOS` for `ENEOS 渋谷SS` and `ENEOS 目黒SS`.
             let name = shop.shop.split(separator: " ").first.map(String.init) ?? shop.shop

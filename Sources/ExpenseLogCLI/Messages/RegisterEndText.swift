@@ -8,13 +8,18 @@ import ExpenseLogUseCases
 import Foundation
 
 extension RegisterText {
-    /// Says how the registration ended, prints and caches what the server saved, writes the report, and exits with the
-    /// run's code: the stop's, else 65 when rows were invalid, else 4 when rows were held for a person, else 0. The one
-    /// place a `register` decides its exit code.
-    func end(
-        _ result: RegistrationResult, saved: inout SavedItems, ending: ImportRecordFile, report: ImportRecord,
-        repository: LocalRepository, config: AppConfig, review: HeldRowsText
-    ) async throws -> Never {
+    /// Says how the registration ended and prints what the server saved; returns the run's code: what stopped it,
+    /// else 65 when rows were invalid, else 4 when rows were held for a person, else 0. The one place a `register`
+    /// decides its exit code.
+    func end(_ outcome: RegisterOutcome, config: AppConfig, review: HeldRowsText) async -> ExitCode {
+        guard let result = outcome.result else {
+            // Whatever stopped the run (a 401 while comparing, an unreadable file), what the server saved first is
+            // printed, then the error, and the report says how far it got.
+            printSaved(outcome, config)
+            progress.clear()
+            context.io.stderr.write(context.errorLine(outcome.failure ?? CommandExit(code: .failure)))
+            return outcome.failure.map(ExitCode.init(for:)) ?? .failure
+        }
         let inputs = result.inputs
         let rowsCode: ExitCode = result.invalid ? .dataError : result.held.isEmpty ? .success : .held
         switch result.end {
@@ -27,7 +32,7 @@ extension RegisterText {
                         + (rowsOnly ? " (or pass --skip-invalid to send the valid rows)." : "."),
                     ja: "エラー: 問題が\(count)件あり、何も送信していません。上の行を直してもう一度実行してください"
                         + (rowsOnly ? " (有効な行だけ送るには --skip-invalid)。" : "。")) + "\n")
-            try ending.finish(report, code: .dataError)
+            return .dataError
         case .nothingValid:
             // A script reading the output gets an empty list, as from fetch and pending, rather than nothing at all.
             if options.format != .table { context.printItems([], options.format, config) }
@@ -40,9 +45,9 @@ extension RegisterText {
                             + "are sent. Fix the lines above (or the profile) and run the command again.",
                         ja: "エラー: 有効な行がなく、何も送信していません。--on-invalid warn が0で終わるのは有効な行を送ったときだけです。"
                             + "上の行 (またはプロファイル) を直してもう一度実行してください。") + "\n")
-                try ending.finish(report, code: .dataError)
+                return .dataError
             }
-            try ending.finish(report, code: rowsCode)
+            return rowsCode
         case .nothingNew:
             progress.clear()
             explain(result.skipped, held: result.held, review: review)
@@ -54,17 +59,21 @@ extension RegisterText {
                     : context.say(
                         "Nothing else to send: every other valid row is already there.",
                         ja: "ほかに送るものはありません: ほかの有効な行はすべて登録済みです。"))
-            try ending.finish(report, code: rowsCode)
+            return rowsCode
         case .dryRun(let items):
             progress.clear()
             explain(result.skipped, held: result.held, review: review)
-            try dryRun(items, config)
-            try ending.finish(report, code: rowsCode)
-        case let .sent(outcome, total):
+            do {
+                try dryRun(items, config)
+            } catch {
+                context.io.stderr.write(context.errorLine(error))
+                return ExitCode(for: error)
+            }
+            return rowsCode
+        case let .sent(sending, total):
             progress.clear()
             explain(result.skipped, held: result.held, review: review)
-            let code = await sent(
-                outcome, total: total, saved: &saved, repository: repository, config: config, report: report)
+            let code = sent(sending, total: total, outcome, config: config)
             if result.waiting > 0 {
                 context.note(
                     context.say(
@@ -72,19 +81,27 @@ extension RegisterText {
                             + "still waiting in the outbox; `expense-log sync` sends them.",
                         ja: "以前の実行の\(result.waiting)件が送信待ちです。`expense-log sync` で送ります。"))
             }
-            await context.flushWarnings(repository)
-            try ending.finish(report, code: code != .success ? code : rowsCode)
+            if let repository = try? context.ledger().repository { await context.flushWarnings(repository) }
+            return code != .success ? code : rowsCode
         }
     }
 
-    /// Prints and caches what the server saved, then says how the sending ended: `.success`, or the code of what stopped
-    /// it, after saying what is queued.
+    /// Prints what the server saved (cached already by the ledger), once, before any error is explained, so the
+    /// explanation is not scrolled away by the items.
+    private func printSaved(_ outcome: RegisterOutcome, _ config: AppConfig) {
+        progress.clear()
+        if let kept = outcome.saved.kept, kept.count > 0 {
+            context.printItems(kept, options.format, config, totals: .onTerminal)
+        }
+    }
+
+    /// Prints what the server saved, then says how the sending ended: `.success`, or the code of what stopped it,
+    /// after saying what is queued.
     private func sent(
-        _ outcome: BatchRegistration.Outcome, total: Int, saved: inout SavedItems, repository: LocalRepository,
-        config: AppConfig, report: ImportRecord
-    ) async -> ExitCode {
-        // What the server saved is printed before an error is explained, so the explanation is not scrolled away.
-        let failure = await finish(&saved, repository, config)
+        _ sending: BatchRegistration.Outcome, total: Int, _ outcome: RegisterOutcome, config: AppConfig
+    ) -> ExitCode {
+        printSaved(outcome, config)
+        let saved = outcome.saved
         if config.environment.value == .dummy, saved.count > 0 {
             context.note(
                 context.say(
@@ -94,24 +111,15 @@ extension RegisterText {
                     ja: "dummy 環境はどの POST にもフィクスチャ (register.json) で答えます。上の\(saved.count)件はその決まった応答で、"
                         + "送ったものではありません。どのサーバーにも保存していません (dummy 環境のキャッシュにだけ残ります)。"))
         }
-        let policy = try? context.ledger().resendPolicy
-        let wait = await policy?.wait(info: repository.serverInfo()) ?? config.resendWait.value
         let code =
-            outcome.stop.map {
-                explain($0, confirmed: outcome.confirmed, total: total, config: config, wait: wait, report: report)
+            sending.stop.map {
+                explain(
+                    $0, confirmed: sending.confirmed, total: total, config: config, wait: outcome.resendWait,
+                    report: outcome.record)
             } ?? .success
-        guard let failure else { return code }
-        context.warn(saved.warning(for: failure, registered: outcome.confirmed))
+        guard let failure = outcome.cacheFailure else { return code }
+        context.warn(saved.warning(for: failure, registered: sending.confirmed))
         return code == .success ? .ioError : code
-    }
-
-    /// Caches and prints what the server saved; returns why it could not all be kept or cached.
-    @discardableResult
-    func finish(_ saved: inout SavedItems, _ repository: LocalRepository, _ config: AppConfig) async -> StoreError? {
-        progress.clear()
-        return await saved.finish(in: repository) {
-            context.printItems($0, options.format, config, totals: .onTerminal)
-        }
     }
 
     /// Says what stopped the run, what was registered and what stays queued; returns the exit code (75 when the
