@@ -26,7 +26,8 @@ public struct RegisterRequest {
 
     /// A request with every part given.
     public init(
-        input: RegistrationInput, fileNames: [String], onInvalid: InvalidRows, matcher: StatementMatcher?, dryRun: Bool, limit: BatchLimit,
+        input: RegistrationInput, fileNames: [String], onInvalid: InvalidRows, matcher: StatementMatcher?, dryRun: Bool,
+        limit: BatchLimit,
         queuesUnreachable: Bool, today: Day
     ) {
         (self.input, self.fileNames, self.onInvalid) = (input, fileNames, onInvalid)
