@@ -48,6 +48,9 @@ public actor Ledger {
             configured: config.resendWait.value, isDefault: config.resendWait.source == "default")
     }
 
+    /// The lock every sender of the journal holds, named when another run holds it.
+    public nonisolated var lockFile: URL { journal.lock }
+
     /// Where `same` keeps its decisions: with the import decisions.
     public nonisolated var samePurchase: SamePurchase { SamePurchase(decisions: decisions) }
 

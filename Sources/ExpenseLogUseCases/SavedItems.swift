@@ -2,17 +2,14 @@ import ExpenseLogModel
 import ExpenseLogStore
 import Foundation
 
-/// What the server saved during one `register` or `sync` run, kept on disk (never all in memory) to be cached and
-/// printed once, at the end.
+/// What the server saved during one `register` or `sync` run, kept on disk (never all in memory) to be cached by the
+/// ledger and printed by the caller, once, at the end.
 public struct SavedItems {
     private let spool: ItemSpool
     /// The months the items fall in (the cache writes them side by side, in one read of the spool).
     private var months: Set<YearMonth> = []
     /// Why the items could not all be kept to cache and print.
     public private(set) var keepFailure: StoreError?
-    /// Whether the items were cached and printed already, and how that went.
-    private enum Stage { case keeping, finished(StoreError?) }
-    private var stage = Stage.keeping
     /// Whether the items were cached already.
     private var isCached = false
     /// Why caching them failed, once it was done.
@@ -85,24 +82,7 @@ public struct SavedItems {
         return failure
     }
 
-    /// Caches the items (unless `cache` did) and hands them to `print`, once (later calls return the first outcome), so
-    /// that it can run before an error is explained and the explanation is not scrolled away by the items; returns why
-    /// they could not all be kept or cached. `printEmpty` hands over an empty record too (`[]` for json), for a command
-    /// whose output a script reads.
-    @discardableResult
-    public mutating func finish(
-        in repository: LocalRepository, printEmpty: Bool = false, print: (ItemSpool) -> Void
-    ) async
-        -> StoreError?
-    {
-        if case .finished(let failure) = stage { return failure }
-        let failure = await cache(in: repository)
-        if keepFailure == nil, spool.count > 0 || printEmpty { print(spool) }
-        stage = .finished(failure)
-        return failure
-    }
-
-    /// What a failure of `finish` means for `registered` items the server has.
+    /// What a failure of `cache` means for `registered` items the server has.
     public func warning(for failure: StoreError, registered: Int) -> String {
         let what = keepFailure == nil ? "the cache could not be updated" : "they could not be kept to cache and print"
         return

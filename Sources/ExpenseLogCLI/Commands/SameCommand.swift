@@ -33,10 +33,10 @@ struct SameCommand: ParsableCommand {
     func run(_ context: Context) async throws -> ExitCode {
         let config = try context.config()
         let period = try CommonOptions.range(from: from, to: to, context)
-        let sync = try context.ledger().sync(try context.client())
-        let a = try await NamedItems.find([first], all: false, in: period, sync, context, config, offersAll: false)
+        let (ledger, client) = (try context.ledger(), try context.client())
+        let a = try await NamedItems.find([first], all: false, in: period, ledger, context, config, offersAll: false)
             .items
-        let b = try await NamedItems.find([second], all: false, in: period, sync, context, config, offersAll: false)
+        let b = try await NamedItems.find([second], all: false, in: period, ledger, context, config, offersAll: false)
             .items
         guard let one = a.first, let other = b.first, one.id != other.id else {
             throw UsageError(
@@ -64,7 +64,7 @@ struct SameCommand: ParsableCommand {
                     ja: "金額が違います (\(PriceText.yen(named.keep.price)) と \(PriceText.yen(named.drop.price)))。残す方の金額のままです")
             )
         }
-        let reachable = try await ServerEdits.requireAction("delete", sync, context)
+        let reachable = try await ServerEdits.requireAction("delete", ledger, client, context)
         if !yes {
             guard context.canAsk else {
                 throw UsageError(
@@ -83,10 +83,11 @@ struct SameCommand: ParsableCommand {
             }
         }
         // A row typed into the sheet by hand has no id a change could name: it gets one first, once agreed.
-        let (keep, drop) = try await ServerEdits.withIDs([named.keep, named.drop], sync, context, config).pair ?? named
+        let (keep, drop) =
+            try await ServerEdits.withIDs([named.keep, named.drop], ledger, client, context, config).pair ?? named
         var waiting: CommandExit?
         do {
-            try await EditText.submit(.delete([drop]), reachable: reachable, sync, context, config)
+            try await EditText.submit(.delete([drop]), reachable: reachable, client: client, context, config)
         } catch let exit as CommandExit where exit.code == .temporaryFailure {
             waiting = exit
         }
@@ -97,7 +98,7 @@ struct SameCommand: ParsableCommand {
             changed.date = drop.date
             try await EditText.submit(
                 .update(item: keep, changed: changed, fields: [.date]), reachable: reachable && waiting == nil,
-                sync, context, config)
+                client: client, context, config)
         }
         if let waiting { throw waiting }
         return .success

@@ -49,7 +49,8 @@ struct SyncCommand: ParsableCommand {
     func run(_ context: Context) async throws -> ExitCode {
         let config = try context.config()
         let format = format ?? .table
-        guard try !Sync.nothingWaits(in: try context.ledger().journal) else {
+        let ledger = try context.ledger()
+        guard try !ledger.nothingWaits() else {
             if format != .table { context.printItems([], format, config) }
             // Quiet: cron mails every line a job prints, and "nothing happened" is no news. --verbose says it.
             if context.verbose {
@@ -60,29 +61,18 @@ struct SyncCommand: ParsableCommand {
             }
             return .success
         }
-        var sync = try context.ledger().sync(try context.client())
-        if let ambiguous {
-            sync.matching = QueuedRowMatching(decisions: try context.ledger().decisions, choice: ambiguous)
-        }
-        let text = SyncText(context: context, config: config, sync: sync, format: format)
-        var saved = try SavedItems()
-        let result: SyncResult?
-        do {
-            result = try await sync.runIfFree(force: force, saved: &saved, event: text.show)
-        } catch {
-            await text.finish(&saved)  // an outbox that cannot record a batch still leaves the earlier batches cached
-            throw error
-        }
-        guard let result else {
+        let client = try context.client()
+        let text = SyncText(context: context, config: config, ledger: ledger, client: client, format: format)
+        guard let report = try await ledger.sync(force: force, ambiguous: ambiguous, client: client, event: text.show)
+        else {
             context.io.stderr.write(
                 context.say(
                     "Error: another run (a sync, or an edit or delete sending its queue) is sending this environment's outbox (it holds "
-                        + "\(sync.lockFile.path)). Let it finish, then run `expense-log pending` to see what is left.",
-                    ja: "エラー: 別の実行 (sync か、変更を送る edit や delete) がこの環境の送信待ちを送っています (\(sync.lockFile.path) を保持)。"
+                        + "\(ledger.lockFile.path)). Let it finish, then run `expense-log pending` to see what is left.",
+                    ja: "エラー: 別の実行 (sync か、変更を送る edit や delete) がこの環境の送信待ちを送っています (\(ledger.lockFile.path) を保持)。"
                         + "終わってから `expense-log pending` で残りを確かめてください。") + "\n")
             throw CommandExit(code: .temporaryFailure)
         }
-        try await text.render(result, saved: &saved, own: nil)
-        return .success
+        return try await text.render(report, own: nil)
     }
 }

@@ -11,25 +11,21 @@ enum EditText {
     /// Queues a change, brings the cache in step with it, and sends what was queued up to it when the server can be
     /// asked (`reachable`) (`EditSubmission`); says what became of it. Exits 75 when it stays queued.
     static func submit(
-        _ change: QueuedEdit.Change, reachable: Bool, _ sync: Sync, _ context: Context, _ config: AppConfig
+        _ change: QueuedEdit.Change, reachable: Bool, client: ExpenseLogAPIClient, _ context: Context,
+        _ config: AppConfig
     ) async throws {
         let directory = config.journalDirectory.path
-        let text = SyncText(context: context, config: config, sync: sync, format: .table, totals: .onTerminal)
-        var saved = try SavedItems()
-        let submitted: SubmittedEdit
-        do {
-            submitted = try await EditSubmission(sync: sync, decisions: try context.ledger().decisions).submit(
-                change, reachable: reachable, saved: &saved,
-                cacheFailure: { error in
-                    context.warn(
-                        context.say("the cache could not be updated: ", ja: "キャッシュを更新できません: ") + context.describe(error)
-                    )
-                }, event: text.show)
-        } catch {
-            await text.finish(&saved)
-            throw error
+        let ledger = try context.ledger()
+        let text = SyncText(
+            context: context, config: config, ledger: ledger, client: client, format: .table, totals: .onTerminal)
+        let report = try await ledger.submit(change, reachable: reachable, client: client, event: text.show)
+        if let error = report.cacheFollowFailure {
+            context.warn(
+                context.say("the cache could not be updated: ", ja: "キャッシュを更新できません: ") + context.describe(error))
         }
-        switch submitted {
+        switch report.submitted {
+        case nil:
+            try await Self.ended(text.render(report.run, own: nil))
         case .waiting:
             context.io.stderr.write(
                 context.say(
@@ -46,9 +42,15 @@ enum EditText {
                         + "それまでは \(directory) で待ちます。`expense-log pending` でまだ待っているか確かめ、"
                         + "`expense-log sync` で送ってください。") + "\n")
             throw CommandExit(code: .temporaryFailure)
-        case let .sent(own, result):
-            try await text.render(result, saved: &saved, own: own)
+        case .sent(let own, _):
+            try await Self.ended(text.render(report.run, own: own))
         }
+    }
+
+    /// Ends a change's command with what its run of the journal said: a code other than 0 stops it (an `edit` of
+    /// several items stops at the first change that waits).
+    private static func ended(_ code: ExitCode) throws {
+        if code != .success { throw CommandExit(code: code) }
     }
 
     /// The changes waiting to be sent, for a fetch to make on the months it reads (none, with a warning, when the queue's

@@ -18,11 +18,11 @@ enum NamedItems {
     /// month is looked for in last month too (a statement's purchase of the 30th is edited on the 2nd), and stderr
     /// says where it was found.
     static func find(
-        _ texts: [String], all: Bool, in period: Period?, _ sync: Sync, _ context: Context, _ config: AppConfig,
+        _ texts: [String], all: Bool, in period: Period?, _ ledger: Ledger, _ context: Context, _ config: AppConfig,
         offersAll: Bool = true
     ) async throws -> Found {
         let targets = EditTargets(
-            repository: sync.repository, queued: EditText.waiting(context, config), journal: sync.journal)
+            repository: ledger.repository, queued: EditText.waiting(context, config), journal: ledger.journal)
         var months = period?.months ?? [YearMonth.current()]
         var (matches, short, unknown) = try await lookup(texts, all: all, in: months, targets, context, config)
         let missing = matches.indices.filter { if case .none = matches[$0] { true } else { false } }
@@ -44,7 +44,7 @@ enum NamedItems {
                 }
             }
         }
-        await context.flushWarnings(sync.repository)
+        await context.flushWarnings(ledger.repository)
         var found = Found(), seen: Set<String> = []
         for (text, match) in zip(texts, matches) {
             switch match {

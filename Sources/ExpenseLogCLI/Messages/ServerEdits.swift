@@ -2,7 +2,6 @@ import ExpenseLogClient
 import ExpenseLogConfig
 import ExpenseLogHTTP
 import ExpenseLogModel
-import ExpenseLogStore
 import ExpenseLogUseCases
 import Foundation
 
@@ -11,15 +10,17 @@ enum ServerEdits {
     /// Checks that the server takes `action` (`EditTargets.availability`). A server without the extensions (the original
     /// script) stops the command with what to do, before anything is sent. False when the server cannot be reached to
     /// ask: the change is then queued, and `sync` asks first.
-    static func requireAction(_ action: String, _ sync: Sync, _ context: Context) async throws -> Bool {
-        switch try await EditTargets.availability(of: action, sync.client, sync.repository) {
+    static func requireAction(
+        _ action: String, _ ledger: Ledger, _ client: ExpenseLogAPIClient, _ context: Context
+    ) async throws -> Bool {
+        switch try await ledger.availability(of: action, client: client) {
         case .offered:
             return true
         case .unknown(let error):
             context.warn(String(String(describing: error).prefix { $0 != "\n" }))
             return false
         case .absent:
-            context.io.stderr.write(absent(action, sync.client.baseURL))
+            context.io.stderr.write(absent(action, client.baseURL))
             throw CommandExit(code: .unavailable)
         }
     }
@@ -34,9 +35,11 @@ enum ServerEdits {
     /// The items with every row typed into the sheet by hand (no id) given one first, through the bundled script, so
     /// that a change can name it; the cache follows. Giving an id needs the server: when it cannot be reached, the
     /// command stops (75) with nothing changed.
-    static func withIDs(_ items: [Item], _ sync: Sync, _ context: Context, _ config: AppConfig) async throws -> [Item] {
+    static func withIDs(
+        _ items: [Item], _ ledger: Ledger, _ client: ExpenseLogAPIClient, _ context: Context, _ config: AppConfig
+    ) async throws -> [Item] {
         guard items.contains(where: { HandTypedRow.isHandTyped($0.id) }) else { return items }
-        guard try await requireAction("adopt", sync, context) else {
+        guard try await requireAction("adopt", ledger, client, context) else {
             context.io.stderr.write(
                 context.say(
                     "Error: a row typed into the sheet by hand has no id; giving it one needs the server, which could not "
@@ -51,10 +54,9 @@ enum ServerEdits {
                 adopted.append(item)
                 continue
             }
-            let saved = try await sync.client.adopt(item, id: RandomID.make())
-            do {
-                try await sync.repository.replace(id: item.id, with: saved)
-            } catch {
+            let adoption = try await ledger.adopt(item, client: client)
+            let saved = adoption.item
+            if let error = adoption.cacheFailure {
                 context.warn(
                     context.say("the cache could not be updated: ", ja: "キャッシュを更新できません: ") + context.describe(error))
             }

@@ -3,6 +3,7 @@ import ExpenseLogConfig
 import ExpenseLogImport
 import ExpenseLogModel
 import ExpenseLogRendering
+import ExpenseLogStore
 import ExpenseLogUseCases
 import Foundation
 
@@ -11,8 +12,10 @@ import Foundation
 struct SyncText {
     let context: Context
     let config: AppConfig
-    /// The run whose result is said (its cache keeps what the server saved).
-    let sync: Sync
+    /// The ledger whose journal was sent.
+    let ledger: Ledger
+    /// The client it was sent over (whose URL a refusal names).
+    let client: ExpenseLogAPIClient
     /// The format the saved items are printed in.
     let format: OutputFormat
     /// Where many saved items are totalled per month (`sync`: always; an `edit` or `delete` sending the queue, which
@@ -43,24 +46,29 @@ struct SyncText {
         }
     }
 
-    /// Caches and prints what the server saved, once; says when that failed, and returns whether it did.
+    /// Prints what the server saved (the ledger cached it); says when it could not all be kept or cached, and returns
+    /// whether so. `printEmpty` prints an empty list too (`[]` for json), for a command whose output a script reads.
     @discardableResult
-    func finish(_ saved: inout SavedItems, printEmpty: Bool = false) async -> Bool {
-        guard
-            let failure = await saved.finish(
-                in: sync.repository, printEmpty: printEmpty,
-                print: { context.printItems($0, format, config, totals: totals) })
-        else { return false }
+    func printSaved(_ saved: SavedItems, _ failure: StoreError?, printEmpty: Bool = false) -> Bool {
+        if let kept = saved.kept, kept.count > 0 || printEmpty {
+            context.printItems(kept, format, config, totals: totals)
+        }
+        guard let failure else { return false }
         context.warn(saved.warning(for: failure, registered: saved.registered))
         return true
     }
 
     /// Says how the run went, the items' part first; throws the exit code when it is not 0. `own` is the change an
     /// `edit` or `delete` queued (nil for `sync`).
-    func render(_ result: SyncResult, saved: inout SavedItems, own: QueuedEdit?) async throws {
+    func render(_ report: SyncReport, own: QueuedEdit?) async throws -> ExitCode {
+        guard let result = report.result else {
+            // What was saved before the failure is printed first, so the error is not scrolled away by it.
+            printSaved(report.saved, report.cacheFailure)
+            throw report.failure ?? CommandExit(code: .failure)
+        }
         var itemsExit: ExitCode?
         if let outcome = result.items {
-            itemsExit = await items(outcome, result, saved: &saved, own: own)
+            itemsExit = await items(outcome, result, report, own: own)
         } else if own == nil, format != .table {
             context.printItems([], format, config)
         }
@@ -69,12 +77,12 @@ struct SyncText {
         } catch let exit as CommandExit {
             throw CommandExit(code: itemsExit ?? exit.code)
         }
-        if let itemsExit { throw CommandExit(code: itemsExit) }
+        return itemsExit ?? .success
     }
 
     /// The items' part: what was saved (printed before an error is explained), why items stay; the exit code if not 0.
     private func items(
-        _ outcome: SyncOutcome, _ result: SyncResult, saved: inout SavedItems, own: QueuedEdit?
+        _ outcome: SyncOutcome, _ result: SyncResult, _ report: SyncReport, own: QueuedEdit?
     ) async -> ExitCode? {
         let remaining = "\(outcome.remaining) item\(outcome.remaining == 1 ? " remains" : "s remain") in the outbox"
         switch outcome.stop {
@@ -85,14 +93,14 @@ struct SyncText {
                     + (failure.isTransient ? "later.\n" : "once the cause is fixed.\n"))
             return failure.isTransient ? .temporaryFailure : ExitCode(for: failure)
         case .some(.batchFailed(let key, let entry, let error)):
-            await finish(&saved)
+            printSaved(report.saved, report.cacheFailure)
             context.io.stderr.write(
                 context.errorLine(error) + "The batch \(key) of \(entry.path) was not confirmed; \(remaining). "
                     + "Run sync again later" + (error.isTransient ? ".\n" : " once the cause is fixed.\n"))
             return error.isTransient ? .temporaryFailure : ExitCode(for: error)
         case .none:
-            let keepFailed = await finish(&saved, printEmpty: format != .table)
-            await context.flushWarnings(sync.repository)
+            let keepFailed = printSaved(report.saved, report.cacheFailure, printEmpty: format != .table)
+            await context.flushWarnings(ledger.repository)
             return itemsSummary(outcome, problems: result.problems, wait: result.wait, own: own)
                 ?? (keepFailed ? .ioError : nil)
         }
@@ -220,7 +228,7 @@ struct SyncText {
                     + (own == nil ? "" : context.say("This change waits behind it.", ja: "この変更はその後ろで待ちます。") + "\n"))
             throw CommandExit(code: .ioError)
         case .actionAbsent(let action):
-            context.io.stderr.write(ServerEdits.absent(action, sync.client.baseURL))
+            context.io.stderr.write(ServerEdits.absent(action, client.baseURL))
             // Queued while the server could not be asked: this server can never take them, so say how to let them go.
             context.io.stderr.write(
                 context.say(
