@@ -5,17 +5,23 @@ import Foundation
 
 /// Reading months as `fetch`, `summary` and `report` do.
 extension Context {
-    /// The months, from the server first (as fetch), else the cache; offline needs no base URL, as `fetch --offline`.
-    func loadMonths(
-        _ months: [YearMonth], policy: MonthLoader.Policy, _ config: AppConfig, strict: Bool
-    ) async throws -> [LoadedMonth] {
-        let repository = try ledger().repository
-        let client = policy == .offline ? nil : try client()
-        let edits = EditText.waiting(self, config)
-        let loaded = await MonthLoader(client: client, repository: repository, strict: strict, edits: edits).load(
-            months, policy: policy)
-        await flushWarnings(repository)
-        EditText.noteWaiting(edits, in: months, self)
-        return loaded
+    /// The months through the ledger, from the server first (as fetch), else the cache; offline needs no base URL, as
+    /// `fetch --offline`. Says what the cache and the journal had to say, and that changes not sent are shown made.
+    func readMonths(
+        _ months: [YearMonth], policy: MonthLoader.Policy, strict: Bool, withWaiting: Bool = false
+    ) async throws -> MonthsRead {
+        let ledger = try ledger()
+        let read = await ledger.read(
+            months, policy: policy, strict: strict, client: policy == .offline ? nil : try client(),
+            withWaiting: withWaiting)
+        say(read)
+        EditText.noteWaiting(read.changes, in: months, self)
+        return read
+    }
+
+    /// Says what reading months met on the way: the cache's warnings, and a journal that could not be listed.
+    func say(_ read: MonthsRead) {
+        for warning in read.cacheWarnings { warn(describeNotice(warning)) }
+        if let failure = read.journalFailure { EditText.warnUnlisted(failure, self) }
     }
 }

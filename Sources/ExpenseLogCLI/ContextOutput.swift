@@ -85,8 +85,8 @@ extension Context {
         }
     }
 
-    /// Prints the repository's warnings (corrupt files moved aside).
-    func flushWarnings(_ repository: LocalRepository) async {
-        for warning in await repository.takeWarnings() { warn(describeNotice(warning)) }
+    /// Prints the cache's warnings (corrupt files moved aside), once each.
+    func flushWarnings(_ ledger: Ledger) async {
+        for warning in await ledger.cacheWarnings() { warn(describeNotice(warning)) }
     }
 }

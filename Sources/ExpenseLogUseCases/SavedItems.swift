@@ -29,7 +29,7 @@ public struct SavedItems {
     public var kept: ItemSpool? { keepFailure == nil ? spool : nil }
 
     /// Keeps items the server saved. The server has them already, so a temporary file that cannot be written stops only
-    /// this (they are neither cached nor printed, and `finish` says so), never the sending.
+    /// this (they are neither cached nor printed, and `cache` says so), never the sending.
     public mutating func keep(_ answer: [Item]) {
         assert(!isCached, "items kept after the cache took them would never be cached")
         registered += answer.count

@@ -21,9 +21,9 @@ enum CacheCommand: CommandGroup {
 
         func run(_ context: Context) async throws -> ExitCode {
             let config = try context.config()
-            let repository = try context.ledger().repository
-            let months = try await CacheContents(repository).months()
-            await context.flushWarnings(repository)
+            let ledger = try context.ledger()
+            let months = try await CacheContents(ledger.repository).months()
+            await context.flushWarnings(ledger)
             if format == .json {
                 // [{"month": "2024-01", "items": 4, "total": 2078, "fetchedAt": "2024-01-22T10:00:00Z" or null}, …]
                 let members = months.map { cached in

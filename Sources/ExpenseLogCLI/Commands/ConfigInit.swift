@@ -67,10 +67,9 @@ extension ConfigCommand {
                 context.say("Saved it in \(path). Trying a fetch of this month…", ja: "\(path) に保存しました。今月を取得してみます…"))
             let month = YearMonth.current()
             do {
-                let loaded = await MonthLoader(
-                    client: try context.client(), repository: try context.ledger().repository,
-                    edits: EditText.waiting(context, config)
-                ).load(month, policy: .refresh)
+                let read = try await context.ledger().read(
+                    [month], policy: .refresh, strict: false, client: try context.client())
+                guard let loaded = read.loaded.first else { throw CommandExit(code: .failure) }
                 if let failure = loaded.missing { throw failure }
                 let count = loaded.items.count + loaded.outside.count
                 context.note(

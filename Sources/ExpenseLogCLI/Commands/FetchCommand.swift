@@ -78,27 +78,22 @@ struct FetchCommand: ParsableCommand {
         let config = try context.config()
         let query = try query(period, config.catalogue.value, context)
         let format = format ?? .table
-        let repository = try context.ledger().repository
-        let edits = EditText.waiting(context, config)
-        let loader = MonthLoader(
-            client: offline ? nil : try context.client(), repository: repository, strict: strict, edits: edits)
-        // Made once the months are loaded: the short ids are unique among what the cache then holds.
-        func text() async -> FetchText {
-            FetchText(
-                context: context, config: config,
-                shortIDs: ids ? EditTargets.shortIDs(await CacheContents(repository).items().map(\.id)) : nil,
-                showsWaiting: !sentOnly, edits: edits, period: period)
-        }
-        guard case .month(let month) = period else {
-            let loaded = await loader.load(period.months, policy: policy)
-            await context.flushWarnings(repository)
-            EditText.noteWaiting(edits, in: period.months, context)
-            try await text().months(loaded, query, format)
+        let ledger = try context.ledger()
+        let read = await ledger.read(
+            period.months, policy: policy, strict: strict, client: offline ? nil : try context.client(),
+            withWaiting: true)
+        context.say(read)
+        // Made once the months are read: the short ids are unique among what the cache then holds.
+        let text = FetchText(
+            context: context, config: config,
+            shortIDs: ids ? EditTargets.shortIDs(await ledger.cachedItems().map(\.id)) : nil,
+            showsWaiting: !sentOnly, waiting: read.waiting, period: period)
+        guard case .month = period, let loaded = read.loaded.first else {
+            EditText.noteWaiting(read.changes, in: period.months, context)
+            try text.months(read.loaded, query, format)
             return .success
         }
-        let loaded = await loader.load(month, policy: policy)
-        await context.flushWarnings(repository)
-        try await text().month(loaded, query, format, edits: edits, offline: offline)
+        try text.month(loaded, query, format, edits: read.changes, offline: offline)
         return .success
     }
 }

@@ -43,11 +43,10 @@ struct ReportCommand: ParsableCommand {
             try CommonOptions.period(self.period, year: year, month: month, context),
             offline: offline, refresh: refresh, context)
         let config = try context.config()
-        let read = try await context.loadMonths(period.months, policy: policy, config, strict: false)
         // Read once: counted (unless --sent-only), and among the ids a month's short ids are told apart from.
-        let waiting = WaitingCount.items(
-            in: Set(period.months), edits: EditText.waiting(context, config), context, config)
-        let loaded = sentOnly ? read : WaitingCount.counted(read, waiting: waiting, context)
+        let read = try await context.readMonths(period.months, policy: policy, strict: false, withWaiting: true)
+        let waiting = read.waiting
+        let loaded = sentOnly ? read.loaded : WaitingCount.counted(read.loaded, waiting: waiting, context)
         let name = output ?? "expense-log-\(period.title(japanese: false)).html"
         var failure: (any Error)?
         // A page that could not be written is the worse news: 74, even when a month was missing (69).

@@ -80,9 +80,8 @@ struct SummaryCommand: ParsableCommand {
                     + "(2026-01), or leave them out")
         }
         let budgets = try budget ? Self.budgets(config, format: format, context) : nil
-        let read = try await context.loadMonths(months, policy: policy, config, strict: strict)
-        let loaded =
-            sentOnly ? read : WaitingCount.counted(read, edits: EditText.waiting(context, config), context, config)
+        let read = try await context.readMonths(months, policy: policy, strict: strict, withWaiting: !sentOnly)
+        let loaded = sentOnly ? read.loaded : WaitingCount.counted(read.loaded, waiting: read.waiting, context)
 
         var over = false
         try SummarySources.show(loaded, context, config, subject: "the summary", verb: "counted") {

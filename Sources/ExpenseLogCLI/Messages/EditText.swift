@@ -56,16 +56,19 @@ enum EditText {
     /// The changes waiting to be sent, for a fetch to make on the months it reads (none, with a warning, when the queue's
     /// folder cannot be listed; a file that cannot be read is left out, and `pending` and `sync` name it).
     static func waiting(_ context: Context, _ config: AppConfig) -> [QueuedEdit] {
-        do {
-            return try context.ledger().journal.listing().changes
-        } catch {
-            context.warn(
-                context.describe(error)
-                    + context.say(
-                        "; the months read are shown without the changes waiting in it",
-                        ja: "。読んだ月は待っている変更を反映せずに表示します"))
-            return []
-        }
+        guard let ledger = try? context.ledger() else { return [] }
+        let (changes, failure) = ledger.waitingChanges()
+        if let failure { warnUnlisted(failure, context) }
+        return changes
+    }
+
+    /// Says that the journal could not be listed, so the months read are shown without the changes waiting in it.
+    static func warnUnlisted(_ failure: any Error, _ context: Context) {
+        context.warn(
+            context.describe(failure)
+                + context.say(
+                    "; the months read are shown without the changes waiting in it",
+                    ja: "。読んだ月は待っている変更を反映せずに表示します"))
     }
 
     /// Says that months shown carry changes not sent yet.

@@ -13,8 +13,8 @@ struct FetchText {
     var shortIDs: [String: String]?
     /// Whether the items still waiting in the outbox are shown with the month's (not with `--sent-only`).
     var showsWaiting = true
-    /// The changes still queued, laid over the waiting items as over the cached ones (a deleted one is not shown).
-    var edits: [QueuedEdit] = []
+    /// The items of the months read still waiting to be registered, the changes queued for them laid over them.
+    var waiting: [Item] = []
     /// The period asked for, named above the table on a terminal.
     var period: Period?
 
@@ -24,7 +24,8 @@ struct FetchText {
     private func print(
         _ items: [Item], months: [YearMonth], fromServer: Bool, _ query: ItemQuery, _ format: OutputFormat
     ) {
-        let outbox = WaitingCount.items(in: Set(months), edits: edits, context, config)
+        let shownMonths = Set(months)
+        let outbox = waiting.filter { shownMonths.contains($0.date.yearMonth) }
         let answered = Set(items.map(\.id))
         let waitingIDs = Set(outbox.map(\.id)).subtracting(fromServer ? answered : [])
         let shown =
@@ -50,7 +51,7 @@ struct FetchText {
     /// For a month neither the server nor the cache could give: the items of it still waiting in the outbox (added
     /// here while the server was away), said to be all that is known; nothing when none waits.
     private func printWaitingAlone(_ month: YearMonth, _ query: ItemQuery, _ format: OutputFormat) {
-        guard showsWaiting, !WaitingCount.items(in: [month], edits: edits, context, config).isEmpty else { return }
+        guard showsWaiting, waiting.contains(where: { $0.date.yearMonth == month }) else { return }
         context.warn(
             context.say(
                 "the server's items of \(month) are not known here; only the items waiting in the outbox are shown",

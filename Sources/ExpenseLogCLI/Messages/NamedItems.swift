@@ -44,7 +44,7 @@ enum NamedItems {
                 }
             }
         }
-        await context.flushWarnings(ledger.repository)
+        await context.flushWarnings(ledger)
         var found = Found(), seen: Set<String> = []
         for (text, match) in zip(texts, matches) {
             switch match {
@@ -92,7 +92,7 @@ enum NamedItems {
         else {
             return (first.matches, first.shortIDs, nil)
         }
-        let loaded = try await context.loadMonths(uncached, policy: .preferServer, config, strict: false)
+        let loaded = try await context.readMonths(uncached, policy: .preferServer, strict: false).loaded
         let again = try await targets.matches(texts, searched: Set(months), all: all)
         return (again.matches, again.shortIDs, loaded.compactMap(\.missing).first)
     }

@@ -81,7 +81,7 @@ extension RegisterText {
                             + "still waiting in the outbox; `expense-log sync` sends them.",
                         ja: "以前の実行の\(result.waiting)件が送信待ちです。`expense-log sync` で送ります。"))
             }
-            if let repository = try? context.ledger().repository { await context.flushWarnings(repository) }
+            if let ledger = try? context.ledger() { await context.flushWarnings(ledger) }
             return code != .success ? code : rowsCode
         }
     }

@@ -100,7 +100,7 @@ struct SyncText {
             return error.isTransient ? .temporaryFailure : ExitCode(for: error)
         case .none:
             let keepFailed = printSaved(report.saved, report.cacheFailure, printEmpty: format != .table)
-            await context.flushWarnings(ledger.repository)
+            await context.flushWarnings(ledger)
             return itemsSummary(outcome, problems: result.problems, wait: result.wait, own: own)
                 ?? (keepFailed ? .ioError : nil)
         }

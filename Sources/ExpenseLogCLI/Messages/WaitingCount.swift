@@ -1,19 +1,11 @@
-import ExpenseLogConfig
 import ExpenseLogModel
-import ExpenseLogStore
 import ExpenseLogUseCases
 
 /// `summary` counts the items still waiting in the outbox with their months (as `fetch` shows them), so that a month
 /// and its budgets are not undercounted while the server is down; `--sent-only` counts only what the server has.
 enum WaitingCount {
-    /// The months with their waiting items counted, the changes queued for those items laid over them; says how many.
-    static func counted(
-        _ loaded: [LoadedMonth], edits: [QueuedEdit], _ context: Context, _ config: AppConfig
-    ) -> [LoadedMonth] {
-        counted(loaded, waiting: items(in: Set(loaded.map(\.month)), edits: edits, context, config), context)
-    }
-
-    /// As `counted(_:edits:_:_:)`, with the waiting items already read (`report`, which also marks them).
+    /// The months with their waiting items counted (read with them, the changes queued for them laid over them); says
+    /// how many.
     static func counted(_ loaded: [LoadedMonth], waiting: [Item], _ context: Context) -> [LoadedMonth] {
         let counted = loaded.map { $0.counting(waiting) }
         let added = zip(counted, loaded).reduce(0) { $0 + $1.0.items.count - $1.1.items.count }
@@ -25,14 +17,5 @@ enum WaitingCount {
                     ja: "送信待ちの\(added)件も数えています。`expense-log sync` で送ります (--sent-only でサーバーにある分だけ数えます)。"))
         }
         return counted
-    }
-
-    /// The items of `months` still waiting in the outbox, with the changes queued for them laid over them (a deleted one
-    /// left out; an edit of another item is the cache's to show).
-    static func items(in months: Set<YearMonth>, edits: [QueuedEdit], _ context: Context, _ config: AppConfig) -> [Item]
-    {
-        let queued = (try? context.ledger().journal.waitingItems(in: months)) ?? []
-        let queuedIDs = Set(queued.map(\.id))
-        return edits.applied(to: queued).filter { queuedIDs.contains($0.id) && months.contains($0.date.yearMonth) }
     }
 }
