@@ -42,9 +42,13 @@ let package = Package(
         layer("ExpenseLogImport", ["ExpenseLogModel", "ExpenseLogFormats", "ExpenseLogStore"]),
         layer("ExpenseLogUseCases", ["ExpenseLogModel", "ExpenseLogFormats", "ExpenseLogHTTP", "ExpenseLogClient", "ExpenseLogStore", "ExpenseLogConfig", "ExpenseLogImport", "ExpenseLogFixtures"]),
         layer("ExpenseLogRendering", ["ExpenseLogModel", "ExpenseLogFormats", "ExpenseLogImport", "ExpenseLogUseCases"], strict: true),
-        // Members of a module are visible only where it is imported, so a command file, which may not import the Store or
-        // the Client, cannot reach their members through a use case either (layers.py checks the imports).
-        .target(name: "ExpenseLogCLI", dependencies: libraryLayers.map { .target(name: $0) } + ["ExpenseLogFixtures"],
+        // The command line reaches the store and the client only through the ledger: it does not depend on them, and
+        // members of a module are visible only where it is imported, so it cannot reach theirs through a use case's
+        // types either (layers.py checks the imports).
+        .target(
+            name: "ExpenseLogCLI",
+            dependencies: libraryLayers.filter { !["ExpenseLogStore", "ExpenseLogClient"].contains($0) }
+                .map { .target(name: $0) } + ["ExpenseLogHTTP"],
                 swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
         .executableTarget(name: "expense-log", dependencies: ["ExpenseLogCLI"]),
         // What both test targets share: child processes without Foundation's Process (see ChildProcess.swift), the tool

@@ -1,8 +1,6 @@
-import ExpenseLogClient
 import ExpenseLogConfig
 import ExpenseLogFixtures
 import ExpenseLogHTTP
-import ExpenseLogStore
 import ExpenseLogUseCases
 import Foundation
 import Synchronization
@@ -111,7 +109,8 @@ public struct Context: Sendable {
         let config = try config()
         return try slots.ledger.withLock { slot in
             if let slot { return slot }
-            let log = RequestLog(sink: io.stderr, verbose: verbose, quiet: quiet)
+            let stderr = io.stderr
+            let log = RequestLog(write: { stderr.write($0) }, verbose: verbose, quiet: quiet)
             let ledger = try Ledger(
                 config: config,
                 hooks: LedgerHooks(
@@ -124,9 +123,9 @@ public struct Context: Sendable {
 
     /// A client, or none for a dry run when none can be made (no server configured): it compares with what is here.
     /// `queuesUnreachable` gives up at once on a server that cannot be reached at all (`add`: the item waits in the outbox).
-    public func client(orNoneFor dryRun: Bool, queuesUnreachable: Bool = false) throws -> ExpenseLogAPIClient? {
+    public func link(orNoneFor dryRun: Bool, queuesUnreachable: Bool = false) throws -> ServerLink? {
         do {
-            return try ledger().client(queuesUnreachable: queuesUnreachable)
+            return try ledger().link(queuesUnreachable: queuesUnreachable)
         } catch  where dryRun {
             warn(
                 String(describe(error).prefix { $0 != "\n" })
@@ -135,15 +134,14 @@ public struct Context: Sendable {
         }
     }
 
-    /// A client for the configured environment (see `Ledger.client`).
-    public func client(queuesUnreachable: Bool = false) throws -> ExpenseLogAPIClient {
-        try ledger().client(queuesUnreachable: queuesUnreachable)
+    /// The way to the server of the configured environment (see `Ledger.link`).
+    public func link(queuesUnreachable: Bool = false) throws -> ServerLink {
+        try ledger().link(queuesUnreachable: queuesUnreachable)
     }
 
     /// Where the configured environment keeps its import decisions and shop rules (for `config show`).
     public func dataFiles() throws -> (decisions: URL, rules: URL) {
-        let ledger = try ledger()
-        return (ledger.decisions.url, ledger.shopRules.store.url)
+        try ledger().dataFiles
     }
 }
 

@@ -12,7 +12,7 @@ extension Context {
     ) async throws -> MonthsRead {
         let ledger = try ledger()
         let read = await ledger.read(
-            months, policy: policy, strict: strict, client: policy == .offline ? nil : try client(),
+            months, policy: policy, strict: strict, link: policy == .offline ? nil : try link(),
             withWaiting: withWaiting)
         say(read)
         EditText.noteWaiting(read.changes, in: months, self)

@@ -2,7 +2,6 @@ import ExpenseLogConfig
 import ExpenseLogFormats
 import ExpenseLogModel
 import ExpenseLogRendering
-import ExpenseLogStore
 import ExpenseLogUseCases
 import Foundation
 
@@ -30,7 +29,7 @@ extension Context {
     /// `--format` given, are totalled per month instead, where it says (`.onTerminal`: register, whose contract prints
     /// the items saved, to a pipe still; `.always`: sync).
     func printItems(
-        _ spool: ItemSpool, _ format: OutputFormat, _ config: AppConfig, showingIDs: Bool = false,
+        _ spool: some ItemRecords, _ format: OutputFormat, _ config: AppConfig, showingIDs: Bool = false,
         totals: MonthTotalsWhere = .never
     ) {
         var writer = itemWriter(config)
@@ -41,8 +40,8 @@ extension Context {
         do {
             if totalled { return try writer.writeMonthTotals(spool) { io.stdout.write($0) } }
             if showingIDs, format == .table {
-                var reader = try spool.reader(), ids: [String] = []
-                while let (item, _) = try reader.next() { ids.append(item.id) }
+                var ids: [String] = []
+                try spool.forEachItem { ids.append($0.id) }
                 writer.shortIDs = EditTargets.shortIDs(ids)
             }
             try writer.write(spool, as: format) { io.stdout.write(bytes: $0) }

@@ -1,5 +1,5 @@
 import ExpenseLogConfig
-import ExpenseLogStore
+import ExpenseLogUseCases
 import Foundation
 import Synchronization
 
@@ -17,7 +17,7 @@ extension Context {
             done -> ([(URL, Int)], [(path: String, reason: String)]) in
             var tightened: [(URL, Int)] = [], failures: [(path: String, reason: String)] = []
             for root in [paths.configDirectory, paths.cacheRoot, paths.stateRoot] where !done.contains(root.path) {
-                let result = try PrivateFiles.tighten(root, leaving: [paths.tokenFile.path])
+                let result = try ToolFacts.keepPrivate(root, leaving: [paths.tokenFile.path])
                 done.insert(root.path)
                 if result.count > 0 { tightened.append((root, result.count)) }
                 failures += result.failures

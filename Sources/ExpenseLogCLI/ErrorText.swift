@@ -1,56 +1,11 @@
-import ExpenseLogClient
-import ExpenseLogConfig
-import ExpenseLogFormats
 import ExpenseLogImport
-import ExpenseLogStore
 import ExpenseLogUseCases
 
 extension Context {
-    /// An error as the person reads it: in Japanese under a Japanese locale, for the errors a household meets (the
-    /// server, the network, the disk, the configuration); others as they are.
+    /// An error as the person reads it: in Japanese under a Japanese locale, for the errors a household meets
+    /// (`FailureText`); others as they are.
     func describe(_ error: any Error) -> String {
-        guard japanese else { return "\(error)" }
-        switch error {
-        case let error as APIError: return error.japaneseDescription
-        case let error as MonthFailure:
-            switch error {
-            case .api(let error): return error.japaneseDescription
-            case .store(let error): return describe(error)
-            case .notCached(let month): return "\(month) はキャッシュにありません"
-            }
-        case let error as StoreError:
-            switch error {
-            case let .writeFailed(path, reason):
-                return "\(path) に書き込めません: \(reason)。フォルダーの権限と空き容量を確かめてください。そのファイルは元のままです。"
-            case let .readFailed(path, reason):
-                return "\(path) を読めません: \(reason)。ファイルかフォルダーか、その権限を確かめてください。何も変更していません。"
-            case let .changed(path, next):
-                return "\(path) がこの実行の途中で変わりました (手で編集しましたか?): \(next)"
-            case let .notPrivate(path, owner):
-                return "\(path) には家計の支出がありますが、別のアカウント (uid \(owner)) のもので、そのアカウントが読み書きできます。"
-                    + "expense-log はここを使いません: 自分のものにする (chown -R) か、EXPENSE_LOG_HOME を自分のフォルダーにしてください。"
-                    + "ここでは何も読み書きしていません。"
-            }
-        case let error as InputError:
-            let reasons = [
-                "no such file": "ありません", "permission denied": "権限がありません",
-                "it is a folder, not a file": "ファイルではなくフォルダーです",
-            ]
-            return "\(error.path) を読めません: \(reasons[error.reason] ?? error.reason)"
-        case let error as ConfigError:
-            switch error {
-            case let .missingBaseURL(env, configFile):
-                return
-                    "環境 '\(env.rawValue)' のベース URL が設定されていません。--base-url URL、EXPENSE_LOG_BASE_URL、または \(configFile) で設定するか "
-                    + "(`expense-log config init`)、サーバーなしで試すには --env dummy を使ってください。"
-            case let .missingConfigFile(path, source):
-                return "設定ファイル \(path) (\(source) による) がありません。作るか、\(source) で別の場所を指定してください。"
-            default:
-                return "\(error)"
-            }
-        default:
-            return "\(error)"
-        }
+        FailureText.describe(error, japanese: japanese)
     }
 
     /// `Error: …` (`エラー: …`), a line of its own.
@@ -60,9 +15,9 @@ extension Context {
 }
 
 extension Context {
-    /// A notice the store words about a file it could not read (a cache month moved aside, an outbox entry or a queued
-    /// change left in place): in Japanese under a Japanese locale. The store keeps one wording per notice, and these three
-    /// are all it has; any other text is shown as it is.
+    /// A notice the store words about a file it could not read (a cache month moved aside, a journal entry left in
+    /// place): in Japanese under a Japanese locale. The store keeps one wording per notice, and these two are all it
+    /// has; any other text is shown as it is.
     func describeNotice(_ text: String) -> String {
         guard japanese else { return text }
         let notices: [(Regex<(Substring, Substring, Substring)>, (String, String) -> String)] = [
@@ -71,18 +26,15 @@ extension Context {
                 { "キャッシュのファイル \($0) が読めないため \($1) に移しました。もう一度取得します" }
             ),
             (
-                #/^the outbox entry (.+) cannot be read \((.+)\); it was left in place and its items are not sent until it is fixed or moved away$/#,
-                { "送信待ちの記録 \($0) を読めません (\($1))。そのままにしてあり、直すか移すまでその項目は送りません" }
+                #/^the journal entry (.+) cannot be read \((.+)\); it was left in place, and neither what it holds nor the changes made after it are sent until it is fixed or moved away$/#,
+                {
+                    "送信待ちの記録 \($0) を読めません (\($1))。そのままにしてあり、直すか移すまで、"
+                        + "その中身もその後に作った変更も送りません"
+                }
             ),
         ]
         for (pattern, japanese) in notices {
             if let match = text.wholeMatch(of: pattern) { return japanese(String(match.1), String(match.2)) }
-        }
-        if let match = text.wholeMatch(
-            of: #/^the queued change (.+?) cannot be read(?: \((.+)\))?; it was left in place, .*$/#)
-        {
-            return "待っている変更 \(match.1) を読めません" + (match.2.map { " (\($0))" } ?? "")
-                + "。そのままにしてあり、直すか移すまで、それと後の変更は送りません"
         }
         return text
     }

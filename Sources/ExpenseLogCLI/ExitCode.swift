@@ -1,8 +1,3 @@
-import ExpenseLogClient
-import ExpenseLogConfig
-import ExpenseLogFormats
-import ExpenseLogModel
-import ExpenseLogStore
 import ExpenseLogUseCases
 
 /// The BSD sysexits codes of the contract.
@@ -57,31 +52,19 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         switch error {
         case let exit as CommandExit: self = exit.code
         case is UsageError: self = .usage
-        case is ConfigError: self = .configuration
-        case is InputError: self = .noInput
-        case is ValidationProblem: self = .dataError
-        // Others can control the folder: as an insecure token file is, a configuration to fix (78).
-        case StoreError.notPrivate: self = .configuration
-        case is StoreError: self = .ioError
-        case let failure as BatchFailure: self = ExitCode(for: failure.error)
-        case MonthFailure.api(let error): self = ExitCode(for: error)
-        case MonthFailure.store: self = .ioError
-        case MonthFailure.notCached: self = .temporaryFailure
-        case let error as APIError:
-            switch error {
-            case .network: self = .unavailable
-            case .httpStatus(_, let status, _) where status == 401 || status == 403: self = .noPermission
-            case .httpStatus: self = .unavailable
-            case .invalidResponse, .answerTooLarge: self = .protocolError
-            case .fixtureUnreadable: self = .noInput
-            case .invalidMonth: self = .usage
-            case .scriptStopped: self = .unavailable
-            case .scriptRefused(_, let kind, _):
-                self =
-                    kind == "unauthorized"
-                    ? .noPermission : ["busy", "unavailable"].contains(kind) ? .unavailable : .protocolError
+        default:
+            switch FailureText.kind(of: error) {
+            case .usage: self = .usage
+            case .data: self = .dataError
+            case .noInput: self = .noInput
+            case .unavailable: self = .unavailable
+            case .io: self = .ioError
+            case .temporary: self = .temporaryFailure
+            case .protocolError: self = .protocolError
+            case .permission: self = .noPermission
+            case .configuration: self = .configuration
+            case nil: self = .failure
             }
-        default: self = .failure
         }
     }
 }

@@ -1,13 +1,12 @@
-import ExpenseLogClient
 import ExpenseLogConfig
 import ExpenseLogHTTP
-import ExpenseLogStore
+import ExpenseLogUseCases
 import Foundation
 
 /// The tool's command tree and entry point.
 public enum ExpenseLogCommand {
     /// The version printed by `--version`.
-    public static let version = ExpenseLogAPI.version
+    public static let version = ToolFacts.version
 
     /// Options every command accepts, before or after its name.
     enum Global {
@@ -22,11 +21,11 @@ public enum ExpenseLogCommand {
         static let config = Option<String>("config", "file", .path, help: "The config file. Also EXPENSE_LOG_CONFIG.")
         static let timeout = Option<Double>(
             seconds: "timeout",
-            help: "Seconds before a request is abandoned (default: \(ExpenseLogAPI.defaultTimeoutText)).")
+            help: "Seconds before a request is abandoned (default: \(ToolFacts.defaultTimeoutText)).")
         static let retries = Option<Int>(
-            "retries", "n", .integer(0...RetryPolicy.maximumRetries),
+            "retries", "n", .integer(0...ToolFacts.maximumRetries),
             help:
-                "Retries after a connection failure, timeout, 429, 502, 503 or 504 (default: \(RetryPolicy.defaultRetries))."
+                "Retries after a connection failure, timeout, 429, 502, 503 or 504 (default: \(ToolFacts.defaultRetries))."
         )
         static let verbose = Flag(
             "verbose", short: "v",
@@ -164,9 +163,9 @@ public enum ExpenseLogCommand {
         }
         io.stderr.write(
             japanese
-                ? "エラー: 標準出力に書けません: \(StoreError.posix(code))。コマンドが送ったもの、送信待ちにしたもの、キャッシュしたものは"
+                ? "エラー: 標準出力に書けません: \(ToolFacts.posix(code))。コマンドが送ったもの、送信待ちにしたもの、キャッシュしたものは"
                     + "済んで記録されています。空きのある出力先でもう一度実行してください。\n"
-                : "Error: the output could not be written to stdout: \(StoreError.posix(code)). Whatever the command "
+                : "Error: the output could not be written to stdout: \(ToolFacts.posix(code)). Whatever the command "
                     + "sent, queued or cached is done and recorded; run it again with stdout going somewhere with room.\n"
         )
         return true

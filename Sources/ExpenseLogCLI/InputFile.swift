@@ -1,7 +1,7 @@
 import ExpenseLogFormats
 import ExpenseLogImport
 import ExpenseLogModel
-import ExpenseLogStore
+import ExpenseLogUseCases
 import Foundation
 
 #if canImport(Glibc)
@@ -70,7 +70,7 @@ enum InputFile {
                     ? "no such file"
                     : errno == EACCES
                         ? "permission denied"
-                        : "it cannot be opened (\(StoreError.posix(errno)))")
+                        : "it cannot be opened (\(ToolFacts.posix(errno)))")
         }
         var status = stat()
         if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
@@ -90,7 +90,7 @@ enum InputFile {
             return Array(chunk)
         } catch {
             throw InputError(
-                path: ArgumentBytes.display(path), reason: "it cannot be read (\(StoreError.reason(of: error)))")
+                path: ArgumentBytes.display(path), reason: "it cannot be read (\(ToolFacts.reason(of: error)))")
         }
     }
 
@@ -102,7 +102,7 @@ enum InputFile {
             if got < 0, errno == EINTR { continue }
             guard got >= 0 else {
                 throw InputError(
-                    path: ArgumentBytes.display(path), reason: "it cannot be read (\(StoreError.posix(errno)))")
+                    path: ArgumentBytes.display(path), reason: "it cannot be read (\(ToolFacts.posix(errno)))")
             }
             guard got > 0 else { return nil }
             offset += off_t(got)

@@ -1,5 +1,5 @@
 import Dispatch
-import ExpenseLogStore
+import ExpenseLogUseCases
 import Foundation
 import Synchronization
 
@@ -45,6 +45,6 @@ public final class Interruption: Sendable {
             (isatty(2) == 1 ? "\r\u{1B}[K" : "") + "\(names[number] ?? "Stopped").\(said)\n")
         // _exit, not exit: other threads may be mid-write, and nothing buffered needs flushing (writes go straight out).
         // It runs with the temporary files' lock held, so none is made between their removal and the end.
-        TemporaryFiles.process.removeAll { _exit(128 + number) }
+        ToolFacts.removeTemporaryFiles { _exit(128 + number) }
     }
 }

@@ -1,4 +1,5 @@
 import ExpenseLogClient
+import ExpenseLogFormats
 import ExpenseLogModel
 import ExpenseLogStore
 import Foundation

@@ -51,6 +51,9 @@ public actor Ledger {
     /// The lock every sender of the journal holds, named when another run holds it.
     public nonisolated var lockFile: URL { journal.lock }
 
+    /// Where the import decisions and the shop rules are kept (for `config show`).
+    public nonisolated var dataFiles: (decisions: URL, rules: URL) { (decisions.url, shopRules.store.url) }
+
     /// Where `same` keeps its decisions: with the import decisions.
     public nonisolated var samePurchase: SamePurchase { SamePurchase(decisions: decisions) }
 
@@ -59,7 +62,7 @@ public actor Ledger {
 
     /// A client for the configured environment: fixtures for dummy, the live session (with the token) otherwise;
     /// `queuesUnreachable` does not retry a server that cannot be reached at all (`add`: the item waits in the journal).
-    public nonisolated func client(queuesUnreachable: Bool = false) throws -> ExpenseLogAPIClient {
+    nonisolated func client(queuesUnreachable: Bool = false) throws -> ExpenseLogAPIClient {
         let session: any Session
         let baseURL: URL
         var token: String?
@@ -91,8 +94,13 @@ public actor Ledger {
             maxAnswerBytes: config.maxAnswerBytes.value, onEvent: hooks.onClientEvent, sleep: hooks.sleep)
     }
 
+    /// The way to the server a command holds: a client for the configured environment (see `client`).
+    public nonisolated func link(queuesUnreachable: Bool = false) throws -> ServerLink {
+        ServerLink(client: try client(queuesUnreachable: queuesUnreachable))
+    }
+
     /// A run of the pending writes over `client` (`sync`, and `edit`/`delete` sending the journal).
-    public nonisolated func sync(_ client: ExpenseLogAPIClient) -> Sync {
+    nonisolated func sync(_ client: ExpenseLogAPIClient) -> Sync {
         Sync(
             client: client, repository: repository, journal: journal, policy: resendPolicy,
             verifyAnswers: verifiesAnswers, matching: QueuedRowMatching(decisions: decisions))

@@ -29,15 +29,16 @@ extension Ledger {
         }
     }
 
-    /// Reads `months` as `policy` says (from `client`, nil for offline), `strict` refusing an answer with rows left out,
+    /// Reads `months` as `policy` says (over `link`, nil for offline), `strict` refusing an answer with rows left out,
     /// with the items of them still waiting when `withWaiting`.
     public nonisolated func read(
-        _ months: [YearMonth], policy: MonthLoader.Policy, strict: Bool, client: ExpenseLogAPIClient?,
+        _ months: [YearMonth], policy: MonthLoader.Policy, strict: Bool, link: ServerLink?,
         withWaiting: Bool = false
     ) async -> MonthsRead {
         let (changes, failure) = waitingChanges()
-        let loaded = await MonthLoader(client: client, repository: repository, strict: strict, edits: changes).load(
-            months, policy: policy)
+        let loaded = await MonthLoader(client: link?.client, repository: repository, strict: strict, edits: changes)
+            .load(
+                months, policy: policy)
         return MonthsRead(
             loaded: loaded, changes: changes, journalFailure: failure,
             waiting: withWaiting ? waitingItems(in: Set(months), changes: changes) : [],

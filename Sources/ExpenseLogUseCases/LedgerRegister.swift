@@ -43,6 +43,8 @@ public struct RegisterOutcome {
     public let result: RegistrationResult?
     /// Every row's fate.
     public let record: ImportRecord
+    /// The run's valid items, which the record's rows name (on disk, never all in memory).
+    public let items: ItemSpool
     /// What the server saved, cached already.
     public let saved: SavedItems
     /// Why the saved items could not all be kept or cached, if so.
@@ -81,17 +83,19 @@ extension Ledger {
     /// back), its answers kept as `deciding`'s; `event` hears the run as it goes (nonisolated: the input and the
     /// person's answers stay with the caller).
     public nonisolated func register(
-        _ request: RegisterRequest, into spool: ItemSpool,
-        client: @escaping @Sendable () throws -> ExpenseLogAPIClient?,
+        _ request: RegisterRequest,
+        link: @escaping @Sendable () throws -> ServerLink?,
         deciding: RowDecision.Source = .person, decide: (HeldRow) async throws -> HeldChoice? = { _ in nil },
         event: (Registration.Event) -> Void
     ) async throws -> RegisterOutcome {
+        // The valid items wait on disk, not in memory, from reading to sending; the record reads them back from it.
+        let spool = try ItemSpool()
         var record = ImportRecord(files: request.fileNames)
         var saved = try SavedItems()
         var result: RegistrationResult?
         var failure: (any Error)?
         do {
-            result = try await registration(request, client: client).run(
+            result = try await registration(request, client: { try link()?.client }).run(
                 request.input, into: spool, record: &record, saved: &saved, today: request.today,
                 deciding: deciding, decide: decide, event: event)
         } catch {
@@ -101,7 +105,7 @@ extension Ledger {
         let cacheFailure = await saved.cache(in: repository)
         let wait = resendPolicy.wait(info: await repository.serverInfo())
         return RegisterOutcome(
-            result: result, record: record, saved: saved, cacheFailure: cacheFailure, failure: failure,
+            result: result, record: record, items: spool, saved: saved, cacheFailure: cacheFailure, failure: failure,
             resendWait: wait)
     }
 }

@@ -36,14 +36,14 @@ extension Ledger {
         try journal.listing().isEmpty
     }
 
-    /// `sync`: sends the journal over `client` (items after reading their months, then the changes in order), statement
+    /// `sync`: sends the journal over `link` (items after reading their months, then the changes in order), statement
     /// rows matched again and the ambiguous ones settled as `ambiguous` says (nil holds them), and caches what the
     /// server saved. Nil when another run holds the journal's lock (it may send the same writes).
     public nonisolated func sync(
-        force: Bool, ambiguous: QueuedRowMatching.HeldChoiceAtSync?, client: ExpenseLogAPIClient,
+        force: Bool, ambiguous: QueuedRowMatching.HeldChoiceAtSync?, link: ServerLink,
         event: (SyncEvent) -> Void
     ) async throws -> SyncReport? {
-        var run = sync(client)
+        var run = sync(link.client)
         if let ambiguous { run.matching = QueuedRowMatching(decisions: decisions, choice: ambiguous) }
         var saved = try SavedItems()
         var failure: (any Error)?
@@ -59,9 +59,9 @@ extension Ledger {
     }
 
     /// `edit` and `delete`: journals `change`, brings the cache in step (and keeps a deleted statement row's decision),
-    /// and when `reachable` sends the journal up to it over `client`, caching what the server saved.
+    /// and when `reachable` sends the journal up to it over `link`, caching what the server saved.
     public nonisolated func submit(
-        _ change: QueuedEdit.Change, reachable: Bool, client: ExpenseLogAPIClient, event: (SyncEvent) -> Void
+        _ change: QueuedEdit.Change, reachable: Bool, link: ServerLink, event: (SyncEvent) -> Void
     ) async throws -> ChangeReport {
         var saved = try SavedItems()
         var submitted: SubmittedEdit?
@@ -69,7 +69,7 @@ extension Ledger {
         // Set by the submission's callback, which runs while `submit` does, on this task.
         var followFailure: (any Error)?
         do {
-            submitted = try await EditSubmission(sync: sync(client), decisions: decisions).submit(
+            submitted = try await EditSubmission(sync: sync(link.client), decisions: decisions).submit(
                 change, reachable: reachable, saved: &saved, cacheFailure: { followFailure = $0 }, event: event)
         } catch {
             failure = error

@@ -26,7 +26,7 @@ public struct SavedItems {
     public var count: Int { spool.count }
 
     /// The items kept, to print; nil when they could not all be kept (a temporary file that could not be written).
-    public var kept: ItemSpool? { keepFailure == nil ? spool : nil }
+    public var kept: (any ItemRecords)? { keepFailure == nil ? spool : nil }
 
     /// Keeps items the server saved. The server has them already, so a temporary file that cannot be written stops only
     /// this (they are neither cached nor printed, and `cache` says so), never the sending.
@@ -83,7 +83,7 @@ public struct SavedItems {
     }
 
     /// What a failure of `cache` means for `registered` items the server has.
-    public func warning(for failure: StoreError, registered: Int) -> String {
+    public func warning(for failure: any Error, registered: Int) -> String {
         let what = keepFailure == nil ? "the cache could not be updated" : "they could not be kept to cache and print"
         return
             "\(registered) item\(registered == 1 ? " was" : "s were") registered on the server, but \(what) (\(failure)); "

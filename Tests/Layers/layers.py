@@ -4,11 +4,10 @@ for it, and a layer depends only on layers below it (listed before it in `librar
 
 SwiftPM lets a target import any module already built (a dependency's dependency, or a sibling built earlier), and its
 own `--explicit-target-dependency-import-check` did not catch such an import here (Swift 6.3 on Linux), so this reads
-the `import` lines itself. It also keeps the storage and server-client layers out of the CLI's command files
-(`Sources/ExpenseLogCLI/Commands/`): a command parses, calls a use case and hands its outcome to a renderer
-(`Sources/ExpenseLogCLI/Messages/`, which may name the outcome's error types).
+the `import` lines itself. It also keeps the storage and server-client layers out of the whole command line
+(`Sources/ExpenseLogCLI/`): a command parses, calls the ledger and hands its outcome to a renderer.
 
-Usage: layers.py [--root PACKAGE_ROOT] [--targets-only] | --self-test  (--targets-only: leave the command files out)
+Usage: layers.py [--root PACKAGE_ROOT] [--targets-only] | --self-test  (--targets-only: leave the command line's imports out)
 Exit status: 0 when every rule holds, 1 when one does not (each offence named by file and line), 2 when Package.swift
 cannot be read as expected.
 """
@@ -16,7 +15,7 @@ import os
 import re
 import sys
 
-# The storage and server-client layers, which a command file must not import: it reaches them through a use case.
+# The storage and server-client layers, which the command line must not import: it reaches them through the ledger.
 LOWER_LAYERS_KEPT_FROM_COMMANDS = ("ExpenseLogStore", "ExpenseLogClient")
 
 
@@ -65,12 +64,12 @@ def offences(root, text, commands=True):
                 if module.startswith("ExpenseLog") and module not in declared[layer]:
                     found.append(f"{os.path.relpath(path, root)}:{number}: {layer} imports {module}, "
                                  "which Package.swift does not declare for it")
-    folder = os.path.join(root, "Sources", "ExpenseLogCLI", "Commands")
+    folder = os.path.join(root, "Sources", "ExpenseLogCLI")
     for path in swift_files(folder) if commands else ():
         for number, module in imports(path):
             if module in LOWER_LAYERS_KEPT_FROM_COMMANDS:
-                found.append(f"{os.path.relpath(path, root)}:{number}: a command file imports {module}; "
-                             "reach it through a use case in ExpenseLogUseCases")
+                found.append(f"{os.path.relpath(path, root)}:{number}: the command line imports {module}; "
+                             "reach it through the ledger in ExpenseLogUseCases")
     return found
 
 
@@ -106,7 +105,8 @@ def self_test():
             failures.append("a dependency on a higher layer in Package.swift was not caught")
         os.remove(os.path.join(root, "Sources", "ExpenseLogA", "Up.swift"))
         write("Sources/ExpenseLogCLI/Commands/Sync.swift", "@testable import ExpenseLogStore\n")
-        if not any("Commands/Sync.swift:1: a command file imports ExpenseLogStore" in line for line in offences(root, package)):
+        if not any("Commands/Sync.swift:1: the command line imports ExpenseLogStore" in line
+                   for line in offences(root, package)):
             failures.append("a command file importing the storage layer was not caught")
         try:
             read_package("layer(\"A\", [])")

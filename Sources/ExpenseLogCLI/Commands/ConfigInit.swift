@@ -68,7 +68,7 @@ extension ConfigCommand {
             let month = YearMonth.current()
             do {
                 let read = try await context.ledger().read(
-                    [month], policy: .refresh, strict: false, client: try context.client())
+                    [month], policy: .refresh, strict: false, link: try context.link())
                 guard let loaded = read.loaded.first else { throw CommandExit(code: .failure) }
                 if let failure = loaded.missing { throw failure }
                 let count = loaded.items.count + loaded.outside.count

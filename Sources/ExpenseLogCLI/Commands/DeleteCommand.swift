@@ -40,11 +40,11 @@ struct DeleteCommand: ParsableCommand {
     func run(_ context: Context) async throws -> ExitCode {
         let config = try context.config()
         // A person at a terminal, as with add: a server that cannot be reached at all is not retried, the change waits.
-        let (ledger, client) = (try context.ledger(), try context.client(queuesUnreachable: true))
+        let (ledger, link) = (try context.ledger(), try context.link(queuesUnreachable: true))
         let found = try await NamedItems.find(
             ids, all: all, in: try CommonOptions.range(from: from, to: to, context), ledger, context, config
         ).items
-        let reachable = try await ServerEdits.requireAction("delete", ledger, client, context)
+        let reachable = try await ServerEdits.requireAction("delete", ledger, link, context)
         if !yes {
             guard context.canAsk else {
                 throw UsageError(
@@ -67,8 +67,8 @@ struct DeleteCommand: ParsableCommand {
             }
         }
         // A row typed into the sheet by hand has no id a deletion could name: it gets one first, once the deletion is agreed.
-        let items = try await ServerEdits.withIDs(found, ledger, client, context, config)
-        try await EditText.submit(.delete(items), reachable: reachable, client: client, context, config)
+        let items = try await ServerEdits.withIDs(found, ledger, link, context, config)
+        try await EditText.submit(.delete(items), reachable: reachable, link: link, context, config)
         return .success
     }
 }

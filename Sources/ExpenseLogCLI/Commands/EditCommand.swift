@@ -64,21 +64,21 @@ struct EditCommand: ParsableCommand {
         }
         let period = try CommonOptions.range(from: from, to: to, context)
         // A person at a terminal, as with add: a server that cannot be reached at all is not retried, the change waits.
-        let (ledger, client) = (try context.ledger(), try context.client(queuesUnreachable: true))
+        let (ledger, link) = (try context.ledger(), try context.link(queuesUnreachable: true))
         let found = try await NamedItems.find([id], all: all, in: period, ledger, context, config)
         let asked = try found.items.compactMap { try change(to: $0, context, config) }
         if found.byName, !asked.isEmpty { try await confirm(asked, context, config) }
         // A row typed into the sheet by hand has no id a change could name: it gets one first, once the change is agreed.
-        let items = try await ServerEdits.withIDs(found.items, ledger, client, context, config)
+        let items = try await ServerEdits.withIDs(found.items, ledger, link, context, config)
         let changes = try items.compactMap { try change(to: $0, context, config) }
         guard !changes.isEmpty else { return .success }
-        let reachable = try await ServerEdits.requireAction("update", ledger, client, context)
+        let reachable = try await ServerEdits.requireAction("update", ledger, link, context)
         // After a change that waits (the server went away), the rest wait behind it rather than each trying again.
         var waiting: CommandExit?
         for change in changes {
             do {
                 try await EditText.submit(
-                    change, reachable: reachable && waiting == nil, client: client, context, config)
+                    change, reachable: reachable && waiting == nil, link: link, context, config)
             } catch let exit as CommandExit where exit.code == .temporaryFailure {
                 waiting = exit
             }

@@ -80,7 +80,7 @@ struct FetchCommand: ParsableCommand {
         let format = format ?? .table
         let ledger = try context.ledger()
         let read = await ledger.read(
-            period.months, policy: policy, strict: strict, client: offline ? nil : try context.client(),
+            period.months, policy: policy, strict: strict, link: offline ? nil : try context.link(),
             withWaiting: true)
         context.say(read)
         // Made once the months are read: the short ids are unique among what the cache then holds.

@@ -10,15 +10,8 @@ extension RegisterCommand {
     /// Registers what `options` names (files, or the item `add` made); returns the run's exit code.
     static func run(_ options: RegisterOptions, _ context: Context) async throws -> ExitCode {
         let progress = ProgressLine(context)
-        // The valid items wait on disk, not in memory, from reading to sending; the report reads them back from it.
-        let ending: ImportRecordFile
-        do {
-            ending = try ImportRecordFile(
-                file: options.reportFile, context: context, progress: progress, summarizes: options.adding == nil)
-        } catch {
-            context.io.stderr.write(context.errorLine(error))
-            return ExitCode(for: error)
-        }
+        let ending = ImportRecordFile(
+            file: options.reportFile, context: context, progress: progress, summarizes: options.adding == nil)
         let names = options.paths.map { RegisterOptions.name(of: $0.path) }
         let ledger: Ledger, request: RegisterRequest
         do {
@@ -42,10 +35,10 @@ extension RegisterCommand {
         context.io.interruption?.say(options.dryRun ? nil : "Nothing was queued or sent.")
         defer { context.io.interruption?.say(nil) }
         let outcome = try await ledger.register(
-            request, into: ending.spool,
-            client: { try context.client(orNoneFor: options.dryRun, queuesUnreachable: options.adding != nil) },
+            request,
+            link: { try context.link(orNoneFor: options.dryRun, queuesUnreachable: options.adding != nil) },
             deciding: review.source, decide: review.decide, event: messages.show)
         let code = await messages.end(outcome, config: config, review: review)
-        return ending.finish(outcome.record, code: code)
+        return ending.finish(outcome.record, code: code, of: outcome)
     }
 }

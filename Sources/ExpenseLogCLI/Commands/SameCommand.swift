@@ -33,7 +33,7 @@ struct SameCommand: ParsableCommand {
     func run(_ context: Context) async throws -> ExitCode {
         let config = try context.config()
         let period = try CommonOptions.range(from: from, to: to, context)
-        let (ledger, client) = (try context.ledger(), try context.client())
+        let (ledger, link) = (try context.ledger(), try context.link())
         let a = try await NamedItems.find([first], all: false, in: period, ledger, context, config, offersAll: false)
             .items
         let b = try await NamedItems.find([second], all: false, in: period, ledger, context, config, offersAll: false)
@@ -64,7 +64,7 @@ struct SameCommand: ParsableCommand {
                     ja: "金額が違います (\(PriceText.yen(named.keep.price)) と \(PriceText.yen(named.drop.price)))。残す方の金額のままです")
             )
         }
-        let reachable = try await ServerEdits.requireAction("delete", ledger, client, context)
+        let reachable = try await ServerEdits.requireAction("delete", ledger, link, context)
         if !yes {
             guard context.canAsk else {
                 throw UsageError(
@@ -84,10 +84,10 @@ struct SameCommand: ParsableCommand {
         }
         // A row typed into the sheet by hand has no id a change could name: it gets one first, once agreed.
         let (keep, drop) =
-            try await ServerEdits.withIDs([named.keep, named.drop], ledger, client, context, config).pair ?? named
+            try await ServerEdits.withIDs([named.keep, named.drop], ledger, link, context, config).pair ?? named
         var waiting: CommandExit?
         do {
-            try await EditText.submit(.delete([drop]), reachable: reachable, client: client, context, config)
+            try await EditText.submit(.delete([drop]), reachable: reachable, link: link, context, config)
         } catch let exit as CommandExit where exit.code == .temporaryFailure {
             waiting = exit
         }
@@ -98,7 +98,7 @@ struct SameCommand: ParsableCommand {
             changed.date = drop.date
             try await EditText.submit(
                 .update(item: keep, changed: changed, fields: [.date]), reachable: reachable && waiting == nil,
-                client: client, context, config)
+                link: link, context, config)
         }
         if let waiting { throw waiting }
         return .success

@@ -33,14 +33,15 @@ struct ServerCheck: ParsableCommand {
                         + "(\(config.environment.source)) にはありません。--env development か --env release を使ってください。") + "\n")
             throw CommandExit(code: .configuration)
         }
-        let client = try context.client()
-        let url = DeploymentReportText.shown(client)
+        let ledger = try context.ledger()
+        let link = try ledger.link()
+        let url = DeploymentReportText.shown(link)
         context.note(
             context.say(
                 "Asking \(url) to test itself on Google (a temporary spreadsheet in your Drive; a few seconds, up to a "
                     + "minute on a slow deployment)…",
                 ja: "\(url) に Google 上での自己テストを頼んでいます (ドライブの一時スプレッドシート。数秒、遅いデプロイでは1分ほど)…"))
-        let outcome = try await DeploymentChecking(client: client, repository: try context.ledger().repository).run()
+        let outcome = try await ledger.check(link)
         try DeploymentReportText.render(
             outcome, url: url, timeout: config.timeout, bundled: BundledScript.version(), context)
         return .success

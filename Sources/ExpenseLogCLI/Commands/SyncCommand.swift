@@ -61,9 +61,9 @@ struct SyncCommand: ParsableCommand {
             }
             return .success
         }
-        let client = try context.client()
-        let text = SyncText(context: context, config: config, ledger: ledger, client: client, format: format)
-        guard let report = try await ledger.sync(force: force, ambiguous: ambiguous, client: client, event: text.show)
+        let link = try context.link()
+        let text = SyncText(context: context, config: config, ledger: ledger, link: link, format: format)
+        guard let report = try await ledger.sync(force: force, ambiguous: ambiguous, link: link, event: text.show)
         else {
             context.io.stderr.write(
                 context.say(

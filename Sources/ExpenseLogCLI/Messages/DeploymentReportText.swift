@@ -1,4 +1,4 @@
-import ExpenseLogClient
+import ExpenseLogFormats
 import ExpenseLogHTTP
 import ExpenseLogModel
 import ExpenseLogUseCases
@@ -7,8 +7,8 @@ import Foundation
 /// How `server check` shows the self-test's report: a checklist, the timings, and what to do when a check failed.
 enum DeploymentReportText {
     /// The deployment's URL as it may be shown (its key hidden).
-    static func shown(_ client: ExpenseLogAPIClient) -> String {
-        URLRedaction.redacted(client.baseURL)
+    static func shown(_ link: ServerLink) -> String {
+        URLRedaction.redacted(link.baseURL)
     }
 
     /// What `server check` found, and its exit code: 69 when the check could not run (or finish), 1 when a check failed.
@@ -107,7 +107,7 @@ enum DeploymentReportText {
             }
         }
         context.io.stdout.write(out)
-        let limit = timeout ?? ExpenseLogAPI.registerTimeout
+        let limit = timeout ?? ToolFacts.registerTimeout
         for timing in report.timings where timing.seconds > limit / 2 {
             let remedy =
                 timing.action == "register"
@@ -115,8 +115,8 @@ enum DeploymentReportText {
                     "send smaller batches (register --batch-size) or give a longer --timeout",
                     ja: "バッチを小さくするか (register --batch-size)、--timeout を長くしてください")
                 : context.say(
-                    "give a longer --timeout (a deletion goes in batches of \(ExpenseLogAPIClient.deleteBatch) ids)",
-                    ja: "--timeout を長くしてください (削除は\(ExpenseLogAPIClient.deleteBatch)件ずつ送ります)")
+                    "give a longer --timeout (a deletion goes in batches of \(Ledger.deleteBatch) ids)",
+                    ja: "--timeout を長くしてください (削除は\(Ledger.deleteBatch)件ずつ送ります)")
             let seconds = String(format: "%.1f", timing.seconds)
             context.warn(
                 context.say(

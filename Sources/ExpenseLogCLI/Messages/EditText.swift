@@ -1,8 +1,6 @@
-import ExpenseLogClient
 import ExpenseLogConfig
 import ExpenseLogModel
 import ExpenseLogRendering
-import ExpenseLogStore
 import ExpenseLogUseCases
 import Foundation
 
@@ -11,14 +9,14 @@ enum EditText {
     /// Queues a change, brings the cache in step with it, and sends what was queued up to it when the server can be
     /// asked (`reachable`) (`EditSubmission`); says what became of it. Exits 75 when it stays queued.
     static func submit(
-        _ change: QueuedEdit.Change, reachable: Bool, client: ExpenseLogAPIClient, _ context: Context,
+        _ change: QueuedEdit.Change, reachable: Bool, link: ServerLink, _ context: Context,
         _ config: AppConfig
     ) async throws {
         let directory = config.journalDirectory.path
         let ledger = try context.ledger()
         let text = SyncText(
-            context: context, config: config, ledger: ledger, client: client, format: .table, totals: .onTerminal)
-        let report = try await ledger.submit(change, reachable: reachable, client: client, event: text.show)
+            context: context, config: config, ledger: ledger, link: link, format: .table, totals: .onTerminal)
+        let report = try await ledger.submit(change, reachable: reachable, link: link, event: text.show)
         if let error = report.cacheFollowFailure {
             context.warn(
                 context.say("the cache could not be updated: ", ja: "キャッシュを更新できません: ") + context.describe(error))
@@ -124,7 +122,7 @@ enum EditText {
                 let mine = own == nil || edit.file == own?.file
                 vanished = vanished || mine
                 let why =
-                    error.isConflict
+                    FailureText.isConflict(error)
                     ? context.say(
                         "The item was changed on the server since its month was last fetched here, and the edit must not undo that",
                         ja: "この月を最後に取得してから項目がサーバーで変更されており、編集でそれを取り消してはいけません")
@@ -139,10 +137,10 @@ enum EditText {
                     context.describe(error) + "\n"
                     + context.say(
                         "\(why), so the change (to \(wanted)) was dropped, and the cached copy too: run `expense-log fetch "
-                            + "\(item.date.yearMonth)` to see the month\(error.isConflict ? ", then edit again if the change is still wanted" : "").",
+                            + "\(item.date.yearMonth)` to see the month\(FailureText.isConflict(error) ? ", then edit again if the change is still wanted" : "").",
                         ja:
                             "\(why)。そのため変更 (\(wanted) へ) とキャッシュの写しは取り消しました。`expense-log fetch \(item.date.yearMonth)` で月を確かめて"
-                            + (error.isConflict ? "、まだ必要ならもう一度編集してください。" : "ください。"))
+                            + (FailureText.isConflict(error) ? "、まだ必要ならもう一度編集してください。" : "ください。"))
                 if mine {
                     context.io.stderr.write(context.say("Error", ja: "エラー") + ": \(text)\n")
                 } else {
@@ -175,15 +173,15 @@ enum EditText {
             let ids = edit.ids.map(PrintableText.of).joined(separator: " ")
             context.io.stderr.write(
                 context.errorLine(error) + "\(waiting)\(ownWaits), the first one not confirmed; "
-                    + (error.isUnreachable
+                    + (FailureText.isUnreachable(error)
                         ? "the server could not be reached, so it has not got it: `expense-log sync` "
                             + "sends them when it can.\n"
-                        : error.isTransient
+                        : FailureText.isTransient(error)
                             ? "it may have reached the server all the same, and sending it again is safe: "
                                 + "`expense-log sync` sends them.\n"
                             : "fix the cause and run `expense-log sync`, or remove it with `expense-log pending drop \(ids)`.\n")
             )
-            throw CommandExit(code: error.isTransient ? .temporaryFailure : ExitCode(for: error))
+            throw CommandExit(code: FailureText.isTransient(error) ? .temporaryFailure : ExitCode(for: error))
         }
         if let blocked {
             context.io.stderr.write(

@@ -1,6 +1,5 @@
 import ExpenseLogImport
 import ExpenseLogModel
-import ExpenseLogStore
 import ExpenseLogUseCases
 
 /// What a statement row that may be an item already there becomes (`--ambiguous`).

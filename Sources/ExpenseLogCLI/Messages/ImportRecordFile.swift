@@ -1,5 +1,4 @@
 import ExpenseLogImport
-import ExpenseLogStore
 import ExpenseLogUseCases
 import Foundation
 
@@ -9,20 +8,17 @@ struct ImportRecordFile {
     let file: String?
     let context: Context
     let progress: ProgressLine
-    /// The run's valid items, which the report's rows name: on disk from reading to sending, never all in memory.
-    let spool: ItemSpool
     /// Whether the report's one-line summary is said (not for `add`'s one item, whose fate was just said in words).
     let summarizes: Bool
 
-    /// The ending of a run writing its report to `file` (none when nil), with a new spool for its items.
-    init(file: String?, context: Context, progress: ProgressLine, summarizes: Bool = true) throws {
+    /// The ending of a run writing its report to `file` (none when nil).
+    init(file: String?, context: Context, progress: ProgressLine, summarizes: Bool = true) {
         (self.file, self.context, self.progress, self.summarizes) = (file, context, progress, summarizes)
-        spool = try ItemSpool()
     }
 
     /// Says the report's summary and writes the report file; returns the run's code (74 when the file could not be
     /// written and the run had succeeded).
-    func finish(_ report: ImportRecord, code: ExitCode) -> ExitCode {
+    func finish(_ report: ImportRecord, code: ExitCode, of outcome: RegisterOutcome? = nil) -> ExitCode {
         progress.clear()
         let summary =
             !summarizes || report.isEmpty && code != .success
@@ -32,7 +28,7 @@ struct ImportRecordFile {
             do {
                 // A document at a path the person chose (as a report page is): the usual mode, not the store's.
                 try DocumentFile.save(to: URL(fileURLWithPath: path)) { emit in
-                    try report.write(exitCode: code.rawValue, spool: spool, to: emit)
+                    try report.write(exitCode: code.rawValue, spool: outcome?.items, to: emit)
                 }
             } catch {
                 context.io.stderr.write(

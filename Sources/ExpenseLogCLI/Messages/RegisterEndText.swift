@@ -1,9 +1,7 @@
-import ExpenseLogClient
 import ExpenseLogConfig
 import ExpenseLogImport
 import ExpenseLogModel
 import ExpenseLogRendering
-import ExpenseLogStore
 import ExpenseLogUseCases
 import Foundation
 
@@ -165,7 +163,7 @@ extension RegisterText {
                                 : "サーバーにないものだけを送ります。")) + "\n")
             }
             queued(total - confirmed, from: location, batches: batchesLeft, error, outbox: outbox)
-            return error.isTransient ? .temporaryFailure : ExitCode(for: error)
+            return FailureText.isTransient(error) ? .temporaryFailure : ExitCode(for: error)
         case let .refused(error, file, rows, batchesLeft, nextRow):
             let location = report.location(ofRow: rows[0])
             lead(error, confirmed: confirmed, total: total)
@@ -179,15 +177,15 @@ extension RegisterText {
                 total - confirmed - rows.count, from: nextRow.map { report.location(ofRow: $0) } ?? location,
                 batches: batchesLeft,
                 error, outbox: outbox)
-            return error.isTransient ? .temporaryFailure : ExitCode(for: error)
+            return FailureText.isTransient(error) ? .temporaryFailure : ExitCode(for: error)
         }
     }
 
     /// The error, and how many items were registered before it. For `add`, a server that cannot be reached is only a
     /// warning: the purchase is kept, and the next line says where (or, when nothing answers at all, that line alone).
-    private func lead(_ error: APIError, confirmed: Int, total: Int) {
-        if options.adding != nil, error.isUnreachable { return }
-        if options.adding != nil, error.isTransient { return context.warn(context.describe(error)) }
+    private func lead(_ error: any Error, confirmed: Int, total: Int) {
+        if options.adding != nil, FailureText.isUnreachable(error) { return }
+        if options.adding != nil, FailureText.isTransient(error) { return context.warn(context.describe(error)) }
         context.io.stderr.write(context.errorLine(error))
         if confirmed > 0 {
             context.warn(
@@ -198,12 +196,12 @@ extension RegisterText {
     }
 
     /// Where the `rest` of the items wait, and how to send them.
-    private func queued(_ rest: Int, from first: SourceLocation, batches: Int, _ error: APIError, outbox: String) {
+    private func queued(_ rest: Int, from first: SourceLocation, batches: Int, _ error: any Error, outbox: String) {
         guard rest > 0 else { return }
         if let added = options.adding, case .text(let name) = added.name {
             let price =
                 if case .text(let text) = added.price { PriceText.parse(text).map(PriceText.yen) ?? text } else { "" }
-            if error.isUnreachable {
+            if FailureText.isUnreachable(error) {
                 return context.io.stderr.write(
                     context.say(
                         "\(PrintableText.of(name)) \(price) is queued (\(error)); `expense-log sync` sends it once "
@@ -214,20 +212,20 @@ extension RegisterText {
             return context.io.stderr.write(
                 context.say(
                     "\(PrintableText.of(name)) \(price) waits in the outbox (\(outbox)): `expense-log sync` sends it "
-                        + "\(error.isTransient ? "once the server can be reached" : "once the cause is fixed"); "
+                        + "\(FailureText.isTransient(error) ? "once the server can be reached" : "once the cause is fixed"); "
                         + "`expense-log fetch` shows it, marked as waiting.",
                     ja: "\(PrintableText.of(name)) \(price) は送信待ちです (\(outbox))。"
-                        + (error.isTransient ? "サーバーに届くようになったら" : "原因を直したら")
+                        + (FailureText.isTransient(error) ? "サーバーに届くようになったら" : "原因を直したら")
                         + " `expense-log sync` で送ります。`expense-log fetch` では未送信として表示します。") + "\n")
         }
         context.io.stderr.write(
             context.say(
                 "Queued the \(rest) item\(rest == 1 ? "" : "s") from \(first) on, in \(batches) "
                     + "batch\(batches == 1 ? "" : "es"), in the outbox (\(outbox)). "
-                    + "Run `expense-log sync` to send them\(error.isTransient ? "" : " once the cause is fixed"); "
+                    + "Run `expense-log sync` to send them\(FailureText.isTransient(error) ? "" : " once the cause is fixed"); "
                     + "`expense-log pending` lists them (registering the same input again skips them).",
                 ja: "\(first) 以降の\(rest)件を\(batches)バッチで送信待ち (\(outbox)) にしました。"
-                    + (error.isTransient ? "" : "原因を直してから") + "`expense-log sync` で送ってください。"
+                    + (FailureText.isTransient(error) ? "" : "原因を直してから") + "`expense-log sync` で送ってください。"
                     + "`expense-log pending` で一覧できます (同じ入力をもう一度登録しても二重にはなりません)。") + "\n")
     }
 }

@@ -1,7 +1,7 @@
 import ExpenseLogConfig
+import ExpenseLogFormats
 import ExpenseLogImport
 import ExpenseLogModel
-import ExpenseLogStore
 import ExpenseLogUseCases
 import Foundation
 
@@ -201,7 +201,7 @@ struct RegisterText {
     }
 
     /// A dry run: prints what it would send, and in how many batches.
-    func dryRun(_ items: ItemSpool, _ config: AppConfig) throws {
+    func dryRun(_ items: some ItemRecords, _ config: AppConfig) throws {
         let batches = try options.limit.batchCount(items)
         context.printItems(items, options.format, config)
         context.note(

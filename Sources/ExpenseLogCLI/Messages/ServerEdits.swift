@@ -1,4 +1,3 @@
-import ExpenseLogClient
 import ExpenseLogConfig
 import ExpenseLogHTTP
 import ExpenseLogModel
@@ -11,16 +10,16 @@ enum ServerEdits {
     /// script) stops the command with what to do, before anything is sent. False when the server cannot be reached to
     /// ask: the change is then queued, and `sync` asks first.
     static func requireAction(
-        _ action: String, _ ledger: Ledger, _ client: ExpenseLogAPIClient, _ context: Context
+        _ action: String, _ ledger: Ledger, _ link: ServerLink, _ context: Context
     ) async throws -> Bool {
-        switch try await ledger.availability(of: action, client: client) {
+        switch try await ledger.availability(of: action, link: link) {
         case .offered:
             return true
         case .unknown(let error):
             context.warn(String(String(describing: error).prefix { $0 != "\n" }))
             return false
         case .absent:
-            context.io.stderr.write(absent(action, client.baseURL))
+            context.io.stderr.write(absent(action, link.baseURL))
             throw CommandExit(code: .unavailable)
         }
     }
@@ -36,10 +35,10 @@ enum ServerEdits {
     /// that a change can name it; the cache follows. Giving an id needs the server: when it cannot be reached, the
     /// command stops (75) with nothing changed.
     static func withIDs(
-        _ items: [Item], _ ledger: Ledger, _ client: ExpenseLogAPIClient, _ context: Context, _ config: AppConfig
+        _ items: [Item], _ ledger: Ledger, _ link: ServerLink, _ context: Context, _ config: AppConfig
     ) async throws -> [Item] {
         guard items.contains(where: { HandTypedRow.isHandTyped($0.id) }) else { return items }
-        guard try await requireAction("adopt", ledger, client, context) else {
+        guard try await requireAction("adopt", ledger, link, context) else {
             context.io.stderr.write(
                 context.say(
                     "Error: a row typed into the sheet by hand has no id; giving it one needs the server, which could not "
@@ -54,7 +53,7 @@ enum ServerEdits {
                 adopted.append(item)
                 continue
             }
-            let adoption = try await ledger.adopt(item, client: client)
+            let adoption = try await ledger.adopt(item, link: link)
             let saved = adoption.item
             if let error = adoption.cacheFailure {
                 context.warn(

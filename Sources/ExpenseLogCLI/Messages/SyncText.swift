@@ -1,9 +1,7 @@
-import ExpenseLogClient
 import ExpenseLogConfig
 import ExpenseLogImport
 import ExpenseLogModel
 import ExpenseLogRendering
-import ExpenseLogStore
 import ExpenseLogUseCases
 import Foundation
 
@@ -15,7 +13,7 @@ struct SyncText {
     /// The ledger whose journal was sent.
     let ledger: Ledger
     /// The client it was sent over (whose URL a refusal names).
-    let client: ExpenseLogAPIClient
+    let link: ServerLink
     /// The format the saved items are printed in.
     let format: OutputFormat
     /// Where many saved items are totalled per month (`sync`: always; an `edit` or `delete` sending the queue, which
@@ -49,7 +47,7 @@ struct SyncText {
     /// Prints what the server saved (the ledger cached it); says when it could not all be kept or cached, and returns
     /// whether so. `printEmpty` prints an empty list too (`[]` for json), for a command whose output a script reads.
     @discardableResult
-    func printSaved(_ saved: SavedItems, _ failure: StoreError?, printEmpty: Bool = false) -> Bool {
+    func printSaved(_ saved: SavedItems, _ failure: (any Error)?, printEmpty: Bool = false) -> Bool {
         if let kept = saved.kept, kept.count > 0 || printEmpty {
             context.printItems(kept, format, config, totals: totals)
         }
@@ -96,8 +94,8 @@ struct SyncText {
             printSaved(report.saved, report.cacheFailure)
             context.io.stderr.write(
                 context.errorLine(error) + "The batch \(key) of \(entry.path) was not confirmed; \(remaining). "
-                    + "Run sync again later" + (error.isTransient ? ".\n" : " once the cause is fixed.\n"))
-            return error.isTransient ? .temporaryFailure : ExitCode(for: error)
+                    + "Run sync again later" + (FailureText.isTransient(error) ? ".\n" : " once the cause is fixed.\n"))
+            return FailureText.isTransient(error) ? .temporaryFailure : ExitCode(for: error)
         case .none:
             let keepFailed = printSaved(report.saved, report.cacheFailure, printEmpty: format != .table)
             await context.flushWarnings(ledger)
@@ -228,7 +226,7 @@ struct SyncText {
                     + (own == nil ? "" : context.say("This change waits behind it.", ja: "この変更はその後ろで待ちます。") + "\n"))
             throw CommandExit(code: .ioError)
         case .actionAbsent(let action):
-            context.io.stderr.write(ServerEdits.absent(action, client.baseURL))
+            context.io.stderr.write(ServerEdits.absent(action, link.baseURL))
             // Queued while the server could not be asked: this server can never take them, so say how to let them go.
             context.io.stderr.write(
                 context.say(
