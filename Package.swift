@@ -48,7 +48,7 @@ let package = Package(
         .target(
             name: "ExpenseLogCLI",
             dependencies: libraryLayers.filter { !["ExpenseLogStore", "ExpenseLogClient"].contains($0) }
-                .map { .target(name: $0) } + ["ExpenseLogHTTP"],
+                .map { .target(name: $0) } + ["ExpenseLogFixtures"],
                 swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
         .executableTarget(name: "expense-log", dependencies: ["ExpenseLogCLI"]),
         // What both test targets share: child processes without Foundation's Process (see ChildProcess.swift), the tool

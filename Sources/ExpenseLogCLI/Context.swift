@@ -1,5 +1,4 @@
 import ExpenseLogConfig
-import ExpenseLogFixtures
 import ExpenseLogHTTP
 import ExpenseLogUseCases
 import Foundation
