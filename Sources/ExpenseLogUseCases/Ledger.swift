@@ -16,11 +16,11 @@ public actor Ledger {
     /// The configuration it was built from.
     public nonisolated let config: AppConfig
     /// The cache of the configured environment and server.
-    public nonisolated let repository: LocalRepository
+    nonisolated let repository: LocalRepository
     /// The writes waiting for the server.
-    public nonisolated let journal: Journal
+    nonisolated let journal: Journal
     /// The decisions about statement rows (and `same`'s).
-    public nonisolated let decisions: ImportDecisions
+    nonisolated let decisions: ImportDecisions
     /// The person's shop rules.
     public nonisolated let shopRules: ShopRuleList
     /// How long a batch whose answer was lost waits before it is sent again.

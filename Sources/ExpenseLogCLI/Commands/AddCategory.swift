@@ -7,8 +7,8 @@ import Foundation
 extension AddCommand {
     /// Every cached item of the environment (none when the cache cannot be read: a guess is only a help).
     static func cachedItems(_ context: Context, _ config: AppConfig) async -> [Item] {
-        guard let repository = try? context.ledger().repository else { return [] }
-        return await CacheContents(repository).items()
+        guard let ledger = try? context.ledger() else { return [] }
+        return await ledger.cachedItems()
     }
 
     /// The latest of `items` with this name, whose category a new one most likely shares: names compared as edit and

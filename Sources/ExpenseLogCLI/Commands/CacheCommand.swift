@@ -22,7 +22,7 @@ enum CacheCommand: CommandGroup {
         func run(_ context: Context) async throws -> ExitCode {
             let config = try context.config()
             let ledger = try context.ledger()
-            let months = try await CacheContents(ledger.repository).months()
+            let months = try await ledger.cachedMonths()
             await context.flushWarnings(ledger)
             if format == .json {
                 // [{"month": "2024-01", "items": 4, "total": 2078, "fetchedAt": "2024-01-22T10:00:00Z" or null}, …]
@@ -57,7 +57,7 @@ enum CacheCommand: CommandGroup {
 
         func run(_ context: Context) async throws -> ExitCode {
             let config = try context.config()
-            let removed = try await CacheContents(try context.ledger().repository).clear()
+            let removed = try await context.ledger().clearCache()
             context.note(
                 context.say(
                     "Removed \(removed) cached month\(removed == 1 ? "" : "s") from \(config.cacheDirectory.path).",

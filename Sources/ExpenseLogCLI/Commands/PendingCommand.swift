@@ -30,7 +30,7 @@ struct PendingCommand: ParsableCommand {
 
     func run(_ context: Context) async throws -> ExitCode {
         let config = try context.config()
-        let listing = try PendingListing(try context.ledger().journal)
+        let listing = try context.ledger().pending()
         let text = PendingText(context: context, config: config)
         for problem in listing.problems { context.warn(context.describeNotice(problem)) }
         text.edits(listing.edits, in: config.journalDirectory.path)

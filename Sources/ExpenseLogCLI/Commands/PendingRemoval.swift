@@ -41,7 +41,7 @@ extension PendingCommand {
     /// nowhere is an error (65), so a typo is never taken for a removal.
     fileprivate static func remove(_ ids: Set<String>?, yes: Bool, _ context: Context) async throws {
         let config = try context.config()
-        let journal = try context.ledger().journal
+        let ledger = try context.ledger()
         let what =
             ids.map { "what waits for \($0.count == 1 ? "the id" : "the ids") \($0.sorted().joined(separator: ", "))" }
             ?? "every waiting item and queued change"
@@ -61,7 +61,7 @@ extension PendingCommand {
                 throw CommandExit(code: .failure)
             }
         }
-        let dropped = try await DroppedWrites(ids: ids, from: journal)
+        let dropped = try await ledger.drop(ids: ids)
         PendingText(context: context, config: config).dropped(dropped, all: ids == nil)
         let missing = ids.map(dropped.missing) ?? []
         if !missing.isEmpty, dropped.busy {

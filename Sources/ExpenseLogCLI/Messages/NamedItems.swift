@@ -21,8 +21,7 @@ enum NamedItems {
         _ texts: [String], all: Bool, in period: Period?, _ ledger: Ledger, _ context: Context, _ config: AppConfig,
         offersAll: Bool = true
     ) async throws -> Found {
-        let targets = EditTargets(
-            repository: ledger.repository, queued: EditText.waiting(context, config), journal: ledger.journal)
+        let targets = ledger.targets(queued: EditText.waiting(context, config))
         var months = period?.months ?? [YearMonth.current()]
         var (matches, short, unknown) = try await lookup(texts, all: all, in: months, targets, context, config)
         let missing = matches.indices.filter { if case .none = matches[$0] { true } else { false } }

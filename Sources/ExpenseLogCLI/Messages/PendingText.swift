@@ -101,7 +101,7 @@ extension PendingText {
     /// characters names; a prefix of several is an error listing them (65, nothing removed). A text naming nothing is
     /// kept as given, for the removal to report.
     static func ids(named texts: [String], _ context: Context) throws -> [String] {
-        let named = try DroppedWrites.ids(named: texts, in: try context.ledger().journal)
+        let named = try context.ledger().waitingIDs(named: texts)
         return try texts.map { text in
             let ids = named[text] ?? []
             guard ids.count > 1 else { return ids.first ?? text }

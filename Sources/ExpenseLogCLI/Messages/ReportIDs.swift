@@ -11,8 +11,8 @@ enum ReportIDs {
     ) async -> (short: [String: String], waiting: Set<String>) {
         let waiting = items.map(\.id)
         var cached: [String] = []
-        if let repository = try? context.ledger().repository {
-            cached = await CacheContents(repository).items().map(\.id)
+        if let ledger = try? context.ledger() {
+            cached = await ledger.cachedItems().map(\.id)
         }
         return (EditTargets.shortIDs(cached + waiting), Set(waiting))
     }
