@@ -32,7 +32,7 @@ import Testing
                     "Read \(november) as a 三井住友カード Vpass statement (the built-in profile vpass; "
                         + "--profile sets another)."), "\(first.stderr)")
             #expect(!first.stderr.contains("warning"), "cron mails nothing: \(first.stderr)")
-            #expect(first.stderr.contains("Report: 6 added, 5 left out by the profile."), "\(first.stderr)")
+            #expect(first.stderr.contains("Rows: 6 added, 5 left out by the profile."), "\(first.stderr)")
             #expect(
                 try await Self.landed(server)
                     == [
@@ -50,7 +50,7 @@ import Testing
             #expect(next.status == 0, "\(next.stderr)")
             #expect(
                 next.stderr.contains(
-                    "Report: 2 added, 1 skipped as already there (same id), 2 left out by the profile."),
+                    "Rows: 2 added, 1 skipped as already there (same id), 2 left out by the profile."),
                 "\(next.stderr)")
             let landed = try await Self.landed(server)
             #expect(
@@ -78,9 +78,9 @@ import Testing
             let env = Samples.environment(home: home, server: server)
             let card = try await CLI.run(["import", rakuten], environment: env)
             #expect(card.status == 0 && card.stderr.contains("the built-in profile rakuten-card"), "\(card.stderr)")
-            #expect(card.stderr.contains("Report: 3 added, 1 left out by the profile."), "\(card.stderr)")
+            #expect(card.stderr.contains("Rows: 3 added, 1 left out by the profile."), "\(card.stderr)")
             let wallet = try await CLI.run(
-                ["import", paypay, "--report", home.url.appendingPathComponent("r.json").path], environment: env)
+                ["import", paypay, "--record", home.url.appendingPathComponent("r.json").path], environment: env)
             #expect(wallet.status == 0 && wallet.stderr.contains("the built-in profile paypay"), "\(wallet.stderr)")
             let report = try ReportDocument(path: home.url.appendingPathComponent("r.json").path)
             #expect(report.rows.map(\.status) == ["transfer", "added", "excluded", "added", "added"])
@@ -114,7 +114,7 @@ import Testing
                 ],
                 "Transactions_20261231.csv", in: home, encoding: "cp932")
             let next = try await CLI.run(["import", nextCard, nextWallet], environment: env)
-            #expect(next.status == 0 && next.stderr.contains("Report: 2 added,"), "\(next.stderr)")
+            #expect(next.status == 0 && next.stderr.contains("Rows: 2 added,"), "\(next.stderr)")
             #expect(try await server.items().count == 8)
         }
     }
@@ -126,7 +126,7 @@ import Testing
         let report = home.url.appendingPathComponent("r.json").path
         try await withServer { server in
             let env = Samples.environment(home: home, server: server)
-            let result = try await CLI.run(["import", file, "--report", report], environment: env)
+            let result = try await CLI.run(["import", file, "--record", report], environment: env)
             #expect(result.status == 0 && result.stderr.contains("the built-in profile mufg"), "\(result.stderr)")
             let rows = try ReportDocument(path: report).rows
             #expect(
@@ -156,7 +156,7 @@ import Testing
         // ゆうちょ: seven account lines, the bank's own ids, 詳細２ else 詳細１ as the name; money in and the ATM left out.
         BankCase(
             rows: SampleStatements.yucho, profile: "yucho",
-            report: "Report: 2 added, 1 transfer between your own accounts (not spending), 1 left out by the profile.",
+            report: "Rows: 2 added, 1 transfer between your own accounts (not spending), 1 left out by the profile.",
             landed: ["2026-11-27 ﾔﾁﾝ ﾄｳ 50550 0", "2026-11-28 手数料 330 0"],
             next: ["20261203", "202612030000001", "", "4800", "自払", "ﾃﾞﾝｷﾘﾖｳ", "297421", ""],
             nextLanded: "2026-12-03 ﾃﾞﾝｷﾘﾖｳ 4800 0",
@@ -164,7 +164,7 @@ import Testing
         // 三井住友銀行: a debit refund taken off; salary, ATM and the card bill left out.
         BankCase(
             rows: SampleStatements.smbc, profile: "smbc",
-            report: "Report: 3 added, 2 transfers between your own accounts (not spending), 1 left out by the profile.",
+            report: "Rows: 3 added, 2 transfers between your own accounts (not spending), 1 left out by the profile.",
             landed: ["2026-11-02 ﾃﾞﾋﾞｯﾄ ﾏｲﾊﾞｽｹｯﾄ 1280 0", "2026-11-03 ﾃﾞﾋﾞｯﾄ ﾏｲﾊﾞｽｹｯﾄ -1280 0", "2026-11-27 ﾄｳｷﾖｳｶﾞｽ 6540 0"],
             next: ["2026/12/01", "980", "", "ﾃﾞﾋﾞｯﾄ ﾏｲﾊﾞｽｹｯﾄ", "368,734", "", ""],
             nextLanded: "2026-12-01 ﾃﾞﾋﾞｯﾄ ﾏｲﾊﾞｽｹｯﾄ 980 0"),
@@ -190,7 +190,7 @@ import Testing
             let next = try CLIImportFilesTests.write(
                 bank.rows + [bank.next], "meisai-next.csv", in: home, encoding: "cp932")
             let overlapping = try await CLI.run(["import", next], environment: env)
-            #expect(overlapping.stderr.contains("Report: 1 added,"), "\(overlapping.stderr)")
+            #expect(overlapping.stderr.contains("Rows: 1 added,"), "\(overlapping.stderr)")
             #expect(try await Self.landed(server) == (bank.landed + [bank.nextLanded]).sorted())
         }
     }

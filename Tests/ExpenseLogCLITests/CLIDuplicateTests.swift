@@ -25,6 +25,7 @@ import Testing
         try await withServer { server in
             try await server.seed(Samples.seed + [Self.typed])
             let env = Samples.environment(home: home, server: server)
+            // `--report`, the old name of `--record`, still writes the record.
             let result = try await CLI.run(["register", file, "--report", reportPath], environment: env)
             #expect(result.status == 0, "\(result.stderr)")
             #expect(
@@ -36,7 +37,7 @@ import Testing
                 ))
             #expect(
                 result.stderr.contains(
-                    "Report: 1 added, 1 skipped as already there (same id), 1 matched to items already there (not sent)."
+                    "Rows: 1 added, 1 skipped as already there (same id), 1 matched to items already there (not sent)."
                 ))
 
             let report = try ReportDocument(path: reportPath)
@@ -182,7 +183,7 @@ import Testing
                 ["register", file, "--skip-invalid", "--report", reportPath], environment: env)
             #expect(lenient.status == 65)
             #expect(try await server.items().map(\.name) == ["パン", "茶"])
-            #expect(lenient.stderr.contains("Report: 2 added, 2 invalid."))
+            #expect(lenient.stderr.contains("Rows: 2 added, 2 invalid."))
             #expect(
                 try ReportDocument(path: reportPath).rows.map(\.status) == ["added", "invalid", "invalid", "added"])
         }
@@ -198,7 +199,7 @@ import Testing
         let result = try await CLI.run(["register", file, "--explain", "--format", "csv"], environment: env)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("\(file):2: matched, not sent: the same purchase as 2024-01-22 コーヒー ¥178"))
-        #expect(result.stderr.contains("Report: 1 added, 1 matched to items already there (not sent)."))
+        #expect(result.stderr.contains("Rows: 1 added, 1 matched to items already there (not sent)."))
     }
 
     @Test func progressIsDrawnOnlyWhenStderrIsATerminal() async throws {
@@ -226,7 +227,7 @@ import Testing
             #expect(tty.stdout.contains("\r\u{1B}[KRead 60 rows"))
             #expect(tty.stdout.contains("\r\u{1B}[KSent 1/6 batches, 10 of 60 items,"))
             #expect(tty.stdout.contains("items/s"))
-            #expect(tty.stdout.contains("\r\u{1B}[KReport: 60 added."), "the line is cleared before the report")
+            #expect(tty.stdout.contains("\r\u{1B}[KRows: 60 added."), "the line is cleared before the report")
         }
     }
 }

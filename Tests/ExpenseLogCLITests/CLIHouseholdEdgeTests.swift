@@ -160,7 +160,7 @@ import Testing
             #expect(try await Self.month(host).isEmpty)
             // The statement's rows were these purchases: with their typed copies gone, they are sent, not lost.
             let again = try await CLI.run(["import", card], environment: env)
-            #expect(again.status == 0 && again.stderr.contains("Report: 2 added."), "\(again.stderr)")
+            #expect(again.status == 0 && again.stderr.contains("Rows: 2 added."), "\(again.stderr)")
             #expect(try await Self.month(host) == ["2026-11-02 ﾏｲﾊﾞｽｹｯﾄ ﾒｸﾞﾛ 1280", "2026-11-09 サイゼリヤ 渋谷店 1200"])
         }
     }

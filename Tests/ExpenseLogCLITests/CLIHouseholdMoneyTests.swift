@@ -47,10 +47,10 @@ import Testing
         let report = home.url.appendingPathComponent("r.json").path
         try await withScriptHost { host in
             let env = host.environment(home: home)
-            let result = try await CLI.run(["import", file, "--explain", "--report", report], environment: env)
+            let result = try await CLI.run(["import", file, "--explain", "--record", report], environment: env)
             #expect(result.status == 0, "\(result.stderr)")
             #expect(
-                result.stderr.contains("Report: 2 added, 7 transfers between your own accounts (not spending)."),
+                result.stderr.contains("Rows: 2 added, 7 transfers between your own accounts (not spending)."),
                 "\(result.stderr)")
             #expect(try await Self.month(host) == ["2026-11-02 ｾﾌﾞﾝｲﾚﾌﾞﾝ 1280", "2026-11-05 ﾄｳｷﾖｳｶﾞｽ 6540"])
             #expect(
@@ -73,7 +73,7 @@ import Testing
             // A household that does not import its cards keeps their bills as spending.
             let kept = try await CLI.run(["import", file, "--transfers", "keep"], environment: env)
             #expect(
-                kept.status == 0 && kept.stderr.contains("Report: 7 added, 2 skipped as already there (same id)."),
+                kept.status == 0 && kept.stderr.contains("Rows: 7 added, 2 skipped as already there (same id)."),
                 "\(kept.stderr)")
             #expect(try await Self.month(host).count == 9)
         }
@@ -119,7 +119,7 @@ import Testing
 
             // The partner's 楽天 card has the same purchase on the same day: a purchase of its own.
             let card = try await CLI.run(["import", rakuten], environment: env)
-            #expect(card.status == 0 && card.stderr.contains("Report: 1 added."), "\(card.stderr)")
+            #expect(card.status == 0 && card.stderr.contains("Rows: 1 added."), "\(card.stderr)")
             let amazon = try await Self.month(host).filter { $0.contains("ＡＭＡＺＯＮ") }
             #expect(amazon == ["2026-11-03 ＡＭＡＺＯＮ．ＣＯ．ＪＰ 1980", "2026-11-03 ＡＭＡＺＯＮ．ＣＯ．ＪＰ 1980"])
             // Its id is made with its card's name, as docs/register.md says.
@@ -174,7 +174,7 @@ import Testing
                 let added = try await CLI.run(["add", name, price, "-d", day, "-c", "0"], environment: env)
                 #expect(added.status == 0, "\(added.stderr)")
             }
-            let result = try await CLI.run(["import", file, "--report", report], environment: env)
+            let result = try await CLI.run(["import", file, "--record", report], environment: env)
             #expect(result.status == 4, "held rows end with 4: \(result.stderr)")
             #expect(try ReportDocument(path: report).rows.map(\.status) == ["held", "held", "matched"])
             #expect(
@@ -263,7 +263,7 @@ import Testing
         let report = home.url.appendingPathComponent("r.json").path
         try await withScriptHost { host in
             let env = host.environment(home: home)
-            let first = try await CLI.run(["import", november, "--report", report], environment: env)
+            let first = try await CLI.run(["import", november, "--record", report], environment: env)
             #expect(first.status == 0, "\(first.stderr)")
             #expect(
                 first.stderr.contains(
@@ -311,7 +311,7 @@ import Testing
             let next = try await CLI.run(["import", december, "--explain"], environment: env)
             #expect(next.status == 0 && !next.stderr.contains("took the default category"), "\(next.stderr)")
             #expect(
-                next.stderr.contains("Report: 2 added, 1 transfer between your own accounts (not spending)."),
+                next.stderr.contains("Rows: 2 added, 1 transfer between your own accounts (not spending)."),
                 "\(next.stderr)")
             #expect(
                 next.stderr.contains("\(december):2: category 1 from your rule for 東京電力 (`expense-log rule list`)"),

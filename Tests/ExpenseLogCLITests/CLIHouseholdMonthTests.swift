@@ -145,7 +145,7 @@ import Testing
             #expect(banks.status == 0, "\(banks.stderr)")
             #expect(
                 banks.stderr.contains(
-                    "Report: 4 added, 6 transfers between your own accounts (not spending), 1 left out by the profile."),
+                    "Rows: 4 added, 6 transfers between your own accounts (not spending), 1 left out by the profile."),
                 "\(banks.stderr)")
 
             // A purchase disputed and deleted stays deleted.

@@ -114,7 +114,7 @@ import Testing
             #expect(stored.map(\.category) == [0, 0, 1])
             // The empty rows are nothing to read: no line of the file is named as a problem or a warning.
             #expect(!result.stderr.contains("\(file):"), "\(result.stderr)")
-            #expect(result.stderr.contains("Report: 3 added."), "\(result.stderr)")
+            #expect(result.stderr.contains("Rows: 3 added."), "\(result.stderr)")
         }
     }
 
@@ -251,7 +251,7 @@ import Testing
         try await withServer { server in
             let env = Samples.environment(home: home, server: server)
             let result = try await CLI.run(
-                ["import", "--profile", "moneyforward", "--skip-invalid", "--report", reportPath, file],
+                ["import", "--profile", "moneyforward", "--skip-invalid", "--record", reportPath, file],
                 environment: env)
             #expect(result.status == 0, "\(result.stderr)")
             let stored = try await server.items()
@@ -401,7 +401,7 @@ import Testing
         let reportPath = home.url.appendingPathComponent("report.json").path
         try await withServer { server in
             let env = Samples.environment(home: home, server: server)
-            let result = try await CLI.run(["register", "--report", reportPath, a, b], environment: env)
+            let result = try await CLI.run(["register", "--record", reportPath, a, b], environment: env)
             #expect(result.status == 0, "\(result.stderr)")
             let stored = try await server.items()
             #expect(stored.map(\.name) == ["パン", "牛乳", "卵", "お茶"], "a's rows and b's new one, each once")
@@ -470,7 +470,7 @@ extension CLIImportFilesTests {
         try await withServer { server in
             let env = Samples.environment(home: home, server: server)
             let result = try await CLI.run(
-                ["register", "--on-invalid", "skip", "--explain", "--report", reportPath, first, broken, third],
+                ["register", "--on-invalid", "skip", "--explain", "--record", reportPath, first, broken, third],
                 environment: env)
             #expect(result.status == 65, "\(result.stderr)")
             #expect(result.stderr.contains("\(broken) could not be read at all"), "\(result.stderr)")

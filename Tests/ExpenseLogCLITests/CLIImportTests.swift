@@ -39,7 +39,7 @@ import Testing
             #expect(stored.map(\.price) == [1500, 1200, 1500, 1000, 300])
             #expect(stored.map(\.date.compact) == ["20240301", "20240302", "20240303", "20240304", "20240305"])
             #expect(stored.map(\.categorySub) == [1, 0, nil, 0, 2])
-            #expect(result.stderr.contains("Report: 5 added."))
+            #expect(result.stderr.contains("Rows: 5 added."))
             // The unquoted ones are read as one price each, with a warning in case a comma meant another column.
             #expect(result.stderr.contains("warning: \(file):3: price: read the unquoted '￥1,200' as one price"))
             #expect(result.stderr.contains("warning: \(file):5: price: read the unquoted '\\1,000' as one price"))
@@ -82,13 +82,13 @@ import Testing
         let reportPath = home.url.appendingPathComponent("report.json").path
         try await withServer { server in
             let env = Samples.environment(home: home, server: server)
-            let args = ["import", "--profile", "moneyforward", "--skip-invalid", "--report", reportPath, file]
+            let args = ["import", "--profile", "moneyforward", "--skip-invalid", "--record", reportPath, file]
             let result = try await CLI.run(args, environment: env)
             // The 住宅 row has no category in the app's catalogue: the profile leaves it out and says how to import it.
             #expect(result.status == 0, "\(result.stderr)")
             #expect(
                 result.stderr.contains(
-                    "Report: 6 added, 1 transfer between your own accounts (not spending), 3 left out by the profile."),
+                    "Rows: 6 added, 1 transfer between your own accounts (not spending), 3 left out by the profile."),
                 "\(result.stderr)")
             let stored = try await server.items()
             #expect(stored.map(\.id) == ["mf-001", "mf-002", "mf-003", "mf-008", "mf-009", "mf-010"])
@@ -196,7 +196,7 @@ import Testing
     }
 }
 
-/// A `--report` file, decoded.
+/// A `--record` file, decoded.
 struct ReportDocument: Decodable {
     struct Row: Decodable {
         let file: String

@@ -348,7 +348,7 @@ import Testing
         try await withServer { server in
             let env = Samples.environment(home: home, server: server)
             let result = try await CLI.run(
-                ["register", "--on-invalid", "warn", "--report", reportPath, file], environment: env)
+                ["register", "--on-invalid", "warn", "--record", reportPath, file], environment: env)
             #expect(result.status == 0, "\(result.stderr)")
             let stored = try await server.items()
             #expect(stored.map(\.name) == ["パン", "卵"])

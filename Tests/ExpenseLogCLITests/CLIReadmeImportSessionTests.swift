@@ -35,7 +35,7 @@ import Testing
             let imported = try await run(["import", "--profile", "card.json", "card-2026-11.csv"])
             #expect(imported.status == 0, "\(imported.stderr)")
             #expect(imported.stdout == (try fence("expense-log import --profile card.json card-2026-11.csv")))
-            #expect(imported.stderr.contains("Report: 5 added."))
+            #expect(imported.stderr.contains("Rows: 5 added."))
             let stored = try await server.items()
             #expect(stored.count == 5 && Set(stored.map(\.id)).count == 5, "both coffees, each with its own id")
 

@@ -51,7 +51,7 @@ import Testing
             let typed = try await Self.month(host)
             #expect(typed.filter { $0 == "コーヒー 150" }.count == 2, "add twice gives two rows: \(typed)")
 
-            let first = try await CLI.run(["register", file, "--report", report], environment: env)
+            let first = try await CLI.run(["register", file, "--record", report], environment: env)
             #expect(first.status == 4, "held rows end with 4: \(first.stderr)")
             #expect(try ReportDocument(path: report).rows.map(\.status) == Self.labels)
             #expect(
@@ -81,7 +81,7 @@ import Testing
 
             // A script decides: a purchase of its own. Sent once; every later import agrees.
             let decided = try await CLI.run(
-                ["register", file, "--ambiguous", "new", "--report", report], environment: env)
+                ["register", file, "--ambiguous", "new", "--record", report], environment: env)
             #expect(decided.status == 0, "\(decided.stderr)")
             #expect(try ReportDocument(path: report).rows.map(\.status)[5] == "added")
             let final = try await Self.month(host)

@@ -34,7 +34,7 @@ import Testing
             let env = host.environment(home: home)
             let registered = try await CLI.run(["register", file], environment: env)
             #expect(registered.status == 0, "\(registered.stderr)")
-            #expect(registered.stderr.contains("Report: 3 added."), "\(registered.stderr)")
+            #expect(registered.stderr.contains("Rows: 3 added."), "\(registered.stderr)")
 
             let january = try await CLI.run(["fetch", "2024-01", "--format", "json"], environment: env)
             #expect(january.status == 0, "\(january.stderr)")

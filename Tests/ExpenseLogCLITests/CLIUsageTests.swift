@@ -104,6 +104,9 @@ import Testing
         let help = try await run(["help", "import"])
         let registerHelp = try await run(["register", "--help"])
         #expect(help.status == 0 && help.stdout == registerHelp.stdout)
+        // The record of every row is `--record`; `--report`, its old name (a report is the HTML page), still works
+        // for scripts but is no longer shown.
+        #expect(registerHelp.stdout.contains("--record <file>") && !registerHelp.stdout.contains("--report <file>"))
         let missing = try await run(["import"])
         #expect(missing.status == 64)
         #expect(

@@ -285,7 +285,7 @@ extension CommandExitCodeTests {
             tool.app.arriveBeforeNextPost([Self.item("A1", name: "パン", price: 250)])
             let run = await tool("register", file, "--report", report)
             #expect(run.code == 0, "\(run.stderr)")
-            #expect(run.stderr.contains("Report: 1 added, 1 skipped as already there (same id)."), "\(run.stderr)")
+            #expect(run.stderr.contains("Rows: 1 added, 1 skipped as already there (same id)."), "\(run.stderr)")
             let rows = try #require(
                 try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any]
             )["rows"]

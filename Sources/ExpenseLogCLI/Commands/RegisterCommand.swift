@@ -53,8 +53,10 @@ struct RegisterCommand: ParsableCommand {
             "match-days", "days", .integer(0...31), default: StatementMatcher.defaultWindow,
             help: "How many days a statement row's date may be from the item it matches.")) var matchDays: Int?
     @Flg("explain", help: "Say which existing item each skipped row matched, and why.") var explain: Bool
-    @Opt("report", "file", .path, help: "Write a JSON report of every row (its file, line and fate) to a file.")
-    var report: String?
+    @Opt(
+        "record", "file", .path,
+        help: "Write the record of every row (its file, line and fate) to a file as JSON (--report, its old name, works too).")
+    var record: String?
     @Flg(RegisterCommand.dryRun) var dryRun: Bool
     @Opt(
         Option(
@@ -92,13 +94,13 @@ struct RegisterCommand: ParsableCommand {
             まいばすけっと 中目黒1丁目店) is matched and not sent; one that may be (two equal candidates, or the \
             same amount and day under another name) is asked about on a terminal, and elsewhere held back and \
             listed, with exit status 4 (--ambiguous decides them all). Decisions are kept, so importing an \
-            overlapping statement again decides the same way (docs/reconcile.md). A report of every row ends \
-            the run on stderr; --report FILE writes it as JSON. Valid rows wait in an unlinked temporary file in \
+            overlapping statement again decides the same way (docs/reconcile.md). The fate of every row ends \
+            the run on stderr (Rows: …); --record FILE writes each row's as JSON. Valid rows wait in an unlinked temporary file in \
             $TMPDIR, not in memory, so a large import needs little of it.
 
             EXAMPLES:
               expense-log register items.csv
-              expense-log import --profile moneyforward --report report.json 収入・支出詳細_2024-01.csv
+              expense-log import --profile moneyforward --record rows.json 収入・支出詳細_2024-01.csv
               expense-log import --profile bank.json --on-invalid warn statement.csv    # for cron
               expense-log import card.csv --ambiguous new    # a script: send every row it cannot decide
               expense-log fetch --year 2024 --month 1 --format json | expense-log register --dry-run -

@@ -25,7 +25,7 @@ struct RegisterOptions {
     /// The options that read the inputs as this run did (`--profile`, `--encoding`…), to repeat in a suggested command.
     private(set) var rereading: [String] = []
     let explain: Bool
-    let reportFile: String?
+    let recordFile: String?
     let dryRun: Bool
     let limit: BatchLimit
     let format: OutputFormat
@@ -76,7 +76,7 @@ struct RegisterOptions {
             ("--match-days", matchDays == StatementMatcher.defaultWindow ? nil : String(matchDays)),
         ]
         .compactMap { name, value in value.map { [name, $0] } }.flatMap { $0 }
-        (reportFile, dryRun) = (command.report, command.dryRun)
+        (recordFile, dryRun) = (command.record, command.dryRun)
         limit = BatchLimit(items: command.batchSize ?? BatchLimit.defaultItems)
         format = command.format ?? .table
     }
@@ -86,7 +86,7 @@ struct RegisterOptions {
         (paths, profile, encoding, adding, transfers, account) = (
             [(draft.location.file, nil)], nil, nil, draft, .skip, nil
         )
-        (onInvalid, allowDuplicates, explain, reportFile, self.dryRun) = (.stop, false, false, nil, dryRun)
+        (onInvalid, allowDuplicates, explain, recordFile, self.dryRun) = (.stop, false, false, nil, dryRun)
         (ambiguous, matchDays) = (.hold, StatementMatcher.defaultWindow)
         (limit, self.format) = (BatchLimit(items: BatchLimit.defaultItems), format)
     }

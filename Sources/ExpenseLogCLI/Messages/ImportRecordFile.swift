@@ -4,7 +4,7 @@ import Foundation
 
 /// How every `register` run ends: the report's summary on stderr, the JSON report file, then the exit code.
 struct ImportRecordFile {
-    /// `--report FILE`.
+    /// `--record FILE`.
     let file: String?
     let context: Context
     let progress: ProgressLine
@@ -23,7 +23,7 @@ struct ImportRecordFile {
         let summary =
             !summarizes || report.isEmpty && code != .success
             ? nil
-            : context.say("Report: \(report.summary).", ja: "結果: \(report.japaneseSummary)。")
+            : context.say("Rows: \(report.summary).", ja: "結果: \(report.japaneseSummary)。")
         if let path = file {
             do {
                 // A document at a path the person chose (as a report page is): the usual mode, not the store's.

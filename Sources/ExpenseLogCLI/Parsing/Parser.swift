@@ -39,9 +39,12 @@ public struct Parser: Sendable {
             index += 1
             if !optionsEnded, token == "--" { optionsEnded = true; continue }
             if !optionsEnded, token.hasPrefix("-"), token != "-", !Self.isNegativeValue(token) {
-                let (name, inline) = try Self.split(token, fail: fail)
-                if name == "help" || name == "h" { wantsHelp = true; continue }
-                if name == "version" { wantsVersion = true; continue }
+                let (given, inline) = try Self.split(token, fail: fail)
+                if given == "help" || given == "h" { wantsHelp = true; continue }
+                if given == "version" { wantsVersion = true; continue }
+                // An option's old name still works where the command has the new one (`register --report`).
+                let name =
+                    Self.renamed[given].flatMap { new in spec.options.contains { $0.name == new } ? new : nil } ?? given
                 guard
                     let option = (spec.options + globals).first(where: {
                         name.count == 1 ? $0.short == name.first : $0.name == name
@@ -156,6 +159,10 @@ public struct Parser: Sendable {
 
     /// Options earlier versions took that did nothing by the time they were removed, and what to do instead: a script
     /// that passed one is told why, as git says of a removed option.
+    /// Options renamed, by their old names: the old name is read as the new one, so scripts keep working; help and
+    /// completions name only the new one.
+    static let renamed = ["report": "record"]
+
     static let removed = [
         "--no-color": "it was removed, as the output has no colour; leave it out (NO_COLOR is not needed either)",
         "--allow-duplicates": "add no longer takes it: it did nothing, as add keeps every purchase; leave it out "
