@@ -9,7 +9,7 @@ extension Context {
     /// `fetch --offline`. Says what the cache and the journal had to say, and that changes not sent are shown made.
     func readMonths(
         _ months: [YearMonth], policy: MonthLoader.Policy, strict: Bool, withWaiting: Bool = false
-    ) async throws -> MonthsRead {
+    ) async throws -> MonthsOutcome {
         let ledger = try ledger()
         let read = await ledger.read(
             months, policy: policy, strict: strict, link: policy == .offline ? nil : try link(),
@@ -20,7 +20,7 @@ extension Context {
     }
 
     /// Says what reading months met on the way: the cache's warnings, and a journal that could not be listed.
-    func say(_ read: MonthsRead) {
+    func say(_ read: MonthsOutcome) {
         for warning in read.cacheWarnings { warn(describeNotice(warning)) }
         if let failure = read.journalFailure { EditText.warnUnlisted(failure, self) }
     }

@@ -9,7 +9,7 @@ import Glibc
 import Darwin
 #endif
 
-/// The file format of an outbox entry, apart from the queue's rules (`Outbox`): a header line; per batch a line
+/// The file format of a journal entry of items, apart from the journal's rules (`Journal`): a header line; per batch a line
 /// `{"key":"K","items":[`, a line per item and a line `]}` (`]},` when another batch follows); then `]}`. It is read a
 /// line at a time and only one batch is ever held, so `pending` and `sync` stay flat however large an offline import
 /// was; an entry in any other layout is refused (it was not written by expense-log).

@@ -100,8 +100,8 @@ public actor Ledger {
     }
 
     /// A run of the pending writes over `client` (`sync`, and `edit`/`delete` sending the journal).
-    nonisolated func sync(_ client: ExpenseLogAPIClient) -> Sync {
-        Sync(
+    nonisolated func sync(_ client: ExpenseLogAPIClient) -> JournalSending {
+        JournalSending(
             client: client, repository: repository, journal: journal, policy: resendPolicy,
             verifyAnswers: verifiesAnswers, matching: QueuedRowMatching(decisions: decisions))
     }

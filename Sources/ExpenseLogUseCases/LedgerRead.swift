@@ -5,7 +5,7 @@ import Foundation
 
 /// Months as `fetch`, `summary` and `report` read them, complete: each month from the server or the cache, the changes
 /// waiting (laid over them), the items of them still waiting to be registered, and what the cache had to say.
-public struct MonthsRead {
+public struct MonthsOutcome {
     /// Each month as read, in the order asked.
     public let loaded: [LoadedMonth]
     /// The changes waiting, oldest first (laid over the months read).
@@ -34,12 +34,12 @@ extension Ledger {
     public nonisolated func read(
         _ months: [YearMonth], policy: MonthLoader.Policy, strict: Bool, link: ServerLink?,
         withWaiting: Bool = false
-    ) async -> MonthsRead {
+    ) async -> MonthsOutcome {
         let (changes, failure) = waitingChanges()
         let loaded = await MonthLoader(client: link?.client, repository: repository, strict: strict, edits: changes)
             .load(
                 months, policy: policy)
-        return MonthsRead(
+        return MonthsOutcome(
             loaded: loaded, changes: changes, journalFailure: failure,
             waiting: withWaiting ? waitingItems(in: Set(months), changes: changes) : [],
             cacheWarnings: await repository.takeWarnings())

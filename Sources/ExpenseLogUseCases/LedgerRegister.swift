@@ -40,7 +40,7 @@ public struct RegisterRequest {
 /// already), and what stopped it if anything did.
 public struct RegisterOutcome {
     /// Where the registration ended; nil when something stopped it first (`failure`).
-    public let result: RegistrationResult?
+    public let result: RegistrationOutcome?
     /// Every row's fate.
     public let record: ImportRecord
     /// The run's valid items, which the record's rows name (on disk, never all in memory).
@@ -92,7 +92,7 @@ extension Ledger {
         let spool = try ItemSpool()
         var record = ImportRecord(files: request.fileNames)
         var saved = try SavedItems()
-        var result: RegistrationResult?
+        var result: RegistrationOutcome?
         var failure: (any Error)?
         do {
             result = try await registration(request, client: { try link()?.client }).run(

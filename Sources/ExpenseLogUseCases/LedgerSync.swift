@@ -6,9 +6,9 @@ import Foundation
 
 /// Everything a run of the pending writes did, complete: what became of the items and the changes, what the server
 /// saved (cached already), and what stopped the run if anything did.
-public struct SyncReport {
+public struct SyncOutcome {
     /// What became of the items and the changes; nil when `failure` stopped the run first.
-    public let result: SyncResult?
+    public let result: JournalSendingOutcome?
     /// What the server saved, cached already.
     public let saved: SavedItems
     /// Why the saved items could not all be kept or cached, if so.
@@ -20,12 +20,12 @@ public struct SyncReport {
 
 /// Everything an `edit` or `delete` did, complete: the change as journaled and, when the journal was sent up to it,
 /// that run's report.
-public struct ChangeReport {
+public struct ChangeOutcome {
     /// What became of the change; nil when `failure` stopped it first.
     public let submitted: SubmittedEdit?
     /// The run of the journal up to the change (its result when there was one, what the server saved, cached already,
     /// and what stopped it).
-    public let run: SyncReport
+    public let run: SyncOutcome
     /// Why the cache could not follow the change itself (it is journaled all the same), if so.
     public let cacheFollowFailure: (any Error)?
 }
@@ -42,12 +42,12 @@ extension Ledger {
     public nonisolated func sync(
         force: Bool, ambiguous: QueuedRowMatching.HeldChoiceAtSync?, link: ServerLink,
         event: (SyncEvent) -> Void
-    ) async throws -> SyncReport? {
+    ) async throws -> SyncOutcome? {
         var run = sync(link.client)
         if let ambiguous { run.matching = QueuedRowMatching(decisions: decisions, choice: ambiguous) }
         var saved = try SavedItems()
         var failure: (any Error)?
-        var result: SyncResult?
+        var result: JournalSendingOutcome?
         do {
             guard let ran = try await run.runIfFree(force: force, saved: &saved, event: event) else { return nil }
             result = ran
@@ -55,31 +55,31 @@ extension Ledger {
             failure = error
         }
         let cacheFailure = await saved.cache(in: repository)
-        return SyncReport(result: result, saved: saved, cacheFailure: cacheFailure, failure: failure)
+        return SyncOutcome(result: result, saved: saved, cacheFailure: cacheFailure, failure: failure)
     }
 
     /// `edit` and `delete`: journals `change`, brings the cache in step (and keeps a deleted statement row's decision),
     /// and when `reachable` sends the journal up to it over `link`, caching what the server saved.
     public nonisolated func submit(
         _ change: QueuedEdit.Change, reachable: Bool, link: ServerLink, event: (SyncEvent) -> Void
-    ) async throws -> ChangeReport {
+    ) async throws -> ChangeOutcome {
         var saved = try SavedItems()
         var submitted: SubmittedEdit?
         var failure: (any Error)?
         // Set by the submission's callback, which runs while `submit` does, on this task.
         var followFailure: (any Error)?
         do {
-            submitted = try await EditSubmission(sync: sync(link.client), decisions: decisions).submit(
+            submitted = try await ChangeSubmission(sync: sync(link.client), decisions: decisions).submit(
                 change, reachable: reachable, saved: &saved, cacheFailure: { followFailure = $0 }, event: event)
         } catch {
             failure = error
         }
         let cacheFailure = await saved.cache(in: repository)
-        var result: SyncResult?
+        var result: JournalSendingOutcome?
         if case .sent(_, let ran)? = submitted { result = ran }
-        return ChangeReport(
+        return ChangeOutcome(
             submitted: submitted,
-            run: SyncReport(result: result, saved: saved, cacheFailure: cacheFailure, failure: failure),
+            run: SyncOutcome(result: result, saved: saved, cacheFailure: cacheFailure, failure: failure),
             cacheFollowFailure: followFailure)
     }
 }

@@ -28,11 +28,11 @@ public enum RegistrationEnd {
     /// A dry run: what would be sent.
     case dryRun(ItemSpool)
     /// The `total` new items went to the outbox and were sent batch by batch, with what became of them.
-    case sent(BatchRegistration.Outcome, total: Int)
+    case sent(RegisterSending.Outcome, total: Int)
 }
 
 /// What a registration did, for the caller to say and to map to an exit code.
-public struct RegistrationResult {
+public struct RegistrationOutcome {
     /// What was read: the problems, exclusions, warnings, and the rows a file of the run had twice.
     public let inputs: ImportInputs
     /// Whether the run ends with 65 for its rows (not for invalid rows only warned about).
@@ -102,7 +102,7 @@ public struct Registration: Sendable {
         /// The comparison with the server and the outbox went on.
         case comparing(DuplicateCheckEvent)
         /// A batch was sent, of `total` items to send.
-        case sending(BatchRegistration.Event, total: Int)
+        case sending(RegisterSending.Event, total: Int)
     }
 
     /// The shops whose rows would take the profile's default category, no rule or history naming theirs: the inputs read
@@ -142,7 +142,7 @@ public struct Registration: Sendable {
         today: Day, deciding: RowDecision.Source = .person,
         decide: (HeldRow) async throws -> HeldChoice? = { _ in nil },
         event: (Event) -> Void
-    ) async throws -> RegistrationResult {
+    ) async throws -> RegistrationOutcome {
         let inputs: ImportInputs
         // A purchase typed with no id gets a new random one, which no server or outbox can hold yet: nothing to compare
         // with, so `add` with the server away queues at once instead of first waiting on the month's GET.
@@ -163,7 +163,7 @@ public struct Registration: Sendable {
         event(.checked(inputs))
         // A file that cannot be read at all (its header, its bytes) is not helped by skipping rows: the run exits 65.
         let invalid = !inputs.problems.isEmpty && (onInvalid != .warn || inputs.problems.contains(where: \.ofWholeFile))
-        var result = RegistrationResult(inputs: inputs, invalid: invalid)
+        var result = RegistrationOutcome(inputs: inputs, invalid: invalid)
         if invalid, onInvalid == .stop {
             result.end = .stoppedOnInvalid
             return result
@@ -200,7 +200,7 @@ public struct Registration: Sendable {
             return result
         }
         // The bundled script's register action says which ids were already there, when the server is known to offer it.
-        let registration = BatchRegistration(
+        let registration = RegisterSending(
             items: items, limit: limit, client: client, journal: journal,
             verifyAnswers: verifyAnswers,
             registerAction: await repository.serverInfo()?.offers("register") == true)

@@ -16,11 +16,11 @@ import Testing
     )
     func complete() throws {
         let sent = try ["A", "B", "00123"].map { try Self.item($0) }
-        #expect(OutboxDelivery.missing(sent, from: SheetAnswer(items: sent)).isEmpty)
-        #expect(OutboxDelivery.missing(sent, from: SheetAnswer(items: sent.reversed())).isEmpty)
-        #expect(OutboxDelivery.missing(sent, from: SheetAnswer(items: sent + [try Self.item("C")])).isEmpty)
+        #expect(BatchSending.missing(sent, from: SheetAnswer(items: sent)).isEmpty)
+        #expect(BatchSending.missing(sent, from: SheetAnswer(items: sent.reversed())).isEmpty)
+        #expect(BatchSending.missing(sent, from: SheetAnswer(items: sent + [try Self.item("C")])).isEmpty)
         #expect(
-            OutboxDelivery.missing(sent, from: SheetAnswer(items: try ["A", "B", "123"].map { try Self.item($0) }))
+            BatchSending.missing(sent, from: SheetAnswer(items: try ["A", "B", "123"].map { try Self.item($0) }))
                 .isEmpty)
     }
 
@@ -28,11 +28,11 @@ import Testing
         "an answer without some ids names them, in the order sent, whether it is short or holds others in their place")
     func incomplete() throws {
         let sent = try ["A", "B", "C"].map { try Self.item($0) }
-        #expect(OutboxDelivery.missing(sent, from: SheetAnswer(items: [try Self.item("B")])) == ["A", "C"])
+        #expect(BatchSending.missing(sent, from: SheetAnswer(items: [try Self.item("B")])) == ["A", "C"])
         #expect(
-            OutboxDelivery.missing(sent, from: SheetAnswer(items: try ["A", "X", "C"].map { try Self.item($0) })) == [
+            BatchSending.missing(sent, from: SheetAnswer(items: try ["A", "X", "C"].map { try Self.item($0) })) == [
                 "B"
             ])
-        #expect(OutboxDelivery.missing(sent, from: SheetAnswer(items: [])) == ["A", "B", "C"])
+        #expect(BatchSending.missing(sent, from: SheetAnswer(items: [])) == ["A", "B", "C"])
     }
 }

@@ -26,12 +26,12 @@ func queuedEntry(_ count: Int, size: Int, in root: URL) throws -> (outbox: Journ
 }
 
 extension ExpenseLogAPIClient {
-    /// Delivers through this client into an outbox: the tests' shorthand for `OutboxDelivery`.
+    /// Delivers through this client into an outbox: the tests' shorthand for `BatchSending`.
     func deliver(
         _ batch: OutboxBatch, of entry: ItemEntry, sending items: [Item]? = nil, outbox: Journal,
         verifyAnswer: Bool
-    ) async throws -> DeliveryOutcome {
-        try await OutboxDelivery(client: self, journal: outbox).deliver(
+    ) async throws -> BatchOutcome {
+        try await BatchSending(client: self, journal: outbox).deliver(
             batch, of: entry, sending: items, verifyAnswer: verifyAnswer)
     }
 }
@@ -53,7 +53,7 @@ func savedAnswer(_ items: [Item]) -> ScriptedAnswer {
     .status(200, body: ItemJSON.array(items))
 }
 
-extension DeliveryOutcome {
+extension BatchOutcome {
     /// The server's items when delivered, else nil.
     var delivered: [Item]? {
         if case .delivered(let items, _) = self { items } else { nil }

@@ -126,7 +126,7 @@ import Testing
             let items = try (0..<250).map { try Self.item("D\($0)", $0 % 28 + 1) }
             let queue = Journal(directory: root.appendingPathComponent("journal"))
             let edit = try queue.append(.delete(items))
-            let outcome = await EditDelivery(
+            let outcome = await ChangeSending(
                 client: Self.client(session),
                 repository: LocalRepository(directory: root.appendingPathComponent("cache")),
                 journal: queue

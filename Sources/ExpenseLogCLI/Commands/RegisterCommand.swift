@@ -55,7 +55,9 @@ struct RegisterCommand: ParsableCommand {
     @Flg("explain", help: "Say which existing item each skipped row matched, and why.") var explain: Bool
     @Opt(
         "record", "file", .path,
-        help: "Write the record of every row (its file, line and fate) to a file as JSON (--report, its old name, works too).")
+        help:
+            "Write the record of every row (its file, line and fate) to a file as JSON (--report, its old name, works too)."
+    )
     var record: String?
     @Flg(RegisterCommand.dryRun) var dryRun: Bool
     @Opt(

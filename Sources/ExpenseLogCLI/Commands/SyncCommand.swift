@@ -3,7 +3,7 @@ import ExpenseLogRendering
 import ExpenseLogUseCases
 import Foundation
 
-/// `sync`: sends the pending writes, the items first, then the changes in order (`Sync`), and says how it went (`SyncText`).
+/// `sync`: sends the pending writes, the items first, then the changes in order (`Ledger.sync`), and says how it went (`SyncText`).
 struct SyncCommand: ParsableCommand {
     @Opt(CommonOptions.format) var format: OutputFormat?
     @Flg(

@@ -7,7 +7,7 @@ import Foundation
 /// How `edit` and `delete` hand their change to the pending writes, and what the server answered to each change says.
 enum EditText {
     /// Queues a change, brings the cache in step with it, and sends what was queued up to it when the server can be
-    /// asked (`reachable`) (`EditSubmission`); says what became of it. Exits 75 when it stays queued.
+    /// asked (`reachable`) (`ChangeSubmission`); says what became of it. Exits 75 when it stays queued.
     static func submit(
         _ change: QueuedEdit.Change, reachable: Bool, link: ServerLink, _ context: Context,
         _ config: AppConfig
@@ -85,7 +85,7 @@ enum EditText {
     /// change (the caller's `own`, or any for `sync`) can never apply, 74 when the queue could not be read or kept up,
     /// else the stopping error's.
     static func say(
-        _ outcome: EditOutcome, own: QueuedEdit?, directory: String, _ context: Context, _ config: AppConfig,
+        _ outcome: ChangeSendingOutcome, own: QueuedEdit?, directory: String, _ context: Context, _ config: AppConfig,
         blocked: String?
     ) throws {
         var vanished = false

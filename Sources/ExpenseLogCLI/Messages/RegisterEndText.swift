@@ -96,7 +96,7 @@ extension RegisterText {
     /// Prints what the server saved, then says how the sending ended: `.success`, or the code of what stopped it,
     /// after saying what is queued.
     private func sent(
-        _ sending: BatchRegistration.Outcome, total: Int, _ outcome: RegisterOutcome, config: AppConfig
+        _ sending: RegisterSending.Outcome, total: Int, _ outcome: RegisterOutcome, config: AppConfig
     ) -> ExitCode {
         printSaved(outcome, config)
         let saved = outcome.saved
@@ -123,7 +123,7 @@ extension RegisterText {
     /// Says what stopped the run, what was registered and what stays queued; returns the exit code (75 when the
     /// failure may pass).
     private func explain(
-        _ stop: BatchRegistration.Stop, confirmed: Int, total: Int, config: AppConfig, wait: ResendWait,
+        _ stop: RegisterSending.Stop, confirmed: Int, total: Int, config: AppConfig, wait: ResendWait,
         report: ImportRecord
     ) -> ExitCode {
         let outbox = config.journalDirectory.path

@@ -58,7 +58,7 @@ struct SyncText {
 
     /// Says how the run went, the items' part first; throws the exit code when it is not 0. `own` is the change an
     /// `edit` or `delete` queued (nil for `sync`).
-    func render(_ report: SyncReport, own: QueuedEdit?) async throws -> ExitCode {
+    func render(_ report: SyncOutcome, own: QueuedEdit?) async throws -> ExitCode {
         guard let result = report.result else {
             // What was saved before the failure is printed first, so the error is not scrolled away by it.
             printSaved(report.saved, report.cacheFailure)
@@ -80,7 +80,7 @@ struct SyncText {
 
     /// The items' part: what was saved (printed before an error is explained), why items stay; the exit code if not 0.
     private func items(
-        _ outcome: SyncOutcome, _ result: SyncResult, _ report: SyncReport, own: QueuedEdit?
+        _ outcome: ItemSendingOutcome, _ result: JournalSendingOutcome, _ report: SyncOutcome, own: QueuedEdit?
     ) async -> ExitCode? {
         let remaining = "\(outcome.remaining) item\(outcome.remaining == 1 ? " remains" : "s remain") in the outbox"
         switch outcome.stop {
@@ -107,7 +107,7 @@ struct SyncText {
     /// Says how an items' run that went to its end ended; its exit code when not 0 (refused batches, unreadable entries,
     /// entries held elsewhere, batches that may still be running).
     private func itemsSummary(
-        _ outcome: SyncOutcome, problems: [String], wait: ResendWait, own: QueuedEdit?
+        _ outcome: ItemSendingOutcome, problems: [String], wait: ResendWait, own: QueuedEdit?
     ) -> ExitCode? {
         for refused in outcome.refused {
             context.io.stderr.write(
@@ -197,7 +197,7 @@ struct SyncText {
     }
 
     /// The changes' part; throws the exit code when it is not 0.
-    private func edits(_ step: EditsStep, own: QueuedEdit?) throws {
+    private func edits(_ step: ChangesOutcome, own: QueuedEdit?) throws {
         let directory = config.journalDirectory.path
         func behind(_ count: Int) -> String {
             context.say(

@@ -4,7 +4,7 @@ import ExpenseLogStore
 import Foundation
 
 /// What became of the queued edits and deletions in a run of the pending writes.
-public enum EditsStep: Sendable {
+public enum ChangesOutcome: Sendable {
     /// None was waiting.
     case none
     /// The first of them touches an item still waiting to be registered, so they wait behind it (how many changes).
@@ -18,19 +18,19 @@ public enum EditsStep: Sendable {
     /// The oldest change cannot be read: nothing was sent (its problem).
     case blocked(String)
     /// Sent in order; `blocker` is the unreadable change that stopped the rest, `behind` how many wait behind an item.
-    case sent(EditOutcome, blocker: String?, behind: Int)
+    case sent(ChangeSendingOutcome, blocker: String?, behind: Int)
 }
 
 /// What a run of the pending writes did, for the caller to report.
-public struct SyncResult: Sendable {
+public struct JournalSendingOutcome: Sendable {
     /// A message for each outbox entry that cannot be read (left in place).
     public var problems: [String] = []
     /// What became of the items, or nil when none was sent for (none waited, or only changes did).
-    public var items: SyncOutcome?
+    public var items: ItemSendingOutcome?
     /// How long a batch whose answer was lost waits before it is sent again.
     public var wait: ResendWait
     /// What became of the edits and deletions.
-    public var edits: EditsStep = .none
+    public var edits: ChangesOutcome = .none
 
     /// Whether the items stopped on the server (a month it could not read, a batch it did not confirm).
     public var stoppedOnServer: Bool { items?.stop != nil }
@@ -39,7 +39,7 @@ public struct SyncResult: Sendable {
 /// `sync`: sends the pending writes: the outbox's items (after reading every month they fall in and skipping what the
 /// server already shows), then the edits and deletions in the order they were queued, up to the first that touches an
 /// item still waiting. `run` expects the caller to hold the pending writes' lock; `runIfFree` takes it.
-public struct Sync: Sendable {
+public struct JournalSending: Sendable {
     /// The client that sends.
     public let client: ExpenseLogAPIClient
     /// The cache the months read and the answers are kept in.
@@ -72,7 +72,7 @@ public struct Sync: Sendable {
     /// recorded.
     public func run(
         force: Bool, through: String? = nil, saved: inout SavedItems, event: (SyncEvent) -> Void
-    ) async throws -> SyncResult {
+    ) async throws -> JournalSendingOutcome {
         journal.tidy()
         let listed = try journal.listing()
         let editsWait = !listed.changes.isEmpty || listed.blocker != nil
@@ -88,13 +88,13 @@ public struct Sync: Sendable {
             problems = listed.unreadable.filter { $0.file.lastPathComponent < through }.map(\.problem)
         }
         for problem in problems { event(.unreadableEntry(problem)) }
-        var result = SyncResult(problems: problems, wait: policy.configured)
+        var result = JournalSendingOutcome(problems: problems, wait: policy.configured)
         if !entries.isEmpty || !problems.isEmpty || (through == nil && !editsWait) {
             let (wait, atOnce) = await policy.wait(for: entries, journal, client, repository)
             result.wait = wait
             if atOnce { event(.resendsAtOnce) }
-            let sender = OutboxSync(
-                delivery: OutboxDelivery(client: client, journal: journal), repository: repository,
+            let sender = ItemSending(
+                delivery: BatchSending(client: client, journal: journal), repository: repository,
                 resendWait: wait, verifyAnswers: verifyAnswers, edits: listed.changes, matching: matching)
             result.items = try await sender.send(entries, force: force, keep: { saved.keep($0) }, event: event)
             // Kept even when a batch failed later: the rows it matched stay matched for every later sync and import.
@@ -128,7 +128,7 @@ public struct Sync: Sendable {
     public func runIfFree(
         force: Bool, through: String? = nil, saved: inout SavedItems,
         event: (SyncEvent) -> Void
-    ) async throws -> SyncResult? {
+    ) async throws -> JournalSendingOutcome? {
         try await FileLock.withLockIfFree(journal.lock) {
             try await run(force: force, through: through, saved: &saved, event: event)
         }
@@ -136,7 +136,7 @@ public struct Sync: Sendable {
 
     /// Sends the changes (up to `through`) before the first that touches an item still waiting, once the server is
     /// known to take them; both queues are read again, for what another run sent or queued meanwhile.
-    private func sendEdits(through: String?) async throws -> EditsStep {
+    private func sendEdits(through: String?) async throws -> ChangesOutcome {
         let listed = try journal.listing()
         let edits =
             through.map { last in listed.sendableChanges.filter { $0.file.lastPathComponent <= last } }
@@ -144,7 +144,7 @@ public struct Sync: Sendable {
         let (ready, behind) = try journal.ready(edits, after: listed.itemEntries)
         guard !ready.isEmpty else {
             if behind > 0 { return .behindItems(behind) }
-            return listed.blocker.map(EditsStep.blocked) ?? .none
+            return listed.blocker.map(ChangesOutcome.blocked) ?? .none
         }
         for action in Set(ready.map { $0.isDelete ? "delete" : "update" }).sorted() {
             switch try await EditTargets.availability(of: action, client, repository) {
@@ -153,7 +153,7 @@ public struct Sync: Sendable {
             case .unknown(let error): return .actionUnknown(error, waiting: listed.changes.count)
             }
         }
-        let outcome = await EditDelivery(client: client, repository: repository, journal: journal).send(ready)
+        let outcome = await ChangeSending(client: client, repository: repository, journal: journal).send(ready)
         return .sent(outcome, blocker: behind == 0 ? listed.blocker : nil, behind: behind)
     }
 

@@ -8,7 +8,7 @@ import Foundation
 import Testing
 
 /// An import's sending in-process: every batch queued first, then sent in order, over a scripted server and a real outbox.
-@Suite struct BatchRegistrationTests {
+@Suite struct RegisterSendingTests {
     /// `count` numbered items in a spool, each tagged with its row in `report` (line = row + 2, after a header).
     static func spooled(_ count: Int, report: inout ImportRecord) throws -> ItemSpool {
         let spool = try ItemSpool()
@@ -23,12 +23,12 @@ import Testing
     static func register(
         _ count: Int, size: Int, _ answers: [ScriptedAnswer], in root: URL
     )
-        async throws -> (BatchRegistration.Outcome, SavedItems, ImportRecord, Journal, [String])
+        async throws -> (RegisterSending.Outcome, SavedItems, ImportRecord, Journal, [String])
     {
         var report = ImportRecord(files: ["in.csv"])
         let items = try spooled(count, report: &report)
         let outbox = releasePaths(root).outbox
-        let registration = BatchRegistration(
+        let registration = RegisterSending(
             items: items, limit: BatchLimit(items: size),
             client: try client(scripted(answers, log: RequestLog())), journal: outbox, verifyAnswers: true)
         var saved = try SavedItems()

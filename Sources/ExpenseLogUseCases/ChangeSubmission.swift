@@ -2,14 +2,14 @@ import ExpenseLogModel
 import ExpenseLogStore
 import Foundation
 
-/// What became of an edit or deletion handed to `EditSubmission`.
+/// What became of an edit or deletion handed to `ChangeSubmission`.
 public enum SubmittedEdit: Sendable {
     /// The server could not be asked: the change waits in the queue.
     case waiting(QueuedEdit)
     /// Another run holds the lock of the pending writes and may send it: the change waits in the queue meanwhile.
     case busy(QueuedEdit)
     /// The changes queued up to it were sent in order, after the waiting items they touch, with the result.
-    case sent(QueuedEdit, SyncResult)
+    case sent(QueuedEdit, JournalSendingOutcome)
 
     /// The change as queued.
     public var own: QueuedEdit {
@@ -22,15 +22,15 @@ public enum SubmittedEdit: Sendable {
 /// `edit` and `delete`: queue the change behind the changes waiting, bring the cache in step, and send the changes up to
 /// it in order, after the waiting items they touch, when the server can be asked and no other run is sending: no change
 /// overtakes an older one, and an edit of an item still waiting to be registered goes out after it.
-public struct EditSubmission: Sendable {
+public struct ChangeSubmission: Sendable {
     /// What sends the pending writes.
-    public let sync: Sync
+    public let sync: JournalSending
     /// Where a deletion of a statement's row is kept as a decision, so that importing the statement again leaves the row
     /// out; nil keeps none.
     public let decisions: ImportDecisions?
 
     /// A submission over a run of the pending writes, keeping deletions of statement rows in `decisions`.
-    public init(sync: Sync, decisions: ImportDecisions? = nil) {
+    public init(sync: JournalSending, decisions: ImportDecisions? = nil) {
         (self.sync, self.decisions) = (sync, decisions)
     }
 

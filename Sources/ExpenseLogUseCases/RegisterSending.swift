@@ -7,7 +7,7 @@ import Foundation
 
 /// The sending part of an import: queue every batch in the outbox first, then POST them in order, keeping what the
 /// server saved; the outcome says how far it got, for the caller to explain.
-public struct BatchRegistration {
+public struct RegisterSending {
     /// The items to send, in order, each record tagged with its report row.
     public let items: ItemSpool
     /// How many items a batch holds at most, and how large its body may be.
@@ -102,9 +102,9 @@ public struct BatchRegistration {
                 outcome.stop = .outboxUnreadable(error)
                 return outcome
             }
-            let delivery: DeliveryOutcome
+            let delivery: BatchOutcome
             do {
-                var sending = OutboxDelivery(client: client, journal: journal)
+                var sending = BatchSending(client: client, journal: journal)
                 sending.registerAction = registerAction
                 delivery = try await sending.deliver(batch, of: entry, verifyAnswer: verifyAnswers)
             } catch let error as StoreError {

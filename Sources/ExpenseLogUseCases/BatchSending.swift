@@ -5,7 +5,7 @@ import ExpenseLogStore
 import Foundation
 
 /// What became of one outbox batch sent to the server.
-public enum DeliveryOutcome: Sendable {
+public enum BatchOutcome: Sendable {
     /// The server confirmed every item; the batch left the outbox. The items as the server saved them.
     case delivered([Item], existing: [String])
     /// Not confirmed; the batch stays in the outbox. `mayHaveBeenSaved` when the server may have run it anyway.
@@ -16,7 +16,7 @@ public enum DeliveryOutcome: Sendable {
 
 /// Sends outbox batches through a client and records each outcome in the outbox: the one path `register` and `sync`
 /// share. The client only sends and decodes; what a send means for the outbox is decided here.
-public struct OutboxDelivery: Sendable {
+public struct BatchSending: Sendable {
     /// The client that sends.
     public let client: ExpenseLogAPIClient
     /// The outbox the batches belong to.
@@ -38,7 +38,7 @@ public struct OutboxDelivery: Sendable {
     public func deliver(
         _ batch: OutboxBatch, of entry: ItemEntry, sending items: [Item]? = nil,
         verifyAnswer: Bool
-    ) async throws -> DeliveryOutcome {
+    ) async throws -> BatchOutcome {
         let baseURL = client.baseURL
         let sent = items.map { batch.narrowed(to: $0) } ?? batch
         let answer: SheetAnswer
@@ -80,7 +80,7 @@ public struct OutboxDelivery: Sendable {
     }
 }
 
-extension OutboxDelivery {
+extension BatchSending {
     /// The ids of sent items the answer does not list (by Sheet key: a server over a spreadsheet answers the id `00123`
     /// as 123). A server answers in the order sent, as a rule, so the lists are first compared in order; a set of
     /// every key is made only when that fails (hashing every id of every batch was a fiftieth of an import).

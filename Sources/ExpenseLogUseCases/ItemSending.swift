@@ -26,7 +26,7 @@ public struct RefusedBatch: Sendable {
 }
 
 /// Why a `sync` stopped before the end.
-public enum SyncStop: Sendable {
+public enum ItemSendingStop: Sendable {
     /// A month the waiting items fall in could not be read from the server: nothing was sent.
     case monthUnreadable(YearMonth, MonthFailure)
     /// A batch was not confirmed; it and the rest stay in the outbox.
@@ -34,7 +34,7 @@ public enum SyncStop: Sendable {
 }
 
 /// What a `sync` did, for the caller to report.
-public struct SyncOutcome: Sendable {
+public struct ItemSendingOutcome: Sendable {
     /// Items waiting when it started.
     public var waiting = 0
     /// Items that left the outbox (sent, or found on the server).
@@ -58,7 +58,7 @@ public struct SyncOutcome: Sendable {
     /// Batches that may still be running on the server.
     public var unsafe: [UnsafeBatch] = []
     /// Why it stopped early, if it did.
-    public var stop: SyncStop?
+    public var stop: ItemSendingStop?
 
     /// An outcome of nothing done yet, with `waiting` items.
     public init(waiting: Int = 0) {
@@ -85,9 +85,9 @@ public enum SyncEvent: Sendable {
 
 /// The `sync` use case: sends what waits in the outbox, after reading every month its items fall in and dropping the
 /// items whose ids the server already shows, so a POST whose answer was lost is never registered twice.
-public struct OutboxSync: Sendable {
+public struct ItemSending: Sendable {
     /// The delivery that sends each batch and records its fate.
-    public let delivery: OutboxDelivery
+    public let delivery: BatchSending
     /// The cache the months read are kept in.
     public let repository: LocalRepository
     /// How long a POST of unknown fate may still run on the server.
@@ -101,7 +101,7 @@ public struct OutboxSync: Sendable {
 
     /// A sender over a delivery and a cache.
     public init(
-        delivery: OutboxDelivery, repository: LocalRepository, resendWait: ResendWait, verifyAnswers: Bool,
+        delivery: BatchSending, repository: LocalRepository, resendWait: ResendWait, verifyAnswers: Bool,
         edits: [QueuedEdit] = [],
         matching: QueuedRowMatching? = nil
     ) {
@@ -118,9 +118,9 @@ public struct OutboxSync: Sendable {
     public func send(
         _ entries: [ItemEntry], force: Bool, now: Date? = nil, keep: ([Item]) -> Void,
         event: (SyncEvent) -> Void
-    ) async throws -> SyncOutcome {
+    ) async throws -> ItemSendingOutcome {
         let journal = delivery.journal
-        var outcome = SyncOutcome(waiting: entries.reduce(0) { $0 + $1.itemCount })
+        var outcome = ItemSendingOutcome(waiting: entries.reduce(0) { $0 + $1.itemCount })
         var typed: [KnownItem] = []
         let months = Set(entries.flatMap(\.months))
         guard var known = await knownIDs(months.sorted(), &outcome, typed: &typed, event) else { return outcome }
@@ -215,7 +215,7 @@ public struct OutboxSync: Sendable {
     /// cannot be read.
     /// `typed` gets the server's items a person typed (random ids), for matching queued statement rows again.
     private func knownIDs(
-        _ months: [YearMonth], _ outcome: inout SyncOutcome, typed: inout [KnownItem],
+        _ months: [YearMonth], _ outcome: inout ItemSendingOutcome, typed: inout [KnownItem],
         _ event: (SyncEvent) -> Void
     ) async -> Set<String>? {
         var known = Set<String>()

@@ -10,7 +10,7 @@ import Testing
 
 /// `edit` and `delete` as a use case, in-process over a fake server: a change is queued and the cache shows it made,
 /// then the queue goes out in order when the server can be asked and no other run holds the sync lock.
-@Suite struct EditSubmissionTests {
+@Suite struct ChangeSubmissionTests {
     static func item(_ id: String, price: Int = 178) throws -> Item {
         Item(
             id: id, date: try #require(Day(year: 2024, month: 1, day: 5)), name: "コーヒー", price: price, category: 0,
@@ -19,7 +19,7 @@ import Testing
 
     /// A submission over the pending writes, a cache holding A and B (from a server known to be the bundled script), and
     /// `session`, in a fresh folder.
-    func withSubmission(_ session: FakeSession, _ body: (EditSubmission, URL) async throws -> Void) async throws {
+    func withSubmission(_ session: FakeSession, _ body: (ChangeSubmission, URL) async throws -> Void) async throws {
         try await withTemporaryDirectory { root in
             let repository = LocalRepository(directory: root.appendingPathComponent("cache"))
             try await repository.replaceMonth(
@@ -30,17 +30,17 @@ import Testing
             let client = ExpenseLogAPIClient(
                 session: session, baseURL: URL(string: "https://example.com/exec")!,
                 retryPolicy: RetryPolicy(maxRetries: 0), sleep: { _ in })
-            let sync = Sync(
+            let sync = JournalSending(
                 client: client, repository: repository,
                 journal: Journal(directory: root.appendingPathComponent("journal")),
                 policy: ResendPolicy(configured: .appsScript, isDefault: true), verifyAnswers: true)
-            try await body(EditSubmission(sync: sync), root)
+            try await body(ChangeSubmission(sync: sync), root)
         }
     }
 
     /// Submits `change` with a fresh record of what the server saves.
     func submit(
-        _ submission: EditSubmission, _ change: QueuedEdit.Change, reachable: Bool
+        _ submission: ChangeSubmission, _ change: QueuedEdit.Change, reachable: Bool
     ) async throws -> SubmittedEdit {
         var saved = try SavedItems()
         return try await submission.submit(change, reachable: reachable, saved: &saved)
@@ -203,7 +203,7 @@ import Testing
     @Test func itemsAreFoundAsTheQueueLeavesTheCacheAndTheFirstMissingIdIsNamed() async throws {
         try await withTemporaryDirectory { root in
             let repository = LocalRepository(directory: root.appendingPathComponent("cache"))
-            let (a, b) = (try EditSubmissionTests.item("00123"), try EditSubmissionTests.item("B"))
+            let (a, b) = (try ChangeSubmissionTests.item("00123"), try ChangeSubmissionTests.item("B"))
             try await repository.replaceMonth(
                 try #require(YearMonth(year: 2024, month: 1)), with: [a, b], fetchedAt: Date())
             let queue = Journal(directory: root.appendingPathComponent("journal"))

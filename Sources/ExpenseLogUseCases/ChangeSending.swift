@@ -22,7 +22,7 @@ public enum DeliveredEdit: Sendable {
 }
 
 /// What a run of the queue did: the changes answered, in order, and the one that stopped it, if any.
-public struct EditOutcome: Sendable {
+public struct ChangeSendingOutcome: Sendable {
     /// The changes the server answered, which left the queue.
     public var delivered: [DeliveredEdit] = []
     /// The change the server could not be asked about, or refused; it and those after it stay queued.
@@ -40,7 +40,7 @@ public struct EditOutcome: Sendable {
 
 /// Sends queued changes in the order they were queued, one POST each, then brings the cache in step with the answers; the
 /// caller holds the outbox's sync lock.
-public struct EditDelivery: Sendable {
+public struct ChangeSending: Sendable {
     /// The client that sends.
     public let client: ExpenseLogAPIClient
     /// The cache updated with each answer.
@@ -56,8 +56,8 @@ public struct EditDelivery: Sendable {
     /// Sends `edits` in order and stops at the first that is neither answered nor moot, so none overtakes another. The
     /// cache follows the answers once, at the end: it already shows every queued change made, so what it learns from the
     /// answers (the server's form of an item) can wait, and each month is written once however many changes touch it.
-    public func send(_ edits: [QueuedEdit]) async -> EditOutcome {
-        var outcome = EditOutcome()
+    public func send(_ edits: [QueuedEdit]) async -> ChangeSendingOutcome {
+        var outcome = ChangeSendingOutcome()
         var stoppedAt = edits.endIndex
         for (index, edit) in edits.enumerated() {
             let answered: DeliveredEdit

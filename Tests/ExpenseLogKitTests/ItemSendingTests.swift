@@ -8,7 +8,7 @@ import Testing
 @testable import ExpenseLogUseCases
 
 /// The `sync` use case in-process, over a fake server: what it sends, what it skips, when it stops, what it reports.
-@Suite struct OutboxSyncTests {
+@Suite struct ItemSendingTests {
     /// A server that holds `items` for GETs and saves what each POST carries; POSTs are logged.
     static func server(_ items: [Item], log: RequestLog, failPosts: Bool = false) -> FakeSession {
         FakeSession { request in
@@ -21,10 +21,10 @@ import Testing
         }
     }
 
-    static func sender(_ session: FakeSession, _ outbox: Journal, _ root: URL, wait: Double = 360) throws -> OutboxSync
+    static func sender(_ session: FakeSession, _ outbox: Journal, _ root: URL, wait: Double = 360) throws -> ItemSending
     {
-        OutboxSync(
-            delivery: OutboxDelivery(client: try client(session), journal: outbox),
+        ItemSending(
+            delivery: BatchSending(client: try client(session), journal: outbox),
             repository: LocalRepository(directory: root.appendingPathComponent("cache")),
             resendWait: ResendWait(seconds: wait), verifyAnswers: true)
     }

@@ -9,7 +9,7 @@ import Testing
 
 /// How the cache follows a run of answered changes, brought in step once after them: an answered item in its
 /// server's form (in its new month when its date moved), and nothing of a change the server did not answer.
-@Suite struct EditDeliveryCacheTests {
+@Suite struct ChangeSendingCacheTests {
     @Test func answeredChangesReachTheCacheAndAnUnansweredOneLeavesItsItemAlone() async throws {
         try await withTemporaryDirectory { root in
             let (a, b) = (try ServerActionsTests.item("A", 5), try ServerActionsTests.item("B", 6))
@@ -34,7 +34,7 @@ import Testing
                 guard body?["id"] as? String == "A" else { throw APIError.network(url: request.url, reason: .refused) }
                 return HTTPResponse(status: 200, body: answer, url: request.url)
             }
-            let outcome = await EditDelivery(
+            let outcome = await ChangeSending(
                 client: ServerActionsTests.client(session), repository: repository, journal: queue
             ).send([editA, editB])
             #expect(
