@@ -106,11 +106,11 @@ public struct Context: Sendable {
     /// The ledger of the configured environment, opened once a run (what opening it did is said then).
     public func ledger() throws -> Ledger {
         let config = try config()
-        return try slots.ledger.withLock { slot in
+        return slots.ledger.withLock { slot in
             if let slot { return slot }
             let stderr = io.stderr
             let log = RequestLog(write: { stderr.write($0) }, verbose: verbose, quiet: quiet)
-            let ledger = try Ledger(
+            let ledger = Ledger(
                 config: config,
                 hooks: LedgerHooks(
                     environment: environment, makeLiveSession: makeLiveSession, sleep: sleep,
@@ -140,7 +140,7 @@ public struct Context: Sendable {
 
     /// Where the configured environment keeps its import decisions and shop rules (for `config show`).
     public func dataFiles() throws -> (decisions: URL, rules: URL) {
-        try ledger().dataFiles
+        Ledger.dataFiles(of: try config())
     }
 }
 

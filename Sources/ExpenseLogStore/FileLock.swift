@@ -47,6 +47,18 @@ public enum FileLock {
         return try await body()
     }
 
+    /// Takes the lock file at `url` (made when missing) if no other process holds it; nil when one does.
+    public static func holdLockFileIfFree(_ url: URL) throws -> HeldLock? {
+        let fd = try openLockFile(url)
+        if flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            let failure = errno
+            close(fd)
+            if failure == EWOULDBLOCK { return nil }
+            throw StoreError.writeFailed(path: url.path, reason: "it cannot be locked (\(StoreError.posix(failure)))")
+        }
+        return HeldLock(descriptor: fd)
+    }
+
     /// Locks an open file (non-blocking) on a duplicate of `fd`, so the lock outlives the caller closing `fd`.
     public static func hold(descriptor fd: Int32, path: String) throws -> HeldLock {
         // Close-on-exec: a child process started meanwhile (a test runner's) must not inherit, and so keep, the lock.

@@ -144,23 +144,15 @@ extension Journal {
     }
 
     /// The changes of `changes` (in the journal's order) that may be sent now: those before the first that touches an
-    /// item still waiting in an entry made before it (the order says which: an item is journaled before any change of
-    /// it). `behind` counts the rest, which wait, since no change overtakes an older one.
-    public func ready(_ changes: [QueuedEdit], after entries: [ItemEntry]) throws -> (ready: [QueuedEdit], behind: Int)
+    /// item still waiting in `entries`, wherever that entry stands (rows a sync held back stand in their entry's place,
+    /// but an entry an earlier version queued is named by its clock, which may have been set back). `behind` counts the
+    /// rest, which wait, since no change overtakes an older one.
+    public func ready(_ changes: [QueuedEdit], among entries: [ItemEntry]) throws -> (ready: [QueuedEdit], behind: Int)
     {
         let touched = Set(changes.flatMap(\.ids))
-        // The oldest entry still holding each touched item, read one batch at a time.
-        var heldIn: [String: String] = [:]
-        for entry in entries where !touched.isEmpty {
-            _ = try forEachBatch(of: entry) { batch in
-                for item in batch.items where touched.contains(item.id) && heldIn[item.id] == nil {
-                    heldIn[item.id] = entry.file.lastPathComponent
-                }
-            }
-        }
-        let ready = changes.prefix { change in
-            change.ids.allSatisfy { id in heldIn[id].map { $0 > change.file.lastPathComponent } ?? true }
-        }
+        // The touched items still waiting, read one batch at a time.
+        let waiting = touched.isEmpty ? [] : Set(try waitingItems(touched, in: entries).map(\.id))
+        let ready = changes.prefix { waiting.isDisjoint(with: $0.ids) }
         return (Array(ready), changes.count - ready.count)
     }
 }

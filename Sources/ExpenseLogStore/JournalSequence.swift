@@ -30,13 +30,12 @@ enum JournalSequence {
         var bytes = [UInt8](repeating: 0, count: 32)
         let count = pread(fd, &bytes, bytes.count, 0)
         let text = String(decoding: bytes.prefix(max(0, count)), as: UTF8.self)
-        // A missing or torn number: start after the newest entry there, so order holds whatever happened to the file.
-        let last =
-            UInt64(text.trimmingCharacters(in: .whitespacesAndNewlines))
-            ?? newestNumber(in: directory)
+        // The newest entry's number too: the file's may be missing, torn, or behind (its write is not fsynced), and the
+        // entries' names hold the order whatever happened to it.
+        let last = max(UInt64(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0, newestNumber(in: directory))
         let next = max(last + 1, UInt64(max(0, now.timeIntervalSince1970) * 1_000_000))
         let line = Array("\(next)\n".utf8)
-        // Not fsynced: after a power cut the entry names themselves still hold the order (see newestNumber).
+        // Not fsynced: after a power cut the entries' names still hold the order (see above).
         guard ftruncate(fd, 0) == 0, line.withUnsafeBytes({ pwrite(fd, $0.baseAddress, $0.count, 0) }) == line.count
         else { throw StoreError.writeFailed(path: path, reason: AtomicFile.errorText()) }
         return next

@@ -78,13 +78,10 @@ public struct JournalSending: Sendable {
         let editsWait = !listed.changes.isEmpty || listed.blocker != nil
         var (entries, problems) = (listed.itemEntries, listed.problems)
         if let through {
-            // Only what the changes up to it depend on: the entries made before it holding an item they touch, and the
-            // unreadable files made before it (which may); an unrelated import waits for `sync`.
+            // Only what the changes up to it depend on: the entries holding an item they touch (wherever they stand), and
+            // the unreadable files made before it (which may); an unrelated import waits for `sync`.
             let touched = Set(listed.sendableChanges.filter { $0.file.lastPathComponent <= through }.flatMap(\.ids))
-            entries = try entries.filter { entry in
-                guard entry.file.lastPathComponent < through else { return false }
-                return !(try journal.waitingItems(touched, in: [entry])).isEmpty
-            }
+            entries = try entries.filter { !(try journal.waitingItems(touched, in: [$0])).isEmpty }
             problems = listed.unreadable.filter { $0.file.lastPathComponent < through }.map(\.problem)
         }
         for problem in problems { event(.unreadableEntry(problem)) }
@@ -141,7 +138,7 @@ public struct JournalSending: Sendable {
         let edits =
             through.map { last in listed.sendableChanges.filter { $0.file.lastPathComponent <= last } }
             ?? listed.sendableChanges
-        let (ready, behind) = try journal.ready(edits, after: listed.itemEntries)
+        let (ready, behind) = try journal.ready(edits, among: listed.itemEntries)
         guard !ready.isEmpty else {
             if behind > 0 { return .behindItems(behind) }
             return listed.blocker.map(ChangesOutcome.blocked) ?? .none

@@ -28,8 +28,8 @@ public actor Ledger {
     /// What it needs from outside.
     public nonisolated let hooks: LedgerHooks
 
-    /// The ledger of `config`'s environment; throws when what an earlier version queued cannot be moved into the journal.
-    public init(config: AppConfig, hooks: LedgerHooks) throws {
+    /// The ledger of `config`'s environment.
+    public init(config: AppConfig, hooks: LedgerHooks) {
         let environment = config.environment.value
         let state = config.paths.stateDirectory(environment)
         self.config = config
@@ -40,8 +40,13 @@ public actor Ledger {
         }
         repository = LocalRepository(directory: config.cacheDirectory)
         journal = Journal(directory: config.journalDirectory)
-        let moved = try JournalMigration.run(into: journal, from: config.paths.legacyQueueDirectories(environment))
-        if moved > 0 { hooks.notice(.journalMoved(count: moved, journal: journal.directory)) }
+        // A move that fails is said and left for the next run: nothing is lost, and the rest of the run goes on.
+        do {
+            let moved = try JournalMigration.run(into: journal, from: config.paths.legacyQueueDirectories(environment))
+            if moved.entries > 0 { hooks.notice(.journalMoved(count: moved.entries, journal: journal.directory)) }
+        } catch {
+            hooks.notice(.journalNotMoved(error))
+        }
         decisions = ImportDecisions(folder: state)
         shopRules = ShopRuleList(store: ShopRules(folder: state))
         resendPolicy = ResendPolicy(
@@ -51,8 +56,12 @@ public actor Ledger {
     /// The lock every sender of the journal holds, named when another run holds it.
     public nonisolated var lockFile: URL { journal.lock }
 
-    /// Where the import decisions and the shop rules are kept (for `config show`).
-    public nonisolated var dataFiles: (decisions: URL, rules: URL) { (decisions.url, shopRules.store.url) }
+    /// Where the import decisions and the shop rules of `config`'s environment are kept (`config show`, which opens no
+    /// ledger).
+    public static func dataFiles(of config: AppConfig) -> (decisions: URL, rules: URL) {
+        let state = config.paths.stateDirectory(config.environment.value)
+        return (ImportDecisions(folder: state).url, ShopRules(folder: state).url)
+    }
 
     /// Where `same` keeps its decisions: with the import decisions.
     public nonisolated var samePurchase: SamePurchase { SamePurchase(decisions: decisions) }

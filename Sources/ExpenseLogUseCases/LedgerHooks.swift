@@ -35,6 +35,8 @@ public enum LedgerNotice: Sendable {
     case legacyCacheMoved(count: Int, legacy: URL, cache: URL)
     /// Writes an earlier version queued in two folders were moved into the journal (`count`, into `journal`).
     case journalMoved(count: Int, journal: URL)
+    /// What an earlier version queued could not be moved into the journal (it stays where it is, for the next run).
+    case journalNotMoved(any Error)
     /// The token goes to `host` over plain http.
     case tokenOverPlainHTTP(host: String)
 }

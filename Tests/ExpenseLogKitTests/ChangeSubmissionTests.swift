@@ -165,19 +165,28 @@ import Testing
             let third = try journal.append(.delete([b]), now: Date(timeIntervalSince1970: 0))
             let listed = try journal.listing()
             #expect(listed.entries.map(\.file) == [entry.file, first.file, second.file, third.file])
-            let (ready, behind) = try journal.ready(listed.changes, after: listed.itemEntries)
+            let (ready, behind) = try journal.ready(listed.changes, among: listed.itemEntries)
             #expect(ready.map(\.file) == [first.file] && behind == 2, "B's deletion does not overtake W's change")
             #expect(
-                try journal.ready([first, third], after: listed.itemEntries).behind == 0,
+                try journal.ready([first, third], among: listed.itemEntries).behind == 0,
                 "changes of other items do not wait")
             // Rows a sync holds back from an entry wait in its place: W's change still waits behind them.
             let (held, lock) = try #require(try journal.hold(entry))
             try journal.append([OutboxBatch(key: "K2", items: [w])], inPlaceOf: held)
             try journal.markSent("K1", in: held)
-            lock.release()
             let after = try journal.listing()
             #expect(after.itemEntries.count == 1 && after.itemEntries[0].file != entry.file)
-            #expect(try journal.ready(after.changes, after: after.itemEntries).ready.map(\.file) == [first.file])
+            #expect(try journal.ready(after.changes, among: after.itemEntries).ready.map(\.file) == [first.file])
+            // An entry named after the change (queued by an earlier version, by a clock set back) still holds W: the
+            // change waits behind it wherever it stands.
+            lock.release()
+            let late = try journal.append([OutboxBatch(key: "K3", items: [w])])
+            let (held2, lock2) = try #require(try journal.hold(after.itemEntries[0]))
+            try journal.markSent("K2", in: held2)
+            lock2.release()
+            let withLate = try journal.listing()
+            #expect(withLate.itemEntries.map(\.file) == [late.file])
+            #expect(try journal.ready(withLate.changes, among: withLate.itemEntries).ready.map(\.file) == [first.file])
             // A file that cannot be read may hold any item or change: what was made after it waits.
             try Data("{".utf8).write(to: second.file)
             #expect(try journal.listing().sendableChanges.map(\.file) == [first.file])

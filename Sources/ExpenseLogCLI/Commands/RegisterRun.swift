@@ -38,7 +38,7 @@ extension RegisterCommand {
             request,
             link: { try context.link(orNoneFor: options.dryRun, queuesUnreachable: options.adding != nil) },
             deciding: review.source, decide: review.decide, event: messages.show)
-        let code = await messages.end(outcome, config: config, review: review)
+        let code = try await messages.end(outcome, config: config, review: review)
         return ending.finish(outcome.record, code: code, of: outcome)
     }
 }

@@ -17,6 +17,12 @@ extension Context {
                     "\(moved) waiting write\(moved == 1 ? " was" : "s were") moved into \(journal.path), where "
                         + "items, edits and deletions now wait together in the order they were made.",
                     ja: "送信待ち\(moved)件を \(journal.path) に移しました。項目・変更・削除は作った順にここで待ちます。"))
+        case .journalNotMoved(let error):
+            warn(
+                describe(error)
+                    + say(
+                        "; what an earlier version queued stays where it is, not sent, until a later run moves it",
+                        ja: "。以前のバージョンが送信待ちにしたものはそのまま残り、後の実行で移すまで送りません"))
         case .tokenOverPlainHTTP(let host):
             warn(
                 say(

@@ -9,7 +9,12 @@ extension RegisterText {
     /// Says how the registration ended and prints what the server saved; returns the run's code: what stopped it,
     /// else 65 when rows were invalid, else 4 when rows were held for a person, else 0. The one place a `register`
     /// decides its exit code.
-    func end(_ outcome: RegisterOutcome, config: AppConfig, review: HeldRowsText) async -> ExitCode {
+    func end(_ outcome: RegisterOutcome, config: AppConfig, review: HeldRowsText) async throws -> ExitCode {
+        if let stop = outcome.failure, stop is CommandExit || stop is UsageError {
+            // The person stopped it (Ctrl-C at a question) or answered what cannot be: said already, no record.
+            printSaved(outcome, config)
+            throw stop
+        }
         guard let result = outcome.result else {
             // Whatever stopped the run (a 401 while comparing, an unreadable file), what the server saved first is
             // printed, then the error, and the report says how far it got.

@@ -157,12 +157,12 @@ public struct Parser: Sendable {
         }
     }
 
-    /// Options earlier versions took that did nothing by the time they were removed, and what to do instead: a script
-    /// that passed one is told why, as git says of a removed option.
     /// Options renamed, by their old names: the old name is read as the new one, so scripts keep working; help and
     /// completions name only the new one.
     static let renamed = ["report": "record"]
 
+    /// Options earlier versions took that did nothing by the time they were removed, and what to do instead: a script
+    /// that passed one is told why, as git says of a removed option.
     static let removed = [
         "--no-color": "it was removed, as the output has no colour; leave it out (NO_COLOR is not needed either)",
         "--allow-duplicates": "add no longer takes it: it did nothing, as add keeps every purchase; leave it out "
