@@ -255,8 +255,9 @@ class Workbench:
                 return
             fetch = self.on(server, "edits", *self.fetch_args(YEAR, 6))
             subprocess.run(fetch.argv, env=fetch.env, stdout=subprocess.DEVNULL, check=True)
-            # The queue as `edit` writes it while the server is away (EditQueue.encode): one file a change, in order.
-            queue = os.path.join(home, "state", "development", "edits")
+            # The journal as `edit` writes it while the server is away (Journal.append, JournalChanges.encode): one file a
+            # change, in order. (Versions before the journal kept them in `edits/`, which the first run moves in.)
+            queue = os.path.join(home, "state", "development", "journal")
             os.makedirs(queue)
             for n, item in enumerate(items):
                 changed = dict(item, price=item["price"] + 1)

@@ -29,7 +29,12 @@ extension Journal {
             if access(file.path, F_OK) != 0 { throw CocoaError(.fileReadNoSuchFile) }
             throw StoreError.readFailed(path: file.path, reason: AtomicFile.errorText())
         }
-        guard let change = Self.decode(Array(data), file: file) else {
+        return try change(from: Array(data), file: file)
+    }
+
+    /// A change from a file's bytes; a `StoreError` when they are not one.
+    func change(from bytes: [UInt8], file: URL) throws -> QueuedEdit {
+        guard let change = Self.decode(bytes, file: file) else {
             throw StoreError.readFailed(path: file.path, reason: "not a change as expense-log writes one")
         }
         return change

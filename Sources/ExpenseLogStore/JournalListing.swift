@@ -69,12 +69,15 @@ extension Journal {
         for name in try QueueFolder.entryNames(in: directory, what: "the journal of pending writes") {
             let file = directory.appendingPathComponent(name)
             do {
-                switch try entryKind(file) {
-                case .items:
+                let head = try Self.head(of: file)
+                // Anything but a change is read as items, whose reader says exactly where a file is cut short or
+                // malformed. A change is one short line, read whole with its first bytes: each file is opened once.
+                if head.bytes.prefix(while: { $0 != 0x0A }).firstRange(of: Array(#""action":"#.utf8)) != nil {
+                    entries.append(
+                        .change(head.whole ? try change(from: head.bytes, file: file) : try readChange(file)))
+                } else {
                     let entry = try read(file, parseItems: true)
                     if !entry.batches.isEmpty { entries.append(.items(entry)) }
-                case .change:
-                    entries.append(.change(try readChange(file)))
                 }
             } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
                 continue  // sent and removed by another process since the folder was listed
@@ -94,9 +97,10 @@ extension Journal {
         return JournalListing(entries: entries, unreadable: unreadable)
     }
 
-    /// Whether a file holds a change (`{"queuedAt":…,"action":…}`) or batches of items (`{"queuedAt":…,"batches":[`),
-    /// told by its first line.
-    private func entryKind(_ file: URL) throws -> EntryKind {
+    /// A file's first bytes (up to 4 KiB, more than a change of one item takes) and whether they are all of it: what
+    /// tells a change (`{"queuedAt":…,"action":…}`, one line) from batches of items (`{"queuedAt":…,"batches":[`), and
+    /// the whole of a change.
+    private static func head(of file: URL) throws -> (bytes: [UInt8], whole: Bool) {
         // pread, not FileHandle: Foundation's FileHandle traps on EINTR.
         let fd = open(file.path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
@@ -104,20 +108,18 @@ extension Journal {
             throw StoreError.readFailed(path: file.path, reason: AtomicFile.errorText())
         }
         defer { close(fd) }
-        var head = [UInt8](repeating: 0, count: 256)
-        var count = -1
-        while count < 0 {
-            count = pread(fd, &head, head.count, 0)
-            if count < 0, errno != EINTR {
-                throw StoreError.readFailed(path: file.path, reason: AtomicFile.errorText())
+        var bytes = [UInt8](repeating: 0, count: 4096), filled = 0
+        while filled < bytes.count {
+            let count = bytes.withUnsafeMutableBytes {
+                pread(fd, $0.baseAddress! + filled, $0.count - filled, off_t(filled))
             }
+            if count < 0, errno == EINTR { continue }
+            if count < 0 { throw StoreError.readFailed(path: file.path, reason: AtomicFile.errorText()) }
+            if count == 0 { return (Array(bytes[..<filled]), true) }
+            filled += count
         }
-        // Anything else is read as items, whose reader says exactly where a file is cut short or malformed.
-        let firstLine = head.prefix(count).prefix { $0 != 0x0A }
-        return firstLine.firstRange(of: Array(#""action":"#.utf8)) != nil ? .change : .items
+        return (bytes, false)
     }
-
-    private enum EntryKind { case items, change }
 
     /// The items waiting in `entries` (every entry of items when nil) with these ids, each once, in the journal's
     /// order: read one batch at a time, keeping only those (a journal of millions of items stays flat in memory); an

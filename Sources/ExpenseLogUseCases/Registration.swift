@@ -170,26 +170,18 @@ public struct Registration: Sendable {
         }
         guard inputs.spool.count > 0 else { return result }
         let client = try client()
-        let check = DuplicateCheck(
-            loader: MonthLoader(client: client, repository: repository, edits: queuedEdits()),
-            journal: journal, matcher: matcher, decided: matcher == nil ? [:] : try decisions.load())
-        // A statement row came without an id of its own: its id was made from its content, or a foreign layout's
-        // (a profile's) id is new to the server. A typed item or a native file's row is a purchase of its own.
-        let (madeIDRows, foreignRows) = (inputs.madeIDRows, inputs.foreignRows)
-        // A statement row may be the purchase typed a few days before its month began, or after it ended.
-        var months = fresh ? [] : inputs.months
-        if let matcher, let days = inputs.days, !(inputs.madeIDRows.isEmpty && inputs.foreignRows.isEmpty) {
-            months.formUnion(
-                Period.days(
-                    from: days.lowerBound.adding(days: -matcher.window),
-                    to: days.upperBound.adding(days: matcher.window)
-                ).months)
+        let checked: DuplicateCheck.Outcome
+        if fresh {
+            // A typed purchase with a new random id: no server or journal can hold it yet, so nothing is compared; the
+            // journal is read only to say what earlier runs left waiting (and which of its files cannot be read).
+            let listed = try journal.listing()
+            for problem in listed.problems { event(.comparing(.outboxProblem(problem))) }
+            checked = DuplicateCheck.Outcome(
+                items: inputs.spool, waiting: listed.itemEntries.reduce(0) { $0 + $1.itemCount })
+        } else {
+            checked = try await compare(
+                inputs, client: client, today: today, record: &record, deciding: deciding, decide: decide, event: event)
         }
-        let checked = try await check.run(
-            months: months.sorted(), spool: inputs.spool,
-            isStatementRow: { foreignRows.contains($0) || madeIDRows.contains($0) }, madeIDRows: madeIDRows,
-            legacyIDs: inputs.legacyIDs, today: today, report: &record, deciding: deciding, decide: decide
-        ) { event(.comparing($0)) }
         let items = checked.items
         (result.skipped, result.held, result.waiting) = (
             inputs.repeated + checked.skipped, checked.held, checked.waiting
@@ -208,5 +200,33 @@ public struct Registration: Sendable {
             try await registration.run(saved: &saved, report: &record) { event(.sending($0, total: items.count)) },
             total: items.count)
         return result
+    }
+
+    /// Compares the valid items with the server (the months they fall in, and around them for statement rows) and the
+    /// journal, as `DuplicateCheck` does.
+    private func compare(
+        _ inputs: ImportInputs, client: ExpenseLogAPIClient?, today: Day, record: inout ImportRecord,
+        deciding: RowDecision.Source, decide: (HeldRow) async throws -> HeldChoice?, event: (Event) -> Void
+    ) async throws -> DuplicateCheck.Outcome {
+        let check = DuplicateCheck(
+            loader: MonthLoader(client: client, repository: repository, edits: queuedEdits()),
+            journal: journal, matcher: matcher, decided: matcher == nil ? [:] : try decisions.load())
+        // A statement row came without an id of its own: its id was made from its content, or a foreign layout's
+        // (a profile's) id is new to the server. A typed item or a native file's row is a purchase of its own.
+        let (madeIDRows, foreignRows) = (inputs.madeIDRows, inputs.foreignRows)
+        // A statement row may be the purchase typed a few days before its month began, or after it ended.
+        var months = inputs.months
+        if let matcher, let days = inputs.days, !(inputs.madeIDRows.isEmpty && inputs.foreignRows.isEmpty) {
+            months.formUnion(
+                Period.days(
+                    from: days.lowerBound.adding(days: -matcher.window),
+                    to: days.upperBound.adding(days: matcher.window)
+                ).months)
+        }
+        return try await check.run(
+            months: months.sorted(), spool: inputs.spool,
+            isStatementRow: { foreignRows.contains($0) || madeIDRows.contains($0) }, madeIDRows: madeIDRows,
+            legacyIDs: inputs.legacyIDs, today: today, report: &record, deciding: deciding, decide: decide
+        ) { event(.comparing($0)) }
     }
 }
