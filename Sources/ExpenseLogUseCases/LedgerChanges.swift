@@ -40,4 +40,10 @@ extension Ledger {
             return AdoptedRow(row: row, item: saved, cacheFailure: error)
         }
     }
+
+    /// What `edit`, `delete` and `same` look items up in: the cache as the changes `queued` leave it, and the items
+    /// still waiting in the journal.
+    public nonisolated func targets(queued: [QueuedEdit]) -> EditTargets {
+        EditTargets(repository: repository, queued: queued, journal: journal)
+    }
 }

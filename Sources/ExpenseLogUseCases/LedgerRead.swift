@@ -45,57 +45,11 @@ extension Ledger {
             cacheWarnings: await repository.takeWarnings())
     }
 
-    /// What the cache met since this was last asked (corrupt files moved aside), to say once.
-    public nonisolated func cacheWarnings() async -> [String] {
-        await repository.takeWarnings()
-    }
-
-    /// Every item the cache holds (a guess from history, the ids short ids are told apart among).
-    public nonisolated func cachedItems() async -> [Item] {
-        await CacheContents(repository).items()
-    }
-
     /// The items of `months` still waiting to be registered, with `changes` laid over them (a deleted one left out; an
     /// edit of another item is the cache's to show); none when the journal cannot be read.
     public nonisolated func waitingItems(in months: Set<YearMonth>, changes: [QueuedEdit]) -> [Item] {
         let queued = (try? journal.waitingItems(in: months)) ?? []
         let queuedIDs = Set(queued.map(\.id))
         return changes.applied(to: queued).filter { queuedIDs.contains($0.id) && months.contains($0.date.yearMonth) }
-    }
-}
-
-extension Ledger {
-    /// `pending`: every write waiting for the server, read once (the items on disk, the changes in order).
-    public nonisolated func pending() throws -> PendingListing {
-        try PendingListing(journal)
-    }
-
-    /// `pending drop` and `pending clear`: removes the writes that touch `ids` (every write when nil) under the journal's
-    /// lock; nothing is removed while another run sends the journal.
-    public nonisolated func drop(ids: Set<String>?) async throws -> DroppedWrites {
-        try await DroppedWrites(ids: ids, from: journal)
-    }
-
-    /// The waiting ids each text names: itself when a write waits for it, else the waiting ids it is a prefix of.
-    public nonisolated func waitingIDs(named texts: [String]) throws -> [String: [String]] {
-        try DroppedWrites.ids(named: texts, in: journal)
-    }
-}
-
-extension Ledger {
-    /// `cache list`: the cached months with their counts, totals and fetch times.
-    public nonisolated func cachedMonths() async throws -> [CacheContents.Month] {
-        try await CacheContents(repository).months()
-    }
-
-    /// `cache clear`: removes every cached month; returns how many.
-    public nonisolated func clearCache() async throws -> Int {
-        try await CacheContents(repository).clear()
-    }
-
-    /// What `edit`, `delete` and `same` look items up in: the cache as the changes `queued` leave it, and the items
-    /// still waiting in the journal.
-    public nonisolated func targets(queued: [QueuedEdit]) -> EditTargets {
-        EditTargets(repository: repository, queued: queued, journal: journal)
     }
 }
