@@ -107,6 +107,10 @@ import Testing
         // The record of every row is `--record`; `--report`, its old name (a report is the HTML page), still works
         // for scripts but is no longer shown.
         #expect(registerHelp.stdout.contains("--record <file>") && !registerHelp.stdout.contains("--report <file>"))
+        for both in [["--record", "a.json", "--report", "b.json"], ["--report", "b.json", "--record", "a.json"]] {
+            let twice = try await run(["register", "--dry-run", "x.csv"] + both)
+            #expect(twice.status == 64 && twice.stderr.contains("give one of them"), "\(twice.stderr)")
+        }
         let missing = try await run(["import"])
         #expect(missing.status == 64)
         #expect(

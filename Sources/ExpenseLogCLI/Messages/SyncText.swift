@@ -99,7 +99,9 @@ struct SyncText {
         case .none:
             let keepFailed = printSaved(report.saved, report.cacheFailure, printEmpty: format != .table)
             await context.flushWarnings(ledger)
-            return itemsSummary(outcome, problems: result.problems, wait: result.wait, own: own)
+            let changesWait = if case .none = result.edits { false } else { true }
+            return itemsSummary(
+                outcome, problems: result.problems, wait: result.wait, own: own, changesWait: changesWait)
                 ?? (keepFailed ? .ioError : nil)
         }
     }
@@ -107,7 +109,7 @@ struct SyncText {
     /// Says how an items' run that went to its end ended; its exit code when not 0 (refused batches, unreadable entries,
     /// entries held elsewhere, batches that may still be running).
     private func itemsSummary(
-        _ outcome: ItemSendingOutcome, problems: [String], wait: ResendWait, own: QueuedEdit?
+        _ outcome: ItemSendingOutcome, problems: [String], wait: ResendWait, own: QueuedEdit?, changesWait: Bool
     ) -> ExitCode? {
         for refused in outcome.refused {
             context.io.stderr.write(
@@ -173,12 +175,16 @@ struct SyncText {
                     ? "The change waited for \(outcome.sent == 1 ? "it" : "them")."
                     : !outcome.held.isEmpty
                         ? "\(outcome.remaining) item\(outcome.remaining == 1 ? " waits" : "s wait") in the outbox."
-                        : problems.isEmpty
-                            ? "The outbox is empty." : "Unreadable outbox entries remain (see the warnings above)."
-        let japaneseLeft = left == "The outbox is empty." ? "送信待ちはありません。" : left
+                        : !problems.isEmpty
+                            ? "Unreadable outbox entries remain (see the warnings above)."
+                            // The changes are said next: the outbox is empty only when none waits either.
+                            : changesWait ? "No item waits to be registered." : "The outbox is empty."
+        let japaneseLeft =
+            left == "The outbox is empty."
+            ? "送信待ちはありません。" : left == "No item waits to be registered." ? "登録を待つ項目はありません。" : left
         // Nothing sent or found: only what is left says anything (the rows matched or held were said above).
         if outcome.posts == 0, outcome.skipped == 0, !outcome.matched.isEmpty || !outcome.held.isEmpty {
-            if !outcome.held.isEmpty || left != "The outbox is empty." {
+            if !outcome.held.isEmpty || !["The outbox is empty.", "No item waits to be registered."].contains(left) {
                 context.note(context.say(left, ja: japaneseLeft))
             }
         } else {

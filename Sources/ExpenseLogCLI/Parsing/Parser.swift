@@ -25,6 +25,8 @@ public struct Parser: Sendable {
         var spec = root
         var values: [String: String] = [:]
         var flags: Set<String> = []
+        // The options given by an old name (`renamed`), to refuse one given by both names.
+        var renamedGiven: Set<String> = []
         var positionals: [String] = []
         var wantsHelp = false
         var wantsVersion = false
@@ -66,6 +68,15 @@ public struct Parser: Sendable {
                     index += 1
                 }
                 guard let value else { throw fail("Missing value for '\(option.label)'") }
+                // An option and its old name both given would let one silently win: refused, as a typo may hide there.
+                if given != name {
+                    if values[name] != nil, !renamedGiven.contains(name) {
+                        throw fail("'--\(given)' is the old name of '--\(name)', given too: give one of them")
+                    }
+                    renamedGiven.insert(name)
+                } else if renamedGiven.contains(name) {
+                    throw fail("'--\(name)' and its old name were both given: give one of them")
+                }
                 values[option.name] = try Self.check(value, option.kind, label: option.label, fail: fail)
                 continue
             }
