@@ -23,7 +23,7 @@ extension RegisterCommand {
                 today: Day.today())
             try await NewShopQuestions.ask(options, request, ledger, context, ledger.config)
         } catch let error where !(error is UsageError || error is CommandExit) {
-            // An input that cannot be opened stops the run before it reads anything; the report still says so.
+            // An input that cannot be opened stops the run before it reads anything; the record still says so.
             progress.clear()
             context.io.stderr.write(context.errorLine(error))
             return ending.finish(ImportRecord(files: names), code: ExitCode(for: error))
@@ -57,7 +57,7 @@ struct RegisterEnding {
         (self.file, self.context, self.progress, self.summarizes) = (file, context, progress, summarizes)
     }
 
-    /// Says the report's summary and writes the report file; returns the run's code (74 when the file could not be
+    /// Says the rows' summary and writes the record file; returns the run's code (74 when the file could not be
     /// written and the run had succeeded).
     func finish(_ report: ImportRecord, code: ExitCode, of outcome: RegisterOutcome? = nil) -> ExitCode {
         progress.clear()
@@ -73,7 +73,7 @@ struct RegisterEnding {
                 }
             } catch {
                 context.io.stderr.write(
-                    context.say("Error: the report could not be written to \(path): ", ja: "エラー: 結果を \(path) に書けません: ")
+                    context.say("Error: the record could not be written to \(path): ", ja: "エラー: 結果を \(path) に書けません: ")
                         + context.describe(error) + "\n")
                 if let summary { context.note(summary) }
                 return code == .success ? .ioError : code
