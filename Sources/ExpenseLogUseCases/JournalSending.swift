@@ -113,14 +113,6 @@ public struct JournalSending: Sendable {
         return result
     }
 
-    /// The lock every sender of the pending writes holds.
-    public var lockFile: URL { journal.lock }
-
-    /// Whether nothing waits to be sent, not even a file that cannot be read.
-    public static func nothingWaits(in journal: Journal) throws -> Bool {
-        try journal.listing().isEmpty
-    }
-
     /// As `run`, unless another run holds the pending writes' lock: nil then (that run may send them).
     public func runIfFree(
         force: Bool, through: String? = nil, saved: inout SavedItems,

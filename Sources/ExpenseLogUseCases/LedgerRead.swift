@@ -35,20 +35,30 @@ extension Ledger {
         _ months: [YearMonth], policy: MonthLoader.Policy, strict: Bool, link: ServerLink?,
         withWaiting: Bool = false
     ) async -> MonthsOutcome {
-        let (changes, failure) = waitingChanges()
+        // The journal is listed once: its changes are laid over the months, its entries give the items still waiting.
+        var listed: JournalListing?
+        var failure: (any Error)?
+        do {
+            listed = try journal.listing()
+        } catch {
+            failure = error
+        }
+        let changes = listed?.changes ?? []
         let loaded = await MonthLoader(client: link?.client, repository: repository, strict: strict, edits: changes)
-            .load(
-                months, policy: policy)
+            .load(months, policy: policy)
+        var waiting: [Item] = []
+        if withWaiting, let entries = listed?.itemEntries {
+            let wanted = Set(months)
+            let queued = (try? journal.waitingItems(in: entries) { wanted.contains($0.date.yearMonth) }) ?? []
+            waiting = Self.laid(changes, over: queued, in: wanted)
+        }
         return MonthsOutcome(
-            loaded: loaded, changes: changes, journalFailure: failure,
-            waiting: withWaiting ? waitingItems(in: Set(months), changes: changes) : [],
+            loaded: loaded, changes: changes, journalFailure: failure, waiting: waiting,
             cacheWarnings: await repository.takeWarnings())
     }
 
-    /// The items of `months` still waiting to be registered, with `changes` laid over them (a deleted one left out; an
-    /// edit of another item is the cache's to show); none when the journal cannot be read.
-    public nonisolated func waitingItems(in months: Set<YearMonth>, changes: [QueuedEdit]) -> [Item] {
-        let queued = (try? journal.waitingItems(in: months)) ?? []
+    /// `queued` with `changes` laid over them, those still of `months` (a deleted one left out, one moved away too).
+    private static func laid(_ changes: [QueuedEdit], over queued: [Item], in months: Set<YearMonth>) -> [Item] {
         let queuedIDs = Set(queued.map(\.id))
         return changes.applied(to: queued).filter { queuedIDs.contains($0.id) && months.contains($0.date.yearMonth) }
     }
