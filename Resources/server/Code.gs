@@ -17,6 +17,10 @@
  *        into the sheet by hand has no id; the first such row of the item's month that holds exactly these cells gets
  *        "id" (again: the row that has it already is answered, marked "already": true)
  *   POST {"action":"check"}  → {"check":{…}}: the deployment's self-test on a temporary spreadsheet (see selfTest)
+ *   GET  ?action=rules       → {"rules":[rule, …]}: the household's fixed costs (固定費), see "Fixed costs" below; a rule is
+ *        {"id","name","price","low","high","day","month","category","categorySub","every":"month"|"year","from","until",
+ *        "match":[words]} (from and until yyyy-MM or null; low and high the range a statement's amount may fall in)
+ *   POST {"action":"rules","put":[rule, …],"remove":[ids]} → {"rules":[every rule after the change]}
  * register and delete answers may carry "notices": things the owner should know (a year's spreadsheet in the trash).
  * Errors are JSON: {"error":{"kind":"…","message":"…"}} (Apps Script answers 200 whatever a script returns), and logged
  * with their stack (console.error) for the Executions page. The kind never depends on a message's wording, which
@@ -52,8 +56,9 @@
  */
 
 var HEADER = ['ID', '日付', '品名', '金額', '項目', 'サブ項目'];
-var VERSION = 3;
-var APP = {app: 'expense-log', version: VERSION, actions: ['info', 'fetch', 'register', 'delete', 'update', 'adopt', 'check']};
+var VERSION = 4;
+var APP = {app: 'expense-log', version: VERSION,
+           actions: ['info', 'fetch', 'register', 'delete', 'update', 'adopt', 'check', 'rules']};
 // Sheets' limits (Google's "Files you can store in Google Drive"): a cell holds at most 50,000 characters, and a
 // spreadsheet at most 10 million cells. A number is a double: whole numbers are kept exactly up to 2^53 - 1.
 var CELL_CHARACTERS = 50000, SPREADSHEET_CELLS = 10000000;
@@ -83,6 +88,7 @@ function doGet(e) {
     var parameter = (e && e.parameter) || {};
     if (parameter.action === 'info') return APP;
     checkKey(e);
+    if (parameter.action === 'rules') return noted({rules: readRules()});
     var year = whole(parameter.year, 'year', FIRST_YEAR, LAST_YEAR);
     var month = whole(parameter.month, 'month', 1, 12);
     var sheet = monthSheet(year, month, false);
@@ -113,8 +119,9 @@ function doPost(e) {
     if (action === 'update') return withLock(function () { return update(body); });
     if (action === 'adopt') return withLock(function () { return adopt(body); });
     if (action === 'check') return withLock(selfTest);
+    if (action === 'rules') return withLock(function () { return noted(writeRules(body.put || [], body.remove || [])); });
     throw failure('bad-request', 'the body must be an array of items, or an object with "action": "register", "delete", ' +
-                  '"update", "adopt" or "check"');
+                  '"update", "adopt", "check" or "rules"');
   });
 }
 
@@ -800,6 +807,178 @@ function conflicts(current, body) {
       return key + ' is ' + JSON.stringify(current[key]) + ', not ' + JSON.stringify(was[key]);
     }).join(', '));
   }
+}
+
+// MARK: - Fixed costs (固定費)
+
+/*
+ * The household's fixed costs live in a spreadsheet of their own, 家計簿_固定費 (found and remembered as a year's book
+ * is), on its sheet 固定費: a rule a row, which a person may also edit in Sheets. The app never sees it (it reads months
+ * only), and month reads never touch it. The text columns (ID, 名前; 周期, 開始, 終了, 照合語) are written as rich text,
+ * the numbers as numbers. Read as the sheet displays it, so a price typed as ¥85,000 reads as 85000; a row that cannot
+ * be read is left as it is and named in "notices"; a row typed without an ID gets one the first time the rules are
+ * read (under the lock). Rules are few: a write reads the sheet once, then writes each rule's row (3 calls) or deletes
+ * it. A person editing the sheet during a write is not guarded against as months are (rows moved between the read and
+ * the write): the rules sheet is edited by hand rarely, and a wrong row shows at once in `recurring list`.
+ */
+var RULES_BOOK = '固定費', RULES_SHEET = '固定費';
+var RULE_HEADER = ['ID', '名前', '金額', '下限', '上限', '日', '月', '項目', 'サブ項目', '周期', '開始', '終了', '照合語'];
+
+/** The rules' sheet (made, with its header, when `create`), or null. */
+function rulesSheet(create) {
+  var spreadsheet = book(RULES_BOOK, create);
+  if (!spreadsheet) return null;
+  var sheet = spreadsheet.getSheetByName(RULES_SHEET);
+  if (sheet || !create) return sheet;
+  if (run.created[RULES_BOOK]) {
+    sheet = spreadsheet.getSheets()[0];
+    sheet.setName(RULES_SHEET);
+    run.created[RULES_BOOK] = false;
+  } else {
+    sheet = spreadsheet.insertSheet(RULES_SHEET, 0);
+  }
+  sheet.getRange('A:B').setNumberFormat('@');
+  sheet.getRange('J:M').setNumberFormat('@');
+  writeRuleRow(sheet, 1, RULE_HEADER);
+  return sheet;
+}
+
+/** The rules as the sheet shows them; rows typed without an ID get one (under the lock, once). */
+function readRules() {
+  var sheet = rulesSheet(false);
+  if (!sheet) return [];
+  var read = ruleRows(sheet);
+  if (!read.unnamed.length) return read.rules;
+  return withLock(function () {
+    var again = ruleRows(sheet);
+    again.unnamed.forEach(function (at) { sheet.getRange(at, 1).setRichTextValue(rich(Utilities.getUuid())); });
+    return again.unnamed.length ? ruleRows(sheet).rules : again.rules;
+  });
+}
+
+/** The sheet's rules, the row of each ID, and the rows of readable rules that have no ID yet. */
+function ruleRows(sheet) {
+  var shown = sheet.getDataRange().getDisplayValues();
+  var result = {rules: [], rows: Object.create(null), last: shown.length, unnamed: []};
+  for (var i = 1; i < shown.length; i++) {
+    var cells = shown[i];
+    if (cells.every(function (cell) { return String(cell).trim() === ''; })) continue;
+    var rule;
+    try {
+      rule = ruleOf(cells);
+    } catch (error) {
+      if (!error.kind) throw error;
+      var notice = 'row ' + (i + 1) + ' of sheet ' + RULES_SHEET + ' in 家計簿_' + RULES_BOOK + ' is left out: ' + error.message;
+      // The sheet is read more than once in some requests: each row is said once.
+      if (run.notices.indexOf(notice) < 0) run.notices.push(notice);
+      continue;
+    }
+    if (rule.id === '') {
+      result.unnamed.push(i + 1);
+      continue;
+    }
+    if (!(rule.id in result.rows)) result.rules.push(rule);
+    result.rows[rule.id] = i + 1;
+  }
+  return result;
+}
+
+/** A rule from a row's displayed cells; a cell that cannot be read throws bad-request naming its column. */
+function ruleOf(cells) {
+  var text = function (index) { return String(index < cells.length ? cells[index] : '').trim(); };
+  var count = function (index, low, high, optional) {
+    var shown = text(index).replace(/[０-９]/g, function (digit) { return String.fromCharCode(digit.charCodeAt(0) - 0xFEE0); })
+        .replace(/[¥￥,，\s円]/g, '').replace(/^[−－]/, '-');
+    if (shown === '' && optional) return null;
+    var value = Number(shown);
+    if (shown === '' || !isFinite(value) || Math.floor(value) !== value || value < low || value > high) {
+      throw failure('bad-request', RULE_HEADER[index] + ' must be a whole number from ' + low + ' to ' + high + ', not ' +
+                    JSON.stringify(text(index)));
+    }
+    return value;
+  };
+  var month = function (index) {
+    var shown = text(index);
+    if (shown === '') return null;
+    var parts = /^(\d{4})[-\/.年](\d{1,2})/.exec(shown);
+    if (!parts || Number(parts[2]) < 1 || Number(parts[2]) > 12) {
+      throw failure('bad-request', RULE_HEADER[index] + ' must be a month such as 2027-01, not ' + JSON.stringify(shown));
+    }
+    return parts[1] + '-' + ('0' + parts[2]).slice(-2);
+  };
+  var every = text(9);
+  if (['', 'month', '毎月'].indexOf(every) >= 0) every = 'month';
+  else if (['year', '毎年'].indexOf(every) >= 0) every = 'year';
+  else throw failure('bad-request', '周期 must be 毎月 or 毎年, not ' + JSON.stringify(every));
+  var name = text(1);
+  if (name === '') throw failure('bad-request', '名前 is empty');
+  return {
+    id: text(0), name: name, price: count(2, -LARGEST_WHOLE, LARGEST_WHOLE),
+    low: count(3, -LARGEST_WHOLE, LARGEST_WHOLE, true), high: count(4, -LARGEST_WHOLE, LARGEST_WHOLE, true),
+    day: count(5, 1, 31), month: count(6, 1, 12, every === 'month'), category: count(7, 0, LARGEST_WHOLE),
+    categorySub: count(8, 0, LARGEST_WHOLE, true), every: every, from: month(10), until: month(11),
+    match: text(12).split(/[\s,、，]+/).filter(function (word) { return word !== ''; })
+  };
+}
+
+/** A rule's cells in RULE_HEADER's order. */
+function ruleCells(rule) {
+  var blank = function (value) { return value === null || value === undefined ? '' : value; };
+  return [rule.id, rule.name, rule.price, blank(rule.low), blank(rule.high), rule.day, blank(rule.month), rule.category,
+          blank(rule.categorySub), rule.every === 'year' ? '毎年' : '毎月', blank(rule.from), blank(rule.until),
+          (rule.match || []).join(' ')];
+}
+
+/** Writes one row of RULE_HEADER's columns: the text as rich text (never a formula, never retyped), numbers as numbers. */
+function writeRuleRow(sheet, at, cells) {
+  sheet.getRange(at, 1, 1, 2).setRichTextValues([cells.slice(0, 2).map(rich)]);
+  sheet.getRange(at, 3, 1, 7).setValues([cells.slice(2, 9)]);
+  sheet.getRange(at, 10, 1, 4).setRichTextValues([cells.slice(9).map(rich)]);
+}
+
+/** A rule sent by a client, checked whole before anything is written. */
+function checkedRule(rule, index) {
+  var place = 'rule ' + (index + 1);
+  if (!rule || typeof rule !== 'object') throw failure('bad-request', place + ' is not an object');
+  if (typeof rule.id !== 'string' || rule.id === '') throw failure('bad-request', place + ': id must be a non-empty string');
+  if (typeof rule.name !== 'string' || rule.name.trim() === '') {
+    throw failure('bad-request', place + ': name must be a non-empty string');
+  }
+  ['id', 'name'].forEach(function (field) {
+    if (rule[field].length > CELL_CHARACTERS) throw failure('too-large', place + ': the ' + field + ' is too long for a cell');
+  });
+  ['price', 'category'].forEach(function (field) {
+    if (!wholeNumber(rule[field])) throw failure('bad-request', place + ': ' + field + ' must be a whole number');
+  });
+  ['low', 'high', 'month', 'categorySub'].forEach(function (field) {
+    if (rule[field] !== null && rule[field] !== undefined && !wholeNumber(rule[field])) {
+      throw failure('bad-request', place + ': ' + field + ' must be a whole number or null');
+    }
+  });
+  if (!wholeNumber(rule.day) || rule.day < 1 || rule.day > 31) throw failure('bad-request', place + ': day must be 1 to 31');
+  if (rule.every !== 'month' && rule.every !== 'year') throw failure('bad-request', place + ': every must be "month" or "year"');
+  ['from', 'until'].forEach(function (field) {
+    if (rule[field] !== null && rule[field] !== undefined && !/^\d{4}-(0[1-9]|1[0-2])$/.test(rule[field])) {
+      throw failure('bad-request', place + ': ' + field + ' must be a month as yyyy-MM or null');
+    }
+  });
+  if (rule.match !== undefined &&
+      (!Array.isArray(rule.match) || rule.match.some(function (word) { return typeof word !== 'string'; }))) {
+    throw failure('bad-request', place + ': match must be an array of strings');
+  }
+  return rule;
+}
+
+/** Adds or replaces the rules `put` (by id) and deletes those named in `remove`; answers every rule after. */
+function writeRules(put, remove) {
+  if (!Array.isArray(put) || !Array.isArray(remove)) throw failure('bad-request', '"put" and "remove" must be arrays');
+  put.forEach(checkedRule);
+  var sheet = rulesSheet(true), read = ruleRows(sheet), end = read.last;
+  put.forEach(function (rule) { writeRuleRow(sheet, rule.id in read.rows ? read.rows[rule.id] : ++end, ruleCells(rule)); });
+  // From the bottom up, so that the rows above keep their numbers.
+  remove.map(function (id) { return read.rows[String(id)]; }).filter(Boolean)
+      .sort(function (a, b) { return b - a; }).forEach(function (at) { sheet.deleteRow(at); });
+  return {rules: ruleRows(sheet).rules};
 }
 
 // MARK: - The deployment's self-test

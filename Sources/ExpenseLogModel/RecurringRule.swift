@@ -30,15 +30,18 @@ public struct RecurringRule: Sendable, Equatable {
     public var from: YearMonth?
     /// The last month it applies to, if any.
     public var until: YearMonth?
+    /// Other words a statement names it by (`ﾔﾏﾀﾞﾌﾄﾞｳｻﾝ` for rent paid to a landlord), besides its name.
+    public var match: [String]
 
     /// A rule with every part given.
     public init(
         id: String, name: String, price: Int, about: ClosedRange<Int>? = nil, day: Int, every: Every = .month,
-        month: Int? = nil, category: Int, categorySub: Int? = nil, from: YearMonth? = nil, until: YearMonth? = nil
+        month: Int? = nil, category: Int, categorySub: Int? = nil, from: YearMonth? = nil, until: YearMonth? = nil,
+        match: [String] = []
     ) {
         (self.id, self.name, self.price, self.about, self.day) = (id, name, price, about, day)
         (self.every, self.month, self.category, self.categorySub) = (every, month, category, categorySub)
-        (self.from, self.until) = (from, until)
+        (self.from, self.until, self.match) = (from, until, match)
     }
 
     /// Its occurrence in `month`, or nil when it has none there (another month of a yearly rule, or outside
@@ -64,6 +67,22 @@ public struct RecurringRule: Sendable, Equatable {
             month = month.next
         }
         return found
+    }
+
+    /// Whether a statement row's name is this rule's: it holds the rule's name or one of its `match` words, or the rule's
+    /// name holds it (NFKC, case and kana folded, spaces left out; a word of one character names nothing).
+    public func relates(to name: String) -> Bool {
+        let row = Self.folded(name)
+        guard !row.isEmpty else { return false }
+        for word in [self.name] + match {
+            let folded = Self.folded(word)
+            if folded.count >= 2, row.contains(folded) { return true }
+        }
+        return row.count >= 2 && Self.folded(self.name).contains(row)
+    }
+
+    private static func folded(_ text: String) -> String {
+        NameFolding.fold(text).filter { !$0.isWhitespace }
     }
 
     /// Whether a statement row's amount is this rule's: its price, or within `about`.
@@ -93,4 +112,42 @@ public struct RecurringOccurrence: Sendable, Equatable {
             id: id, date: date, name: rule.name, price: rule.price, category: rule.category,
             categorySub: rule.categorySub)
     }
+}
+
+extension RecurringRule {
+    /// Its occurrences due by `end`: from its first month (`from`; without one, `end`'s month: a rule typed into the
+    /// sheet with no start month is not posted for the months before it) through `end`.
+    public func due(through end: Day) -> [RecurringOccurrence] {
+        occurrences(from: (from ?? end.yearMonth).firstDay, through: end)
+    }
+
+    /// Its occurrences in `month` (none or one).
+    public func occurrences(in month: YearMonth) -> [RecurringOccurrence] {
+        occurrence(in: month).map { [$0] } ?? []
+    }
+}
+
+extension RecurringOccurrence {
+    /// The item among `items` that is this occurrence: the one with its id, else one a person typed or a statement
+    /// brought for it (a related name, an amount the rule accepts, at most `window` days from its day) that is no other
+    /// month's occurrence of the rule.
+    public func holder(among items: [Item], window: Int) -> Item? {
+        let own = id
+        if let item = items.first(where: { $0.id == own }) { return item }
+        let neighbours = Set(
+            [month.previous, month.next].compactMap { rule.occurrence(in: $0)?.id })
+        return
+            items
+            .filter {
+                !neighbours.contains($0.id) && rule.relates(to: $0.name) && rule.accepts(price: $0.price)
+                    && abs($0.date.daysSinceEpoch - date.daysSinceEpoch) <= window
+            }
+            .min {
+                abs($0.date.daysSinceEpoch - date.daysSinceEpoch) < abs($1.date.daysSinceEpoch - date.daysSinceEpoch)
+            }
+    }
+
+    /// The window `holder` and statement matching look within by default: a bank books a transfer a day or two later,
+    /// and a day falling on a weekend moves.
+    public static let window = 3
 }

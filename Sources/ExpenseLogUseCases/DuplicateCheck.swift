@@ -55,11 +55,16 @@ public struct DuplicateCheck: Sendable {
     public let matcher: StatementMatcher?
     /// The decisions earlier imports kept, by the row's id.
     public let decided: [String: RowDecision]
+    /// The household's fixed costs, which statement rows may pay and `recurring post` registers: asked for while the
+    /// months are read.
+    let rules: @Sendable () async -> [RecurringRule]
 
-    /// A check over a loader and an outbox.
-    public init(loader: MonthLoader, journal: Journal, matcher: StatementMatcher?, decided: [String: RowDecision] = [:])
-    {
-        (self.loader, self.journal, self.matcher, self.decided) = (loader, journal, matcher, decided)
+    /// A check over a loader and an outbox, meeting `rules`' occurrences.
+    public init(
+        loader: MonthLoader, journal: Journal, matcher: StatementMatcher?, decided: [String: RowDecision] = [:],
+        rules: @escaping @Sendable () async -> [RecurringRule] = { [] }
+    ) {
+        (self.loader, self.journal, self.matcher, self.decided, self.rules) = (loader, journal, matcher, decided, rules)
     }
 
     /// What the check found.
@@ -82,6 +87,10 @@ public struct DuplicateCheck: Sendable {
         case matched(KnownItem?, reason: String, japanese: String)
         case held([KnownItem])
         case skipped(String, japanese: String)
+        /// A statement row that pays a fixed cost's occurrence: sent as this item (the occurrence's id).
+        case pays(Item)
+        /// A statement row naming a fixed cost near its day with another amount.
+        case feeChanged(RecurringOccurrence)
     }
 
     /// Compares the items of `spool` with what is known; `isStatementRow` says which rows came without an id of their
@@ -96,7 +105,9 @@ public struct DuplicateCheck: Sendable {
         decide: (HeldRow) async throws -> HeldChoice?, event: (DuplicateCheckEvent) -> Void
     ) async throws -> Outcome {
         event(.comparing(months: months.count))
+        async let ruled = rules()
         let loaded = await loader.load(months, policy: .preferServer)
+        let recurring = RecurringRows(rules: await ruled, window: matcher?.window ?? RecurringOccurrence.window)
         event(.compared)
         var known: [KnownItem] = []
         for month in loaded {
@@ -126,11 +137,12 @@ public struct DuplicateCheck: Sendable {
 
         let finder = DuplicateFinder(known: known)
         // Nothing known and nothing decided (the usual import into new months): the items go on as they are, not copied.
-        guard !finder.isEmpty || !decided.isEmpty else { return outcome }
+        guard !finder.isEmpty || !decided.isEmpty || !recurring.rules.isEmpty else { return outcome }
         // Every month read from the server (or its cache): an item a decision names and none of them holds is gone.
         let compared = loaded.allSatisfy { $0.missing == nil }
         let fates = try await fates(
-            of: spool, finder: finder, isStatementRow: isStatementRow, legacyIDs: legacyIDs, compared: compared,
+            of: spool, finder: finder, recurring: recurring, isStatementRow: isStatementRow, legacyIDs: legacyIDs,
+            compared: compared,
             today: today, report: report,
             deciding: deciding, decide: decide, decisions: &outcome.decisions)
         guard !fates.isEmpty else { return outcome }
@@ -140,6 +152,10 @@ public struct DuplicateCheck: Sendable {
             let row = Int(tag)
             guard let fate = fates[row] else {
                 try kept.append(item, tag: tag)
+                continue
+            }
+            if case .pays(let occurrence) = fate {
+                try kept.append(occurrence, tag: tag)
                 continue
             }
             let location = report.location(ofRow: row)
@@ -180,6 +196,15 @@ public struct DuplicateCheck: Sendable {
                 outcome.held.append(skip)
                 report.mark(row: row, skip.status, reasons: skip.reasons, candidates: candidates)
                 continue
+            case .feeChanged(let occurrence):
+                let held = ImportRecord.Row(
+                    location: location, status: .held, item: item,
+                    reasons: [Self.feeChange(occurrence, item, finder.item(withID: occurrence.id))])
+                outcome.held.append(held)
+                report.mark(row: row, held.status, reasons: held.reasons)
+                continue
+            case .pays:
+                continue
             }
             outcome.skipped.append(skip)
             report.mark(row: row, skip.status, reasons: skip.reasons, matched: skip.matched)
@@ -190,7 +215,8 @@ public struct DuplicateCheck: Sendable {
 
     /// The fate of every row that is not simply sent, by row: a known id first, then a decision kept, then matching.
     private func fates(
-        of spool: ItemSpool, finder: DuplicateFinder, isStatementRow: (Int) -> Bool, legacyIDs: [Int: String],
+        of spool: ItemSpool, finder: DuplicateFinder, recurring: RecurringRows, isStatementRow: (Int) -> Bool,
+        legacyIDs: [Int: String],
         compared: Bool, today: Day,
         report: ImportRecord, deciding: RowDecision.Source, decide: (HeldRow) async throws -> HeldChoice?,
         decisions: inout [String: RowDecision]
@@ -227,11 +253,22 @@ public struct DuplicateCheck: Sendable {
         // An id made the old way names one row: the first row to claim it is the one imported before.
         var legacyTaken = claimedByDecision
         var doubtful: [(row: Int, item: Item, match: KnownItem)] = []
+        var claimedOccurrences = Set<String>()
         var reader = try spool.reader()
         while let (item, tag) = try reader.next() {
             let row = Int(tag)
             if let match = finder.item(withID: item.id) {
                 fates[row] = .duplicate(match)
+                continue
+            }
+            // An occurrence `recurring post` registers that a person typed (or a statement brought) under another id.
+            if !isStatementRow(row), let (occurrence, holder) = recurring.typedHolder(of: item, among: finder.known) {
+                fates[row] = .matched(
+                    holder,
+                    reason: "\(occurrence.rule.name) of \(occurrence.month) is already there: "
+                        + "\(Self.describe(holder.item)) \(Self.place(holder))",
+                    japanese: "\(occurrence.month) の\(occurrence.rule.name)はすでにあります: "
+                        + "\(Self.describe(holder.item)) (\(Self.japanesePlace(holder)))")
                 continue
             }
             let legacy = legacyIDs[row], isTrusted = trusted.contains(report.location(ofRow: row).file)
@@ -271,6 +308,46 @@ public struct DuplicateCheck: Sendable {
                     fates[row] = .skipped("\(when): skip this row", japanese: "\(japaneseWhen): この行は飛ばす")
                 case .new:
                     continue
+                }
+            } else if let found = recurring.fate(ofStatementRow: item, finder: finder, claimed: &claimedOccurrences) {
+                switch found {
+                case let .paid(occurrence, holder):
+                    fates[row] = .matched(
+                        holder,
+                        reason: "the fixed cost \(occurrence.rule.name) of \(occurrence.month), already there as "
+                            + "\(Self.describe(holder.item)) \(Self.place(holder))",
+                        japanese: "\(occurrence.month) の固定費「\(occurrence.rule.name)」: "
+                            + "\(Self.describe(holder.item)) (\(Self.japanesePlace(holder))) として登録済み")
+                    decisions[item.id] = RowDecision(.same, item: holder.item.id, by: .rule, on: today.description)
+                case .pays(_, let paying):
+                    fates[row] = .pays(paying)
+                case .feeChanged(let occurrence):
+                    let posted = finder.item(withID: occurrence.id)
+                    let choice = try await decide(
+                        HeldRow(
+                            location: report.location(ofRow: row), item: item,
+                            candidates: [posted ?? KnownItem(item: occurrence.item, place: .server)]))
+                    switch choice {
+                    case nil: fates[row] = .feeChanged(occurrence)
+                    case .same?:
+                        // This payment is the occurrence, at the amount the statement shows.
+                        fates[row] =
+                            posted.map {
+                                .matched(
+                                    $0,
+                                    reason: "decided \(Self.who(deciding)): the fixed cost "
+                                        + "\(occurrence.rule.name) of \(occurrence.month)",
+                                    japanese: "\(Self.japaneseWho(deciding))決定: "
+                                        + "\(occurrence.month) の固定費「\(occurrence.rule.name)」")
+                            }
+                            ?? .pays(recurring.paying(occurrence, with: item))
+                        decisions[item.id] = RowDecision(
+                            .same, item: occurrence.id, by: deciding, on: today.description)
+                    case let other?:
+                        settle(
+                            row, item, other, candidates: [], what: ("", ""), deciding: deciding, today: today,
+                            fates: &fates, decisions: &decisions)
+                    }
                 }
             } else if matcher.mayMatch(item, amongPricesAndDays: daysByPrice) {
                 contenders.append(StatementMatcher.Row(index: row, item: item))
@@ -343,6 +420,22 @@ public struct DuplicateCheck: Sendable {
         case nil:
             fates[row] = .held(candidates)
         }
+    }
+
+    /// Why a row naming a fixed cost near its day with another amount is held, and what a person can do.
+    static func feeChange(_ occurrence: RecurringOccurrence, _ row: Item, _ posted: KnownItem?) -> String {
+        let rule = occurrence.rule
+        let expected =
+            rule.about.map { "\(PriceText.yen($0.lowerBound))–\(PriceText.yen($0.upperBound))" }
+            ?? PriceText.yen(rule.price)
+        return "it names the fixed cost \(PrintableText.of(rule.name)) (\(expected), due \(occurrence.date)) but is "
+            + "\(PriceText.yen(row.price)): if the fee changed, `expense-log recurring edit \(PrintableText.of(rule.name)) "
+            + "--price \(row.price)` and register again"
+            + (posted.map {
+                " (\(occurrence.month)'s was posted at \(PriceText.yen($0.item.price)): `expense-log edit "
+                    + "\($0.item.id.prefix(8)) --price \(row.price)`)"
+            } ?? "")
+            + "; if it is a payment of its own, --ambiguous new"
     }
 
     private static func japaneseWho(_ source: RowDecision.Source) -> String {

@@ -39,4 +39,6 @@ public enum LedgerNotice: Sendable {
     case journalNotMoved(any Error)
     /// The token goes to `host` over plain http.
     case tokenOverPlainHTTP(host: String)
+    /// Fixed-cost rules this machine kept (`count` new to the server) were moved up to the server, which now keeps them.
+    case recurringRulesMoved(count: Int, from: URL, to: URL)
 }

@@ -23,6 +23,9 @@ public struct RegisterRequest {
     public var queuesUnreachable: Bool
     /// The day rows are compared against (a statement's future rows).
     public var today: Day
+    /// The household's fixed costs, which statement rows may pay and posted occurrences are; nil: read where they are
+    /// kept, once statement rows are compared.
+    public var rules: [RecurringRule]?
 
     /// A request with every part given.
     public init(
@@ -62,11 +65,17 @@ extension Ledger {
         _ request: RegisterRequest, client: @escaping @Sendable () throws -> ExpenseLogAPIClient?
     ) -> Registration {
         let journal = journal
-        return Registration(
+        var registration = Registration(
             client: client, repository: repository, journal: journal,
             queuedEdits: { (try? journal.listing().changes) ?? [] }, catalogue: config.catalogue.value,
             onInvalid: request.onInvalid, matcher: request.matcher, decisions: decisions, shopRules: shopRules.store,
             dryRun: request.dryRun, limit: request.limit, verifyAnswers: verifiesAnswers)
+        let given = request.rules
+        registration.rules = { [self] in
+            if let given { return given }
+            return await recurringRulesForMatching(link: try? client())
+        }
+        return registration
     }
 
     /// The shops whose rows would take the profile's default category (no rule or history names theirs): read and

@@ -75,6 +75,9 @@ public struct Registration: Sendable {
     public let limit: BatchLimit
     /// Whether answers must name every item sent (not for the dummy environment's canned answers).
     public let verifyAnswers: Bool
+    /// The household's fixed costs (statement rows that pay them, occurrences a person already typed), asked for once
+    /// rows are compared.
+    public var rules: @Sendable () async -> [RecurringRule] = { [] }
 
     /// A registration with every part given.
     public init(
@@ -147,6 +150,7 @@ public struct Registration: Sendable {
         // A purchase typed with no id gets a new random one, which no server or outbox can hold yet: nothing to compare
         // with, so `add` with the server away queues at once instead of first waiting on the month's GET.
         var fresh = false
+        let isFiles = if case .files = input { true } else { false }
         switch input {
         case .files:
             inputs = try await read(input, into: spool, record: &record) { event(.read($0)) }
@@ -180,7 +184,8 @@ public struct Registration: Sendable {
                 items: inputs.spool, waiting: listed.itemEntries.reduce(0) { $0 + $1.itemCount })
         } else {
             checked = try await compare(
-                inputs, client: client, today: today, record: &record, deciding: deciding, decide: decide, event: event)
+                inputs, typed: !isFiles, client: client, today: today, record: &record, deciding: deciding,
+                decide: decide, event: event)
         }
         let items = checked.items
         (result.skipped, result.held, result.waiting) = (
@@ -205,12 +210,16 @@ public struct Registration: Sendable {
     /// Compares the valid items with the server (the months they fall in, and around them for statement rows) and the
     /// journal, as `DuplicateCheck` does.
     private func compare(
-        _ inputs: ImportInputs, client: ExpenseLogAPIClient?, today: Day, record: inout ImportRecord,
+        _ inputs: ImportInputs, typed: Bool, client: ExpenseLogAPIClient?, today: Day, record: inout ImportRecord,
         deciding: RowDecision.Source, decide: (HeldRow) async throws -> HeldChoice?, event: (Event) -> Void
     ) async throws -> DuplicateCheck.Outcome {
+        // The fixed costs are asked for (a request to the server) only when rows may meet them: statement rows, or the
+        // occurrences `recurring post` types (which bring their rules).
+        let meetsRules = matcher != nil && (typed || !(inputs.madeIDRows.isEmpty && inputs.foreignRows.isEmpty))
         let check = DuplicateCheck(
             loader: MonthLoader(client: client, repository: repository, edits: queuedEdits()),
-            journal: journal, matcher: matcher, decided: matcher == nil ? [:] : try decisions.load())
+            journal: journal, matcher: matcher, decided: matcher == nil ? [:] : try decisions.load(),
+            rules: meetsRules ? rules : { @Sendable in [] })
         // A statement row came without an id of its own: its id was made from its content, or a foreign layout's
         // (a profile's) id is new to the server. A typed item or a native file's row is a purchase of its own.
         let (madeIDRows, foreignRows) = (inputs.madeIDRows, inputs.foreignRows)

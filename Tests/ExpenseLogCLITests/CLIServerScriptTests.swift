@@ -78,9 +78,11 @@ import Testing
 
             let info =
                 try JSONSerialization.jsonObject(with: Data(try await host.call("?action=info").utf8)) as? [String: Any]
-            #expect(info?["app"] as? String == "expense-log" && info?["version"] as? Int == 3)
+            #expect(info?["app"] as? String == "expense-log" && info?["version"] as? Int == 4)
             #expect(
-                info?["actions"] as? [String] == ["info", "fetch", "register", "delete", "update", "adopt", "check"])
+                info?["actions"] as? [String] == [
+                    "info", "fetch", "register", "delete", "update", "adopt", "check", "rules",
+                ])
 
             let bad = try await host.call("?year=2024&month=13")
             #expect(

@@ -31,6 +31,13 @@ struct RegisterOptions {
     let format: OutputFormat
     /// An item made on the command line (`add`), registered instead of files.
     private(set) var adding: ItemDraft?
+    /// The fixed costs' occurrences `recurring post` registers, each with its own id, instead of files.
+    private(set) var posting: [ItemDraft] = []
+    /// The fixed costs' rules `recurring post` read; nil: a run of files reads them itself.
+    private(set) var rules: [RecurringRule]?
+    /// Whether a server that cannot be reached is given up at once, the items waiting in the journal (`add`, `recurring
+    /// post`: a cron job or a person on a train).
+    var queuesUnreachable: Bool { adding != nil || !posting.isEmpty }
 
     /// `register`'s options checked together; two `-`, a file named twice, an unknown profile, a profile over a non-CSV
     /// input, or two options that say one thing differently is a usage error.
@@ -91,6 +98,13 @@ struct RegisterOptions {
         (limit, self.format) = (BatchLimit(items: BatchLimit.defaultItems), format)
     }
 
+    /// The occurrences `recurring post` registers, compared with the server by their ids.
+    init(posting drafts: [ItemDraft], rules: [RecurringRule], format: OutputFormat, dryRun: Bool) {
+        self.init(
+            adding: ItemDraft(location: SourceLocation(file: "(fixed costs)", line: 1)), format: format, dryRun: dryRun)
+        (adding, posting, self.rules) = (nil, drafts, rules)
+    }
+
     /// The name an input is reported under.
     static func name(of path: String) -> String {
         path == "-" ? "<stdin>" : ArgumentBytes.display(path)
@@ -100,6 +114,7 @@ struct RegisterOptions {
     /// unreadable file stops the command (66).
     func input(_ context: Context) throws -> RegistrationInput {
         if let adding { return .typed([adding]) }
+        if !posting.isEmpty { return .typed(posting) }
         return .files(
             try sources(context), profile: profile, encoding: encoding, keepsTransfers: transfers == .keep,
             account: account)

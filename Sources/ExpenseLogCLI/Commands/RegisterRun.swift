@@ -13,14 +13,17 @@ extension RegisterCommand {
         let ending = RegisterEnding(
             file: options.recordFile, context: context, progress: progress, summarizes: options.adding == nil)
         let names = options.paths.map { RegisterOptions.name(of: $0.path) }
-        let ledger: Ledger, request: RegisterRequest
+        let ledger: Ledger
+        var request: RegisterRequest
         do {
             ledger = try context.ledger()
             request = RegisterRequest(
                 input: try options.input(context), fileNames: names, onInvalid: options.onInvalid,
                 matcher: options.allowDuplicates ? nil : StatementMatcher(window: options.matchDays),
-                dryRun: options.dryRun, limit: options.limit, queuesUnreachable: options.adding != nil,
+                dryRun: options.dryRun, limit: options.limit, queuesUnreachable: options.queuesUnreachable,
                 today: Day.today())
+            // A typed purchase meets no fixed cost; a run of files reads them when it has statement rows to compare.
+            request.rules = options.adding != nil ? [] : options.rules
             try await NewShopQuestions.ask(options, request, ledger, context, ledger.config)
         } catch let error where !(error is UsageError || error is CommandExit) {
             // An input that cannot be opened stops the run before it reads anything; the record still says so.
@@ -36,7 +39,7 @@ extension RegisterCommand {
         defer { context.io.interruption?.say(nil) }
         let outcome = try await ledger.register(
             request,
-            link: { try context.link(orNoneFor: options.dryRun, queuesUnreachable: options.adding != nil) },
+            link: { try context.link(orNoneFor: options.dryRun, queuesUnreachable: options.queuesUnreachable) },
             deciding: review.source, decide: review.decide, event: messages.show)
         let code = try await messages.end(outcome, config: config, review: review)
         return ending.finish(outcome.record, code: code, of: outcome)

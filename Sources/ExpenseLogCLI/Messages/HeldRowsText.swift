@@ -92,9 +92,12 @@ struct HeldRowsText {
             let item = row.item.map(Self.describe) ?? "a row"
             let candidates = row.candidates.map { "\(Self.describe($0.item)) \(place($0))" }.joined(
                 separator: context.say(", or ", ja: "、または "))
+            // A row naming a fixed cost with another amount has no item it may be, but a reason (a raised fee).
             text +=
                 "  \(row.location): "
-                + context.say("\(item) may be \(candidates)", ja: "\(item) は \(candidates) かもしれません") + "\n"
+                + (row.candidates.isEmpty
+                    ? "\(item): \(row.reasons.joined(separator: "; "))"
+                    : context.say("\(item) may be \(candidates)", ja: "\(item) は \(candidates) かもしれません")) + "\n"
         }
         // A shell reads the command as shown: a word with a space or a quote is quoted; the options that read the
         // inputs come along, so the next run finds the same rows.

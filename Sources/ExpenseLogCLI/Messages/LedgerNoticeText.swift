@@ -23,6 +23,12 @@ extension Context {
                     + say(
                         "; what an earlier version queued stays where it is, not sent, until a later run moves it",
                         ja: "。以前のバージョンが送信待ちにしたものはそのまま残り、後の実行で移すまで送りません"))
+        case let .recurringRulesMoved(moved, file, server):
+            note(
+                say(
+                    "\(server.host ?? "The server") now keeps the fixed costs: \(moved) rule\(moved == 1 ? "" : "s") kept "
+                        + "in \(file.path) \(moved == 1 ? "was" : "were") moved up to it, for every machine to see.",
+                    ja: "固定費は \(server.host ?? "サーバー") が保存するようになりました。\(file.path) の\(moved)件を移しました。"))
         case .tokenOverPlainHTTP(let host):
             warn(
                 say(

@@ -1,0 +1,75 @@
+import ExpenseLogFormats
+import ExpenseLogHTTP
+import ExpenseLogModel
+import Foundation
+
+/// The household's fixed costs as the bundled script keeps them (its `rules` action), with what it says of rows a person
+/// typed that it could not read.
+public struct ServerRules: Sendable {
+    /// The rules, in the sheet's order.
+    public let rules: [RecurringRule]
+    /// The script's notices (a row of the rules sheet left out, and why).
+    public let notices: [String]
+}
+
+extension ExpenseLogAPIClient {
+    /// `GET ?action=rules`: the rules the server keeps.
+    public func rules() async throws -> ServerRules {
+        var parts = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)
+        let existing = parts?.percentEncodedQuery ?? ""
+        parts?.percentEncodedQuery = existing.isEmpty ? "action=rules" : existing + "&action=rules"
+        let request = authorized(
+            HTTPRequest(
+                method: "GET", url: parts?.url ?? baseURL,
+                headers: ["Accept": "application/json", "User-Agent": ExpenseLogAPI.userAgent],
+                timeout: timeout ?? ExpenseLogAPI.fetchTimeout))
+        return try await perform(request, mayRetry: { _ in true }) { response in
+            guard (200...299).contains(response.status) else {
+                throw APIError.httpStatus(
+                    url: response.url, status: response.status,
+                    snippet: APIError.snippet(response.body, hiding: secrets))
+            }
+            try Self.pageFailure(response, hiding: secrets)
+            try Self.refusal(response, hiding: secrets)
+            guard case .object(let members, _)? = try? JSONParser.parse(Array(response.body)) else {
+                throw APIError.invalidResponse(
+                    url: response.url, status: response.status,
+                    reason: "the answer to ?action=rules is not a JSON object",
+                    snippet: APIError.snippet(response.body, hiding: secrets))
+            }
+            return try decodeRules(members, url: response.url, body: response.body)
+        }
+    }
+
+    /// `POST {"action":"rules",…}`: adds or replaces `put` (by id) and deletes the rules named in `remove`; every rule
+    /// after the change.
+    public func saveRules(put: [RecurringRule], remove: [String]) async throws -> ServerRules {
+        let body =
+            "{\"action\":\"rules\",\"put\":[\(put.map(RecurringRuleJSON.object).joined(separator: ","))],"
+            + "\"remove\":[\(remove.map(ItemJSON.string).joined(separator: ","))]}"
+        let (members, raw, url) = try await post(body)
+        return try decodeRules(members, url: url, body: raw)
+    }
+
+    private func decodeRules(
+        _ members: [(key: String, value: JSONValue)], url: URL, body: Data
+    ) throws -> ServerRules {
+        guard let list = members[member: "rules"] else {
+            throw APIError.invalidResponse(
+                url: url, status: 200, reason: "the answer has no \"rules\"",
+                snippet: APIError.snippet(body, hiding: secrets))
+        }
+        do {
+            let rules = try RecurringRuleJSON.rules(list)
+            var notices: [String] = []
+            if case .array(let values, _)? = members[member: "notices"] {
+                notices = values.compactMap { if case .string(let text, _) = $0 { text } else { nil } }
+            }
+            return ServerRules(rules: rules, notices: notices)
+        } catch {
+            throw APIError.invalidResponse(
+                url: url, status: 200, reason: "the server's \(error.message)",
+                snippet: APIError.snippet(body, hiding: secrets))
+        }
+    }
+}
