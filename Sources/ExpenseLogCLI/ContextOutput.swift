@@ -10,11 +10,11 @@ extension Context {
     /// Writes items in a format to stdout, naming categories from the configured catalogue.
     func printItems(
         _ items: [Item], _ format: OutputFormat, _ config: AppConfig, shortIDs: [String: String]? = nil,
-        waiting: Set<String> = []
+        waiting: Set<String> = [], expected: Set<String> = []
     ) {
         var writer = itemWriter(config)
         if let shortIDs { (writer.showsIDs, writer.shortIDs) = (true, shortIDs) }
-        writer.waitingIDs = waiting
+        (writer.waitingIDs, writer.expectedIDs) = (waiting, expected)
         io.stdout.write(writer.render(items, as: format))
     }
 

@@ -151,3 +151,17 @@ extension RecurringOccurrence {
     /// and a day falling on a weekend moves.
     public static let window = 3
 }
+
+extension RecurringOccurrence {
+    /// The occurrences of `rules` in `months` from `first` on that no item of `items` holds yet (`holder`): what a
+    /// month is still expected to cost, in date order. Months before `first` (the past) expect nothing.
+    public static func expected(
+        _ rules: [RecurringRule], in months: [YearMonth], among items: [Item], from first: YearMonth
+    ) -> [RecurringOccurrence] {
+        months.filter { $0 >= first }.flatMap { month in
+            rules.compactMap { rule in
+                rule.occurrence(in: month).flatMap { $0.holder(among: items, window: window) == nil ? $0 : nil }
+            }
+        }.sorted { ($0.date, $0.rule.name) < ($1.date, $1.rule.name) }
+    }
+}

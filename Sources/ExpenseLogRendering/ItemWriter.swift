@@ -28,6 +28,8 @@ public struct ItemWriter: Sendable {
     public var shortIDs: [String: String] = [:]
     /// The items still waiting in the outbox, marked as such: `"pending": true` in JSON, a mark after the name in a table.
     public var waitingIDs: Set<String> = []
+    /// The fixed costs a month expects, not yet registered (`recurring`): `"expected": true` in JSON, a mark in a table.
+    public var expectedIDs: Set<String> = []
 
     /// A writer with a catalogue, a language and the terminal's width, if a table goes to one.
     public init(catalogue: CategoryCatalogue = .standard, japanese: Bool = false, terminalWidth: Int? = nil) {
@@ -43,7 +45,8 @@ public struct ItemWriter: Sendable {
     /// The whole output, ending in a newline unless empty.
     public func render(_ items: [Item], as format: OutputFormat) -> String {
         switch format {
-        case .json where !waitingIDs.isEmpty: return "[" + items.map(object).joined(separator: ",") + "]\n"
+        case .json where !waitingIDs.isEmpty || !expectedIDs.isEmpty:
+            return "[" + items.map(object).joined(separator: ",") + "]\n"
         case .json: return ItemJSON.array(items) + "\n"
         case .ndjson: return items.map { object($0) + "\n" }.joined()
         case .csv: return csv(items)
@@ -95,6 +98,7 @@ public struct ItemWriter: Sendable {
     /// An item's JSON object, with `"pending": true` when it still waits in the outbox.
     private func object(_ item: Item) -> String {
         let json = ItemJSON.object(item)
+        if expectedIDs.contains(item.id) { return String(json.dropLast()) + #","expected":true}"# }
         return waitingIDs.contains(item.id) ? String(json.dropLast()) + #","pending":true}"# : json
     }
 
@@ -113,7 +117,11 @@ public struct ItemWriter: Sendable {
 
     func table(_ items: [Item]) -> String {
         var out = ""
-        writeTable(items.count, total: items.totalPrice, eachItem: { body in items.forEach { $0.withFields(body) } }) {
+        // An expected fixed cost is shown, not counted: the total is what was spent (summary --forecast counts it).
+        let counted = expectedIDs.isEmpty ? items : items.filter { !expectedIDs.contains($0.id) }
+        writeTable(
+            counted.count, total: counted.totalPrice, eachItem: { body in items.forEach { $0.withFields(body) } }
+        ) {
             out += String(decoding: $0, as: UTF8.self)
         }
         return out
@@ -137,8 +145,9 @@ public struct ItemWriter: Sendable {
                 width: width, column: name,
                 minimum: max(Self.minimumNameWidth, TextWidth.of(headings[name]), TextWidth.of(counted)))
         }
-        let waiting = waitingIDs.isEmpty ? nil : waitingIDs
+        let waiting = waitingIDs.isEmpty ? nil : waitingIDs, expected = expectedIDs.isEmpty ? nil : expectedIDs
         let mark = japanese ? " ⧗未送信" : " ⧗waiting", byHand = japanese ? " ✎手入力" : " ✎by hand"
+        let expectedMark = japanese ? " ◇予定" : " ◇expected"
         let table = ItemTable(
             headings: headings, totals: totals, showsIDs: showsIDs, fit: fit,
             categoryNames: { [catalogue, japanese] category, sub in
@@ -152,7 +161,9 @@ public struct ItemWriter: Sendable {
                 return shortIDs[id] ?? id
             },
             nameMark: { fields in
-                waiting?.contains(fields.idText) == true ? mark : HandTypedRow.isHandTyped(fields.idText) ? byHand : ""
+                if expected?.contains(fields.idText) == true { return expectedMark }
+                return waiting?.contains(fields.idText) == true
+                    ? mark : HandTypedRow.isHandTyped(fields.idText) ? byHand : ""
             })
         table.write(count, eachItem: eachItem, to: emit)
     }

@@ -151,3 +151,13 @@ extension Ledger {
         return server + local.filter { !ids.contains($0.id) }
     }
 }
+
+extension Ledger {
+    /// The rules this machine knows without asking the server: its copy of the server's (refreshed by every `recurring`
+    /// command and statement import) and its own. What `fetch`, `summary` and `report` expect from; never a failure.
+    public nonisolated func knownRules() -> [RecurringRule] {
+        let server = (try? serverRulesCopy.load()) ?? []
+        let ids = Set(server.map(\.id))
+        return server + ((try? machineRules.load()) ?? []).filter { !ids.contains($0.id) }
+    }
+}

@@ -87,7 +87,8 @@ struct FetchCommand: ParsableCommand {
         let text = FetchText(
             context: context, config: config,
             shortIDs: ids ? EditTargets.shortIDs(await ledger.cachedItems().map(\.id)) : nil,
-            showsWaiting: !sentOnly, waiting: read.waiting, period: period)
+            showsWaiting: !sentOnly, waiting: read.waiting, period: period,
+            expected: ExpectedCosts.find(read.loaded, waiting: read.waiting, context).map(\.item))
         guard case .month = period, let loaded = read.loaded.first else {
             EditText.noteWaiting(read.changes, in: period.months, context)
             try text.months(read.loaded, query, format)

@@ -11,7 +11,7 @@ extension FetchCommand {
         let period =
             try CommonOptions.range(
                 from: from, to: to, context, otherPeriod: self.period != nil || year != nil || month != nil)
-            ?? CommonOptions.period(self.period, year: year, month: month, context)
+            ?? CommonOptions.period(self.period, year: year, month: month, context, now: context.now)
         if offline, refresh {
             throw UsageError(path: context.invocation.path, message: "--offline and --refresh cannot be used together")
         }

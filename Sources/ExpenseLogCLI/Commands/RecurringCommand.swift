@@ -84,7 +84,7 @@ enum RecurringCommand: CommandGroup {
                     message: "give --category (no cached item is called '\(named)'; the catalogue: "
                         + "\(config.catalogue.value.listing))")
             }
-            let today = Day.today()
+            let today = context.today
             let price = try RecurringFields.price(self.price, context)
             let kind = every ?? .month
             var rule = RecurringRule(

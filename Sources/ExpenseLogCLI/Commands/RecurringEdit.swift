@@ -53,7 +53,7 @@ extension RecurringCommand {
             }
             if let day { changed.day = day }
             if let every { changed.every = every }
-            if changed.every == .year { changed.month = month ?? changed.month ?? Day.today().month }
+            if changed.every == .year { changed.month = month ?? changed.month ?? context.today.month }
             if changed.every == .month {
                 if month != nil {
                     throw UsageError(

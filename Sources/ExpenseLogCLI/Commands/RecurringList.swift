@@ -36,7 +36,7 @@ enum RecurringList {
                     ? ["ID", "名前", "金額", "日", "項目", "期間", "次回"]
                     : ["ID", "NAME", "PRICE", "DUE", "CATEGORY", "MONTHS", "NEXT"]
             ]
-            let today = Day.today()
+            let today = context.today
             for rule in read.rules {
                 let next = rule.occurrences(from: today, through: today.adding(days: 800)).first
                 rows.append([
@@ -44,7 +44,7 @@ enum RecurringList {
                     RecurringList.due(rule, japanese: japanese),
                     AddCommand.describe(rule.category, rule.categorySub, config, context),
                     "\(rule.from.map(\.description) ?? "")–\(rule.until.map(\.description) ?? "")",
-                    next.map(\.date.description) ?? "-",
+                    next.map { $0.date.description } ?? "-",
                 ])
             }
             context.io.stdout.write(TextTable(rows: rows).render())

@@ -33,7 +33,7 @@ extension RecurringCommand {
                 """)
 
         func run(_ context: Context) async throws -> ExitCode {
-            let end = try through.map { try Self.day($0, context) } ?? Day.today()
+            let end = try through.map { try Self.day($0, context) } ?? context.today
             let read = try await RecurringCommand.rules(context)
             let due = read.rules.flatMap { $0.due(through: end) }.sorted {
                 ($0.date, $0.rule.name, $0.id) < ($1.date, $1.rule.name, $1.id)

@@ -25,6 +25,11 @@ struct SummaryCommand: ParsableCommand {
     @Flg(SummaryCommand.refresh) var refresh: Bool
     @Flg(SummaryCommand.sentOnly) var sentOnly: Bool
     @Flg("budget", help: "Compare with the config file's budgets; exit 3 when one is overspent.") var budget: Bool
+    @Opt(
+        Option(
+            "forecast", "months", .integer(0...120),
+            help: "Add this many months after the period and count the fixed costs they expect (and this month's)."))
+    var forecast: Int?
     @Flg(CommonOptions.strict) var strict: Bool
     @Arg(CommonOptions.period) var period: String?
 
@@ -40,6 +45,12 @@ struct SummaryCommand: ParsableCommand {
             are left out and named, and the exit status is 65 (--strict: the month is refused, 76). \
             Refunds (negative prices) reduce the totals; a share of a total that is 0 or negative is left out.
 
+            FIXED COSTS (`expense-log recurring`): an occurrence due this month and not yet registered is named on \
+            stderr, not counted. --forecast N adds N months after the period and counts what the fixed costs \
+            expect in this month and those (each named), whatever real items those months already have; a period \
+            wholly to come (next year's March) is a forecast too. The rules are those this machine last read \
+            (`recurring list` reads them again): a summary asks the server nothing more.
+
             Without a period, this month (local time: TZ is honoured); --year alone is the whole year month by \
             month, --month alone that month of this year.
 
@@ -52,21 +63,30 @@ struct SummaryCommand: ParsableCommand {
               expense-log summary --year 2024 --format json | jq '.months[] | {month, total}'
               expense-log summary --year 2024 --offline
               expense-log summary --budget; [ $? -eq 3 ] && notify-send "over budget"
+              expense-log summary --forecast 2 --budget
               expense-log summary 2024 --format svg > 2024.svg
 
             BUDGETS: the config file's "budgets" give yen per month for the total, a category or a \
             category/sub (expense-log config set budgets.食費 30000). --budget adds a table (or a "budget" \
             object in JSON) of budget, spent, left and the share used; a year counts each monthly budget for \
-            its months up to this one. The exit status is 3 when a budget is overspent (after the output), so \
+            its months up to this one (with --forecast, every month asked). The exit status is 3 when a budget is overspent (after the output), so \
             a cron job or CI can alert on it; an error's own status wins.
             """)
 
     func run(_ context: Context) async throws -> ExitCode {
         let range = try CommonOptions.range(
             from: from, to: to, context, otherPeriod: self.period != nil || year != nil || month != nil)
-        let (period, policy) = try Self.periodAndPolicy(
-            range ?? CommonOptions.period(self.period, year: year, month: month, context),
+        var (period, policy) = try Self.periodAndPolicy(
+            range ?? CommonOptions.period(self.period, year: year, month: month, context, now: context.now),
             offline: offline, refresh: refresh, context)
+        let now = context.today.yearMonth
+        if let forecast, forecast > 0, let first = period.months.first, let last = period.months.last {
+            var end = last
+            for _ in 0..<forecast { end = end.next }
+            period = .days(from: first.firstDay, to: end.lastDay)
+        }
+        // A forecast counts what the months expect: asked for, or a period wholly to come (2027-03 in 2026).
+        let forecasting = forecast != nil || (period.months.first.map { $0 > now } ?? false)
         let months = period.months
         let grouping = grouping ?? .category
         let format = format ?? .table
@@ -81,7 +101,15 @@ struct SummaryCommand: ParsableCommand {
         }
         let budgets = try budget ? Self.budgets(config, format: format, context) : nil
         let read = try await context.readMonths(months, policy: policy, strict: strict, withWaiting: !sentOnly)
-        let loaded = sentOnly ? read.loaded : WaitingCount.counted(read.loaded, waiting: read.waiting, context)
+        var loaded = sentOnly ? read.loaded : WaitingCount.counted(read.loaded, waiting: read.waiting, context)
+        if !sentOnly {
+            let expected = ExpectedCosts.find(loaded, waiting: read.waiting, context)
+            if forecasting {
+                loaded = ExpectedCosts.counted(loaded, expected, context)
+            } else {
+                ExpectedCosts.say(expected, counted: false, context)
+            }
+        }
 
         var over = false
         try SummarySources.show(loaded, context, config, subject: "the summary", verb: "counted") {
@@ -90,7 +118,7 @@ struct SummaryCommand: ParsableCommand {
                 period: period, grouping: grouping, catalogue: catalogue, loaded: loaded, budgets: budgets,
                 budgetMonths: BudgetReport.months(
                     of: months, missing: Set(loaded.filter { $0.missing != nil }.map(\.month)),
-                    now: YearMonth.current()))
+                    now: forecasting ? max(now, months.last ?? now) : now))
             context.title(period, format == .table ? .table : .json)
             context.io.stdout.write(
                 SummaryWriter(catalogue: catalogue, japanese: context.japanese).render(summary, as: format))

@@ -17,6 +17,9 @@ struct FetchText {
     var waiting: [Item] = []
     /// The period asked for, named above the table on a terminal.
     var period: Period?
+    /// The fixed costs the months read still expect (`recurring`), shown marked in a table or JSON (not in CSV or
+    /// NDJSON, which `register` reads back).
+    var expected: [Item] = []
 
     /// The items, then those of `months` still waiting in the outbox (in date order), marked; prints them, then says how
     /// many wait. An item the cache shows (a queued edit of it is shown made) that still waits is marked too; one the
@@ -35,9 +38,24 @@ struct FetchText {
         let ids = shortIDs.map { known in
             outbox.isEmpty ? known : EditTargets.shortIDs(Array(known.keys) + outbox.map(\.id))
         }
-        let printed = query.apply(shown)
+        let expecting =
+            showsWaiting && (format == .table || format == .json)
+            ? expected.filter { shownMonths.contains($0.date.yearMonth) } : []
+        let printed = query.apply(expecting.isEmpty ? shown : (shown + expecting).sorted { $0.date < $1.date })
         if let period { context.title(period, format) }
-        context.printItems(printed, format, config, shortIDs: ids, waiting: showsWaiting ? waitingIDs : [])
+        context.printItems(
+            printed, format, config, shortIDs: ids, waiting: showsWaiting ? waitingIDs : [],
+            expected: Set(expecting.map(\.id)))
+        let expectedCount = printed.filter { item in expecting.contains { $0.id == item.id } }.count
+        if expectedCount > 0 {
+            context.note(
+                context.say(
+                    "\(expectedCount) fixed cost\(expectedCount == 1 ? "" : "s") shown as expected \(expectedCount == 1 ? "is" : "are") "
+                        + "not yet registered; `expense-log recurring post` registers \(expectedCount == 1 ? "it" : "them") when due "
+                        + "(--sent-only leaves them out).",
+                    ja: "予定と表示した固定費\(expectedCount)件はまだ登録されていません。`expense-log recurring post` で期日に登録します "
+                        + "(--sent-only で除けます)。"))
+        }
         let count = showsWaiting ? printed.filter { waitingIDs.contains($0.id) }.count : 0
         if count > 0 {
             context.note(
