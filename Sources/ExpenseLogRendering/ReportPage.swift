@@ -13,6 +13,8 @@ public struct ReportPage: Sendable {
     public var shortIDs: [String: String] = [:]
     /// The items still waiting in the outbox, marked as such in the item table.
     public var waitingIDs: Set<String> = []
+    /// The fixed costs the month still expects (`recurring`): drawn apart in its item table, never counted.
+    public var expected: [Item] = []
 
     /// A page in a language over a catalogue.
     public init(catalogue: CategoryCatalogue, japanese: Bool) {
@@ -27,6 +29,12 @@ public struct ReportPage: Sendable {
         body +=
             "<p class=\"total\">\(word("合計", "Total")) <strong>\(PriceText.yen(summary.totals.total))</strong> "
             + "(\(summary.totals.count)\(word("件", summary.totals.count == 1 ? " item" : " items")))</p>\n"
+        if !expected.isEmpty {
+            body +=
+                "<p class=\"expected\">\(word("予定の固定費 (未登録、合計に含みません)", "Fixed costs expected, not yet registered (not in the total)")) "
+                + "\(PriceText.yen(expected.reduce(0) { $0 + $1.price })) "
+                + "(\(expected.count)\(word("件", expected.count == 1 ? " item" : " items")))</p>\n"
+        }
         body += sources(summary)
         body += "<section class=\"charts\">\n"
         if month != nil {
@@ -190,12 +198,18 @@ public struct ReportPage: Sendable {
             "<h2>\(word("明細", "Items"))</h2>\n<table class=\"items\"><thead><tr>" + (ids ? "<th>ID</th>" : "")
             + "<th>\(word("日付", "Date"))</th>"
             + "<th>\(word("品名", "Name"))</th><th>\(word("項目", "Category"))</th><th class=\"n\">\(word("金額", "Price"))</th></tr></thead><tbody>\n"
-        for item in items.sorted(by: { ($0.date, $0.name) < ($1.date, $1.name) }) {
+        let expectedIDs = Set(expected.map(\.id))
+        for item in (items + expected).sorted(by: { ($0.date, $0.name) < ($1.date, $1.name) }) {
+            let isExpected = expectedIDs.contains(item.id)
             let sub = catalogue.name(ofSub: item.categorySub, in: item.category, japanese: japanese)
             let waiting =
-                waitingIDs.contains(item.id) ? " <span class=\"waiting\">⧗\(word("送信待ち", "waiting"))</span>" : ""
+                isExpected
+                ? " <span class=\"expected\">◇\(word("予定", "expected"))</span>"
+                : waitingIDs.contains(item.id) ? " <span class=\"waiting\">⧗\(word("送信待ち", "waiting"))</span>" : ""
             out +=
-                "<tr>" + (ids ? "<td class=\"id\">\(SVGChart.escaped(shortIDs[item.id] ?? item.id))</td>" : "")
+                (isExpected ? "<tr class=\"expected\">" : "<tr>")
+                + (ids
+                    ? "<td class=\"id\">\(SVGChart.escaped(isExpected ? "" : shortIDs[item.id] ?? item.id))</td>" : "")
                 + "<td class=\"d\">\(item.date)</td><td>\(SVGChart.escaped(item.name))\(waiting)</td>"
                 + "<td>\(SVGChart.escaped(catalogue.name(of: item.category, japanese: japanese) + (sub.isEmpty ? "" : "/" + sub)))</td>"
                 + "<td class=\"n\">\(PriceText.yen(item.price))</td></tr>\n"
@@ -279,7 +293,7 @@ public struct ReportPage: Sendable {
         table{border-collapse:collapse;width:100%;margin:.5rem 0}
         th,td{padding:4px 8px;border-bottom:1px solid #ddd;text-align:left;overflow-wrap:break-word}
         .n{text-align:right;white-space:nowrap}
-        .id{font-family:ui-monospace,monospace;color:#555555}.waiting{color:#8A5A00;white-space:nowrap}
+        .id{font-family:ui-monospace,monospace;color:#555555}.waiting{color:#8A5A00;white-space:nowrap}.expected{color:#555555;font-style:italic}tr.expected td{border-top:1px dashed #999999}
         tfoot td{font-weight:bold;border-top:2px solid #333}
         .swatch{display:inline-block;width:12px;height:12px;margin-right:6px;vertical-align:-1px}
         .legend{list-style:none;padding:0;margin:.25rem 0;display:flex;flex-wrap:wrap;gap:4px 14px;font-size:.9rem}

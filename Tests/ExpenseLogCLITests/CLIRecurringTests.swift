@@ -149,6 +149,13 @@ import Testing
             let table = try await Self.run(["fetch"], env)
             #expect(table.stdout.contains("家賃 ◇expected") && table.stdout.contains("TOTAL       0 items"))
             #expect(try await Self.run(["fetch", "--sent-only", "--format", "json"], env).stdout == "[]\n")
+            // The report page draws it apart from what was spent.
+            let page = try await Self.run(["report", "-o", "-"], env).stdout
+            #expect(
+                page.contains(
+                    "<tr class=\"expected\"><td class=\"id\"></td><td class=\"d\">2027-01-27</td>"
+                        + "<td>家賃 <span class=\"expected\">◇expected")
+                    && page.contains("Total <strong>¥0</strong>"), "\(page)")
 
             // A budget counts it only in a forecast: the cron job warns before the month is over.
             #expect(try await Self.run(["config", "set", "budgets.total", "80000"], env).status == 0)

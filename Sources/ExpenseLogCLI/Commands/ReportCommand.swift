@@ -40,13 +40,17 @@ struct ReportCommand: ParsableCommand {
 
     func run(_ context: Context) async throws -> ExitCode {
         let (period, policy) = try SummaryCommand.periodAndPolicy(
-            try CommonOptions.period(self.period, year: year, month: month, context),
+            try CommonOptions.period(self.period, year: year, month: month, context, now: context.now),
             offline: offline, refresh: refresh, context)
         let config = try context.config()
         // Read once: counted (unless --sent-only), and among the ids a month's short ids are told apart from.
         let read = try await context.readMonths(period.months, policy: policy, strict: false, withWaiting: true)
         let waiting = read.waiting
         let loaded = sentOnly ? read.loaded : WaitingCount.counted(read.loaded, waiting: waiting, context)
+        // A month's fixed costs still to come are drawn apart in its items, not counted.
+        let expected =
+            sentOnly || period.months.count != 1
+            ? [] : ExpectedCosts.find(read.loaded, waiting: waiting, context).map(\.item)
         let name = output ?? "expense-log-\(period.title(japanese: false)).html"
         var failure: (any Error)?
         // A page that could not be written is the worse news: 74, even when a month was missing (69).
@@ -65,7 +69,8 @@ struct ReportCommand: ParsableCommand {
                 if case .month = period { await ReportIDs.of(waiting: waiting, context, config) } else {
                     ([String: String](), Set<String>())
                 }
-            try Self.show(loaded, context, config, period: period, ids: ids, name: name, failure: &failure)
+            try Self.show(
+                loaded, context, config, period: period, ids: ids, expected: expected, name: name, failure: &failure)
         } catch  where failure != nil {
             throw CommandExit(code: .ioError)
         }
@@ -75,7 +80,7 @@ struct ReportCommand: ParsableCommand {
 
     private static func show(
         _ loaded: [LoadedMonth], _ context: Context, _ config: AppConfig, period: Period,
-        ids: (short: [String: String], waiting: Set<String>),
+        ids: (short: [String: String], waiting: Set<String>), expected: [Item],
         name: String, failure: inout (any Error)?
     ) throws {
         try SummarySources.show(loaded, context, config, subject: "the report", verb: "shown") {
@@ -87,7 +92,7 @@ struct ReportCommand: ParsableCommand {
                     of: period.months, missing: Set(loaded.filter { $0.missing != nil }.map(\.month)),
                     now: YearMonth.current()))
             var report = ReportPage(catalogue: catalogue, japanese: context.japanese)
-            (report.shortIDs, report.waitingIDs) = ids
+            (report.shortIDs, report.waitingIDs, report.expected) = (ids.short, ids.waiting, expected)
             let page = report.render(summary, loaded: loaded)
             do { try write(page, to: name, context) } catch { failure = error }
         }
