@@ -1009,6 +1009,7 @@ function selfTest() {
   try {
     checkBooks(report);
     checkOn(spreadsheet.getSheets()[0], report);
+    checkRules(spreadsheet.insertSheet(RULES_SHEET), report);
   } catch (error) {
     report.error = String(error && error.message || error);
   } finally {
@@ -1129,6 +1130,26 @@ function checkOn(sheet, report) {
   var kept = items.filter(function (item) { return doomed.indexOf(item.id) < 0 && item.id in left; }).length;
   step('a delete removes exactly the ids asked', gone === doomed.length && kept === items.length - doomed.length,
        gone + ' of ' + doomed.length + ' deleted, ' + kept + ' of ' + (items.length - doomed.length) + ' others kept');
+}
+
+/** A fixed cost's row is read back as written, and one typed as a person types it (¥38,000, 毎年) reads as meant. */
+function checkRules(sheet, report) {
+  function step(what, ok, detail) { report.steps.push({what: what, ok: !!ok, detail: detail || ''}); }
+  sheet.getRange('A:B').setNumberFormat('@');
+  sheet.getRange('J:M').setNumberFormat('@');
+  writeRuleRow(sheet, 1, RULE_HEADER);
+  var rule = {id: 'CHECK-RULE', name: '=家賃', price: 85000, low: 80000, high: 90000, day: 31, month: null, category: 1,
+              categorySub: null, every: 'month', from: '2027-01', until: null, match: ['ﾔﾏﾀﾞ', '0120']};
+  writeRuleRow(sheet, 2, ruleCells(checkedRule(rule, 0)));
+  sheet.getRange(3, 1, 1, 10).setValues([['CHECK-TYPED', '自動車保険', '¥38,000', '', '', 1, 4, 1, '', '毎年']]);
+  var read = ruleRows(sheet).rules;
+  var back = read[0] || {};
+  step('a fixed cost is read back as written (a name =家賃 stays text, 2027-01 stays a month)',
+       JSON.stringify(back) === JSON.stringify(rule), 'read back as ' + clip(JSON.stringify(back)));
+  var typed = read[1] || {};
+  step('a fixed cost typed by hand (¥38,000, 毎年) reads as 38000 yearly',
+       typed.price === 38000 && typed.every === 'year' && typed.month === 4,
+       'read back as ' + clip(JSON.stringify(typed)));
 }
 
 function clip(text) {

@@ -27,7 +27,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         case .failure: "Unexpected failure; server check: a check did not hold; a question answered no."
         case .overBudget: "summary --budget: a budget was overspent (the output is complete)."
         case .held:
-            "register: rows that may be items already there were held back for a person to decide (the rest was sent)."
+            "register: rows that may be items already there (or a fixed cost at another amount) were held for a person (the rest was sent)."
         case .usage: "Usage: an unknown command or option, a missing or malformed value."
         case .dataError:
             "An input item or file is invalid (every problem listed, nothing sent), or rows of the server's answer were left out."

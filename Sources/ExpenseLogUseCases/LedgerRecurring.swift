@@ -147,6 +147,11 @@ extension Ledger {
         } catch {
             return local
         }
+        return Self.merged(server, local)
+    }
+
+    /// The server's rules, then this machine's that the server lacks (not yet moved up).
+    static func merged(_ server: [RecurringRule], _ local: [RecurringRule]) -> [RecurringRule] {
         let ids = Set(server.map(\.id))
         return server + local.filter { !ids.contains($0.id) }
     }
@@ -156,8 +161,6 @@ extension Ledger {
     /// The rules this machine knows without asking the server: its copy of the server's (refreshed by every `recurring`
     /// command and statement import) and its own. What `fetch`, `summary` and `report` expect from; never a failure.
     public nonisolated func knownRules() -> [RecurringRule] {
-        let server = (try? serverRulesCopy.load()) ?? []
-        let ids = Set(server.map(\.id))
-        return server + ((try? machineRules.load()) ?? []).filter { !ids.contains($0.id) }
+        Self.merged((try? serverRulesCopy.load()) ?? [], (try? machineRules.load()) ?? [])
     }
 }
