@@ -837,26 +837,47 @@ function rulesSheet(create) {
   } else {
     sheet = spreadsheet.insertSheet(RULES_SHEET, 0);
   }
+  return formatRules(sheet);
+}
+
+/** A new rules sheet's text columns and header (also the self-test's). */
+function formatRules(sheet) {
   sheet.getRange('A:B').setNumberFormat('@');
   sheet.getRange('J:M').setNumberFormat('@');
   writeRuleRow(sheet, 1, RULE_HEADER);
   return sheet;
 }
 
-/** The rules as the sheet shows them; rows typed without an ID get one (under the lock, once). */
+/**
+ * The rules as the sheet shows them. Read under the lock (rules are read rarely): a spreadsheet in the trash is then
+ * said in "notices" (not answered as no rules), and a row typed without an ID, or a copy of another row (Sheets copies
+ * its ID), gets an ID of its own first.
+ */
 function readRules() {
-  var sheet = rulesSheet(false);
-  if (!sheet) return [];
-  var read = ruleRows(sheet);
-  if (!read.unnamed.length) return read.rules;
   return withLock(function () {
-    var again = ruleRows(sheet);
-    again.unnamed.forEach(function (at) { sheet.getRange(at, 1).setRichTextValue(rich(Utilities.getUuid())); });
-    return again.unnamed.length ? ruleRows(sheet).rules : again.rules;
+    var sheet = rulesSheet(false);
+    return sheet ? namedRules(sheet).rules : [];
   });
 }
 
-/** The sheet's rules, the row of each ID, and the rows of readable rules that have no ID yet. */
+/** The sheet's rules once every readable row has an ID of its own (under the lock). */
+function namedRules(sheet) {
+  var read = ruleRows(sheet);
+  if (!read.unnamed.length) return read;
+  // An ID as the client makes them (uppercase), and the month it was first read as its first month, so that a client
+  // never posts it for months before it was typed.
+  var month = Utilities.formatDate(new Date(), Session.getScriptTimeZone(), 'yyyy-MM');
+  read.unnamed.forEach(function (at) {
+    sheet.getRange(at, 1).setRichTextValue(rich(Utilities.getUuid().toUpperCase()));
+    if (String(sheet.getRange(at, 11).getDisplayValue()).trim() === '') sheet.getRange(at, 11).setRichTextValue(rich(month));
+  });
+  return ruleRows(sheet);
+}
+
+/**
+ * The sheet's rules, the row of each ID (an unreadable row's too, so that a write replaces it rather than add a second
+ * row of that ID), and the rows of readable rules that need an ID: none yet, or another row's (a copy).
+ */
 function ruleRows(sheet) {
   var shown = sheet.getDataRange().getDisplayValues();
   var result = {rules: [], rows: Object.create(null), last: shown.length, unnamed: []};
@@ -868,16 +889,18 @@ function ruleRows(sheet) {
       rule = ruleOf(cells);
     } catch (error) {
       if (!error.kind) throw error;
+      var shownID = String(cells[0]).trim();
+      if (shownID !== '' && !(shownID in result.rows)) result.rows[shownID] = i + 1;
       var notice = 'row ' + (i + 1) + ' of sheet ' + RULES_SHEET + ' in 家計簿_' + RULES_BOOK + ' is left out: ' + error.message;
       // The sheet is read more than once in some requests: each row is said once.
       if (run.notices.indexOf(notice) < 0) run.notices.push(notice);
       continue;
     }
-    if (rule.id === '') {
+    if (rule.id === '' || rule.id in result.rows) {
       result.unnamed.push(i + 1);
       continue;
     }
-    if (!(rule.id in result.rows)) result.rules.push(rule);
+    result.rules.push(rule);
     result.rows[rule.id] = i + 1;
   }
   return result;
@@ -886,14 +909,14 @@ function ruleRows(sheet) {
 /** A rule from a row's displayed cells; a cell that cannot be read throws bad-request naming its column. */
 function ruleOf(cells) {
   var text = function (index) { return String(index < cells.length ? cells[index] : '').trim(); };
-  var count = function (index, low, high, optional) {
+  var count = function (index, low, high, optional, what) {
     var shown = text(index).replace(/[０-９]/g, function (digit) { return String.fromCharCode(digit.charCodeAt(0) - 0xFEE0); })
         .replace(/[¥￥,，\s円]/g, '').replace(/^[−－]/, '-');
     if (shown === '' && optional) return null;
     var value = Number(shown);
     if (shown === '' || !isFinite(value) || Math.floor(value) !== value || value < low || value > high) {
-      throw failure('bad-request', RULE_HEADER[index] + ' must be a whole number from ' + low + ' to ' + high + ', not ' +
-                    JSON.stringify(text(index)));
+      throw failure('bad-request', RULE_HEADER[index] + ' must be ' + (what || 'a whole number from ' + low + ' to ' + high) +
+                    ', not ' + JSON.stringify(text(index)));
     }
     return value;
   };
@@ -915,7 +938,7 @@ function ruleOf(cells) {
   return {
     id: text(0), name: name, price: count(2, -LARGEST_WHOLE, LARGEST_WHOLE),
     low: count(3, -LARGEST_WHOLE, LARGEST_WHOLE, true), high: count(4, -LARGEST_WHOLE, LARGEST_WHOLE, true),
-    day: count(5, 1, 31), month: count(6, 1, 12, every === 'month'), category: count(7, 0, LARGEST_WHOLE),
+    day: count(5, 1, 31), month: count(6, 1, 12, every === 'month'), category: count(7, 0, LARGEST_WHOLE, false, 'the category\'s number (0 食費, 1 娯楽費)'),
     categorySub: count(8, 0, LARGEST_WHOLE, true), every: every, from: month(10), until: month(11),
     match: text(12).split(/[\s,、，]+/).filter(function (word) { return word !== ''; })
   };
@@ -956,6 +979,12 @@ function checkedRule(rule, index) {
     }
   });
   if (!wholeNumber(rule.day) || rule.day < 1 || rule.day > 31) throw failure('bad-request', place + ': day must be 1 to 31');
+  if (rule.category < 0 || (rule.categorySub !== null && rule.categorySub !== undefined && rule.categorySub < 0)) {
+    throw failure('bad-request', place + ': a category is 0 or more');
+  }
+  if (rule.every === 'year' && !(rule.month >= 1 && rule.month <= 12)) {
+    throw failure('bad-request', place + ': a yearly rule\'s month must be 1 to 12');
+  }
   if (rule.every !== 'month' && rule.every !== 'year') throw failure('bad-request', place + ': every must be "month" or "year"');
   ['from', 'until'].forEach(function (field) {
     if (rule[field] !== null && rule[field] !== undefined && !/^\d{4}-(0[1-9]|1[0-2])$/.test(rule[field])) {
@@ -973,7 +1002,7 @@ function checkedRule(rule, index) {
 function writeRules(put, remove) {
   if (!Array.isArray(put) || !Array.isArray(remove)) throw failure('bad-request', '"put" and "remove" must be arrays');
   put.forEach(checkedRule);
-  var sheet = rulesSheet(true), read = ruleRows(sheet), end = read.last;
+  var sheet = rulesSheet(true), read = namedRules(sheet), end = read.last;
   put.forEach(function (rule) { writeRuleRow(sheet, rule.id in read.rows ? read.rows[rule.id] : ++end, ruleCells(rule)); });
   // From the bottom up, so that the rows above keep their numbers.
   remove.map(function (id) { return read.rows[String(id)]; }).filter(Boolean)
@@ -1027,11 +1056,11 @@ function selfTest() {
 /** Each year's spreadsheet the script remembers is live: one in the trash or deleted is replaced at its next use. */
 function checkBooks(report) {
   var remembered = PropertiesService.getScriptProperties().getProperties();
-  Object.keys(remembered).filter(function (key) { return /^lost_\d+$/.test(key); }).sort().forEach(function (key) {
+  Object.keys(remembered).filter(function (key) { return /^lost_(\d+|固定費)$/.test(key); }).sort().forEach(function (key) {
     report.steps.push({what: 'the items of ' + key.slice(5) + ' are all in the 家計簿_' + key.slice(5) + ' in use', ok: false,
                        detail: remembered[key], about: 'books'});
   });
-  Object.keys(remembered).filter(function (key) { return /^book_\d+$/.test(key); }).sort().forEach(function (key) {
+  Object.keys(remembered).filter(function (key) { return /^book_(\d+|固定費)$/.test(key); }).sort().forEach(function (key) {
     var year = key.slice(5), lost = fileState(remembered[key], '家計簿_' + year);
     report.steps.push({what: '家計簿_' + year + ' is live in Drive', ok: !lost, about: 'books',
                        detail: lost ? 'it ' + lost + ': the next request for ' + year + ' uses another 家計簿_' + year +
@@ -1135,9 +1164,7 @@ function checkOn(sheet, report) {
 /** A fixed cost's row is read back as written, and one typed as a person types it (¥38,000, 毎年) reads as meant. */
 function checkRules(sheet, report) {
   function step(what, ok, detail) { report.steps.push({what: what, ok: !!ok, detail: detail || ''}); }
-  sheet.getRange('A:B').setNumberFormat('@');
-  sheet.getRange('J:M').setNumberFormat('@');
-  writeRuleRow(sheet, 1, RULE_HEADER);
+  formatRules(sheet);
   var rule = {id: 'CHECK-RULE', name: '=家賃', price: 85000, low: 80000, high: 90000, day: 31, month: null, category: 1,
               categorySub: null, every: 'month', from: '2027-01', until: null, match: ['ﾔﾏﾀﾞ', '0120']};
   writeRuleRow(sheet, 2, ruleCells(checkedRule(rule, 0)));

@@ -69,16 +69,21 @@ public struct RecurringRule: Sendable, Equatable {
         return found
     }
 
-    /// Whether a statement row's name is this rule's: it holds the rule's name or one of its `match` words, or the rule's
-    /// name holds it (NFKC, case and kana folded, spaces left out; a word of one character names nothing).
+    /// Whether a statement row's name is this rule's: it holds the rule's name or one of its `match` words (NFKC, case
+    /// and kana folded, spaces left out; a word of one character names nothing). Not the reverse: a row `AMAZON` is not
+    /// the rule `Amazonプライム`.
     public func relates(to name: String) -> Bool {
         let row = Self.folded(name)
         guard !row.isEmpty else { return false }
-        for word in [self.name] + match {
+        return ([self.name] + match).contains { word in
             let folded = Self.folded(word)
-            if folded.count >= 2, row.contains(folded) { return true }
+            return folded.count >= 2 && row.contains(folded)
         }
-        return row.count >= 2 && Self.folded(self.name).contains(row)
+    }
+
+    /// `¥4,000–¥12,000`: the amounts a statement row may show, when a range is set.
+    public var aboutText: String? {
+        about.map { "\(PriceText.yen($0.lowerBound))–\(PriceText.yen($0.upperBound))" }
     }
 
     private static func folded(_ text: String) -> String {
@@ -100,10 +105,12 @@ public struct RecurringOccurrence: Sendable, Equatable {
     /// Its day (a rule's day past the month's end falls on the last day).
     public let date: Day
 
-    /// The id it is registered under: made from the rule's id and the month alone, so a second `recurring post`, another
-    /// machine's, or one after an edit of the rule's price names the same item and never registers it twice.
+    /// The id it is registered under: made from the rule's id and its period alone (the month; a yearly rule's year),
+    /// so a second `recurring post`, another machine's, or one after an edit of the rule's price, day or (yearly) month
+    /// names the same item and never registers it twice.
     public var id: String {
-        DerivedID.make(content: Array("recurring \(rule.id) \(month)".utf8), occurrence: 1)
+        let period = rule.every == .year ? String(month.year) : month.description
+        return DerivedID.make(content: Array("recurring \(rule.id) \(period)".utf8), occurrence: 1)
     }
 
     /// The item it registers.
@@ -115,10 +122,10 @@ public struct RecurringOccurrence: Sendable, Equatable {
 }
 
 extension RecurringRule {
-    /// Its occurrences due by `end`: from its first month (`from`; without one, `end`'s month: a rule typed into the
-    /// sheet with no start month is not posted for the months before it) through `end`.
+    /// Its occurrences due by `end`: from its first month (`from`; without one, the month before `end`'s: a rule with
+    /// no first month is not posted for years back, and a run that missed a month's end still posts it) through `end`.
     public func due(through end: Day) -> [RecurringOccurrence] {
-        occurrences(from: (from ?? end.yearMonth).firstDay, through: end)
+        occurrences(from: (from ?? end.yearMonth.previous).firstDay, through: end)
     }
 
     /// Its occurrences in `month` (none or one).
@@ -131,11 +138,11 @@ extension RecurringOccurrence {
     /// The item among `items` that is this occurrence: the one with its id, else one a person typed or a statement
     /// brought for it (a related name, an amount the rule accepts, at most `window` days from its day) that is no other
     /// month's occurrence of the rule.
-    public func holder(among items: [Item], window: Int) -> Item? {
+    /// `others` are the ids of other occurrences (other rules', other months'), which never hold this one.
+    public func holder(among items: [Item], window: Int, others: Set<String> = []) -> Item? {
         let own = id
         if let item = items.first(where: { $0.id == own }) { return item }
-        let neighbours = Set(
-            [month.previous, month.next].compactMap { rule.occurrence(in: $0)?.id })
+        let neighbours = others.union([month.previous, month.next].compactMap { rule.occurrence(in: $0)?.id })
         return
             items
             .filter {
@@ -158,10 +165,10 @@ extension RecurringOccurrence {
     public static func expected(
         _ rules: [RecurringRule], in months: [YearMonth], among items: [Item], from first: YearMonth
     ) -> [RecurringOccurrence] {
-        months.filter { $0 >= first }.flatMap { month in
-            rules.compactMap { rule in
-                rule.occurrence(in: month).flatMap { $0.holder(among: items, window: window) == nil ? $0 : nil }
-            }
-        }.sorted { ($0.date, $0.rule.name) < ($1.date, $1.rule.name) }
+        let all = months.filter { $0 >= first }.flatMap { month in rules.compactMap { $0.occurrence(in: month) } }
+        let ids = Set(all.map(\.id))
+        return all.filter { $0.holder(among: items, window: window, others: ids.subtracting([$0.id])) == nil }.sorted {
+            ($0.date, $0.rule.name) < ($1.date, $1.rule.name)
+        }
     }
 }

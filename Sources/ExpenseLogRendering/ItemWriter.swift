@@ -28,7 +28,7 @@ public struct ItemWriter: Sendable {
     public var shortIDs: [String: String] = [:]
     /// The items still waiting in the outbox, marked as such: `"pending": true` in JSON, a mark after the name in a table.
     public var waitingIDs: Set<String> = []
-    /// The fixed costs a month expects, not yet registered (`recurring`): `"expected": true` in JSON, a mark in a table.
+    /// The fixed costs a month expects, not yet registered (`recurring`): marked in a table, not in its total.
     public var expectedIDs: Set<String> = []
 
     /// A writer with a catalogue, a language and the terminal's width, if a table goes to one.
@@ -45,7 +45,7 @@ public struct ItemWriter: Sendable {
     /// The whole output, ending in a newline unless empty.
     public func render(_ items: [Item], as format: OutputFormat) -> String {
         switch format {
-        case .json where !waitingIDs.isEmpty || !expectedIDs.isEmpty:
+        case .json where !waitingIDs.isEmpty:
             return "[" + items.map(object).joined(separator: ",") + "]\n"
         case .json: return ItemJSON.array(items) + "\n"
         case .ndjson: return items.map { object($0) + "\n" }.joined()
@@ -98,7 +98,6 @@ public struct ItemWriter: Sendable {
     /// An item's JSON object, with `"pending": true` when it still waits in the outbox.
     private func object(_ item: Item) -> String {
         let json = ItemJSON.object(item)
-        if expectedIDs.contains(item.id) { return String(json.dropLast()) + #","expected":true}"# }
         return waitingIDs.contains(item.id) ? String(json.dropLast()) + #","pending":true}"# : json
     }
 

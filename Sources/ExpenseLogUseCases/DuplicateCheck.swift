@@ -425,9 +425,7 @@ public struct DuplicateCheck: Sendable {
     /// Why a row naming a fixed cost near its day with another amount is held, and what a person can do.
     static func feeChange(_ occurrence: RecurringOccurrence, _ row: Item, _ posted: KnownItem?) -> String {
         let rule = occurrence.rule
-        let expected =
-            rule.about.map { "\(PriceText.yen($0.lowerBound))–\(PriceText.yen($0.upperBound))" }
-            ?? PriceText.yen(rule.price)
+        let expected = rule.aboutText ?? PriceText.yen(rule.price)
         return "it names the fixed cost \(PrintableText.of(rule.name)) (\(expected), due \(occurrence.date)) but is "
             + "\(PriceText.yen(row.price)): if the fee changed, `expense-log recurring edit \(PrintableText.of(rule.name)) "
             + "--price \(row.price)` and register again"

@@ -7,8 +7,8 @@ import Foundation
 public enum RuleHome: Sendable, Equatable {
     /// On the server (the bundled script's sheet 固定費 in 家計簿_固定費), shared by every machine and the partner.
     case server(URL)
-    /// In a file on this machine: the server keeps none (another script, or the dummy environment).
-    case machine(URL)
+    /// In a file on this machine: the server keeps none (another script), or there is no server (`dummy`).
+    case machine(URL, noServer: Bool)
 }
 
 /// The fixed-cost rules as read, and from where.
@@ -42,16 +42,21 @@ extension Ledger {
         RecurringRuleFile(url: config.cacheDirectory.appendingPathComponent("recurring.json"))
     }
 
+    /// The rules kept on this machine, as a home.
+    private nonisolated var onMachine: RuleHome {
+        .machine(machineRules.url, noServer: !config.environment.value.usesNetwork)
+    }
+
     /// Where the rules are kept: the server when it offers the `rules` action; nil with the error when it cannot be
     /// asked.
     private nonisolated func ruleHome(_ link: ServerLink?) async throws -> (home: RuleHome, unreachable: APIError?) {
-        guard config.environment.value.usesNetwork, let link else { return (.machine(machineRules.url), nil) }
+        guard config.environment.value.usesNetwork, let link else { return (onMachine, nil) }
         switch try await EditTargets.availability(of: "rules", link.client, repository) {
         case .offered: return (.server(link.client.baseURL), nil)
-        case .absent: return (.machine(machineRules.url), nil)
+        case .absent: return (onMachine, nil)
         case .unknown(let error):
             // Cannot tell: a machine that kept rules of its own goes on with them, else with its copy of the server's.
-            if (try? machineRules.load().isEmpty) == false { return (.machine(machineRules.url), nil) }
+            if (try? machineRules.load().isEmpty) == false { return (onMachine, nil) }
             return (.server(link.client.baseURL), error)
         }
     }
@@ -80,7 +85,8 @@ extension Ledger {
             try FileManager.default.removeItem(at: machineRules.url)
             hooks.notice(.recurringRulesMoved(count: moving.count, from: machineRules.url, to: url))
         }
-        try? await serverRulesCopy.save(read.rules)
+        // No rules and a notice (the spreadsheet in the trash): the copy keeps what was known.
+        if !read.rules.isEmpty || read.notices.isEmpty { try? await serverRulesCopy.save(read.rules) }
         return RecurringRules(rules: read.rules, home: home, unreachable: nil, notices: read.notices)
     }
 
@@ -124,9 +130,11 @@ extension Ledger {
                 _ = try? journal.forEachBatch(of: entry) { known.append(contentsOf: $0.items) }
             }
         }
-        let deleted = Set(((try? decisions.load()) ?? [:]).filter { $0.value.by == .deletion }.keys)
+        let deleted = deletedIDs()
+        let ids = Set(due.map(\.id))
         return due.filter {
-            !deleted.contains($0.id) && $0.holder(among: known, window: RecurringOccurrence.window) == nil
+            !deleted.contains($0.id)
+                && $0.holder(among: known, window: RecurringOccurrence.window, others: ids.subtracting([$0.id])) == nil
         }
     }
 }
@@ -140,8 +148,9 @@ extension Ledger {
         guard config.environment.value.usesNetwork, let client else { return local }
         let server: [RecurringRule]
         do {
-            server = try await client.rules().rules
-            try? await serverRulesCopy.save(server)
+            let read = try await client.rules()
+            server = read.rules
+            if !server.isEmpty || read.notices.isEmpty { try? await serverRulesCopy.save(server) }
         } catch let error as APIError where error.isTransient {
             server = (try? serverRulesCopy.load()) ?? []
         } catch {
@@ -158,6 +167,11 @@ extension Ledger {
 }
 
 extension Ledger {
+    /// The ids of the items deleted on this machine (`delete` keeps them, so that nothing brings them back).
+    public nonisolated func deletedIDs() -> Set<String> {
+        Set(((try? decisions.load()) ?? [:]).filter { $0.value.by == .deletion }.keys)
+    }
+
     /// The rules this machine knows without asking the server: its copy of the server's (refreshed by every `recurring`
     /// command and statement import) and its own. What `fetch`, `summary` and `report` expect from; never a failure.
     public nonisolated func knownRules() -> [RecurringRule] {

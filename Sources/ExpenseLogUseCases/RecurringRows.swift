@@ -31,52 +31,70 @@ struct RecurringRows: Sendable {
         return nil
     }
 
+    /// The ids of every rule's occurrences in the months around `occurrence`'s but its own: items that are them hold
+    /// no other.
+    func otherOccurrences(than occurrence: RecurringOccurrence) -> Set<String> {
+        let months = [occurrence.month.previous, occurrence.month, occurrence.month.next]
+        return Set(rules.flatMap { rule in months.compactMap { rule.occurrence(in: $0)?.id } }).subtracting([
+            occurrence.id
+        ])
+    }
+
     /// A posted occurrence (`recurring post`) a person or a statement already brought under another id.
     func typedHolder(of item: Item, among known: [KnownItem]) -> (RecurringOccurrence, KnownItem)? {
         guard let occurrence = occurrence(withID: item.id, near: item.date),
-            let holder = occurrence.holder(among: known.map(\.item), window: window),
+            let holder = occurrence.holder(
+                among: known.map(\.item), window: window, others: otherOccurrences(than: occurrence)),
             let found = known.first(where: { $0.item.id == holder.id })
         else { return nil }
         return (occurrence, found)
     }
 
     /// What a statement row is to the fixed costs, or nil when it names none near its day; `claimed` holds the
-    /// occurrences earlier rows of the run paid (a second row for one is a payment of its own).
+    /// occurrences earlier rows of the run took (a second row for one is a payment of its own). Of the occurrences
+    /// near its day whose rule it names, the row is one with exactly its amount first, then one whose range holds it,
+    /// the closest day first: two rules a bank names alike (ﾄﾞｺﾓ for the phone and the fibre) each get their own row.
     func fate(
         ofStatementRow item: Item, finder: DuplicateFinder, claimed: inout Set<String>
     ) -> Fate? {
-        var nearest: RecurringOccurrence?
-        var distance = Int.max
+        func rank(_ occurrence: RecurringOccurrence) -> Int {
+            occurrence.rule.price == item.price ? 0 : occurrence.rule.accepts(price: item.price) ? 1 : 2
+        }
+        var near: [(occurrence: RecurringOccurrence, days: Int)] = []
         for rule in rules where rule.relates(to: item.name) {
             for month in [item.date.yearMonth.previous, item.date.yearMonth, item.date.yearMonth.next] {
                 guard let occurrence = rule.occurrence(in: month) else { continue }
                 let days = abs(occurrence.date.daysSinceEpoch - item.date.daysSinceEpoch)
-                // The closest occurrence; at a tie, the one whose amount the row has.
-                if days <= window,
-                    days < distance
-                        || (days == distance && rule.accepts(price: item.price)
-                            && nearest?.rule.accepts(price: item.price) != true)
-                {
-                    (nearest, distance) = (occurrence, days)
-                }
+                if days <= window { near.append((occurrence, days)) }
             }
         }
-        guard let occurrence = nearest else { return nil }
-        guard occurrence.rule.accepts(price: item.price) else { return .feeChanged(occurrence) }
-        if let posted = finder.item(withID: occurrence.id) { return .paid(occurrence, by: posted) }
-        if let holder = occurrence.holder(among: finder.known.map(\.item), window: window),
-            let found = finder.item(withID: holder.id)
-        {
-            return .paid(occurrence, by: found)
+        near.sort {
+            (rank($0.occurrence), $0.days, $0.occurrence.id) < (rank($1.occurrence), $1.days, $1.occurrence.id)
         }
-        guard claimed.insert(occurrence.id).inserted else { return nil }
-        return .pays(occurrence, paying(occurrence, with: item))
+        guard let closest = near.first?.occurrence else { return nil }
+        for (occurrence, _) in near where rank(occurrence) < 2 && !claimed.contains(occurrence.id) {
+            claimed.insert(occurrence.id)
+            if let posted = finder.item(withID: occurrence.id) { return .paid(occurrence, by: posted) }
+            if let holder = occurrence.holder(
+                among: finder.known.map(\.item), window: window, others: otherOccurrences(than: occurrence)),
+                let found = finder.item(withID: holder.id)
+            {
+                return .paid(occurrence, by: found)
+            }
+            return .pays(occurrence, paying(occurrence, with: item))
+        }
+        // Its amount is a rule's, but earlier rows took each such occurrence: a payment of its own.
+        return rank(closest) < 2 ? nil : .feeChanged(closest)
     }
 
-    /// The item a row paying `occurrence` is sent as: the occurrence's id, name and category, the row's day and amount.
+    /// The item a row paying `occurrence` is sent as: the occurrence's id, name and category, the row's amount, and its
+    /// day within the occurrence's month (February's rent debited on March 1st is February's, on the 28th: the server
+    /// keeps an id once a month's sheet, so the occurrence must stay in its month).
     func paying(_ occurrence: RecurringOccurrence, with row: Item) -> Item {
-        Item(
-            id: occurrence.id, date: row.date, name: occurrence.rule.name, price: row.price,
+        let month = occurrence.month
+        let date = row.date < month.firstDay ? month.firstDay : row.date > month.lastDay ? month.lastDay : row.date
+        return Item(
+            id: occurrence.id, date: date, name: occurrence.rule.name, price: row.price,
             category: occurrence.rule.category, categorySub: occurrence.rule.categorySub)
     }
 }

@@ -60,11 +60,9 @@ import Testing
         #expect(RecurringRuleJSON.array(read) == text, "written twice, the same bytes")
         let bad =
             #"[{"id":"A","name":"x","price":1,"day":27,"category":0},{"id":"B","name":"y","price":1,"day":32,"category":0}]"#
-        #expect(throws: RuleFormatError.self) { try RecurringRuleJSON.rules(try JSONParser.parse(Array(bad.utf8))) }
-        do {
-            _ = try RecurringRuleJSON.rules(try JSONParser.parse(Array(bad.utf8)))
-        } catch let error as RuleFormatError {
-            #expect(error.message == "rule 2: day must be 1 to 31, not 32")
+        let error = #expect(throws: RuleFormatError.self) {
+            try RecurringRuleJSON.rules(try JSONParser.parse(Array(bad.utf8)))
         }
+        #expect(error?.message == "rule 2: day must be 1 to 31, not 32")
     }
 }

@@ -25,7 +25,7 @@ enum RecurringCommand: CommandGroup {
 
             EXAMPLES:
               expense-log recurring add 家賃 85000 --day 27 --category 娯楽費
-              expense-log recurring add 電気代 7000 --day 10 --about 4000-12000 --match 東京電力
+              expense-log recurring add 電気代 7000 --day 10 --about 4000-12000 --match ﾄｳｷﾖｳﾃﾞﾝﾘﾖｸ
               expense-log recurring add 自動車保険 38000 --every year --month 4 --day 1
               expense-log recurring list
               expense-log recurring edit NHK --price 1225
@@ -47,7 +47,9 @@ enum RecurringCommand: CommandGroup {
     static let until = Option<String>("until", "month", help: "The last month it is due (2027-12).")
     static let match = Option<String>(
         "match", "words",
-        help: "Other words a statement names it by, space- or comma-separated (ﾔﾏﾀﾞﾌﾄﾞｳｻﾝ, 東京電力).")
+        help:
+            "Other words a statement names it by, space- or comma-separated (ﾔﾏﾀﾞﾌﾄﾞｳｻﾝ, ﾄｳｷﾖｳﾃﾞﾝﾘﾖｸ: as the bank prints it)."
+    )
 
     /// `recurring add NAME PRICE`.
     struct Add: ParsableCommand {
@@ -95,6 +97,7 @@ enum RecurringCommand: CommandGroup {
             if kind == .month, month != nil {
                 throw UsageError(path: context.invocation.path, message: "--month is a yearly rule's; add --every year")
             }
+            try RecurringCommand.refuseTwin(of: rule, in: try await RecurringCommand.rules(context).rules, context)
             let changed = try await RecurringCommand.change(put: [rule], remove: [], context)
             context.note(
                 context.say(
@@ -135,6 +138,16 @@ enum RecurringCommand: CommandGroup {
                         ja: "何も変更していません。固定費はサーバーに保存されます。接続できるときにもう一度実行してください。\n"))
             throw CommandExit(code: .temporaryFailure)
         }
+    }
+
+    /// A usage error when another rule has `rule`'s name (widths, case and kana folded): `edit NAME` must find one.
+    static func refuseTwin(of rule: RecurringRule, in rules: [RecurringRule], _ context: Context) throws {
+        let name = NameFolding.fold(rule.name)
+        guard let twin = rules.first(where: { $0.id != rule.id && NameFolding.fold($0.name) == name }) else { return }
+        throw UsageError(
+            path: context.invocation.path,
+            message: "a fixed cost is already called \(PrintableText.of(twin.name)) (\(twin.id.prefix(8))); "
+                + "`expense-log recurring edit` changes it, or give this one another name")
     }
 
     /// The one rule `text` names: its id or an id's prefix, or its name (widths, case and kana folded); a usage error

@@ -65,6 +65,7 @@ extension RecurringCommand {
                 (changed.category, changed.categorySub) = try AddCommand.resolve(category, config, context)
             }
             try RecurringFields(about: about, from: from, until: until, match: match).apply(to: &changed, context)
+            try RecurringCommand.refuseTwin(of: changed, in: read.rules, context)
             guard changed != found else {
                 context.note(context.say("Nothing to change.", ja: "変更はありません。"))
                 return .success

@@ -22,10 +22,21 @@ struct RecurringFields {
                 throw fail("--about takes two amounts (4000-12000) or a margin (±500), not '\(about)'")
             }
         }
-        if let from { rule.from = try Self.month(from, "--from", context) }
+        if let from {
+            // A rule without a first month would be posted from whatever month a run names: it keeps one.
+            guard let month = try Self.month(from, "--from", context) else {
+                throw fail("--from needs a month (2027-01): a fixed cost is posted from its first month on")
+            }
+            rule.from = month
+        }
         if let until { rule.until = try Self.month(until, "--until", context) }
         if let from = rule.from, let until = rule.until, until < from {
             throw fail("--until \(until) is before the first month \(from)")
+        }
+        if let range = rule.about, !range.contains(rule.price) {
+            throw fail(
+                "--about \(PriceText.yen(range.lowerBound))–\(PriceText.yen(range.upperBound)) leaves out the price "
+                    + "\(PriceText.yen(rule.price)) itself; give a range around it")
         }
         if let match {
             rule.match = match.split(whereSeparator: { " ,、，\u{3000}".contains($0) }).map(String.init)
@@ -34,9 +45,10 @@ struct RecurringFields {
 
     /// A price as `add` reads it (980, ¥85,000, 85,000円); a usage error otherwise.
     static func price(_ text: String, _ context: Context) throws -> Int {
-        guard let price = PriceText.parse(text) else {
+        guard let price = PriceText.parse(text), price != 0 else {
             throw UsageError(
-                path: context.invocation.path, message: "the price must be yen (85000, ¥85,000), not '\(text)'")
+                path: context.invocation.path,
+                message: "the price must be yen other than 0 (85000, ¥85,000), not '\(text)'")
         }
         return price
     }

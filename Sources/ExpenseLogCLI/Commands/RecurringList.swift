@@ -33,8 +33,8 @@ enum RecurringList {
             let japanese = context.japanese
             var rows = [
                 japanese
-                    ? ["ID", "名前", "金額", "日", "項目", "期間", "次回"]
-                    : ["ID", "NAME", "PRICE", "DUE", "CATEGORY", "MONTHS", "NEXT"]
+                    ? ["ID", "名前", "金額", "日", "項目", "期間", "次回", "照合語"]
+                    : ["ID", "NAME", "PRICE", "DUE", "CATEGORY", "MONTHS", "NEXT", "MATCH"]
             ]
             let today = context.today
             for rule in read.rules {
@@ -44,7 +44,7 @@ enum RecurringList {
                     RecurringList.due(rule, japanese: japanese),
                     AddCommand.describe(rule.category, rule.categorySub, config, context),
                     "\(rule.from.map(\.description) ?? "")–\(rule.until.map(\.description) ?? "")",
-                    next.map { $0.date.description } ?? "-",
+                    next.map { $0.date.description } ?? "-", PrintableText.of(rule.match.joined(separator: " ")),
                 ])
             }
             context.io.stdout.write(TextTable(rows: rows).render())
@@ -54,8 +54,7 @@ enum RecurringList {
 
     /// `¥85,000`, or `¥7,000 (¥4,000–¥12,000)` for a rule with a range.
     static func price(_ rule: RecurringRule) -> String {
-        PriceText.yen(rule.price)
-            + (rule.about.map { " (\(PriceText.yen($0.lowerBound))–\(PriceText.yen($0.upperBound)))" } ?? "")
+        PriceText.yen(rule.price) + (rule.aboutText.map { " (\($0))" } ?? "")
     }
 
     /// `27th monthly`, `Apr 1 yearly`; `毎月27日`, `毎年4月1日`.
@@ -71,8 +70,10 @@ enum RecurringList {
         let months =
             (rule.from.map { japanese ? "\($0)から" : ", from \($0)" } ?? "")
             + (rule.until.map { japanese ? "\($0)まで" : " until \($0)" } ?? "")
+        let words = rule.match.isEmpty ? "" : PrintableText.of(rule.match.joined(separator: " "))
         return "\(PrintableText.of(rule.name)) \(price(rule)) \(due(rule, japanese: japanese))"
             + (japanese ? " " + months : months)
+            + (words.isEmpty ? "" : japanese ? " 照合語 \(words)" : ", matching \(words)")
     }
 
     /// Where the rules are kept, as a clause.
@@ -82,10 +83,12 @@ enum RecurringList {
             japanese
                 ? "固定費はサーバー (\(url.host ?? "")) の 家計簿_固定費 にあり、どのマシンからも同じものが見えます"
                 : "the fixed costs are kept on the server (\(url.host ?? "")), in 家計簿_固定費, for every machine"
-        case .machine(let file):
+        case let .machine(file, noServer):
             japanese
-                ? "サーバーのスクリプトは固定費を保存しないため、固定費はこのマシンの \(file.path) にあります"
-                : "the fixed costs are kept on this machine, in \(file.path) (the server's script keeps none)"
+                ? (noServer ? "サーバーがないため" : "サーバーのスクリプトは固定費を保存しないため")
+                    + "、固定費はこのマシンの \(file.path) にあります"
+                : "the fixed costs are kept on this machine, in \(file.path) ("
+                    + (noServer ? "this environment has no server" : "the server's script keeps none") + ")"
         }
     }
 }

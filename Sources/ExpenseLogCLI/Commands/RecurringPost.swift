@@ -23,13 +23,13 @@ extension RecurringCommand {
                 a second run, another machine's, or one after sync finds it and registers nothing. An occurrence a \
                 person typed (a related name, the rule's amount, within 3 days) or a statement brought is not \
                 registered again, nor one deleted on this machine. A rule posts from its first month (--from; \
-                without one, only the month of --through).
+                without one, from the month before --through's).
 
                 EXAMPLES:
                   expense-log recurring post
                   expense-log recurring post --through 2027-03-31
                   expense-log recurring post --through 2027-03 --dry-run
-                  crontab: 0 7 * * * expense-log recurring post --quiet
+                  crontab: 0 7 * * * expense-log recurring post --quiet > /dev/null
                 """)
 
         func run(_ context: Context) async throws -> ExitCode {

@@ -38,6 +38,8 @@ struct RegisterOptions {
     /// Whether a server that cannot be reached is given up at once, the items waiting in the journal (`add`, `recurring
     /// post`: a cron job or a person on a train).
     var queuesUnreachable: Bool { adding != nil || !posting.isEmpty }
+    /// Whether the command has `--explain` (`register`; not `add` or `recurring post`).
+    var hasExplain: Bool { adding == nil && posting.isEmpty }
 
     /// `register`'s options checked together; two `-`, a file named twice, an unknown profile, a profile over a non-CSV
     /// input, or two options that say one thing differently is a usage error.

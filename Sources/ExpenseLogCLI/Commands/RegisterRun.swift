@@ -11,7 +11,7 @@ extension RegisterCommand {
     static func run(_ options: RegisterOptions, _ context: Context) async throws -> ExitCode {
         let progress = ProgressLine(context)
         let ending = RegisterEnding(
-            file: options.recordFile, context: context, progress: progress, summarizes: options.adding == nil)
+            file: options.recordFile, context: context, progress: progress, summarizes: options.hasExplain)
         let names = options.paths.map { RegisterOptions.name(of: $0.path) }
         let ledger: Ledger
         var request: RegisterRequest

@@ -80,6 +80,12 @@ struct SummaryCommand: ParsableCommand {
             range ?? CommonOptions.period(self.period, year: year, month: month, context, now: context.now),
             offline: offline, refresh: refresh, context)
         let now = context.today.yearMonth
+        if forecast != nil, sentOnly {
+            throw UsageError(
+                path: context.invocation.path,
+                message: "--forecast counts fixed costs not yet registered, --sent-only only what the server has: "
+                    + "give one of them")
+        }
         if let forecast, forecast > 0, let first = period.months.first, let last = period.months.last {
             var end = last
             for _ in 0..<forecast { end = end.next }

@@ -6,10 +6,15 @@ import ExpenseLogUseCases
 enum ExpectedCosts {
     /// The occurrences still expected in the months read (this month on), none held by their items or the waiting ones.
     static func find(_ loaded: [LoadedMonth], waiting: [Item], _ context: Context) -> [RecurringOccurrence] {
-        guard let rules = try? context.ledger().knownRules(), !rules.isEmpty else { return [] }
+        guard let ledger = try? context.ledger() else { return [] }
+        let rules = ledger.knownRules()
+        guard !rules.isEmpty else { return [] }
         let months = loaded.filter { $0.missing == nil }.map(\.month)
+        // One deleted here is not expected: `recurring post` will not bring it back.
+        let deleted = ledger.deletedIDs()
         return RecurringOccurrence.expected(
-            rules, in: months, among: loaded.flatMap(\.items) + waiting, from: context.today.yearMonth)
+            rules, in: months, among: loaded.flatMap(\.items) + waiting, from: context.today.yearMonth
+        ).filter { !deleted.contains($0.id) }
     }
 
     /// The months with their expected occurrences counted, and said so.

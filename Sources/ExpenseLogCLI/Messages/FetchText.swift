@@ -17,8 +17,8 @@ struct FetchText {
     var waiting: [Item] = []
     /// The period asked for, named above the table on a terminal.
     var period: Period?
-    /// The fixed costs the months read still expect (`recurring`), shown marked in a table or JSON (not in CSV or
-    /// NDJSON, which `register` reads back).
+    /// The fixed costs the months read still expect (`recurring`), shown marked in a table (not in JSON, CSV or
+    /// NDJSON, which `register` reads back: they are no items yet).
     var expected: [Item] = []
 
     /// The items, then those of `months` still waiting in the outbox (in date order), marked; prints them, then says how
@@ -39,7 +39,7 @@ struct FetchText {
             outbox.isEmpty ? known : EditTargets.shortIDs(Array(known.keys) + outbox.map(\.id))
         }
         let expecting =
-            showsWaiting && (format == .table || format == .json)
+            showsWaiting && format == .table
             ? expected.filter { shownMonths.contains($0.date.yearMonth) } : []
         let printed = query.apply(expecting.isEmpty ? shown : (shown + expecting).sorted { $0.date < $1.date })
         if let period { context.title(period, format) }

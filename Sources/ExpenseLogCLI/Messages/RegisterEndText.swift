@@ -53,6 +53,8 @@ extension RegisterText {
             return rowsCode
         case .nothingNew:
             progress.clear()
+            // `recurring post` with every occurrence already there (a partner posted it): nothing to say, for cron.
+            if !options.posting.isEmpty, result.held.isEmpty { return rowsCode }
             explain(result.skipped, held: result.held, review: review)
             if options.format != .table { context.printItems([], options.format, config) }
             context.note(

@@ -179,11 +179,11 @@ struct RegisterText {
                     ? ""
                     : (there == 0 ? "Left out" : ", and left out")
                         + " \(decided) row\(decided == 1 ? "" : "s") as decided before")
-                + (options.adding != nil ? "." : "; --explain says what each matched.")  // add has no --explain
+                + (options.hasExplain ? "; --explain says what each matched." : ".")
             let japanese =
                 (there == 0 ? "" : "登録済みの\(there)行を飛ばしました" + (matched == 0 ? "" : " (うち\(matched)行は別に入力された項目と一致)"))
                 + (decided == 0 ? "" : (there == 0 ? "" : "。") + "決定どおり\(decided)行を除外しました")
-                + (options.adding != nil ? "。" : "。--explain でそれぞれの理由を表示します。")
+                + (options.hasExplain ? "。--explain でそれぞれの理由を表示します。" : "。")
             context.note(context.say(english, ja: japanese))
             return
         }
