@@ -21,6 +21,9 @@
  *        {"id","name","price","low","high","day","month","category","categorySub","every":"month"|"year","from","until",
  *        "match":[words]} (from and until yyyy-MM or null; low and high the range a statement's amount may fall in)
  *   POST {"action":"rules","put":[rule, …],"remove":[ids]} → {"rules":[every rule after the change]}
+ *   GET  ?year=2024&month=1&fields=payer → the month's items, each also with "payer" (who paid, or null: the household)
+ *        and "personal" (true for one person's own spending); an item sent with "payer" or "personal" (register,
+ *        update's changes) keeps them in the columns 支払者 and 個人 after the app's six, which a plain GET never answers
  * register and delete answers may carry "notices": things the owner should know (a year's spreadsheet in the trash).
  * Errors are JSON: {"error":{"kind":"…","message":"…"}} (Apps Script answers 200 whatever a script returns), and logged
  * with their stack (console.error) for the Executions page. The kind never depends on a message's wording, which
@@ -56,9 +59,11 @@
  */
 
 var HEADER = ['ID', '日付', '品名', '金額', '項目', 'サブ項目'];
+// Columns the app never reads (it gets the six keys above): who paid, and whether it was one person's own.
+var EXTRA_HEADER = ['支払者', '個人'];
 var VERSION = 4;
 var APP = {app: 'expense-log', version: VERSION,
-           actions: ['info', 'fetch', 'register', 'delete', 'update', 'adopt', 'check', 'rules']};
+           actions: ['info', 'fetch', 'register', 'delete', 'update', 'adopt', 'check', 'rules', 'payer']};
 // Sheets' limits (Google's "Files you can store in Google Drive"): a cell holds at most 50,000 characters, and a
 // spreadsheet at most 10 million cells. A number is a double: whole numbers are kept exactly up to 2^53 - 1.
 var CELL_CHARACTERS = 50000, SPREADSHEET_CELLS = 10000000;
@@ -79,7 +84,7 @@ var run = fresh();
 
 function fresh() {
   return {books: Object.create(null), zones: Object.create(null), created: Object.create(null), notices: [], locked: false,
-          flushed: []};
+          flushed: [], extras: false};
 }
 
 function doGet(e) {
@@ -89,6 +94,8 @@ function doGet(e) {
     if (parameter.action === 'info') return APP;
     checkKey(e);
     if (parameter.action === 'rules') return noted({rules: readRules()});
+    // The app's GET answers its six keys; a client asks for who paid.
+    run.extras = parameter.fields === 'payer';
     var year = whole(parameter.year, 'year', FIRST_YEAR, LAST_YEAR);
     var month = whole(parameter.month, 'month', 1, 12);
     var sheet = monthSheet(year, month, false);
@@ -113,6 +120,8 @@ function doPost(e) {
     var action = body && typeof body === 'object' ? body.action : undefined;
     if (action === 'register') {
       if (!Array.isArray(body.items)) throw failure('bad-request', '"items" must be an array of items');
+      // Items saved with who paid are answered with it.
+      run.extras = body.items.some(function (item) { return item && typeof item === 'object' && hasExtras(item); });
       return withLock(function () { return noted(register(body.items)); });
     }
     if (action === 'delete') return withLock(function () { return noted(remove(body.items)); });
@@ -433,7 +442,7 @@ function item(cells, shown, where) {
   var cell = function (index) { return index < cells.length ? cells[index] : ''; };
   var text = function (index) { return index < shown.length ? shown[index] : ''; };
   var date = cell(1);
-  return {
+  var result = {
     id: text(0),
     // A date cell as its day, whatever its display format; a time typed by hand (a Date in 1899) as it shows.
     date: date instanceof Date && Utilities.formatDate(date, where, 'yyyy') !== '1899'
@@ -444,7 +453,15 @@ function item(cells, shown, where) {
     category: number(cell(4)),
     categorySub: number(cell(5))
   };
+  if (run.extras) {
+    result.payer = text(6) === '' ? null : text(6);
+    result.personal = PERSONAL.indexOf(String(text(7)).trim().toLowerCase()) >= 0;
+  }
+  return result;
 }
+
+// What the 個人 column holds for one person's own spending (written as 個人; typed by a person in other words).
+var PERSONAL = ['個人', 'personal', 'true', '1', '○', '✓', 'yes'];
 
 /** A date typed by hand as text (2024/1/7, 2024-01-07, 2024.1.7) as the wire's yyyyMMdd; other text as it is. */
 function dayText(text) {
@@ -466,7 +483,14 @@ function writeRows(sheet, start, rows, numbersFirst) {
   var texts = function () {
     sheet.getRange(start, 1, rows.length, 3).setNumberFormat('@').setRichTextValues(rows.map(function (cells) { return cells.slice(0, 3).map(rich); }));
   };
-  var numbers = function () { sheet.getRange(start, 4, rows.length, 3).setValues(rows.map(function (cells) { return cells.slice(3); })); };
+  var numbers = function () { sheet.getRange(start, 4, rows.length, 3).setValues(rows.map(function (cells) { return cells.slice(3, 6); })); };
+  // Who paid, as text (a name 0120 stays 0120), when a row carries it; a row without it (a header of six) writes none.
+  var extras = rows.some(function (cells) { return cells.length > 6; });
+  var payers = function () {
+    sheet.getRange(start, 7, rows.length, 2).setNumberFormat('@').setRichTextValues(rows.map(function (cells) {
+      return [rich(cells.length > 6 ? cells[6] : ''), rich(cells.length > 7 ? cells[7] : '')];
+    }));
+  };
   // The id, date and name first: a write cut short between the two calls leaves a row that names its item, which the
   // request's retry finds without its numbers and writes again whole (register's redo). The other order left numbers
   // without an id: a row no request could name, after which every read of the month was refused. Over a row of
@@ -479,12 +503,20 @@ function writeRows(sheet, start, rows, numbersFirst) {
     texts();
     numbers();
   }
+  if (extras) payers();
 }
 
 /** An item's cells in the header's order. */
 function row(item) {
-  return [item.id, item.date, item.name, item.price, item.category,
-          item.categorySub === null || item.categorySub === undefined ? '' : item.categorySub];
+  var cells = [item.id, item.date, item.name, item.price, item.category,
+               item.categorySub === null || item.categorySub === undefined ? '' : item.categorySub];
+  // Who paid goes only where a client said: the app's items leave the two columns as they are.
+  if (hasExtras(item)) cells.push(item.payer === null || item.payer === undefined ? '' : item.payer, item.personal ? '個人' : '');
+  return cells;
+}
+
+function hasExtras(item) {
+  return item.payer !== undefined || item.personal !== undefined;
 }
 
 function rich(text) {
@@ -535,6 +567,12 @@ function checked(item, index) {
   var sub = item.categorySub;
   if (sub !== null && sub !== undefined && (!wholeNumber(sub) || sub < 0)) {
     throw failure('bad-request', place + ': categorySub must be a whole number or null');
+  }
+  if (item.payer !== undefined && item.payer !== null && (typeof item.payer !== 'string' || item.payer.length > CELL_CHARACTERS)) {
+    throw failure('bad-request', place + ': payer must be a name (text) or null');
+  }
+  if (item.personal !== undefined && typeof item.personal !== 'boolean') {
+    throw failure('bad-request', place + ': personal must be true or false');
   }
   return item;
 }
@@ -634,7 +672,12 @@ function registering(group) {
     redo.push({at: 1, cells: HEADER});
   }
   // A sheet made or cleared by hand gets its header first, in the same write, so that no item is taken for one.
-  var lines = (rows.last === 0 ? [HEADER] : []).concat(fresh.map(row));
+  var extras = fresh.some(hasExtras);
+  // Items with a payer name the two columns in the header (an older sheet's six-column header gets them too).
+  if (extras && rows.last > 0 && header[0] === HEADER[0] && (header[6] || '') === '') {
+    redo.push({at: 1, cells: HEADER.concat(EXTRA_HEADER)});
+  }
+  var lines = (rows.last === 0 ? [extras ? HEADER.concat(EXTRA_HEADER) : HEADER] : []).concat(fresh.map(row));
   if (lines.length) makeRoom(rows.sheet, rows.last, lines.length);
   var touched = redo.map(function (again) { return again.at; });
   // Appending is checked from the last row read: a row deleted above it or added below it moved the end.
@@ -701,6 +744,8 @@ function deleteRuns(sheet, rows) {
 }
 
 function update(body) {
+  // Read with who paid, so that an item moved to another month keeps it.
+  run.extras = true;
   if (typeof body.id !== 'string' || body.id === '' || !realDay(body.date) || !body.changes || typeof body.changes !== 'object') {
     throw failure('bad-request', 'an update needs "id", its current "date" (yyyyMMdd) and "changes"');
   }
@@ -718,15 +763,17 @@ function update(body) {
     conflicts(current, body);
     var changed = {};
     Object.keys(current).forEach(function (key) { changed[key] = current[key]; });
-    ['name', 'price', 'date', 'category', 'categorySub'].forEach(function (key) {
+    ['name', 'price', 'date', 'category', 'categorySub', 'payer', 'personal'].forEach(function (key) {
       if (Object.prototype.hasOwnProperty.call(body.changes, key)) changed[key] = body.changes[key];
     });
     checked(changed, 0);
     // Remembered once written and flushed: a change whose flush failed is made again by its retry.
     var remember = function () { if (cache) run.flushed.push(function () { cache.put(done, '1', 21600); }); };
     if (String(changed.date).slice(0, 6) === found.date.slice(0, 6)) {
+      // Who paid is written only when it changes: the other columns cost a Sheets call less each.
+      var cells = hasExtras(body.changes) ? row(changed) : row(changed).slice(0, 6);
       return {checks: [[found.rows, found.at, found.at]], answer: changed,
-              write: function () { writeRows(found.rows.sheet, found.at, [row(changed)]); remember(); }};
+              write: function () { writeRows(found.rows.sheet, found.at, [cells]); remember(); }};
     }
     // Another month: the item moves to that month's sheet, written there before it leaves this one.
     var target = yearMonth(changed.date);
