@@ -6,7 +6,7 @@ import Foundation
 /// The two calls of the web app, turned into requests.
 public enum ExpenseLogAPI: Sendable, Equatable {
     /// `GET <base>?year=Y&month=M` (no zero padding).
-    case fetch(YearMonth)
+    case fetch(YearMonth, withPayer: Bool = false)
     /// `POST <base>` with a JSON array of items.
     case register([Item])
 
@@ -36,10 +36,11 @@ public enum ExpenseLogAPI: Sendable, Equatable {
     /// The request for this call against a base URL; `timeout` overrides the default.
     public func request(baseURL: URL, timeout: Double? = nil) -> HTTPRequest {
         switch self {
-        case .fetch(let month):
+        case let .fetch(month, withPayer):
             // Append to the encoded query as written: re-encoding it would turn a signed `%2B` into `+`.
             var parts = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)
-            let ours = "year=\(month.year)&month=\(month.month)"
+            // Who paid only from the bundled script that keeps it (`fields=payer`): another answers its six keys.
+            let ours = "year=\(month.year)&month=\(month.month)" + (withPayer ? "&fields=payer" : "")
             let existing = parts?.percentEncodedQuery ?? ""
             parts?.percentEncodedQuery = existing.isEmpty ? ours : existing + "&" + ours
             return HTTPRequest(

@@ -45,8 +45,10 @@ public struct ExpenseLogAPIClient: Sendable {
 
     /// The items of one month, as the server has them (with the rows it could not read); a GET is retried on every
     /// transient failure.
-    public func fetch(_ month: YearMonth) async throws -> SheetAnswer {
-        let request = authorized(ExpenseLogAPI.fetch(month).request(baseURL: baseURL, timeout: timeout))
+    /// `withPayer` asks the bundled script for who paid (`&fields=payer`).
+    public func fetch(_ month: YearMonth, withPayer: Bool = false) async throws -> SheetAnswer {
+        let request = authorized(
+            ExpenseLogAPI.fetch(month, withPayer: withPayer).request(baseURL: baseURL, timeout: timeout))
         return try await perform(request, mayRetry: { _ in true })
     }
 
@@ -64,6 +66,10 @@ public struct ExpenseLogAPIClient: Sendable {
     /// its fate unknown, and re-sending it blindly could register the items twice. With `action`, the batch goes as
     /// the bundled script's register action, whose answer names the ids that were already there.
     public func send(_ batch: OutboxBatch, action: Bool = false) async throws -> SheetAnswer {
+        // Another script keeps the app's six fields only (and a strict one refuses more): who paid stays here.
+        let batch =
+            !action && batch.items.contains(where: \.hasShare)
+            ? OutboxBatch(key: batch.key, items: batch.items.map(\.withoutShare)) : batch
         var request = authorized(
             action
                 ? ExpenseLogAPI.registerAction(body: batch.body, baseURL: baseURL, timeout: timeout)

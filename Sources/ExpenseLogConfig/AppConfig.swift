@@ -72,6 +72,8 @@ public struct AppConfig: Sendable, Equatable {
     public var budgets: Sourced<Budgets>? = nil
     /// Whether words are Japanese by the config file's `language` (over `LANG`); nil when it sets none.
     public var japanese: Sourced<Bool>? = nil
+    /// Who pays what this machine registers: the config file's `payer`, else nobody named (the household).
+    public var payer: Sourced<String>? = nil
 
     /// This environment's cache folder for the configured server (the environment's own when none is configured). The
     /// URL as written names it, checked or not: a URL the checks refuse must still never share another server's months.
@@ -163,6 +165,7 @@ extension AppConfig {
             } ?? Sourced(value: .appsScript, source: "default"))
         config.budgets = file.budgets.map { Sourced(value: $0, source: "config file \(configFile.value)") }
         config.japanese = file.language.map { Sourced(value: $0 == "ja", source: "config file \(configFile.value)") }
+        config.payer = file.payer.map { Sourced(value: $0, source: "config file \(configFile.value)") }
         return config
     }
 

@@ -8,7 +8,7 @@ public enum ConfigEdit {
     /// The keys that take a single value (`baseURL.development` sets one environment's URL; `baseURL` both).
     public static let keys = [
         "environment", "baseURL", "baseURL.release", "baseURL.development", "serverTimeZone", "maxAnswerMiB",
-        "serverMaxExecutionSeconds", "language",
+        "serverMaxExecutionSeconds", "language", "payer",
     ]
     private static let numeric: Set<String> = ["maxAnswerMiB", "serverMaxExecutionSeconds", "budgets"]
 

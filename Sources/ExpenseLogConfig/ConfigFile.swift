@@ -21,10 +21,12 @@ struct ConfigFile: Equatable {
     var budgets: Budgets?
     /// `ja` or `en`: the language of tables and messages whatever `LANG` says (cron has none).
     var language: String?
+    /// Who pays what this machine registers, unless told otherwise (`add --payer`).
+    var payer: String?
 
     static let knownKeys = [
         "environment", "baseURL", "categories", "serverTimeZone", "maxAnswerMiB",
-        "serverMaxExecutionSeconds", "budgets", "language",
+        "serverMaxExecutionSeconds", "budgets", "language", "payer",
     ]
     /// Keys earlier versions read, accepted and ignored: `transport` chose between libcurl and a built-in client on
     /// Linux, which has one transport now.
@@ -75,6 +77,13 @@ struct ConfigFile: Equatable {
         default:
             throw ConfigError.badConfigFile(
                 path: path, reason: "'baseURL' must be a URL string or an object of one per environment")
+        }
+        if let value = root["payer"] {
+            guard let name = value as? String, !name.trimmingSpaces().isEmpty else {
+                throw ConfigError.badConfigFile(
+                    path: path, reason: "'payer' must be a name (who pays what this machine registers: 太郎)")
+            }
+            file.payer = name.trimmingSpaces()
         }
         if let value = root["language"] {
             guard let name = value as? String, languages.contains(name) else {

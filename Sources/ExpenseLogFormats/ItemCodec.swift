@@ -110,9 +110,22 @@ public enum ItemCodec {
         guard let date = Day(parsing: dateText) else {
             throw fail(fields["date"]?.line ?? line, "date: \"\(dateText)\" is not a yyyyMMdd day")
         }
+        // Who paid (the bundled script's `fields=payer`, the cache, the journal): a name or null; personal true or false.
+        var payer: String?
+        switch members[member: "payer"] {
+        case .string(let name, _)?: payer = name
+        case nil, .null?: payer = nil
+        case let other?: throw fail(other.line, "payer: expected a name or null, found \(other.described)")
+        }
+        var personal = false
+        switch members[member: "personal"] {
+        case .bool(let value, _)?: personal = value
+        case nil, .null?: personal = false
+        case let other?: throw fail(other.line, "personal: expected true or false, found \(other.described)")
+        }
         return Item(
             id: try text(.id), date: date, name: try text(.name), price: try integer(.price),
             category: try integer(.category),
-            categorySub: sub)
+            categorySub: sub, payer: payer, personal: personal)
     }
 }

@@ -95,8 +95,20 @@ public enum ItemJSON {
             put(item.category)
             put(",\"categorySub\":")
             if let sub = item.categorySub { put(sub) } else { put("null") }
-            put("}")
+            // Who paid only when known: the app's six keys stay the whole object otherwise.
+            guard item.payer != nil || item.personal else {
+                put("}")
+                out.append(contentsOf: UnsafeBufferPointer(start: buffer.baseAddress, count: at - buffer.baseAddress!))
+                return
+            }
             out.append(contentsOf: UnsafeBufferPointer(start: buffer.baseAddress, count: at - buffer.baseAddress!))
+            var tail = ""
+            if let payer = item.payer {
+                tail += ",\"payer\":"
+                appendString(payer, to: &tail)
+            }
+            if item.personal { tail += ",\"personal\":true" }
+            out.append(contentsOf: Array((tail + "}").utf8))
         }
     }
 

@@ -178,8 +178,17 @@ public struct SheetRows: Sendable {
             }
             categorySub = sub
         }
+        // Who paid, when the script was asked for it (`fields=payer`): a name, or none (the household's).
+        var payer: String?
+        if let value = fields["payer"], !Self.isEmpty(value) { payer = Self.text(value) }
+        var personal = false
+        if case .bool(let value, _)? = fields["personal"] { personal = value }
         return .success(
-            (Item(id: id, date: date, name: name, price: price, category: category, categorySub: categorySub), guess))
+            (
+                Item(
+                    id: id, date: date, name: name, price: price, category: category, categorySub: categorySub,
+                    payer: payer, personal: personal), guess
+            ))
     }
 
     /// A date cell: `yyyyMMdd` as text or number, the import forms, or an instant read as a day in the sheet's zone.

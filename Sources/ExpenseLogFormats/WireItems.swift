@@ -164,18 +164,36 @@ extension JSONParser {
     /// One item object; nil when it needs the codec's general reading or its error.
     mutating func item() throws -> Item? {
         var id: String?, date: Day?, name: String?, price: Int?, category: Int?, categorySub: Int?
-        let complete = try fields(["id", "date", "name", "price", "category", "categorySub"]) { parser, key in
+        var payer: String?, personal = false
+        let keys: [StaticString] = ["id", "date", "name", "price", "category", "categorySub", "payer", "personal"]
+        let complete = try fields(keys) { parser, key in
             switch key {
             case 0: id = try parser.lenientString(); return id != nil
             case 1: date = try parser.day(); return date != nil
             case 2: name = try parser.lenientString(); return name != nil
             case 3: price = try parser.lenientInteger(); return price != nil
             case 4: category = try parser.lenientInteger(); return category != nil
-            default: return try parser.optionalInteger(&categorySub)
+            case 5: return try parser.optionalInteger(&categorySub)
+            case 6:
+                switch try parser.parseValue(depth: 1) {
+                case .string(let text, _): payer = text
+                case .null: payer = nil
+                default: return false
+                }
+                return true
+            default:
+                switch try parser.parseValue(depth: 1) {
+                case .bool(let value, _): personal = value
+                case .null: personal = false
+                default: return false
+                }
+                return true
             }
         }
         guard complete, let id, let date, let name, let price, let category else { return nil }
-        return Item(id: id, date: date, name: name, price: price, category: category, categorySub: categorySub)
+        return Item(
+            id: id, date: date, name: name, price: price, category: category, categorySub: categorySub, payer: payer,
+            personal: personal)
     }
 
     /// A number or null (a time stamp) into `value`; false when it is neither.

@@ -169,6 +169,27 @@ public enum InputReader {
             case "price": draft.price = raw
             case "category": draft.category = raw
             case "categorySub": draft.categorySub = raw
+            // Who paid, as `fetch --format json` prints it from a server that keeps it: read back as it was.
+            case "payer":
+                switch member {
+                case .string(let name, _) where !name.trimmingSpaces().isEmpty: draft.payer = name.trimmingSpaces()
+                case .null, .string: draft.payer = nil
+                default:
+                    return .failure(
+                        ValidationProblem(
+                            location: SourceLocation(file: file, line: member.line), field: key,
+                            message: "must be a name or null, got \(member.described)",
+                            japanese: "名前か null にしてください (\(member.described)でした)"))
+                }
+            case "personal":
+                guard case .bool(let value, _) = member else {
+                    return .failure(
+                        ValidationProblem(
+                            location: SourceLocation(file: file, line: member.line), field: key,
+                            message: "must be true or false, got \(member.described)",
+                            japanese: "true か false にしてください (\(member.described)でした)"))
+                }
+                draft.personal = value
             default:
                 return .failure(
                     ValidationProblem(

@@ -14,15 +14,33 @@ public struct Item: Sendable, Hashable {
     public var category: Int
     /// The sub-category number, or nil when the item has none.
     public var categorySub: Int?
+    /// Who paid (`add --payer`), or nil: the household's, or not known (the app sends none). Kept by the bundled script
+    /// in a column the app never reads, and sent only to a server that keeps it.
+    public var payer: String?
+    /// Whether it was one person's own spending, not the household's (`add --personal`): left out of settling up.
+    public var personal: Bool
 
     /// An item from already valid fields; readers go through `ItemDraft.validated()`.
-    public init(id: String, date: Day, name: String, price: Int, category: Int, categorySub: Int?) {
+    public init(
+        id: String, date: Day, name: String, price: Int, category: Int, categorySub: Int?, payer: String? = nil,
+        personal: Bool = false
+    ) {
         self.id = id
         self.date = date
         self.name = name
         self.price = price
         self.category = category
         self.categorySub = categorySub
+        self.payer = payer
+        self.personal = personal
+    }
+
+    /// Whether it carries more than the app's six fields (who paid, or one person's own).
+    public var hasShare: Bool { payer != nil || personal }
+
+    /// The item as the app's six fields (for a server that keeps nothing more).
+    public var withoutShare: Item {
+        Item(id: id, date: date, name: name, price: price, category: category, categorySub: categorySub)
     }
 }
 
@@ -42,6 +60,7 @@ extension Array where Element == Item {
             && zip(self, other).allSatisfy { a, b in
                 a.id.hasSameBytes(as: b.id) && a.name.hasSameBytes(as: b.name) && a.date == b.date
                     && a.price == b.price && a.category == b.category && a.categorySub == b.categorySub
+                    && a.payer == b.payer && a.personal == b.personal
             }
     }
 }

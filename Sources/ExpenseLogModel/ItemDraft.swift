@@ -92,6 +92,10 @@ public struct ItemDraft: Sendable {
     public var categoryOriginJapanese: String?
     /// Whether the category is the profile's default, no rule or history naming the shop's: the import lists such shops.
     public var categoryIsDefault = false
+    /// Who paid (`add --payer`, the config's `payer`), or nil.
+    public var payer: String?
+    /// Whether it is one person's own spending (`add --personal`).
+    public var personal = false
 
     /// An empty draft at a location; readers fill the fields.
     public init(location: SourceLocation) {

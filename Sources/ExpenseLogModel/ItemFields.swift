@@ -14,14 +14,19 @@ public struct ItemFields {
     public let category: Int
     /// The sub-category number, or nil.
     public let categorySub: Int?
+    /// Who paid, or nil (`Item.payer`).
+    public let payer: String?
+    /// Whether it was one person's own (`Item.personal`).
+    public let personal: Bool
 
     /// Fields over borrowed bytes.
     public init(
         id: UnsafeBufferPointer<UInt8>, date: Day, name: UnsafeBufferPointer<UInt8>, price: Int, category: Int,
-        categorySub: Int?
+        categorySub: Int?, payer: String? = nil, personal: Bool = false
     ) {
         (self.id, self.date, self.name) = (id, date, name)
         (self.price, self.category, self.categorySub) = (price, category, categorySub)
+        (self.payer, self.personal) = (payer, personal)
     }
 
     /// The id as a String (a copy).
@@ -31,7 +36,7 @@ public struct ItemFields {
     public var item: Item {
         Item(
             id: idText, date: date, name: String(decoding: name, as: UTF8.self), price: price, category: category,
-            categorySub: categorySub)
+            categorySub: categorySub, payer: payer, personal: personal)
     }
 }
 
@@ -42,7 +47,8 @@ extension Item {
             try name.withUTF8Bytes { name in
                 try body(
                     ItemFields(
-                        id: id, date: date, name: name, price: price, category: category, categorySub: categorySub))
+                        id: id, date: date, name: name, price: price, category: category, categorySub: categorySub,
+                        payer: payer, personal: personal))
             }
         }
     }

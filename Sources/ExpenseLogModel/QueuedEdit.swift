@@ -53,7 +53,8 @@ extension QueuedEdit.Change {
             name: fields.contains(.name) ? changed.name : base.name,
             price: fields.contains(.price) ? changed.price : base.price,
             category: fields.contains(.category) ? changed.category : base.category,
-            categorySub: fields.contains(.categorySub) ? changed.categorySub : base.categorySub)
+            categorySub: fields.contains(.categorySub) ? changed.categorySub : base.categorySub,
+            payer: base.payer, personal: base.personal)
     }
 }
 

@@ -57,7 +57,7 @@ public final class ItemSpool {
         let start = end
         try item.id.withUTF8Bytes { id in
             try item.name.withUTF8Bytes { name in
-                let size = 4 + Self.fixedSize + 4 + id.count + 4 + name.count
+                let size = 4 + Self.fixedSize + 4 + id.count + 4 + name.count + Self.shareSize(item)
                 if used + size > buffer.count { try flush() }
                 if size <= buffer.count {
                     Self.lay(item, tag: tag, id: id, name: name, at: buffer.baseAddress! + used)
@@ -113,11 +113,17 @@ public final class ItemSpool {
     /// Lays out an item's record at `start`: its length, then the fixed part, then its texts (numbers least significant
     /// byte first, whatever the machine's order). Laid out in place: appended to an array a piece at a time, it cost
     /// a thousand instructions a record.
+    /// The bytes a record's share takes after its name: none for an item of the app's six fields, else a flag byte (1:
+    /// personal, 2: a payer follows), the payer's length and its bytes.
+    private static func shareSize(_ item: Item) -> Int {
+        item.hasShare ? 1 + 4 + (item.payer?.utf8.count ?? 0) : 0
+    }
+
     private static func lay(
         _ item: Item, tag: Int32, id: UnsafeBufferPointer<UInt8>, name: UnsafeBufferPointer<UInt8>,
         at start: UnsafeMutableRawPointer
     ) {
-        let length = fixedSize + 4 + id.count + 4 + name.count
+        let length = fixedSize + 4 + id.count + 4 + name.count + shareSize(item)
         start.storeBytes(of: UInt32(length).littleEndian, toByteOffset: 0, as: UInt32.self)
         start.storeBytes(of: UInt32(bitPattern: tag).littleEndian, toByteOffset: 4, as: UInt32.self)
         start.storeBytes(of: UInt16(item.date.year).littleEndian, toByteOffset: 8, as: UInt16.self)
@@ -135,6 +141,15 @@ public final class ItemSpool {
         start.storeBytes(of: UInt32(name.count).littleEndian, toByteOffset: at, as: UInt32.self)
         at += 4
         if let base = name.baseAddress { (start + at).copyMemory(from: base, byteCount: name.count) }
+        guard item.hasShare else { return }
+        at += name.count
+        let payer = Array((item.payer ?? "").utf8)
+        start.storeBytes(
+            of: UInt8((item.personal ? 1 : 0) | (item.payer == nil ? 0 : 2)), toByteOffset: at, as: UInt8.self)
+        start.storeBytes(of: UInt32(payer.count).littleEndian, toByteOffset: at + 1, as: UInt32.self)
+        payer.withUnsafeBytes { bytes in
+            if let base = bytes.baseAddress { (start + at + 5).copyMemory(from: base, byteCount: bytes.count) }
+        }
     }
 
     /// Forgets every record appended since `mark`.
@@ -226,11 +241,25 @@ public final class ItemSpool {
                 let nameSize = Int(word(UInt32.self, at: nameAt))
                 guard nameSize <= index - nameAt - 4 else { throw file.corrupt() }
                 guard let date = Day(year: year, month: month, day: day) else { throw file.corrupt() }
+                // Who paid, after the name when the item has it.
+                let shareAt = nameAt + 4 + nameSize
+                var payer: String?, personal = false
+                if shareAt < index {
+                    guard shareAt + 5 <= index else { throw file.corrupt() }
+                    let flags = chunk[shareAt], payerSize = Int(word(UInt32.self, at: shareAt + 1))
+                    guard payerSize <= index - shareAt - 5 else { throw file.corrupt() }
+                    personal = flags & 1 != 0
+                    if flags & 2 != 0 {
+                        payer = String(decoding: chunk[(shareAt + 5)..<(shareAt + 5 + payerSize)], as: UTF8.self)
+                    }
+                }
                 return try chunk.withUnsafeBufferPointer { bytes in
                     let id = UnsafeBufferPointer(rebasing: bytes[(idAt + 4)..<(idAt + 4 + idSize)])
                     let name = UnsafeBufferPointer(rebasing: bytes[(nameAt + 4)..<(nameAt + 4 + nameSize)])
                     return try body(
-                        ItemFields(id: id, date: date, name: name, price: price, category: category, categorySub: sub),
+                        ItemFields(
+                            id: id, date: date, name: name, price: price, category: category, categorySub: sub,
+                            payer: payer, personal: personal),
                         tag)
                 }
             }

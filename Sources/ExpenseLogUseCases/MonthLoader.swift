@@ -91,7 +91,8 @@ public struct MonthLoader: Sendable {
 
         let answer: SheetAnswer
         do {
-            answer = try await client.fetch(month)
+            // Who paid, from a server known to keep it (its `?action=info`, remembered in the cache).
+            answer = try await client.fetch(month, withPayer: await repository.serverInfo()?.offers("payer") == true)
             if strict, let failure = answer.strictFailure(url: client.baseURL, month: month) { throw failure }
         } catch {
             let failure = Self.failure(error, client)

@@ -95,6 +95,7 @@ struct RecurringRows: Sendable {
         let date = row.date < month.firstDay ? month.firstDay : row.date > month.lastDay ? month.lastDay : row.date
         return Item(
             id: occurrence.id, date: date, name: occurrence.rule.name, price: row.price,
-            category: occurrence.rule.category, categorySub: occurrence.rule.categorySub)
+            category: occurrence.rule.category, categorySub: occurrence.rule.categorySub, payer: row.payer,
+            personal: row.personal)
     }
 }

@@ -149,13 +149,14 @@ public struct Registration: Sendable {
         let inputs: ImportInputs
         // A purchase typed with no id gets a new random one, which no server or outbox can hold yet: nothing to compare
         // with, so `add` with the server away queues at once instead of first waiting on the month's GET.
-        var fresh = false
+        var fresh = false, sharing = false
         let isFiles = if case .files = input { true } else { false }
         switch input {
         case .files:
             inputs = try await read(input, into: spool, record: &record) { event(.read($0)) }
         case .typed(let drafts):
             fresh = drafts.allSatisfy { if case .missing = $0.id { true } else { false } }
+            sharing = drafts.contains { $0.payer != nil || $0.personal }
             inputs = try ImportInputs.read(drafts: drafts, catalogue: catalogue, into: spool, report: &record)
         }
         record.appendInvalid(inputs.problems)
@@ -195,6 +196,10 @@ public struct Registration: Sendable {
         guard let client, !dryRun, items.count > 0 else {
             result.end = dryRun ? .dryRun(items) : .nothingNew
             return result
+        }
+        // Who paid goes only to a server that keeps it: asked once (`?action=info`, remembered) when items carry it.
+        if sharing, await repository.serverInfo()?.offers("payer") != true {
+            _ = try? await EditTargets.availability(of: "payer", client, repository)
         }
         // The bundled script's register action says which ids were already there, when the server is known to offer it.
         let registration = RegisterSending(

@@ -18,6 +18,12 @@ struct AddCommand: ParsableCommand {
             + "or category/sub (food/drink); default: that of the latest cached item of the same name.") var category:
         String?
     @Opt("id", "id", help: "The item's id (default: a new UUID, as the app makes).") var id: String?
+    @Opt(
+        "payer", short: "p", "name",
+        help: "Who paid (default: the config's payer; none: the household's). Kept by the bundled script only.")
+    var payer: String?
+    @Flg("personal", help: "One person's own spending, not the household's: left out of settling up.") var personal:
+        Bool
     @Flg(RegisterCommand.dryRun) var dryRun: Bool
     @Opt(CommonOptions.format) var format: OutputFormat?
     @Arg(optional: "name", help: "What was bought.") var name: String?
@@ -41,6 +47,8 @@ struct AddCommand: ParsableCommand {
               expense-log add コーヒー 178 --category food/drink --date yesterday
               expense-log add 餃子 450 -c food -d 11/20
               expense-log add 返品 -300 --category 雑貨 --date 2024-01-05
+              expense-log add 家賃 85000 -c 娯楽費 --payer 太郎
+              expense-log add 漫画 600 -c 娯楽費 -p 花子 --personal
             """)
 
     /// The item as given or answered, before it goes the way of a `register` row.

@@ -16,6 +16,11 @@ extension AddCommand {
         draft.category = .integer(fields.category)
         draft.categorySub = fields.sub.map(RawValue.integer) ?? .missing
         let config = try context.config()
+        let named = (payer ?? config.payer?.value)?.trimmingSpaces()
+        if let payer, payer.trimmingSpaces().isEmpty {
+            throw UsageError(path: context.invocation.path, message: "--payer needs a name (太郎)")
+        }
+        (draft.payer, draft.personal) = (named, personal)
         let problems = draft.validated(catalogue: config.catalogue.value).problems
         if !problems.isEmpty { try Self.refuse(problems, context) }
         return try await RegisterCommand.run(
