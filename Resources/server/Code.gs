@@ -21,6 +21,8 @@
  *        {"id","name","price","low","high","day","month","category","categorySub","every":"month"|"year","from","until",
  *        "match":[words]} (from and until yyyy-MM or null; low and high the range a statement's amount may fall in)
  *   POST {"action":"rules","put":[rule, …],"remove":[ids]} → {"rules":[every rule after the change]}
+ *   GET  ?action=settlements → {"settlements":[{"id","from","to","payer","payee","amount","ratio","recorded"}, …]}
+ *   POST {"action":"settle","settlement":{…}} → {"settlements":[…]}: records what one partner paid the other (once an id)
  *   GET  ?year=2024&month=1&fields=payer → the month's items, each also with "payer" (who paid, or null: the household)
  *        and "personal" (true for one person's own spending); an item sent with "payer" or "personal" (register,
  *        update's changes) keeps them in the columns 支払者 and 個人 after the app's six, which a plain GET never answers
@@ -63,7 +65,7 @@ var HEADER = ['ID', '日付', '品名', '金額', '項目', 'サブ項目'];
 var EXTRA_HEADER = ['支払者', '個人'];
 var VERSION = 4;
 var APP = {app: 'expense-log', version: VERSION,
-           actions: ['info', 'fetch', 'register', 'delete', 'update', 'adopt', 'check', 'rules', 'payer']};
+           actions: ['info', 'fetch', 'register', 'delete', 'update', 'adopt', 'check', 'rules', 'payer', 'settle']};
 // Sheets' limits (Google's "Files you can store in Google Drive"): a cell holds at most 50,000 characters, and a
 // spreadsheet at most 10 million cells. A number is a double: whole numbers are kept exactly up to 2^53 - 1.
 var CELL_CHARACTERS = 50000, SPREADSHEET_CELLS = 10000000;
@@ -94,6 +96,7 @@ function doGet(e) {
     if (parameter.action === 'info') return APP;
     checkKey(e);
     if (parameter.action === 'rules') return noted({rules: readRules()});
+    if (parameter.action === 'settlements') return withLock(function () { return noted({settlements: readSettlements()}); });
     // The app's GET answers its six keys; a client asks for who paid.
     run.extras = parameter.fields === 'payer';
     var year = whole(parameter.year, 'year', FIRST_YEAR, LAST_YEAR);
@@ -129,8 +132,9 @@ function doPost(e) {
     if (action === 'adopt') return withLock(function () { return adopt(body); });
     if (action === 'check') return withLock(selfTest);
     if (action === 'rules') return withLock(function () { return noted(writeRules(body.put || [], body.remove || [])); });
+    if (action === 'settle') return withLock(function () { return noted(recordSettlement(body.settlement)); });
     throw failure('bad-request', 'the body must be an array of items, or an object with "action": "register", "delete", ' +
-                  '"update", "adopt", "check" or "rules"');
+                  '"update", "adopt", "check", "rules" or "settle"');
   });
 }
 
@@ -1057,6 +1061,85 @@ function writeRules(put, remove) {
   return {rules: ruleRows(sheet).rules};
 }
 
+// MARK: - Settling up (精算)
+
+/*
+ * What partners settled, so that the next `settle` of a period counts it: a spreadsheet of its own, 家計簿_精算 (found
+ * and remembered as a year's book is), on its sheet 精算, a settlement a row. Not an item: it is no spending, and the
+ * app's months never show it. Written under the lock, once per ID (a retried POST adds nothing).
+ */
+var SETTLE_BOOK = '精算', SETTLE_SHEET = '精算';
+var SETTLE_HEADER = ['ID', '開始', '終了', '支払う人', '受け取る人', '金額', '比率', '記録日時'];
+
+/** The settlements' sheet (made, with its header, when `create`), or null. */
+function settlementSheet(create) {
+  var spreadsheet = book(SETTLE_BOOK, create);
+  if (!spreadsheet) return null;
+  var sheet = spreadsheet.getSheetByName(SETTLE_SHEET);
+  if (sheet || !create) return sheet;
+  if (run.created[SETTLE_BOOK]) {
+    sheet = spreadsheet.getSheets()[0];
+    sheet.setName(SETTLE_SHEET);
+    run.created[SETTLE_BOOK] = false;
+  } else {
+    sheet = spreadsheet.insertSheet(SETTLE_SHEET, 0);
+  }
+  sheet.getRange('A:E').setNumberFormat('@');
+  sheet.getRange('G:H').setNumberFormat('@');
+  writeSettlementRow(sheet, 1, SETTLE_HEADER);
+  return sheet;
+}
+
+/** Writes a settlement's row: the texts as rich text, the amount as a number. */
+function writeSettlementRow(sheet, at, cells) {
+  sheet.getRange(at, 1, 1, 5).setRichTextValues([cells.slice(0, 5).map(rich)]);
+  sheet.getRange(at, 6).setValue(cells[5]);
+  sheet.getRange(at, 7, 1, 2).setRichTextValues([cells.slice(6).map(rich)]);
+}
+
+/** Every settlement recorded; a row that cannot be read is named in "notices" and left out. */
+function readSettlements() {
+  var sheet = settlementSheet(false);
+  if (!sheet) return [];
+  var shown = sheet.getDataRange().getDisplayValues(), settlements = [];
+  for (var i = 1; i < shown.length; i++) {
+    var cells = shown[i];
+    if (cells.every(function (cell) { return String(cell).trim() === ''; })) continue;
+    var amount = Number(String(cells[5]).replace(/[¥￥,，\s円]/g, ''));
+    var month = /^\d{4}-\d{2}-\d{2}$/;
+    if (!cells[0] || !month.test(cells[1]) || !month.test(cells[2]) || !cells[3] || !cells[4] || !isFinite(amount) ||
+        Math.floor(amount) !== amount) {
+      var notice = 'row ' + (i + 1) + ' of sheet ' + SETTLE_SHEET + ' in 家計簿_' + SETTLE_BOOK + ' is left out: it is not ' +
+          'a settlement (ID, 開始 and 終了 as yyyy-MM-dd, two names, a whole 金額)';
+      if (run.notices.indexOf(notice) < 0) run.notices.push(notice);
+      continue;
+    }
+    settlements.push({id: cells[0], from: cells[1], to: cells[2], payer: cells[3], payee: cells[4], amount: amount,
+                      ratio: cells[6], recorded: cells[7]});
+  }
+  return settlements;
+}
+
+/** Records a settlement once (by its ID); answers every settlement after. */
+function recordSettlement(settlement) {
+  var s = settlement;
+  var day = /^\d{4}-\d{2}-\d{2}$/;
+  if (!s || typeof s !== 'object' || typeof s.id !== 'string' || s.id === '' || !day.test(s.from) || !day.test(s.to) ||
+      typeof s.payer !== 'string' || s.payer === '' || typeof s.payee !== 'string' || s.payee === '' ||
+      !wholeNumber(s.amount) || s.amount < 0) {
+    throw failure('bad-request', 'a settlement needs "id", "from" and "to" (yyyy-MM-dd), "payer", "payee" and a whole ' +
+                  '"amount" of 0 or more');
+  }
+  var sheet = settlementSheet(true);
+  var known = readSettlements().some(function (recorded) { return recorded.id === s.id; });
+  if (!known) {
+    var last = sheet.getLastRow();
+    writeSettlementRow(sheet, last + 1, [s.id, s.from, s.to, s.payer, s.payee, s.amount, String(s.ratio || ''),
+                                         String(s.recorded || '')]);
+  }
+  return {settlements: readSettlements()};
+}
+
 // MARK: - The deployment's self-test
 
 /**
@@ -1103,11 +1186,11 @@ function selfTest() {
 /** Each year's spreadsheet the script remembers is live: one in the trash or deleted is replaced at its next use. */
 function checkBooks(report) {
   var remembered = PropertiesService.getScriptProperties().getProperties();
-  Object.keys(remembered).filter(function (key) { return /^lost_(\d+|固定費)$/.test(key); }).sort().forEach(function (key) {
+  Object.keys(remembered).filter(function (key) { return /^lost_(\d+|固定費|精算)$/.test(key); }).sort().forEach(function (key) {
     report.steps.push({what: 'the items of ' + key.slice(5) + ' are all in the 家計簿_' + key.slice(5) + ' in use', ok: false,
                        detail: remembered[key], about: 'books'});
   });
-  Object.keys(remembered).filter(function (key) { return /^book_(\d+|固定費)$/.test(key); }).sort().forEach(function (key) {
+  Object.keys(remembered).filter(function (key) { return /^book_(\d+|固定費|精算)$/.test(key); }).sort().forEach(function (key) {
     var year = key.slice(5), lost = fileState(remembered[key], '家計簿_' + year);
     report.steps.push({what: '家計簿_' + year + ' is live in Drive', ok: !lost, about: 'books',
                        detail: lost ? 'it ' + lost + ': the next request for ' + year + ' uses another 家計簿_' + year +

@@ -81,7 +81,7 @@ import Testing
             #expect(info?["app"] as? String == "expense-log" && info?["version"] as? Int == 4)
             #expect(
                 info?["actions"] as? [String] == [
-                    "info", "fetch", "register", "delete", "update", "adopt", "check", "rules", "payer",
+                    "info", "fetch", "register", "delete", "update", "adopt", "check", "rules", "payer", "settle",
                 ])
 
             let bad = try await host.call("?year=2024&month=13")

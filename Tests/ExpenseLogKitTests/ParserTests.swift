@@ -365,8 +365,9 @@ struct ParserTests {
         }
         let paths = leaves(ExpenseLogCommand.root, []).filter { $0 != [] && $0 != ["help"] }
         #expect(
-            paths.count == 38,
-            "every command of the old table of runners, rule add|list|remove, same and recurring's five: \(paths)")
+            paths.count == 39,
+            "every command of the old table of runners, rule add|list|remove, same, recurring's five and settle: \(paths)"
+        )
         for path in paths {
             let command = ExpenseLogCommand.command(at: path)
             #expect(

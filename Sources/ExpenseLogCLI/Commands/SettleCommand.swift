@@ -1,0 +1,136 @@
+import ExpenseLogConfig
+import ExpenseLogModel
+import ExpenseLogUseCases
+import Foundation
+
+/// `settle [PERIOD]`: who owes whom for the shared items of a period, and (`--record`) the settlement kept.
+struct SettleCommand: ParsableCommand {
+    @Opt(CommonOptions.from) var from: String?
+    @Opt(CommonOptions.to) var to: String?
+    @Opt(
+        "ratio", "A:B", help: "How the shared items are split, the first number this machine's payer's (default 50:50)."
+    )
+    var ratio: String?
+    @Opt("with", "name", help: "The other person, when only one of you paid shared items in the period.") var with:
+        String?
+    @Opt(CommonOptions.listingFormat) var format: ListingFormat?
+    @Flg("record", help: "Keep the settlement on the server, so that settling the period again says ¥0.") var record:
+        Bool
+    @Arg(CommonOptions.period) var period: String?
+
+    static let about = CommandAbout(
+        name: "settle",
+        abstract: "Say what each partner paid for shared items, what each should have paid, and who owes whom.",
+        discussion: """
+            An item is shared unless it is one person's own (add --personal); it counts for whoever paid it \
+            (add --payer, or the config's payer). Items with no payer (the household's account, or the app's) are \
+            left out. Each share is the shared total times its part of the split, rounded to the yen, half away from \
+            zero; the second share is the rest, so the two add up to the total. Settlements recorded for the period \
+            (--record, kept by the bundled script in the spreadsheet 家計簿_精算, never an item) count as paid, so \
+            settling again says ¥0. Needs the bundled script (version 4): who paid is kept in its sheet. \
+            docs/settle.md has a worked month.
+
+            EXAMPLES:
+              expense-log settle                      # this month
+              expense-log settle 先月 --ratio 60:40
+              expense-log settle 2027-01 --record     # keep it: settling January again says ¥0
+              expense-log settle 2027 --format json
+            """)
+
+    func run(_ context: Context) async throws -> ExitCode {
+        let config = try context.config()
+        let period =
+            try CommonOptions.range(
+                from: from, to: to, context, otherPeriod: self.period != nil, now: context.now)
+            ?? CommonOptions.period(self.period, year: nil, month: nil, context, now: context.now)
+        let split = try Self.split(ratio, context)
+        let ledger = try context.ledger()
+        let link = try context.link()
+        switch try await ledger.availability(of: "settle", link: link) {
+        case .offered: break
+        case .absent:
+            context.io.stderr.write(
+                context.say(
+                    "Error: \(link.baseURL.host ?? "the server") does not keep who paid: settle needs the bundled "
+                        + "script, version 4 or later (`expense-log server script`, docs/server.md says how to update).",
+                    ja: "エラー: サーバーは支払者を保存しません。settle には同梱のスクリプト (バージョン4以降) が必要です "
+                        + "(`expense-log server script`、更新の手順は docs/server.md)。") + "\n")
+            throw CommandExit(code: .unavailable)
+        case .unknown(let error): throw error
+        }
+        let read = try await context.readMonths(period.months, policy: .refresh, strict: false, withWaiting: true)
+        try SummarySources.show(read.loaded, context, config, subject: "the settlement", verb: "counted") {}
+        let bounds =
+            period.dayBounds ?? (
+                period.months.first?.firstDay ?? context.today, period.months.last?.lastDay ?? context.today
+            )
+        let items = (read.loaded.flatMap(\.items) + read.waiting).filter {
+            $0.date >= bounds.from && $0.date <= bounds.to
+        }
+        let (recorded, notices) = try await ledger.settlements(link: link)
+        for notice in notices { context.warn(notice) }
+        let within = recorded.filter { $0.from >= bounds.from && $0.to <= bounds.to }
+        guard let people = try Self.people(items, within, with: with, me: config.payer?.value, context) else {
+            context.note(
+                context.say(
+                    "No shared item of \(period.title(japanese: false)) has a payer: nothing to settle (add --payer names one).",
+                    ja: "\(period.title(japanese: true)) の共有の項目に支払者がありません。精算するものはありません (add --payer で指定します)。"))
+            return .success
+        }
+        let settled = SettleUp(items: items, people: people, ratio: split, settlements: within)
+        SettleText(context: context, period: period, bounds: bounds).show(settled, format: format ?? .table)
+        guard record else { return .success }
+        guard let owes = settled.owes else {
+            context.note(context.say("Nothing to record: you are even.", ja: "記録するものはありません: 精算済みです。"))
+            return .success
+        }
+        let settlement = Settlement(
+            id: RandomID.make(), from: bounds.from, to: bounds.to, payer: owes.from, payee: owes.to,
+            amount: owes.amount, ratio: "\(split.first):\(split.second)",
+            recorded: ISO8601DateFormatter().string(from: Date()))
+        _ = try await ledger.record(settlement, link: link)
+        context.note(
+            context.say(
+                "Recorded: \(owes.from) pays \(owes.to) \(PriceText.yen(owes.amount)) for \(period.title(japanese: false)) "
+                    + "(in 家計簿_精算); settling it again says ¥0.",
+                ja: "記録しました: \(owes.from) が \(owes.to) に \(PriceText.yen(owes.amount)) を支払います "
+                    + "(\(period.title(japanese: true))、家計簿_精算)。もう一度精算すると ¥0 です。"))
+        return .success
+    }
+
+    /// `60:40`, `６０：４０`, `60/40`: two whole numbers, not both 0; 50:50 when not given.
+    static func split(_ text: String?, _ context: Context) throws -> (first: Int, second: Int) {
+        guard let text else { return (50, 50) }
+        let parts = NameFolding.compatible(text).split(whereSeparator: { ":/".contains($0) }).map {
+            Int($0.trimmingSpaces())
+        }
+        guard parts.count == 2, let first = parts[0], let second = parts[1], first >= 0, second >= 0,
+            first + second > 0
+        else {
+            throw UsageError(
+                path: context.invocation.path, message: "--ratio takes two whole numbers such as 60:40, not '\(text)'")
+        }
+        return (first, second)
+    }
+
+    /// The two people: this machine's payer first (the split's first number), then the other; nil when no shared
+    /// item names anyone. More than two, or one without `--with`, is an error naming them.
+    static func people(
+        _ items: [Item], _ settlements: [Settlement], with other: String?, me: String?, _ context: Context
+    ) throws -> (String, String)? {
+        var names = Set(items.filter { !$0.personal }.compactMap(\.payer))
+        for settlement in settlements { names.formUnion([settlement.payer, settlement.payee]) }
+        if let other = other?.trimmingSpaces(), !other.isEmpty { names.insert(other) }
+        if let me, names.count == 1, other == nil, !names.contains(me) { names.insert(me) }
+        guard !names.isEmpty else { return nil }
+        let ordered = names.sorted { ($0 == me ? 0 : 1, $0) < ($1 == me ? 0 : 1, $1) }
+        guard ordered.count == 2 else {
+            throw UsageError(
+                path: context.invocation.path,
+                message: ordered.count == 1
+                    ? "only \(ordered[0]) paid shared items in the period; name the other person with --with NAME"
+                    : "settle splits between two people, and the shared items name \(ordered.joined(separator: ", "))")
+        }
+        return (ordered[0], ordered[1])
+    }
+}
