@@ -74,6 +74,12 @@ public struct AppConfig: Sendable, Equatable {
     public var japanese: Sourced<Bool>? = nil
     /// Who pays what this machine registers: the config file's `payer`, else nobody named (the household).
     public var payer: Sourced<String>? = nil
+    /// Who paid the app's items (it sends none): the config file's `payer.app`.
+    public var appPayer: Sourced<String>? = nil
+    /// How `settle` splits shared items (this machine's payer's part first): the config file's `ratio`.
+    public var ratio: Sourced<Split>? = nil
+    /// The categories (`食費`, `娯楽費/交通費`) whose items are one person's own by default: the config file's `personal`.
+    public var personalCategories: [String] = []
 
     /// This environment's cache folder for the configured server (the environment's own when none is configured). The
     /// URL as written names it, checked or not: a URL the checks refuse must still never share another server's months.
@@ -166,6 +172,9 @@ extension AppConfig {
         config.budgets = file.budgets.map { Sourced(value: $0, source: "config file \(configFile.value)") }
         config.japanese = file.language.map { Sourced(value: $0 == "ja", source: "config file \(configFile.value)") }
         config.payer = file.payer.map { Sourced(value: $0, source: "config file \(configFile.value)") }
+        config.appPayer = file.appPayer.map { Sourced(value: $0, source: "config file \(configFile.value)") }
+        config.ratio = file.ratio.map { Sourced(value: $0, source: "config file \(configFile.value)") }
+        config.personalCategories = file.personal ?? []
         return config
     }
 

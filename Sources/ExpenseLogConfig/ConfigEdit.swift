@@ -8,7 +8,7 @@ public enum ConfigEdit {
     /// The keys that take a single value (`baseURL.development` sets one environment's URL; `baseURL` both).
     public static let keys = [
         "environment", "baseURL", "baseURL.release", "baseURL.development", "serverTimeZone", "maxAnswerMiB",
-        "serverMaxExecutionSeconds", "language", "payer",
+        "serverMaxExecutionSeconds", "language", "payer", "payer.app", "ratio", "personal",
     ]
     private static let numeric: Set<String> = ["maxAnswerMiB", "serverMaxExecutionSeconds", "budgets"]
 
@@ -129,6 +129,8 @@ public enum ConfigEdit {
     }
 
     private static func split(_ key: String) -> (String, String?) {
+        // The app's payer is a key of its own in the file (`payer` stays a plain name).
+        if key == "payer.app" { return ("appPayer", nil) }
         let parts = key.split(separator: ".", maxSplits: 1).map(String.init)
         return (parts[0], parts.count == 2 ? parts[1] : nil)
     }

@@ -23,10 +23,16 @@ struct ConfigFile: Equatable {
     var language: String?
     /// Who pays what this machine registers, unless told otherwise (`add --payer`).
     var payer: String?
+    /// Who paid the items the app registers (it sends no payer): `config set payer.app 花子`.
+    var appPayer: String?
+    /// How `settle` splits shared items, this machine's payer's part first (`60:40`).
+    var ratio: Split?
+    /// The categories (`嗜好品`, `娯楽費/交通費`) whose items are one person's own unless said otherwise.
+    var personal: [String]?
 
     static let knownKeys = [
         "environment", "baseURL", "categories", "serverTimeZone", "maxAnswerMiB",
-        "serverMaxExecutionSeconds", "budgets", "language", "payer",
+        "serverMaxExecutionSeconds", "budgets", "language", "payer", "appPayer", "ratio", "personal",
     ]
     /// Keys earlier versions read, accepted and ignored: `transport` chose between libcurl and a built-in client on
     /// Linux, which has one transport now.
@@ -77,6 +83,28 @@ struct ConfigFile: Equatable {
         default:
             throw ConfigError.badConfigFile(
                 path: path, reason: "'baseURL' must be a URL string or an object of one per environment")
+        }
+        if let value = root["appPayer"] {
+            guard let name = value as? String, !name.trimmingSpaces().isEmpty else {
+                throw ConfigError.badConfigFile(
+                    path: path, reason: "'payer.app' must be a name (who paid what the app registers: 花子)")
+            }
+            file.appPayer = name.trimmingSpaces()
+        }
+        if let value = root["ratio"] {
+            guard let split = (value as? String).flatMap(Split.init(parsing:)) else {
+                throw ConfigError.badConfigFile(
+                    path: path,
+                    reason: "'ratio' must be two whole numbers such as \"60:40\" (this machine's payer's first)")
+            }
+            file.ratio = split
+        }
+        if let value = root["personal"] {
+            guard let text = value as? String else {
+                throw ConfigError.badConfigFile(
+                    path: path, reason: "'personal' must be categories separated by commas (\"嗜好品,娯楽費/交通費\")")
+            }
+            file.personal = text.split(separator: ",").map { $0.trimmingSpaces() }.filter { !$0.isEmpty }
         }
         if let value = root["payer"] {
             guard let name = value as? String, !name.trimmingSpaces().isEmpty else {

@@ -186,6 +186,9 @@ public struct ImportProfile: Sendable, Equatable {
     /// The card or account the layout's statements are of, part of every made id (a built-in profile's name, a
     /// profile's `account`, or `--account`): two cards' identical purchases are two items.
     public var account: String?
+    /// Who pays what the statements of this layout hold (a card belongs to one person): a profile's `payer`, or
+    /// `register --payer`; nil leaves the rows the household's.
+    public var payer: String?
     /// What a refund's id gets after the id column's value, when the layout gives a refund the number of the payment
     /// it refunds (PayPay's 返金): `-R`, so that both rows are items of their own.
     public var refundIDSuffix: String?

@@ -6,7 +6,7 @@ extension ImportProfile {
     static let keys = [
         "extends", "description", "source", "encoding", "skipRows", "header", "columns", "dateFormat", "invertSign",
         "truncateNames", "skip", "rules", "defaultCategory", "defaultSub", "unmatched", "onInvalid", "otherShapes",
-        "noAmount", "categories", "refunds", "transfers", "refundIDSuffix", "account",
+        "noAmount", "categories", "refunds", "transfers", "refundIDSuffix", "account", "payer",
     ]
 
     /// Reads a profile file's JSON; throws a `ValidationProblem` naming the file, line and key, and what is expected.
@@ -84,6 +84,7 @@ extension ImportProfile {
         case "header": header = try reader.strings(value, at: key)
         case "refundIDSuffix": refundIDSuffix = try reader.string(value, at: key)
         case "account": account = try reader.string(value, at: key)
+        case "payer": payer = try reader.string(value, at: key)
         case "otherShapes": skipsOtherShapes = try reader.choice(value, at: key, ["skip", "invalid"]) == "skip"
         case "noAmount": skipsNoAmount = try reader.choice(value, at: key, ["skip", "invalid"]) == "skip"
         case "categories": learnsCategories = try reader.choice(value, at: key, ["learn", "rules"]) == "learn"

@@ -26,6 +26,39 @@ public struct Settlement: Sendable, Equatable {
     }
 }
 
+/// How shared items are split between two people: the first person's part and the second's (`60:40`).
+public struct Split: Sendable, Equatable {
+    /// The first person's part.
+    public let first: Int
+    /// The second person's part.
+    public let second: Int
+
+    /// A split of two parts, not both 0.
+    public init?(_ first: Int, _ second: Int) {
+        guard first >= 0, second >= 0, first + second > 0 else { return nil }
+        (self.first, self.second) = (first, second)
+    }
+
+    /// Even: 50:50.
+    public static let even = Split(uncheckedFirst: 50, second: 50)
+
+    private init(uncheckedFirst first: Int, second: Int) {
+        (self.first, self.second) = (first, second)
+    }
+
+    /// `60:40`, `６０：４０` or `60/40`; nil for anything else.
+    public init?(parsing text: String) {
+        let parts = NameFolding.compatible(text).split(whereSeparator: { ":/".contains($0) }).map {
+            Int($0.trimmingSpaces())
+        }
+        guard parts.count == 2, let first = parts[0], let second = parts[1] else { return nil }
+        self.init(first, second)
+    }
+
+    /// `60:40`.
+    public var description: String { "\(first):\(second)" }
+}
+
 /// Settling up between two partners: what each paid for shared items (an item with a payer that is not `personal`),
 /// what each should have paid at their split, what settlements recorded for the period moved, and who owes whom.
 ///
@@ -50,7 +83,7 @@ public struct SettleUp: Sendable, Equatable {
     /// The two people, in the split's order.
     public let sides: [Side]
     /// The split: the first person's part and the second's.
-    public let ratio: (first: Int, second: Int)
+    public let ratio: Split
     /// The shared items' total.
     public let shared: Int
     /// How many shared items were counted.
@@ -67,7 +100,7 @@ public struct SettleUp: Sendable, Equatable {
     /// Settles `items` (those with a payer of `people` and not personal count) between `people` at `ratio`, after
     /// `settlements` recorded between them.
     public init(
-        items: [Item], people: (String, String), ratio: (first: Int, second: Int), settlements: [Settlement] = []
+        items: [Item], people: (String, String), ratio: Split, settlements: [Settlement] = []
     ) {
         let names = [people.0, people.1]
         let shared = items.filter { item in !item.personal && item.payer.map(names.contains) == true }
@@ -93,9 +126,42 @@ public struct SettleUp: Sendable, Equatable {
         ]
         (self.ratio, self.shared, count) = (ratio, total, shared.count)
     }
+}
 
-    /// The same sides, split and totals (a tuple is not `Equatable` by itself).
-    public static func == (lhs: SettleUp, rhs: SettleUp) -> Bool {
-        lhs.sides == rhs.sides && lhs.ratio == rhs.ratio && lhs.shared == rhs.shared && lhs.count == rhs.count
+/// What the configuration says of items that say nothing themselves: the app's items (it sends no payer) were paid by
+/// `appPayer`, and items of the `personal` categories are one person's own.
+public struct ShareDefaults: Sendable, Equatable {
+    /// Who paid the app's items (`payer.app`), if set.
+    public var appPayer: String?
+    /// The categories (a sub-category, or nil for the whole category) whose items are personal by default.
+    public var personal: [Category]
+
+    /// A category, or one of its sub-categories.
+    public struct Category: Sendable, Equatable {
+        /// The category number.
+        public let category: Int
+        /// The sub-category, or nil for the whole category.
+        public let sub: Int?
+
+        /// A category or sub-category.
+        public init(category: Int, sub: Int?) {
+            (self.category, self.sub) = (category, sub)
+        }
+    }
+
+    /// Defaults from the configuration's values.
+    public init(appPayer: String? = nil, personal: [Category] = []) {
+        (self.appPayer, self.personal) = (appPayer, personal)
+    }
+
+    /// `item` with the defaults applied: a typed item with no payer (the app's) takes `appPayer`, and an item of a
+    /// personal category is personal.
+    public func applied(to item: Item) -> Item {
+        var item = item
+        if item.payer == nil, let appPayer, RandomID.isTyped(item.id) { item.payer = appPayer }
+        if personal.contains(where: { $0.category == item.category && ($0.sub == nil || $0.sub == item.categorySub) }) {
+            item.personal = true
+        }
+        return item
     }
 }

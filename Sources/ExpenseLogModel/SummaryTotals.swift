@@ -4,6 +4,46 @@ public enum SummaryGrouping: String, Sendable, CaseIterable {
     case category
     /// A row per category and sub-category; items with no sub-category have a row of their own.
     case sub
+    /// A row per person who paid (`PayerTotals`), and one for the household's items (no payer).
+    case payer
+}
+
+/// What each person paid in a period: a row per payer (by name), then the household's items (no payer), with the
+/// personal part of each (one person's own spending).
+public struct PayerTotals: Sendable, Equatable {
+    /// One payer's row; `payer` nil for the household.
+    public struct Line: Sendable, Equatable {
+        /// Who paid, or nil for the household.
+        public let payer: String?
+        /// How many items.
+        public let count: Int
+        /// Their total.
+        public let total: Int
+        /// The total of those that were one person's own.
+        public let personal: Int
+    }
+
+    /// The rows, payers by name, the household last.
+    public let lines: [Line]
+    /// The total of every item.
+    public let total: Int
+
+    /// The totals of `items`.
+    public init(items: [Item]) {
+        var sums: [String?: (count: Int, total: Int, personal: Int)] = [:]
+        for item in items {
+            var sum = sums[item.payer] ?? (0, 0, 0)
+            sum.count += 1
+            sum.total += item.price
+            if item.personal { sum.personal += item.price }
+            sums[item.payer] = sum
+        }
+        lines = sums.keys.sorted { ($0 == nil ? 1 : 0, $0 ?? "") < ($1 == nil ? 1 : 0, $1 ?? "") }.map { payer in
+            let sum = sums[payer] ?? (0, 0, 0)
+            return Line(payer: payer, count: sum.count, total: sum.total, personal: sum.personal)
+        }
+        total = items.reduce(0) { $0 + $1.price }
+    }
 }
 
 /// What a summary row counts: a category, and with `.sub` grouping one of its sub-categories (nil: items with none).

@@ -68,7 +68,7 @@ public struct ImportInputs {
         _ sources: [ImportSource], profile: ImportProfile?, encoding: TextEncoding?,
         catalogue: CategoryCatalogue = .standard, derivesIDs: Bool = true,
         learned: [String: LearnedCategory] = [:], shopRules: [ShopRule] = [], keepsTransfers: Bool = false,
-        account: String? = nil,
+        account: String? = nil, payer: String? = nil,
         into spool: ItemSpool,
         report: inout ImportRecord, progress: (Int) -> Void = { _ in }
     ) throws -> ImportInputs {
@@ -77,6 +77,8 @@ public struct ImportInputs {
         reading.shopRules = ShopRuleBook(shopRules)
         reading.keepsTransfers = keepsTransfers
         if let account { reading.account = account }
+        if let payer { reading.payer = payer }
+        let rowsPayer = reading.payer
         var inputs = ImportInputs(spool: spool)
         // Each row is validated as it is read and a valid one goes to the spool: the input is never held as
         // records, drafts or items.
@@ -91,9 +93,11 @@ public struct ImportInputs {
             let read = try InputReader.read(
                 source.input, name: source.name, format: source.format ?? (profile == nil ? nil : .csv),
                 encoding: encoding, profile: reading, detect: profile == nil
-            ) { draft in
+            ) { read in
                 rows += 1
                 guard failure == nil else { return }
+                var draft = read
+                if draft.payer == nil { draft.payer = rowsPayer }
                 let (item, madeID): (Item, Bool)
                 switch validator.validate(draft) {
                 case .invalid: return

@@ -12,7 +12,7 @@ public enum RegistrationInput {
     /// the inputs are of (`--account`).
     case files(
         [ImportSource], profile: ImportProfile?, encoding: TextEncoding?, keepsTransfers: Bool = false,
-        account: String? = nil)
+        account: String? = nil, payer: String? = nil)
     /// Items a person typed; one without an id gets a random one (a typed purchase is a new one).
     case typed([ItemDraft])
 }
@@ -125,7 +125,7 @@ public struct Registration: Sendable {
         _ input: RegistrationInput, into spool: ItemSpool, record: inout ImportRecord,
         progress: (Int) -> Void
     ) async throws -> ImportInputs {
-        guard case let .files(sources, profile, encoding, keepsTransfers, account) = input else {
+        guard case let .files(sources, profile, encoding, keepsTransfers, account, payer) = input else {
             return ImportInputs(spool: spool)
         }
         let learned =
@@ -133,7 +133,7 @@ public struct Registration: Sendable {
             ? LearnedCategory.history(await CacheContents(repository).items()) : [:]
         return try ImportInputs.read(
             sources, profile: profile, encoding: encoding, catalogue: catalogue, learned: learned,
-            shopRules: try shopRules?.load() ?? [], keepsTransfers: keepsTransfers, account: account,
+            shopRules: try shopRules?.load() ?? [], keepsTransfers: keepsTransfers, account: account, payer: payer,
             into: spool, report: &record, progress: progress)
     }
 
@@ -152,8 +152,9 @@ public struct Registration: Sendable {
         var fresh = false, sharing = false
         let isFiles = if case .files = input { true } else { false }
         switch input {
-        case .files:
+        case let .files(_, profile, _, _, _, payer):
             inputs = try await read(input, into: spool, record: &record) { event(.read($0)) }
+            sharing = payer != nil || profile?.payer != nil
         case .typed(let drafts):
             fresh = drafts.allSatisfy { if case .missing = $0.id { true } else { false } }
             sharing = drafts.contains { $0.payer != nil || $0.personal }

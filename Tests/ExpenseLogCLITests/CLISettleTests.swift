@@ -89,3 +89,43 @@ import Testing
         }
     }
 }
+
+/// Issue 50's defaults and views: a statement's payer, the app's payer, personal categories, the config's split, and
+/// the totals per payer.
+@Suite struct CLIPayerDefaultsTests {
+    @Test func aStatementsRowsTakeItsPayerAndTheAppsItemsTheConfiguredOne() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        try await withScriptHost { host in
+            let env = host.environment(home: home)
+            for (key, value) in [("payer", "太郎"), ("payer.app", "花子"), ("ratio", "60:40"), ("personal", "娯楽費")] {
+                let set = try await CLISettleTests.run(["config", "set", key, value], env)
+                #expect(set.status == 0, "\(key): \(set.stderr)")
+            }
+            // 花子's card: every row of the file is hers.
+            let card = try home.write(
+                "card.csv", "date,name,price,category\n2027-03-10,スーパー,6000,0\n2027-03-11,映画,1800,1\n")
+            let imported = try await CLISettleTests.run(["register", card, "--payer", "花子"], env)
+            #expect(imported.status == 0, "\(imported.stderr)")
+            // The app's item (a UUID, no payer) is 花子's by the config; 太郎 paid rent on this machine.
+            let app = "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"
+            _ = try await host.call(post: "[" + CLIScriptOnGoogleTests.item(app, "20270312") + "]")
+            #expect(
+                try await CLISettleTests.run(["add", "家賃", "10000", "-c", "食費", "-d", "2027-03-01"], env).status == 0)
+
+            let fetched = try await CLISettleTests.run(["fetch", "2027-03", "--payer", "花子", "--format", "json"], env)
+            #expect(
+                try ItemCodec.items(Data(fetched.stdout.utf8)).map(\.name) == ["スーパー", "映画"], "\(fetched.stdout)")
+            let byPayer = try await CLISettleTests.run(
+                ["summary", "2027-03", "--by", "payer", "--format", "json"], env)
+            let json = try JSONSerialization.jsonObject(with: Data(byPayer.stdout.utf8)) as? [String: Any]
+            let payers = (json?["payers"] as? [[String: Any]])?.map {
+                "\($0["payer"] ?? "") \($0["count"] ?? "") \($0["total"] ?? "") \($0["personal"] ?? "")"
+            }
+            #expect(payers == ["太郎 1 10000 0", "花子 3 8050 1800"], "\(byPayer.stdout)")
+            // Shared: 太郎 10,000; 花子 6,000 + the app's 250 (映画 is 娯楽費, personal); at 60:40 of 16,250:
+            // 太郎 9,750, 花子 6,500; 花子 paid 6,250, so she owes 250.
+            #expect(try await CLISettleTests.owes(env) == "花子 → 太郎 250")
+        }
+    }
+}

@@ -11,10 +11,10 @@ import Testing
     }
 
     @Test func anOddYenGoesToTheFirstShareAndTheTwoMakeTheTotal() throws {
-        let settled = SettleUp(items: [try Self.item(1_001, "A")], people: ("A", "B"), ratio: (50, 50))
+        let settled = SettleUp(items: [try Self.item(1_001, "A")], people: ("A", "B"), ratio: .even)
         #expect(settled.sides.map(\.share) == [501, 500])
         #expect(settled.owes?.from == "B" && settled.owes?.amount == 500)
-        let thirds = SettleUp(items: [try Self.item(1_000, "B")], people: ("A", "B"), ratio: (1, 2))
+        let thirds = SettleUp(items: [try Self.item(1_000, "B")], people: ("A", "B"), ratio: try #require(Split(1, 2)))
         #expect(thirds.sides.map(\.share) == [333, 667] && thirds.owes?.from == "A" && thirds.owes?.amount == 333)
     }
 
@@ -23,7 +23,7 @@ import Testing
             try Self.item(10_000, "A"), try Self.item(4_000, "B"), try Self.item(3_000, "A", personal: true),
             try Self.item(9_999, nil), try Self.item(-1_000, "A"),
         ]
-        let settled = SettleUp(items: items, people: ("A", "B"), ratio: (50, 50))
+        let settled = SettleUp(items: items, people: ("A", "B"), ratio: .even)
         #expect(settled.shared == 13_000 && settled.count == 3)
         #expect(settled.sides.map(\.paid) == [9_000, 4_000] && settled.owes?.amount == 2_500)
     }
@@ -33,7 +33,7 @@ import Testing
         let paid = Settlement(
             id: "S", from: day, to: day, payer: "B", payee: "A", amount: 3_000, ratio: "50:50", recorded: "")
         let settled = SettleUp(
-            items: [try Self.item(10_000, "A"), try Self.item(4_000, "B")], people: ("A", "B"), ratio: (50, 50),
+            items: [try Self.item(10_000, "A"), try Self.item(4_000, "B")], people: ("A", "B"), ratio: .even,
             settlements: [paid])
         #expect(settled.owes == nil && settled.sides.map(\.balance) == [0, 0])
     }

@@ -29,6 +29,7 @@ struct FetchCommand: ParsableCommand {
     var sub: String?
     @Opt("name", "text", help: "Print only items whose name holds this text (case, full- and half-width ignored).")
     var name: String?
+    @Opt("payer", "name", help: "Print only items this person paid (kept by the bundled script).") var payer: String?
     @Opt(Option("min", "yen", .integer(Int.min...Int.max), help: "Print only items of at least this price.")) var min:
         Int?
     @Opt(Option("max", "yen", .integer(Int.min...Int.max), help: "Print only items of at most this price.")) var max:
@@ -79,6 +80,8 @@ struct FetchCommand: ParsableCommand {
         let query = try query(period, config.catalogue.value, context)
         let format = format ?? .table
         let ledger = try context.ledger()
+        // Who paid comes only from a script known to keep it: asked once (and remembered) when it is filtered on.
+        if payer != nil, !offline { _ = try? await ledger.availability(of: "payer", link: try context.link()) }
         let read = await ledger.read(
             period.months, policy: policy, strict: strict, link: offline ? nil : try context.link(),
             withWaiting: true)

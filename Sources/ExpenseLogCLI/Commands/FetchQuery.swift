@@ -38,9 +38,11 @@ extension FetchCommand {
                 path: context.invocation.path, message: "\(error.message) (`expense-log categories` lists them)")
         }
         // By date unless asked otherwise: the sheet's order is the order rows were added, which a person never asked for.
-        return ItemQuery(
+        var query = ItemQuery(
             sort: sort ?? .date, reverse: reverse, category: categoryNumber, sub: subNumber, name: name, minPrice: min,
             maxPrice: max, from: period.dayBounds?.from, to: period.dayBounds?.to)
+        query.payer = payer?.trimmingSpaces()
+        return query
     }
 }
 

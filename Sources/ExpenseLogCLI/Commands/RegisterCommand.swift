@@ -31,6 +31,10 @@ struct RegisterCommand: ParsableCommand {
         "account", "name", .text,
         help: "The card or account the inputs are of (default: the profile's name): part of each row's made id, "
             + "so two cards' identical purchases are two items.") var account: String?
+    @Opt(
+        "payer", short: "p", "name",
+        help: "Who paid the inputs' rows (a card belongs to one person; default: the profile's payer, else none: the "
+            + "household's). Kept by the bundled script only.") var payer: String?
     @Flg("skip-invalid", help: "Send the valid rows even when others are invalid (still exits 65); --on-invalid skip.")
     var skipInvalid: Bool
     @Opt(

@@ -15,6 +15,8 @@ struct RegisterOptions {
     let transfers: TransferRows
     /// `--account`: the card or account the inputs are of, part of their rows' made ids.
     let account: String?
+    /// `--payer`: who paid the inputs' rows.
+    let payer: String?
     /// What invalid rows do: `--on-invalid`, `--skip-invalid`, else the profile's `onInvalid`, else stop.
     let onInvalid: InvalidRows
     let allowDuplicates: Bool
@@ -61,6 +63,8 @@ struct RegisterOptions {
         encoding = command.encoding
         transfers = command.transfers ?? .skip
         account = command.account
+        payer = command.payer?.trimmingSpaces()
+        if let payer, payer.isEmpty { throw fail("--payer needs a name (who paid: 花子)") }
         if let account, account.trimmingSpaces().isEmpty {
             throw fail("--account needs a name (the card or account, e.g. vpass-hanako)")
         }
@@ -81,7 +85,7 @@ struct RegisterOptions {
         rereading = [
             ("--profile", command.profile), ("--encoding", command.encoding?.rawValue),
             ("--input-format", command.inputFormat?.rawValue),
-            ("--transfers", command.transfers?.rawValue), ("--account", command.account),
+            ("--transfers", command.transfers?.rawValue), ("--account", command.account), ("--payer", command.payer),
             ("--match-days", matchDays == StatementMatcher.defaultWindow ? nil : String(matchDays)),
         ]
         .compactMap { name, value in value.map { [name, $0] } }.flatMap { $0 }
@@ -92,8 +96,8 @@ struct RegisterOptions {
 
     /// One item given on the command line (`add`), registered with the defaults and `format`.
     init(adding draft: ItemDraft, format: OutputFormat, dryRun: Bool) {
-        (paths, profile, encoding, adding, transfers, account) = (
-            [(draft.location.file, nil)], nil, nil, draft, .skip, nil
+        (paths, profile, encoding, adding, transfers, account, payer) = (
+            [(draft.location.file, nil)], nil, nil, draft, .skip, nil, nil
         )
         (onInvalid, allowDuplicates, explain, recordFile, self.dryRun) = (.stop, false, false, nil, dryRun)
         (ambiguous, matchDays) = (.hold, StatementMatcher.defaultWindow)
@@ -119,7 +123,7 @@ struct RegisterOptions {
         if !posting.isEmpty { return .typed(posting) }
         return .files(
             try sources(context), profile: profile, encoding: encoding, keepsTransfers: transfers == .keep,
-            account: account)
+            account: account, payer: payer)
     }
 
     /// Opens every input in order.

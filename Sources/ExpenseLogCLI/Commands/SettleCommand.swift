@@ -43,7 +43,7 @@ struct SettleCommand: ParsableCommand {
             try CommonOptions.range(
                 from: from, to: to, context, otherPeriod: self.period != nil, now: context.now)
             ?? CommonOptions.period(self.period, year: nil, month: nil, context, now: context.now)
-        let split = try Self.split(ratio, context)
+        let split = try Self.split(ratio, config, context)
         let ledger = try context.ledger()
         let link = try context.link()
         switch try await ledger.availability(of: "settle", link: link) {
@@ -64,9 +64,10 @@ struct SettleCommand: ParsableCommand {
             period.dayBounds ?? (
                 period.months.first?.firstDay ?? context.today, period.months.last?.lastDay ?? context.today
             )
+        let defaults = try Self.defaults(config, context)
         let items = (read.loaded.flatMap(\.items) + read.waiting).filter {
             $0.date >= bounds.from && $0.date <= bounds.to
-        }
+        }.map(defaults.applied(to:))
         let (recorded, notices) = try await ledger.settlements(link: link)
         for notice in notices { context.warn(notice) }
         let within = recorded.filter { $0.from >= bounds.from && $0.to <= bounds.to }
@@ -86,7 +87,7 @@ struct SettleCommand: ParsableCommand {
         }
         let settlement = Settlement(
             id: RandomID.make(), from: bounds.from, to: bounds.to, payer: owes.from, payee: owes.to,
-            amount: owes.amount, ratio: "\(split.first):\(split.second)",
+            amount: owes.amount, ratio: split.description,
             recorded: ISO8601DateFormatter().string(from: Date()))
         _ = try await ledger.record(settlement, link: link)
         context.note(
@@ -98,19 +99,30 @@ struct SettleCommand: ParsableCommand {
         return .success
     }
 
-    /// `60:40`, `６０：４０`, `60/40`: two whole numbers, not both 0; 50:50 when not given.
-    static func split(_ text: String?, _ context: Context) throws -> (first: Int, second: Int) {
-        guard let text else { return (50, 50) }
-        let parts = NameFolding.compatible(text).split(whereSeparator: { ":/".contains($0) }).map {
-            Int($0.trimmingSpaces())
+    /// The config's `payer.app` and `personal` categories, each checked against the catalogue (a name it lacks is a
+    /// configuration error naming it).
+    static func defaults(_ config: AppConfig, _ context: Context) throws -> ShareDefaults {
+        let categories = try config.personalCategories.map { name in
+            do {
+                let (category, sub) = try config.catalogue.value.resolve(name)
+                return ShareDefaults.Category(category: category, sub: sub)
+            } catch {
+                throw ConfigError.badConfigFile(
+                    path: config.configFile.value,
+                    reason: "'personal' names \(name), which is no category (`expense-log categories` lists them)")
+            }
         }
-        guard parts.count == 2, let first = parts[0], let second = parts[1], first >= 0, second >= 0,
-            first + second > 0
-        else {
+        return ShareDefaults(appPayer: config.appPayer?.value, personal: categories)
+    }
+
+    /// `--ratio` (`60:40`, `６０：４０`, `60/40`: two whole numbers, not both 0), else the config's `ratio`, else 50:50.
+    static func split(_ text: String?, _ config: AppConfig, _ context: Context) throws -> Split {
+        guard let text else { return config.ratio?.value ?? .even }
+        guard let split = Split(parsing: text) else {
             throw UsageError(
                 path: context.invocation.path, message: "--ratio takes two whole numbers such as 60:40, not '\(text)'")
         }
-        return (first, second)
+        return split
     }
 
     /// The two people: this machine's payer first (the split's first number), then the other; nil when no shared

@@ -17,7 +17,8 @@ struct SummaryCommand: ParsableCommand {
     @Opt(CommonOptions.from) var from: String?
     @Opt(CommonOptions.to) var to: String?
     @Opt(
-        choice: "by", "grouping", default: .category, help: "Rows per category, or (sub) per category and sub-category."
+        choice: "by", "grouping", default: .category,
+        help: "Rows per category, (sub) per category and sub-category, or (payer) per person who paid."
     )
     var grouping: SummaryGrouping?
     @Opt(choice: "format", "format", default: .table, help: "How to print the summary.") var format: SummaryFormat?
@@ -106,6 +107,17 @@ struct SummaryCommand: ParsableCommand {
                     + "(2026-01), or leave them out")
         }
         let budgets = try budget ? Self.budgets(config, format: format, context) : nil
+        if grouping == .payer {
+            guard format == .table || format == .json, !budget, forecast == nil else {
+                throw UsageError(
+                    path: context.invocation.path,
+                    message: "--by payer prints a table or JSON, without --budget or --forecast")
+            }
+            // Who paid comes only from a script known to keep it: asked once (and remembered).
+            if policy != .offline {
+                _ = try? await context.ledger().availability(of: "payer", link: try context.link())
+            }
+        }
         let read = try await context.readMonths(months, policy: policy, strict: strict, withWaiting: !sentOnly)
         var loaded = sentOnly ? read.loaded : WaitingCount.counted(read.loaded, waiting: read.waiting, context)
         if !sentOnly {
@@ -117,6 +129,18 @@ struct SummaryCommand: ParsableCommand {
             }
         }
 
+        if grouping == .payer {
+            let bounds =
+                period.dayBounds ?? (months.first?.firstDay ?? context.today, months.last?.lastDay ?? context.today)
+            let defaults = try SettleCommand.defaults(config, context)
+            try SummarySources.show(loaded, context, config, subject: "the summary", verb: "counted") {
+                let items = loaded.flatMap(\.items).filter { $0.date >= bounds.from && $0.date <= bounds.to }
+                PayerTotalsText.show(
+                    PayerTotals(items: items.map(defaults.applied(to:))), bounds: bounds, json: format == .json, context
+                )
+            }
+            return .success
+        }
         var over = false
         try SummarySources.show(loaded, context, config, subject: "the summary", verb: "counted") {
             let catalogue = config.catalogue.value
