@@ -81,8 +81,14 @@ extension ExpenseLogAPIClient {
     public func update(
         _ item: Item, to changed: Item, fields: Set<ItemField>, change: String? = nil
     ) async throws -> Item {
-        func members(_ of: Item) -> String {
+        let share = item.payer != changed.payer || item.personal != changed.personal
+        func members(_ of: Item, withShare: Bool = false) -> String {
             var members: [String] = []
+            // Who paid, when the change is to it; never in "was" (a copy read without it would look like a conflict).
+            if withShare {
+                members.append("\"payer\":" + (of.payer.map(ItemJSON.string) ?? "null"))
+                members.append("\"personal\":\(of.personal)")
+            }
             for field in ItemField.allCases where fields.contains(field) {
                 switch field {
                 case .id: continue
@@ -99,7 +105,7 @@ extension ExpenseLogAPIClient {
         // script refuse, as a conflict, to undo a change made since; the name makes it once however often it arrives.
         let body =
             "{\"action\":\"update\",\"id\":\(ItemJSON.string(item.id)),\"date\":\"\(item.date.compact)\","
-            + "\"changes\":\(members(changed)),\"was\":\(members(item))"
+            + "\"changes\":\(members(changed, withShare: share)),\"was\":\(members(item))"
             + (change.map { ",\"change\":\(ItemJSON.string($0))" } ?? "") + "}"
         let (answer, raw, url) = try await post(body)
         guard let saved = try? ItemCodec.items(Data("[".utf8) + raw + Data("]".utf8)).first else {
@@ -119,7 +125,9 @@ extension ExpenseLogAPIClient {
             case .categorySub: saved.categorySub != changed.categorySub
             }
         }
-        guard SheetText.key(saved.id) == SheetText.key(item.id), madeBefore || unchanged.isEmpty else {
+        let shareUnchanged = share && (saved.payer != changed.payer || saved.personal != changed.personal)
+        guard SheetText.key(saved.id) == SheetText.key(item.id), madeBefore || (unchanged.isEmpty && !shareUnchanged)
+        else {
             let reason =
                 SheetText.key(saved.id) != SheetText.key(item.id)
                 ? "the answer to an update of \(item.id) is another item (\(saved.id))"

@@ -15,6 +15,8 @@ public struct ReportPage: Sendable {
     public var waitingIDs: Set<String> = []
     /// The fixed costs the month still expects (`recurring`): drawn apart in its item table, never counted.
     public var expected: [Item] = []
+    /// What each person paid (`settle`'s payers), drawn as a table when any item names one.
+    public var payers: PayerTotals?
 
     /// A page in a language over a catalogue.
     public init(catalogue: CategoryCatalogue, japanese: Bool) {
@@ -52,6 +54,7 @@ public struct ReportPage: Sendable {
         }
         body += "</section>\n"
         body += totalsTable(summary)
+        if let payers, payers.lines.contains(where: { $0.payer != nil }) { body += payerTable(payers) }
         if month != nil {
             body += itemsTable(loaded.flatMap(\.items))
         } else {
@@ -213,6 +216,20 @@ public struct ReportPage: Sendable {
                 + "<td class=\"d\">\(item.date)</td><td>\(SVGChart.escaped(item.name))\(waiting)</td>"
                 + "<td>\(SVGChart.escaped(catalogue.name(of: item.category, japanese: japanese) + (sub.isEmpty ? "" : "/" + sub)))</td>"
                 + "<td class=\"n\">\(PriceText.yen(item.price))</td></tr>\n"
+        }
+        return out + "</tbody></table>\n"
+    }
+
+    /// A row per person who paid, and the household's: count, total and the personal part.
+    func payerTable(_ payers: PayerTotals) -> String {
+        var out =
+            "<h2>\(word("支払者別", "By payer"))</h2>\n<table class=\"totals\"><thead><tr><th>\(word("支払者", "Payer"))</th>"
+            + "<th class=\"n\">\(word("件数", "Items"))</th><th class=\"n\">\(word("合計", "Total"))</th>"
+            + "<th class=\"n\">\(word("うち個人", "Personal"))</th></tr></thead><tbody>\n"
+        for line in payers.lines {
+            out +=
+                "<tr><td>\(SVGChart.escaped(line.payer ?? word("(家計)", "(household)")))</td><td class=\"n\">\(line.count)</td>"
+                + "<td class=\"n\">\(PriceText.yen(line.total))</td><td class=\"n\">\(PriceText.yen(line.personal))</td></tr>\n"
         }
         return out + "</tbody></table>\n"
     }

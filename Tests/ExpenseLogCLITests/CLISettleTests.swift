@@ -126,6 +126,35 @@ import Testing
             // Shared: 太郎 10,000; 花子 6,000 + the app's 250 (映画 is 娯楽費, personal); at 60:40 of 16,250:
             // 太郎 9,750, 花子 6,500; 花子 paid 6,250, so she owes 250.
             #expect(try await CLISettleTests.owes(env) == "花子 → 太郎 250")
+            let page = try await CLISettleTests.run(["report", "2027-03", "-o", "-"], env).stdout
+            #expect(
+                page.contains("<h2>By payer</h2>") && page.contains("<tr><td>花子</td><td class=\"n\">3</td>"),
+                "\(page)")
+        }
+    }
+}
+
+/// `edit --payer`, `--personal` and `--shared` change who paid an item on the server, and nothing else of it.
+@Suite struct CLIEditPayerTests {
+    @Test func anEditChangesWhoPaidAndWhetherItIsPersonal() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        try await withScriptHost { host in
+            let env = host.environment(home: home)
+            let added = try await CLISettleTests.run(
+                ["add", "食材", "5000", "-c", "食費", "-p", "太郎", "-d", "2027-03-05", "--id", "E1"], env)
+            #expect(added.status == 0, "\(added.stderr)")
+            let edited = try await CLISettleTests.run(["edit", "E1", "--payer", "花子", "--personal", "--yes"], env)
+            #expect(edited.status == 0, "\(edited.stderr)")
+            let read = try await host.call("?year=2027&month=3&fields=payer")
+            #expect(
+                read.contains(#""price":5000,"category":0,"categorySub":null,"payer":"花子","personal":true"#), "\(read)")
+            #expect(
+                try await CLISettleTests.run(["edit", "E1", "--shared", "--payer", "none", "--yes"], env).status == 0)
+            let after = try await host.call("?year=2027&month=3&fields=payer")
+            #expect(after.contains(#""payer":null,"personal":false"#), "\(after)")
+            let both = try await CLISettleTests.run(["edit", "E1", "--shared", "--personal", "--yes"], env)
+            #expect(both.status == 64)
         }
     }
 }

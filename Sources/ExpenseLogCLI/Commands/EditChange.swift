@@ -22,6 +22,12 @@ extension EditCommand {
         if category.category == item.category, category.sub == nil { category.sub = item.categorySub }
         draft.category = .integer(category.category)
         draft.categorySub = category.sub.map(RawValue.integer) ?? .null
+        if personal, shared {
+            throw UsageError(path: context.invocation.path, message: "--personal and --shared say opposite things")
+        }
+        let newPayer = payer.map { $0.trimmingSpaces() }
+        draft.payer = newPayer.map { ["", "none", "なし"].contains($0) ? nil : $0 } ?? item.payer
+        draft.personal = personal ? true : shared ? false : item.personal
         let (checked, problems) = draft.validated(catalogue: config.catalogue.value)
         guard let changed = checked else {
             for problem in problems {
@@ -42,14 +48,15 @@ extension EditCommand {
                 case .categorySub: return changed.categorySub != item.categorySub
                 }
             })
-        guard !fields.isEmpty else {
+        let change = QueuedEdit.Change.update(item: item, changed: changed, fields: fields)
+        guard !fields.isEmpty || change.changesShare else {
             context.note(
                 context.say(
                     "Nothing to change: \(ServerEdits.describe(item, config, context)) already is so.",
                     ja: "変更はありません: \(ServerEdits.describe(item, config, context)) はすでにそのとおりです。"))
             return nil
         }
-        return .update(item: item, changed: changed, fields: fields)
+        return change
     }
 
     /// Shows the items found by name (or every match, with `--all`) and asks before changing them; off a terminal

@@ -14,6 +14,10 @@ struct EditCommand: ParsableCommand {
             "The new category (food, 食費, a unique prefix, a number) or category/sub; the sub is kept when the category is."
     )
     var category: String?
+    @Opt("payer", short: "p", "name", help: "Who paid it (none: the household's); kept by the bundled script.")
+    var payer: String?
+    @Flg("personal", help: "Make it one person's own spending (left out of settling up).") var personal: Bool
+    @Flg("shared", help: "Make it shared again (counted when settling up).") var shared: Bool
     @Flg(
         "give-id",
         help: "Give a row typed into the sheet by hand (✎, no id) an id, so that it can be changed and deleted like "
@@ -31,7 +35,7 @@ struct EditCommand: ParsableCommand {
 
     static let about = CommandAbout(
         name: "edit",
-        abstract: "Change an item's name, price, date or category on the server (needs the bundled web app).",
+        abstract: "Change an item's name, price, date, category or payer on the server (needs the bundled web app).",
         discussion: """
             The item is found in the cache by its id, the first 4 or more characters of it (fetch --ids shows \
             them), or part of its name (case and widths ignored) among this month's items, or --from/--to's \
@@ -57,10 +61,15 @@ struct EditCommand: ParsableCommand {
 
     func run(_ context: Context) async throws -> ExitCode {
         let config = try context.config()
-        guard name != nil || price != nil || date != nil || category != nil || giveID else {
+        guard
+            name != nil || price != nil || date != nil || category != nil || payer != nil || personal || shared
+                || giveID
+        else {
             throw UsageError(
                 path: context.invocation.path,
-                message: "Say what to change: --name, --price, --date, --category or --give-id")
+                message:
+                    "Say what to change: --name, --price, --date, --category, --payer, --personal, --shared or --give-id"
+            )
         }
         let period = try CommonOptions.range(from: from, to: to, context)
         // A person at a terminal, as with add: a server that cannot be reached at all is not retried, the change waits.

@@ -43,6 +43,8 @@ struct ReportCommand: ParsableCommand {
             try CommonOptions.period(self.period, year: year, month: month, context, now: context.now),
             offline: offline, refresh: refresh, context)
         let config = try context.config()
+        // Who paid comes only from a script known to keep it: asked once (and remembered).
+        if policy != .offline { _ = try? await context.ledger().availability(of: "payer", link: try context.link()) }
         // Read once: counted (unless --sent-only), and among the ids a month's short ids are told apart from.
         let read = try await context.readMonths(period.months, policy: policy, strict: false, withWaiting: true)
         let waiting = read.waiting
@@ -93,6 +95,14 @@ struct ReportCommand: ParsableCommand {
                     now: YearMonth.current()))
             var report = ReportPage(catalogue: catalogue, japanese: context.japanese)
             (report.shortIDs, report.waitingIDs, report.expected) = (ids.short, ids.waiting, expected)
+            let bounds =
+                period.dayBounds ?? (
+                    period.months.first?.firstDay ?? Day.today(), period.months.last?.lastDay ?? Day.today()
+                )
+            let defaults = (try? SettleCommand.defaults(config, context)) ?? ShareDefaults()
+            report.payers = PayerTotals(
+                items: loaded.flatMap(\.items).filter { $0.date >= bounds.from && $0.date <= bounds.to }
+                    .map(defaults.applied(to:)))
             let page = report.render(summary, loaded: loaded)
             do { try write(page, to: name, context) } catch { failure = error }
         }
