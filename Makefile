@@ -14,7 +14,7 @@ STATIC ?= $(if $(filter Linux,$(shell uname -s)),1,)
 STRIP ?= 1
 STATIC_FLAG = $(if $(STATIC),--static-swift-stdlib,)
 
-.PHONY: build test test-spawned test-deps lint portability run install install-files deb bench clean deps
+.PHONY: build test test-spawned test-deps beancount lint portability run install install-files deb bench clean deps
 
 # libcurl's headers, for the live transport on Linux (libcurl, which the binary loads at its first request). Installed
 # with apt-get when missing; elsewhere, say what to install.
@@ -32,7 +32,8 @@ deps:
 build: deps
 	$(SWIFT) build
 
-# What the tests run besides the binary: zsh and fish (their completion scripts), Chromium and a Japanese font (the
+# What the tests run besides the binary: hledger and Ledger (the export tests read what export writes), zsh and fish
+# (their completion scripts), Chromium and a Japanese font (the
 # report page), Node.js (the web app's Code.gs). Installed with apt-get when missing (Homebrew on a Mac); elsewhere,
 # say what to install.
 # On macOS: zsh is the system's (/bin/zsh), and the Japanese fonts too (Hiragino, which Chromium finds through Core
@@ -42,7 +43,7 @@ build: deps
 test-deps:
 ifeq ($(shell uname -s),Darwin)
 	@missing=""; cask=""; browser=""; \
-	for program in zsh fish node groff; do command -v $$program >/dev/null || missing="$$missing $$program"; done; \
+	for program in zsh fish node groff hledger ledger; do command -v $$program >/dev/null || missing="$$missing $$program"; done; \
 	for candidate in "$$(command -v chromium)" "$$(command -v chromium-browser)" \
 		/Applications/Chromium.app/Contents/MacOS/Chromium "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome" \
 		"$$HOME/Applications/Chromium.app/Contents/MacOS/Chromium" \
@@ -63,7 +64,8 @@ ifeq ($(shell uname -s),Darwin)
 	fi
 else
 	@missing=""; \
-	for program in zsh fish chromium openssl; do command -v $$program >/dev/null || missing="$$missing $$program"; done; \
+	for program in zsh fish chromium openssl hledger ledger; do command -v $$program >/dev/null || missing="$$missing $$program"; done; \
+	python3 -c 'import ensurepip' 2>/dev/null || missing="$$missing python3-venv"; \
 	command -v node >/dev/null || missing="$$missing nodejs"; \
 	command -v groff >/dev/null || missing="$$missing groff-base"; \
 	fc-list 2>/dev/null | grep -qi ipagothic || missing="$$missing fonts-ipafont-gothic"; \
@@ -81,9 +83,23 @@ endif
 # Builds everything first, so the CLI tests find the expense-log binary next to the test bundle. The layout is checked
 # on Linux, with the toolchain CI pins: Xcode's swift-format may lay out a construct a little differently.
 LINT_IN_TEST = $(if $(filter Linux,$(shell uname -s)),lint,)
-test: deps test-deps $(LINT_IN_TEST)
+test: deps test-deps beancount $(LINT_IN_TEST)
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	PATH="$(TEST_TOOLS)/bin:$$PATH" $(SWIFT) test --skip-build
+
+# Beancount's bean-check and bean-query (from PyPI, not a Debian or Homebrew package), which the export tests run: used
+# from PATH when there, else installed once into a virtual environment under .build (linked into $(TEST_TOOLS)/bin).
+TEST_TOOLS = $(CURDIR)/.build/test-tools
+beancount:
+	@if ! command -v bean-check >/dev/null || ! command -v bean-query >/dev/null; then \
+		if [ ! -x "$(TEST_TOOLS)/bin/bean-query" ]; then \
+			echo "make: installing beancount and beanquery from PyPI into $(TEST_TOOLS) (the export tests run them)" >&2; \
+			python3 -m venv "$(TEST_TOOLS)/venv" && "$(TEST_TOOLS)/venv/bin/pip" install -q beancount beanquery && \
+			mkdir -p "$(TEST_TOOLS)/bin" && ln -sf "$(TEST_TOOLS)/venv/bin/bean-check" "$(TEST_TOOLS)/bin/bean-check" && \
+			ln -sf "$(TEST_TOOLS)/venv/bin/bean-query" "$(TEST_TOOLS)/bin/bean-query" || \
+				{ echo "make: could not install beancount; pip install beancount beanquery, then run make test again" >&2; exit 1; }; \
+		fi; \
+	fi
 
 # The code's layout as .swift-format sets it (lines of at most 120 columns), checked with the toolchain's own
 # swift-format; `swift format -i -r Sources Tests` applies it. Package.swift is kept as written (Tests/Layers reads it).
@@ -92,9 +108,9 @@ lint:
 
 # The same tests with every command the CLI tests run spawned as the built binary (they run in-process by default,
 # except where a process is needed): the whole path through main.swift, as CI checks it too.
-test-spawned: deps test-deps
+test-spawned: deps test-deps beancount
 	$(SWIFT) build --build-tests
-	EXPENSE_LOG_TESTS_SPAWN=1 $(SWIFT) test --skip-build
+	PATH="$(TEST_TOOLS)/bin:$$PATH" EXPENSE_LOG_TESTS_SPAWN=1 $(SWIFT) test --skip-build
 
 # What would break on macOS, read from the sources on any platform in a second (also run by `make test`, in
 # CLIPortabilityTests): Tests/Portability/portability.py, whose table says why each symbol differs and Darwin's way.

@@ -63,7 +63,7 @@
 var HEADER = ['ID', '日付', '品名', '金額', '項目', 'サブ項目'];
 // Columns the app never reads (it gets the six keys above): who paid, and whether it was one person's own.
 var EXTRA_HEADER = ['支払者', '個人'];
-var VERSION = 4;
+var VERSION = 5;
 var APP = {app: 'expense-log', version: VERSION,
            actions: ['info', 'fetch', 'register', 'delete', 'update', 'adopt', 'check', 'rules', 'payer', 'settle']};
 // Sheets' limits (Google's "Files you can store in Google Drive"): a cell holds at most 50,000 characters, and a
@@ -783,7 +783,8 @@ function update(body) {
     var target = yearMonth(changed.date);
     var there = monthRows(monthSheet(target.year, target.month, true));
     var at = there.ids[changed.id];
-    var lines = at ? [row(changed)] : (there.last === 0 ? [HEADER] : []).concat([row(changed)]);
+    var header = hasExtras(changed) ? HEADER.concat(EXTRA_HEADER) : HEADER;
+    var lines = at ? [row(changed)] : (there.last === 0 ? [header] : []).concat([row(changed)]);
     if (!at) makeRoom(there.sheet, there.last, lines.length);
     var top = at || Math.max(there.last, 1), bottom = at || there.last + lines.length;
     return {checks: [[there, top, bottom], [found.rows, found.at, found.at]], answer: changed, write: function () {

@@ -75,7 +75,8 @@ public enum ExpenseLogCommand {
             FetchCommand.self, AddCommand.self, EditCommand.self, DeleteCommand.self, SameCommand.self,
             RegisterCommand.self, SyncCommand.self,
             PendingCommand.self, SummaryCommand.self, ReportCommand.self, CacheCommand.self, ConfigCommand.self,
-            CategoriesCommand.self, RuleCommand.self, RecurringCommand.self, SettleCommand.self, ProfileCommand.self,
+            CategoriesCommand.self, RuleCommand.self, RecurringCommand.self, SettleCommand.self, ExportCommand.self,
+            ProfileCommand.self,
             ServerCommand.self,
             CompletionCommand.self,
         ]

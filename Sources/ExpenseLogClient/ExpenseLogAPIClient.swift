@@ -65,10 +65,11 @@ public struct ExpenseLogAPIClient: Sendable {
     /// A POST is retried only when the failure proves the server did not run it; any other failure leaves
     /// its fate unknown, and re-sending it blindly could register the items twice. With `action`, the batch goes as
     /// the bundled script's register action, whose answer names the ids that were already there.
-    public func send(_ batch: OutboxBatch, action: Bool = false) async throws -> SheetAnswer {
+    /// `keepsShare`: the server keeps who paid (the bundled script's `payer`); else the items go as the app's six fields.
+    public func send(_ batch: OutboxBatch, action: Bool = false, keepsShare: Bool = false) async throws -> SheetAnswer {
         // Another script keeps the app's six fields only (and a strict one refuses more): who paid stays here.
         let batch =
-            !action && batch.items.contains(where: \.hasShare)
+            !keepsShare && batch.items.contains(where: \.hasShare)
             ? OutboxBatch(key: batch.key, items: batch.items.map(\.withoutShare)) : batch
         var request = authorized(
             action

@@ -85,10 +85,11 @@ extension ExpenseLogAPIClient {
         func members(_ of: Item, withShare: Bool = false) -> String {
             var members: [String] = []
             // Who paid, when the change is to it; never in "was" (a copy read without it would look like a conflict).
-            if withShare {
+            // Only what changes: `--personal` must not write over who paid as this machine last read it.
+            if withShare, item.payer != changed.payer {
                 members.append("\"payer\":" + (of.payer.map(ItemJSON.string) ?? "null"))
-                members.append("\"personal\":\(of.personal)")
             }
+            if withShare, item.personal != changed.personal { members.append("\"personal\":\(of.personal)") }
             for field in ItemField.allCases where fields.contains(field) {
                 switch field {
                 case .id: continue
@@ -125,7 +126,9 @@ extension ExpenseLogAPIClient {
             case .categorySub: saved.categorySub != changed.categorySub
             }
         }
-        let shareUnchanged = share && (saved.payer != changed.payer || saved.personal != changed.personal)
+        let shareUnchanged =
+            (item.payer != changed.payer && saved.payer != changed.payer)
+            || (item.personal != changed.personal && saved.personal != changed.personal)
         guard SheetText.key(saved.id) == SheetText.key(item.id), madeBefore || (unchanged.isEmpty && !shareUnchanged)
         else {
             let reason =

@@ -80,6 +80,8 @@ public struct AppConfig: Sendable, Equatable {
     public var ratio: Sourced<Split>? = nil
     /// The categories (`食費`, `娯楽費/交通費`) whose items are one person's own by default: the config file's `personal`.
     public var personalCategories: [String] = []
+    /// The account `export` balances each payer's items with (`household`: items with no payer).
+    public var exportAccounts: [String: String] = [:]
 
     /// This environment's cache folder for the configured server (the environment's own when none is configured). The
     /// URL as written names it, checked or not: a URL the checks refuse must still never share another server's months.
@@ -175,6 +177,7 @@ extension AppConfig {
         config.appPayer = file.appPayer.map { Sourced(value: $0, source: "config file \(configFile.value)") }
         config.ratio = file.ratio.map { Sourced(value: $0, source: "config file \(configFile.value)") }
         config.personalCategories = file.personal ?? []
+        config.exportAccounts = file.accounts ?? [:]
         return config
     }
 

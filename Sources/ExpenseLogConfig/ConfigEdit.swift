@@ -15,6 +15,7 @@ public enum ConfigEdit {
     /// Whether `config get|set|unset` takes the key: one of `keys`, or `budgets.` and a name (`budgets.食費`).
     public static func isKey(_ key: String) -> Bool {
         keys.contains(key) || key.hasPrefix("budgets.") && key.count > "budgets.".count
+            || key.hasPrefix("accounts.") && key.count > "accounts.".count
     }
 
     /// The file's value of `key` as text, or nil when the file (or the key) is not there.

@@ -29,10 +29,13 @@ struct ConfigFile: Equatable {
     var ratio: Split?
     /// The categories (`嗜好品`, `娯楽費/交通費`) whose items are one person's own unless said otherwise.
     var personal: [String]?
+    /// The account `export` balances each payer's items with (`花子` → `liabilities:card:vpass`; `household` for items
+    /// with no payer).
+    var accounts: [String: String]?
 
     static let knownKeys = [
         "environment", "baseURL", "categories", "serverTimeZone", "maxAnswerMiB",
-        "serverMaxExecutionSeconds", "budgets", "language", "payer", "appPayer", "ratio", "personal",
+        "serverMaxExecutionSeconds", "budgets", "language", "payer", "appPayer", "ratio", "personal", "accounts",
     ]
     /// Keys earlier versions read, accepted and ignored: `transport` chose between libcurl and a built-in client on
     /// Linux, which has one transport now.
@@ -98,6 +101,18 @@ struct ConfigFile: Equatable {
                     reason: "'ratio' must be two whole numbers such as \"60:40\" (this machine's payer's first)")
             }
             file.ratio = split
+        }
+        if let value = root["accounts"] {
+            guard let object = value as? [String: Any], let accounts = object as? [String: String],
+                accounts.allSatisfy({ !$0.value.isEmpty && !$0.value.contains(where: \.isWhitespace) })
+            else {
+                throw ConfigError.badConfigFile(
+                    path: path,
+                    reason:
+                        "'accounts' must name an account for each payer, such as {\"花子\": \"liabilities:card:vpass\", "
+                        + "\"household\": \"assets:bank\"} (no spaces)")
+            }
+            file.accounts = accounts
         }
         if let value = root["personal"] {
             guard let text = value as? String else {

@@ -33,9 +33,9 @@ public struct Split: Sendable, Equatable {
     /// The second person's part.
     public let second: Int
 
-    /// A split of two parts, not both 0.
+    /// A split of two parts, not both 0, each at most 10,000 (so that no total overflows).
     public init?(_ first: Int, _ second: Int) {
-        guard first >= 0, second >= 0, first + second > 0 else { return nil }
+        guard (0...10_000).contains(first), (0...10_000).contains(second), first + second > 0 else { return nil }
         (self.first, self.second) = (first, second)
     }
 

@@ -30,6 +30,8 @@ public struct BatchSending: Sendable {
 
     /// Whether batches go as the bundled script's register action (when the server offers it).
     public var registerAction: Bool
+    /// Whether the server keeps who paid: else the items go as the app's six fields.
+    public var keepsShare = false
 
     /// Sends a batch of an entry (or only `items` of it, those the server does not have yet) and records the outcome.
     ///
@@ -45,7 +47,7 @@ public struct BatchSending: Sendable {
         // Written before the POST: whatever happens next (a lost answer, kill -9), sync knows the server may be running it.
         try journal.markAttempt(batch.key, in: entry, at: Date())
         do {
-            answer = try await client.send(sent, action: registerAction)
+            answer = try await client.send(sent, action: registerAction, keepsShare: keepsShare)
         } catch let failure as BatchFailure {
             // No POST left running: it never ran, or an answer came (a 200 that is no list, a failure after the redirect,
             // which Apps Script sends only once the script has finished), so there is nothing to wait for.

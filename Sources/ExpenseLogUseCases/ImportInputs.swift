@@ -56,6 +56,9 @@ public struct ImportInputs {
     var defaultedRowsByFile: [String: Int] = [:]
     /// Guesses the readers made, shown as warnings.
     public var warnings: [ValidationProblem] = []
+    /// Whether a row says who paid (a JSON item's `payer`, `--payer`, a profile's): the server is asked whether it
+    /// keeps it.
+    public var sharing = false
 
     /// Reads and validates every source in order, each valid item going to `spool` and a row of `report`; a file
     /// refused whole leaves nothing behind. A row without an id gets a `DerivedID` when `derivesIDs` (else a random
@@ -118,6 +121,7 @@ public struct ImportInputs {
                         reason: "it has more rows than one run can register (2,147,483,647); split it")
                     return
                 }
+                if item.hasShare { inputs.sharing = true }
                 do {
                     let offset = try spool.append(item, tag: Int32(report.count))
                     if madeID { inputs.madeIDRows.insert(report.count) }

@@ -90,8 +90,16 @@ public struct JournalSending: Sendable {
             let (wait, atOnce) = await policy.wait(for: entries, journal, client, repository)
             result.wait = wait
             if atOnce { event(.resendsAtOnce) }
+            // Who paid goes through the bundled script's register action, which keeps it (a plain POST carries six keys).
+            // Asked once (and remembered) when never known: an item queued offline may say who paid.
+            if !entries.isEmpty, await repository.serverInfo() == nil {
+                _ = try? await EditTargets.availability(of: "payer", client, repository)
+            }
+            var delivery = BatchSending(client: client, journal: journal)
+            delivery.registerAction = await repository.serverInfo()?.offers("payer") == true
+            delivery.keepsShare = delivery.registerAction
             let sender = ItemSending(
-                delivery: BatchSending(client: client, journal: journal), repository: repository,
+                delivery: delivery, repository: repository,
                 resendWait: wait, verifyAnswers: verifyAnswers, edits: listed.changes, matching: matching)
             result.items = try await sender.send(entries, force: force, keep: { saved.keep($0) }, event: event)
             // Kept even when a batch failed later: the rows it matched stay matched for every later sync and import.

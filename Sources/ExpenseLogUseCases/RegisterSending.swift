@@ -20,17 +20,20 @@ public struct RegisterSending {
     /// A run over `items` through `client`, queued in `outbox`.
     public init(
         items: ItemSpool, limit: BatchLimit, client: ExpenseLogAPIClient, journal: Journal, verifyAnswers: Bool,
-        registerAction: Bool = false
+        registerAction: Bool = false, keepsShare: Bool = false
     ) {
         (self.items, self.limit, self.client, self.journal, self.verifyAnswers) = (
             items, limit, client, journal, verifyAnswers
         )
-        self.registerAction = registerAction
+        (self.registerAction, self.keepsShare) = (registerAction, keepsShare)
     }
+
+    /// Whether the server keeps who paid (the bundled script's `payer`): else the items go as the app's six fields.
 
     /// Whether batches go as the bundled script's register action, whose answer names the ids already there (another
     /// import of the same rows at the same time), so that the report never claims it added them.
     public let registerAction: Bool
+    let keepsShare: Bool
 
     /// What the run meets as it goes.
     public enum Event {
@@ -106,6 +109,7 @@ public struct RegisterSending {
             do {
                 var sending = BatchSending(client: client, journal: journal)
                 sending.registerAction = registerAction
+                sending.keepsShare = keepsShare
                 delivery = try await sending.deliver(batch, of: entry, verifyAnswer: verifyAnswers)
             } catch let error as StoreError {
                 outcome.stop = .answerUnrecorded(error)

@@ -154,7 +154,7 @@ public struct Registration: Sendable {
         switch input {
         case let .files(_, profile, _, _, _, payer):
             inputs = try await read(input, into: spool, record: &record) { event(.read($0)) }
-            sharing = payer != nil || profile?.payer != nil
+            sharing = payer != nil || profile?.payer != nil || inputs.sharing
         case .typed(let drafts):
             fresh = drafts.allSatisfy { if case .missing = $0.id { true } else { false } }
             sharing = drafts.contains { $0.payer != nil || $0.personal }
@@ -206,7 +206,8 @@ public struct Registration: Sendable {
         let registration = RegisterSending(
             items: items, limit: limit, client: client, journal: journal,
             verifyAnswers: verifyAnswers,
-            registerAction: await repository.serverInfo()?.offers("register") == true)
+            registerAction: await repository.serverInfo()?.offers("register") == true,
+            keepsShare: await repository.serverInfo()?.offers("payer") == true)
         result.end = .sent(
             try await registration.run(saved: &saved, report: &record) { event(.sending($0, total: items.count)) },
             total: items.count)

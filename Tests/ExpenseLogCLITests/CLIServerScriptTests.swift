@@ -78,7 +78,7 @@ import Testing
 
             let info =
                 try JSONSerialization.jsonObject(with: Data(try await host.call("?action=info").utf8)) as? [String: Any]
-            #expect(info?["app"] as? String == "expense-log" && info?["version"] as? Int == 4)
+            #expect(info?["app"] as? String == "expense-log" && info?["version"] as? Int == 5)
             #expect(
                 info?["actions"] as? [String] == [
                     "info", "fetch", "register", "delete", "update", "adopt", "check", "rules", "payer", "settle",

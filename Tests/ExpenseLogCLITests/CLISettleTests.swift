@@ -13,8 +13,8 @@ import Testing
     static func owes(_ env: [String: String], _ extra: [String] = []) async throws -> String {
         let settled = try await run(["settle", "2027-03", "--format", "json"] + extra, env)
         #expect(settled.status == 0, "\(settled.stderr)")
-        let json = try JSONSerialization.jsonObject(with: Data(settled.stdout.utf8)) as? [String: Any]
-        guard let owes = json?["owes"] as? [String: Any] else { return "even" }
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(settled.stdout.utf8)) as? [String: Any])
+        guard let owes = json["owes"] as? [String: Any] else { return json["owes"] is NSNull ? "even" : "no owes" }
         return "\(owes["from"] ?? "") → \(owes["to"] ?? "") \(owes["amount"] ?? "")"
     }
 
@@ -155,6 +155,26 @@ import Testing
             #expect(after.contains(#""payer":null,"personal":false"#), "\(after)")
             let both = try await CLISettleTests.run(["edit", "E1", "--shared", "--personal", "--yes"], env)
             #expect(both.status == 64)
+        }
+    }
+}
+
+/// Who paid survives the outbox: an item added with the web app down keeps its payer through `sync`.
+@Suite struct CLIPayerOfflineTests {
+    @Test func anItemQueuedOfflineKeepsWhoPaidThroughSync() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        try await withScriptHost { host in
+            let env = host.environment(home: home)
+            try await host.setDown(true)
+            let queued = try await CLISettleTests.run(
+                ["add", "食材", "2000", "-c", "食費", "-p", "花子", "-d", "2027-03-05", "--retries", "0"], env)
+            #expect(queued.status == 75, "\(queued.stderr)")
+            try await host.setDown(false)
+            let synced = try await CLISettleTests.run(["sync"], env)
+            #expect(synced.status == 0, "\(synced.stderr)")
+            let read = try await host.call("?year=2027&month=3&fields=payer")
+            #expect(read.contains(#""name":"食材","price":2000,"category":0,"categorySub":null,"payer":"花子""#), "\(read)")
         }
     }
 }

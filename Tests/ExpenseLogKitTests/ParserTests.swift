@@ -365,8 +365,8 @@ struct ParserTests {
         }
         let paths = leaves(ExpenseLogCommand.root, []).filter { $0 != [] && $0 != ["help"] }
         #expect(
-            paths.count == 39,
-            "every command of the old table of runners, rule add|list|remove, same, recurring's five and settle: \(paths)"
+            paths.count == 40,
+            "every command of the old table of runners, rule add|list|remove, same, recurring's five, settle and export: \(paths)"
         )
         for path in paths {
             let command = ExpenseLogCommand.command(at: path)

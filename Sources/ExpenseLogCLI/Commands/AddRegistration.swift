@@ -16,7 +16,9 @@ extension AddCommand {
         draft.category = .integer(fields.category)
         draft.categorySub = fields.sub.map(RawValue.integer) ?? .missing
         let config = try context.config()
-        let named = (payer ?? config.payer?.value)?.trimmingSpaces()
+        // `--payer none`: the household's, whatever the config says.
+        let given = payer?.trimmingSpaces()
+        let named = given.map { ["none", "なし"].contains($0.lowercased()) ? nil : $0 } ?? config.payer?.value
         if let payer, payer.trimmingSpaces().isEmpty {
             throw UsageError(path: context.invocation.path, message: "--payer needs a name (太郎)")
         }

@@ -82,6 +82,10 @@ struct EditCommand: ParsableCommand {
         let changes = try items.compactMap { try change(to: $0, context, config) }
         guard !changes.isEmpty else { return .success }
         let reachable = try await ServerEdits.requireAction("update", ledger, link, context)
+        // Who paid is kept by a script that offers it (version 5): another would answer the change unmade.
+        if reachable, changes.contains(where: \.changesShare) {
+            _ = try await ServerEdits.requireAction("payer", ledger, link, context)
+        }
         // After a change that waits (the server went away), the rest wait behind it rather than each trying again.
         var waiting: CommandExit?
         for change in changes {

@@ -72,7 +72,8 @@ struct ReportCommand: ParsableCommand {
                     ([String: String](), Set<String>())
                 }
             try Self.show(
-                loaded, context, config, period: period, ids: ids, expected: expected, name: name, failure: &failure)
+                loaded, context, config, period: period, ids: ids, expected: expected,
+                defaults: try SettleCommand.defaults(config, context), name: name, failure: &failure)
         } catch  where failure != nil {
             throw CommandExit(code: .ioError)
         }
@@ -82,7 +83,7 @@ struct ReportCommand: ParsableCommand {
 
     private static func show(
         _ loaded: [LoadedMonth], _ context: Context, _ config: AppConfig, period: Period,
-        ids: (short: [String: String], waiting: Set<String>), expected: [Item],
+        ids: (short: [String: String], waiting: Set<String>), expected: [Item], defaults: ShareDefaults,
         name: String, failure: inout (any Error)?
     ) throws {
         try SummarySources.show(loaded, context, config, subject: "the report", verb: "shown") {
@@ -97,9 +98,8 @@ struct ReportCommand: ParsableCommand {
             (report.shortIDs, report.waitingIDs, report.expected) = (ids.short, ids.waiting, expected)
             let bounds =
                 period.dayBounds ?? (
-                    period.months.first?.firstDay ?? Day.today(), period.months.last?.lastDay ?? Day.today()
+                    period.months.first?.firstDay ?? context.today, period.months.last?.lastDay ?? context.today
                 )
-            let defaults = (try? SettleCommand.defaults(config, context)) ?? ShareDefaults()
             report.payers = PayerTotals(
                 items: loaded.flatMap(\.items).filter { $0.date >= bounds.from && $0.date <= bounds.to }
                     .map(defaults.applied(to:)))

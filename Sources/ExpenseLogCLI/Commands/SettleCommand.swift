@@ -27,7 +27,7 @@ struct SettleCommand: ParsableCommand {
             left out. Each share is the shared total times its part of the split, rounded to the yen, half away from \
             zero; the second share is the rest, so the two add up to the total. Settlements recorded for the period \
             (--record, kept by the bundled script in the spreadsheet 家計簿_精算, never an item) count as paid, so \
-            settling again says ¥0. Needs the bundled script (version 4): who paid is kept in its sheet. \
+            settling again says ¥0. Needs the bundled script (version 5): who paid is kept in its sheet. \
             docs/settle.md has a worked month.
 
             EXAMPLES:
@@ -52,8 +52,8 @@ struct SettleCommand: ParsableCommand {
             context.io.stderr.write(
                 context.say(
                     "Error: \(link.baseURL.host ?? "the server") does not keep who paid: settle needs the bundled "
-                        + "script, version 4 or later (`expense-log server script`, docs/server.md says how to update).",
-                    ja: "エラー: サーバーは支払者を保存しません。settle には同梱のスクリプト (バージョン4以降) が必要です "
+                        + "script, version 5 or later (`expense-log server script`, docs/server.md says how to update).",
+                    ja: "エラー: サーバーは支払者を保存しません。settle には同梱のスクリプト (バージョン5以降) が必要です "
                         + "(`expense-log server script`、更新の手順は docs/server.md)。") + "\n")
             throw CommandExit(code: .unavailable)
         case .unknown(let error): throw error
@@ -65,7 +65,8 @@ struct SettleCommand: ParsableCommand {
                 period.months.first?.firstDay ?? context.today, period.months.last?.lastDay ?? context.today
             )
         let defaults = try Self.defaults(config, context)
-        let items = (read.loaded.flatMap(\.items) + read.waiting).filter {
+        // A waiting item the server already has (its answer lost) is counted once.
+        let items = read.loaded.map { $0.counting(read.waiting) }.flatMap(\.items).filter {
             $0.date >= bounds.from && $0.date <= bounds.to
         }.map(defaults.applied(to:))
         let (recorded, notices) = try await ledger.settlements(link: link)
@@ -85,8 +86,13 @@ struct SettleCommand: ParsableCommand {
             context.note(context.say("Nothing to record: you are even.", ja: "記録するものはありません: 精算済みです。"))
             return .success
         }
+        // Made from what it settles: both partners recording the same at once record it once.
+        let basis =
+            "settle \(bounds.from) \(bounds.to) \(owes.from) \(owes.to) \(owes.amount) "
+            + within.map(\.id).sorted().joined(separator: " ")
         let settlement = Settlement(
-            id: RandomID.make(), from: bounds.from, to: bounds.to, payer: owes.from, payee: owes.to,
+            id: DerivedID.make(content: Array(basis.utf8), occurrence: 1), from: bounds.from, to: bounds.to,
+            payer: owes.from, payee: owes.to,
             amount: owes.amount, ratio: split.description,
             recorded: ISO8601DateFormatter().string(from: Date()))
         _ = try await ledger.record(settlement, link: link)

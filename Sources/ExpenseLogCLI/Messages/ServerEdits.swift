@@ -26,7 +26,14 @@ enum ServerEdits {
 
     /// The error for a server without the extensions (the original script): what it can do, and what to do.
     static func absent(_ action: String, _ baseURL: URL) -> String {
-        "Error: \(URLRedaction.redacted(baseURL)) is not expense-log's web app (it does not answer ?action=info as the bundled "
+        if action == "payer" {
+            return
+                "Error: \(URLRedaction.redacted(baseURL)) does not keep who paid (the bundled script does from version 5): "
+                + "nothing was changed. `expense-log server script` prints it, and docs/server.md says how to update "
+                + "the deployment in place.\n"
+        }
+        return
+            "Error: \(URLRedaction.redacted(baseURL)) is not expense-log's web app (it does not answer ?action=info as the bundled "
             + "script does), so it can fetch and register items but not \(action) them. Deploy the bundled script to add edits "
             + "and deletions: `expense-log server script` prints it, and docs/server.md walks through it.\n"
     }
