@@ -15,9 +15,15 @@ public struct ServerRules: Sendable {
 extension ExpenseLogAPIClient {
     /// `GET ?action=rules`: the rules the server keeps.
     public func rules() async throws -> ServerRules {
+        let (members, body, url) = try await getAction("rules")
+        return try decodeRules(members, url: url, body: body)
+    }
+
+    /// `GET ?action=NAME` of the bundled script (retried as a read is): its answer's members, or its refusal.
+    func getAction(_ name: String) async throws -> (members: [(key: String, value: JSONValue)], body: Data, url: URL) {
         var parts = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)
         let existing = parts?.percentEncodedQuery ?? ""
-        parts?.percentEncodedQuery = existing.isEmpty ? "action=rules" : existing + "&action=rules"
+        parts?.percentEncodedQuery = existing.isEmpty ? "action=\(name)" : existing + "&action=\(name)"
         let request = authorized(
             HTTPRequest(
                 method: "GET", url: parts?.url ?? baseURL,
@@ -34,10 +40,10 @@ extension ExpenseLogAPIClient {
             guard case .object(let members, _)? = try? JSONParser.parse(Array(response.body)) else {
                 throw APIError.invalidResponse(
                     url: response.url, status: response.status,
-                    reason: "the answer to ?action=rules is not a JSON object",
+                    reason: "the answer to ?action=\(name) is not a JSON object",
                     snippet: APIError.snippet(response.body, hiding: secrets))
             }
-            return try decodeRules(members, url: response.url, body: response.body)
+            return (members, response.body, response.url)
         }
     }
 

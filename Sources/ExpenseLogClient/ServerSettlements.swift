@@ -6,30 +6,8 @@ import Foundation
 extension ExpenseLogAPIClient {
     /// `GET ?action=settlements`: what partners settled, as the bundled script keeps it, with its notices.
     public func settlements() async throws -> (settlements: [Settlement], notices: [String]) {
-        var parts = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)
-        let existing = parts?.percentEncodedQuery ?? ""
-        parts?.percentEncodedQuery = existing.isEmpty ? "action=settlements" : existing + "&action=settlements"
-        let request = authorized(
-            HTTPRequest(
-                method: "GET", url: parts?.url ?? baseURL,
-                headers: ["Accept": "application/json", "User-Agent": ExpenseLogAPI.userAgent],
-                timeout: timeout ?? ExpenseLogAPI.fetchTimeout))
-        return try await perform(request, mayRetry: { _ in true }) { response in
-            guard (200...299).contains(response.status) else {
-                throw APIError.httpStatus(
-                    url: response.url, status: response.status,
-                    snippet: APIError.snippet(response.body, hiding: secrets))
-            }
-            try Self.pageFailure(response, hiding: secrets)
-            try Self.refusal(response, hiding: secrets)
-            guard case .object(let members, _)? = try? JSONParser.parse(Array(response.body)) else {
-                throw APIError.invalidResponse(
-                    url: response.url, status: response.status,
-                    reason: "the answer to ?action=settlements is not a JSON object",
-                    snippet: APIError.snippet(response.body, hiding: secrets))
-            }
-            return try decodeSettlements(members, url: response.url, body: response.body)
-        }
+        let (members, body, url) = try await getAction("settlements")
+        return try decodeSettlements(members, url: url, body: body)
     }
 
     /// `POST {"action":"settle",…}`: records `settlement` once (by its id); every settlement after.

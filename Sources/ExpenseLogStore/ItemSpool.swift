@@ -110,15 +110,15 @@ public final class ItemSpool {
         totalPrice += total
     }
 
-    /// Lays out an item's record at `start`: its length, then the fixed part, then its texts (numbers least significant
-    /// byte first, whatever the machine's order). Laid out in place: appended to an array a piece at a time, it cost
-    /// a thousand instructions a record.
     /// The bytes a record's share takes after its name: none for an item of the app's six fields, else a flag byte (1:
     /// personal, 2: a payer follows), the payer's length and its bytes.
     private static func shareSize(_ item: Item) -> Int {
         item.hasShare ? 1 + 4 + (item.payer?.utf8.count ?? 0) : 0
     }
 
+    /// Lays out an item's record at `start`: its length, then the fixed part, then its texts (numbers least significant
+    /// byte first, whatever the machine's order). Laid out in place: appended to an array a piece at a time, it cost
+    /// a thousand instructions a record.
     private static func lay(
         _ item: Item, tag: Int32, id: UnsafeBufferPointer<UInt8>, name: UnsafeBufferPointer<UInt8>,
         at start: UnsafeMutableRawPointer

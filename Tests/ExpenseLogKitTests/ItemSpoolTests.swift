@@ -27,6 +27,25 @@ private func readAll(_ spool: ItemSpool) throws -> [(item: Item, tag: Int32)] {
 
 @Suite("The item spool: a large import's items on disk between phases")
 struct ItemSpoolTests {
+    @Test("who paid and whether it was personal come back with the item, beside items that say neither")
+    func shareComesBack() throws {
+        let spool = try ItemSpool()
+        let items = try [
+            Item(
+                id: "A", date: day(2027, 3, 5), name: "食材", price: 1_000, category: 0, categorySub: nil,
+                payer: "花子", personal: false),
+            Item(id: "B", date: day(2027, 3, 6), name: "本", price: 600, category: 1, categorySub: 2, personal: true),
+            Item(id: "C", date: day(2027, 3, 7), name: "水", price: 100, category: 0, categorySub: 1),
+            Item(
+                id: "D", date: day(2027, 3, 8), name: "家賃", price: 85_000, category: 1, categorySub: nil, payer: "",
+                personal: true),
+        ]
+        for (index, item) in items.enumerated() { try spool.append(item, tag: Int32(index)) }
+        let read = try readAll(spool)
+        #expect(read.map(\.item) == items)
+        #expect(read.map(\.item).isByteForByte(items))
+    }
+
     @Test("items come back byte for byte, in order, with their tags, across many buffers")
     func roundTrip() throws {
         let items = try awkwardItems() + manyItems(5_000)

@@ -47,14 +47,12 @@ struct ExportCommand: ParsableCommand {
             throw UsageError(path: context.invocation.path, message: "--no-bom is for --format csv")
         }
         // Who paid comes only from a script known to keep it: asked once (and remembered).
-        if !offline { _ = try? await context.ledger().availability(of: "payer", link: try context.link()) }
+        if !offline { await context.learnWhoPaid() }
         let read = try await context.readMonths(
             period.months, policy: offline ? .offline : .preferServer, strict: false, withWaiting: includePending)
         var text = ""
         try SummarySources.show(read.loaded, context, config, subject: "the export", verb: "written") {
-            let bounds =
-                period.dayBounds
-                ?? (period.months.first?.firstDay ?? context.today, period.months.last?.lastDay ?? context.today)
+            let bounds = context.span(of: period)
             let own = Set(read.loaded.flatMap(\.items).map(\.id))
             let waiting = includePending ? read.waiting.filter { !own.contains($0.id) } : []
             let items = (read.loaded.flatMap(\.items) + waiting).filter {

@@ -81,7 +81,7 @@ struct FetchCommand: ParsableCommand {
         let format = format ?? .table
         let ledger = try context.ledger()
         // Who paid comes only from a script known to keep it: asked once (and remembered) when it is filtered on.
-        if payer != nil, !offline { _ = try? await ledger.availability(of: "payer", link: try context.link()) }
+        if payer != nil, !offline { await context.learnWhoPaid() }
         let read = await ledger.read(
             period.months, policy: policy, strict: strict, link: offline ? nil : try context.link(),
             withWaiting: true)

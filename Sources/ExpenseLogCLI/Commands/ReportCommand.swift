@@ -44,7 +44,7 @@ struct ReportCommand: ParsableCommand {
             offline: offline, refresh: refresh, context)
         let config = try context.config()
         // Who paid comes only from a script known to keep it: asked once (and remembered).
-        if policy != .offline { _ = try? await context.ledger().availability(of: "payer", link: try context.link()) }
+        if policy != .offline { await context.learnWhoPaid() }
         // Read once: counted (unless --sent-only), and among the ids a month's short ids are told apart from.
         let read = try await context.readMonths(period.months, policy: policy, strict: false, withWaiting: true)
         let waiting = read.waiting
@@ -96,10 +96,7 @@ struct ReportCommand: ParsableCommand {
                     now: YearMonth.current()))
             var report = ReportPage(catalogue: catalogue, japanese: context.japanese)
             (report.shortIDs, report.waitingIDs, report.expected) = (ids.short, ids.waiting, expected)
-            let bounds =
-                period.dayBounds ?? (
-                    period.months.first?.firstDay ?? context.today, period.months.last?.lastDay ?? context.today
-                )
+            let bounds = context.span(of: period)
             report.payers = PayerTotals(
                 items: loaded.flatMap(\.items).filter { $0.date >= bounds.from && $0.date <= bounds.to }
                     .map(defaults.applied(to:)))

@@ -60,10 +60,7 @@ struct SettleCommand: ParsableCommand {
         }
         let read = try await context.readMonths(period.months, policy: .refresh, strict: false, withWaiting: true)
         try SummarySources.show(read.loaded, context, config, subject: "the settlement", verb: "counted") {}
-        let bounds =
-            period.dayBounds ?? (
-                period.months.first?.firstDay ?? context.today, period.months.last?.lastDay ?? context.today
-            )
+        let bounds = context.span(of: period)
         let defaults = try Self.defaults(config, context)
         // A waiting item the server already has (its answer lost) is counted once.
         let items = read.loaded.map { $0.counting(read.waiting) }.flatMap(\.items).filter {

@@ -115,7 +115,7 @@ struct SummaryCommand: ParsableCommand {
             }
             // Who paid comes only from a script known to keep it: asked once (and remembered).
             if policy != .offline {
-                _ = try? await context.ledger().availability(of: "payer", link: try context.link())
+                await context.learnWhoPaid()
             }
         }
         let read = try await context.readMonths(months, policy: policy, strict: strict, withWaiting: !sentOnly)
@@ -130,8 +130,7 @@ struct SummaryCommand: ParsableCommand {
         }
 
         if grouping == .payer {
-            let bounds =
-                period.dayBounds ?? (months.first?.firstDay ?? context.today, months.last?.lastDay ?? context.today)
+            let bounds = context.span(of: period)
             let defaults = try SettleCommand.defaults(config, context)
             try SummarySources.show(loaded, context, config, subject: "the summary", verb: "counted") {
                 let items = loaded.flatMap(\.items).filter { $0.date >= bounds.from && $0.date <= bounds.to }
