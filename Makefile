@@ -40,7 +40,7 @@ build: deps
 # Text; macOS has no fc-list); fish and node come from Homebrew, and the report-page test takes `chromium` on PATH,
 # /Applications/Chromium.app or Google Chrome.app (Tests/ReferenceServer/browser_check.py), installing Google Chrome
 # when there is none: Homebrew's chromium cask is an unsigned snapshot that Gatekeeper may refuse to start.
-test-deps:
+test-deps: beancount
 ifeq ($(shell uname -s),Darwin)
 	@missing=""; cask=""; browser=""; \
 	for program in zsh fish node groff hledger ledger; do command -v $$program >/dev/null || missing="$$missing $$program"; done; \
@@ -83,7 +83,7 @@ endif
 # Builds everything first, so the CLI tests find the expense-log binary next to the test bundle. The layout is checked
 # on Linux, with the toolchain CI pins: Xcode's swift-format may lay out a construct a little differently.
 LINT_IN_TEST = $(if $(filter Linux,$(shell uname -s)),lint,)
-test: deps test-deps beancount $(LINT_IN_TEST)
+test: deps test-deps $(LINT_IN_TEST)
 	$(SWIFT) build --build-tests
 	PATH="$(TEST_TOOLS)/bin:$$PATH" $(SWIFT) test --skip-build
 
@@ -108,7 +108,7 @@ lint:
 
 # The same tests with every command the CLI tests run spawned as the built binary (they run in-process by default,
 # except where a process is needed): the whole path through main.swift, as CI checks it too.
-test-spawned: deps test-deps beancount
+test-spawned: deps test-deps
 	$(SWIFT) build --build-tests
 	PATH="$(TEST_TOOLS)/bin:$$PATH" EXPENSE_LOG_TESTS_SPAWN=1 $(SWIFT) test --skip-build
 
