@@ -40,7 +40,7 @@ build: deps
 # Text; macOS has no fc-list); fish and node come from Homebrew, and the report-page test takes `chromium` on PATH,
 # /Applications/Chromium.app or Google Chrome.app (Tests/ReferenceServer/browser_check.py), installing Google Chrome
 # when there is none: Homebrew's chromium cask is an unsigned snapshot that Gatekeeper may refuse to start.
-test-deps: beancount
+test-deps:
 ifeq ($(shell uname -s),Darwin)
 	@missing=""; cask=""; browser=""; \
 	for program in zsh fish node groff hledger ledger; do command -v $$program >/dev/null || missing="$$missing $$program"; done; \
@@ -79,6 +79,7 @@ else
 		fi; \
 	fi
 endif
+	@$(MAKE) -s beancount
 
 # Builds everything first, so the CLI tests find the expense-log binary next to the test bundle. The layout is checked
 # on Linux, with the toolchain CI pins: Xcode's swift-format may lay out a construct a little differently.

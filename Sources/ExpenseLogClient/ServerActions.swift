@@ -177,19 +177,24 @@ extension ExpenseLogAPIClient {
                 body: Data(body.utf8), timeout: timeout ?? seconds ?? ExpenseLogAPI.registerTimeout))
         let url = request.url
         return try await perform(request, mayRetry: { $0.provesNotProcessed(requestURL: url) }) { response in
-            guard (200...299).contains(response.status) else {
-                throw APIError.httpStatus(
-                    url: response.url, status: response.status,
-                    snippet: APIError.snippet(response.body, hiding: secrets))
-            }
-            try Self.pageFailure(response, hiding: secrets)
-            try Self.refusal(response, hiding: secrets)
-            guard case .object(let members, _)? = try? JSONParser.parse(Array(response.body)) else {
-                throw APIError.invalidResponse(
-                    url: response.url, status: response.status, reason: "the body is not the JSON object expected",
-                    snippet: APIError.snippet(response.body, hiding: secrets))
-            }
-            return (members, response.body, response.url)
+            (try object(of: response, what: "the body"), response.body, response.url)
         }
+    }
+
+    /// An extension's answer as a JSON object's members: a status, an Apps Script error page or the script's refusal
+    /// is thrown, and so is an answer that is no object (`what` names it in the error).
+    func object(of response: HTTPResponse, what: String) throws -> [(key: String, value: JSONValue)] {
+        guard (200...299).contains(response.status) else {
+            throw APIError.httpStatus(
+                url: response.url, status: response.status, snippet: APIError.snippet(response.body, hiding: secrets))
+        }
+        try Self.pageFailure(response, hiding: secrets)
+        try Self.refusal(response, hiding: secrets)
+        guard case .object(let members, _)? = try? JSONParser.parse(Array(response.body)) else {
+            throw APIError.invalidResponse(
+                url: response.url, status: response.status, reason: "\(what) is not the JSON object expected",
+                snippet: APIError.snippet(response.body, hiding: secrets))
+        }
+        return members
     }
 }

@@ -30,20 +30,7 @@ extension ExpenseLogAPIClient {
                 headers: ["Accept": "application/json", "User-Agent": ExpenseLogAPI.userAgent],
                 timeout: timeout ?? ExpenseLogAPI.fetchTimeout))
         return try await perform(request, mayRetry: { _ in true }) { response in
-            guard (200...299).contains(response.status) else {
-                throw APIError.httpStatus(
-                    url: response.url, status: response.status,
-                    snippet: APIError.snippet(response.body, hiding: secrets))
-            }
-            try Self.pageFailure(response, hiding: secrets)
-            try Self.refusal(response, hiding: secrets)
-            guard case .object(let members, _)? = try? JSONParser.parse(Array(response.body)) else {
-                throw APIError.invalidResponse(
-                    url: response.url, status: response.status,
-                    reason: "the answer to ?action=\(name) is not a JSON object",
-                    snippet: APIError.snippet(response.body, hiding: secrets))
-            }
-            return (members, response.body, response.url)
+            (try object(of: response, what: "the answer to ?action=\(name)"), response.body, response.url)
         }
     }
 

@@ -104,13 +104,14 @@ struct ConfigFile: Equatable {
         }
         if let value = root["accounts"] {
             guard let object = value as? [String: Any], let accounts = object as? [String: String],
-                accounts.allSatisfy({ !$0.value.isEmpty && !$0.value.contains(where: \.isWhitespace) })
+                accounts.values.allSatisfy(Self.isAccount)
             else {
                 throw ConfigError.badConfigFile(
                     path: path,
                     reason:
                         "'accounts' must name an account for each payer, such as {\"花子\": \"liabilities:card:vpass\", "
-                        + "\"household\": \"assets:bank\"} (no spaces)")
+                        + "\"household\": \"assets:bank\"}: assets, liabilities, equity, income or expenses, then words "
+                        + "of ASCII letters, digits and - (which hledger, Ledger and Beancount all take)")
             }
             file.accounts = accounts
         }
@@ -232,5 +233,18 @@ struct ConfigFile: Equatable {
             categories.append(Category(id: found.id, japanese: found.ja, english: found.en, subs: subs))
         }
         return CategoryCatalogue(categories: categories)
+    }
+
+    /// Whether an account is one hledger, Ledger and Beancount all take: a root Beancount knows, then words of ASCII
+    /// letters, digits and `-`.
+    static func isAccount(_ account: String) -> Bool {
+        let parts = account.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count >= 2,
+            ["assets", "liabilities", "equity", "income", "expenses"].contains(parts[0].lowercased())
+        else { return false }
+        return parts.allSatisfy { part in
+            guard let first = part.first, first.isASCII, first.isLetter || first.isNumber else { return false }
+            return part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
+        }
     }
 }

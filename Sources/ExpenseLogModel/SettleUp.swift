@@ -48,7 +48,7 @@ public struct Split: Sendable, Equatable {
 
     /// `60:40`, `６０：４０` or `60/40`; nil for anything else.
     public init?(parsing text: String) {
-        let parts = NameFolding.compatible(text).split(whereSeparator: { ":/".contains($0) }).map {
+        let parts = NameFolding.compatible(text).split(whereSeparator: { ":/-".contains($0) }).map {
             Int($0.trimmingSpaces())
         }
         guard parts.count == 2, let first = parts[0], let second = parts[1] else { return nil }

@@ -75,10 +75,18 @@ public struct ExportWriter: Sendable {
         return joined.isEmpty ? "-" : joined
     }
 
-    /// A description: the name on one line, a `;` (which starts a comment) made full-width `；`.
+    /// A description: the name on one line, a `;` (which starts a comment) made full-width `；`, a leading `(` (which
+    /// would start a transaction's code: `(株)ABC`) after an empty code `() `, and no longer than Ledger reads a line.
     static func description(_ name: String) -> String {
-        name.split(whereSeparator: \.isNewline).joined(separator: " ").replacingOccurrences(of: ";", with: "；")
-            .trimmingSpaces()
+        let line = String(
+            name.split(whereSeparator: \.isNewline).joined(separator: " ").replacingOccurrences(of: ";", with: "；")
+                .trimmingSpaces().prefix(1_000))
+        return line.hasPrefix("(") ? "() " + line : line
+    }
+
+    /// An id as a journal's tag or metadata holds it: a line break, `,` or `;` (which would end it) made `_`.
+    static func tagValue(_ id: String) -> String {
+        String(id.map { $0.isNewline || $0 == "," || $0 == ";" ? "_" : $0 })
     }
 
     private func journal(_ items: [Item], ledger: Bool) -> String {
@@ -87,11 +95,11 @@ public struct ExportWriter: Sendable {
             let date = "\(item.date)".replacingOccurrences(of: "-", with: ledger ? "/" : "-")
             let mark = pendingIDs.contains(item.id) ? "! " : "* "
             let short = shortIDs[item.id].map { ledger ? "\n    ; short: \($0)" : ", short:\($0)" } ?? ""
-            let name = Self.description(item.name)
+            let (name, id) = (Self.description(item.name), Self.tagValue(item.id))
             if ledger {
-                out += "\(date) \(mark)\(name.isEmpty ? "-" : name)\n    ; id: \(item.id)\(short)\n"
+                out += "\(date) \(mark)\(name.isEmpty ? "-" : name)\n    ; id: \(id)\(short)\n"
             } else {
-                out += "\(date) \(mark)\(name)  ; id:\(item.id)\(short)\n"
+                out += "\(date) \(mark)\(name)  ; id:\(id)\(short)\n"
             }
             if item.personal { out += "    ; personal: yes\n" }
             out += "    \(expenseAccount(item))  \(item.price) JPY\n"
@@ -115,12 +123,13 @@ public struct ExportWriter: Sendable {
         return parts.joined(separator: ":")
     }
 
-    /// A Beancount account component: ASCII letters, digits and `-`, starting with a capital (`C3` when none is left).
+    /// A Beancount account component: ASCII letters, digits and `-` (accents dropped: `Café` is `Cafe`), starting
+    /// with a capital or a digit; `C3` (the number) when no such character is left.
     static func beancountComponent(_ name: String, _ number: Int) -> String {
-        let words = name.split(whereSeparator: { !($0.isASCII && ($0.isLetter || $0.isNumber)) })
+        let plain = name.folding(options: [.diacriticInsensitive, .widthInsensitive], locale: nil)
+        let words = plain.split(whereSeparator: { !($0.isASCII && ($0.isLetter || $0.isNumber)) })
         let joined = words.map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
-        guard let first = joined.first, first.isLetter else { return "C\(number)" + joined }
-        return joined
+        return joined.isEmpty ? "C\(number)" : joined
     }
 
     /// A Beancount string: `"` and `\` escaped.
@@ -133,13 +142,14 @@ public struct ExportWriter: Sendable {
     private func beancount(_ items: [Item]) -> String {
         var out = "; expense-log export (Beancount)\noption \"operating_currency\" \"JPY\"\n\n"
         let accounts = Set(items.map(beancountAccount) + items.map(beancountBalancing)).sorted()
-        // Opened before any item the log can hold (its years start at 2000).
-        for account in accounts { out += "2000-01-01 open \(account) JPY\n" }
+        // Opened before any item: on 2000-01-01 (the log's first year), or an older item's day.
+        let opened = min(items.first?.date.description ?? "2000-01-01", "2000-01-01")
+        for account in accounts { out += "\(opened) open \(account) JPY\n" }
         out += "\n"
         for item in items {
             let flag = pendingIDs.contains(item.id) ? "!" : "*"
             out += "\(item.date) \(flag) \(Self.quoted(item.name))\n"
-            out += "  id: \(Self.quoted(item.id))\n"
+            out += "  id: \(Self.quoted(Self.tagValue(item.id)))\n"
             if let short = shortIDs[item.id] { out += "  short: \(Self.quoted(short))\n" }
             out += "  category: \(Self.quoted(catalogue.name(of: item.category, japanese: true)))\n"
             let sub = catalogue.name(ofSub: item.categorySub, in: item.category, japanese: true)
@@ -158,16 +168,24 @@ public struct ExportWriter: Sendable {
         "date", "name", "price", "category", "categoryName", "sub", "subName", "payer", "personal", "pending", "id",
     ]
 
+    /// A text field as Excel must not evaluate it: one starting with `=`, `+`, `-`, `@`, a tab or a carriage return
+    /// (a formula, or a number Excel would make of `+81`) gets a `'` first, which Excel shows as text; without the
+    /// byte order mark (`--no-bom`: for other programs) the text is written as it is.
+    func text(_ value: String) -> String {
+        guard bom, let first = value.first, "=+-@\t\r".contains(first) else { return CSV.field(value) }
+        return CSV.field("'" + value)
+    }
+
     private func csv(_ items: [Item]) -> String {
         var lines = [Self.csvHeader.joined(separator: ",")]
         for item in items {
             lines.append(
                 [
-                    item.date.description, CSV.field(item.name), String(item.price), String(item.category),
-                    CSV.field(catalogue.name(of: item.category, japanese: true)),
+                    item.date.description, text(item.name), String(item.price), String(item.category),
+                    text(catalogue.name(of: item.category, japanese: true)),
                     item.categorySub.map(String.init) ?? "",
-                    CSV.field(catalogue.name(ofSub: item.categorySub, in: item.category, japanese: true)),
-                    CSV.field(item.payer ?? ""), item.personal ? "true" : "false",
+                    text(catalogue.name(ofSub: item.categorySub, in: item.category, japanese: true)),
+                    text(item.payer ?? ""), item.personal ? "true" : "false",
                     pendingIDs.contains(item.id) ? "true" : "false", CSV.field(item.id),
                 ].joined(separator: ","))
         }

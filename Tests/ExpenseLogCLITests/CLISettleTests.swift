@@ -40,7 +40,10 @@ import Testing
             #expect(try await Self.owes(a, ["--ratio", "60:40"]) == "花子 → 太郎 1600")
             let table = try await Self.run(["settle", "2027-03"], a)
             #expect(
-                table.stdout.contains("花子 owes 太郎 ¥3,000 (shared items ¥14,000 (2); split 50:50"), "\(table.stdout)")
+                table.stdout.contains(
+                    "花子 owes 太郎 ¥3,000 (shared items ¥14,000 (2); split 太郎 50 : 花子 50, shares rounded to the "
+                        + "yen half away from zero; left out: ¥250 with no payer (1) and ¥3,000 personal (1))"),
+                "\(table.stdout)")
 
             let recorded = try await Self.run(["settle", "2027-03", "--record"], b)
             #expect(
@@ -75,7 +78,7 @@ import Testing
         try await withScriptHost { host in
             let env = host.environment(home: home)
             let bad = try await Self.run(["settle", "2027-03", "--ratio", "sixty"], env)
-            #expect(bad.status == 64 && bad.stderr.contains("--ratio takes two whole numbers such as 60:40"))
+            #expect(bad.status == 64 && bad.stderr.contains("--ratio takes two whole numbers of 0 to 10000"))
             for (payer, day) in [("太郎", "5"), ("花子", "6"), ("次郎", "7")] {
                 #expect(
                     try await Self.run(["add", "食材", "1000", "-c", "食費", "-p", payer, "-d", "2027-03-0\(day)"], env)

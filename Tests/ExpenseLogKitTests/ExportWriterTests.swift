@@ -48,3 +48,21 @@ import Testing
         #expect(plain.render(items, as: .csv).hasPrefix("date,name,price,"))
     }
 }
+
+/// What Excel and the journals must not take for something else: a formula, a transaction's code, an id's end.
+@Suite struct ExportGuardTests {
+    @Test func aFormulaIsTextInExcelAndAParenthesisIsNoCode() throws {
+        let item = Item(
+            id: "A,1", date: try #require(Day(parsing: "2026-03-05")), name: "=1+1", price: 100, category: 0,
+            categorySub: nil)
+        let writer = ExportWriter(catalogue: .standard)
+        #expect(writer.render([item], as: .csv).contains("\r\n2026-03-05,'=1+1,100,"))
+        var plain = writer
+        plain.bom = false
+        #expect(plain.render([item], as: .csv).contains("\r\n2026-03-05,=1+1,100,"))
+        var named = item
+        named.name = "(株)ABC"
+        #expect(writer.render([named], as: .hledger).contains("2026-03-05 * () (株)ABC  ; id:A_1\n"))
+        #expect(writer.render([named], as: .ledger).contains("2026/03/05 * () (株)ABC\n    ; id: A_1\n"))
+    }
+}

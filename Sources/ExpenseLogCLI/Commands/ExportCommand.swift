@@ -50,29 +50,40 @@ struct ExportCommand: ParsableCommand {
         if !offline { await context.learnWhoPaid() }
         let read = try await context.readMonths(
             period.months, policy: offline ? .offline : .preferServer, strict: false, withWaiting: includePending)
-        var text = ""
-        try SummarySources.show(read.loaded, context, config, subject: "the export", verb: "written") {
-            let bounds = context.span(of: period)
-            let own = Set(read.loaded.flatMap(\.items).map(\.id))
-            let waiting = includePending ? read.waiting.filter { !own.contains($0.id) } : []
-            let items = (read.loaded.flatMap(\.items) + waiting).filter {
-                $0.date >= bounds.from && $0.date <= bounds.to
+        let known = await (try? context.ledger())?.cachedItems().map(\.id) ?? []
+        var text: String?
+        // A month missing or rows left out still give the file of what was read; the exit code then says it is not whole.
+        var stopped: (any Error)?
+        do {
+            try SummarySources.show(read.loaded, context, config, subject: "the export", verb: "written") {
+                let bounds = context.span(of: period)
+                let own = Set(read.loaded.flatMap(\.items).map(\.id))
+                let waiting = includePending ? read.waiting.filter { !own.contains($0.id) } : []
+                let items = (read.loaded.flatMap(\.items) + waiting).filter {
+                    $0.date >= bounds.from && $0.date <= bounds.to
+                }
+                let ids = Set(items.map(\.id))
+                var writer = ExportWriter(catalogue: config.catalogue.value)
+                // The short ids `fetch --ids` shows: unique among all this machine knows, not only what is exported.
+                writer.shortIDs = EditTargets.shortIDs(known + read.waiting.map(\.id)).filter { ids.contains($0.key) }
+                writer.pendingIDs = Set(waiting.map(\.id))
+                writer.bom = !noBOM
+                writer.accounts = config.exportAccounts
+                text = writer.render(items, as: format)
             }
-            var writer = ExportWriter(catalogue: config.catalogue.value)
-            writer.shortIDs = EditTargets.shortIDs(items.map(\.id))
-            writer.pendingIDs = Set(waiting.map(\.id))
-            writer.bom = !noBOM
-            writer.accounts = config.exportAccounts
-            text = writer.render(items, as: format)
+        } catch {
+            stopped = error
         }
-        guard let output, output != "-" else {
+        guard let text else { throw stopped ?? CommandExit(code: .unavailable) }
+        if let output, output != "-" {
+            let url = URL(fileURLWithPath: output)
+            try DocumentFile.save(text, to: url)
+            context.note(
+                context.say("Wrote \(url.standardizedFileURL.path).", ja: "\(url.standardizedFileURL.path) に書きました。"))
+        } else {
             context.io.stdout.write(text)
-            return .success
         }
-        let url = URL(fileURLWithPath: output)
-        try DocumentFile.save(text, to: url)
-        context.note(
-            context.say("Wrote \(url.standardizedFileURL.path).", ja: "\(url.standardizedFileURL.path) に書きました。"))
+        if let stopped { throw stopped }
         return .success
     }
 }

@@ -8,8 +8,9 @@ struct SettleCommand: ParsableCommand {
     @Opt(CommonOptions.from) var from: String?
     @Opt(CommonOptions.to) var to: String?
     @Opt(
-        "ratio", "A:B", help: "How the shared items are split, the first number this machine's payer's (default 50:50)."
-    )
+        "ratio", "A:B",
+        help: "How the shared items are split, the two people in the order of their names (default: the config's "
+            + "ratio, else 50:50).")
     var ratio: String?
     @Opt("with", "name", help: "The other person, when only one of you paid shared items in the period.") var with:
         String?
@@ -69,7 +70,10 @@ struct SettleCommand: ParsableCommand {
         let (recorded, notices) = try await ledger.settlements(link: link)
         for notice in notices { context.warn(notice) }
         let within = recorded.filter { $0.from >= bounds.from && $0.to <= bounds.to }
-        guard let people = try Self.people(items, within, with: with, me: config.payer?.value, context) else {
+        Self.noteOverlapping(recorded, within, bounds, split, context)
+        let text = SettleText(context: context, period: period, bounds: bounds)
+        guard let people = try Self.people(items, within, with: with, context) else {
+            if format == .json { text.showNothing() }
             context.note(
                 context.say(
                     "No shared item of \(period.title(japanese: false)) has a payer: nothing to settle (add --payer names one).",
@@ -77,7 +81,7 @@ struct SettleCommand: ParsableCommand {
             return .success
         }
         let settled = SettleUp(items: items, people: people, ratio: split, settlements: within)
-        SettleText(context: context, period: period, bounds: bounds).show(settled, format: format ?? .table)
+        text.show(settled, format: format ?? .table, leftOut: Self.leftOut(items))
         guard record else { return .success }
         guard let owes = settled.owes else {
             context.note(context.say("Nothing to record: you are even.", ja: "記録するものはありません: 精算済みです。"))
@@ -118,27 +122,71 @@ struct SettleCommand: ParsableCommand {
         return ShareDefaults(appPayer: config.appPayer?.value, personal: categories)
     }
 
-    /// `--ratio` (`60:40`, `６０：４０`, `60/40`: two whole numbers, not both 0), else the config's `ratio`, else 50:50.
+    /// `--ratio` (`60:40`, `６０：４０`, `60/40`, `60-40`: two whole numbers, not both 0), else the config's `ratio`,
+    /// else 50:50.
     static func split(_ text: String?, _ config: AppConfig, _ context: Context) throws -> Split {
         guard let text else { return config.ratio?.value ?? .even }
         guard let split = Split(parsing: text) else {
             throw UsageError(
-                path: context.invocation.path, message: "--ratio takes two whole numbers such as 60:40, not '\(text)'")
+                path: context.invocation.path,
+                message: "--ratio takes two whole numbers of 0 to 10000, not both 0, such as 60:40 (the two people "
+                    + "in the order of their names), not '\(text)'")
         }
         return split
     }
 
-    /// The two people: this machine's payer first (the split's first number), then the other; nil when no shared
-    /// item names anyone. More than two, or one without `--with`, is an error naming them.
+    /// What settling left out, for the last line: the items no one paid (the household's) and the personal ones.
+    static func leftOut(_ items: [Item]) -> (household: [Item], personal: [Item]) {
+        (items.filter { $0.payer == nil }, items.filter { $0.personal && $0.payer != nil })
+    }
+
+    /// Says which settlements recorded for a longer period cover part of this one (a year's, asked for a month): they
+    /// are not counted here, and settling that period counts them. Says too when one of this period's was made at
+    /// another split (the partners' machines disagree).
+    static func noteOverlapping(
+        _ recorded: [Settlement], _ within: [Settlement], _ bounds: (from: Day, to: Day), _ split: Split,
+        _ context: Context
+    ) {
+        for other in recorded where !within.contains(other) && other.from <= bounds.to && other.to >= bounds.from {
+            context.warn(
+                context.say(
+                    "a settlement recorded for \(other.from) to \(other.to) (\(other.payer) paid \(other.payee) "
+                        + "\(PriceText.yen(other.amount))) covers part of this period and is not counted here; settle "
+                        + "that period to count it",
+                    ja:
+                        "\(other.from)〜\(other.to) の精算 (\(other.payer) が \(other.payee) に \(PriceText.yen(other.amount))) は"
+                        + "この期間の一部にかかるため数えていません。その期間を精算すると数えます"))
+        }
+        for made in within where !made.ratio.isEmpty && made.ratio != split.description {
+            context.warn(
+                context.say(
+                    "\(made.payer)'s settlement of \(PriceText.yen(made.amount)) was recorded at a split of \(made.ratio), "
+                        + "and this is \(split.description): give --ratio \(made.ratio) (or set the same ratio on both "
+                        + "machines) to settle as it was",
+                    ja: "\(made.payer) の \(PriceText.yen(made.amount)) の精算は負担割合 \(made.ratio) で記録されています"
+                        + " (今回は \(split.description))。同じにするには --ratio \(made.ratio)"))
+        }
+    }
+
+    /// The two people in the order of their names (the split's order, the same on both partners' machines); nil when
+    /// no shared item or settlement names anyone. More than two, or one without `--with`, is an error naming them.
     static func people(
-        _ items: [Item], _ settlements: [Settlement], with other: String?, me: String?, _ context: Context
+        _ items: [Item], _ settlements: [Settlement], with other: String?, _ context: Context
     ) throws -> (String, String)? {
         var names = Set(items.filter { !$0.personal }.compactMap(\.payer))
         for settlement in settlements { names.formUnion([settlement.payer, settlement.payee]) }
-        if let other = other?.trimmingSpaces(), !other.isEmpty { names.insert(other) }
-        if let me, names.count == 1, other == nil, !names.contains(me) { names.insert(me) }
         guard !names.isEmpty else { return nil }
-        let ordered = names.sorted { ($0 == me ? 0 : 1, $0) < ($1 == me ? 0 : 1, $1) }
+        let named = other?.trimmingSpaces() ?? ""
+        if !named.isEmpty {
+            guard names.count == 1 || names.contains(named) else {
+                throw UsageError(
+                    path: context.invocation.path,
+                    message: "the shared items already name \(names.sorted().joined(separator: " and ")): settle is "
+                        + "between two people, so --with \(named) would make three")
+            }
+            names.insert(named)
+        }
+        let ordered = names.sorted()
         guard ordered.count == 2 else {
             throw UsageError(
                 path: context.invocation.path,

@@ -8,7 +8,8 @@ struct SettleText {
     let period: Period
     let bounds: (from: Day, to: Day)
 
-    func show(_ settled: SettleUp, format: ListingFormat) {
+    /// The settlement; `leftOut` names what it did not count (the household's items, the personal ones).
+    func show(_ settled: SettleUp, format: ListingFormat, leftOut: (household: [Item], personal: [Item])) {
         if format == .json {
             context.io.stdout.write(json(settled))
             return
@@ -32,23 +33,45 @@ struct SettleText {
         }
         context.title(period, .table)
         context.io.stdout.write(TextTable(rows: rows).render())
-        let split = "\(settled.ratio.first):\(settled.ratio.second)"
-        let basis = context.say(
-            "shared items \(PriceText.yen(settled.shared)) (\(settled.count)); split \(split), shares rounded to the yen "
-                + "half away from zero",
-            ja: "共有の項目 \(PriceText.yen(settled.shared)) (\(settled.count)件)、負担割合 \(split)、円未満は四捨五入")
+        func sum(_ items: [Item]) -> String { PriceText.yen(items.reduce(0) { $0 + $1.price }) }
+        let left =
+            (leftOut.household.isEmpty
+                ? ""
+                : context.say(
+                    "; left out: \(sum(leftOut.household)) with no payer (\(leftOut.household.count))",
+                    ja: "、支払者のない \(sum(leftOut.household)) (\(leftOut.household.count)件) を除く"))
+            + (leftOut.personal.isEmpty
+                ? ""
+                : context.say(
+                    (leftOut.household.isEmpty ? "; left out: " : " and ")
+                        + "\(sum(leftOut.personal)) personal (\(leftOut.personal.count))",
+                    ja: "、個人の \(sum(leftOut.personal)) (\(leftOut.personal.count)件) を除く"))
+        let basis =
+            context.say(
+                "shared items \(PriceText.yen(settled.shared)) (\(settled.count)); split \(settled.sides[0].name) "
+                    + "\(settled.ratio.first) : \(settled.sides[1].name) \(settled.ratio.second), shares rounded to the yen "
+                    + "half away from zero",
+                ja: "共有の項目 \(PriceText.yen(settled.shared)) (\(settled.count)件)、負担割合 \(settled.sides[0].name) "
+                    + "\(settled.ratio.first) : \(settled.sides[1].name) \(settled.ratio.second)、円未満は四捨五入") + left
         if let owes = settled.owes {
             context.io.stdout.write(
                 context.say(
                     "\(PrintableText.of(owes.from)) owes \(PrintableText.of(owes.to)) \(PriceText.yen(owes.amount)) (\(basis)).",
                     ja:
-                        "\(PrintableText.of(owes.from)) が \(PrintableText.of(owes.to)) に \(PriceText.yen(owes.amount)) を支払います (\(basis))。"
+                        "\(PrintableText.of(owes.from))が\(PrintableText.of(owes.to))に\(PriceText.yen(owes.amount))を支払います (\(basis))。"
                 )
                     + "\n")
         } else {
             context.io.stdout.write(
                 context.say("Even: nobody owes anything, ¥0 (\(basis)).", ja: "精算済み: 支払いはありません、¥0 (\(basis))。") + "\n")
         }
+    }
+
+    /// The JSON of a period with nothing to settle: no people, nothing owed.
+    func showNothing() {
+        context.io.stdout.write(
+            "{\"from\":\"\(bounds.from)\",\"to\":\"\(bounds.to)\",\"ratio\":null,\"shared\":0,\"count\":0,\"people\":[],"
+                + "\"owes\":null}\n")
     }
 
     /// `{"from","to","ratio":[a,b],"shared","count","people":[…],"owes":{…}|null}`.
