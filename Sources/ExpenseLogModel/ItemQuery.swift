@@ -24,10 +24,12 @@ public struct ItemQuery: Sendable, Equatable {
     public var minPrice: Int?, maxPrice: Int?
     /// The first and last day kept, each included; nil for no bound.
     public var from: Day?, to: Day?
-    /// Who must have paid (names compared as `name` is), or nil for any.
+    /// Who must have paid (names compared as `name` is; `none` for the household's items), or nil for any.
     public var payer: String? {
         didSet { foldedPayer = payer.map(Self.fold) }
     }
+    /// What the configuration says of items that name no payer (`payer.app`), which `payer` compares with.
+    public var shareDefaults = ShareDefaults()
     private var foldedName: String?, foldedPayer: String?
 
     /// A query; the defaults keep every item in the server's order.
@@ -55,7 +57,10 @@ public struct ItemQuery: Sendable, Equatable {
             && (minPrice.map { item.price >= $0 } ?? true) && (maxPrice.map { item.price <= $0 } ?? true)
             && (from.map { item.date >= $0 } ?? true) && (to.map { item.date <= $0 } ?? true)
             && (foldedName.map { Self.fold(item.name).contains($0) } ?? true)
-            && (foldedPayer.map { wanted in item.payer.map { Self.fold($0) == wanted } ?? false } ?? true)
+            && (foldedPayer.map { wanted in
+                let payer = shareDefaults.applied(to: item).payer
+                return ["none", "なし"].contains(wanted) ? payer == nil : payer.map { Self.fold($0) == wanted } ?? false
+            } ?? true)
     }
 
     /// The items kept, sorted stably (ties keep their order in `items`), then reversed if asked.

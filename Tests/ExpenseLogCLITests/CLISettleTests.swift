@@ -118,7 +118,11 @@ import Testing
 
             let fetched = try await CLISettleTests.run(["fetch", "2027-03", "--payer", "花子", "--format", "json"], env)
             #expect(
-                try ItemCodec.items(Data(fetched.stdout.utf8)).map(\.name) == ["スーパー", "映画"], "\(fetched.stdout)")
+                try ItemCodec.items(Data(fetched.stdout.utf8)).map(\.name) == ["スーパー", "映画", "パン"],
+                "the app's item is 花子's by the config: \(fetched.stdout)")
+            let household = try await CLISettleTests.run(
+                ["fetch", "2027-03", "--payer", "none", "--format", "json"], env)
+            #expect(try ItemCodec.items(Data(household.stdout.utf8)).isEmpty, "\(household.stdout)")
             let byPayer = try await CLISettleTests.run(
                 ["summary", "2027-03", "--by", "payer", "--format", "json"], env)
             let json = try JSONSerialization.jsonObject(with: Data(byPayer.stdout.utf8)) as? [String: Any]

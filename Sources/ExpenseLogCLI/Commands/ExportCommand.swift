@@ -12,6 +12,7 @@ struct ExportCommand: ParsableCommand {
     @Opt(CommonOptions.to) var to: String?
     @Opt("output", short: "o", "file", .path, help: "The file to write (default: stdout; - too).") var output: String?
     @Flg("offline", help: "Read the cache only; never touch the network.") var offline: Bool
+    @Flg("refresh", help: "Read the server only; fail instead of falling back to the cache.") var refresh: Bool
     @Flg("include-pending", help: "Add the items still waiting in the outbox, marked pending (!).") var includePending:
         Bool
     @Flg("no-bom", help: "CSV without the byte order mark Excel needs to read UTF-8.") var noBOM: Bool
@@ -43,13 +44,17 @@ struct ExportCommand: ParsableCommand {
             try CommonOptions.range(from: from, to: to, context, otherPeriod: self.period != nil, now: context.now)
             ?? CommonOptions.period(self.period, year: nil, month: nil, context, now: context.now)
         let format = format ?? .csv
+        if offline, refresh {
+            throw UsageError(path: context.invocation.path, message: "--offline and --refresh cannot be used together")
+        }
         if noBOM, format != .csv {
             throw UsageError(path: context.invocation.path, message: "--no-bom is for --format csv")
         }
         // Who paid comes only from a script known to keep it: asked once (and remembered).
         if !offline { await context.learnWhoPaid() }
         let read = try await context.readMonths(
-            period.months, policy: offline ? .offline : .preferServer, strict: false, withWaiting: includePending)
+            period.months, policy: offline ? .offline : refresh ? .refresh : .preferServer, strict: false,
+            withWaiting: includePending)
         let known = await (try? context.ledger())?.cachedItems().map(\.id) ?? []
         var text: String?
         // A month missing or rows left out still give the file of what was read; the exit code then says it is not whole.

@@ -29,7 +29,10 @@ struct FetchCommand: ParsableCommand {
     var sub: String?
     @Opt("name", "text", help: "Print only items whose name holds this text (case, full- and half-width ignored).")
     var name: String?
-    @Opt("payer", "name", help: "Print only items this person paid (kept by the bundled script).") var payer: String?
+    @Opt(
+        "payer", "name",
+        help: "Print only items this person paid (kept by the bundled script; none: the household's).") var payer:
+        String?
     @Opt(Option("min", "yen", .integer(Int.min...Int.max), help: "Print only items of at least this price.")) var min:
         Int?
     @Opt(Option("max", "yen", .integer(Int.min...Int.max), help: "Print only items of at most this price.")) var max:

@@ -42,6 +42,7 @@ extension FetchCommand {
             sort: sort ?? .date, reverse: reverse, category: categoryNumber, sub: subNumber, name: name, minPrice: min,
             maxPrice: max, from: period.dayBounds?.from, to: period.dayBounds?.to)
         query.payer = payer?.trimmingSpaces()
+        if payer != nil { query.shareDefaults = try SettleCommand.defaults(try context.config(), context) }
         return query
     }
 }

@@ -79,6 +79,8 @@ enum ServerEdits {
     static func describe(_ item: Item, _ config: AppConfig, _ context: Context) -> String {
         PrintableText.of(
             "\(item.date) \(item.name) \(PriceText.yen(item.price)) "
-                + "(\(AddCommand.describe(item.category, item.categorySub, config, context)))")
+                + "(\(AddCommand.describe(item.category, item.categorySub, config, context)))"
+                + (item.payer.map { context.say(", paid by \($0)", ja: "、支払者 \($0)") } ?? "")
+                + (item.personal ? context.say(", personal", ja: "、個人") : ""))
     }
 }
