@@ -459,13 +459,17 @@ function item(cells, shown, where) {
   };
   if (run.extras) {
     result.payer = text(6) === '' ? null : text(6);
-    result.personal = PERSONAL.indexOf(String(text(7)).trim().toLowerCase()) >= 0;
+    // true: one person's own; false: said to be shared (over a category a client's configuration calls personal);
+    // null: unsaid.
+    var said = String(text(7)).trim().toLowerCase();
+    result.personal = PERSONAL.indexOf(said) >= 0 ? true : SHARED.indexOf(said) >= 0 ? false : null;
   }
   return result;
 }
 
 // What the 個人 column holds for one person's own spending (written as 個人; typed by a person in other words).
 var PERSONAL = ['個人', 'personal', 'true', '1', '○', '✓', 'yes'];
+var SHARED = ['共有', 'shared', 'false', '0', 'no'];
 
 /** A date typed by hand as text (2024/1/7, 2024-01-07, 2024.1.7) as the wire's yyyyMMdd; other text as it is. */
 function dayText(text) {
@@ -515,7 +519,10 @@ function row(item) {
   var cells = [item.id, item.date, item.name, item.price, item.category,
                item.categorySub === null || item.categorySub === undefined ? '' : item.categorySub];
   // Who paid goes only where a client said: the app's items leave the two columns as they are.
-  if (hasExtras(item)) cells.push(item.payer === null || item.payer === undefined ? '' : item.payer, item.personal ? '個人' : '');
+  if (hasExtras(item)) {
+    cells.push(item.payer === null || item.payer === undefined ? '' : item.payer,
+               item.personal === true ? '個人' : item.personal === false ? '共有' : '');
+  }
   return cells;
 }
 
@@ -575,8 +582,8 @@ function checked(item, index) {
   if (item.payer !== undefined && item.payer !== null && (typeof item.payer !== 'string' || item.payer.length > CELL_CHARACTERS)) {
     throw failure('bad-request', place + ': payer must be a name (text) or null');
   }
-  if (item.personal !== undefined && typeof item.personal !== 'boolean') {
-    throw failure('bad-request', place + ': personal must be true or false');
+  if (item.personal !== undefined && item.personal !== null && typeof item.personal !== 'boolean') {
+    throw failure('bad-request', place + ': personal must be true, false (shared) or null');
   }
   return item;
 }

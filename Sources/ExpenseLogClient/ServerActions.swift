@@ -20,12 +20,9 @@ extension ExpenseLogAPIClient {
     /// `GET ?action=info`: the bundled script's description, or nil when the server answers something else (the original
     /// script answers no such object): then it has no extensions. A failure to reach it is thrown.
     public func info() async throws -> ServerInfo? {
-        var parts = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)
-        let existing = parts?.percentEncodedQuery ?? ""
-        parts?.percentEncodedQuery = existing.isEmpty ? "action=info" : existing + "&action=info"
         let request = authorized(
             HTTPRequest(
-                method: "GET", url: parts?.url ?? baseURL,
+                method: "GET", url: actionURL("info"),
                 headers: ["Accept": "application/json", "User-Agent": ExpenseLogAPI.userAgent],
                 timeout: timeout ?? ExpenseLogAPI.fetchTimeout))
         return try await perform(request, mayRetry: { _ in true }) { response -> ServerInfo? in
@@ -81,7 +78,9 @@ extension ExpenseLogAPIClient {
     public func update(
         _ item: Item, to changed: Item, fields: Set<ItemField>, change: String? = nil
     ) async throws -> Item {
-        let share = item.payer != changed.payer || item.personal != changed.personal
+        let share =
+            item.payer != changed.payer || item.personal != changed.personal || item.shared != changed.shared
+        let sayShared = item.personal != changed.personal || item.shared != changed.shared
         func members(_ of: Item, withShare: Bool = false) -> String {
             var members: [String] = []
             // Who paid, when the change is to it; never in "was" (a copy read without it would look like a conflict).
@@ -89,7 +88,10 @@ extension ExpenseLogAPIClient {
             if withShare, item.payer != changed.payer {
                 members.append("\"payer\":" + (of.payer.map(ItemJSON.string) ?? "null"))
             }
-            if withShare, item.personal != changed.personal { members.append("\"personal\":\(of.personal)") }
+            // personal: true one person's own, false said to be shared, null unsaid.
+            if withShare, sayShared {
+                members.append("\"personal\":" + (of.personal ? "true" : of.shared ? "false" : "null"))
+            }
             for field in ItemField.allCases where fields.contains(field) {
                 switch field {
                 case .id: continue
@@ -128,7 +130,7 @@ extension ExpenseLogAPIClient {
         }
         let shareUnchanged =
             (item.payer != changed.payer && saved.payer != changed.payer)
-            || (item.personal != changed.personal && saved.personal != changed.personal)
+            || (sayShared && (saved.personal != changed.personal || saved.shared != changed.shared))
         guard SheetText.key(saved.id) == SheetText.key(item.id), madeBefore || (unchanged.isEmpty && !shareUnchanged)
         else {
             let reason =

@@ -21,17 +21,22 @@ extension ExpenseLogAPIClient {
 
     /// `GET ?action=NAME` of the bundled script (retried as a read is): its answer's members, or its refusal.
     func getAction(_ name: String) async throws -> (members: [(key: String, value: JSONValue)], body: Data, url: URL) {
-        var parts = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)
-        let existing = parts?.percentEncodedQuery ?? ""
-        parts?.percentEncodedQuery = existing.isEmpty ? "action=\(name)" : existing + "&action=\(name)"
         let request = authorized(
             HTTPRequest(
-                method: "GET", url: parts?.url ?? baseURL,
+                method: "GET", url: actionURL(name),
                 headers: ["Accept": "application/json", "User-Agent": ExpenseLogAPI.userAgent],
                 timeout: timeout ?? ExpenseLogAPI.fetchTimeout))
         return try await perform(request, mayRetry: { _ in true }) { response in
             (try object(of: response, what: "the answer to ?action=\(name)"), response.body, response.url)
         }
+    }
+
+    /// The base URL with `action=NAME` added to its query as written (re-encoding it would turn a `%2B` into `+`).
+    func actionURL(_ name: String) -> URL {
+        var parts = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)
+        let existing = parts?.percentEncodedQuery ?? ""
+        parts?.percentEncodedQuery = existing.isEmpty ? "action=\(name)" : existing + "&action=\(name)"
+        return parts?.url ?? baseURL
     }
 
     /// `POST {"action":"rules",…}`: adds or replaces `put` (by id) and deletes the rules named in `remove`; every rule

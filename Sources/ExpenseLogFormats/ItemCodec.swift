@@ -117,15 +117,16 @@ public enum ItemCodec {
         case nil, .null?: payer = nil
         case let other?: throw fail(other.line, "payer: expected a name or null, found \(other.described)")
         }
-        var personal = false
+        // `personal`: true one person's own, false said to be shared, null or absent unsaid.
+        var personal = false, shared = false
         switch members[member: "personal"] {
-        case .bool(let value, _)?: personal = value
-        case nil, .null?: personal = false
+        case .bool(let value, _)?: (personal, shared) = (value, !value)
+        case nil, .null?: break
         case let other?: throw fail(other.line, "personal: expected true or false, found \(other.described)")
         }
         return Item(
             id: try text(.id), date: date, name: try text(.name), price: try integer(.price),
             category: try integer(.category),
-            categorySub: sub, payer: payer, personal: personal)
+            categorySub: sub, payer: payer, personal: personal, shared: shared)
     }
 }

@@ -96,7 +96,7 @@ public enum ItemJSON {
             put(",\"categorySub\":")
             if let sub = item.categorySub { put(sub) } else { put("null") }
             // Who paid only when known: the app's six keys stay the whole object otherwise.
-            guard item.payer != nil || item.personal else {
+            guard item.payer != nil || item.personal || item.shared else {
                 put("}")
                 out.append(contentsOf: UnsafeBufferPointer(start: buffer.baseAddress, count: at - buffer.baseAddress!))
                 return
@@ -107,7 +107,8 @@ public enum ItemJSON {
                 tail += ",\"payer\":"
                 appendString(payer, to: &tail)
             }
-            if item.personal { tail += ",\"personal\":true" }
+            // `personal`: true for one person's own, false when said to be shared, absent when unsaid.
+            if item.personal || item.shared { tail += item.personal ? ",\"personal\":true" : ",\"personal\":false" }
             out.append(contentsOf: Array((tail + "}").utf8))
         }
     }

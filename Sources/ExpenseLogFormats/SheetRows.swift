@@ -181,13 +181,13 @@ public struct SheetRows: Sendable {
         // Who paid, when the script was asked for it (`fields=payer`): a name, or none (the household's).
         var payer: String?
         if let value = fields["payer"], !Self.isEmpty(value) { payer = Self.text(value) }
-        var personal = false
-        if case .bool(let value, _)? = fields["personal"] { personal = value }
+        var personal = false, shared = false
+        if case .bool(let value, _)? = fields["personal"] { (personal, shared) = (value, !value) }
         return .success(
             (
                 Item(
                     id: id, date: date, name: name, price: price, category: category, categorySub: categorySub,
-                    payer: payer, personal: personal), guess
+                    payer: payer, personal: personal, shared: shared), guess
             ))
     }
 

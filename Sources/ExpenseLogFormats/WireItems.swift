@@ -164,7 +164,7 @@ extension JSONParser {
     /// One item object; nil when it needs the codec's general reading or its error.
     mutating func item() throws -> Item? {
         var id: String?, date: Day?, name: String?, price: Int?, category: Int?, categorySub: Int?
-        var payer: String?, personal = false
+        var payer: String?, personal = false, shared = false
         let keys: [StaticString] = ["id", "date", "name", "price", "category", "categorySub", "payer", "personal"]
         let complete = try fields(keys) { parser, key in
             switch key {
@@ -183,8 +183,8 @@ extension JSONParser {
                 return true
             default:
                 switch try parser.parseValue(depth: 1) {
-                case .bool(let value, _): personal = value
-                case .null: personal = false
+                case .bool(let value, _): (personal, shared) = (value, !value)
+                case .null: break
                 default: return false
                 }
                 return true
@@ -193,7 +193,7 @@ extension JSONParser {
         guard complete, let id, let date, let name, let price, let category else { return nil }
         return Item(
             id: id, date: date, name: name, price: price, category: category, categorySub: categorySub, payer: payer,
-            personal: personal)
+            personal: personal, shared: shared)
     }
 
     /// A number or null (a time stamp) into `value`; false when it is neither.

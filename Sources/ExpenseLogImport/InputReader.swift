@@ -189,7 +189,7 @@ public enum InputReader {
                             message: "must be true or false, got \(member.described)",
                             japanese: "true か false にしてください (\(member.described)でした)"))
                 }
-                draft.personal = value
+                (draft.personal, draft.shared) = (value, !value)
             default:
                 return .failure(
                     ValidationProblem(

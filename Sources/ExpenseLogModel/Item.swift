@@ -19,11 +19,13 @@ public struct Item: Sendable, Hashable {
     public var payer: String?
     /// Whether it was one person's own spending, not the household's (`add --personal`): left out of settling up.
     public var personal: Bool
+    /// Whether it was said to be shared (`--shared`): then no category the configuration calls personal makes it so.
+    public var shared = false
 
     /// An item from already valid fields; readers go through `ItemDraft.validated()`.
     public init(
         id: String, date: Day, name: String, price: Int, category: Int, categorySub: Int?, payer: String? = nil,
-        personal: Bool = false
+        personal: Bool = false, shared: Bool = false
     ) {
         self.id = id
         self.date = date
@@ -33,10 +35,11 @@ public struct Item: Sendable, Hashable {
         self.categorySub = categorySub
         self.payer = payer
         self.personal = personal
+        self.shared = shared && !personal
     }
 
     /// Whether it carries more than the app's six fields (who paid, or one person's own).
-    public var hasShare: Bool { payer != nil || personal }
+    public var hasShare: Bool { payer != nil || personal || shared }
 
     /// The item as the app's six fields (for a server that keeps nothing more).
     public var withoutShare: Item {
@@ -60,7 +63,7 @@ extension Array where Element == Item {
             && zip(self, other).allSatisfy { a, b in
                 a.id.hasSameBytes(as: b.id) && a.name.hasSameBytes(as: b.name) && a.date == b.date
                     && a.price == b.price && a.category == b.category && a.categorySub == b.categorySub
-                    && a.payer == b.payer && a.personal == b.personal
+                    && a.payer == b.payer && a.personal == b.personal && a.shared == b.shared
             }
     }
 }

@@ -96,6 +96,8 @@ public struct ItemDraft: Sendable {
     public var payer: String?
     /// Whether it is one person's own spending (`add --personal`).
     public var personal = false
+    /// Whether it was said to be shared (`--shared`), over a personal category's default.
+    public var shared = false
 
     /// An empty draft at a location; readers fill the fields.
     public init(location: SourceLocation) {

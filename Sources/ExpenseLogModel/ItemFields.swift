@@ -18,6 +18,8 @@ public struct ItemFields {
     public let payer: String?
     /// Whether it was one person's own (`Item.personal`).
     public let personal: Bool
+    /// Whether it was said to be shared (`Item.shared`).
+    public var shared = false
 
     /// Fields over borrowed bytes.
     public init(
@@ -36,7 +38,7 @@ public struct ItemFields {
     public var item: Item {
         Item(
             id: idText, date: date, name: String(decoding: name, as: UTF8.self), price: price, category: category,
-            categorySub: categorySub, payer: payer, personal: personal)
+            categorySub: categorySub, payer: payer, personal: personal, shared: shared)
     }
 }
 
@@ -45,10 +47,11 @@ extension Item {
     public func withFields<R>(_ body: (ItemFields) throws -> R) rethrows -> R {
         try id.withUTF8Bytes { id in
             try name.withUTF8Bytes { name in
-                try body(
-                    ItemFields(
-                        id: id, date: date, name: name, price: price, category: category, categorySub: categorySub,
-                        payer: payer, personal: personal))
+                var fields = ItemFields(
+                    id: id, date: date, name: name, price: price, category: category, categorySub: categorySub,
+                    payer: payer, personal: personal)
+                fields.shared = shared
+                return try body(fields)
             }
         }
     }

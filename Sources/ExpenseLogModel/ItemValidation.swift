@@ -97,7 +97,7 @@ extension ItemDraft {
         return (
             Item(
                 id: itemID, date: day, name: itemName, price: itemPrice,
-                category: itemCategory, categorySub: itemSub, payer: payer, personal: personal), []
+                category: itemCategory, categorySub: itemSub, payer: payer, personal: personal, shared: shared), []
         )
     }
 

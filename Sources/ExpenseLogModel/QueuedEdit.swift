@@ -54,13 +54,14 @@ extension QueuedEdit.Change {
             price: fields.contains(.price) ? changed.price : base.price,
             category: fields.contains(.category) ? changed.category : base.category,
             categorySub: fields.contains(.categorySub) ? changed.categorySub : base.categorySub,
-            payer: changesShare ? changed.payer : base.payer, personal: changesShare ? changed.personal : base.personal)
+            payer: changesShare ? changed.payer : base.payer, personal: changesShare ? changed.personal : base.personal,
+            shared: changesShare ? changed.shared : base.shared)
     }
 
     /// Whether an update changes who paid or whether the item is one person's own (`edit --payer`, `--personal`).
     public var changesShare: Bool {
         guard case let .update(item, changed, _) = self else { return false }
-        return item.payer != changed.payer || item.personal != changed.personal
+        return item.payer != changed.payer || item.personal != changed.personal || item.shared != changed.shared
     }
 }
 

@@ -159,7 +159,10 @@ public struct ShareDefaults: Sendable, Equatable {
     public func applied(to item: Item) -> Item {
         var item = item
         if item.payer == nil, let appPayer, RandomID.isTyped(item.id) { item.payer = appPayer }
-        if personal.contains(where: { $0.category == item.category && ($0.sub == nil || $0.sub == item.categorySub) }) {
+        // An item said to be shared stays shared whatever its category.
+        if !item.shared,
+            personal.contains(where: { $0.category == item.category && ($0.sub == nil || $0.sub == item.categorySub) })
+        {
             item.personal = true
         }
         return item

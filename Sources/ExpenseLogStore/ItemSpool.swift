@@ -110,7 +110,7 @@ public final class ItemSpool {
         totalPrice += total
     }
 
-    /// The bytes a record's share takes after its name: none for an item of the app's six fields, else a flag byte (1:
+    /// The bytes a record's share takes after its name: none for an item of the app's six fields, else a flag byte (4: shared; 1:
     /// personal, 2: a payer follows), the payer's length and its bytes.
     private static func shareSize(_ item: Item) -> Int {
         item.hasShare ? 1 + 4 + (item.payer?.utf8.count ?? 0) : 0
@@ -145,7 +145,8 @@ public final class ItemSpool {
         at += name.count
         let payer = Array((item.payer ?? "").utf8)
         start.storeBytes(
-            of: UInt8((item.personal ? 1 : 0) | (item.payer == nil ? 0 : 2)), toByteOffset: at, as: UInt8.self)
+            of: UInt8((item.personal ? 1 : 0) | (item.payer == nil ? 0 : 2) | (item.shared ? 4 : 0)), toByteOffset: at,
+            as: UInt8.self)
         start.storeBytes(of: UInt32(payer.count).littleEndian, toByteOffset: at + 1, as: UInt32.self)
         payer.withUnsafeBytes { bytes in
             if let base = bytes.baseAddress { (start + at + 5).copyMemory(from: base, byteCount: bytes.count) }
@@ -243,12 +244,12 @@ public final class ItemSpool {
                 guard let date = Day(year: year, month: month, day: day) else { throw file.corrupt() }
                 // Who paid, after the name when the item has it.
                 let shareAt = nameAt + 4 + nameSize
-                var payer: String?, personal = false
+                var payer: String?, personal = false, shared = false
                 if shareAt < index {
                     guard shareAt + 5 <= index else { throw file.corrupt() }
                     let flags = chunk[shareAt], payerSize = Int(word(UInt32.self, at: shareAt + 1))
                     guard payerSize <= index - shareAt - 5 else { throw file.corrupt() }
-                    personal = flags & 1 != 0
+                    (personal, shared) = (flags & 1 != 0, flags & 4 != 0)
                     if flags & 2 != 0 {
                         payer = String(decoding: chunk[(shareAt + 5)..<(shareAt + 5 + payerSize)], as: UTF8.self)
                     }
@@ -256,11 +257,11 @@ public final class ItemSpool {
                 return try chunk.withUnsafeBufferPointer { bytes in
                     let id = UnsafeBufferPointer(rebasing: bytes[(idAt + 4)..<(idAt + 4 + idSize)])
                     let name = UnsafeBufferPointer(rebasing: bytes[(nameAt + 4)..<(nameAt + 4 + nameSize)])
-                    return try body(
-                        ItemFields(
-                            id: id, date: date, name: name, price: price, category: category, categorySub: sub,
-                            payer: payer, personal: personal),
-                        tag)
+                    var fields = ItemFields(
+                        id: id, date: date, name: name, price: price, category: category, categorySub: sub,
+                        payer: payer, personal: personal)
+                    fields.shared = shared
+                    return try body(fields, tag)
                 }
             }
             return nil

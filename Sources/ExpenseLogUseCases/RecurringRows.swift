@@ -96,6 +96,6 @@ struct RecurringRows: Sendable {
         return Item(
             id: occurrence.id, date: date, name: occurrence.rule.name, price: row.price,
             category: occurrence.rule.category, categorySub: occurrence.rule.categorySub, payer: row.payer,
-            personal: row.personal)
+            personal: row.personal, shared: row.shared)
     }
 }

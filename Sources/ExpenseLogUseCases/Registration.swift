@@ -157,7 +157,7 @@ public struct Registration: Sendable {
             sharing = payer != nil || profile?.payer != nil || inputs.sharing
         case .typed(let drafts):
             fresh = drafts.allSatisfy { if case .missing = $0.id { true } else { false } }
-            sharing = drafts.contains { $0.payer != nil || $0.personal }
+            sharing = drafts.contains { $0.payer != nil || $0.personal || $0.shared }
             inputs = try ImportInputs.read(drafts: drafts, catalogue: catalogue, into: spool, report: &record)
         }
         record.appendInvalid(inputs.problems)

@@ -56,7 +56,8 @@ import Testing
             let payers = asked.map {
                 "\($0["id"]!) \($0["payer"] is NSNull ? "-" : "\($0["payer"]!)") \($0["personal"]!)"
             }
-            #expect(payers == ["APP1 - 0", "A1 太郎 0", "B1 花子 1", "H1 - 0"], "\(payers)")
+            // personal: 1 one person's own, 0 said to be shared, null unsaid.
+            #expect(payers == ["APP1 - <null>", "A1 太郎 <null>", "B1 花子 1", "H1 - <null>"], "\(payers)")
             let rows = try await host.rows(book: Self.book, sheet: "1")
             #expect(rows[0].map { "\($0)" } == ["ID", "日付", "品名", "金額", "項目", "サブ項目", "支払者", "個人"])
             #expect(rows.dropFirst().map { "\($0[6])|\($0[7])" } == ["|", "太郎|", "花子|個人", "|"])

@@ -162,6 +162,19 @@ import Testing
             #expect(after.contains(#""payer":null,"personal":false"#), "\(after)")
             let both = try await CLISettleTests.run(["edit", "E1", "--shared", "--personal", "--yes"], env)
             #expect(both.status == 64)
+
+            // A category the config calls personal, and an item said to be shared in it: the item counts.
+            #expect(try await CLISettleTests.run(["config", "set", "personal", "娯楽費"], env).status == 0)
+            let shared = try await CLISettleTests.run(
+                ["add", "映画", "1800", "-c", "娯楽費", "-p", "太郎", "-d", "2027-04-05", "--shared"], env)
+            #expect(shared.status == 0, "\(shared.stderr)")
+            #expect(
+                try await CLISettleTests.run(["add", "本", "1000", "-c", "娯楽費", "-p", "花子", "-d", "2027-04-06"], env)
+                    .status == 0)
+            let settled = try await CLISettleTests.run(["settle", "2027-04", "--with", "花子", "--format", "json"], env)
+            #expect(settled.stdout.contains(#""shared":1800,"count":1"#), "\(settled.stdout) \(settled.stderr)")
+            let cells = try await host.rows(book: "家計簿_2027", sheet: "4").dropFirst().map { "\($0[2])|\($0[7])" }
+            #expect(cells == ["映画|共有", "本|"], "\(cells)")
         }
     }
 }

@@ -36,6 +36,7 @@ struct ItemSpoolTests {
                 payer: "花子", personal: false),
             Item(id: "B", date: day(2027, 3, 6), name: "本", price: 600, category: 1, categorySub: 2, personal: true),
             Item(id: "C", date: day(2027, 3, 7), name: "水", price: 100, category: 0, categorySub: 1),
+            Item(id: "S", date: day(2027, 3, 7), name: "映画", price: 1_800, category: 1, categorySub: nil, shared: true),
             Item(
                 id: "D", date: day(2027, 3, 8), name: "家賃", price: 85_000, category: 1, categorySub: nil, payer: "",
                 personal: true),

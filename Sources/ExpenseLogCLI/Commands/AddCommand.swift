@@ -24,6 +24,7 @@ struct AddCommand: ParsableCommand {
     var payer: String?
     @Flg("personal", help: "One person's own spending, not the household's: left out of settling up.") var personal:
         Bool
+    @Flg("shared", help: "Shared, even in a category the config calls personal.") var shared: Bool
     @Flg(RegisterCommand.dryRun) var dryRun: Bool
     @Opt(CommonOptions.format) var format: OutputFormat?
     @Arg(optional: "name", help: "What was bought.") var name: String?

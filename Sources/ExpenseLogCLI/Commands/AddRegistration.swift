@@ -22,7 +22,10 @@ extension AddCommand {
         if let payer, payer.trimmingSpaces().isEmpty {
             throw UsageError(path: context.invocation.path, message: "--payer needs a name (太郎)")
         }
-        (draft.payer, draft.personal) = (named, personal)
+        if personal, shared {
+            throw UsageError(path: context.invocation.path, message: "--personal and --shared say opposite things")
+        }
+        (draft.payer, draft.personal, draft.shared) = (named, personal, shared)
         let problems = draft.validated(catalogue: config.catalogue.value).problems
         if !problems.isEmpty { try Self.refuse(problems, context) }
         return try await RegisterCommand.run(

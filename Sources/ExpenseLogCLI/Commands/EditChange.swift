@@ -28,6 +28,7 @@ extension EditCommand {
         let newPayer = payer.map { $0.trimmingSpaces() }
         draft.payer = newPayer.map { ["", "none", "なし"].contains($0) ? nil : $0 } ?? item.payer
         draft.personal = personal ? true : shared ? false : item.personal
+        draft.shared = shared ? true : personal ? false : item.shared
         let (checked, problems) = draft.validated(catalogue: config.catalogue.value)
         guard let changed = checked else {
             for problem in problems {
