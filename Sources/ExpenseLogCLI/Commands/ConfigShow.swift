@@ -89,6 +89,31 @@ extension ConfigCommand {
                 "budgets", budgets.map { $0 + " a month" } ?? "(none)",
                 config.budgets?.source ?? "set with config set budgets.NAME YEN",
             ])
+            // Who paid and settling (docs/settle.md), and export's accounts: each machine's own, so shown to compare.
+            let file = "config file \(config.configFile.value)"
+            rows.append([
+                "payer", config.payer?.value ?? "(none)", config.payer?.source ?? "set with config set payer NAME",
+            ])
+            rows.append([
+                "payer.app", config.appPayer?.value ?? "(none)",
+                config.appPayer?.source ?? "set with config set payer.app NAME",
+            ])
+            rows.append([
+                "ratio", config.ratio?.value.description ?? "50:50", config.ratio?.source ?? "default",
+            ])
+            rows.append([
+                "personal",
+                config.personalCategories.isEmpty ? "(none)" : config.personalCategories.joined(separator: ","),
+                config.personalCategories.isEmpty ? "set with config set personal CATEGORY,…" : file,
+            ])
+            rows.append([
+                "accounts",
+                config.exportAccounts.isEmpty
+                    ? "(none)"
+                    : config.exportAccounts.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+                        .joined(separator: ", "),
+                config.exportAccounts.isEmpty ? "set with config set accounts.PAYER ACCOUNT" : file,
+            ])
             guard format == .json else {
                 context.io.stdout.write(TextTable(rows: rows).render())
                 return .success
