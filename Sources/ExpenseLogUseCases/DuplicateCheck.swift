@@ -81,8 +81,9 @@ public struct DuplicateCheck: Sendable {
         public var decisions: [String: RowDecision] = [:]
     }
 
-    /// A row's fate, decided before the second pass writes the items to send.
-    private enum Fate {
+    /// A row's fate, decided before the second pass writes the items to send (`DuplicateCheckFixedCosts` decides a
+    /// fixed cost's).
+    enum Fate {
         case duplicate(KnownItem)
         case matched(KnownItem?, reason: String, japanese: String)
         case held([KnownItem])
@@ -310,45 +311,9 @@ public struct DuplicateCheck: Sendable {
                     continue
                 }
             } else if let found = recurring.fate(ofStatementRow: item, finder: finder, claimed: &claimedOccurrences) {
-                switch found {
-                case let .paid(occurrence, holder):
-                    fates[row] = .matched(
-                        holder,
-                        reason: "the fixed cost \(occurrence.rule.name) of \(occurrence.month), already there as "
-                            + "\(Self.describe(holder.item)) \(Self.place(holder))",
-                        japanese: "\(occurrence.month) の固定費「\(occurrence.rule.name)」: "
-                            + "\(Self.describe(holder.item)) (\(Self.japanesePlace(holder))) として登録済み")
-                    decisions[item.id] = RowDecision(.same, item: holder.item.id, by: .rule, on: today.description)
-                case .pays(_, let paying):
-                    fates[row] = .pays(paying)
-                case .feeChanged(let occurrence):
-                    let posted = finder.item(withID: occurrence.id)
-                    let choice = try await decide(
-                        HeldRow(
-                            location: report.location(ofRow: row), item: item,
-                            candidates: [posted ?? KnownItem(item: occurrence.item, place: .server)]))
-                    switch choice {
-                    case nil: fates[row] = .feeChanged(occurrence)
-                    case .same?:
-                        // This payment is the occurrence, at the amount the statement shows.
-                        fates[row] =
-                            posted.map {
-                                .matched(
-                                    $0,
-                                    reason: "decided \(Self.who(deciding)): the fixed cost "
-                                        + "\(occurrence.rule.name) of \(occurrence.month)",
-                                    japanese: "\(Self.japaneseWho(deciding))決定: "
-                                        + "\(occurrence.month) の固定費「\(occurrence.rule.name)」")
-                            }
-                            ?? .pays(recurring.paying(occurrence, with: item))
-                        decisions[item.id] = RowDecision(
-                            .same, item: occurrence.id, by: deciding, on: today.description)
-                    case let other?:
-                        settle(
-                            row, item, other, candidates: [], what: ("", ""), deciding: deciding, today: today,
-                            fates: &fates, decisions: &decisions)
-                    }
-                }
+                try await settleFixedCost(
+                    found, row: row, item: item, finder: finder, recurring: recurring, today: today, deciding: deciding,
+                    decide: decide, report: report, fates: &fates, decisions: &decisions)
             } else if matcher.mayMatch(item, amongPricesAndDays: daysByPrice) {
                 contenders.append(StatementMatcher.Row(index: row, item: item))
             }
@@ -398,7 +363,7 @@ public struct DuplicateCheck: Sendable {
     }
 
     /// A held row's fate and the decision kept, from what a person (or `--ambiguous`) chose; nil holds it back.
-    private func settle(
+    func settle(
         _ row: Int, _ item: Item, _ choice: HeldChoice?, candidates: [KnownItem], what: (String, String),
         deciding: RowDecision.Source, today: Day, fates: inout [Int: Fate], decisions: inout [String: RowDecision]
     ) {
@@ -422,21 +387,7 @@ public struct DuplicateCheck: Sendable {
         }
     }
 
-    /// Why a row naming a fixed cost near its day with another amount is held, and what a person can do.
-    static func feeChange(_ occurrence: RecurringOccurrence, _ row: Item, _ posted: KnownItem?) -> String {
-        let rule = occurrence.rule
-        let expected = rule.aboutText ?? PriceText.yen(rule.price)
-        return "it names the fixed cost \(PrintableText.of(rule.name)) (\(expected), due \(occurrence.date)) but is "
-            + "\(PriceText.yen(row.price)): if the fee changed, `expense-log recurring edit \(PrintableText.of(rule.name)) "
-            + "--price \(row.price)` and register again"
-            + (posted.map {
-                " (\(occurrence.month)'s was posted at \(PriceText.yen($0.item.price)): `expense-log edit "
-                    + "\($0.item.id.prefix(8)) --price \(row.price)`)"
-            } ?? "")
-            + "; if it is a payment of its own, --ambiguous new"
-    }
-
-    private static func japaneseWho(_ source: RowDecision.Source) -> String {
+    static func japaneseWho(_ source: RowDecision.Source) -> String {
         switch source {
         case .rule: "照合の規則が"
         case .person: "あなたが"
@@ -449,7 +400,7 @@ public struct DuplicateCheck: Sendable {
         match.place == .server ? "サーバー上" : "送信待ち (`expense-log sync` で送ります)"
     }
 
-    private static func who(_ source: RowDecision.Source) -> String {
+    static func who(_ source: RowDecision.Source) -> String {
         switch source {
         case .rule: "by the matching rule"
         case .person: "by you"

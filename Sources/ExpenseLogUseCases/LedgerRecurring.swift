@@ -123,8 +123,9 @@ extension Ledger {
     public nonisolated func unposted(_ due: [RecurringOccurrence]) async -> [RecurringOccurrence] {
         guard !due.isEmpty else { return [] }
         let months = Set(due.flatMap { [$0.month.previous, $0.month, $0.month.next] })
-        let cached = await CacheContents(repository).items().filter { months.contains($0.date.yearMonth) }
-        var known = cached
+        // Only the months the occurrences could be held in are read, not the whole cache.
+        var known: [Item] = []
+        for month in months.sorted() { known += ((try? await repository.month(month))??.items) ?? [] }
         if let listed = try? journal.listing() {
             for entry in listed.itemEntries {
                 _ = try? journal.forEachBatch(of: entry) { known.append(contentsOf: $0.items) }

@@ -49,20 +49,22 @@ public struct MonthLoader: Sendable {
 
     /// Each month, in the order given, with its items and where they came from; failures are in the results, never thrown.
     public func load(_ months: [YearMonth], policy: Policy) async -> [LoadedMonth] {
-        await withTaskGroup(of: (Int, LoadedMonth).self) { group in
+        // Whether the server keeps who paid is read once for all the months, not once a month.
+        let withPayer = await asksPayer()
+        return await withTaskGroup(of: (Int, LoadedMonth).self) { group in
             var results = [LoadedMonth?](repeating: nil, count: months.count)
             var next = 0
             // Start a few, then one more each time one finishes: never more than maxConcurrent in flight.
             while next < months.count, next < maxConcurrent {
                 let index = next
-                group.addTask { (index, await load(months[index], policy: policy)) }
+                group.addTask { (index, await load(months[index], policy: policy, withPayer: withPayer)) }
                 next += 1
             }
             while let (index, loaded) = await group.next() {
                 results[index] = loaded
                 if next < months.count {
                     let index = next
-                    group.addTask { (index, await load(months[index], policy: policy)) }
+                    group.addTask { (index, await load(months[index], policy: policy, withPayer: withPayer)) }
                     next += 1
                 }
             }
@@ -73,6 +75,16 @@ public struct MonthLoader: Sendable {
 
     /// One month under a policy.
     public func load(_ month: YearMonth, policy: Policy) async -> LoadedMonth {
+        await load(month, policy: policy, withPayer: await asksPayer())
+    }
+
+    /// Whether months are asked for with who paid: the server is known to keep it (its `?action=info`, remembered).
+    private func asksPayer() async -> Bool {
+        guard client != nil else { return false }
+        return await repository.serverInfo()?.offers("payer") == true
+    }
+
+    private func load(_ month: YearMonth, policy: Policy, withPayer: Bool) async -> LoadedMonth {
         let cached: CachedMonth?
         let readFailure: StoreError?
         do {
@@ -91,8 +103,7 @@ public struct MonthLoader: Sendable {
 
         let answer: SheetAnswer
         do {
-            // Who paid, from a server known to keep it (its `?action=info`, remembered in the cache).
-            answer = try await client.fetch(month, withPayer: await repository.serverInfo()?.offers("payer") == true)
+            answer = try await client.fetch(month, withPayer: withPayer)
             if strict, let failure = answer.strictFailure(url: client.baseURL, month: month) { throw failure }
         } catch {
             let failure = Self.failure(error, client)

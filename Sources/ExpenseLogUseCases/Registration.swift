@@ -199,15 +199,13 @@ public struct Registration: Sendable {
             return result
         }
         // Who paid goes only to a server that keeps it: asked once (`?action=info`, remembered) when items carry it.
-        if sharing, await repository.serverInfo()?.offers("payer") != true {
-            _ = try? await EditTargets.availability(of: "payer", client, repository)
-        }
+        if sharing { _ = try? await EditTargets.availability(of: "payer", client, repository) }
         // The bundled script's register action says which ids were already there, when the server is known to offer it.
+        let info = await repository.serverInfo()
         let registration = RegisterSending(
             items: items, limit: limit, client: client, journal: journal,
-            verifyAnswers: verifyAnswers,
-            registerAction: await repository.serverInfo()?.offers("register") == true,
-            keepsShare: await repository.serverInfo()?.offers("payer") == true)
+            verifyAnswers: verifyAnswers, registerAction: info?.offers("register") == true,
+            keepsShare: info?.offers("payer") == true)
         result.end = .sent(
             try await registration.run(saved: &saved, report: &record) { event(.sending($0, total: items.count)) },
             total: items.count)

@@ -130,14 +130,7 @@ struct SummaryCommand: ParsableCommand {
         }
 
         if grouping == .payer {
-            let bounds = context.span(of: period)
-            let defaults = try SettleCommand.defaults(config, context)
-            try SummarySources.show(loaded, context, config, subject: "the summary", verb: "counted") {
-                let items = loaded.flatMap(\.items).filter { $0.date >= bounds.from && $0.date <= bounds.to }
-                PayerTotalsText.show(
-                    PayerTotals(items: items.map(defaults.applied(to:))), bounds: bounds, json: format == .json, context
-                )
-            }
+            try PayerTotalsText.summary(loaded, period: period, json: format == .json, config, context)
             return .success
         }
         var over = false

@@ -1,9 +1,25 @@
+import ExpenseLogConfig
 import ExpenseLogFormats
 import ExpenseLogModel
 import ExpenseLogRendering
+import ExpenseLogUseCases
 
 /// `summary --by payer`: a row per person who paid and one for the household (no payer), as a table or one JSON object.
 enum PayerTotalsText {
+    /// `summary --by payer` of the months read: the configuration's defaults applied (`payer.app`, `personal`), then
+    /// where the months came from and what is missing, as `summary` says it.
+    static func summary(
+        _ loaded: [LoadedMonth], period: Period, json: Bool, _ config: AppConfig, _ context: Context
+    ) throws {
+        let bounds = context.span(of: period)
+        let defaults = try SettleCommand.defaults(config, context)
+        try SummarySources.show(loaded, context, config, subject: "the summary", verb: "counted") {
+            let items = loaded.flatMap(\.items).filter { $0.date >= bounds.from && $0.date <= bounds.to }
+            show(PayerTotals(items: items.map(defaults.applied(to:))), bounds: bounds, json: json, context)
+        }
+    }
+
+    /// The totals as a table (a row per payer, the household last, then the total) or one JSON object.
     static func show(_ totals: PayerTotals, bounds: (from: Day, to: Day), json: Bool, _ context: Context) {
         let household = context.say("(household)", ja: "(家計)")
         guard !json else {
